@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadContract } from '../../spec/load.js';
+import { UsageError } from '../../util/result.js';
+import { EXIT, type CliIo } from '../io.js';
+import type { SetExit } from '../program.js';
+
+async function readInput(source: string, io: CliIo): Promise<string> {
+  if (source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(resolve(io.cwd, source), 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+}
+
+export function registerValidate(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('validate')
+    .description('validate a JSON payload offline against a schema of the contract (exit 0 valid, 1 invalid, 2 unusable input)')
+    .argument('[schema]', 'schema name, e.g. Offering (see --list)')
+    .argument('[file]', 'JSON file, or - for standard input', '-')
+    .option('--list', 'list the schema names and exit')
+    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
+    .action(async (schema: string | undefined, file: string, opts: { list?: boolean; spec?: string }) => {
+      const contract = await loadContract(opts.spec);
+      if (opts.list) {
+        io.stdout.write(contract.schemaNames().join('\n') + '\n');
+        return setExit(EXIT.ok);
+      }
+      if (!schema) throw new UsageError('name a schema: provcert validate <SchemaName> [file|-] (see provcert validate --list)');
+      if (!contract.hasSchema(schema)) {
+        const near = contract.schemaNames().filter((n) => n.toLowerCase().includes(schema.toLowerCase()));
+        throw new UsageError(`unknown schema "${schema}"${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; see provcert validate --list`);
+      }
+      const text = await readInput(file, io);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        throw new UsageError(`${file === '-' ? 'standard input' : file} is not valid JSON: ${(e as Error).message}`);
+      }
+      const result = contract.validate(schema, value);
+      if (result.valid) {
+        io.stdout.write(`valid ${schema}: ${file === '-' ? 'standard input' : file}\n`);
+        return setExit(EXIT.ok);
+      }
+      io.stdout.write(`invalid ${schema}: ${file === '-' ? 'standard input' : file}\n`);
+      for (const p of result.problems) io.stdout.write(`  ${p.text}\n`);
+      return setExit(EXIT.failed);
+    });
+}

@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import { toolVersion } from '../util/package-root.js';
+import { registerValidate } from './commands/validate.js';
+import type { CliIo } from './io.js';
+
+export type SetExit = (code: number) => void;
+
+/** The commander program: wiring only; each command lives in its own file under commands/. */
+export function buildProgram(io: CliIo, setExit: SetExit): Command {
+  const program = new Command('provcert')
+    .description('Certify a provider backend against the Provider Integration Contract 1.0.0')
+    .version(toolVersion, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .exitOverride();
+  registerValidate(program, io, setExit);
+  return program;
+}

@@ -1,0 +1,45 @@
+import { createHmac } from 'node:crypto';
+import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../contract.js';
+import type { AuthOverride } from './types.js';
+
+/** Lowercase hex HMAC-SHA256 of the exact bytes (DECISIONS.md, Credentials). */
+export const hmacHex = (secret: string, bytes: string | Buffer): string => createHmac('sha256', secret).update(bytes).digest('hex');
+
+/** The header a method authenticates with, and its value for a credential and body. */
+export function authHeader(method: AuthMethod, credential: string, body: string): [string, string] {
+  switch (method) {
+    case 'API_KEY':
+      return [API_KEY_HEADER, credential];
+    case 'BEARER_TOKEN':
+      return ['authorization', `Bearer ${credential}`];
+    case 'HMAC_SIGNATURE':
+      return [SIGNATURE_HEADER, hmacHex(credential, body)];
+  }
+}
+
+/** The authentication headers of one request, given the override a check asked for. */
+export function authHeadersFor(method: AuthMethod, credential: string, body: string, override: AuthOverride): Record<string, string> {
+  switch (override.kind) {
+    case 'configured':
+      return Object.fromEntries([authHeader(method, credential, body)]);
+    case 'none':
+      return {};
+    case 'credential':
+      return Object.fromEntries([authHeader(method, override.credential, body)]);
+    case 'sign-other-bytes':
+      return Object.fromEntries([authHeader(method, credential, override.bytes)]);
+    case 'headers':
+      return { ...override.headers };
+  }
+}
+
+const ALIASES: Record<string, AuthMethod> = {
+  API_KEY: 'API_KEY', 'API-KEY': 'API_KEY', APIKEY: 'API_KEY',
+  BEARER_TOKEN: 'BEARER_TOKEN', BEARER: 'BEARER_TOKEN',
+  HMAC_SIGNATURE: 'HMAC_SIGNATURE', HMAC: 'HMAC_SIGNATURE',
+};
+
+/** Accepts the contract names and the short aliases (api-key, bearer, hmac), any case. */
+export function parseAuthMethod(value: string): AuthMethod | undefined {
+  return ALIASES[value.trim().toUpperCase().replace(/\s+/g, '_')];
+}

@@ -1,0 +1,131 @@
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { authHeadersFor } from './auth.js';
+import { classifyBody } from './body.js';
+import { maskHeaders, type Redactor } from './redact.js';
+import type { Exchange, HttpOutcome, ProviderClient, ProviderClientOptions, ProviderRequest, TransportFailureKind } from './types.js';
+
+/** Bodies kept as evidence are cut here; the full body is still parsed for checks. */
+export const EVIDENCE_BODY_LIMIT = 4096;
+
+const truncate = (text: string): { body: string; truncated: boolean } =>
+  text.length > EVIDENCE_BODY_LIMIT ? { body: text.slice(0, EVIDENCE_BODY_LIMIT) + '…', truncated: true } : { body: text, truncated: false };
+
+function buildUrl(baseUrl: string, path: string, query: ProviderRequest['query']): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+  return url.toString();
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Map a transport error to a kind and a sentence that says what to do. */
+function describeFailure(error: unknown, url: string, timeoutMs: number, timedOut: boolean): { kind: TransportFailureKind; message: string } {
+  if (timedOut) return { kind: 'timeout', message: `timed out after ${timeoutMs} ms waiting for ${url}: the address is not reachable or the backend is too slow (raise --timeout if it is just slow)` };
+  const e = error as { code?: string; cause?: { code?: string }; message?: string };
+  const code = e.code ?? e.cause?.code ?? '';
+  const host = new URL(url).host;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message: `the host ${host} could not be resolved (DNS): check the base URL's spelling` };
+  if (code === 'ECONNREFUSED') return { kind: 'refused', message: `connection to ${host} refused: nothing listens there; is the provider backend running?` };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message: `the connection to ${host} was closed before a complete answer arrived` };
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return { kind: 'tls', message: `TLS to ${host} failed (${code}): the certificate is invalid, expired or for another host` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `connecting to ${host} timed out after ${timeoutMs} ms: the address is not publicly reachable` };
+  return { kind: 'network', message: `request to ${url} failed: ${code || e.message || 'network error'}` };
+}
+
+/** Read at most `limit` bytes; reports whether the body was larger. */
+async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ text: string; tooLarge: boolean; bytes: number }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      body.destroy();
+      return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: true, bytes };
+    }
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false, bytes };
+}
+
+export interface HttpClientDeps {
+  redactor: Redactor;
+  now?: () => number;
+}
+
+/** The outbound client: auth, per-request timeout, size cap, redirects reported, redacted evidence. */
+export function createProviderClient(options: ProviderClientOptions, deps: HttpClientDeps): ProviderClient & { close(): Promise<void> } {
+  const now = deps.now ?? (() => performance.now());
+  const agent = new Agent({ connections: 32, connect: { timeout: options.timeoutMs } });
+  const { credential, ...publicOptions } = options;
+
+  async function send(req: ProviderRequest): Promise<HttpOutcome> {
+    const url = buildUrl(options.baseUrl, req.path, req.query);
+    const body = req.rawBody ?? (req.json === undefined ? '' : JSON.stringify(req.json));
+    const auth = req.auth ?? { kind: 'configured' };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': 'provcert',
+      ...(req.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      ...authHeadersFor(options.authMethod, credential, body, auth),
+    };
+    const timeoutMs = req.timeoutMs ?? options.timeoutMs;
+    const exchange: Exchange = {
+      request: {
+        method: req.method,
+        url,
+        headers: maskHeaders(headers),
+        ...(body ? { body: deps.redactor.text(truncate(body).body) } : {}),
+        auth: auth.kind,
+        ...(auth.kind === 'sign-other-bytes' ? { signedBytes: deps.redactor.text(auth.bytes) } : {}),
+      },
+      durationMs: 0,
+    };
+    const started = now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const failure = (kind: TransportFailureKind, message: string): HttpOutcome => {
+      exchange.durationMs = Math.round(now() - started);
+      exchange.failure = deps.redactor.text(message);
+      return { kind: 'failure', failure: kind, message: exchange.failure, durationMs: exchange.durationMs, exchange };
+    };
+    try {
+      const res = await undiciRequest(url, {
+        method: req.method,
+        headers,
+        ...(req.method === 'POST' ? { body } : {}),
+        dispatcher: agent,
+        signal: controller.signal,
+      });
+      const resHeaders = flattenHeaders(res.headers);
+      const contentType = resHeaders['content-type'] ?? '';
+      const read = await readCapped(res.body, options.maxBodyBytes);
+      exchange.durationMs = Math.round(now() - started);
+      const shown = truncate(deps.redactor.text(read.text));
+      exchange.response = { status: res.statusCode, headers: maskHeaders(resHeaders), body: shown.body, ...(shown.truncated || read.tooLarge ? { truncated: true } : {}) };
+      if (read.tooLarge) {
+        return failure('too-large', `${req.method} ${req.path} answered more than ${options.maxBodyBytes} bytes; reading stopped there (the body limit protects the run)`);
+      }
+      if (res.statusCode >= 300 && res.statusCode < 400) {
+        const location = resHeaders['location'] ?? '(no location header)';
+        return failure('redirect', `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`);
+      }
+      const { kind, json } = classifyBody(contentType, read.text);
+      return { kind: 'response', status: res.statusCode, headers: resHeaders, contentType, text: read.text, bodyKind: kind, json, durationMs: exchange.durationMs, exchange };
+    } catch (error) {
+      const { kind, message } = describeFailure(error, url, timeoutMs, timedOut);
+      return failure(kind, message);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { options: publicOptions, send, close: () => agent.close() };
+}

@@ -1,0 +1,93 @@
+import type { AuthMethod } from '../contract.js';
+
+/** One redacted request/response pair, as shown in reports. Header values of credentials are masked. */
+export interface Exchange {
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** How the request authenticated (no values): lets a reproduce command send the same kind of request. */
+    auth?: AuthOverride['kind'];
+    /** With auth 'sign-other-bytes': the bytes that were signed instead of the body (not secret). */
+    signedBytes?: string;
+  };
+  response?: { status: number; headers: Record<string, string>; body?: string; truncated?: boolean };
+  /** What went wrong at the transport level, in words (timeout, refused, redirect, too large…). */
+  failure?: string;
+  durationMs: number;
+}
+
+export type TransportFailureKind =
+  | 'timeout'
+  | 'dns'
+  | 'refused'
+  | 'reset'
+  | 'tls'
+  | 'too-large'
+  | 'redirect'
+  | 'network'
+  /** Not sent: the run refused to send it (e.g. a POST while the test environment is not declared safe). */
+  | 'blocked';
+
+/** How a request authenticates: the configured credential, none, a different credential, or raw headers. */
+export type AuthOverride =
+  | { kind: 'configured' }
+  | { kind: 'none' }
+  | { kind: 'credential'; credential: string }
+  /** HMAC only: sign these bytes instead of the body actually sent (tampered-body tests). */
+  | { kind: 'sign-other-bytes'; bytes: string }
+  | { kind: 'headers'; headers: Record<string, string> };
+
+export interface ProviderRequest {
+  method: 'GET' | 'POST';
+  /** Route path relative to the base URL, e.g. `/catalog` or `/actions/a%2F1`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body; serialized once, and those exact bytes are sent and (for HMAC) signed. */
+  json?: unknown;
+  /** Raw body bytes, used instead of `json` when set. */
+  rawBody?: string;
+  auth?: AuthOverride;
+  timeoutMs?: number;
+}
+
+export type BodyKind = 'json' | 'empty' | 'html' | 'not-json' | 'truncated-json';
+
+export interface HttpResponse {
+  kind: 'response';
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  text: string;
+  bodyKind: BodyKind;
+  /** Parsed JSON when bodyKind is 'json'. */
+  json: unknown;
+  durationMs: number;
+  exchange: Exchange;
+}
+
+export interface HttpFailure {
+  kind: 'failure';
+  failure: TransportFailureKind;
+  /** Names what happened and what to do, e.g. "timed out after 10000 ms: …". */
+  message: string;
+  durationMs: number;
+  exchange: Exchange;
+}
+
+export type HttpOutcome = HttpResponse | HttpFailure;
+
+export interface ProviderClientOptions {
+  baseUrl: string;
+  authMethod: AuthMethod;
+  credential: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+/** The outbound client checks use. Implementations never throw for network or HTTP problems. */
+export interface ProviderClient {
+  readonly options: Readonly<Omit<ProviderClientOptions, 'credential'>>;
+  send(request: ProviderRequest): Promise<HttpOutcome>;
+}

@@ -1,0 +1,19 @@
+export type { SchemaProblem, ValidationResult, OperationInfo } from './types.js';
+import type { OperationInfo, ValidationResult } from './types.js';
+
+/** The contract as compiled from spec/openapi.yaml: validators by schema name and by operation. */
+export interface Contract {
+  readonly version: string;
+  readonly specPath: string;
+  schemaNames(): string[];
+  hasSchema(name: string): boolean;
+  validate(schemaName: string, value: unknown): ValidationResult;
+  /** Validate a response body of an operation ("GET /catalog") at a status; undefined when the spec defines none. */
+  validateResponse(operation: string, status: number, value: unknown): ValidationResult | undefined;
+  /** Validate a request body of an operation; undefined when the spec defines none. */
+  validateRequest(operation: string, value: unknown): ValidationResult | undefined;
+  operations(): OperationInfo[];
+  operation(key: string): OperationInfo | undefined;
+  /** Values of an enum schema (e.g. "Capability", "ErrorCode"); [] when not an enum. */
+  enumValues(schemaName: string): string[];
+}

@@ -1,0 +1,35 @@
+export interface SchemaProblem {
+  /** JSON pointer into the payload, "" for the root. */
+  pointer: string;
+  /** The JSON Schema keyword that failed, e.g. "type", "required". */
+  rule: string;
+  /** For people: `/offerings/3/basePrice must be integer (found string "12.50")`. */
+  text: string;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  problems: SchemaProblem[];
+}
+
+export interface OperationInfo {
+  /** "GET /catalog"; webhooks are keyed "WEBHOOK <name>". */
+  key: string;
+  method: string;
+  path: string;
+  operationId?: string;
+  /** x-capability */
+  capability?: string;
+  /** x-required-in: profiles in which the capability is required. */
+  requiredIn: string[];
+  /** x-profiles: profiles in which the operation may be used. */
+  profiles: string[];
+}
+
+export type SpecErrorKind = 'not-found' | 'unreadable' | 'not-yaml' | 'not-openapi' | 'bad-ref' | 'bad-schema';
+
+/** A spec that cannot be used: the message names the file and what to do. */
+export interface SpecError {
+  kind: SpecErrorKind;
+  message: string;
+}
