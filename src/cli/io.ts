@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
 /** The CLI's edges, injected so commands are testable and never touch process globals directly. */
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -5,9 +8,21 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Write a report file (relative paths are relative to cwd). */
+  writeFile(path: string, content: string): Promise<void>;
 }
 
-export const processIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() });
+export const processIo = (): CliIo => {
+  const cwd = process.cwd();
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd,
+    writeFile: (path, content) => writeFile(resolve(cwd, path), content),
+  };
+};
 
 /** Exit codes (DECISIONS.md, Results). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;

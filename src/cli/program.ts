@@ -1,5 +1,12 @@
 import { Command } from 'commander';
 import { toolVersion } from '../util/package-root.js';
+import { registerDemo } from './commands/demo.js';
+import { registerList } from './commands/list.js';
+import { registerReplay } from './commands/replay.js';
+import { registerRun } from './commands/run.js';
+import { registerSendEvent } from './commands/send-event.js';
+import { registerServe } from './commands/serve.js';
+import { registerSign } from './commands/sign.js';
 import { registerValidate } from './commands/validate.js';
 import type { CliIo } from './io.js';
 
@@ -16,6 +23,8 @@ export function buildProgram(io: CliIo, setExit: SetExit): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  registerValidate(program, io, setExit);
+  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerReplay, registerServe, registerSign, registerSendEvent]) {
+    register(program, io, setExit);
+  }
   return program;
 }

@@ -1,0 +1,6 @@
+import { main as certification } from './certification.js';
+import { main as webhookIngest } from './webhook-ingest.js';
+
+// `npm run bench`: timing goals live here, never in timed unit tests.
+await certification();
+await webhookIngest();

@@ -1,0 +1,63 @@
+import { Findings } from './outcome.js';
+import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { actionIdentity, success, markReproduce, problemAt } from './support/tx.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+interface InvalidAction {
+  describe: string;
+  label: string;
+  change(body: Record<string, unknown>): Record<string, unknown>;
+  statuses: number[];
+  code: string;
+  /** A missing field must never be reported as QUOTE_EXPIRED (rule 2). */
+  missingField: boolean;
+}
+
+const without = (field: string) => (body: Record<string, unknown>): Record<string, unknown> => {
+  const copy = { ...body };
+  delete copy[field];
+  return copy;
+};
+
+const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
+
+const CASES: InvalidAction[] = [
+  { describe: 'a missing quoteId', label: 'missing-quote-id', change: without('quoteId'), statuses: [400, 422], code: 'VALIDATION_ERROR', missingField: true },
+  { describe: 'a missing providerSlug', label: 'missing-provider-slug', change: without('providerSlug'), statuses: [400, 422], code: 'VALIDATION_ERROR', missingField: true },
+  // The HTTP status of ACTION_NOT_CONFIRMED is "not shown": any 4xx is accepted.
+  { describe: 'userConfirmed false', label: 'not-confirmed', change: (b) => ({ ...b, userConfirmed: false }), statuses: CLIENT_ERROR_STATUSES, code: 'ACTION_NOT_CONFIRMED', missingField: false },
+];
+
+async function tryCase(ctx: CheckContext, f: Findings, c: InvalidAction, valid: Record<string, unknown>): Promise<void> {
+  const what = `POST /actions with ${c.describe}`;
+  const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: c.change(valid) });
+  const accepted = success(outcome);
+  if (accepted) {
+    const created = actionIdentity(accepted.json);
+    if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
+    const name = created.publicId ?? created.id;
+    problemAt(f, ctx, outcome, `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code} and no action`);
+    return;
+  }
+  if (c.missingField && errorCode(outcome) === 'QUOTE_EXPIRED') {
+    problemAt(f, ctx, outcome, `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`);
+    return;
+  }
+  if (!expectError(f, outcome, { what, statuses: c.statuses, codes: [c.code] })) markReproduce(f, ctx, outcome);
+}
+
+export const check: CheckDefinition = {
+  id: 'action-validation',
+  title: 'Invalid action requests are rejected and create nothing',
+  rule:
+    'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"',
+  appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
+  createsOrders: true,
+  async run(ctx) {
+    const f = new Findings();
+    // A fresh, valid quote: only the field under test is wrong.
+    const { quote } = await ctx.resources.freshQuote();
+    await Promise.all(CASES.map((c) => tryCase(ctx, f, c, ctx.resources.actionBody(quote, ctx.resources.idempotencyKey(`action-validation-${c.label}`)))));
+    return f.outcome('missing quoteId and providerSlug were answered VALIDATION_ERROR; userConfirmed false was answered ACTION_NOT_CONFIRMED; nothing was created');
+  },
+};

@@ -1,0 +1,91 @@
+import type { HttpOutcome, ProviderRequest } from '../http/types.js';
+import { PrerequisiteError } from '../runner/resources.js';
+import { Findings } from './outcome.js';
+import { describeAnswer, errorCode, evidenceOnce, expectError } from './support/expect.js';
+import { CHECK_IDS, type CheckContext, type CheckDefinition } from './types.js';
+
+interface Probe {
+  what: string;
+  request: ProviderRequest;
+  /** The answer the contract prescribes; absent = this check judges only the shape of an error answer. */
+  expect?: { status: number; code: string };
+  /** Whether a 2xx answer is worth a warning here (otherwise another check owns that rule). */
+  warnOnSuccess?: string;
+}
+
+/** Any 4xx or 5xx. */
+const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
+
+async function declaredCapabilities(ctx: CheckContext): Promise<string[]> {
+  try {
+    return (await ctx.resources.providerInfo()).capabilities;
+  } catch (error) {
+    if (error instanceof PrerequisiteError) return [];
+    throw error;
+  }
+}
+
+/** Safe GET probes that must be answered with errors (no request here can create anything). */
+async function probes(ctx: CheckContext): Promise<Probe[]> {
+  const seed = ctx.config.seed;
+  const declared = await declaredCapabilities(ctx);
+  // Unknown ids: their status is judged by offering and action-status; here only the error body's shape.
+  const list: Probe[] = [
+    { what: `unknown route GET /provcert-unknown-route-${seed}`, request: { method: 'GET', path: `/provcert-unknown-route-${seed}` }, expect: { status: 404, code: 'NOT_FOUND' } },
+    { what: `unknown offering GET /offerings/provcert-unknown-${seed}`, request: { method: 'GET', path: `/offerings/provcert-unknown-${seed}` } },
+  ];
+  if (declared.includes('ACTION_STATUS')) {
+    list.push({ what: `unknown action GET /actions/provcert-unknown-${seed}`, request: { method: 'GET', path: `/actions/provcert-unknown-${seed}` } });
+  }
+  if (declared.includes('SEARCH')) {
+    list.push({
+      what: 'GET /search without its required q parameter',
+      request: { method: 'GET', path: '/search' },
+      warnOnSuccess: 'a missing required parameter is usually answered 400 INVALID_ARGUMENT',
+    });
+  }
+  return list;
+}
+
+/** Any non-2xx answer must be a JSON ErrorResponse whose code the contract documents. */
+function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, documented: ReadonlySet<string>): void {
+  if (probe.expect) {
+    if (!expectError(f, outcome, { what: probe.what, statuses: [probe.expect.status] })) return;
+  } else {
+    if (outcome.kind === 'response' && outcome.status < 300) {
+      if (probe.warnOnSuccess) f.warn(`${probe.what} was answered ${describeAnswer(outcome)}; ${probe.warnOnSuccess}`);
+      return;
+    }
+    if (!expectError(f, outcome, { what: probe.what, statuses: ERROR_STATUSES })) return;
+  }
+  const code = errorCode(outcome);
+  if (code === undefined) return;
+  if (documented.size > 0 && !documented.has(code)) {
+    evidenceOnce(f, outcome);
+    f.problem(`${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`);
+  } else if (probe.expect && code !== probe.expect.code) {
+    evidenceOnce(f, outcome);
+    f.problem(`${probe.what} was answered with code ${code}; expected ${probe.expect.code}`);
+  }
+}
+
+export const check: CheckDefinition = {
+  id: 'errors',
+  title: 'Errors are JSON ErrorResponse with documented codes',
+  rule:
+    'Contract, Errors: "Error body: { code, message }" with the codes of the table; 404 NOT_FOUND "endpoint or id does not exist"; Endpoints: error codes 400, 401, 404, 422, 500 with body ErrorResponse',
+  appliesTo: { description: 'every provider' },
+  // Last, so its probes do not interleave with the other checks' scenarios.
+  after: CHECK_IDS.filter((id) => id !== 'errors'),
+  async run(ctx) {
+    const f = new Findings();
+    const documented = new Set(ctx.contract.enumValues('ErrorCode'));
+    const list = await probes(ctx);
+    const outcomes = await Promise.all(list.map((p) => ctx.client.send(p.request)));
+    list.forEach((probe, i) => {
+      const outcome = outcomes[i];
+      if (outcome) judgeErrorAnswer(f, probe, outcome, documented);
+    });
+    return f.outcome(`${list.length} error probe(s) answered JSON ErrorResponse with documented codes; an unknown route answers 404 NOT_FOUND`);
+  },
+};

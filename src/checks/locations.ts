@@ -1,0 +1,61 @@
+import { LOCATION_FULFILLMENT } from '../runner/applicability.js';
+import { Findings } from './outcome.js';
+import { evidenceOnce, expectJson, expectSchema, type JsonResponse } from './support/expect.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+
+interface LocationView { id: string; name: string; isActive?: boolean }
+
+const label = (l: LocationView): string => `${l.id} (${l.name})`;
+
+async function fetchLocations(ctx: CheckContext, f: Findings, activeOnly: boolean | undefined): Promise<{ outcome: JsonResponse; locations: LocationView[] } | undefined> {
+  const query = activeOnly === undefined ? undefined : { activeOnly };
+  const what = `GET /locations${query ? `?activeOnly=${String(activeOnly)}` : ''}`;
+  const outcome = await ctx.client.send({ method: 'GET', path: '/locations', ...(query ? { query } : {}) });
+  if (!expectJson(f, outcome, what)) return undefined;
+  if (!expectSchema(f, ctx.contract, outcome, 'GET /locations', what)) return undefined;
+  return { outcome, locations: outcome.json as LocationView[] };
+}
+
+export const check: CheckDefinition = {
+  id: 'locations',
+  title: 'Locations: at least one active, activeOnly honoured',
+  rule:
+    'Contract, What the service does §9: "DELIVERY, PICKUP, ONSITE and HYBRID require at least one active location returned by GET /locations … the active locations returned by the route are [what is checked]"; Endpoints: GET /locations query activeOnly, default true',
+  appliesTo: { description: 'when LOCATIONS is declared or the fulfillment mode is DELIVERY, PICKUP, ONSITE or HYBRID' },
+  skipReason(ctx) {
+    if (ctx.declared.has('LOCATIONS') || LOCATION_FULFILLMENT.includes(ctx.fulfillment)) return undefined;
+    return `LOCATIONS is not declared and fulfillment ${ctx.fulfillment} needs no location`;
+  },
+  async run(ctx) {
+    const f = new Findings();
+    const byDefault = await fetchLocations(ctx, f, undefined);
+    const activeOnly = await fetchLocations(ctx, f, true);
+    const all = await fetchLocations(ctx, f, false);
+
+    // The root cause first: with no active location at all, activeOnly is secondary.
+    const active = (byDefault ?? activeOnly)?.locations.filter((l) => l.isActive !== false);
+    if (active && active.length === 0) {
+      const source = byDefault ?? activeOnly;
+      if (source) evidenceOnce(f, source.outcome);
+      f.problem('GET /locations returned no active location; fulfillment DELIVERY, PICKUP, ONSITE and HYBRID need at least one active location from the route');
+    }
+    for (const [answer, what] of [[byDefault, 'GET /locations (activeOnly defaults to true)'], [activeOnly, 'GET /locations?activeOnly=true']] as const) {
+      if (!answer) continue;
+      const inactive = answer.locations.filter((l) => l.isActive === false);
+      if (inactive.length > 0) {
+        evidenceOnce(f, answer.outcome);
+        f.problem(`${what} returned inactive location(s) ${inactive.map(label).join(', ')}; activeOnly must be honoured`);
+      }
+    }
+    if (all && active) {
+      const listed = new Set(all.locations.map((l) => l.id));
+      const absent = active.filter((l) => !listed.has(l.id));
+      if (absent.length > 0) {
+        evidenceOnce(f, all.outcome);
+        f.problem(`GET /locations?activeOnly=false left out active location(s) ${absent.map(label).join(', ')}; activeOnly=false must return every location`);
+      }
+    }
+    const inactiveCount = all ? all.locations.filter((l) => l.isActive === false).length : 0;
+    return f.outcome(`${active?.length ?? 0} active location(s)${inactiveCount > 0 ? `; activeOnly=false adds ${inactiveCount} inactive` : ''}`);
+  },
+};

@@ -1,0 +1,53 @@
+import { Findings, skip } from './outcome.js';
+import { describeAnswer, expectError } from './support/expect.js';
+import { actionIdentity, actionPath, success, keepEvidence, markReproduce, problemAt, sleepUntil } from './support/tx.js';
+import type { CheckDefinition } from './types.js';
+
+/** Waited past expiresAt before using the quote: absorbs small clock differences with the provider. */
+export const EXPIRY_MARGIN_MS = 400;
+
+/** Any status outside 2xx may carry QUOTE_EXPIRED: its HTTP status is "not shown" by the contract. */
+const NON_SUCCESS_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
+
+export const check: CheckDefinition = {
+  id: 'quote-expiry',
+  title: 'An expired quote creates no action',
+  rule: 'Contract, Provider route behaviour rule 2: "An expired quote creates no action"; Errors: QUOTE_EXPIRED "quote is past its expiry; an expired quote creates no action"',
+  appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
+  createsOrders: true,
+  async run(ctx) {
+    const f = new Findings();
+    // Quote first, so the wait for expiry overlaps every other check.
+    const { quote } = await ctx.resources.freshQuote();
+    const expiresAt = Date.parse(quote.expiresAt);
+    if (Number.isNaN(expiresAt)) {
+      f.problem(`quote ${quote.id} has expiresAt "${quote.expiresAt}", which is not an ISO 8601 timestamp; expiry cannot be tested`);
+      return f.outcome('');
+    }
+
+    const validityS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
+    if (validityS > ctx.config.maxExpiryWaitS) {
+      f.problem(`quote validity ${validityS} s exceeds --max-expiry-wait ${ctx.config.maxExpiryWaitS}; raise it (e.g. --max-expiry-wait ${validityS + 10}) so provcert can wait for quote ${quote.id} to expire`);
+      return f.outcome('');
+    }
+    await sleepUntil(ctx, expiresAt + EXPIRY_MARGIN_MS);
+    if (ctx.signal.aborted) return skip('the run ended before the quote expired');
+
+    const body = ctx.resources.actionBody(quote, ctx.resources.idempotencyKey('quote-expiry'));
+    const what = `POST /actions with quote ${quote.id} (expired at ${quote.expiresAt})`;
+    const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: body });
+    const accepted = success(outcome);
+    if (accepted) {
+      const created = actionIdentity(accepted.json);
+      if (created.id !== undefined) {
+        ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
+        keepEvidence(f, await ctx.client.send({ method: 'GET', path: actionPath(created.id) }));
+      }
+      const name = created.publicId ?? created.id;
+      problemAt(f, ctx, outcome, `${what} was answered ${accepted.status}${name ? ` and created action ${name}` : ''}; expected an ErrorResponse with code QUOTE_EXPIRED and no action`);
+      return f.outcome('');
+    }
+    if (!expectError(f, outcome, { what, statuses: NON_SUCCESS_STATUSES, codes: ['QUOTE_EXPIRED'] })) markReproduce(f, ctx, outcome);
+    return f.outcome(`${what} was rejected with QUOTE_EXPIRED (${describeAnswer(outcome)})`);
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * Catalog rules the schema cannot express: unique ids, category references and counts, option-group
+ * limits. Pure and defensive (works on a catalog that failed the schema too, skipping what it cannot
+ * read), so one run lists every problem.
+ */
+
+export interface Judgement {
+  problems: string[];
+  warnings: string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+const objects = (value: unknown): Obj[] => (Array.isArray(value) ? value.filter(isObj) : []);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const int = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
+
+/** Values that occur more than once. */
+function duplicates(values: readonly (string | undefined)[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const v of values) {
+    if (v === undefined) continue;
+    if (seen.has(v)) dup.add(v);
+    seen.add(v);
+  }
+  return [...dup];
+}
+
+function judgeOptionGroups(offering: Obj, at: string, out: Judgement): void {
+  const groups = objects(offering['optionGroups']);
+  const dupGroups = duplicates(groups.map((g) => str(g['id'])));
+  if (dupGroups.length > 0) out.problems.push(`${at} has option group id(s) ${dupGroups.join(', ')} more than once`);
+  for (const group of groups) {
+    const gid = str(group['id']) ?? '?';
+    const where = `${at} option group ${gid}`;
+    const options = objects(group['options']);
+    const min = int(group['minSelections']);
+    const max = int(group['maxSelections']);
+    if (min !== undefined && min < 0) out.problems.push(`${where}: minSelections ${min} is negative`);
+    if (min !== undefined && max !== undefined && min > max) out.problems.push(`${where}: minSelections ${min} > maxSelections ${max}`);
+    if (max !== undefined && max > options.length) out.problems.push(`${where}: maxSelections ${max} > its ${options.length} option(s); a customer could never reach the limit the group states`);
+    if (min !== undefined && min > options.length) out.problems.push(`${where}: minSelections ${min} > its ${options.length} option(s); the group can never be satisfied`);
+    if (group['isRequired'] === true && min === 0) out.warnings.push(`${where} is required but minSelections is 0`);
+    if (group['isRequired'] === false && min !== undefined && min > 0) out.warnings.push(`${where} is not required but minSelections is ${min}`);
+    const dupOptions = duplicates(options.map((o) => str(o['id'])));
+    if (dupOptions.length > 0) out.problems.push(`${where} has option id(s) ${dupOptions.join(', ')} more than once`);
+  }
+}
+
+/** Every consistency problem of a catalog; `providerSlug` (from provider-info), when known, must match. */
+export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string): Judgement {
+  const out: Judgement = { problems: [], warnings: [] };
+  if (!isObj(catalog)) return out;
+  const slug = str(catalog['providerSlug']);
+  if (providerSlug !== undefined && slug !== undefined && slug !== providerSlug) {
+    out.problems.push(`providerSlug "${slug}" differs from the slug of GET /provider-info ("${providerSlug}")`);
+  }
+  const categories = objects(catalog['categories']);
+  const offerings = objects(catalog['offerings']);
+  if (Array.isArray(catalog['offerings']) && offerings.length === 0) out.warnings.push('the catalog has no offerings; nothing can be discovered or quoted');
+
+  const dupCatIds = duplicates(categories.map((c) => str(c['id'])));
+  if (dupCatIds.length > 0) out.problems.push(`category id(s) ${dupCatIds.join(', ')} occur more than once`);
+  const dupCatSlugs = duplicates(categories.map((c) => str(c['slug'])));
+  if (dupCatSlugs.length > 0) out.problems.push(`category slug(s) ${dupCatSlugs.join(', ')} occur more than once`);
+  const dupIds = duplicates(offerings.map((o) => str(o['id'])));
+  if (dupIds.length > 0) out.problems.push(`offering id(s) ${dupIds.join(', ')} occur more than once; ids must identify one offering`);
+  const dupCodes = duplicates(offerings.map((o) => str(o['offeringCode'])));
+  if (dupCodes.length > 0) out.warnings.push(`offeringCode(s) ${dupCodes.join(', ')} occur more than once, so GET /offerings/{offeringCode} is ambiguous`);
+
+  const categoryBySlug = new Map(categories.flatMap((c) => (str(c['slug']) === undefined ? [] : [[str(c['slug']) as string, c] as const])));
+  const counts = new Map<string, number>();
+  for (const offering of offerings) {
+    const id = str(offering['id']) ?? '?';
+    const at = `offering ${id}`;
+    const cat = str(offering['categorySlug']);
+    if (cat !== undefined) {
+      counts.set(cat, (counts.get(cat) ?? 0) + 1);
+      const category = categoryBySlug.get(cat);
+      if (!category) out.problems.push(`${at} has categorySlug "${cat}", which is not a category slug of the catalog`);
+      else {
+        const title = str(offering['categoryTitle']);
+        const catTitle = str(category['title']);
+        if (title !== undefined && catTitle !== undefined && title !== catTitle) out.warnings.push(`${at} has categoryTitle "${title}" but category ${cat} is titled "${catTitle}"`);
+      }
+    }
+    const dupVariants = duplicates(objects(offering['variants']).map((v) => str(v['id'])));
+    if (dupVariants.length > 0) out.problems.push(`${at} has variant id(s) ${dupVariants.join(', ')} more than once`);
+    for (const [field, value] of [['basePrice', offering['basePrice']], ...objects(offering['variants']).map((v) => [`variant ${str(v['id']) ?? '?'} basePrice`, v['basePrice']] as const)] as const) {
+      if (typeof value === 'number' && value < 0) out.warnings.push(`${at} ${field} is negative (${value})`);
+    }
+    judgeOptionGroups(offering, at, out);
+  }
+  for (const category of categories) {
+    const cslug = str(category['slug']);
+    const stated = int(category['offeringsCount']);
+    if (cslug === undefined || stated === undefined) continue;
+    const actual = counts.get(cslug) ?? 0;
+    if (stated !== actual) out.problems.push(`category ${cslug} states offeringsCount ${stated}, but the catalog lists ${actual} offering(s) with categorySlug "${cslug}"`);
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import { describeBody } from '../../http/body.js';
+import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
+import type { Contract } from '../../spec/contract.js';
+import type { Findings } from '../outcome.js';
+
+/**
+ * Turning one provider answer into findings, shared by every check: a transport failure, an HTML page,
+ * an empty, truncated or non-JSON body each become ONE clear line naming what was answered and what
+ * was expected, and the exchange is kept as evidence.
+ */
+
+const kept = new WeakMap<Findings, WeakSet<Exchange>>();
+
+/** Keep an exchange as evidence once, however many problems it shows. */
+export function evidenceOnce(f: Findings, outcome: HttpOutcome): void {
+  const seen = kept.get(f) ?? new WeakSet<Exchange>();
+  kept.set(f, seen);
+  if (seen.has(outcome.exchange)) return;
+  seen.add(outcome.exchange);
+  f.evidence(outcome);
+}
+
+/** A response whose body parsed as JSON. */
+export type JsonResponse = HttpResponse & { bodyKind: 'json' };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `code` of a JSON error body, when it has a string one. */
+export function errorCode(outcome: HttpOutcome): string | undefined {
+  if (outcome.kind !== 'response' || !isRecord(outcome.json)) return undefined;
+  const code = outcome.json['code'];
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** "HTTP 404 NOT_FOUND", "HTTP 200 with an HTML page (…)", or the transport failure, for messages. */
+export function describeAnswer(outcome: HttpOutcome): string {
+  if (outcome.kind === 'failure') return outcome.message;
+  if (outcome.bodyKind !== 'json') return `HTTP ${outcome.status} with ${plainBody(outcome)}`;
+  const code = errorCode(outcome);
+  return `HTTP ${outcome.status}${code ? ` ${code}` : ''}`;
+}
+
+/** What a non-JSON body was, without the base-URL hint (an error route answering HTML is not a wrong base URL). */
+function plainBody(outcome: HttpResponse): string {
+  const ct = outcome.contentType ? ` (content-type ${outcome.contentType})` : ' (no content-type)';
+  const kind = { json: 'JSON', empty: 'an empty body', html: 'an HTML page', 'truncated-json': 'truncated or malformed JSON', 'not-json': 'a body that is not JSON' }[outcome.bodyKind];
+  return `${kind}${ct}`;
+}
+
+/** "401", "400 or 422", "a 4xx status", "a 4xx or 5xx status" — for "expected …" clauses. */
+export function describeStatuses(statuses: readonly number[]): string {
+  const sorted = [...new Set(statuses)].sort((a, b) => a - b);
+  if (sorted.length === 0) return 'any status';
+  const classes = [...new Set(sorted.map((s) => Math.floor(s / 100)))];
+  const wholeClasses = classes.every((c) => sorted.filter((s) => Math.floor(s / 100) === c).length === 100);
+  if (wholeClasses) return `a ${classes.map((c) => `${c}xx`).join(' or ')} status`;
+  if (sorted.length === 1) return String(sorted[0]);
+  return `${sorted.slice(0, -1).join(', ')} or ${String(sorted.at(-1))}`;
+}
+
+/**
+ * Expect a JSON answer with the given status (default 200). Records one problem (with evidence) and
+ * returns false for a transport failure, another status, or a body that is not JSON.
+ */
+export function expectJson(f: Findings, outcome: HttpOutcome, what: string, status = 200): outcome is JsonResponse {
+  if (outcome.kind === 'failure') {
+    evidenceOnce(f, outcome);
+    return f.problem(`${what}: ${outcome.message}`);
+  }
+  if (outcome.status !== status) {
+    evidenceOnce(f, outcome);
+    return f.problem(`${what} answered ${describeAnswer(outcome)}; expected ${status}`);
+  }
+  if (outcome.bodyKind !== 'json') {
+    evidenceOnce(f, outcome);
+    return f.problem(`${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a JSON body`);
+  }
+  return true;
+}
+
+/**
+ * Validate a JSON answer against the operation's response schema. Every problem is recorded
+ * (`GET /catalog does not match the schema: /offerings/3/basePrice must be integer (found string "12.50")`)
+ * with the exchange once as evidence; returns whether it was valid.
+ */
+export function expectSchema(f: Findings, contract: Contract, outcome: JsonResponse, operation: string, what = operation): boolean {
+  const result = contract.validateResponse(operation, outcome.status, outcome.json);
+  if (!result || result.valid) return true;
+  evidenceOnce(f, outcome);
+  for (const p of result.problems) f.problem(`${what} does not match the schema: ${p.text}`);
+  return false;
+}
+
+/** Same, for a value checked against a named schema (e.g. one Offering). */
+export function expectNamedSchema(f: Findings, contract: Contract, value: unknown, schema: string, what: string, evidence?: HttpOutcome): boolean {
+  const result = contract.validate(schema, value);
+  if (result.valid) return true;
+  if (evidence) evidenceOnce(f, evidence);
+  for (const p of result.problems) f.problem(`${what} is not a valid ${schema}: ${p.text}`);
+  return false;
+}
+
+export interface ExpectErrorOptions {
+  /** The request in words, e.g. "wrong credential on GET /catalog". */
+  what: string;
+  /** Acceptable HTTP statuses. */
+  statuses: readonly number[];
+  /** Acceptable ErrorResponse codes; omitted = any string code. */
+  codes?: readonly string[];
+}
+
+/**
+ * Expect an ErrorResponse answer: status in the set, a JSON body `{ code: string, message: string }`
+ * (the ErrorResponse schema; its code is an open string) and, when given, a code in the set. Records
+ * at most one problem naming expected vs found (with evidence) and returns whether all held.
+ */
+export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses, codes }: ExpectErrorOptions): boolean {
+  const wanted = `${describeStatuses(statuses)}${codes && codes.length > 0 ? ` ${codes.join(' or ')}` : ''} ErrorResponse`;
+  const fail = (found: string): false => {
+    evidenceOnce(f, outcome);
+    return f.problem(`${what} ${found}; expected ${wanted}`);
+  };
+  if (outcome.kind === 'failure') return fail(`failed: ${outcome.message}`);
+  if (!statuses.includes(outcome.status)) return fail(`was answered ${describeAnswer(outcome)}`);
+  if (outcome.bodyKind !== 'json') return fail(`was answered HTTP ${outcome.status} with ${plainBody(outcome)}`);
+  const missing = errorResponseProblem(outcome.json);
+  if (missing) return fail(`was answered HTTP ${outcome.status} with a body that is not an ErrorResponse (${missing})`);
+  const code = errorCode(outcome);
+  if (codes && codes.length > 0 && (code === undefined || !codes.includes(code))) return fail(`was answered HTTP ${outcome.status} with code ${code ?? '(none)'}`);
+  return true;
+}
+
+/** Why a JSON value is not `{ code: string, message: string }`, or undefined when it is. */
+export function errorResponseProblem(json: unknown): string | undefined {
+  if (!isRecord(json)) return `found ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}, not an object`;
+  const missing = ['code', 'message'].filter((k) => typeof json[k] !== 'string');
+  if (missing.length === 0) return undefined;
+  return missing.map((k) => (k in json ? `"${k}" is not a string` : `"${k}" is missing`)).join(', ');
+}

@@ -1,0 +1,234 @@
+import { MIN_QUOTE_VALIDITY_MS } from '../../contract.js';
+import type { QuoteMathRow } from '../types.js';
+import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../views.js';
+
+/**
+ * Allowance for clock differences and whole-second timestamps when judging `expiresAt`: the validity is
+ * measured from when the request was SENT, so the provider's processing time already counts in its favour.
+ */
+export const EXPIRY_CLOCK_ALLOWANCE_MS = 500;
+
+export interface QuoteMathInput {
+  /** The items that were asked for (RequestQuoteInput.items). */
+  items: readonly QuoteItemInput[];
+  catalog: CatalogView;
+  quote: QuoteView;
+  /** Clock ms (epoch) when the POST /quote was sent. */
+  sentAt: number;
+  /** The provider's slug (GET /provider-info); the quote must name the same provider. */
+  providerSlug?: string;
+}
+
+export interface QuoteMathResult {
+  rows: QuoteMathRow[];
+  problems: string[];
+  warnings: string[];
+}
+
+type LineOption = NonNullable<QuoteLineView['selectedOptions']>[number];
+
+const optionKey = (groupId: string | undefined, optionId: string | undefined): string => `${groupId ?? '?'}/${optionId ?? '?'}`;
+const num = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+const describeItem = (item: QuoteItemInput): string => `offering ${item.offeringId}${item.variantId ? ` (variant ${item.variantId})` : ''} × ${item.quantity}`;
+
+/**
+ * Pair each asked item with a quote line: same offering, preferring the same position. Unpaired items and
+ * lines are reported (a line nobody asked for is how a silent substitution shows).
+ */
+export function pairLines(items: readonly QuoteItemInput[], lines: readonly QuoteLineView[]): {
+  pairs: { item: QuoteItemInput; line: QuoteLineView; lineIndex: number }[];
+  unmatchedItems: QuoteItemInput[];
+  unmatchedLines: { line: QuoteLineView; lineIndex: number }[];
+} {
+  const used = new Set<number>();
+  const pairs: { item: QuoteItemInput; line: QuoteLineView; lineIndex: number }[] = [];
+  const unmatchedItems: QuoteItemInput[] = [];
+  items.forEach((item, i) => {
+    const sameOffering = (idx: number): boolean => !used.has(idx) && lines[idx]?.offeringId === item.offeringId;
+    const lineIndex = sameOffering(i) ? i : lines.findIndex((_, idx) => sameOffering(idx));
+    const line = lines[lineIndex];
+    if (lineIndex < 0 || line === undefined) {
+      unmatchedItems.push(item);
+      return;
+    }
+    used.add(lineIndex);
+    pairs.push({ item, line, lineIndex });
+  });
+  const unmatchedLines = lines.map((line, lineIndex) => ({ line, lineIndex })).filter(({ lineIndex }) => !used.has(lineIndex));
+  return { pairs, unmatchedItems, unmatchedLines };
+}
+
+/** Does the quote describe what was selected (offerings, variants, quantities, options)? */
+export function selectionProblems(items: readonly QuoteItemInput[], quote: QuoteView): { problems: string[]; warnings: string[] } {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const { pairs, unmatchedItems, unmatchedLines } = pairLines(items, quote.lines);
+  for (const item of unmatchedItems) problems.push(`the quote has no line for the selected ${describeItem(item)}`);
+  for (const { line, lineIndex } of unmatchedLines) {
+    problems.push(`quote line ${lineIndex + 1} names offering ${line.offeringId ?? '(none)'}, which was not selected (a substitute must be an explicit error or alternative, never silent)`);
+  }
+  for (const { item, line, lineIndex } of pairs) {
+    const n = lineIndex + 1;
+    if (line.quantity !== item.quantity) problems.push(`quote line ${n} (offering ${item.offeringId}) has quantity ${String(line.quantity)}; ${item.quantity} was selected`);
+    if (item.variantId !== undefined && line.variantId !== item.variantId) {
+      problems.push(`quote line ${n} (offering ${item.offeringId}) has variant ${line.variantId ?? '(none)'}; variant ${item.variantId} was selected`);
+    }
+    const asked = new Set((item.selectedOptions ?? []).map((o) => optionKey(o.groupId, o.optionId)));
+    if (line.selectedOptions === undefined) {
+      if (asked.size > 0) warnings.push(`quote line ${n} does not list its selectedOptions, so the options could not be compared with the selection`);
+      continue;
+    }
+    const got = new Set(line.selectedOptions.map((o) => optionKey(o.groupId, o.optionId)));
+    const missing = [...asked].filter((k) => !got.has(k));
+    const extra = [...got].filter((k) => !asked.has(k));
+    if (missing.length > 0) problems.push(`quote line ${n} (offering ${item.offeringId}) lacks the selected option(s) ${missing.join(', ')}`);
+    if (extra.length > 0) problems.push(`quote line ${n} (offering ${item.offeringId}) carries option(s) ${extra.join(', ')} that were not selected`);
+  }
+  return { problems, warnings };
+}
+
+function catalogOption(offering: OfferingView | undefined, groupId: string | undefined, optionId: string | undefined) {
+  return offering?.optionGroups?.find((g) => g.id === groupId)?.options?.find((o) => o.id === optionId);
+}
+
+function catalogUnitPrice(offering: OfferingView, variantId: string | undefined): number | undefined {
+  if (variantId === undefined) return offering.basePrice;
+  return offering.variants?.find((v) => v.id === variantId)?.basePrice;
+}
+
+interface LineContext {
+  line: QuoteLineView;
+  n: number;
+  item: QuoteItemInput | undefined;
+  offering: OfferingView | undefined;
+}
+
+/** The options that count for a line: as the quote lists them, else as they were asked. */
+function lineOptions(ctx: LineContext): { groupId?: string; optionId?: string; priceDelta?: number; quantity: number }[] {
+  const askedQuantity = (o: { groupId?: string; optionId?: string }): number | undefined =>
+    ctx.item?.selectedOptions?.find((s) => s.groupId === o.groupId && s.optionId === o.optionId)?.quantity;
+  const fromQuote = (o: LineOption) => ({
+    ...o,
+    quantity: num(o.quantity) ? o.quantity : (askedQuantity(o) ?? 1),
+  });
+  if (ctx.line.selectedOptions !== undefined) return ctx.line.selectedOptions.map(fromQuote);
+  return (ctx.item?.selectedOptions ?? []).map((o) => ({ groupId: o.groupId, optionId: o.optionId, quantity: o.quantity ?? 1 }));
+}
+
+function lineRows(ctx: LineContext, result: QuoteMathResult): void {
+  const { line, n, offering } = ctx;
+  const label = (field: string) => `line ${n} ${field}`;
+  const quantity = line.quantity;
+  if (!num(quantity) || !num(line.unitPrice)) {
+    result.problems.push(`quote line ${n} lacks a numeric quantity or unitPrice, so its lineTotal cannot be checked`);
+    return;
+  }
+  if (offering) {
+    const listed = catalogUnitPrice(offering, line.variantId);
+    if (num(listed) && listed !== line.unitPrice) {
+      result.warnings.push(`quote line ${n} unitPrice ${line.unitPrice} differs from the catalog price ${listed} (the quote is authoritative; a warning, not a failure)`);
+    }
+  }
+
+  const terms: { delta: number; qty: number }[] = [];
+  let optionsKnown = true;
+  for (const o of lineOptions(ctx)) {
+    const listed = catalogOption(offering, o.groupId, o.optionId)?.priceDelta;
+    const delta = num(o.priceDelta) ? o.priceDelta : listed;
+    if (!num(delta)) {
+      optionsKnown = false;
+      result.problems.push(`quote line ${n} option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog, so optionsTotal cannot be checked`);
+      continue;
+    }
+    if (num(listed) && listed !== delta) result.warnings.push(`quote line ${n} option ${optionKey(o.groupId, o.optionId)} priceDelta ${delta} differs from the catalog's ${listed} (warning only)`);
+    terms.push({ delta, qty: o.quantity });
+  }
+  if (optionsKnown) {
+    const expected = sum(terms.map((t) => t.delta * t.qty * quantity));
+    const formula = terms.length === 0 ? '0 (no options)' : terms.map((t) => `${t.delta} × ${t.qty} × ${quantity}`).join(' + ');
+    addRow(result, { label: label('optionsTotal'), formula, expected, actual: num(line.optionsTotal) ? line.optionsTotal : null }, 'priceDelta × option quantity × item quantity');
+  }
+  const optionsTotal = num(line.optionsTotal) ? line.optionsTotal : 0;
+  addRow(
+    result,
+    { label: label('lineTotal'), formula: `${line.unitPrice} × ${quantity} + ${optionsTotal}`, expected: line.unitPrice * quantity + optionsTotal, actual: num(line.lineTotal) ? line.lineTotal : null },
+    'unitPrice × quantity + optionsTotal',
+  );
+}
+
+function addRow(result: QuoteMathResult, row: Omit<QuoteMathRow, 'ok'>, meaning: string): void {
+  const ok = row.actual === row.expected;
+  result.rows.push({ ...row, ok });
+  if (ok) return;
+  const found = row.actual === null ? 'missing' : String(row.actual);
+  result.problems.push(`${row.label} is ${found}; expected ${row.expected} = ${row.formula} (${meaning})`);
+}
+
+function totalsRows(quote: QuoteView, result: QuoteMathResult): void {
+  const lineTotals = quote.lines.map((l) => (num(l.lineTotal) ? l.lineTotal : 0));
+  addRow(result, { label: 'subtotal', formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '), expected: sum(lineTotals), actual: quote.subtotal }, 'Σ lineTotal');
+
+  const feeAmounts = quote.fees?.map((fee) => (num(fee.amount) ? fee.amount : 0));
+  if (feeAmounts !== undefined && num(quote.totalFees)) {
+    addRow(result, { label: 'totalFees', formula: feeAmounts.length === 0 ? '0 (no fees)' : feeAmounts.join(' + '), expected: sum(feeAmounts), actual: quote.totalFees }, 'Σ fees[].amount');
+  }
+  const fees = num(quote.totalFees) ? quote.totalFees : feeAmounts ? sum(feeAmounts) : 0;
+  const discount = num(quote.totalDiscount) ? quote.totalDiscount : 0;
+  addRow(
+    result,
+    { label: 'total', formula: `${quote.subtotal} + ${fees} − ${discount}`, expected: quote.subtotal + fees - discount, actual: quote.total },
+    'subtotal + totalFees − totalDiscount',
+  );
+}
+
+function expiryRow(quote: QuoteView, sentAt: number, result: QuoteMathResult): void {
+  const expiresAt = Date.parse(quote.expiresAt);
+  if (Number.isNaN(expiresAt)) {
+    result.problems.push(`expiresAt "${quote.expiresAt}" is not a valid ISO 8601 timestamp`);
+    return;
+  }
+  const validity = expiresAt - sentAt;
+  const ok = validity >= MIN_QUOTE_VALIDITY_MS - EXPIRY_CLOCK_ALLOWANCE_MS;
+  result.rows.push({
+    label: 'validity (ms, minimum)',
+    formula: `expiresAt ${quote.expiresAt} − sent ${new Date(sentAt).toISOString()} ≥ ${MIN_QUOTE_VALIDITY_MS}`,
+    expected: MIN_QUOTE_VALIDITY_MS,
+    actual: validity,
+    ok,
+  });
+  if (!ok) {
+    result.problems.push(
+      `expiresAt ${quote.expiresAt} is only ${(validity / 1000).toFixed(1)} s after the request; the minimum quote validity is ${MIN_QUOTE_VALIDITY_MS / 1000} s (allowance ${EXPIRY_CLOCK_ALLOWANCE_MS} ms for clock differences)`,
+    );
+  }
+}
+
+/**
+ * The quote-math rules of DECISIONS.md: the quote matches the selection; line by line optionsTotal and
+ * lineTotal, then subtotal, totalFees and total hold; expiresAt leaves at least 5 s. Each relation is
+ * checked with the provider's own numbers for its inputs, so one wrong figure gives one finding.
+ */
+export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
+  const { quote, catalog, items } = input;
+  const selection = selectionProblems(items, quote);
+  const result: QuoteMathResult = { rows: [], problems: [...selection.problems], warnings: [...selection.warnings] };
+  if (input.providerSlug !== undefined && quote.providerSlug !== input.providerSlug) {
+    result.problems.push(`the quote names provider ${quote.providerSlug}; GET /provider-info says ${input.providerSlug}`);
+  }
+  const offerings = new Map(catalog.offerings.map((o) => [o.id, o]));
+  const { pairs } = pairLines(items, quote.lines);
+  quote.lines.forEach((line, index) => {
+    const item = pairs.find((p) => p.lineIndex === index)?.item;
+    lineRows({ line, n: index + 1, item, offering: line.offeringId === undefined ? undefined : offerings.get(line.offeringId) }, result);
+  });
+  totalsRows(quote, result);
+  expiryRow(quote, input.sentAt, result);
+  return result;
+}
+
+/** A compact text table of the rows, for failure details (reporters may render `quoteMath` richer). */
+export function formatQuoteMathTable(rows: readonly QuoteMathRow[]): string[] {
+  const width = Math.max(0, ...rows.map((r) => r.label.length));
+  return rows.map((r) => `${r.ok ? '✓' : '✗'} ${r.label.padEnd(width)}  expected ${r.expected} (${r.formula}), provider ${r.actual === null ? 'missing' : r.actual}`);
+}

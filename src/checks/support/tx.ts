@@ -1,0 +1,54 @@
+import { curlFor } from '../../http/reproduce.js';
+import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
+import type { Findings } from '../outcome.js';
+import type { CheckContext } from '../types.js';
+
+/** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */
+
+export const actionPath = (id: string, suffix = ''): string => `/actions/${encodeURIComponent(id)}${suffix}`;
+
+/** The response when it is a 2xx success, else undefined. */
+export const success = (outcome: HttpOutcome): HttpResponse | undefined =>
+  outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300 ? outcome : undefined;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** id and publicId of an action-shaped JSON answer, when present. */
+export function actionIdentity(json: unknown): { id?: string; publicId?: string } {
+  if (!isRecord(json)) return {};
+  const id = typeof json['id'] === 'string' ? json['id'] : undefined;
+  const publicId = typeof json['publicId'] === 'string' ? json['publicId'] : undefined;
+  return { ...(id !== undefined ? { id } : {}), ...(publicId !== undefined ? { publicId } : {}) };
+}
+
+const kept = new WeakMap<Findings, Set<Exchange>>();
+
+/** Keep an exchange as evidence once, however many problems it shows. */
+export function keepEvidence(f: Findings, outcome: HttpOutcome): void {
+  const seen = kept.get(f) ?? new Set<Exchange>();
+  kept.set(f, seen);
+  if (seen.has(outcome.exchange)) return;
+  seen.add(outcome.exchange);
+  f.evidence(outcome);
+}
+
+/**
+ * Record a problem shown by one exchange: keeps the exchange as evidence and, for the first such problem,
+ * a command that sends the same request again (credential by reference only).
+ */
+export function problemAt(f: Findings, ctx: Pick<CheckContext, 'config'>, outcome: HttpOutcome, text: string): false {
+  keepEvidence(f, outcome);
+  markReproduce(f, ctx, outcome);
+  return f.problem(text);
+}
+
+/** The first failing exchange of a check becomes its reproduce command (credential by reference only). */
+export function markReproduce(f: Findings, ctx: Pick<CheckContext, 'config'>, outcome: HttpOutcome): void {
+  f.reproduce ??= curlFor(outcome.exchange, ctx.config.authMethod, ctx.config.credentialSource);
+}
+
+/** `sleep` until the clock reaches `until` (epoch ms), cancellable through the run's signal. */
+export async function sleepUntil(ctx: Pick<CheckContext, 'clock' | 'signal'>, until: number): Promise<void> {
+  const ms = until - ctx.clock.now();
+  if (ms > 0) await ctx.clock.sleep(ms, ctx.signal);
+}

@@ -1,0 +1,164 @@
+import type { ReceivedWebhook } from '../server/types.js';
+import { Findings } from './outcome.js';
+import { describeAnswer } from './support/expect.js';
+import { actionPath, keepEvidence, problemAt } from './support/tx.js';
+import type { CheckContext, CheckDefinition, WebhookTimelineEntry } from './types.js';
+
+export const STATUS_EVENT = 'action.status_updated';
+
+type TestAction = { id: string; publicId: string; cancelled: boolean };
+
+const field = (w: ReceivedWebhook, name: string): string | undefined => {
+  const value = w.event?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const names = (a: TestAction, actionId: string | undefined): boolean => actionId !== undefined && (actionId === a.id || actionId === a.publicId);
+
+export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
+  const pick = (name: string) => {
+    const value = field(w, name);
+    return value === undefined ? {} : { [name]: value };
+  };
+  return {
+    receivedAt: w.receivedAt,
+    ...pick('eventId'),
+    ...pick('eventType'),
+    ...pick('actionId'),
+    ...pick('newStatus'),
+    verified: w.verified,
+    ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
+    ...(w.problem ? { diagnosis: w.problem } : {}),
+    ...(w.duplicate ? { duplicate: true } : {}),
+  };
+}
+
+/** The newest status an action's accepted events report: by event timestamp, then arrival. */
+export function latestStatus(events: readonly ReceivedWebhook[]): { status: string; event: ReceivedWebhook } | undefined {
+  const withStatus = events.filter((w) => w.verified && !w.duplicate && field(w, 'newStatus') !== undefined);
+  const time = (w: ReceivedWebhook) => {
+    const t = Date.parse(field(w, 'timestamp') ?? '');
+    return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+  };
+  const sorted = [...withStatus].sort((a, b) => time(a) - time(b) || a.seq - b.seq);
+  const last = sorted.at(-1);
+  const status = last ? field(last, 'newStatus') : undefined;
+  return last && status !== undefined ? { status, event: last } : undefined;
+}
+
+/** Rejected deliveries, grouped by the receiver's reason (one line per distinct diagnosis). */
+export function rejectionProblems(received: readonly ReceivedWebhook[]): string[] {
+  const byReason = new Map<string, ReceivedWebhook[]>();
+  for (const w of received) {
+    if (w.verified) continue;
+    const reason = `HTTP ${w.answeredStatus}: ${w.problem ?? 'rejected'}`;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), w]);
+  }
+  return [...byReason].map(([reason, ws]) => {
+    const ids = ws.map((w) => field(w, 'eventId')).filter((id): id is string => id !== undefined);
+    const which = ws.length === 1 ? `event ${ids[0] ?? '(unparsed)'} was` : `${ws.length} events (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}) were`;
+    return `${which} rejected by the receiver (${reason})`;
+  });
+}
+
+/**
+ * The deliveries of this run. A shared receiver (provcert serve) may hold earlier runs' events: those
+ * that arrived before the first event about one of this run's actions are left out.
+ */
+export function thisRun(received: readonly ReceivedWebhook[], actions: readonly TestAction[]): ReceivedWebhook[] {
+  const first = received.find((w) => actions.some((a) => names(a, field(w, 'actionId'))));
+  return first ? received.filter((w) => w.seq >= first.seq) : [...received];
+}
+
+/** Wait, all at once within one budget, for the events each test action must produce. */
+async function awaitEvents(ctx: CheckContext, actions: readonly TestAction[], ours: (w: ReceivedWebhook) => boolean): Promise<string[]> {
+  const budget = ctx.config.webhookTimeoutMs;
+  const missing: string[] = [];
+  const wait = (predicate: (w: ReceivedWebhook) => boolean, what: string) =>
+    ctx.webhooks.waitFor((w) => ours(w) && predicate(w), budget, ctx.signal).then((w) => {
+      if (!w) missing.push(what);
+    });
+  await Promise.all(
+    actions.flatMap((a) => [
+      wait((w) => names(a, field(w, 'actionId')), `no status event for action ${a.publicId} arrived within ${budget} ms`),
+      ...(a.cancelled
+        ? [wait((w) => names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED', `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms`)]
+        : []),
+    ]),
+  );
+  return missing;
+}
+
+/** The latest accepted status of each action agrees with GET /actions/{id}; unknown action ids are reported. */
+async function compareWithStatus(ctx: CheckContext, f: Findings, actions: readonly TestAction[], accepted: readonly ReceivedWebhook[]): Promise<void> {
+  const unknownIds = [...new Set(accepted.map((w) => field(w, 'actionId')).filter((id): id is string => id !== undefined))].filter(
+    (id) => !actions.some((a) => names(a, id)),
+  );
+  const subjects = [
+    ...actions.map((a) => ({ id: a.id, label: a.publicId, known: true, refers: (w: ReceivedWebhook) => names(a, field(w, 'actionId')) })),
+    ...unknownIds.map((id) => ({ id, label: id, known: false, refers: (w: ReceivedWebhook) => field(w, 'actionId') === id })),
+  ];
+  await Promise.all(
+    subjects.map(async (s) => {
+      const events = accepted.filter(s.refers);
+      const latest = latestStatus(events);
+      if (!latest) return;
+      const outcome = await ctx.client.send({ method: 'GET', path: actionPath(s.id) });
+      if (outcome.kind !== 'response' || outcome.status !== 200) {
+        const why = s.known ? `GET /actions/${s.id} answered ${describeAnswer(outcome)}` : `event ${field(latest.event, 'eventId') ?? ''} names action ${s.id}, which is not one of this run's test actions, and GET /actions/${s.id} answered ${describeAnswer(outcome)}`;
+        problemAt(f, ctx, outcome, `${why}; expected the action whose status the events report`);
+        return;
+      }
+      const status = (outcome.json as { status?: unknown } | null)?.status;
+      if (status !== latest.status) {
+        problemAt(f, ctx, outcome, `the latest event for action ${s.label} (event ${field(latest.event, 'eventId') ?? '?'}) says newStatus ${latest.status}; GET /actions/${s.id} says ${JSON.stringify(status)}`);
+      } else keepEvidence(f, outcome);
+    }),
+  );
+}
+
+export const check: CheckDefinition = {
+  id: 'webhook',
+  title: 'Signed status events for every test action',
+  rule:
+    'Contract, Events: "Each created test order during certification dispatches a signed action.status_updated event"; Authentication §4: x-service-signature = hex HMAC-SHA256 of the raw body with the webhook secret; Provider route behaviour rule 3: "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"',
+  appliesTo: { operations: [], description: 'TRANSACTIONAL providers and any provider that declares WEBHOOK' },
+  skipReason: (a) => (a.profile === 'TRANSACTIONAL' || a.declared.has('WEBHOOK') ? undefined : 'WEBHOOK is not declared and the profile is not TRANSACTIONAL'),
+  after: ['payment-pending', 'idempotency', 'cancel', 'quote-expiry', 'action-validation'],
+  createsOrders: true,
+  async run(ctx) {
+    const f = new Findings();
+    const info = await ctx.resources.providerInfo();
+    // The events are about test actions; without one there is nothing to expect (skip naming payment-pending).
+    const pending = await ctx.resources.pendingAction();
+    const url = ctx.webhooks.urlFor(info.slug);
+    const ours = (w: ReceivedWebhook) => !w.restored && (w.slug === info.slug || w.slug === null);
+    const actions = [...ctx.resources.createdActions()];
+    const missing = await awaitEvents(ctx, actions, ours);
+
+    const received = thisRun(ctx.webhooks.all().filter(ours), actions);
+    f.webhookTimeline = received.map(timelineEntry);
+    if (received.length === 0) {
+      // The creation that should have produced an event is the evidence.
+      keepEvidence(f, pending.response);
+      f.problem(`no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`);
+      return f.outcome('');
+    }
+    for (const m of missing) f.problem(`${m} at ${url}`);
+    for (const p of rejectionProblems(received)) f.problem(p);
+
+    const accepted = received.filter((w) => w.verified);
+    for (const w of accepted) {
+      const type = field(w, 'eventType');
+      if (type !== STATUS_EVENT) f.warn(`event ${field(w, 'eventId') ?? '?'} has eventType ${type ?? '(none)'}; the documented type is ${STATUS_EVENT}`);
+      const slug = field(w, 'providerSlug');
+      if (slug !== info.slug) f.problem(`event ${field(w, 'eventId') ?? '?'} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
+      if (w.slug === null) f.warn(`event ${field(w, 'eventId') ?? '?'} used the legacy slugless route; new integrations post to ${url}`);
+    }
+    await compareWithStatus(ctx, f, actions, accepted);
+    const cancelled = actions.filter((a) => a.cancelled).length;
+    return f.outcome(
+      `${accepted.length} verified event(s) arrived at ${url} for ${actions.length} test action(s)${cancelled > 0 ? ` (${cancelled} cancelled)` : ''}; the latest statuses agree with GET /actions/{id}`,
+    );
+  },
+};

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { createConsoleReporter, shouldUseColor } from '../../report/console.js';
+import { isGithubActions, renderGithubAnnotations } from '../../report/github.js';
+import { writeReports, type ReportTarget } from '../../report/index.js';
+import { runCertification } from '../../runner/run.js';
+import { loadContract } from '../../spec/load.js';
+import { EXIT, type CliIo } from '../io.js';
+import type { SetExit } from '../program.js';
+import { resolveRunOptions, type RawRunOptions } from '../run-options.js';
+import { reportTargets, type ReportFlags } from '../report-flags.js';
+
+/** `run` flags shared with `demo` and the config file. */
+export function addRunOptions(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'provider API base address')
+    .option('--auth <method>', 'API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (aliases: api-key, bearer, hmac)')
+    .option('--credential-env <name>', 'environment variable holding the credential (default PROVIDER_API_KEY)')
+    .option('--credential-file <path>', 'file holding the credential (instead of an environment variable)')
+    .option('--profile <profile>', 'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)')
+    .option('--capabilities <list>', 'capabilities declared in the portal, comma-separated; must match GET /provider-info')
+    .option('--fulfillment <mode>', 'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)')
+    .option('--local', 'permit http:// and loopback/private base addresses (local self-test)')
+    .option('--webhook-port <n>', 'port of the embedded webhook receiver (default 8787; 0 = any free port)')
+    .option('--webhook-host <host>', 'host of the embedded webhook receiver (default 127.0.0.1)')
+    .option('--webhook-secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET; generated and printed when unset)')
+    .option('--webhook-timeout <ms>', 'how long to wait for each expected webhook event (default 30000)')
+    .option('--timeout <ms>', 'per-request timeout (default 10000)')
+    .option('--max-expiry-wait <s>', 'longest wait for a quote to expire (default 120)')
+    .option('--only <ids>', 'run only these check ids (comma-separated)')
+    .option('--skip <ids>', 'skip these check ids (comma-separated)')
+    .option('--seed <seed>', 'seed for generated test data (recorded in the report for replay)')
+    .option('--concurrency <n>', 'checks running at once (default 8)')
+    .option('--json <file>', 'write the JSON report to a file (- for stdout)')
+    .option('--junit <file>', 'write a JUnit XML report')
+    .option('--markdown <file>', 'write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
+    .option('--html <file>', 'write a self-contained HTML report')
+    .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)')
+    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract');
+}
+
+export type RunFlags = RawRunOptions & ReportFlags & { spec?: string };
+
+/** Run a certification with resolved flags, print live progress and write the reports; returns the exit code. */
+export async function certifyAndReport(flags: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+  const targets: ReportTarget[] = reportTargets(flags);
+  const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(flags, io.env, io.cwd);
+  const contract = await loadContract(flags.spec);
+  const consoleOn = !targets.some((t) => t.path === '-') && flags.reporter?.split(',').map((s) => s.trim()).includes('console') !== false;
+  const screen = consoleOn ? io.stdout : io.stderr;
+  const reporter = createConsoleReporter({
+    stream: screen,
+    color: shouldUseColor(screen, io.env),
+    interactive: Boolean(screen.isTTY) && !io.env['CI'],
+  });
+  if (generatedSecret) {
+    const name = flags.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
+    io.stderr.write(`webhook secret generated for this run (${name} is not set); configure the provider to sign with: ${webhookSecret}\n`);
+  }
+  const report = await runCertification(config, {
+    contract,
+    credential,
+    webhookSecret,
+    hooks: reporter,
+    ...(signal ? { signal } : {}),
+  });
+  reporter.onRunEnd(report);
+  if (isGithubActions(io.env) || flags.reporter?.includes('github')) io.stdout.write(renderGithubAnnotations(report));
+  const failures = await writeReports(report, targets, io);
+  if (failures.length > 0) return EXIT.usage;
+  return report.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
+}
+
+export function registerRun(program: Command, io: CliIo, setExit: SetExit): void {
+  addRunOptions(program.command('run').description('certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal)')).action(
+    async (flags: RunFlags) => {
+      setExit(await certifyAndReport(flags, io));
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { request } from 'undici';
+import { SIGNATURE_HEADER } from '../../contract.js';
+import { signHex } from '../../server/signature.js';
+import { UsageError } from '../../util/result.js';
+import { EXIT, type CliIo } from '../io.js';
+import type { SetExit } from '../program.js';
+import { secretFromEnv } from './sign.js';
+
+const ACTION_STATUSES = ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+const TIMEOUT_MS = 10_000;
+
+/** --to may be the core address, its /api/v1, or the full webhook address. */
+export function webhookAddress(to: string, slug: string): string {
+  let url: URL;
+  try {
+    url = new URL(to);
+  } catch {
+    throw new UsageError(`--to "${to}" is not a URL (e.g. http://127.0.0.1:8787)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--to must be http(s), got ${url.protocol}`);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (/\/webhooks(\/[^/]+)?$/.test(path)) return url.toString();
+  url.pathname = `${path.endsWith('/api/v1') ? path : `${path}/api/v1`}/webhooks/${encodeURIComponent(slug)}`;
+  return url.toString();
+}
+
+export function registerSendEvent(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('send-event')
+    .description('post a correctly signed action.status_updated test event and print the answer (exit 0 on 2xx, 1 otherwise)')
+    .requiredOption('--to <url>', 'core address (http://host:port), or the full webhook address')
+    .requiredOption('--slug <slug>', 'provider slug (path and providerSlug)')
+    .option('--status <status>', `newStatus: ${ACTION_STATUSES.join(', ')}`, 'COMPLETED')
+    .option('--action-id <id>', 'actionId carried by the event', 'test-action')
+    .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)')
+    .action(async (opts: { to: string; slug: string; status: string; actionId: string; secretEnv?: string }) => {
+      const status = opts.status.toUpperCase();
+      if (!ACTION_STATUSES.includes(status)) throw new UsageError(`--status must be one of ${ACTION_STATUSES.join(', ')} (got "${opts.status}")`);
+      const secret = secretFromEnv(io.env, opts.secretEnv);
+      const target = webhookAddress(opts.to, opts.slug);
+      const body = JSON.stringify({
+        eventId: `evt_${randomUUID()}`,
+        eventType: 'action.status_updated',
+        providerSlug: opts.slug,
+        timestamp: new Date().toISOString(),
+        actionId: opts.actionId,
+        newStatus: status,
+      });
+      io.stdout.write(`POST ${target}\n${body}\n`);
+      let answer: { statusCode: number; text: string };
+      try {
+        const res = await request(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signHex(secret, body) },
+          body,
+          headersTimeout: TIMEOUT_MS,
+          bodyTimeout: TIMEOUT_MS,
+        });
+        answer = { statusCode: res.statusCode, text: await res.body.text() };
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? (e as Error).name;
+        throw new UsageError(`could not post to ${target}: ${code === 'ECONNREFUSED' ? 'connection refused (is provcert serve running?)' : code}`);
+      }
+      io.stdout.write(`→ ${answer.statusCode} ${answer.text}\n`);
+      setExit(answer.statusCode >= 200 && answer.statusCode < 300 ? EXIT.ok : EXIT.failed);
+    });
+}

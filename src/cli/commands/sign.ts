@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_WEBHOOK_SECRET_ENV } from '../../contract.js';
+import { signHex } from '../../server/signature.js';
+import { UsageError } from '../../util/result.js';
+import { EXIT, type CliIo } from '../io.js';
+import type { SetExit } from '../program.js';
+
+/** The webhook secret from the environment; never from a flag value (it would land in shell history). */
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined): string {
+  const envName = name ?? DEFAULT_WEBHOOK_SECRET_ENV;
+  const secret = env[envName];
+  if (!secret) throw new UsageError(`missing webhook secret: the environment variable ${envName} is not set`, 'set it, or pass --secret-env NAME');
+  return secret;
+}
+
+/** The exact bytes of a file or of standard input (no decoding: the signature covers bytes). */
+export async function readBytes(source: string, io: CliIo): Promise<Buffer> {
+  if (source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    return Buffer.concat(chunks);
+  }
+  try {
+    return await readFile(resolve(io.cwd, source));
+  } catch (e) {
+    throw new UsageError(`cannot read ${source} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+export function registerSign(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('sign')
+    .description('print the x-service-signature of the exact bytes given: lowercase hex HMAC-SHA256 with the webhook secret')
+    .argument('[file]', 'file to sign, or - for standard input', '-')
+    .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)')
+    .action(async (file: string, opts: { secretEnv?: string }) => {
+      const secret = secretFromEnv(io.env, opts.secretEnv);
+      const bytes = await readBytes(file, io);
+      io.stdout.write(signHex(secret, bytes) + '\n');
+      if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0a) {
+        io.stderr.write('note: the input ends with a newline; it is part of the signed bytes, so send it too (or sign without it)\n');
+      }
+      setExit(EXIT.ok);
+    });
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseCheckIds, CHECKS } from '../checks/registry.js';
+import type { CheckId } from '../checks/types.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../contract.js';
+import { parseAuthMethod } from '../http/auth.js';
+import type { RunConfig } from '../runner/config.js';
+import { UsageError } from '../util/result.js';
+
+/** The `run` options as commander hands them over (strings; parsed and checked here). */
+export interface RawRunOptions {
+  baseUrl?: string;
+  auth?: string;
+  credentialEnv?: string;
+  credentialFile?: string;
+  profile?: string;
+  capabilities?: string;
+  fulfillment?: string;
+  local?: boolean;
+  webhookPort?: string;
+  webhookHost?: string;
+  webhookSecretEnv?: string;
+  webhookTimeout?: string;
+  timeout?: string;
+  maxExpiryWait?: string;
+  only?: string;
+  skip?: string;
+  seed?: string;
+  concurrency?: string;
+}
+
+export interface ResolvedRun {
+  config: RunConfig;
+  credential: string;
+  webhookSecret: string;
+  /** Set when the secret was generated: the one time it is shown, so the provider can be configured. */
+  generatedSecret: boolean;
+}
+
+function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+  return n;
+}
+
+function checkIds(flag: string, value: string | undefined): CheckId[] | undefined {
+  if (value === undefined) return undefined;
+  const { ids, unknown } = parseCheckIds(value);
+  if (unknown.length > 0) throw new UsageError(`--${flag}: unknown check id ${unknown.map((u) => `"${u}"`).join(', ')}; known ids: ${CHECKS.map((c) => c.id).join(', ')}`);
+  return ids;
+}
+
+function readCredential(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): { credential: string; source: RunConfig['credentialSource'] } {
+  if (raw.credentialFile) {
+    const path = resolve(cwd, raw.credentialFile);
+    try {
+      // One trailing newline is an editor artefact, not part of the secret.
+      return { credential: readFileSync(path, 'utf8').replace(/\r?\n$/, ''), source: { kind: 'file', path } };
+    } catch (e) {
+      throw new UsageError(`cannot read --credential-file ${raw.credentialFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  const name = raw.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
+  const credential = env[name];
+  if (!credential) throw new UsageError(`missing credential: the environment variable ${name} is not set`, `set ${name}, or pass --credential-env NAME or --credential-file PATH`);
+  return { credential, source: { kind: 'env', name } };
+}
+
+/** Flags + environment → a complete RunConfig. Every problem is a UsageError (exit 2) naming the flag. */
+export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): ResolvedRun {
+  if (!raw.baseUrl) throw new UsageError('missing --base-url <url> (the provider API base address)');
+  let url: URL;
+  try {
+    url = new URL(raw.baseUrl);
+  } catch {
+    throw new UsageError(`--base-url "${raw.baseUrl}" is not a URL (expected e.g. https://provider.example.com/api)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got ${url.protocol}`);
+  if (!raw.auth) throw new UsageError('missing --auth <API_KEY|BEARER_TOKEN|HMAC_SIGNATURE>');
+  const authMethod = parseAuthMethod(raw.auth);
+  if (!authMethod) throw new UsageError(`--auth "${raw.auth}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`);
+  let profile: Profile | undefined;
+  if (raw.profile) {
+    profile = PROFILES.find((p) => p === raw.profile?.toUpperCase());
+    if (!profile) throw new UsageError(`--profile must be ${PROFILES.join(' or ')} (got "${raw.profile}")`);
+  }
+  const { credential, source } = readCredential(raw, env, cwd);
+  const secretEnv = raw.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV;
+  const fromEnv = env[secretEnv];
+  const webhookSecret = fromEnv || randomBytes(24).toString('hex');
+
+  const config: RunConfig = {
+    baseUrl: raw.baseUrl,
+    authMethod,
+    credentialSource: source,
+    ...(profile ? { profile } : {}),
+    ...(raw.capabilities ? { capabilities: raw.capabilities.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean) } : {}),
+    ...(raw.fulfillment ? { fulfillment: raw.fulfillment.toUpperCase() } : {}),
+    local: raw.local === true,
+    webhookHost: raw.webhookHost ?? '127.0.0.1',
+    webhookPort: integer('webhook-port', raw.webhookPort, 8787, 0, 65535),
+    webhookSecretSource: fromEnv ? { kind: 'env', name: secretEnv } : { kind: 'generated' },
+    webhookTimeoutMs: integer('webhook-timeout', raw.webhookTimeout, 30_000, 100, 600_000),
+    timeoutMs: integer('timeout', raw.timeout, 10_000, 100, 600_000),
+    maxExpiryWaitS: integer('max-expiry-wait', raw.maxExpiryWait, 120, 1, 3600),
+    ...(raw.only ? { only: checkIds('only', raw.only) as CheckId[] } : {}),
+    ...(raw.skip ? { skip: checkIds('skip', raw.skip) as CheckId[] } : {}),
+    seed: raw.seed ?? randomBytes(4).toString('hex'),
+    maxBodyBytes: 5 * 1024 * 1024,
+    concurrency: integer('concurrency', raw.concurrency, 8, 1, 64),
+  };
+  return { config, credential, webhookSecret, generatedSecret: !fromEnv };
+}

@@ -1,0 +1,61 @@
+import type { CheckResult, RunReport } from '../checks/types.js';
+import type { Exchange } from '../http/types.js';
+
+/**
+ * Provider text may hold control characters (terminal escapes, bells); no output format wants them.
+ * Newline and tab are kept.
+ */
+export const stripControl = (text: string): string => text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '');
+
+/** "12 ms" below a second, "6.2 s" above. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** expected/actual values as text: strings as they are, everything else as pretty JSON. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** "14 passed, 2 failed, 5 skipped, 0 errors" */
+export function summaryText(summary: RunReport['summary']): string {
+  return `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.error} errors`;
+}
+
+/** "POST http://host/quote → 422" or "GET http://host/health → timed out after 10000 ms". */
+export function requestLine(exchange: Exchange): string {
+  const { method, url } = exchange.request;
+  const outcome = exchange.response ? String(exchange.response.status) : (exchange.failure ?? 'no response');
+  return `${method} ${url} → ${outcome}`;
+}
+
+/** An exchange as plain text (headers already masked by maskReport). */
+export function exchangeText(exchange: Exchange): string {
+  const lines = [`${exchange.request.method} ${exchange.request.url}`];
+  for (const [name, value] of Object.entries(exchange.request.headers)) lines.push(`${name}: ${value}`);
+  if (exchange.request.body !== undefined) lines.push('', exchange.request.body);
+  const response = exchange.response;
+  if (response) {
+    lines.push('', `← ${response.status} (${formatDuration(exchange.durationMs)})`);
+    for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
+    if (response.body !== undefined) lines.push('', response.body + (response.truncated ? '\n… (truncated)' : ''));
+  }
+  if (exchange.failure) lines.push('', `✗ ${exchange.failure}`);
+  return lines.join('\n');
+}
+
+/** Checks needing attention (fail and error), in report order. */
+export const problemChecks = (report: RunReport): CheckResult[] =>
+  report.checks.filter((c) => c.status === 'fail' || c.status === 'error');
+
+/** Who was certified, in one phrase: "Demo Pizza (demo-pizza) at https://…". */
+export function providerLabel(provider: RunReport['provider']): string {
+  const who = provider.name && provider.slug ? `${provider.name} (${provider.slug})` : (provider.name ?? provider.slug);
+  return who ? `${who} at ${provider.baseUrl}` : provider.baseUrl;
+}

@@ -1,0 +1,36 @@
+import type { CheckResult, RunReport } from '../checks/types.js';
+import { formatValue, stripControl } from './format.js';
+import { maskReport } from './mask.js';
+
+/** Workflow-command data: %, CR and LF are encoded so provider text cannot end the command early. */
+export const escapeData = (text: string): string =>
+  stripControl(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+
+/** Workflow-command property values additionally encode the separators `:` and `,`. */
+export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+const command = (kind: 'error' | 'warning', title: string, message: string): string =>
+  `::${kind} title=${escapeProperty(title)}::${escapeData(message)}`;
+
+function problemMessage(check: CheckResult): string {
+  const lines = [check.message];
+  for (const detail of check.details ?? []) lines.push(`- ${detail}`);
+  if (check.expected !== undefined) lines.push(`expected: ${formatValue(check.expected)}`);
+  if (check.actual !== undefined) lines.push(`found: ${formatValue(check.actual)}`);
+  if (check.reproduce) lines.push('reproduce:', check.reproduce);
+  return lines.join('\n');
+}
+
+/** `::error`/`::warning` annotations, one per failed or errored check and one per warning. */
+export function renderGithubAnnotations(input: RunReport): string {
+  const report = maskReport(input);
+  const lines: string[] = [];
+  for (const check of report.checks) {
+    if (check.status === 'fail' || check.status === 'error') lines.push(command('error', `provcert ${check.id}`, problemMessage(check)));
+    for (const warning of check.warnings ?? []) lines.push(command('warning', `provcert ${check.id}`, warning));
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/** GitHub Actions sets GITHUB_ACTIONS=true in every step. */
+export const isGithubActions = (env: Readonly<Record<string, string | undefined>>): boolean => env['GITHUB_ACTIONS'] === 'true';

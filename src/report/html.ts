@@ -1,0 +1,138 @@
+import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
+import type { Exchange } from '../http/types.js';
+import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
+import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
+import { maskReport } from './mask.js';
+
+/** Forbids every network fetch: the report is one file and must stay one file. */
+export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+/** Report text is provider-controlled: everything goes through here, attributes included. */
+export function htmlEscape(text: string): string {
+  return stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const STATUSES: readonly CheckStatus[] = ['pass', 'fail', 'skip', 'error'];
+/** Class names come from this closed set, never from report text. */
+const statusClass = (status: string): CheckStatus => STATUSES.find((s) => s === status) ?? 'error';
+
+const e = htmlEscape;
+const pre = (text: string, cls = ''): string => `<pre${cls ? ` class="${cls}"` : ''}>${e(text)}</pre>`;
+
+function table(header: string[], rows: { cells: string[]; cls?: string }[]): string {
+  const head = header.map((h) => `<th>${e(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr${r.cls ? ` class="${r.cls}"` : ''}>${r.cells.join('')}</tr>`).join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+const td = (text: string, cls = ''): string => `<td${cls ? ` class="${cls}"` : ''}>${e(text)}</td>`;
+
+function quoteMathTable(rows: QuoteMathRow[]): string {
+  return table(
+    ['Value', 'Expected computation', 'Expected', 'Provider', 'OK'],
+    rows.map((r) => ({
+      cls: r.ok ? '' : 'bad',
+      cells: [td(r.label), td(r.formula), td(String(r.expected), 'num'), td(r.actual === null ? '(missing)' : String(r.actual), 'num'), td(r.ok ? '✓' : '✗')],
+    })),
+  );
+}
+
+function webhookTable(events: WebhookTimelineEntry[]): string {
+  return table(
+    ['Received', 'Event id', 'Type', 'Action', 'New status', 'Signature', 'Header', 'Diagnosis'],
+    events.map((ev) => ({
+      cls: ev.verified ? '' : 'bad',
+      cells: [
+        td(ev.receivedAt), td(ev.eventId ?? ''), td(ev.eventType ?? ''), td(ev.actionId ?? ''), td(ev.newStatus ?? ''),
+        td(`${ev.verified ? 'verified' : 'NOT verified'}${ev.duplicate ? ' (duplicate)' : ''}`), td(ev.header ?? ''), td(ev.diagnosis ?? ''),
+      ],
+    })),
+  );
+}
+
+function requestText(exchange: Exchange): string {
+  const { method, url, headers, body } = exchange.request;
+  const lines = [`${method} ${url}`, ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`)];
+  if (body !== undefined) lines.push('', body);
+  return lines.join('\n');
+}
+
+function responseText(exchange: Exchange): string {
+  const response = exchange.response;
+  if (!response) return exchange.failure ?? 'no response';
+  const lines = [`${response.status} (${formatDuration(exchange.durationMs)})`, ...Object.entries(response.headers).map(([n, v]) => `${n}: ${v}`)];
+  if (response.body !== undefined) lines.push('', response.body + (response.truncated ? '\n… (truncated)' : ''));
+  if (exchange.failure) lines.push('', exchange.failure);
+  return lines.join('\n');
+}
+
+function evidenceHtml(evidence: Exchange[]): string {
+  return evidence
+    .map((exchange, i) =>
+      `<div class="exchange"><h3>Evidence ${i + 1}</h3><div class="side-by-side"><div><strong>Request</strong>${pre(requestText(exchange), 'request')}</div><div><strong>Response</strong>${pre(responseText(exchange), 'response')}</div></div></div>`,
+    )
+    .join('\n');
+}
+
+function checkHtml(check: CheckResult): string {
+  const status = statusClass(check.status);
+  const parts = [`<p class="rule"><strong>Rule:</strong> ${e(check.rule)}</p>`];
+  if (check.details?.length) parts.push(`<ul class="details">${check.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>`);
+  if (check.warnings?.length) parts.push(`<ul class="warnings">${check.warnings.map((w) => `<li class="warning">warning: ${e(w)}</li>`).join('')}</ul>`);
+  if (check.expected !== undefined || check.actual !== undefined) {
+    const side = (title: string, value: unknown): string => `<div><h3>${title}</h3>${value === undefined ? '<p>—</p>' : pre(formatValue(value))}</div>`;
+    parts.push(`<div class="side-by-side expected-actual">${side('Expected', check.expected)}${side('Found', check.actual)}</div>`);
+  }
+  if (check.quoteMath?.length) parts.push(`<h3>Quote math</h3>${quoteMathTable(check.quoteMath)}`);
+  if (check.reproduce) parts.push(`<h3>Reproduce</h3>${pre(check.reproduce, 'reproduce')}`);
+  if (check.webhookTimeline?.length) parts.push(`<h3>Webhook events</h3>${webhookTable(check.webhookTimeline)}`);
+  if (check.evidence.length > 0) parts.push(`<div class="evidence">${evidenceHtml(check.evidence)}</div>`);
+  return `<details class="check ${status}" id="check-${e(check.id)}" data-status="${status}">
+<summary><span class="badge ${status}">${status}</span><span class="check-id">${e(check.id)}</span><span class="check-title">${e(check.title)}</span><span class="check-message">${e(check.message)}</span><span class="duration">${e(formatDuration(check.durationMs))}</span></summary>
+<div class="check-body">
+${parts.join('\n')}
+</div>
+</details>`;
+}
+
+/** One self-contained HTML file: inline style and script, no external asset, no network. */
+export function renderHtml(input: RunReport): string {
+  const report = maskReport(input);
+  const passed = report.verdict === 'PASS';
+  const verdictClass = passed ? 'pass' : 'fail';
+  const { provider, summary } = report;
+  const counts = STATUSES.map((s) => `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`).join('');
+  const events = report.webhooks.events;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>provcert ${passed ? 'PASS' : 'FAIL'}: ${e(provider.slug ?? provider.baseUrl)}</title>
+<style>${HTML_STYLE}</style>
+</head>
+<body>
+<header class="banner ${verdictClass}" id="verdict" data-verdict="${passed ? 'PASS' : 'FAIL'}">
+<h1>Certification ${passed ? 'PASSED' : 'FAILED'}</h1>
+<p>${e(providerLabel(provider))}</p>
+<p>Profile ${e(provider.profile)} · auth ${e(provider.authMethod)} · fulfillment ${e(provider.fulfillment)} · capabilities ${e(provider.capabilities.join(', ') || 'none')}</p>
+</header>
+<section class="summary" id="summary">${counts}<span class="count">in ${e(formatDuration(report.durationMs))}</span></section>
+<div class="toolbar"><button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button><label><input type="checkbox" id="only-problems"> Only failures and errors</label></div>
+<section id="checks">
+${report.checks.map(checkHtml).join('\n')}
+</section>
+<section id="webhooks">
+<h2>Webhook timeline</h2>
+<p>Receiver address given to the provider: <code>${e(report.webhooks.url)}</code></p>
+${events.length > 0 ? webhookTable(events) : '<p>No webhook event was received during the run.</p>'}
+</section>
+<details id="inputs"><summary>Run inputs (for provcert replay)</summary>${pre(formatValue(report.inputs))}</details>
+<footer>provcert ${e(report.tool.version)} · contract ${e(report.contract.version)} (spec ${e(report.contract.spec)}) · started ${e(report.startedAt)} · finished ${e(report.finishedAt)}</footer>
+<script>${HTML_SCRIPT}</script>
+</body>
+</html>
+`;
+}

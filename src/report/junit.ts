@@ -1,0 +1,84 @@
+import type { CheckResult, RunReport } from '../checks/types.js';
+import { exchangeText, formatValue } from './format.js';
+import { maskReport } from './mask.js';
+import { xmlAttr, xmlEscape } from './xml.js';
+
+/** JUnit time: seconds with three decimals (the SUREFIRE_TIME pattern CI schemas use). */
+const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
+
+/** JUnit timestamps carry no zone designator in the common schemas; ours are UTC. */
+const junitTimestamp = (iso: string): string => iso.replace(/(\.\d+)?Z$/, '');
+
+/** The failure body: everything a CI reader needs to act without opening another file. */
+function failureText(check: CheckResult): string {
+  const parts = [check.message];
+  if (check.details?.length) parts.push(check.details.map((d) => `- ${d}`).join('\n'));
+  parts.push(`Rule: ${check.rule}`);
+  if (check.expected !== undefined) parts.push(`Expected:\n${formatValue(check.expected)}`);
+  if (check.actual !== undefined) parts.push(`Found:\n${formatValue(check.actual)}`);
+  if (check.quoteMath?.length) {
+    const rows = check.quoteMath.map((r) => `${r.ok ? 'ok ' : 'BAD'} ${r.label}: ${r.formula} = ${r.expected}, provider ${r.actual ?? 'missing'}`);
+    parts.push(`Quote math:\n${rows.join('\n')}`);
+  }
+  if (check.reproduce) parts.push(`Reproduce:\n${check.reproduce}`);
+  check.evidence.forEach((exchange, i) => parts.push(`Evidence ${i + 1}:\n${exchangeText(exchange)}`));
+  return parts.join('\n\n');
+}
+
+function testcase(check: CheckResult): string {
+  const open = `    <testcase classname="provcert.${xmlAttr(check.id)}" name="${xmlAttr(`${check.id}: ${check.title}`)}" time="${seconds(check.durationMs)}"`;
+  const children: string[] = [];
+  if (check.status === 'skip') children.push(`      <skipped message="${xmlAttr(check.message)}"/>`);
+  if (check.status === 'fail') {
+    children.push(`      <failure message="${xmlAttr(check.message)}" type="CertificationFailure">${xmlEscape(failureText(check))}</failure>`);
+  }
+  if (check.status === 'error') {
+    children.push(`      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check))}</error>`);
+  }
+  if (check.warnings?.length) {
+    children.push(`      <system-out>${xmlEscape(check.warnings.map((w) => `warning: ${w}`).join('\n'))}</system-out>`);
+  }
+  return children.length === 0 ? `${open}/>` : `${open}>\n${children.join('\n')}\n    </testcase>`;
+}
+
+function properties(report: RunReport): string {
+  const { provider } = report;
+  const entries: [string, string | undefined][] = [
+    ['provider.baseUrl', provider.baseUrl],
+    ['provider.slug', provider.slug],
+    ['provider.name', provider.name],
+    ['provider.profile', provider.profile],
+    ['provider.authMethod', provider.authMethod],
+    ['provider.fulfillment', provider.fulfillment],
+    ['provider.capabilities', provider.capabilities.join(',')],
+    ['verdict', report.verdict],
+    ['tool.version', report.tool.version],
+    ['contract.version', report.contract.version],
+  ];
+  const lines = entries
+    .filter((e): e is [string, string] => e[1] !== undefined)
+    .map(([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`);
+  return `    <properties>\n${lines.join('\n')}\n    </properties>`;
+}
+
+/**
+ * JUnit XML as CI systems read it (Jenkins/xunit junit-10.xsd, GitLab, GitHub test reporters): one
+ * suite, one testcase per check; skip → <skipped>, fail → <failure>, error → <error>.
+ */
+export function renderJUnit(input: RunReport): string {
+  const report = maskReport(input);
+  // Counted from the testcases written, so the totals always agree with the file's own content.
+  const count = (status: CheckResult['status']): number => report.checks.filter((c) => c.status === status).length;
+  const time = seconds(report.durationMs);
+  const counts = `tests="${report.checks.length}" failures="${count('fail')}" errors="${count('error')}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="provcert" ${counts} time="${time}">`,
+    `  <testsuite name="provcert certification" ${counts} skipped="${count('skip')}" time="${time}" timestamp="${xmlAttr(junitTimestamp(report.startedAt))}">`,
+    properties(report),
+    ...report.checks.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

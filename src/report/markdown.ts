@@ -1,0 +1,88 @@
+import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
+import { exchangeText, formatDuration, formatValue, problemChecks, providerLabel, stripControl, summaryText } from './format.js';
+import { maskReport } from './mask.js';
+
+const STATUS_CELL: Record<CheckStatus, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error' };
+
+/**
+ * Provider text as inert Markdown: no formatting, links, HTML or table breaks can come out of it, and
+ * newlines become <br> so one value stays in its table cell or paragraph.
+ */
+export function mdText(text: string): string {
+  return stripControl(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]#~|!]/g, (c) => `\\${c}`)
+    .replace(/\r\n|\r|\n/g, '<br>');
+}
+
+/** mdText for a value that starts a paragraph: it must not turn into a list item either. */
+export const mdParagraph = (text: string): string => mdText(text).replace(/^([-+])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
+
+/** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
+export function mdCodeBlock(raw: string, lang = ''): string {
+  const content = stripControl(raw);
+  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${content}\n${fence}`;
+}
+
+const table = (header: string[], rows: string[][]): string =>
+  [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+function quoteMathTable(rows: QuoteMathRow[]): string {
+  return table(
+    ['', 'Value', 'Expected computation', 'Expected', 'Provider'],
+    rows.map((r) => [r.ok ? '✅' : '❌', mdText(r.label), mdText(r.formula), String(r.expected), r.actual === null ? '(missing)' : String(r.actual)]),
+  );
+}
+
+function webhookTable(events: WebhookTimelineEntry[]): string {
+  return table(
+    ['Received', 'Event', 'Action', 'New status', 'Signature', 'Diagnosis'],
+    events.map((ev) => [
+      mdText(ev.receivedAt), mdText(`${ev.eventType ?? ''} ${ev.eventId ?? ''}`.trim()), mdText(ev.actionId ?? ''), mdText(ev.newStatus ?? ''),
+      `${ev.verified ? '✅ verified' : '❌ not verified'}${ev.header ? ` (${mdText(ev.header)})` : ''}${ev.duplicate ? ' duplicate' : ''}`, mdText(ev.diagnosis ?? ''),
+    ]),
+  );
+}
+
+function problemSection(check: CheckResult): string {
+  const parts = [`#### ${STATUS_CELL[check.status]}: \`${check.id}\` ${mdText(check.title)}`, mdParagraph(check.message)];
+  if (check.details?.length) parts.push(check.details.map((d) => `- ${mdParagraph(d)}`).join('\n'));
+  parts.push(`Rule: ${mdText(check.rule)}`);
+  if (check.expected !== undefined) parts.push(`Expected:\n\n${mdCodeBlock(formatValue(check.expected))}`);
+  if (check.actual !== undefined) parts.push(`Found:\n\n${mdCodeBlock(formatValue(check.actual))}`);
+  if (check.quoteMath?.length) parts.push(quoteMathTable(check.quoteMath));
+  if (check.webhookTimeline?.length) parts.push(webhookTable(check.webhookTimeline));
+  if (check.reproduce) parts.push(`Reproduce:\n\n${mdCodeBlock(check.reproduce, 'sh')}`);
+  if (check.evidence.length > 0) {
+    const text = check.evidence.map(exchangeText).join('\n\n────────\n\n');
+    parts.push(`<details><summary>Evidence (${check.evidence.length} ${check.evidence.length === 1 ? 'exchange' : 'exchanges'})</summary>\n\n${mdCodeBlock(text, 'http')}\n\n</details>`);
+  }
+  return parts.join('\n\n');
+}
+
+/** A summary for $GITHUB_STEP_SUMMARY or a merge-request comment. */
+export function renderMarkdown(input: RunReport): string {
+  const report = maskReport(input);
+  const passed = report.verdict === 'PASS';
+  const { provider } = report;
+  const sections = [
+    `## ${passed ? '✅' : '❌'} provcert: certification ${passed ? 'PASSED' : 'FAILED'}`,
+    `${mdParagraph(providerLabel(provider))} · profile ${provider.profile} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
+    `**${summaryText(report.summary)}** in ${formatDuration(report.durationMs)}`,
+    table(
+      ['Check', 'Status', 'Message'],
+      report.checks.map((c) => [`\`${c.id}\` ${mdText(c.title)}`, STATUS_CELL[c.status], mdText(c.message)]),
+    ),
+  ];
+  const problems = problemChecks(report);
+  if (problems.length > 0) sections.push('### What to fix', ...problems.map(problemSection));
+  const warned = report.checks.filter((c) => c.warnings?.length);
+  if (warned.length > 0) {
+    sections.push('### Warnings (do not affect the verdict)', warned.flatMap((c) => (c.warnings ?? []).map((w) => `- \`${c.id}\`: ${mdText(w)}`)).join('\n'));
+  }
+  return `${sections.join('\n\n')}\n`;
+}

@@ -1,0 +1,29 @@
+import type { AuthMethod, Profile } from '../contract.js';
+import type { CheckId } from '../checks/types.js';
+
+/** Fully resolved options of one certification run (flags > environment > config file > defaults). */
+export interface RunConfig {
+  baseUrl: string;
+  authMethod: AuthMethod;
+  /** Where the credential came from, for reports and reproduce commands (never the value). */
+  credentialSource: { kind: 'env'; name: string } | { kind: 'file'; path: string };
+  /** Explicit profile; undefined = inferred from the declared capabilities. */
+  profile?: Profile;
+  /** Capabilities declared in the portal (--capabilities); undefined = not given. */
+  capabilities?: string[];
+  fulfillment?: string;
+  local: boolean;
+  webhookHost: string;
+  webhookPort: number;
+  webhookSecretSource: { kind: 'env'; name: string } | { kind: 'generated' };
+  webhookTimeoutMs: number;
+  timeoutMs: number;
+  maxExpiryWaitS: number;
+  only?: CheckId[];
+  skip?: CheckId[];
+  /** Seed for generated test data (idempotency keys, customer), recorded for replay. */
+  seed: string;
+  maxBodyBytes: number;
+  /** Concurrency of independent checks. */
+  concurrency: number;
+}

@@ -1,0 +1,172 @@
+import type { CheckId, Clock } from '../checks/types.js';
+import type { ActionView, CatalogView, ProviderInfoView, QuoteView } from '../checks/views.js';
+import { describeBody } from '../http/body.js';
+import type { HttpOutcome, ProviderClient } from '../http/types.js';
+import type { Contract } from '../spec/contract.js';
+import { problemTexts } from '../spec/explain.js';
+import type { RunConfig } from './config.js';
+import { PrerequisiteError, type CreatedAction, type QuoteAttempt, type Resources, type Selection } from './resources.js';
+import { deriveItems } from './selection.js';
+
+const DEFAULT_CUSTOMER = { name: 'Provcert Certification', phone: '+15550100000' };
+const DEFAULT_DESTINATION = { raw: '1 Certification Street (provcert test order, do not fulfil)' };
+
+/** One line saying why an outcome is not a usable 200 JSON answer, or undefined when it is. */
+export function whyNotJson200(what: string, outcome: HttpOutcome): string | undefined {
+  if (outcome.kind === 'failure') return `${what}: ${outcome.message}`;
+  if (outcome.status !== 200) {
+    const body = outcome.json as { code?: unknown; message?: unknown } | undefined;
+    const said = outcome.bodyKind === 'json' && typeof body?.code === 'string' ? ` ${body.code}${typeof body.message === 'string' ? `: ${body.message}` : ''}` : '';
+    return `${what} answered HTTP ${outcome.status}${said}${outcome.bodyKind === 'json' ? '' : ` with ${describeBody(outcome.bodyKind, outcome.contentType)}`}`;
+  }
+  if (outcome.bodyKind !== 'json') return `${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}`;
+  return undefined;
+}
+
+function memo<T>(produce: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => (pending ??= produce());
+}
+
+export interface ResourceDeps {
+  client: ProviderClient;
+  contract: Contract;
+  config: RunConfig;
+  clock: Clock;
+  /** A per-run nonce so a rerun with the same seed does not reuse the provider's stored keys. */
+  runId: string;
+}
+
+export function createResources({ client, contract, config, clock, runId }: ResourceDeps): Resources {
+  const created: { id: string; publicId: string; cancelled: boolean }[] = [];
+
+  async function getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>) {
+    const outcome = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
+    if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json') return { outcome, problems: [] };
+    const result = contract.validateResponse(operation, 200, outcome.json);
+    return { outcome, problems: result ? problemTexts(result.problems) : [] };
+  }
+
+  async function validResource<T>(path: string, operation: string, owner: CheckId): Promise<T> {
+    const { outcome, problems } = await getValidated(path, operation);
+    const why = whyNotJson200(`GET ${path}`, outcome) ?? (problems.length > 0 ? `GET ${path} does not match the schema (${problems[0]})` : undefined);
+    if (why) throw new PrerequisiteError(owner, why);
+    return (outcome as { json: unknown }).json as T;
+  }
+
+  const providerInfo = memo(() => validResource<ProviderInfoView>('/provider-info', 'GET /provider-info', 'metadata'));
+  const catalog = memo(() => validResource<CatalogView>('/catalog', 'GET /catalog', 'catalog'));
+
+  const activeLocationId = memo(async (): Promise<string | undefined> => {
+    const { outcome } = await getValidated('/locations', 'GET /locations');
+    if (outcome.kind !== 'response' || !Array.isArray(outcome.json)) return undefined;
+    const active = (outcome.json as { id?: unknown; isActive?: unknown }[]).find((l) => l.isActive !== false && typeof l.id === 'string');
+    return active?.id as string | undefined;
+  });
+
+  const derivedSelection = memo(async (): Promise<Selection> => {
+    const [info, cat] = await Promise.all([providerInfo(), catalog()]);
+    const input = info.manifest?.certificationInput;
+    const items = deriveItems(cat);
+    if (items.length === 0) throw new PrerequisiteError('catalog', 'the catalog has no available offering to quote');
+    const locationId = input?.locationId ?? (info.capabilities.includes('LOCATIONS') ? await activeLocationId() : undefined);
+    return {
+      ...(locationId ? { locationId } : {}),
+      items,
+      customer: { ...DEFAULT_CUSTOMER, ...input?.customer },
+      destination: { ...DEFAULT_DESTINATION, ...input?.destination },
+      source: 'catalog',
+    };
+  });
+
+  const selection = memo(async (): Promise<Selection> => {
+    const info = await providerInfo();
+    const input = info.manifest?.certificationInput;
+    if (!input?.items || input.items.length === 0) return derivedSelection();
+    return {
+      ...(input.locationId ? { locationId: input.locationId } : {}),
+      items: input.items,
+      customer: { ...DEFAULT_CUSTOMER, ...input.customer },
+      destination: { ...DEFAULT_DESTINATION, ...input.destination },
+      source: 'certificationInput',
+    };
+  });
+
+  async function quoteBody(): Promise<Record<string, unknown>> {
+    const [info, sel] = await Promise.all([providerInfo(), selection()]);
+    resolvedSelection = sel;
+    return { providerSlug: info.slug, ...(sel.locationId ? { locationId: sel.locationId } : {}), items: sel.items };
+  }
+
+  async function requestQuote(body?: Record<string, unknown>): Promise<QuoteAttempt> {
+    const outcome = await client.send({ method: 'POST', path: '/quote', json: body ?? (await quoteBody()) });
+    const answeredAt = clock.now();
+    if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json') return { outcome, answeredAt };
+    const result = contract.validateResponse('POST /quote', 200, outcome.json);
+    if (result && !result.valid) return { outcome, answeredAt, schemaProblems: problemTexts(result.problems) };
+    return { outcome, answeredAt, quote: outcome.json as QuoteView };
+  }
+
+  async function freshQuote(): Promise<{ quote: QuoteView; answeredAt: number }> {
+    const attempt = await requestQuote();
+    if (attempt.quote) return { quote: attempt.quote, answeredAt: attempt.answeredAt };
+    const why = whyNotJson200('POST /quote', attempt.outcome) ?? `POST /quote does not match the schema (${attempt.schemaProblems?.[0] ?? 'invalid'})`;
+    throw new PrerequisiteError('quote-math', why);
+  }
+
+  const idempotencyKey = (label: string): string => `provcert-${config.seed}-${runId}-${label}`;
+
+  function actionBody(quote: QuoteView, key: string): Record<string, unknown> {
+    // A quote exists only after its selection resolved (quoteBody), so this is always set here.
+    const sel = resolvedSelection;
+    return {
+      idempotencyKey: key,
+      providerSlug: quote.providerSlug,
+      quoteId: quote.id,
+      userConfirmed: true,
+      customer: sel?.customer ?? DEFAULT_CUSTOMER,
+      destination: sel?.destination ?? DEFAULT_DESTINATION,
+      items: (sel?.items ?? []).map((i) => ({ offeringId: i.offeringId, ...(i.variantId ? { variantId: i.variantId } : {}), quantity: i.quantity, ...(i.selectedOptions ? { selectedOptions: i.selectedOptions } : {}) })),
+    };
+  }
+  let resolvedSelection: Selection | undefined;
+
+  function noteCreatedAction(action: { id: string; publicId?: string }): void {
+    if (!created.some((c) => c.id === action.id)) created.push({ id: action.id, publicId: action.publicId ?? action.id, cancelled: false });
+  }
+
+  async function createAction(label: string): Promise<CreatedAction> {
+    const { quote } = await freshQuote();
+    const key = idempotencyKey(label);
+    const body = actionBody(quote, key);
+    const outcome = await client.send({ method: 'POST', path: '/actions', json: body });
+    const why = whyNotJson200('POST /actions', outcome);
+    if (why || outcome.kind !== 'response') throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed');
+    const result = contract.validateResponse('POST /actions', 200, outcome.json);
+    if (result && !result.valid) throw new PrerequisiteError('payment-pending', `POST /actions does not match the schema (${problemTexts(result.problems)[0]})`);
+    const action = outcome.json as ActionView;
+    noteCreatedAction(action);
+    return { response: outcome, action, quote, idempotencyKey: key, body };
+  }
+
+  const pendingAction = memo(() => createAction('pending'));
+
+  return {
+    providerInfo,
+    catalog,
+    selection,
+    derivedSelection,
+    requestQuote,
+    freshQuote,
+    actionBody: (quote, key) => actionBody(quote, key),
+    idempotencyKey,
+    pendingAction,
+    createAction,
+    createdActions: () => created,
+    markCancelled: (id) => {
+      for (const c of created) if (c.id === id || c.publicId === id) c.cancelled = true;
+    },
+    noteCreatedAction,
+    getValidated,
+  };
+}

@@ -1,0 +1,183 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHECKS } from '../checks/registry.js';
+import type { ApplicabilityContext, CheckContext, CheckId, CheckResult, Clock, RunReport } from '../checks/types.js';
+import type { ProviderInfoView } from '../checks/views.js';
+import { createProviderClient } from '../http/client.js';
+import { Redactor } from '../http/redact.js';
+import { curlFor } from '../http/reproduce.js';
+import { startCoreServer } from '../server/core-server.js';
+import type { WebhookInbox } from '../server/types.js';
+import type { Contract } from '../spec/contract.js';
+import { CONTRACT_VERSION, toolVersion } from '../util/package-root.js';
+import { inferProfile, resolveFulfillment, skipReasonFor } from './applicability.js';
+import { systemClock } from './clock.js';
+import type { RunConfig } from './config.js';
+import { guardPosts } from './guarded-client.js';
+import { PrerequisiteError } from './resources.js';
+import { createResources, whyNotJson200 } from './resources-impl.js';
+import { scheduleChecks, type RunHooks } from './schedule.js';
+
+export interface RunStartInfo {
+  baseUrl: string;
+  webhookUrl: string;
+  profile: string;
+  checks: number;
+}
+
+export interface RunDeps {
+  contract: Contract;
+  credential: string;
+  webhookSecret: string;
+  /** An already running core (provcert serve); otherwise an embedded receiver is started for the run. */
+  inbox?: WebhookInbox;
+  hooks?: RunHooks & { onRunStart?(info: RunStartInfo): void };
+  clock?: Clock;
+  signal?: AbortSignal;
+}
+
+/** Checks that must run even when the provider cannot be reached: they explain why. */
+const DIAGNOSTIC_CHECKS: ReadonlySet<CheckId> = new Set(['base-url', 'metadata']);
+
+/** Runs a whole certification against one provider and returns the report. Never throws for provider faults. */
+export async function runCertification(config: RunConfig, deps: RunDeps): Promise<RunReport> {
+  const clock = deps.clock ?? systemClock;
+  const startedAt = new Date(clock.now());
+  const started = performance.now();
+  const runId = startedAt.getTime().toString(36);
+  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
+
+  const inner = createProviderClient(
+    { baseUrl: config.baseUrl, authMethod: config.authMethod, credential: deps.credential, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes },
+    { redactor },
+  );
+  let safe = false;
+  const client = guardPosts(inner, () => safe);
+  const ownServer = deps.inbox
+    ? undefined
+    : await startCoreServer({
+        host: config.webhookHost,
+        port: config.webhookPort,
+        dataDir: await mkdtemp(join(tmpdir(), 'provcert-run-')),
+        contract: deps.contract,
+        secretFor: () => deps.webhookSecret,
+      });
+  const inbox = deps.inbox ?? (ownServer as WebhookInbox);
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+
+  try {
+    const resources = createResources({ client, contract: deps.contract, config, clock, runId });
+
+    // Provider-info decides applicability (capabilities, profile, fulfillment) and safety; fetch it first.
+    let info: ProviderInfoView | undefined;
+    let unreachable: string | undefined;
+    try {
+      info = await resources.providerInfo();
+    } catch (error) {
+      if (!(error instanceof PrerequisiteError)) throw error;
+      const probe = await client.send({ method: 'GET', path: '/provider-info' });
+      if (probe.kind === 'failure' || probe.bodyKind === 'html' || probe.status === 404) unreachable = whyNotJson200('GET /provider-info', probe);
+    }
+    safe = info?.manifest?.certification?.safeTestEnvironment === true;
+    const declared = new Set(info?.capabilities ?? config.capabilities ?? []);
+    const profile = inferProfile(config.profile, declared);
+    const fulfillment = resolveFulfillment(config.fulfillment, info);
+    const applicability: ApplicabilityContext = { config, contract: deps.contract, declared, profile, fulfillment, authMethod: config.authMethod };
+
+    const defs = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
+    const decided = new Map<CheckId, string>();
+    for (const def of defs) {
+      const reason =
+        unreachable && !DIAGNOSTIC_CHECKS.has(def.id)
+          ? `skipped: the provider could not be reached (see base-url): ${unreachable}`
+          : skipReasonFor(def, applicability) ??
+            (def.createsOrders && !safe
+              ? 'not run: this check creates test orders, and manifest.certification.safeTestEnvironment is not true (see metadata); no POST request was sent'
+              : undefined);
+      if (reason !== undefined) decided.set(def.id, reason);
+    }
+
+    const slug = info?.slug ?? 'provider';
+    deps.hooks?.onRunStart?.({ baseUrl: config.baseUrl, webhookUrl: inbox.urlFor(slug), profile, checks: defs.length });
+    const ctx: CheckContext = { client, contract: deps.contract, config, resources, webhooks: inbox, clock, signal: abort.signal };
+    const results = (await scheduleChecks(defs, ctx, decided, { concurrency: config.concurrency, ...(deps.hooks ? { hooks: deps.hooks } : {}) })).map((r) =>
+      withReproduce(r, config),
+    );
+
+    const summary = { pass: 0, fail: 0, skip: 0, error: 0 };
+    for (const r of results) summary[r.status]++;
+    const finishedAt = new Date(clock.now());
+    return {
+      reportVersion: 1,
+      tool: { name: 'provcert', version: toolVersion },
+      contract: { version: CONTRACT_VERSION, spec: deps.contract.version },
+      provider: {
+        baseUrl: config.baseUrl,
+        ...(info ? { slug: info.slug, name: info.name } : {}),
+        authMethod: config.authMethod,
+        profile,
+        capabilities: [...declared],
+        fulfillment,
+      },
+      verdict: summary.fail + summary.error === 0 && summary.pass > 0 ? 'PASS' : 'FAIL',
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: Math.round(performance.now() - started),
+      summary,
+      checks: results,
+      webhooks: {
+        url: inbox.urlFor(slug),
+        events: inbox.all().map((w) => ({
+          receivedAt: w.receivedAt,
+          ...(typeof w.event?.['eventId'] === 'string' ? { eventId: w.event['eventId'] } : {}),
+          ...(typeof w.event?.['eventType'] === 'string' ? { eventType: w.event['eventType'] } : {}),
+          ...(typeof w.event?.['actionId'] === 'string' ? { actionId: w.event['actionId'] } : {}),
+          ...(typeof w.event?.['newStatus'] === 'string' ? { newStatus: w.event['newStatus'] } : {}),
+          verified: w.verified,
+          ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
+          ...(w.problem ? { diagnosis: redactor.text(w.problem) } : {}),
+          ...(w.duplicate ? { duplicate: true } : {}),
+        })),
+      },
+      inputs: recordInputs(config, runId),
+    };
+  } finally {
+    abort.abort();
+    deps.signal?.removeEventListener('abort', onAbort);
+    await Promise.all([inner.close(), ownServer?.close()]);
+  }
+}
+
+/** A failed check without its own reproduce command gets one from its most telling exchange. */
+function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
+  if (result.status !== 'fail' || result.reproduce) return result;
+  const exchange = [...result.evidence].reverse().find((e) => e.response) ?? result.evidence.at(-1);
+  if (!exchange || exchange.failure?.startsWith('not sent')) return result;
+  return { ...result, reproduce: curlFor(exchange, config.authMethod, config.credentialSource) };
+}
+
+/** Everything that makes a rerun the same run; secrets only by the name of their source. */
+function recordInputs(config: RunConfig, runId: string): Record<string, unknown> {
+  return {
+    baseUrl: config.baseUrl,
+    authMethod: config.authMethod,
+    credentialSource: config.credentialSource,
+    profile: config.profile ?? null,
+    capabilities: config.capabilities ?? null,
+    fulfillment: config.fulfillment ?? null,
+    local: config.local,
+    webhookHost: config.webhookHost,
+    webhookPort: config.webhookPort,
+    timeoutMs: config.timeoutMs,
+    webhookTimeoutMs: config.webhookTimeoutMs,
+    maxExpiryWaitS: config.maxExpiryWaitS,
+    only: config.only ?? null,
+    skip: config.skip ?? null,
+    seed: config.seed,
+    runId,
+    idempotencyKeys: 'provcert-{seed}-{runId}-{label}',
+  };
+}

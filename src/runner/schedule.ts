@@ -1,0 +1,115 @@
+import type { CheckContext, CheckDefinition, CheckId, CheckOutcome, CheckResult } from '../checks/types.js';
+import { PrerequisiteError } from './resources.js';
+
+export interface RunHooks {
+  onCheckStart?(id: CheckId, title: string): void;
+  onCheckEnd?(result: CheckResult): void;
+}
+
+/** A check that is decided before it runs: skip with a reason. */
+export type Verdicts = ReadonlyMap<CheckId, string>;
+
+/** Limits how many checks send requests at once; waits (quote expiry, webhooks) do not hold a slot long. */
+class Semaphore {
+  private waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
+const skipped = (message: string): CheckOutcome => ({ status: 'skip', message, evidence: [] });
+
+async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
+  try {
+    return await def.run(ctx);
+  } catch (error) {
+    if (error instanceof PrerequisiteError) {
+      return skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`);
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    return { status: 'error', message: `the check could not run: ${text} (this is a bug in provcert; please report it with the JSON report)`, evidence: [] };
+  }
+}
+
+/**
+ * Runs every check as early as its dependencies allow, with bounded concurrency. Independent checks run
+ * together, so the mandated waits (quote expiry, webhook delivery) overlap the rest of the run.
+ * Results come back in the order of `defs`.
+ */
+export async function scheduleChecks(
+  defs: readonly CheckDefinition[],
+  ctx: CheckContext,
+  decided: Verdicts,
+  options: { concurrency: number; hooks?: RunHooks; now?: () => number },
+): Promise<CheckResult[]> {
+  const now = options.now ?? (() => performance.now());
+  const semaphore = new Semaphore(Math.max(1, options.concurrency));
+  const selected = new Set(defs.map((d) => d.id));
+  const tasks = new Map<CheckId, Promise<CheckResult>>();
+
+  const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number): CheckResult => {
+    const result: CheckResult = { id: def.id, title: def.title, rule: def.rule, ...outcome, durationMs: Math.round(now() - started) };
+    options.hooks?.onCheckEnd?.(result);
+    return result;
+  };
+
+  const start = (def: CheckDefinition): Promise<CheckResult> => {
+    const existing = tasks.get(def.id);
+    if (existing) return existing;
+    const task = (async () => {
+      const reason = decided.get(def.id);
+      if (reason !== undefined) return finish(def, skipped(reason), now());
+      const deps = (def.dependsOn ?? []).filter((id) => selected.has(id));
+      const depResults = await Promise.all(deps.map((id) => tasks.get(id) ?? Promise.reject(new Error(`unknown dependency ${id}`))));
+      const failedDep = depResults.find((r) => r.status !== 'pass');
+      if (failedDep) {
+        const how = failedDep.status === 'skip' ? 'was skipped' : failedDep.status === 'error' ? 'could not run' : 'failed';
+        return finish(def, skipped(`skipped: depends on ${failedDep.id}, which ${how}`), now());
+      }
+      await Promise.all((def.after ?? []).filter((id) => selected.has(id) && id !== def.id).map((id) => tasks.get(id)));
+      const release = await semaphore.acquire();
+      const started = now();
+      try {
+        options.hooks?.onCheckStart?.(def.id, def.title);
+        return finish(def, await runOne(def, ctx), started);
+      } finally {
+        release();
+      }
+    })();
+    tasks.set(def.id, task);
+    return task;
+  };
+
+  // Dependencies first, so each task finds its dependencies' promises already registered.
+  const ordered = topologicalOrder(defs);
+  for (const def of ordered) start(def);
+  return Promise.all(defs.map((d) => tasks.get(d.id) as Promise<CheckResult>));
+}
+
+/** Dependencies first; a cycle is a programming error in the registry. */
+export function topologicalOrder(defs: readonly CheckDefinition[]): CheckDefinition[] {
+  const byId = new Map(defs.map((d) => [d.id, d]));
+  const out: CheckDefinition[] = [];
+  const state = new Map<CheckId, 'visiting' | 'done'>();
+  const visit = (def: CheckDefinition, path: CheckId[]): void => {
+    const s = state.get(def.id);
+    if (s === 'done') return;
+    if (s === 'visiting') throw new Error(`check dependency cycle: ${[...path, def.id].join(' → ')}`);
+    state.set(def.id, 'visiting');
+    for (const id of [...(def.dependsOn ?? []), ...(def.after ?? [])]) {
+      const dep = byId.get(id);
+      if (dep && dep.id !== def.id) visit(dep, [...path, def.id]);
+    }
+    state.set(def.id, 'done');
+    out.push(def);
+  };
+  for (const def of defs) visit(def, []);
+  return out;
+}

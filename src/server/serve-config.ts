@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { DEFAULT_WEBHOOK_SECRET_ENV } from '../contract.js';
+import { UsageError } from '../util/result.js';
+import { SLUG_PATTERN } from './admin/registration.js';
+
+export const DEFAULT_SERVE_PORT = 8787;
+export const DEFAULT_SERVE_HOST = '127.0.0.1';
+export const DEFAULT_DATA_DIR = '.provcert';
+export const DEFAULT_ADMIN_TOKEN_ENV = 'PROVCERT_ADMIN_TOKEN';
+
+/** A provider whose webhooks the server accepts without registration (config file or --slug). */
+export interface ConfiguredProvider {
+  slug: string;
+  /** Env var holding its own webhook secret; absent = the server-wide secret. */
+  webhookSecretEnv?: string;
+}
+
+export interface ServeSettings {
+  host: string;
+  port: number;
+  dataDir: string;
+  local: boolean;
+  webhookSecretEnv: string;
+  adminTokenEnv: string;
+  maxBodyBytes?: number;
+  providers: ConfiguredProvider[];
+}
+
+/** Flags as commander hands them over. */
+export interface RawServeOptions {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  config?: string;
+  local?: boolean;
+  slug?: string;
+  webhookSecretEnv?: string;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function port(value: unknown, where: string): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${where} must be a port number from 0 to 65535 (got "${String(value)}")`);
+  return n;
+}
+
+function slugOf(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !SLUG_PATTERN.test(value)) throw new UsageError(`${where}: "${String(value)}" is not a provider slug (lowercase letters, digits, dashes)`);
+  return value;
+}
+
+function envName(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !ENV_NAME.test(value)) throw new UsageError(`${where} must be an environment variable name (got "${String(value)}")`);
+  return value;
+}
+
+async function readConfigFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --config ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    throw new UsageError(`--config ${path} is not valid YAML/JSON: ${(e as Error).message.split('\n')[0] ?? ''}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`--config ${path} must hold a mapping of settings`);
+  const known = new Set(['port', 'host', 'dataDir', 'local', 'webhookSecretEnv', 'adminTokenEnv', 'maxBodyBytes', 'providers']);
+  const unknown = Object.keys(doc).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw new UsageError(`--config ${path}: unknown setting ${unknown.join(', ')} (known: ${[...known].join(', ')}); secrets belong in the environment`);
+  return doc as Record<string, unknown>;
+}
+
+/** Flags > config file > defaults. Every problem is a UsageError naming the flag or setting. */
+export async function resolveServeSettings(raw: RawServeOptions, cwd: string): Promise<ServeSettings> {
+  const configPath = raw.config === undefined ? undefined : resolve(cwd, raw.config);
+  const file = configPath ? await readConfigFile(configPath) : {};
+  const base = configPath ? resolve(configPath, '..') : cwd;
+  const providers: ConfiguredProvider[] = [];
+  const listed = file['providers'];
+  if (listed !== undefined) {
+    if (!Array.isArray(listed)) throw new UsageError('config providers must be a list of { slug, webhookSecretEnv? }');
+    listed.forEach((p: unknown, i) => {
+      const entry = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
+      const slug = slugOf(entry['slug'], `config providers[${i}].slug`);
+      const secretEnv = entry['webhookSecretEnv'];
+      providers.push({ slug, ...(secretEnv === undefined ? {} : { webhookSecretEnv: envName(secretEnv, `config providers[${i}].webhookSecretEnv`) }) });
+    });
+  }
+  for (const s of (raw.slug ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!providers.some((p) => p.slug === s)) providers.push({ slug: slugOf(s, '--slug') });
+  }
+  const maxBody = file['maxBodyBytes'];
+  if (maxBody !== undefined && (typeof maxBody !== 'number' || !Number.isInteger(maxBody) || maxBody < 1)) throw new UsageError('config maxBodyBytes must be a positive whole number');
+  const host = raw.host ?? file['host'] ?? DEFAULT_SERVE_HOST;
+  if (typeof host !== 'string' || host === '') throw new UsageError('host must be a host name or address');
+  const dataDir = raw.dataDir === undefined ? (typeof file['dataDir'] === 'string' ? resolve(base, file['dataDir']) : resolve(cwd, DEFAULT_DATA_DIR)) : resolve(cwd, raw.dataDir);
+  return {
+    host,
+    port: raw.port !== undefined ? port(raw.port, '--port') : file['port'] !== undefined ? port(file['port'], 'config port') : DEFAULT_SERVE_PORT,
+    dataDir,
+    local: raw.local === true || file['local'] === true,
+    webhookSecretEnv: envName(raw.webhookSecretEnv ?? file['webhookSecretEnv'] ?? DEFAULT_WEBHOOK_SECRET_ENV, 'webhookSecretEnv'),
+    adminTokenEnv: envName(file['adminTokenEnv'] ?? DEFAULT_ADMIN_TOKEN_ENV, 'config adminTokenEnv'),
+    ...(typeof maxBody === 'number' ? { maxBodyBytes: maxBody } : {}),
+    providers,
+  };
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Contract } from '../spec/contract.js';
+import { UsageError } from '../util/result.js';
+import { createCoreRoutes, type Certifier } from './admin/routes.js';
+import { ProviderRegistry } from './admin/registry.js';
+import { API_PREFIX, startCoreServer, type CoreServer } from './core-server.js';
+import type { ServeSettings } from './serve-config.js';
+
+export interface ServeDeps {
+  contract: Contract;
+  certify: Certifier;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  log: (line: string) => void;
+}
+
+export interface RunningServe {
+  core: CoreServer;
+  /** Start-up lines for the console (the generated secret appears here, the one time it is shown). */
+  banner: string[];
+  close(): Promise<void>;
+}
+
+const SECRET_FILE = 'webhook-secret';
+
+/** The server-wide webhook secret: from the environment, else generated once and kept in the data dir. */
+async function serverSecret(settings: ServeSettings, env: NodeJS.ProcessEnv): Promise<{ secret: string; origin: 'env' | 'generated' | 'stored' }> {
+  const fromEnv = env[settings.webhookSecretEnv];
+  if (fromEnv) return { secret: fromEnv, origin: 'env' };
+  const path = join(settings.dataDir, SECRET_FILE);
+  try {
+    const stored = (await readFile(path, 'utf8')).trim();
+    if (stored) return { secret: stored, origin: 'stored' };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const secret = randomBytes(32).toString('hex');
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(secret + '\n');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return { secret, origin: 'generated' };
+}
+
+/** `provcert serve`: the webhook receiver plus the bearer-protected core routes, on one node:http server. */
+export async function startServe(settings: ServeSettings, deps: ServeDeps): Promise<RunningServe> {
+  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+  const registry = await ProviderRegistry.open(settings.dataDir);
+  const shared = await serverSecret(settings, deps.env);
+  const configured = new Map<string, string>();
+  for (const p of settings.providers) {
+    if (p.webhookSecretEnv === undefined) {
+      configured.set(p.slug, shared.secret);
+      continue;
+    }
+    const own = deps.env[p.webhookSecretEnv];
+    if (!own) throw new UsageError(`the webhook secret of provider ${p.slug} is missing: environment variable ${p.webhookSecretEnv} is not set`);
+    configured.set(p.slug, own);
+  }
+  const adminToken = deps.env[settings.adminTokenEnv] || undefined;
+
+  let core: CoreServer | undefined;
+  const routes = createCoreRoutes({
+    registry,
+    certify: deps.certify,
+    adminToken,
+    adminTokenEnv: settings.adminTokenEnv,
+    rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}), capabilities: deps.contract.enumValues('Capability') }),
+    core: () => core,
+    knownSlug: (slug) => configured.has(slug),
+    env: deps.env,
+    cwd: deps.cwd,
+    log: deps.log,
+  });
+  core = await startCoreServer({
+    host: settings.host,
+    port: settings.port,
+    dataDir: settings.dataDir,
+    contract: deps.contract,
+    secretFor: (slug) => (slug === null ? shared.secret : registry.get(slug)?.webhookSecret ?? configured.get(slug)),
+    ...(settings.maxBodyBytes !== undefined ? { maxBodyBytes: settings.maxBodyBytes } : {}),
+    log: deps.log,
+    portFlag: '--port',
+    routes,
+  });
+
+  const banner = [
+    `provcert core listening on ${core.url}${API_PREFIX}`,
+    `  data dir:       ${settings.dataDir}`,
+    `  webhooks:       POST ${core.url}${API_PREFIX}/webhooks/{providerSlug}  (legacy: POST ${core.url}${API_PREFIX}/webhooks)`,
+  ];
+  if (shared.origin === 'generated') {
+    banner.push(`  webhook secret: ${shared.secret}`, '                  (generated and shown only now: set it as the webhook secret in your provider backend)');
+  } else {
+    banner.push(`  webhook secret: ${shared.origin === 'env' ? `from ${settings.webhookSecretEnv}` : `generated earlier (kept in ${join(settings.dataDir, SECRET_FILE)}; not shown again)`}`);
+  }
+  for (const [slug] of configured) banner.push(`  accepting:      ${core.urlFor(slug)}`);
+  if (configured.size === 0) banner.push('  no provider slug configured yet: pass --slug S, list providers in --config, or register one');
+  banner.push(
+    adminToken
+      ? `  core routes:    ${core.url}${API_PREFIX}/providers/… (Authorization: Bearer $${settings.adminTokenEnv})`
+      : `  core routes:    disabled (set ${settings.adminTokenEnv} to enable provider registration and certification)`,
+  );
+  if (settings.local) banner.push('  --local:        http:// and loopback/private provider addresses are allowed');
+
+  const running = core;
+  return { core: running, banner, close: () => running.close() };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { judgeBaseAddress, nonPublicHostReason } from '../../src/checks/support/address.js';
+
+describe('nonPublicHostReason', () => {
+  it.each<[string, RegExp | undefined]>([
+    ['api.example.com', undefined],
+    ['8.8.8.8', undefined],
+    ['172.32.0.1', undefined],
+    ['localhost', /localhost/],
+    ['app.localhost', /localhost/],
+    ['printer.local', /\.local/],
+    ['127.0.0.1', /loopback/],
+    ['127.9.9.9', /loopback/],
+    ['10.1.2.3', /10\.0\.0\.0\/8/],
+    ['172.16.0.1', /172\.16\.0\.0\/12/],
+    ['172.31.255.255', /172\.16\.0\.0\/12/],
+    ['192.168.1.10', /192\.168/],
+    ['169.254.169.254', /link-local/],
+    ['[::1]', /loopback/],
+    ['::1', /loopback/],
+    ['fd12:3456::1', /fc00::\/7/],
+    ['fc00::1', /fc00::\/7/],
+    ['fe80::1', /link-local/],
+    ['::ffff:10.0.0.1', /10\.0\.0\.0\/8/],
+    ['2001:db8::1', undefined],
+    ['intranet', /single-label/],
+  ])('%s', (host, reason) => {
+    const found = nonPublicHostReason(host);
+    if (reason === undefined) expect(found).toBeUndefined();
+    else expect(found).toMatch(reason);
+  });
+});
+
+describe('judgeBaseAddress', () => {
+  const hosted = { local: false };
+  it.each<[string, { local: boolean; receiver?: { host: string; port: number } }, RegExp[], RegExp[]]>([
+    ['https://api.example.com/provider', hosted, [], []],
+    ['http://api.example.com', hosted, [/uses http:\/\/; a provider base address must be public HTTPS/], []],
+    ['https://127.0.0.1:8443', hosted, [/loopback .*must be public/], []],
+    ['http://127.0.0.1:3000', { local: true }, [], [/hosted certification needs a public HTTPS address/, /loopback/]],
+    ['https://api.example.com/v1/health', hosted, [/ends with \/health; enter the API root \(e\.g\. https:\/\/api\.example\.com\/v1\)/], []],
+    ['https://api.example.com/health/', hosted, [/ends with \/health/], []],
+    ['http://127.0.0.1:3000/health', { local: true }, [/ends with \/health/], [/http/, /loopback/]],
+    ['https://core.example.com/api/v1', hosted, [/core API address/], []],
+    ['http://127.0.0.1:8787', { local: true, receiver: { host: '127.0.0.1', port: 8787 } }, [/webhook receiver/], [/http/, /loopback/]],
+    ['http://localhost:8787', { local: true, receiver: { host: '127.0.0.1', port: 8787 } }, [/webhook receiver/], [/http/, /localhost/]],
+    ['ftp://api.example.com', hosted, [/uses ftp; expected https/], []],
+    ['api.example.com', hosted, [/not an absolute URL/], []],
+  ])('%s', (url, rules, problems, warnings) => {
+    const verdict = judgeBaseAddress(url, rules);
+    expect(verdict.problems).toHaveLength(problems.length);
+    problems.forEach((p, i) => expect(verdict.problems[i]).toMatch(p));
+    expect(verdict.warnings).toHaveLength(warnings.length);
+    warnings.forEach((w, i) => expect(verdict.warnings[i]).toMatch(w));
+  });
+});

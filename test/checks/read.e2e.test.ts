@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckId, CheckResult } from '../../src/checks/types.js';
+import type { AuthMethod } from '../../src/contract.js';
+import { FAULTS, certify } from '../support/certify.js';
+import type { FaultName } from '../../fixtures/provider/index.js';
+
+/** The read-only checks this file proves both ways. */
+const READ_CHECKS: CheckId[] = ['base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search', 'wrong-credential', 'signature', 'errors'];
+
+/** Words each fault's failure message must contain: it names the problem, not just "failed". */
+const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
+  'wrong-credential-accepted': /wrong credential on GET \/catalog was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'missing-credential-accepted': /missing credential on GET \/catalog was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'catalog-missing-field': /title/,
+  'catalog-wrong-type': /basePrice must be integer \(found string "12\.50"\)/,
+  'catalog-null': /description must be string \(found null\)/,
+  'offering-disagrees': /differs from the catalog's offering .*basePrice/,
+  'unknown-offering-found': /does not exist\) was answered HTTP 200; expected 404 NOT_FOUND/,
+  'health-unhealthy-shape': /latencyMs must be number/,
+  'locations-inactive-only': /inactive location/,
+  'locations-none-active': /no active location/,
+  'search-limit-ignored': /limit must be honoured/,
+  'search-route-missing': /declared capability SEARCH: GET \/search answered HTTP 404/,
+  'bad-signature-accepted': /GET \/catalog signed over other bytes than the body sent \(tampered body\) was answered HTTP 200; expected 401/,
+  'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
+  'error-not-json': /an HTML page/,
+  'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
+};
+
+const byId = (checks: readonly CheckResult[], id: CheckId): CheckResult | undefined => checks.find((c) => c.id === id);
+
+const readFaults = (Object.entries(FAULTS) as [FaultName, { check: CheckId }][]).filter(([, f]) => READ_CHECKS.includes(f.check));
+
+describe('read-only checks against the reference provider', () => {
+  it.each<AuthMethod>(['API_KEY', 'BEARER_TOKEN', 'HMAC_SIGNATURE'])('pass on the conforming provider with %s', async (authMethod) => {
+    const { report } = await certify({ authMethod, only: READ_CHECKS });
+    const bad = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
+    expect(bad).toEqual([]);
+    for (const id of READ_CHECKS) {
+      const hmac = authMethod === 'HMAC_SIGNATURE';
+      const expected = (id === 'signature' && !hmac) || (id === 'wrong-credential' && hmac) ? 'skip' : 'pass';
+      expect(byId(report.checks, id)?.status, id).toBe(expected);
+    }
+  });
+
+  it('covers every read-only fault switch with an expected message', () => {
+    expect(readFaults.map(([name]) => name).sort()).toEqual(Object.keys(NAMES_THE_PROBLEM).sort());
+  });
+
+  it.each(readFaults)('fault %s fails check %s with a message naming the problem', async (fault, { check }) => {
+    const authMethod: AuthMethod = fault === 'bad-signature-accepted' ? 'HMAC_SIGNATURE' : 'API_KEY';
+    const { report } = await certify({ faults: [fault], authMethod, only: READ_CHECKS });
+    const result = byId(report.checks, check);
+    expect(result?.status, result?.message).toBe('fail');
+    const text = [result?.message, ...(result?.details ?? [])].join('\n');
+    expect(text).toMatch(NAMES_THE_PROBLEM[fault] ?? /^$/);
+    expect(result?.evidence.length).toBeGreaterThan(0);
+  });
+});

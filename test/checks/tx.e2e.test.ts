@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { checkById } from '../../src/checks/registry.js';
+import type { CheckId, CheckResult, RunReport } from '../../src/checks/types.js';
+import { certify, FAULTS } from '../support/certify.js';
+
+/** The transactional checks, proven both ways against the reference provider over loopback. */
+const TX_IDS: CheckId[] = ['quote-math', 'quote-validation', 'quote-expiry', 'action-validation', 'payment-pending', 'action-status', 'idempotency', 'webhook', 'cancel', 'payment-options'];
+
+const result = (report: RunReport, id: CheckId): CheckResult => {
+  const found = report.checks.find((c) => c.id === id);
+  if (!found) throw new Error(`no result for ${id}`);
+  return found;
+};
+
+const explain = (r: CheckResult): string => `${r.id}: ${r.status} — ${r.message}${r.details ? `\n  ${r.details.join('\n  ')}` : ''}`;
+
+/** What each fault's failure message must name (the problem, in the check's words). */
+const NAMES: Record<string, RegExp> = {
+  'quote-total-wrong': /^total is \d+; expected \d+ = /,
+  'quote-subtotal-wrong': /^subtotal is \d+; expected/,
+  'option-not-multiplied': /optionsTotal is \d+; expected \d+ = .*× 2/,
+  'fees-not-summing': /^totalFees is \d+; expected/,
+  'quote-validity-short': /expiresAt .* is only [\d.]+ s after the request; the minimum quote validity is 5 s/,
+  'unavailable-item-substituted': /^silent substitution: POST \/quote with unavailable offering/,
+  'option-limits-unchecked': /POST \/quote with \d+ options in group .* \(maxSelections \d+\) was accepted/,
+  'quantity-unchecked': /POST \/quote with quantity 0 .* was accepted/,
+  'required-group-unchecked': /POST \/quote with offering .* without a choice in its required option group .* was accepted/,
+  'expired-quote-accepted': /expired at .* was answered 20\d and created action/,
+  'expired-quote-wrong-code': /expired at .* was answered HTTP 4\d\d with code INVALID_ARGUMENT; expected .*QUOTE_EXPIRED/,
+  'missing-field-quote-expired': /was answered HTTP \d+ QUOTE_EXPIRED; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR/,
+  'unconfirmed-action-accepted': /POST \/actions with userConfirmed false was accepted .* and created action/,
+  'missing-next-action': /has no nextAction/,
+  'payment-invented': /^payment success invented: .* paymentStatus PAID/,
+  'action-status-mismatch': /reports total \d+; creation answered \d+/,
+  'unknown-action-found': /GET \/actions\/provcert-unknown-.* was answered HTTP 200; expected 404 NOT_FOUND/,
+  'duplicate-creates-new': /sequential duplicate .* returned action .*; expected the existing action/,
+  'concurrent-duplicates-race': /concurrent duplicates .* created \d+ actions/,
+  'changed-payload-accepted': /reusing an idempotencyKey with a different customer name was answered 200 with the existing action; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD|reusing an idempotencyKey .* expected 409/,
+  'webhook-wrong-secret': /rejected by the receiver \(HTTP 401: .*secret/i,
+  'webhook-reserialized': /rejected by the receiver \(HTTP 401: .*(re-serialized|pretty-printed)/i,
+  'webhook-noncanonical-header': /rejected by the receiver \(HTTP 401: .*x-signature/i,
+  'webhook-not-sent': /^no webhook event arrived at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/demo-kitchen within \d+ ms; is the provider's webhook URL set to it\?/,
+  'webhook-status-mismatch': /latest event for action .* says newStatus CONFIRMED; GET \/actions\/.* says "AWAITING_PAYMENT"/,
+  'cancel-returns-external-id': /actionId is the provider's externalActionId .*; expected the public reference/,
+  'payment-options-not-array': /answered an object with keys options; expected a top-level array of PaymentOption/,
+};
+
+const faults = Object.entries(FAULTS).filter(([, f]) => (TX_IDS as string[]).includes(f.check)) as [keyof typeof FAULTS, { check: CheckId }][];
+
+describe('transactional checks against the reference provider', () => {
+  it('all pass on the conforming provider', async () => {
+    // The contract's minimum quote validity is 5 s: a conforming provider's quotes live that long.
+    const { report, provider } = await certify({ only: TX_IDS, quoteTtlSeconds: 5 });
+    for (const id of TX_IDS) expect(result(report, id).status, explain(result(report, id))).toBe('pass');
+    expect(result(report, 'quote-math').quoteMath?.every((r) => r.ok)).toBe(true);
+    expect(result(report, 'webhook').webhookTimeline?.length).toBeGreaterThan(0);
+    // Cancel cancelled its own action, not the shared pending one.
+    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(1);
+  });
+
+  it.each(['BEARER_TOKEN', 'HMAC_SIGNATURE'] as const)('pass with %s (signed bodies, same checks; quote-expiry is covered above)', async (authMethod) => {
+    const only = TX_IDS.filter((id) => id !== 'quote-expiry');
+    const { report } = await certify({ only, authMethod, quoteTtlSeconds: 5 });
+    for (const id of only) expect(result(report, id).status, explain(result(report, id))).toBe('pass');
+  });
+
+  it('skip with the reason and send no POST when the test environment is not declared safe', async () => {
+    const { report, provider } = await certify({ only: TX_IDS, faults: ['unsafe-test-environment'] });
+    for (const id of TX_IDS) {
+      expect(result(report, id).status).toBe('skip');
+      expect(result(report, id).message).toMatch(/safeTestEnvironment/);
+    }
+    expect(provider.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('skip on a DISCOVERY_READONLY provider, naming the undeclared capability', async () => {
+    const { report } = await certify({ only: TX_IDS, capabilities: ['METADATA', 'HEALTH', 'CATALOG'] });
+    for (const id of TX_IDS) expect(result(report, id).status, explain(result(report, id))).toBe('skip');
+    expect(result(report, 'quote-math').message).toMatch(/QUOTE is not declared/);
+    expect(result(report, 'webhook').message).toMatch(/WEBHOOK is not declared/);
+  });
+
+  it('covers every transactional fault switch with a message', () => {
+    expect(faults.length).toBeGreaterThan(0);
+    for (const [name] of faults) expect(NAMES[name], `no expected message for fault ${name}`).toBeDefined();
+  });
+
+  it.each(faults)('fault %s fails its check', async (fault, { check }) => {
+    const only = [check, ...(checkById(check)?.dependsOn ?? [])];
+    // Only quote-expiry waits for the quote to expire: a short (non-conforming) validity keeps it fast.
+    const quoteTtlSeconds = check === 'quote-expiry' ? 1 : 5;
+    const { report } = await certify({ faults: [fault], only, quoteTtlSeconds, webhookTimeoutMs: 1_500 });
+    const r = result(report, check);
+    expect(r.status, explain(r)).toBe('fail');
+    const lines = [r.message, ...(r.details ?? [])];
+    expect(lines.some((l) => NAMES[fault]?.test(l)), explain(r)).toBe(true);
+    expect(r.evidence.length + (r.webhookTimeline?.length ?? 0), 'a failure shows its evidence').toBeGreaterThan(0);
+  });
+});

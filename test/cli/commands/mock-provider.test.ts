@@ -1,0 +1,120 @@
+import { Writable, Readable } from 'node:stream';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../../../fixtures/provider/index.js';
+import { registerMockProvider } from '../../../src/cli/commands/mock-provider.js';
+import type { CliIo } from '../../../src/cli/io.js';
+import { UsageError } from '../../../src/util/result.js';
+
+const CREDENTIAL = 'cli-canary-credential-5d1e';
+const SECRET = 'cli-canary-webhook-secret-8b0f';
+
+function recorder(): { stream: Writable; text: () => string; onWrite: (listener: () => void) => void } {
+  let text = '';
+  const listeners: (() => void)[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      text += chunk.toString();
+      for (const l of listeners) l();
+      callback();
+    },
+  });
+  return { stream, text: () => text, onWrite: (l) => listeners.push(l) };
+}
+
+function harness(env: NodeJS.ProcessEnv) {
+  const stdout = recorder();
+  const stderr = recorder();
+  const io: CliIo = { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]), env, cwd: process.cwd(), writeFile: async () => undefined };
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const exits: number[] = [];
+  const program = new Command('provcert').exitOverride();
+  registerMockProvider(program, io, (code) => exits.push(code), () => stopped);
+  const run = (...args: string[]) => program.parseAsync(['node', 'provcert', 'mock-provider', ...args]);
+  return { run, stdout, stderr, stop, exits };
+}
+
+/** Resolves with the first stdout line once it is written. */
+function firstLine(rec: ReturnType<typeof recorder>): Promise<string> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const line = rec.text().split('\n')[0];
+      if (rec.text().includes('\n') && line !== undefined) resolve(line);
+    };
+    rec.onWrite(check);
+    check();
+  });
+}
+
+describe('provcert mock-provider', () => {
+  it('--list-faults prints one line per fault with its check id, without needing secrets', async () => {
+    const h = harness({});
+    await h.run('--list-faults');
+    const lines = h.stdout.text().trim().split('\n');
+    expect(lines).toHaveLength(Object.keys(FAULTS).length);
+    expect(lines.find((l) => l.startsWith('webhook-reserialized '))).toMatch(/^webhook-reserialized\s+webhook\s+the event signature covers/);
+    expect(h.exits).toEqual([0]);
+  });
+
+  it.each([
+    [{ SERVICE_WEBHOOK_SECRET: SECRET }, /PROVIDER_API_KEY is not set/],
+    [{ PROVIDER_API_KEY: CREDENTIAL }, /SERVICE_WEBHOOK_SECRET is not set/],
+  ])('refuses to start without a secret, naming the variable', async (env, message) => {
+    const h = harness(env);
+    const error = await h.run('--port', '0').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it.each([
+    [['--fault', 'no-such-fault'], /unknown fault no-such-fault/],
+    [['--auth', 'PASSWORD'], /not an auth method/],
+    [['--port', 'eighty'], /--port/],
+    [['--capabilities', 'METADATA,TELEPORT'], /unknown capability TELEPORT/],
+    [['--quote-ttl', '-1'], /--quote-ttl/],
+  ])('rejects bad flags %j with a UsageError', async (args, message) => {
+    const h = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
+    const error = await h.run('--port', '0', ...args).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('serves with credentials from the named variables, prints its URL and faults (no secrets), and stops cleanly', async () => {
+    const h = harness({ MY_KEY: CREDENTIAL, MY_SECRET: SECRET });
+    const running = h.run('--port', '0', '--auth', 'bearer', '--credential-env', 'MY_KEY', '--webhook-secret-env', 'MY_SECRET',
+      '--fault', 'payment-invented,missing-next-action', '--capabilities', 'METADATA,HEALTH,CATALOG', '--quote-ttl', '7');
+    const line = await firstLine(h.stdout);
+    expect(line).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(auth BEARER_TOKEN; faults: payment-invented, missing-next-action; webhooks: not sent\)/);
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const info = await fetch(`${url}/provider-info`, { headers: { authorization: `Bearer ${CREDENTIAL}` } });
+    expect(info.status).toBe(200);
+    expect(await info.json()).toMatchObject({ authMethod: 'BEARER_TOKEN', capabilities: ['METADATA', 'HEALTH', 'CATALOG'] });
+    expect((await fetch(`${url}/provider-info`)).status).toBe(401);
+
+    h.stop();
+    await running;
+    expect(h.exits).toEqual([0]);
+    const output = h.stdout.text() + h.stderr.text();
+    expect(output).not.toContain(CREDENTIAL);
+    expect(output).not.toContain(SECRET);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+
+  it('reports a port in use as a UsageError', async () => {
+    const first = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
+    const running = first.run('--port', '0');
+    const port = /:(\d+) /.exec(await firstLine(first.stdout))?.[1] ?? '';
+    try {
+      const second = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
+      const error = await second.run('--port', port).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(new RegExp(`port ${port} .*already in use`));
+    } finally {
+      first.stop();
+      await running;
+    }
+  });
+});

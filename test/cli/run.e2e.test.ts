@@ -1,0 +1,84 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
+import type { RunReport } from '../../src/checks/types.js';
+import { runCli } from '../support/cli.js';
+
+const CANARY_CREDENTIAL = 'canary-credential-Zq81xT';
+const CANARY_SECRET = 'canary-webhook-secret-Pm42vW';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+let provider: RunningProvider | undefined;
+afterEach(async () => {
+  await provider?.close();
+  provider = undefined;
+});
+
+async function startProvider(faults: string[] = []): Promise<{ provider: RunningProvider; port: number }> {
+  const port = await freePort();
+  provider = await startReferenceProvider({
+    authMethod: 'HMAC_SIGNATURE',
+    credential: CANARY_CREDENTIAL,
+    webhookSecret: CANARY_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
+    faults: faults as never[],
+    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-cli-')), 'data.json'),
+    quoteTtlSeconds: 5,
+  });
+  return { provider, port };
+}
+
+const env = { PROVIDER_API_KEY: CANARY_CREDENTIAL, SERVICE_WEBHOOK_SECRET: CANARY_SECRET };
+
+describe('provcert run against the reference provider (real CLI, real HTTP)', () => {
+  it('passes with exit 0, writes a JSON report, and never prints the secrets', async () => {
+    const { provider: p, port } = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-cli-report-'));
+    const r = await runCli(['run', '--base-url', p.url, '--auth', 'hmac', '--local', '--webhook-port', String(port), '--webhook-timeout', '3000', '--json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml')], { env });
+    const json = await readFile(join(dir, 'r.json'), 'utf8');
+    const junit = await readFile(join(dir, 'r.xml'), 'utf8');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`);
+    expect((JSON.parse(json) as RunReport).verdict).toBe('PASS');
+    for (const text of [r.stdout, r.stderr, json, junit]) {
+      expect(text).not.toContain(CANARY_CREDENTIAL);
+      expect(text).not.toContain(CANARY_SECRET);
+    }
+  });
+
+  it('fails with exit 1 naming the check, the problem and a reproduce command', async () => {
+    const { provider: p, port } = await startProvider(['quote-total-wrong']);
+    const r = await runCli(['run', '--base-url', p.url, '--auth', 'HMAC_SIGNATURE', '--local', '--webhook-port', String(port), '--skip', 'quote-expiry', '--json', '-'], { env });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as RunReport;
+    const check = report.checks.find((c) => c.id === 'quote-math');
+    expect(check?.status).toBe('fail');
+    expect(check?.message).toMatch(/^total is \d+; expected \d+ = /);
+    expect(check?.reproduce).toContain('openssl dgst -sha256 -hmac "$PROVIDER_API_KEY"');
+    expect(r.stdout + r.stderr).not.toContain(CANARY_CREDENTIAL);
+  });
+
+  it('reports an unreachable provider as a failed run with the reason, not a stack trace', async () => {
+    const port = await freePort();
+    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}`, '--auth', 'API_KEY', '--local', '--webhook-port', '0', '--timeout', '2000', '--json', '-'], { env });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as RunReport;
+    expect(report.checks.find((c) => c.id === 'base-url')?.message).toMatch(/refused/);
+    expect(report.checks.find((c) => c.id === 'catalog')?.message).toMatch(/could not be reached/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningProvider } from '../../fixtures/provider/index.js';
+import { CREDENTIAL, at, certificationQuoteBody, clientFor, createAction, startProvider, str, type Call } from './helpers.js';
+
+let provider: RunningProvider;
+let call: Call;
+
+beforeAll(async () => {
+  provider = await startProvider();
+  call = clientFor(provider, 'API_KEY');
+});
+afterAll(() => provider.close());
+
+async function freshQuoteId(target: Call = call): Promise<string> {
+  return str((await target('POST', '/quote', { body: await certificationQuoteBody(target) })).json, 'id');
+}
+
+describe('POST /actions validation', () => {
+  it.each([
+    ['providerSlug', /providerSlug/],
+    ['quoteId', /quoteId/],
+    ['userConfirmed', /userConfirmed/],
+  ])('a missing %s answers 400 VALIDATION_ERROR (never QUOTE_EXPIRED)', async (field, message) => {
+    const body: Record<string, unknown> = { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: true };
+    delete body[field];
+    const answer = await call('POST', '/actions', { body });
+    expect(answer.status).toBe(400);
+    expect(at(answer.json, 'code')).toBe('VALIDATION_ERROR');
+    expect(str(answer.json, 'message')).toMatch(message);
+  });
+
+  it('an empty body is a VALIDATION_ERROR too', async () => {
+    const answer = await call('POST', '/actions');
+    expect(at(answer.json, 'code')).toBe('VALIDATION_ERROR');
+  });
+
+  it('userConfirmed false answers 422 ACTION_NOT_CONFIRMED', async () => {
+    const answer = await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: false } });
+    expect(answer.status).toBe(422);
+    expect(at(answer.json, 'code')).toBe('ACTION_NOT_CONFIRMED');
+  });
+
+  it('an unknown quote answers 404 NOT_FOUND', async () => {
+    const answer = await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: true } });
+    expect(answer.status).toBe(404);
+    expect(at(answer.json, 'code')).toBe('NOT_FOUND');
+  });
+
+  it('items that differ from the quoted selection are rejected (the quote is bound to it)', async () => {
+    const answer = await call('POST', '/actions', {
+      body: { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: true, items: [{ offeringId: 'off-margherita', quantity: 5 }] },
+    });
+    expect(answer.status).toBe(400);
+    expect(str(answer.json, 'message')).toMatch(/differ from the quoted selection/);
+  });
+
+  it('without an idempotency key every request creates a new action', async () => {
+    const first = await createAction(call);
+    const second = await call('POST', '/actions', { body: first.body });
+    expect(at(second.json, 'id')).not.toBe(at(first.action.json, 'id'));
+  });
+});
+
+describe('idempotency', () => {
+  it('a sequential duplicate returns the identical action; a changed payload answers 409', async () => {
+    const { action, body } = await createAction(call, { idempotencyKey: 'seq-1' });
+    const again = await call('POST', '/actions', { body });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(action.text);
+    // Key order does not make a payload different.
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect((await call('POST', '/actions', { body: reordered })).text).toBe(action.text);
+
+    const changed = await call('POST', '/actions', { body: { ...body, customer: { name: 'Someone Else', phone: '+15550100001' } } });
+    expect(changed.status).toBe(409);
+    expect(at(changed.json, 'code')).toBe('IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD');
+  });
+
+  it('10 concurrent duplicates with a fresh key create exactly one action', async () => {
+    const body = { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: true, idempotencyKey: 'concurrent-1' };
+    const before = provider.webhookDeliveries.length;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/actions', { body })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((a) => at(a.json, 'id'))).size).toBe(1);
+    expect(provider.webhookDeliveries.length - before).toBe(1);
+  });
+
+  it('survives a restart on the same data file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'provcert-provider-test-'));
+    const dataFile = join(dir, 'provider.json');
+    try {
+      const first = await startProvider({ dataFile });
+      const firstCall = clientFor(first, 'API_KEY');
+      const { action, body } = await createAction(firstCall, { idempotencyKey: 'restart-1' });
+      await first.close();
+      expect(readFileSync(dataFile, 'utf8')).not.toContain(CREDENTIAL);
+
+      const second = await startProvider({ dataFile });
+      try {
+        const secondCall = clientFor(second, 'API_KEY');
+        const again = await secondCall('POST', '/actions', { body });
+        expect(again.text).toBe(action.text);
+        expect((await secondCall('GET', `/actions/${str(action.json, 'publicId')}`)).json).toEqual(action.json);
+        expect((await secondCall('POST', '/actions', { body: { ...body, userConfirmed: true, destination: { raw: 'elsewhere' } } })).status).toBe(409);
+        // Numbering continues after the restart.
+        const next = await createAction(secondCall);
+        expect(at(next.action.json, 'publicId')).toBe('DK-1002');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a data file that is not its own or cannot be written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'provcert-provider-test-'));
+    try {
+      const dataFile = join(dir, 'broken.json');
+      writeFileSync(dataFile, '{"hello":');
+      await expect(startProvider({ dataFile })).rejects.toThrow(/cannot read data file/);
+      await expect(startProvider({ dataFile: join(dir, 'missing-dir', 'provider.json') })).rejects.toThrow(/cannot write data file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/checks/types.js';
+import { createConsoleReporter, shouldBeInteractive, shouldUseColor } from '../../src/report/console.js';
+import { CANARY, failingReport, passingReport } from './sample-reports.js';
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+/** Enough of a TTY for ora: cursor movements are written as escape codes like a terminal would get. */
+class FakeTty extends Capture {
+  readonly isTTY = true;
+  readonly columns = 100;
+  cursorTo(x: number): boolean {
+    return this.write(`\u001b[${x + 1}G`);
+  }
+  moveCursor(dx: number, dy: number): boolean {
+    return this.write(`\u001b[${dy}A\u001b[${dx}C`);
+  }
+  clearLine(): boolean {
+    return this.write('\u001b[2K');
+  }
+}
+
+function play(report: RunReport, stream: Capture, options: { color: boolean; interactive: boolean }): string {
+  const reporter = createConsoleReporter({ stream, ...options });
+  reporter.onRunStart({ baseUrl: report.provider.baseUrl, webhookUrl: report.webhooks.url, profile: report.provider.profile, checks: report.checks.length });
+  for (const check of report.checks) reporter.onCheckStart(check.id, check.title);
+  for (const check of report.checks) reporter.onCheckEnd(check);
+  reporter.onRunEnd(report);
+  return stream.text;
+}
+
+describe('createConsoleReporter', () => {
+  it('prints plain lines without colour or spinner when not interactive', () => {
+    const out = play(failingReport(), new Capture(), { color: false, interactive: false });
+    const lines = out.split('\n');
+    expect(lines[0]).toBe('provcert certifying http://127.0.0.1:4010 (profile TRANSACTIONAL, 8 checks)');
+    expect(lines[1]).toBe('webhook receiver: http://127.0.0.1:8787/api/v1/webhooks/demo-pizza  (the provider must post its status events here)');
+    expect(lines).toContain('✓ catalog  Catalog schema and consistency (12 ms)');
+    expect(lines).toContain('✗ quote-math  total 2350 ≠ subtotal 2100 + fees 300 − discount 0');
+    expect(lines).toContain('- search  SEARCH is not declared | skipped <script>window.__provcertInjected = true</script>');
+    expect(lines).toContain('! errors  the check could not run: timed out after 10000 ms');
+    expect(lines).toContain('    warning: catalog price differs from quote: 900 vs 950 (100%: not a failure)');
+    expect(lines.at(-3)).toBe('FAIL  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
+    expect(lines.at(-2)).toMatch(/^Certification failed/);
+    expect(out).not.toContain('\u001b');
+    expect(out).not.toContain(CANARY);
+  });
+
+  it('follows a failure with its details, expected vs found, reproduce command and request', () => {
+    const out = play(failingReport(), new Capture(), { color: false, interactive: false });
+    const start = out.indexOf('✗ quote-math');
+    const block = out.slice(start, out.indexOf('\n✗ webhook', start));
+    expect(block).toContain('\n    - line 1 offeringTitle is provider text:');
+    expect(block).toContain('\n    - control characters[2J are dropped');
+    expect(block).toContain('\n    expected:\n      {\n        "total": 2400\n      }');
+    expect(block).toContain('\n    found:\n      {\n        "total": 2350,');
+    expect(block).toContain('\n    total: expected 2100 + 300 − 0 = 2400, provider 2350');
+    expect(block).toContain("\n    reproduce:\n      BODY='{\"providerSlug\":\"demo-pizza\"}'\n      curl -sS -i -X POST");
+    expect(block).toContain('\n    request: POST http://127.0.0.1:4010/quote → 200');
+  });
+
+  it('ends a passing run with PASS', () => {
+    const lines = play(passingReport(), new Capture(), { color: false, interactive: false }).split('\n');
+    expect(lines.at(-3)).toBe('PASS  5 passed, 0 failed, 1 skipped, 0 errors  (5.9 s)');
+  });
+
+  it('colours when asked', () => {
+    const out = play(passingReport(), new Capture(), { color: true, interactive: false });
+    expect(out).toContain('\u001b[32m✓\u001b[39m');
+  });
+
+  it('shows a spinner on a terminal and stops it at the end', async () => {
+    const stream = new FakeTty();
+    const out = play(failingReport(), stream, { color: false, interactive: true });
+    expect(out).toContain('running base-url');
+    expect(out).toContain('running metadata, catalog, search (+4)');
+    expect(out).toContain('✗ quote-math  total 2350');
+    expect(out).toContain('FAIL  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
+    const length = stream.text.length;
+    await sleep(150); // longer than a spinner frame: nothing more may be drawn
+    expect(stream.text.length).toBe(length);
+  });
+});
+
+describe('shouldUseColor / shouldBeInteractive', () => {
+  const tty = { isTTY: true };
+  const pipe = { isTTY: false };
+  it.each([
+    [tty, {}, true],
+    [pipe, {}, false],
+    [tty, { NO_COLOR: '1' }, false],
+    [tty, { NO_COLOR: '' }, true],
+    [tty, { CI: 'true' }, false],
+    [tty, { CI: 'false' }, true],
+    [pipe, { FORCE_COLOR: '1' }, true],
+    [tty, { FORCE_COLOR: '0' }, false],
+    [tty, { NO_COLOR: '1', FORCE_COLOR: '1' }, true],
+  ])('shouldUseColor(%j, %j) is %s', (stream, env, expected) => {
+    expect(shouldUseColor(stream, env)).toBe(expected);
+  });
+
+  it.each([
+    [tty, {}, true],
+    [pipe, {}, false],
+    [tty, { CI: '1' }, false],
+  ])('shouldBeInteractive(%j, %j) is %s', (stream, env, expected) => {
+    expect(shouldBeInteractive(stream, env)).toBe(expected);
+  });
+});

@@ -1,0 +1,64 @@
+import { Agent, request } from 'node:http';
+import { createHmac } from 'node:crypto';
+
+export interface RawAnswer {
+  status: number;
+  json: unknown;
+  text: string;
+}
+
+/** POST with node:http so tests control bytes, headers and pacing exactly. */
+export function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  agent?: Agent,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers }, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, json, text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export const sign = (secret: string, body: string | Buffer): string => createHmac('sha256', secret).update(body).digest('hex');
+
+export function event(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    eventId: `evt-${Math.random().toString(36).slice(2)}`,
+    eventType: 'action.status_updated',
+    providerSlug: 'demo',
+    timestamp: new Date().toISOString(),
+    actionId: 'act-1',
+    newStatus: 'COMPLETED',
+    ...overrides,
+  };
+}
+
+/** Run `task` over `items` with at most `concurrency` in flight. */
+export async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i] as T);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

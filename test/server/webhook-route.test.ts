@@ -1,0 +1,252 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
+import { webhookOnlyContract } from './support/fake-contract.js';
+import { event, post, sign, type RawAnswer } from './support/http-client.js';
+
+const SECRET = 'whsec_canary_5f1d2e';
+const logLines: string[] = [];
+let server: CoreServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'provcert-webhook-'));
+  server = await startCoreServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    contract: webhookOnlyContract(),
+    secretFor: (slug) => (slug === 'demo' || slug === 'other' || slug === null ? SECRET : undefined),
+    maxBodyBytes: 64 * 1024,
+    bodyTimeoutMs: 200,
+    log: (line) => logLines.push(line),
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const url = (slug = 'demo'): string => server.urlFor(slug);
+const signedPost = (body: string, headers: Record<string, string> = {}, target = url()): Promise<RawAnswer> =>
+  post(target, body, { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, body), ...headers });
+
+async function loggedEventIds(slugFile = 'demo'): Promise<string[]> {
+  let text = '';
+  try {
+    text = await readFile(join(dataDir, 'webhooks', `${slugFile}.jsonl`), 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventId: string }).eventId);
+}
+
+/** After a rejection the server still accepts a good event. */
+async function stillServes(): Promise<void> {
+  const answer = await signedPost(JSON.stringify(event()));
+  expect(answer.status).toBe(200);
+}
+
+describe('webhook receiver: accepted events', () => {
+  it('accepts a correctly signed event, answers {success:true} and logs it durably', async () => {
+    const e = event();
+    const answer = await signedPost(JSON.stringify(e));
+    expect(answer).toMatchObject({ status: 200, json: { success: true } });
+    expect(await loggedEventIds()).toContain(e['eventId']);
+    const received = server.all().find((w) => w.event?.['eventId'] === e['eventId']);
+    expect(received).toMatchObject({ verified: true, answeredStatus: 200, duplicate: false, signatureHeader: 'x-service-signature', slug: 'demo' });
+  });
+
+  it('accepts the compatibility header x-provider-signature', async () => {
+    const body = JSON.stringify(event());
+    const answer = await post(url(), body, { 'content-type': 'application/json; charset=utf-8', 'x-provider-signature': sign(SECRET, body) });
+    expect(answer.status).toBe(200);
+    expect(server.all().at(-1)?.signatureHeader).toBe('x-provider-signature');
+  });
+
+  it('accepts the legacy slugless route and logs it apart', async () => {
+    const e = event();
+    const answer = await signedPost(JSON.stringify(e), {}, `${server.url}/api/v1/webhooks`);
+    expect(answer.status).toBe(200);
+    expect(await loggedEventIds('_legacy')).toContain(e['eventId']);
+  });
+
+  it('acknowledges a redelivery, records it as duplicate and applies it once', async () => {
+    const body = JSON.stringify(event());
+    const first = await signedPost(body);
+    const second = await signedPost(body);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.json).toEqual({ success: true });
+    const id = (JSON.parse(body) as { eventId: string }).eventId;
+    expect((await loggedEventIds()).filter((x) => x === id)).toHaveLength(1);
+    expect(server.all().filter((w) => w.event?.['eventId'] === id).map((w) => w.duplicate)).toEqual([false, true]);
+  });
+
+  it('waitFor resolves with a past or a future event, and undefined after the timeout', async () => {
+    const e = event();
+    const waiting = server.waitFor((w) => w.event?.['eventId'] === e['eventId'], 5_000);
+    await signedPost(JSON.stringify(e));
+    expect((await waiting)?.verified).toBe(true);
+    expect(await server.waitFor((w) => w.event?.['eventId'] === e['eventId'], 10)).toBeDefined();
+    expect(await server.waitFor(() => false, 10)).toBeUndefined();
+  });
+});
+
+interface BadCase {
+  name: string;
+  send(): Promise<RawAnswer>;
+  status: number;
+  code: string;
+  message: RegExp;
+  problem?: RegExp;
+}
+
+const body = (overrides: Record<string, unknown> = {}): string => JSON.stringify(event(overrides));
+
+const badCases: BadCase[] = [
+  {
+    name: 'missing signature',
+    send: () => post(url(), body(), { 'content-type': 'application/json' }),
+    status: 401, code: 'UNAUTHORIZED', message: /x-service-signature/, problem: /no signature header/,
+  },
+  {
+    name: 'signature with a wrong secret',
+    send: () => { const b = body(); return post(url(), b, { 'content-type': 'application/json', 'x-service-signature': sign('another-secret', b) }); },
+    status: 401, code: 'UNAUTHORIZED', message: /does not match/, problem: /different secret/,
+  },
+  {
+    name: 'signature of other bytes (pretty-printed JSON signed, compact sent)',
+    send: () => { const e = event(); return post(url(), JSON.stringify(e), { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, JSON.stringify(e, null, 2)) }); },
+    status: 401, code: 'UNAUTHORIZED', message: /does not match/, problem: /pretty-printed with 2 spaces/,
+  },
+  {
+    name: 'correct signature in the non-canonical x-signature header',
+    send: () => { const b = body(); return post(url(), b, { 'content-type': 'application/json', 'x-signature': sign(SECRET, b) }); },
+    status: 401, code: 'UNAUTHORIZED', message: /x-service-signature/, problem: /"x-signature", which is not accepted/,
+  },
+  {
+    name: 'empty body, signed',
+    send: () => signedPost(''),
+    status: 400, code: 'INVALID_ARGUMENT', message: /empty/,
+  },
+  {
+    name: 'empty body, unsigned',
+    send: () => post(url(), '', { 'content-type': 'application/json' }),
+    status: 401, code: 'UNAUTHORIZED', message: /missing signature/,
+  },
+  {
+    name: 'invalid JSON, signed',
+    send: () => signedPost('{"eventId": "x",'),
+    status: 400, code: 'INVALID_ARGUMENT', message: /not valid JSON/,
+  },
+  {
+    name: 'JSON that is not an object',
+    send: () => signedPost('[1,2]'),
+    status: 400, code: 'INVALID_ARGUMENT', message: /JSON object/,
+  },
+  {
+    name: 'schema-invalid event (no eventId)',
+    send: () => { const e = event(); delete e['eventId']; return signedPost(JSON.stringify(e)); },
+    status: 400, code: 'INVALID_ARGUMENT', message: /NormalizedWebhookEvent: \/eventId is required/,
+  },
+  {
+    name: 'wrong content type',
+    send: () => { const b = body(); return post(url(), b, { 'content-type': 'text/plain', 'x-service-signature': sign(SECRET, b) }); },
+    status: 415, code: 'INVALID_ARGUMENT', message: /application\/json.*text\/plain/,
+  },
+  {
+    name: 'huge body (declared length)',
+    send: () => signedPost(JSON.stringify(event({ padding: 'x'.repeat(100 * 1024) }))),
+    status: 413, code: 'INVALID_ARGUMENT', message: /exceeds the limit of 65536 bytes/,
+  },
+  {
+    name: 'unknown slug',
+    send: () => { const b = body({ providerSlug: 'nobody' }); return signedPost(b, {}, url('nobody')); },
+    status: 404, code: 'NOT_FOUND', message: /"nobody"/,
+  },
+  {
+    name: 'path slug and body providerSlug disagree',
+    send: () => signedPost(body({ providerSlug: 'demo' }), {}, url('other')),
+    status: 400, code: 'INVALID_ARGUMENT', message: /"demo" in the body does not match "other"/,
+  },
+];
+
+describe('webhook receiver: bad inputs', () => {
+  it.each(badCases)('$name → $status $code, not recorded as verified, server keeps serving', async (c) => {
+    const before = server.all().length;
+    const logged = (await loggedEventIds()).length + (await loggedEventIds('other')).length;
+    const answer = await c.send();
+    expect(answer.status).toBe(c.status);
+    expect(answer.json).toMatchObject({ code: c.code });
+    expect((answer.json as { message: string }).message).toMatch(c.message);
+    const entry = server.all()[before];
+    expect(entry).toMatchObject({ verified: false, answeredStatus: c.status });
+    if (c.problem) expect(entry?.problem).toMatch(c.problem);
+    expect((await loggedEventIds()).length + (await loggedEventIds('other')).length).toBe(logged);
+    await stillServes();
+  });
+
+  it('cuts a chunked body over the limit with 413 without reading it all', async () => {
+    const answer = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
+      let sent = 0;
+      const req = request(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, sentBytes: sent });
+      });
+      req.on('error', reject);
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const pump = (): void => {
+        while (sent < 4 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.sentBytes).toBeLessThan(4 * 1024 * 1024);
+    await stillServes();
+  });
+
+  it('answers 408 to a body that does not arrive in time', async () => {
+    const answer = await new Promise<RawAnswer>((resolve, reject) => {
+      const req = request(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100', 'x-service-signature': 'ab'.repeat(32) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({ status: res.statusCode ?? 0, text, json: JSON.parse(text) as unknown });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.write('{"eventId":');
+    });
+    expect(answer.status).toBe(408);
+    expect(answer.json).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/within 200 ms/) as unknown });
+    await stillServes();
+  });
+
+  it('answers 405 to a GET on the webhook route', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      request(url(), { method: 'GET' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
+    });
+    expect(status).toBe(405);
+  });
+
+  it('never writes the secret in logs, answers or recorded headers', async () => {
+    const b = body();
+    await post(url(), b, { 'content-type': 'application/json', 'x-service-signature': sign(SECRET + '\n', b) });
+    const last = server.all().at(-1);
+    expect(last?.problem).toMatch(/secret followed by a newline/);
+    const everything = JSON.stringify({ logLines, all: server.all() });
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toContain(sign(SECRET, b));
+    expect(last?.headers['x-service-signature']).toMatch(/^\*\*\*/);
+  });
+});

@@ -1,0 +1,87 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../fixtures/provider/index.js';
+import type { CheckId, RunReport } from '../../src/checks/types.js';
+import type { AuthMethod, Profile } from '../../src/contract.js';
+import type { RunConfig } from '../../src/runner/config.js';
+import { runCertification } from '../../src/runner/run.js';
+import { startCoreServer } from '../../src/server/core-server.js';
+import { loadContract } from '../../src/spec/load.js';
+
+export const TEST_CREDENTIAL = 'test-credential-7f3a9c';
+export const TEST_WEBHOOK_SECRET = 'test-webhook-secret-51be02';
+
+export interface CertifyOptions {
+  faults?: FaultName[];
+  authMethod?: AuthMethod;
+  only?: CheckId[];
+  profile?: Profile;
+  /** Capabilities the reference provider declares (default: all eleven). */
+  capabilities?: string[];
+  quoteTtlSeconds?: number;
+  webhookTimeoutMs?: number;
+  credential?: string;
+  webhookSecret?: string;
+}
+
+/** A run config for loopback tests: local, short waits, fixed seed. */
+export function testConfig(baseUrl: string, overrides: Partial<RunConfig> = {}): RunConfig {
+  return {
+    baseUrl,
+    authMethod: 'API_KEY',
+    credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' },
+    local: true,
+    webhookHost: '127.0.0.1',
+    webhookPort: 0,
+    webhookSecretSource: { kind: 'env', name: 'SERVICE_WEBHOOK_SECRET' },
+    webhookTimeoutMs: 3_000,
+    timeoutMs: 5_000,
+    maxExpiryWaitS: 30,
+    seed: 'test',
+    maxBodyBytes: 1024 * 1024,
+    concurrency: 8,
+    ...overrides,
+  };
+}
+
+/** Start the reference provider (with faults) and an embedded core, certify it, tear both down. */
+export async function certify(options: CertifyOptions = {}): Promise<{ report: RunReport; provider: RunningProvider }> {
+  const contract = await loadContract();
+  const credential = options.credential ?? TEST_CREDENTIAL;
+  const webhookSecret = options.webhookSecret ?? TEST_WEBHOOK_SECRET;
+  const authMethod = options.authMethod ?? 'API_KEY';
+  const core = await startCoreServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: await mkdtemp(join(tmpdir(), 'provcert-test-core-')),
+    contract,
+    secretFor: () => webhookSecret,
+  });
+  const provider = await startReferenceProvider({
+    authMethod,
+    credential,
+    webhookSecret,
+    webhookUrl: core.urlFor(REFERENCE_SLUG),
+    faults: options.faults ?? [],
+    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-test-provider-')), 'data.json'),
+    quoteTtlSeconds: options.quoteTtlSeconds ?? 5,
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+  });
+  try {
+    const config = testConfig(provider.url, {
+      authMethod,
+      ...(options.only ? { only: options.only } : {}),
+      ...(options.profile ? { profile: options.profile } : {}),
+      ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+    });
+    const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core });
+    return { report, provider };
+  } finally {
+    await provider.webhooksSettled();
+    await provider.close();
+    await core.close();
+  }
+}
+
+export { FAULTS };
