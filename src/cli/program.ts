@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { toolVersion } from '../util/package-root.js';
 import { registerDemo } from './commands/demo.js';
 import { registerList } from './commands/list.js';
+import { registerMockProvider } from './commands/mock-provider.js';
 import { registerReplay } from './commands/replay.js';
 import { registerRun } from './commands/run.js';
 import { registerSendEvent } from './commands/send-event.js';
@@ -23,7 +24,7 @@ export function buildProgram(io: CliIo, setExit: SetExit): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerReplay, registerServe, registerSign, registerSendEvent]) {
+  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerReplay, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
     register(program, io, setExit);
   }
   return program;
