@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { toolVersion } from '../util/package-root.js';
 import { registerDemo } from './commands/demo.js';
+import { registerDoctor } from './commands/doctor.js';
+import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
 import { registerMockProvider } from './commands/mock-provider.js';
 import { registerReplay } from './commands/replay.js';
@@ -24,7 +26,7 @@ export function buildProgram(io: CliIo, setExit: SetExit): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerReplay, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
+  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerReplay, registerDoctor, registerInit, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
     register(program, io, setExit);
   }
   return program;

@@ -9,7 +9,7 @@ describe('provcert CLI basics', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage: provcert/);
-    for (const command of ['run', 'validate', 'demo', 'list', 'replay', 'serve', 'mock-provider']) expect(help.stdout).toContain(command);
+    for (const command of ['run', 'validate', 'demo', 'list', 'replay', 'serve', 'mock-provider', 'doctor', 'init']) expect(help.stdout).toContain(command);
     const version = await runCli(['--version']);
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createConsoleReporter, shouldUseColor } from '../../report/console.js';
 import { isGithubActions, renderGithubAnnotations } from '../../report/github.js';
 import { writeReports, type ReportTarget } from '../../report/index.js';
+import { loadRunOptions } from '../../config/load.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -35,13 +36,15 @@ export function addRunOptions(command: Command): Command {
     .option('--markdown <file>', 'write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
     .option('--html <file>', 'write a self-contained HTML report')
     .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)')
-    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract');
+    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
+    .option('--config <file>', 'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults');
 }
 
-export type RunFlags = RawRunOptions & ReportFlags & { spec?: string };
+export type RunFlags = RawRunOptions & ReportFlags & { spec?: string; config?: string };
 
 /** Run a certification with resolved flags, print live progress and write the reports; returns the exit code. */
-export async function certifyAndReport(flags: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+  const flags = await loadRunOptions({ flags: given, env: io.env, cwd: io.cwd, ...(given.config ? { configPath: given.config } : {}) });
   const targets: ReportTarget[] = reportTargets(flags);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(flags, io.env, io.cwd);
   const contract = await loadContract(flags.spec);
@@ -73,7 +76,16 @@ export async function certifyAndReport(flags: RunFlags, io: CliIo, signal?: Abor
 export function registerRun(program: Command, io: CliIo, setExit: SetExit): void {
   addRunOptions(program.command('run').description('certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal)')).action(
     async (flags: RunFlags) => {
-      setExit(await certifyAndReport(flags, io));
+      // Ctrl-C cuts the mandated waits short; the report of what ran is still written, exit 130.
+      const interrupt = new AbortController();
+      const onSignal = () => interrupt.abort();
+      process.once('SIGINT', onSignal);
+      try {
+        const code = await certifyAndReport(flags, io, interrupt.signal);
+        setExit(interrupt.signal.aborted ? EXIT.interrupted : code);
+      } finally {
+        process.off('SIGINT', onSignal);
+      }
     },
   );
 }

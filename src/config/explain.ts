@@ -1,0 +1,101 @@
+import type { ErrorObject } from 'ajv';
+import { describeValue } from '../spec/explain.js';
+import { OPTION_KEYS } from './options.js';
+
+/** One config problem: where (a JSON pointer such as /webhookPort, or '' for the whole file) and why. */
+export interface ConfigProblem {
+  pointer: string;
+  reason: string;
+}
+
+/** Keys whose values name a secret's location: a wrong value may BE the secret, so it is never echoed. */
+const SECRET_NAMING_KEYS = new Set(['credentialEnv', 'webhookSecretEnv', 'credentialFile']);
+
+const normalize = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A key that would hold a secret value (credential, apiKey, token…), not the name of where it lives. */
+export function looksLikeSecretKey(key: string): boolean {
+  const n = normalize(key);
+  if (/(env|file|path|name|var|variable)$/.test(n)) return false;
+  return /(secret|token|password|passwd|apikey|credential|privatekey|bearer|hmac|^key$)/.test(n);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/** The closest of the candidates, when it is close enough to be a plausible typo. */
+export function nearest(value: string, candidates: readonly string[]): string | undefined {
+  const exact = candidates.find((c) => normalize(c) === normalize(value));
+  if (exact) return exact;
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(value.toLowerCase(), candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(value.length / 4)) ? best.candidate : undefined;
+}
+
+export function secretKeyReason(key: string): string {
+  const webhook = /webhook/i.test(key);
+  const fix = webhook
+    ? 'put the webhook secret in an environment variable and name it with webhookSecretEnv (default SERVICE_WEBHOOK_SECRET)'
+    : 'put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile';
+  return `key "${key}" would hold a secret, and secrets never go in the config file: ${fix}`;
+}
+
+export function unknownKeyReason(key: string): string {
+  if (looksLikeSecretKey(key)) return secretKeyReason(key);
+  const suggestion = nearest(key, OPTION_KEYS);
+  return suggestion ? `unknown key "${key}" (did you mean ${suggestion}?)` : `unknown key "${key}"; known keys: ${OPTION_KEYS.join(', ')}`;
+}
+
+function found(e: ErrorObject): string {
+  const key = e.instancePath.split('/')[1] ?? '';
+  if (SECRET_NAMING_KEYS.has(key)) return '(value not shown: it may be a secret)';
+  return `(found ${describeValue(e.data)})`;
+}
+
+function expected(e: ErrorObject): string | undefined {
+  const parent = e.parentSchema as Record<string, unknown> | undefined;
+  const text = parent?.['x-expected'];
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** One ajv error → key path + reason. */
+export function explainConfigError(e: ErrorObject): ConfigProblem {
+  const params = e.params as Record<string, unknown>;
+  const pointer = e.instancePath;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return { pointer: '', reason: unknownKeyReason(String(params['additionalProperty'])) };
+    case 'type': {
+      const types = String(params['type']).split(',');
+      const wanted = expected(e) ?? types.join(' or ');
+      return { pointer, reason: `must be ${wanted} ${found(e)}` };
+    }
+    case 'enum': {
+      const allowed = (params['allowedValues'] as unknown[]).map(String);
+      const hint = typeof e.data === 'string' ? nearest(e.data, allowed) : undefined;
+      return { pointer, reason: `must be one of ${allowed.join(', ')} ${found(e)}${hint ? ` (did you mean ${hint}?)` : ''}` };
+    }
+    case 'minimum':
+      return { pointer, reason: `must be at least ${String(params['limit'])} ${found(e)}` };
+    case 'maximum':
+      return { pointer, reason: `must be at most ${String(params['limit'])} ${found(e)}` };
+    case 'minLength':
+      return { pointer, reason: 'must not be empty' };
+    case 'pattern':
+      return { pointer, reason: `must be ${expected(e) ?? `text matching ${String(params['pattern'])}`} ${found(e)}` };
+    default:
+      return { pointer, reason: `${e.message ?? 'is invalid'} ${found(e)}` };
+  }
+}

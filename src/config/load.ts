@@ -1,0 +1,48 @@
+import { dirname } from 'node:path';
+import { readEnvOptions } from './env.js';
+import { locateConfig, readConfigFile } from './file.js';
+import { OPTION_KEYS, type OptionKey, type RunOptionFlags } from './options.js';
+import { toRawOptions } from './values.js';
+
+export interface LoadRunOptionsInput<F extends RunOptionFlags> {
+  /** The flags commander parsed (unset options undefined). Extra properties pass through untouched. */
+  flags: F;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** --config FILE; a named file must exist. Without it, PROVCERT_CONFIG, else ./provcert.config.yaml if present. */
+  configPath?: string;
+}
+
+/** Where the credential comes from is one choice: a higher source setting either key replaces both below it. */
+const CREDENTIAL_KEYS: readonly OptionKey[] = ['credentialEnv', 'credentialFile'];
+
+type Layer = Partial<RunOptionFlags>;
+
+/** Highest layer first; each key takes the first defined value. */
+export function mergeLayers<F extends RunOptionFlags>(flags: F, lower: readonly Layer[]): F {
+  const layers: readonly Layer[] = [flags, ...lower];
+  const merged = { ...flags } as Record<string, unknown>;
+  for (const key of OPTION_KEYS) {
+    if (CREDENTIAL_KEYS.includes(key)) continue;
+    const from = layers.find((layer) => layer[key] !== undefined);
+    if (from) merged[key] = from[key];
+  }
+  const credentialLayer = layers.find((layer) => CREDENTIAL_KEYS.some((key) => layer[key] !== undefined));
+  for (const key of CREDENTIAL_KEYS) {
+    if (credentialLayer?.[key] !== undefined) merged[key] = credentialLayer[key];
+    else delete merged[key];
+  }
+  return merged as F;
+}
+
+/**
+ * The `run` options merged from flags > PROVCERT_* environment > config file; defaults stay unset
+ * (resolveRunOptions applies them). Any config problem throws a UsageError (exit 2) naming the key.
+ */
+export async function loadRunOptions<F extends RunOptionFlags>(input: LoadRunOptionsInput<F>): Promise<F> {
+  const location = locateConfig(input.cwd, input.env, input.configPath);
+  const file = await readConfigFile(location);
+  const fromFile = file ? toRawOptions(file, input.cwd, dirname(location.path)) : {};
+  const fromEnv = toRawOptions(readEnvOptions(input.env), input.cwd, input.cwd);
+  return mergeLayers(input.flags, [fromEnv, fromFile]);
+}

@@ -1,0 +1,52 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { isOptionKey, OPTION_KINDS, type OptionKey, type RunOptionFlags } from './options.js';
+
+/** A comma-separated list written as one string becomes a list, so each entry is validated by itself. */
+export function splitLists(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const [key, value] of Object.entries(values)) {
+    if (isOptionKey(key) && OPTION_KINDS[key] === 'list' && typeof value === 'string') {
+      out[key] = value.split(',').map((s) => s.trim()).filter(Boolean);
+    }
+  }
+  return out;
+}
+
+/**
+ * Validated config values → raw options as commander would hand them over (strings; `local` boolean).
+ * `pathsFrom` is the directory relative paths are resolved against, when it differs from the cwd.
+ */
+export function toRawOptions(values: Record<string, unknown>, cwd: string, pathsFrom: string): Partial<RunOptionFlags> {
+  const out: Partial<Record<OptionKey, string | boolean>> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (!isOptionKey(key) || value === undefined || value === null) continue;
+    switch (OPTION_KINDS[key]) {
+      case 'boolean':
+        out[key] = value === true;
+        break;
+      case 'list':
+        out[key] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+        break;
+      case 'path': {
+        const path = String(value);
+        // Keep cwd-relative paths as written (reports name them as the user did).
+        out[key] = pathsFrom === cwd ? path : relativeIfInside(resolveFilePath(path, pathsFrom), cwd);
+        break;
+      }
+      default:
+        out[key] = String(value);
+    }
+  }
+  return out as Partial<RunOptionFlags>;
+}
+
+function relativeIfInside(path: string, cwd: string): string {
+  if (path === '-') return path;
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+/** Paths in a file are relative to that file, not to wherever provcert happens to run. */
+export function resolveFilePath(value: string, configDir: string): string {
+  return value === '-' || isAbsolute(value) ? value : resolve(configDir, value);
+}

@@ -1,0 +1,102 @@
+import { createProviderClient } from '../http/client.js';
+import { Redactor } from '../http/redact.js';
+import type { HttpResponse } from '../http/types.js';
+import { basePathFinding, httpsFinding } from './address.js';
+import { authFinding, credentialFinding, headerSafe } from './auth.js';
+import { frontendFinding, latencyFinding, probeApi, routesFinding } from './http-probes.js';
+import { dnsProbe, tcpProbe } from './network.js';
+import { tlsProbe } from './tls.js';
+import { finding, FINDING_IDS, type DoctorInput, type Finding, type FindingId } from './types.js';
+
+export const DEFAULT_SLOW_MS = 2_000;
+/** Doctor reads only status lines and small bodies; a big body is not worth waiting for. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+const HTTP_FINDINGS: readonly FindingId[] = ['frontend', 'routes', 'auth', 'latency'];
+
+const defaultPort = (url: URL): number => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+
+/** Every secret-looking part of the input, masked wherever it could surface in a text. */
+function redactorFor(input: DoctorInput, url: URL): Redactor {
+  return new Redactor([input.credential?.value, url.password, safeDecode(url.password), url.username, safeDecode(url.username)]);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The connectivity diagnosis: each layer (address, DNS, TCP, TLS, HTTP, auth) as a finding with a fix.
+ * A layer that cannot be reached because a lower one failed is skipped naming it (no cascade of red).
+ * Never throws for network problems; `input.baseUrl` must already be an http(s) URL.
+ */
+export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
+  const url = new URL(input.baseUrl);
+  const now = input.now ?? (() => new Date());
+  const findings: Finding[] = [httpsFinding(url), basePathFinding(url), credentialFinding(input.credential)];
+
+  const dns = await dnsProbe(url.hostname, input.timeoutMs);
+  findings.push(dns.finding);
+  const tcp = dns.resolved ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs) : { finding: finding('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
+  findings.push(tcp.finding);
+
+  let blockedBy: string | undefined = tcp.finding.status === 'ok' ? undefined : dns.resolved ? 'no TCP connection (see tcp)' : 'the host does not resolve (see dns)';
+  if (url.protocol !== 'https:') {
+    findings.push(finding('tls', 'skip', 'plain http: no TLS'));
+  } else if (blockedBy || !tcp.address) {
+    findings.push(finding('tls', 'skip', `skipped: ${blockedBy ?? 'no TCP connection (see tcp)'}`));
+  } else {
+    const tls = await tlsProbe(url.hostname, tcp.address, defaultPort(url), input.timeoutMs, now);
+    findings.push(tls.finding);
+    if (!tls.trusted) blockedBy = 'the TLS certificate is refused (see tls)';
+  }
+
+  if (blockedBy) {
+    for (const id of HTTP_FINDINGS) findings.push(finding(id, 'skip', `skipped: ${blockedBy}`));
+  } else {
+    findings.push(...(await httpFindings(input, url)));
+  }
+  const redactor = redactorFor(input, url);
+  return FINDING_IDS.flatMap((id) => findings.filter((f) => f.id === id)).map((f) => ({
+    ...f,
+    detail: redactor.text(f.detail),
+    ...(f.fix !== undefined ? { fix: redactor.text(f.fix) } : {}),
+  }));
+}
+
+async function httpFindings(input: DoctorInput, url: URL): Promise<Finding[]> {
+  const credential = input.credential?.value ?? '';
+  const redactor = redactorFor(input, url);
+  const clientFor = (baseUrl: string) =>
+    createProviderClient({ baseUrl, authMethod: input.authMethod ?? 'API_KEY', credential, timeoutMs: input.timeoutMs, maxBodyBytes: MAX_BODY_BYTES }, { redactor });
+  const client = clientFor(input.baseUrl);
+  // A credential with a line break cannot be sent; probe without it (routes still answer, e.g. 401).
+  const auth = input.authMethod && input.credential && headerSafe(credential) ? ({ kind: 'configured' } as const) : ({ kind: 'none' } as const);
+  try {
+    const probes = await probeApi(client, auth);
+    const probeCandidate = async (baseUrl: string): Promise<HttpResponse | undefined> => {
+      const candidate = clientFor(baseUrl);
+      try {
+        const answers = await Promise.all(['/provider-info', '/health'].map((path) => candidate.send({ method: 'GET', path, auth })));
+        return answers.find((o): o is HttpResponse => o.kind === 'response' && o.status !== 404 && o.bodyKind !== 'html');
+      } finally {
+        await candidate.close();
+      }
+    };
+    return [
+      frontendFinding(probes),
+      await routesFinding(probes, input.baseUrl, probeCandidate),
+      await authFinding(probes, client, input.authMethod, input.credential),
+      latencyFinding(probes, input.slowMs ?? DEFAULT_SLOW_MS),
+    ];
+  } finally {
+    await client.close();
+  }
+}
+
+/** Exit code of a diagnosis: 1 when anything failed, else 0 (warnings never fail). */
+export const doctorExitCode = (findings: readonly Finding[]): 0 | 1 => (findings.some((f) => f.status === 'fail') ? 1 : 0);

@@ -1,0 +1,49 @@
+import { Chalk } from 'chalk';
+import type { AuthMethod } from '../contract.js';
+import type { Finding, FindingStatus } from './types.js';
+
+export interface DoctorReport {
+  baseUrl: string;
+  authMethod?: AuthMethod;
+  verdict: 'OK' | 'FAIL';
+  summary: Record<FindingStatus, number>;
+  findings: Finding[];
+}
+
+const SYMBOL: Record<FindingStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+
+/** The base URL as shown: user-info (a credential in the URL) masked. */
+export function displayUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.username || url.password) {
+      url.username = '****';
+      url.password = '';
+    }
+    return url.toString();
+  } catch {
+    return baseUrl;
+  }
+}
+
+export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined, findings: Finding[]): DoctorReport {
+  const summary: Record<FindingStatus, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
+  for (const f of findings) summary[f.status] += 1;
+  return { baseUrl: displayUrl(baseUrl), ...(authMethod ? { authMethod } : {}), verdict: summary.fail > 0 ? 'FAIL' : 'OK', summary, findings };
+}
+
+/** One line per finding (✓ ok · ! warning · ✗ failed · - skipped), the fix indented under it. */
+export function renderDoctorText(report: DoctorReport, options: { color: boolean }): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const paint: Record<FindingStatus, (s: string) => string> = { ok: c.green, warn: c.yellow, fail: c.red, skip: c.dim };
+  const lines = [`provcert doctor: ${report.baseUrl}${report.authMethod ? ` (${report.authMethod})` : ''}`];
+  for (const f of report.findings) {
+    lines.push(`${paint[f.status](SYMBOL[f.status])} ${c.bold(f.title)}: ${f.detail}`);
+    if (f.fix && f.status !== 'ok') lines.push(`    fix: ${f.fix}`);
+  }
+  const { ok, warn, fail, skip } = report.summary;
+  lines.push(`${ok} ok, ${warn} warning${warn === 1 ? '' : 's'}, ${fail} failed, ${skip} skipped`);
+  return lines.join('\n') + '\n';
+}
+
+export const renderDoctorJson = (report: DoctorReport): string => JSON.stringify(report, null, 2) + '\n';

@@ -1,0 +1,58 @@
+import type { AuthMethod } from '../contract.js';
+
+export type FindingStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+/** Stable ids, in the order findings are reported (network stack first, then the API on top of it). */
+export const FINDING_IDS = ['https', 'base-path', 'dns', 'tcp', 'tls', 'frontend', 'routes', 'auth', 'credential', 'latency'] as const;
+export type FindingId = (typeof FINDING_IDS)[number];
+
+/** One diagnosis: what was looked at, what was seen, and (for warn/fail) what to do about it. */
+export interface Finding {
+  id: FindingId;
+  status: FindingStatus;
+  title: string;
+  detail: string;
+  fix?: string;
+}
+
+/** Where the credential came from, named in texts (never its value). */
+export interface DoctorCredential {
+  value: string;
+  /** e.g. "PROVIDER_API_KEY" or "the file key.txt". */
+  source: string;
+}
+
+export interface DoctorInput {
+  baseUrl: string;
+  /** The configured method; when absent, every method is tried and the one the provider accepts is named. */
+  authMethod?: AuthMethod;
+  /** Absent: the auth findings are skipped with a fix that says how to provide one. */
+  credential?: DoctorCredential;
+  /** Per request / connection attempt. */
+  timeoutMs: number;
+  /** Answers slower than this are a warning (default 2000 ms). */
+  slowMs?: number;
+  /** Wall clock for certificate validity (injected for tests). */
+  now?: () => Date;
+}
+
+export const FINDING_TITLES: Readonly<Record<FindingId, string>> = {
+  https: 'HTTPS on a public address',
+  'base-path': 'Base path',
+  dns: 'DNS resolution',
+  tcp: 'TCP connect',
+  tls: 'TLS certificate',
+  frontend: 'Provider API, not a website',
+  routes: 'Routes under the base path',
+  auth: 'Auth header',
+  credential: 'Credential whitespace',
+  latency: 'Response time',
+};
+
+export const finding = (id: FindingId, status: FindingStatus, detail: string, fix?: string): Finding => ({
+  id,
+  status,
+  title: FINDING_TITLES[id],
+  detail,
+  ...(fix !== undefined && status !== 'ok' ? { fix } : {}),
+});

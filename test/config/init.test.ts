@@ -1,0 +1,77 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { registerInit } from '../../src/cli/commands/init.js';
+import { loadRunOptions } from '../../src/config/load.js';
+import type { RunOptionFlags } from '../../src/config/options.js';
+import { configSchema } from '../../src/config/schema.js';
+import { UsageError } from '../../src/util/result.js';
+import { captureIo, runCommand } from './cli-io.js';
+import { tempDir } from './support.js';
+
+let tmp: Awaited<ReturnType<typeof tempDir>>;
+beforeEach(async () => {
+  tmp = await tempDir();
+});
+afterEach(async () => {
+  await tmp.remove();
+});
+
+const starterPath = (): string => join(tmp.dir, 'provcert.config.yaml');
+
+/** Turn every commented `# key: value` option line into a live one (except the keys named). */
+function uncomment(text: string, except: readonly string[]): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const m = /^# ([a-z][A-Za-z]*): (.*)$/.exec(line);
+      return m?.[1] && !except.includes(m[1]) ? `${m[1]}: ${m[2] ?? ''}` : line;
+    })
+    .join('\n');
+}
+
+describe('provcert init', () => {
+  it('writes a commented starter that loads as an empty config', async () => {
+    const { io, out } = captureIo(tmp.dir);
+    expect(await runCommand(registerInit, io, ['init'])).toBe(0);
+    expect(out()).toContain('wrote provcert.config.yaml');
+    const text = await readFile(starterPath(), 'utf8');
+    for (const key of Object.keys(configSchema().properties)) expect(text).toContain(`# ${key}: `);
+    expect(text).toContain('# timeout: 10000');
+    expect(text).toContain('# webhookPort: 8787');
+    expect(await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir })).toEqual({});
+  });
+
+  it('every option line of the starter, uncommented, validates and loads', async () => {
+    const { io } = captureIo(tmp.dir);
+    await runCommand(registerInit, io, ['init']);
+    const text = await readFile(starterPath(), 'utf8');
+    // credentialFile is the alternative to credentialEnv; both at once is (rightly) an error.
+    await writeFile(starterPath(), uncomment(text, ['credentialFile']));
+    const loaded = await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir });
+    expect(loaded).toMatchObject({ baseUrl: 'https://provider.example.com/api', auth: 'API_KEY', credentialEnv: 'PROVIDER_API_KEY', timeout: '10000', local: false, reporter: 'console', only: 'metadata,catalog' });
+    await writeFile(starterPath(), uncomment(text, ['credentialEnv']));
+    expect((await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir })).credentialFile).toBe('./secrets/provider-api-key');
+  });
+
+  it('refuses to overwrite without --force, overwrites with it', async () => {
+    await writeFile(starterPath(), 'timeout: 1234\n');
+    const { io } = captureIo(tmp.dir);
+    const refused = await runCommand(registerInit, io, ['init']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(UsageError);
+    expect((refused as UsageError).message).toBe('provcert.config.yaml already exists; not overwritten');
+    expect(await readFile(starterPath(), 'utf8')).toBe('timeout: 1234\n');
+    expect(await runCommand(registerInit, io, ['init', '--force'])).toBe(0);
+    expect(await readFile(starterPath(), 'utf8')).toContain('# timeout: 10000');
+  });
+
+  it('--config writes elsewhere', async () => {
+    const { io, out } = captureIo(tmp.dir);
+    await runCommand(registerInit, io, ['init', '--config', 'ci.yaml']);
+    expect(out()).toContain('provcert run --config ci.yaml');
+    expect(await loadRunOptions({ flags: {}, env: {}, cwd: tmp.dir, configPath: 'ci.yaml' })).toEqual({});
+  });
+});
