@@ -13,12 +13,16 @@ interface PendingWrite {
  * (group commit), so concurrent appends cost one fsync per batch rather than one each.
  */
 export class AppendLog {
+  /** Flushes that may be in flight at once: while one fdatasync runs, the next batch is written and synced. */
+  static readonly PIPELINE_DEPTH = 2;
   private pending: PendingWrite[] = [];
-  private flushing = false;
+  private inFlight = 0;
   private broken: Error | undefined;
   private closed = false;
-  /** Resolves when the current flush loop ends (for close). */
-  private idle: Promise<void> = Promise.resolve();
+  /** Serializes the writes (so lines never interleave) and the acknowledgements (so they stay in order). */
+  private writeChain: Promise<void> = Promise.resolve();
+  private ackChain: Promise<void> = Promise.resolve();
+  private drained: (() => void)[] = [];
 
   private constructor(private readonly handle: FileHandle, readonly path: string) {}
 
@@ -35,35 +39,46 @@ export class AppendLog {
     if (this.closed) return Promise.reject(new Error(`log ${this.path} is closed`));
     const text = JSON.stringify(record) + '\n';
     const done = new Promise<void>((resolve, reject) => this.pending.push({ text, resolve, reject }));
-    if (!this.flushing) this.idle = this.flushLoop();
+    this.startFlush();
     return done;
   }
 
-  private async flushLoop(): Promise<void> {
-    this.flushing = true;
-    try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        try {
-          await this.handle.appendFile(batch.map((w) => w.text).join(''));
-          await this.handle.datasync();
+  /**
+   * Group commit, pipelined: everything pending goes out as one batch (one write, one fdatasync). Up to
+   * PIPELINE_DEPTH batches are in flight, so an arrival waits for one sync, not for the current one and
+   * then its own. Writes are issued in order; a batch is acknowledged only after its own sync returned
+   * and every earlier batch was acknowledged.
+   */
+  private startFlush(): void {
+    if (this.pending.length === 0 || this.inFlight >= AppendLog.PIPELINE_DEPTH || this.broken) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.inFlight++;
+    const written = this.writeChain.then(() => this.handle.appendFile(batch.map((w) => w.text).join('')));
+    this.writeChain = written.catch(() => undefined);
+    const synced = written.then(() => this.handle.datasync());
+    this.ackChain = this.ackChain.then(() =>
+      synced.then(
+        () => {
           for (const w of batch) w.resolve();
-        } catch (e) {
+        },
+        (e: unknown) => {
           // A failed write may leave a partial line; refuse further appends rather than corrupt the log.
-          this.broken = new Error(`cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+          this.broken ??= new Error(`cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
           for (const w of [...batch, ...this.pending]) w.reject(this.broken);
           this.pending = [];
-        }
-      }
-    } finally {
-      this.flushing = false;
-    }
+        },
+      ),
+    ).finally(() => {
+      this.inFlight--;
+      if (this.inFlight === 0 && this.pending.length === 0) for (const resolve of this.drained.splice(0)) resolve();
+      this.startFlush();
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.idle;
+    if (this.inFlight > 0 || this.pending.length > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
     await this.handle.close();
   }
 }
