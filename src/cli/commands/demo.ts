@@ -8,12 +8,10 @@ import { parseAuthMethod } from '../../http/auth.js';
 import { startCoreServer } from '../../server/core-server.js';
 import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../util/result.js';
-import { EXIT, type CliIo } from '../io.js';
+import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
-import { createConsoleReporter, shouldUseColor } from '../../report/console.js';
-import { writeReports } from '../../report/index.js';
+import { certifyWithReports } from '../certify.js';
 import { reportTargets, type ReportFlags } from '../report-flags.js';
-import { runCertification } from '../../runner/run.js';
 import { resolveRunOptions } from '../run-options.js';
 
 interface DemoFlags extends ReportFlags {
@@ -65,13 +63,9 @@ export function registerDemo(program: Command, io: CliIo, setExit: SetExit): voi
           env,
           io.cwd,
         );
-        io.stdout.write(`reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`);
-        const screen = targets.some((t) => t.path === '-') ? io.stderr : io.stdout;
-        const reporter = createConsoleReporter({ stream: screen, color: shouldUseColor(screen, io.env), interactive: Boolean(screen.isTTY) && !io.env['CI'] });
-        const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core, hooks: reporter });
-        reporter.onRunEnd(report);
-        const failures = await writeReports(report, targets, io);
-        setExit(failures.length > 0 ? EXIT.usage : report.verdict === 'PASS' ? EXIT.ok : EXIT.failed);
+        (targets.some((t) => t.path === '-') ? io.stderr : io.stdout).write(`reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`);
+        const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, inbox: core }, { targets, github: false }, io);
+        setExit(code);
       } finally {
         await provider.close();
         await core.close();

@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import { createConsoleReporter, shouldUseColor } from '../../report/console.js';
-import { isGithubActions, renderGithubAnnotations } from '../../report/github.js';
-import { writeReports, type ReportTarget } from '../../report/index.js';
 import { loadRunOptions } from '../../config/load.js';
-import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
 import { EXIT, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 import { resolveRunOptions, type RawRunOptions } from '../run-options.js';
+import { certifyWithReports } from '../certify.js';
 import { reportTargets, type ReportFlags } from '../report-flags.js';
 
 /** `run` flags shared with `demo` and the config file. */
@@ -42,35 +39,19 @@ export function addRunOptions(command: Command): Command {
 
 export type RunFlags = RawRunOptions & ReportFlags & { spec?: string; config?: string };
 
-/** Run a certification with resolved flags, print live progress and write the reports; returns the exit code. */
+/** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
   const flags = await loadRunOptions({ flags: given, env: io.env, cwd: io.cwd, ...(given.config ? { configPath: given.config } : {}) });
-  const targets: ReportTarget[] = reportTargets(flags);
+  const targets = reportTargets(flags);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(flags, io.env, io.cwd);
   const contract = await loadContract(flags.spec);
-  const consoleOn = !targets.some((t) => t.path === '-') && flags.reporter?.split(',').map((s) => s.trim()).includes('console') !== false;
-  const screen = consoleOn ? io.stdout : io.stderr;
-  const reporter = createConsoleReporter({
-    stream: screen,
-    color: shouldUseColor(screen, io.env),
-    interactive: Boolean(screen.isTTY) && !io.env['CI'],
-  });
   if (generatedSecret) {
     const name = flags.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
     io.stderr.write(`webhook secret generated for this run (${name} is not set); configure the provider to sign with: ${webhookSecret}\n`);
   }
-  const report = await runCertification(config, {
-    contract,
-    credential,
-    webhookSecret,
-    hooks: reporter,
-    ...(signal ? { signal } : {}),
-  });
-  reporter.onRunEnd(report);
-  if (isGithubActions(io.env) || flags.reporter?.includes('github')) io.stdout.write(renderGithubAnnotations(report));
-  const failures = await writeReports(report, targets, io);
-  if (failures.length > 0) return EXIT.usage;
-  return report.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
+  const github = flags.reporter?.split(',').map((s) => s.trim()).includes('github') ?? false;
+  const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, ...(signal ? { signal } : {}) }, { targets, github }, io);
+  return code;
 }
 
 export function registerRun(program: Command, io: CliIo, setExit: SetExit): void {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/checks/types.js';
+import { runCli } from '../support/cli.js';
+
+describe('provcert demo (the README quick start)', () => {
+  it('certifies the reference provider end to end with no configuration: exit 0, PASS', async () => {
+    const r = await runCli(['demo']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^PASS {2}20 passed, 0 failed, 1 skipped, 0 errors/m);
+    expect(r.stdout).toMatch(/webhook receiver: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/demo-kitchen/);
+  });
+
+  it('shows a failure with --fault: exit 1, the check named, a JSON report on stdout', async () => {
+    const r = await runCli(['demo', '--fault', 'duplicate-creates-new', '--json', '-']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as RunReport;
+    expect(report.verdict).toBe('FAIL');
+    expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toContain('idempotency');
+    expect(r.stderr).toMatch(/✗ idempotency/);
+  });
+
+  it('rejects an unknown fault with exit 2', async () => {
+    const r = await runCli(['demo', '--fault', 'everything-broken']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown fault everything-broken; see provcert mock-provider --list-faults/);
+  });
+});
