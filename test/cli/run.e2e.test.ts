@@ -81,4 +81,19 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
     expect(report.checks.find((c) => c.id === 'catalog')?.message).toMatch(/could not be reached/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('exits 2 with one line when the webhook port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const r = await runCli(['run', '--base-url', 'http://127.0.0.1:1', '--auth', 'API_KEY', '--local', '--webhook-port', String(port)], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`port ${port} is in use; pass --webhook-port`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
 });
