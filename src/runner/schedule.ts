@@ -66,7 +66,7 @@ export async function scheduleChecks(
     const task = (async () => {
       const reason = decided.get(def.id);
       if (reason !== undefined) return finish(def, skipped(reason), now());
-      const deps = (def.dependsOn ?? []).filter((id) => selected.has(id));
+      const deps = (def.dependsOn ?? []).filter((id) => selected.has(id) && id !== def.id);
       const depResults = await Promise.all(deps.map((id) => tasks.get(id) ?? Promise.reject(new Error(`unknown dependency ${id}`))));
       const failedDep = depResults.find((r) => r.status !== 'pass');
       if (failedDep) {

@@ -24,9 +24,10 @@ function itemFor(offering: OfferingView, quantity: number, withPricedOption: boo
         selected.push({ groupId: group.id, optionId: priced.id, quantity: 1 });
         break;
       }
-      if (chosen.length === 1 && max === 1 && chosen[0]) {
-        // A single-choice group: swap its choice for the priced option.
-        chosen[0].optionId = priced.id;
+      const last = chosen.at(-1);
+      if (last) {
+        // A full group (single choice, or "choose exactly N"): swap one free choice for the priced option.
+        last.optionId = priced.id;
         break;
       }
     }
