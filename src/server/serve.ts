@@ -66,11 +66,12 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
 
   let core: CoreServer | undefined;
   const routes = createCoreRoutes({
+    contract: deps.contract,
     registry,
     certify: deps.certify,
     adminToken,
     adminTokenEnv: settings.adminTokenEnv,
-    rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}), capabilities: deps.contract.enumValues('Capability') }),
+    rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}) }),
     core: () => core,
     knownSlug: (slug) => configured.has(slug),
     env: deps.env,

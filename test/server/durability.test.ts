@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'provcert-durable-'));
   childScript = await transpileClosure(ROOT, 'test/server/support/durable-child.ts', join(workDir, 'build'));
+  // The transpiled child imports packages (yaml, ajv) by name: let it resolve them from the repo.
+  await symlink(join(ROOT, 'node_modules'), join(workDir, 'build', 'node_modules'), 'dir');
 });
 
 afterAll(async () => {
@@ -25,7 +27,7 @@ afterAll(async () => {
 });
 
 function startChild(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [childScript, dataDir], { env: { ...process.env, CHILD_WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [childScript, dataDir, join(ROOT, 'spec', 'openapi.yaml')], { env: { ...process.env, CHILD_WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`child exited early with ${String(code)}`)));

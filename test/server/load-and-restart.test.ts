@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
-import { webhookOnlyContract } from './support/fake-contract.js';
+import { loadContract } from '../../src/spec/load.js';
 import { event, pool, post, sign } from './support/http-client.js';
 
 const SECRET = 'whsec_load_canary';
@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 async function start(dataDir: string): Promise<CoreServer> {
-  return startCoreServer({ host: '127.0.0.1', port: 0, dataDir, contract: webhookOnlyContract(), secretFor: (s) => (s === 'demo' ? SECRET : undefined) });
+  return startCoreServer({ host: '127.0.0.1', port: 0, dataDir, contract: await loadContract(), secretFor: (s) => (s === 'demo' ? SECRET : undefined) });
 }
 
 async function logIds(dataDir: string): Promise<string[]> {
@@ -78,7 +78,7 @@ describe('webhook receiver under load', () => {
     dirs.push(dataDir);
     const a = await start(dataDir);
     try {
-      const attempt = startCoreServer({ host: '127.0.0.1', port: a.port, dataDir, contract: webhookOnlyContract(), secretFor: () => SECRET });
+      const attempt = startCoreServer({ host: '127.0.0.1', port: a.port, dataDir, contract: await loadContract(), secretFor: () => SECRET });
       await expect(attempt).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(new RegExp(`port ${a.port} is in use; pass --webhook-port`)) as unknown });
     } finally {
       await a.close();

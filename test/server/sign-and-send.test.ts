@@ -8,7 +8,7 @@ import { registerSendEvent, webhookAddress } from '../../src/cli/commands/send-e
 import { registerSign } from '../../src/cli/commands/sign.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
-import { webhookOnlyContract } from './support/fake-contract.js';
+import { loadContract } from '../../src/spec/load.js';
 import { sign } from './support/http-client.js';
 
 const SECRET = 'whsec_cli_canary';
@@ -17,7 +17,7 @@ let server: CoreServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provcert-cli-'));
-  server = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir: dir, contract: webhookOnlyContract(), secretFor: (s) => (s === 'demo' ? SECRET : undefined) });
+  server = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir: dir, contract: await loadContract(), secretFor: (s) => (s === 'demo' ? SECRET : undefined) });
 });
 afterAll(async () => {
   await server.close();

@@ -141,8 +141,19 @@ describe('core routes', () => {
     expect(item['servers']).toEqual([expect.objectContaining({ url: '{core_base_url}' })]);
   });
 
-  it('documents no other /api/v1 path', () => {
+  /** Routes of provcert's own core server that the contract does not list; each is marked x-provcert-route. */
+  const PROVCERT_ROUTES = ['GET /providers/{slug}/certifications', 'GET /providers/{slug}/certifications/{id}', 'GET /providers/{slug}/events']
+    .map((route) => route.replace(' /', ' /api/v1/'));
+
+  it.each(PROVCERT_ROUTES)('%s is marked as a provcert route, tagged core', (key) => {
+    const op = rawOperation(key);
+    expect(op['x-provcert-route']).toBe(true);
+    expect(op['tags']).toContain('core');
+  });
+
+  it('documents no other /api/v1 path, and marks no contract route as provcert\'s', () => {
     const corePaths = Object.keys(doc['paths'] as Obj).filter((p) => p.startsWith('/api/v1/') || p === '/api/v1');
-    expect(corePaths.sort()).toEqual([...new Set(CORE_ROUTES.map((k) => k.split(' ')[1]))].sort());
+    expect(corePaths.sort()).toEqual([...new Set([...CORE_ROUTES, ...PROVCERT_ROUTES].map((k) => k.split(' ')[1]))].sort());
+    for (const key of CORE_ROUTES) expect(rawOperation(key)['x-provcert-route']).toBeUndefined();
   });
 });

@@ -1,10 +1,8 @@
-import { AUTH_METHODS, type AuthMethod } from '../../contract.js';
+import type { AuthMethod } from '../../contract.js';
+import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import { baseAddressProblem } from './base-address.js';
 
-/** Capability names of the contract (section "What the service does", table 7). */
-export const CAPABILITIES = [
-  'METADATA', 'HEALTH', 'CATALOG', 'QUOTE', 'ACTION_CREATE', 'ACTION_STATUS', 'WEBHOOK', 'LOCATIONS', 'SEARCH', 'ACTION_CANCEL', 'PAYMENT_OPTIONS',
-] as const;
+export const REGISTER_OPERATION = 'POST /api/v1/providers/register';
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -25,71 +23,89 @@ export interface Registration {
   fulfillment?: string;
 }
 
+/** Rules the schema cannot express: they depend on how and where the server runs. */
 export interface RegistrationRules {
   local: boolean;
   coreUrl?: string;
-  /** Capability names accepted; defaults to the contract's. */
-  capabilities?: readonly string[];
 }
 
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+/** The body once it matches CoreRegistrationInput of spec/openapi.yaml. */
+interface RegistrationBody {
+  name: string;
+  slug: string;
+  type: string;
+  category: string;
+  geography: string[];
+  baseUrl: string;
+  authMethod: AuthMethod;
+  capabilities: string[];
+  credentialEnv?: string;
+  credentialFile?: string;
+  fulfillment?: string;
+}
 
-/** Validate a registration body; returns every problem at once so one round trip fixes them all. */
-export function parseRegistration(body: unknown, rules: RegistrationRules): { ok: true; value: Registration } | { ok: false; problems: string[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, problems: ['the body must be a JSON object'] };
-  const b = body as Record<string, unknown>;
+/** Fields that would carry the credential itself; the server takes a reference only. */
+const CREDENTIAL_VALUE_FIELDS = ['credential', 'apiKey', 'token'];
+const NOT_BLANK_FIELDS = ['/name', '/type', '/category', '/baseUrl'];
+
+/** Schema texts for people where the bare pattern would say little. */
+function friendlier(problem: SchemaProblem, body: Record<string, unknown>): string {
+  if (problem.rule !== 'pattern') return problem.text;
+  const field = problem.pointer.slice(1);
+  if (problem.pointer === '/slug') return `slug ${JSON.stringify(body['slug'])} must be lowercase letters, digits and dashes (at most 64)`;
+  if (problem.pointer === '/credentialEnv') return `credentialEnv ${JSON.stringify(body['credentialEnv'])} must be an environment variable name (letters, digits, underscores)`;
+  if (NOT_BLANK_FIELDS.includes(problem.pointer)) return `${field} must not be blank`;
+  return problem.text;
+}
+
+/** Credential-reference and base-address rules, checked in code. */
+function codeProblems(body: Record<string, unknown>, rules: RegistrationRules): string[] {
   const problems: string[] = [];
-  const text = (field: string): string => {
-    const v = b[field];
-    if (typeof v !== 'string' || v.trim() === '') {
-      problems.push(`${field} is required (non-empty string)`);
-      return '';
-    }
-    return v.trim();
-  };
-  const name = text('name');
-  const slug = text('slug');
-  if (slug && !SLUG_PATTERN.test(slug)) problems.push(`slug "${slug}" must be lowercase letters, digits and dashes (at most 64)`);
-  const type = text('type').toUpperCase();
-  const category = text('category');
-  const geography = b['geography'];
-  if (!isStringArray(geography)) problems.push('geography is required (array of country or region codes)');
-  const baseUrl = text('baseUrl');
-  if (baseUrl) {
-    const problem = baseAddressProblem(baseUrl, rules);
-    if (problem) problems.push(problem);
-  }
-  const authRaw = text('authMethod').toUpperCase();
-  const authMethod = AUTH_METHODS.find((m) => m === authRaw);
-  if (authRaw && !authMethod) problems.push(`authMethod must be one of ${AUTH_METHODS.join(', ')}`);
-  const known = rules.capabilities && rules.capabilities.length > 0 ? rules.capabilities : CAPABILITIES;
-  const capabilities = b['capabilities'];
-  if (!isStringArray(capabilities) || capabilities.length === 0) {
-    problems.push('capabilities is required (array of capability names)');
-  } else {
-    const unknown = capabilities.filter((c) => !known.includes(c));
-    if (unknown.length > 0) problems.push(`unknown capabilities ${unknown.join(', ')}; known: ${known.join(', ')}`);
-  }
-  if ('credential' in b || 'apiKey' in b || 'token' in b) {
+  if (CREDENTIAL_VALUE_FIELDS.some((f) => f in body)) {
     problems.push('send a credential reference (credentialEnv or credentialFile on the server), never the credential itself');
   }
-  const credentialEnv = b['credentialEnv'];
-  const credentialFile = b['credentialFile'];
-  let credential: CredentialRef | undefined;
-  if (typeof credentialEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(credentialEnv) && credentialFile === undefined) credential = { env: credentialEnv };
-  else if (typeof credentialFile === 'string' && credentialFile !== '' && credentialEnv === undefined) credential = { file: credentialFile };
-  else problems.push('name exactly one credential reference: credentialEnv (an environment variable name on the server) or credentialFile (a path on the server)');
-  const fulfillment = b['fulfillment'];
-  if (fulfillment !== undefined && typeof fulfillment !== 'string') problems.push('fulfillment must be a string');
-
-  if (problems.length > 0 || !authMethod || !credential || !isStringArray(geography) || !isStringArray(capabilities)) {
-    return { ok: false, problems };
+  if (('credentialEnv' in body) === ('credentialFile' in body)) {
+    problems.push('name exactly one credential reference: credentialEnv (an environment variable name on the server) or credentialFile (a path on the server)');
   }
+  const baseUrl = body['baseUrl'];
+  if (typeof baseUrl === 'string' && baseUrl.trim() !== '') {
+    const problem = baseAddressProblem(baseUrl.trim(), rules);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+/**
+ * Validate a registration body against the contract's CoreRegistrationInput, then the rules the schema
+ * cannot express. Returns every problem at once so one round trip fixes them all.
+ */
+export function parseRegistration(
+  body: unknown,
+  contract: Contract,
+  rules: RegistrationRules,
+): { ok: true; value: Registration } | { ok: false; problems: string[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, problems: ['the body must be a JSON object'] };
+  const raw = body as Record<string, unknown>;
+  const checked = contract.validateRequest(REGISTER_OPERATION, raw);
+  if (checked === undefined) return { ok: false, problems: [`the spec in use (${contract.specPath}) defines no request body for ${REGISTER_OPERATION}`] };
+  const problems = [...checked.problems.map((p) => friendlier(p, raw)), ...codeProblems(raw, rules)];
+  if (!checked.valid || problems.length > 0) return { ok: false, problems };
+
+  const b = raw as unknown as RegistrationBody;
+  const credential: CredentialRef = b.credentialEnv !== undefined ? { env: b.credentialEnv } : { file: b.credentialFile ?? '' };
   return {
     ok: true,
     value: {
-      name, slug, type, category, geography, baseUrl, authMethod, capabilities, credential,
-      ...(typeof fulfillment === 'string' ? { fulfillment: fulfillment.toUpperCase() } : {}),
+      name: b.name.trim(),
+      slug: b.slug,
+      type: b.type.trim().toUpperCase(),
+      category: b.category.trim(),
+      geography: b.geography,
+      baseUrl: b.baseUrl.trim(),
+      authMethod: b.authMethod,
+      capabilities: b.capabilities,
+      credential,
+      ...(b.fulfillment !== undefined ? { fulfillment: b.fulfillment } : {}),
     },
   };
 }

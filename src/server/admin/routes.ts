@@ -3,11 +3,13 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { RunReport } from '../../checks/types.js';
+import type { Contract } from '../../spec/contract.js';
 import type { RouteHandler } from '../core-server.js';
 import { readBody, sendError, sendJson } from '../http-io.js';
 import type { ReceivedWebhook, WebhookInbox } from '../types.js';
 import { parseRegistration, type Registration, type RegistrationRules } from './registration.js';
 import { credentialFingerprint, newCertificationId, type CertificationRecord, type ProviderRegistry, type StoredProvider } from './registry.js';
+import { certificationSummaryView, certificationView, eventView, providerView } from './views.js';
 
 export interface CertifyInput {
   registration: Registration;
@@ -20,6 +22,8 @@ export interface CertifyInput {
 export type Certifier = (input: CertifyInput) => Promise<RunReport>;
 
 export interface CoreRoutesDeps {
+  /** The compiled contract: validates registration bodies (CoreRegistrationInput). */
+  contract: Contract;
   registry: ProviderRegistry;
   certify: Certifier;
   /** Bearer token operators must present; undefined = core routes refuse every request. */
@@ -47,42 +51,6 @@ function authorized(req: IncomingMessage, token: string | undefined): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header);
   // Compare digests: equal length, constant time.
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1].trim()), digest(token));
-}
-
-/** The public view of a registration: no webhook secret, no fingerprints. */
-export function publicProvider(p: StoredProvider, webhookUrl: string | undefined): Record<string, unknown> {
-  const { credential, ...registration } = p.registration;
-  return {
-    ...registration,
-    credentialRef: 'env' in credential ? { env: credential.env } : { file: credential.file },
-    status: p.status,
-    reviewStatus: p.reviewStatus,
-    configVersion: p.configVersion,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-    ...(p.submittedAt ? { submittedAt: p.submittedAt } : {}),
-    ...(webhookUrl ? { webhookUrl } : {}),
-  };
-}
-
-function certificationSummary(r: CertificationRecord): Record<string, unknown> {
-  return { id: r.id, slug: r.slug, createdAt: r.createdAt, verdict: r.verdict, configVersion: r.configVersion, summary: r.report.summary, durationMs: r.report.durationMs };
-}
-
-function publicCertification(r: CertificationRecord): Record<string, unknown> {
-  return { ...certificationSummary(r), report: r.report };
-}
-
-export function eventView(w: ReceivedWebhook): Record<string, unknown> {
-  const e = w.event ?? {};
-  const pick = (k: string): unknown => (typeof e[k] === 'string' ? e[k] : undefined);
-  return {
-    seq: w.seq, receivedAt: w.receivedAt, slug: w.slug, eventId: pick('eventId'), eventType: pick('eventType'), actionId: pick('actionId'),
-    newStatus: pick('newStatus'), verified: w.verified, duplicate: w.duplicate, answeredStatus: w.answeredStatus,
-    ...(w.signatureHeader ? { signatureHeader: w.signatureHeader } : {}),
-    ...(w.problem ? { problem: w.problem } : {}),
-    ...(w.restored ? { restored: true } : {}),
-  };
 }
 
 async function readCredential(p: StoredProvider, env: NodeJS.ProcessEnv, cwd: string): Promise<{ ok: true; credential: string } | { ok: false; message: string }> {
@@ -122,15 +90,17 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
   async function register(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJsonBody(req, res);
     if (!body.ok) return;
-    const parsed = parseRegistration(body.value, deps.rules());
+    const parsed = parseRegistration(body.value, deps.contract, deps.rules());
     if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', `invalid registration: ${parsed.problems.join('; ')}`);
+    const core = deps.core();
+    if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
     const { provider, created, recertify } = await deps.registry.register(parsed.value, now());
-    const webhookUrl = deps.core()?.urlFor(provider.registration.slug);
+    const webhookUrl = core.urlFor(provider.registration.slug);
     deps.log?.(`provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`);
     const webhook = created
       ? { url: webhookUrl, secret: provider.webhookSecret, note: 'the webhook secret is shown only now: configure it in the provider backend' }
       : { url: webhookUrl, note: 'the webhook secret is unchanged and not shown again' };
-    sendJson(res, created ? 201 : 200, { provider: publicProvider(provider, webhookUrl), webhook, certificationRequired: created || recertify });
+    sendJson(res, created ? 201 : 200, { provider: providerView(provider, webhookUrl), webhook, certificationRequired: created || recertify });
   }
 
   async function certify(res: ServerResponse, provider: StoredProvider): Promise<void> {
@@ -151,7 +121,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
       };
       await deps.registry.addCertification(record);
       deps.log?.(`certification ${record.id} of ${slug}: ${record.verdict}`);
-      sendJson(res, 200, publicCertification(record));
+      sendJson(res, 200, certificationView(record));
     } finally {
       running.delete(slug);
     }
@@ -199,7 +169,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
       return true;
     }
     if (action === 'events' && slug !== undefined && (provider || deps.knownSlug(slug))) {
-      const events = (deps.core()?.history(slug) ?? []).map(eventView);
+      const events = (deps.core()?.history(slug) ?? []).map((w) => eventView(w, slug));
       sendJson(res, 200, { data: events, total: events.length });
       return true;
     }
@@ -210,11 +180,11 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
     if (action === 'certify') await certify(res, provider);
     else if (action === 'submit-review') await submitReview(res, provider);
     else if (id === undefined) {
-      const list = (await deps.registry.certifications(slug)).map(certificationSummary);
+      const list = (await deps.registry.certifications(slug)).map(certificationSummaryView);
       sendJson(res, 200, { data: list, total: list.length });
     } else {
       const record = await deps.registry.certification(slug, id);
-      if (record) sendJson(res, 200, publicCertification(record));
+      if (record) sendJson(res, 200, certificationView(record));
       else sendError(res, 404, 'NOT_FOUND', `no certification "${id}" for ${slug}`);
     }
     return true;

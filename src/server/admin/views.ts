@@ -1,0 +1,112 @@
+import type { AuthMethod } from '../../contract.js';
+import type { RunReport } from '../../checks/types.js';
+import type { ReceivedWebhook } from '../types.js';
+import type { CertificationRecord, ReviewStatus, StoredProvider } from './registry.js';
+
+// What the core routes answer. Each view matches a Core* schema of spec/openapi.yaml (provcert's
+// definitions where the contract shows no shape); test/server/core-routes.test.ts checks them against it.
+
+/** CoreProvider: the registration and its state; never the webhook secret or the credential. */
+export interface ProviderView {
+  name: string;
+  slug: string;
+  type: string;
+  category: string;
+  geography: string[];
+  baseUrl: string;
+  authMethod: AuthMethod;
+  capabilities: string[];
+  fulfillment?: string;
+  credentialEnv?: string;
+  credentialFile?: string;
+  status: StoredProvider['status'];
+  reviewStatus: ReviewStatus;
+  configVersion: number;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt?: string;
+  webhookUrl: string;
+}
+
+/** CoreCertificationSummary */
+export interface CertificationSummaryView {
+  id: string;
+  slug: string;
+  createdAt: string;
+  verdict: RunReport['verdict'];
+  configVersion: number;
+  summary: RunReport['summary'];
+  durationMs: number;
+}
+
+/** CoreCertification */
+export interface CertificationView extends CertificationSummaryView {
+  report: RunReport;
+}
+
+/** CoreEvent */
+export interface EventView {
+  seq: number;
+  receivedAt: string;
+  slug: string;
+  legacyRoute?: true;
+  eventId?: string;
+  eventType?: string;
+  actionId?: string;
+  newStatus?: string;
+  verified: boolean;
+  duplicate: boolean;
+  answeredStatus: number;
+  signatureHeader?: string;
+  problem?: string;
+  restored?: true;
+}
+
+export function providerView(p: StoredProvider, webhookUrl: string): ProviderView {
+  const { credential, ...registration } = p.registration;
+  return {
+    ...registration,
+    ...('env' in credential ? { credentialEnv: credential.env } : { credentialFile: credential.file }),
+    status: p.status,
+    reviewStatus: p.reviewStatus,
+    configVersion: p.configVersion,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    ...(p.submittedAt ? { submittedAt: p.submittedAt } : {}),
+    webhookUrl,
+  };
+}
+
+export function certificationSummaryView(r: CertificationRecord): CertificationSummaryView {
+  return { id: r.id, slug: r.slug, createdAt: r.createdAt, verdict: r.verdict, configVersion: r.configVersion, summary: r.report.summary, durationMs: r.report.durationMs };
+}
+
+/** The stored record minus its credential fingerprint. */
+export function certificationView(r: CertificationRecord): CertificationView {
+  return { ...certificationSummaryView(r), report: r.report };
+}
+
+/**
+ * One received webhook as listed under a provider. `listedSlug` names the provider the list is for: an
+ * event from the legacy slugless route is listed under the providerSlug of its body.
+ */
+export function eventView(w: ReceivedWebhook, listedSlug: string): EventView {
+  const e = w.event ?? {};
+  const text = (k: string): Record<string, string> => {
+    const v = e[k];
+    return typeof v === 'string' ? { [k]: v } : {};
+  };
+  return {
+    seq: w.seq,
+    receivedAt: w.receivedAt,
+    slug: w.slug ?? listedSlug,
+    ...(w.slug === null ? { legacyRoute: true as const } : {}),
+    ...text('eventId'), ...text('eventType'), ...text('actionId'), ...text('newStatus'),
+    verified: w.verified,
+    duplicate: w.duplicate,
+    answeredStatus: w.answeredStatus,
+    ...(w.signatureHeader ? { signatureHeader: w.signatureHeader } : {}),
+    ...(w.problem ? { problem: w.problem } : {}),
+    ...(w.restored ? { restored: true as const } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALL_CAPABILITIES, REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
+
+const BIN = join(import.meta.dirname, '../../bin/provcert.js');
+const ADMIN = 'admin-token-e2e-91ac';
+const PROVIDER_KEY = 'provider-key-e2e-55d0';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+let serve: ChildProcess | undefined;
+let provider: RunningProvider | undefined;
+let output = '';
+afterAll(async () => {
+  serve?.kill('SIGTERM');
+  await provider?.close();
+});
+
+/** The operator flow of the README, against a real `provcert serve` process and the real engine. */
+describe('provcert serve: register, certify, events, submit for review', () => {
+  it('certifies a registered provider whose webhooks arrive at the same core', async () => {
+    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const core = `http://127.0.0.1:${corePort}/api/v1`;
+    serve = spawn(process.execPath, [BIN, 'serve', '--port', String(corePort), '--data-dir', await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-')), '--local'], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
+    });
+    serve.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    for (let i = 0; i < 100 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
+
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${core}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+
+    expect((await fetch(`${core}/providers/${REFERENCE_SLUG}/certifications`)).status).toBe(401);
+    const registered = await call('POST', '/providers/register', {
+      name: 'Demo Kitchen', slug: REFERENCE_SLUG, type: 'DELIVERY', category: 'food_delivery', geography: ['DE'],
+      baseUrl: `http://127.0.0.1:${providerPort}`, authMethod: 'API_KEY', capabilities: [...ALL_CAPABILITIES], credentialEnv: 'DEMO_KEY',
+    });
+    expect(registered.status).toBe(201);
+    const webhook = registered.json['webhook'] as { url: string; secret: string };
+    expect(webhook.url).toBe(`${core}/webhooks/${REFERENCE_SLUG}`);
+
+    // The provider developer configures the handed-off webhook address and secret, then starts the backend.
+    provider = await startReferenceProvider({
+      port: providerPort, authMethod: 'API_KEY', credential: PROVIDER_KEY, webhookSecret: webhook.secret, webhookUrl: webhook.url,
+      dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-provider-')), 'data.json'),
+    });
+
+    const certified = await call('POST', `/providers/${REFERENCE_SLUG}/certify`);
+    expect(certified.status).toBe(200);
+    const report = certified.json['report'] as { verdict: string; checks: { id: string; status: string; message: string }[] };
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error')).toEqual([]);
+    expect(certified.json['verdict']).toBe('PASS');
+
+    const list = await call('GET', `/providers/${REFERENCE_SLUG}/certifications`);
+    expect((list.json['data'] as { id: string }[])[0]?.id).toBe(certified.json['id']);
+
+    const events = await call('GET', `/providers/${REFERENCE_SLUG}/events`);
+    const received = events.json['data'] as { verified: boolean; newStatus?: string }[];
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((e) => e.verified)).toBe(true);
+    expect(received.map((e) => e.newStatus)).toContain('CANCELLED');
+
+    const review = await call('POST', `/providers/${REFERENCE_SLUG}/submit-review`);
+    expect(review).toMatchObject({ status: 200, json: { reviewStatus: 'PENDING_APPROVAL' } });
+
+    // Secrets: the credential never, the webhook secret only in the one registration answer.
+    expect(output).not.toContain(PROVIDER_KEY);
+    expect(output).not.toContain(webhook.secret);
+    expect(JSON.stringify([certified, list, events, review])).not.toContain(webhook.secret);
+  }, 60_000);
+});
