@@ -91,15 +91,6 @@ export function expectSchema(f: Findings, contract: Contract, outcome: JsonRespo
   return false;
 }
 
-/** Same, for a value checked against a named schema (e.g. one Offering). */
-export function expectNamedSchema(f: Findings, contract: Contract, value: unknown, schema: string, what: string, evidence?: HttpOutcome): boolean {
-  const result = contract.validate(schema, value);
-  if (result.valid) return true;
-  if (evidence) evidenceOnce(f, evidence);
-  for (const p of result.problems) f.problem(`${what} is not a valid ${schema}: ${p.text}`);
-  return false;
-}
-
 export interface ExpectErrorOptions {
   /** The request in words, e.g. "wrong credential on GET /catalog". */
   what: string;
