@@ -74,15 +74,20 @@ export function thisRun(received: readonly ReceivedWebhook[], actions: readonly 
 async function awaitEvents(ctx: CheckContext, actions: readonly TestAction[], ours: (w: ReceivedWebhook) => boolean): Promise<string[]> {
   const budget = ctx.config.webhookTimeoutMs;
   const missing: string[] = [];
-  const wait = (predicate: (w: ReceivedWebhook) => boolean, what: string) =>
+  const wait = (predicate: (w: ReceivedWebhook) => boolean, what: () => string) =>
     ctx.webhooks.waitFor((w) => ours(w) && predicate(w), budget, ctx.signal).then((w) => {
-      if (!w) missing.push(what);
+      if (!w) missing.push(what());
     });
+  // What did arrive for an action, so a wrong status is named rather than only a missing one.
+  const saidFor = (a: TestAction): string => {
+    const statuses = ctx.webhooks.all().filter((w) => ours(w) && names(a, field(w, 'actionId'))).map((w) => field(w, 'newStatus') ?? '(none)');
+    return statuses.length > 0 ? ` (its events said newStatus ${[...new Set(statuses)].join(', ')})` : '';
+  };
   await Promise.all(
     actions.flatMap((a) => [
-      wait((w) => names(a, field(w, 'actionId')), `no status event for action ${a.publicId} arrived within ${budget} ms`),
+      wait((w) => names(a, field(w, 'actionId')), () => `no status event for action ${a.publicId} arrived within ${budget} ms`),
       ...(a.cancelled
-        ? [wait((w) => names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED', `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms`)]
+        ? [wait((w) => names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED', () => `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms${saidFor(a)}`)]
         : []),
     ]),
   );

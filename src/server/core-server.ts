@@ -66,8 +66,10 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
   server.keepAliveTimeout = 5_000;
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://core.invalid');
-    const path = url.pathname;
+    // The hot webhook route needs only the path; a URL object is built for the other routes only.
+    const raw = req.url ?? '/';
+    const query = raw.indexOf('?');
+    const path = query === -1 ? raw : raw.slice(0, query);
     const webhook = WEBHOOK_ROUTE.exec(path);
     if (webhook) {
       if (req.method !== 'POST') return sendError(res, 405, 'NOT_FOUND', `${req.method ?? ''} is not supported on ${path}; use POST`, true);
@@ -81,7 +83,10 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
       }
       return handleWebhook(req, res, slug, deps);
     }
-    if (options.routes && (await options.routes(req, res, path, url))) return;
+    if (options.routes) {
+      const url = new URL(raw, 'http://core.invalid');
+      if (await options.routes(req, res, url.pathname, url)) return;
+    }
     sendError(res, 404, 'NOT_FOUND', `no route ${req.method ?? ''} ${path}`, true);
   }
 

@@ -18,6 +18,8 @@ export interface WebhookRouteDeps {
 
 const MASKED_HEADER = /signature|hmac|secret|token|key|authorization|cookie/i;
 const MAX_SCHEMA_PROBLEMS_SHOWN = 5;
+/** WebhookIngestionResponse of an accepted event. */
+const SUCCESS = { success: true } as const;
 
 /** Header values that may carry credentials or signatures are masked; the names are kept. */
 export function maskHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -122,7 +124,7 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
   } catch {
     return reject({ status: 500, code: 'INTERNAL_ERROR', message: 'the event could not be recorded durably; retry later' }, { ...withBody, verified: true });
   }
-  sendJson(res, 200, { success: true });
+  sendJson(res, 200, SUCCESS);
   const entry = deps.store.record({ ...base, ...withBody, verified: true, answeredStatus: 200, duplicate });
   deps.log(describe(entry));
 }

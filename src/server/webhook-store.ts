@@ -15,6 +15,9 @@ export interface LoggedEvent {
   rawBody: string;
 }
 
+/** How far the in-memory history may run over its limit before it is trimmed back. */
+const TRIM_CHUNK = 1_000;
+
 export type NewWebhook = Omit<ReceivedWebhook, 'seq'>;
 
 interface Waiter {
@@ -127,7 +130,8 @@ export class WebhookStore {
   record(webhook: NewWebhook): ReceivedWebhook {
     const entry: ReceivedWebhook = { seq: this.nextSeq++, ...webhook };
     this.session.push(entry);
-    if (this.session.length > this.retained) this.session.shift();
+    // Trim in chunks: one shift per request would move the whole array each time once it is full.
+    if (this.session.length > this.retained + TRIM_CHUNK) this.session.splice(0, this.session.length - this.retained);
     for (const waiter of this.waiters) {
       if (waiter.predicate(entry)) waiter.resolve(entry);
     }

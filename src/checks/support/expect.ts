@@ -106,7 +106,12 @@ export interface ExpectErrorOptions {
  * at most one problem naming expected vs found (with evidence) and returns whether all held.
  */
 export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses, codes }: ExpectErrorOptions): boolean {
-  const wanted = `${describeStatuses(statuses)}${codes && codes.length > 0 ? ` ${codes.join(' or ')}` : ''} ErrorResponse`;
+  const statusText = describeStatuses(statuses);
+  const codeText = codes && codes.length > 0 ? codes.join(' or ') : '';
+  // "401 UNAUTHORIZED ErrorResponse", or for a whole status class "an ErrorResponse with code X (a 4xx status)".
+  const wanted = statusText.startsWith('a ')
+    ? `an ErrorResponse${codeText ? ` with code ${codeText}` : ''} (${statusText})`
+    : `${statusText}${codeText ? ` ${codeText}` : ''} ErrorResponse`;
   const fail = (found: string): false => {
     evidenceOnce(f, outcome);
     return f.problem(`${what} ${found}; expected ${wanted}`);
