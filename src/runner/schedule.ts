@@ -26,10 +26,15 @@ class Semaphore {
 
 const skipped = (message: string): CheckOutcome => ({ status: 'skip', message, evidence: [] });
 
+/** A check cut short by an interrupt (Ctrl-C) proves nothing either way. */
+const INTERRUPTED = 'interrupted before this check finished (the run was stopped)';
+
 async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
   try {
-    return await def.run(ctx);
+    const outcome = await def.run(ctx);
+    return ctx.signal.aborted && outcome.status !== 'pass' ? { ...outcome, status: 'skip', message: INTERRUPTED, details: [outcome.message, ...(outcome.details ?? [])] } : outcome;
   } catch (error) {
+    if (ctx.signal.aborted) return skipped(INTERRUPTED);
     if (error instanceof PrerequisiteError) {
       return skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`);
     }
@@ -76,6 +81,10 @@ export async function scheduleChecks(
       await Promise.all((def.after ?? []).filter((id) => selected.has(id) && id !== def.id).map((id) => tasks.get(id)));
       const release = await semaphore.acquire();
       const started = now();
+      if (ctx.signal.aborted) {
+        release();
+        return finish(def, skipped(INTERRUPTED), started);
+      }
       try {
         options.hooks?.onCheckStart?.(def.id, def.title);
         return finish(def, await runOne(def, ctx), started);

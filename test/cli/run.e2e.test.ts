@@ -97,3 +97,30 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
     }
   });
 });
+
+describe('provcert run: interrupted', () => {
+  it('Ctrl-C ends the run early with exit 130, still writes the report, and cut-short checks are skipped, not failed', async () => {
+    const port = await freePort();
+    provider = await startReferenceProvider({
+      authMethod: 'API_KEY', credential: CANARY_CREDENTIAL, webhookSecret: CANARY_SECRET,
+      webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
+      dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-cli-')), 'data.json'),
+      quoteTtlSeconds: 60,
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-cli-int-'));
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/provcert.js'), 'run', '--base-url', provider.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(port), '--json', join(dir, 'r.json')], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    // Interrupt once the quick checks are done and only the 60 s expiry wait remains.
+    for (let i = 0; i < 100 && !out.includes('✓ webhook') && !out.includes('✓ cancel'); i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    const report = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as RunReport;
+    expect(report.checks.find((c) => c.id === 'quote-expiry')?.status).toBe('skip');
+    expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+  });
+});

@@ -3,8 +3,8 @@ import type { CheckContext, CheckDefinition, CheckId, CheckOutcome, CheckResult,
 import { PrerequisiteError } from '../../src/runner/resources.js';
 import { scheduleChecks, topologicalOrder, type RunHooks, type Verdicts } from '../../src/runner/schedule.js';
 
-// The scheduler only hands the context to each check's run(); these fake checks never read it.
-const ctx = {} as CheckContext;
+// The scheduler reads only the context's signal (interrupts); these fake checks never read the rest.
+const ctx = { signal: new AbortController().signal } as CheckContext;
 
 const outcome = (status: CheckStatus, message = `${status} message`): CheckOutcome => ({ status, message, evidence: [] });
 
@@ -323,5 +323,39 @@ describe('dependency cycles and order', () => {
       check('catalog'),
     ];
     expect(topologicalOrder(defs).map((d) => d.id)).toEqual(['catalog', 'quote-math', 'payment-pending', 'idempotency', 'health']);
+  });
+});
+
+describe('scheduleChecks: interrupted (Ctrl-C)', () => {
+  it('turns a check cut short into a skip keeping what it saw, and never starts the waiting ones', async () => {
+    const interrupt = new AbortController();
+    const interrupted = { signal: interrupt.signal } as CheckContext;
+    const running = gate();
+    let secondRan = false;
+    const defs = [
+      check('quote-expiry', async () => {
+        running.open();
+        await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve()));
+        return outcome('fail', 'no event arrived');
+      }),
+      check('webhook', async () => {
+        secondRan = true;
+        return outcome('pass');
+      }),
+    ];
+    const results = scheduleChecks(defs, interrupted, new Map(), { concurrency: 1 });
+    await running.opened;
+    interrupt.abort();
+    const [first, second] = await results;
+    expect(first).toMatchObject({ status: 'skip', message: 'interrupted before this check finished (the run was stopped)', details: ['no event arrived'] });
+    expect(second?.status).toBe('skip');
+    expect(secondRan).toBe(false);
+  });
+
+  it('skips a check that had not started when the run was interrupted', async () => {
+    const interrupt = new AbortController();
+    interrupt.abort();
+    const [result] = await scheduleChecks([check('catalog', async () => outcome('pass'))], { signal: interrupt.signal } as CheckContext, new Map(), { concurrency: 1 });
+    expect(result).toMatchObject({ status: 'skip', message: 'interrupted before this check finished (the run was stopped)' });
   });
 });
