@@ -1,23 +1,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, startReferenceProvider, type FaultName } from '../../fixtures/provider/index.js';
 import { runCli } from '../support/cli.js';
+import { freePort } from '../support/ports.js';
 
 const env = { PROVIDER_API_KEY: 'replay-key-31', SERVICE_WEBHOOK_SECRET: 'replay-secret-77' };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 async function providerOn(port: number, webhookPort: number, faults: FaultName[]) {
   return startReferenceProvider({

@@ -1,25 +1,16 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
 import type { RunReport } from '../../src/checks/types.js';
 import { runCli } from '../support/cli.js';
+import { createServer } from 'node:net';
+import { freePort } from '../support/ports.js';
 
 const CANARY_CREDENTIAL = 'canary-credential-Zq81xT';
 const CANARY_SECRET = 'canary-webhook-secret-Pm42vW';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 let provider: RunningProvider | undefined;
 afterEach(async () => {

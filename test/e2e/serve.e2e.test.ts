@@ -1,25 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports.js';
 import { ALL_CAPABILITIES, REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const ADMIN = 'admin-token-e2e-91ac';
 const PROVIDER_KEY = 'provider-key-e2e-55d0';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 let serve: ChildProcess | undefined;
 let provider: RunningProvider | undefined;

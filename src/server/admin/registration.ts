@@ -9,8 +9,8 @@ export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** Where the certifier reads the provider credential: a reference, never the value (DECISIONS.md, Credentials). */
 export type CredentialRef = { env: string } | { file: string };
 
-/** POST /api/v1/providers/register, validated. */
-export interface Registration {
+/** The contract's registration fields (plus the optional fulfillment), as validated. */
+export interface RegistrationFields {
   name: string;
   slug: string;
   type: string;
@@ -19,8 +19,12 @@ export interface Registration {
   baseUrl: string;
   authMethod: AuthMethod;
   capabilities: string[];
-  credential: CredentialRef;
   fulfillment?: string;
+}
+
+/** POST /api/v1/providers/register, validated. */
+export interface Registration extends RegistrationFields {
+  credential: CredentialRef;
 }
 
 /** Rules the schema cannot express: they depend on how and where the server runs. */
@@ -30,18 +34,9 @@ export interface RegistrationRules {
 }
 
 /** The body once it matches CoreRegistrationInput of spec/openapi.yaml. */
-interface RegistrationBody {
-  name: string;
-  slug: string;
-  type: string;
-  category: string;
-  geography: string[];
-  baseUrl: string;
-  authMethod: AuthMethod;
-  capabilities: string[];
+interface RegistrationBody extends RegistrationFields {
   credentialEnv?: string;
   credentialFile?: string;
-  fulfillment?: string;
 }
 
 /** Fields that would carry the credential itself; the server takes a reference only. */

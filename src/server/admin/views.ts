@@ -1,22 +1,13 @@
-import type { AuthMethod } from '../../contract.js';
 import type { RunReport } from '../../checks/types.js';
 import type { ReceivedWebhook } from '../types.js';
+import type { RegistrationFields } from './registration.js';
 import type { CertificationRecord, ReviewStatus, StoredProvider } from './registry.js';
 
 // What the core routes answer. Each view matches a Core* schema of spec/openapi.yaml (provcert's
 // definitions where the contract shows no shape); test/server/core-routes.test.ts checks them against it.
 
 /** CoreProvider: the registration and its state; never the webhook secret or the credential. */
-export interface ProviderView {
-  name: string;
-  slug: string;
-  type: string;
-  category: string;
-  geography: string[];
-  baseUrl: string;
-  authMethod: AuthMethod;
-  capabilities: string[];
-  fulfillment?: string;
+export interface ProviderView extends RegistrationFields {
   credentialEnv?: string;
   credentialFile?: string;
   status: StoredProvider['status'];
