@@ -58,7 +58,8 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
   if (blockedBy) {
     for (const id of HTTP_FINDINGS) findings.push(finding(id, 'skip', `skipped: ${blockedBy}`));
   } else {
-    findings.push(...(await httpFindings(input, url)));
+    const basePathWrong = findings.some((f) => f.id === 'base-path' && f.status === 'fail');
+    findings.push(...(await httpFindings(input, url, basePathWrong)));
   }
   const redactor = redactorFor(input, url);
   return FINDING_IDS.flatMap((id) => findings.filter((f) => f.id === id)).map((f) => ({
@@ -68,7 +69,7 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
   }));
 }
 
-async function httpFindings(input: DoctorInput, url: URL): Promise<Finding[]> {
+async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean): Promise<Finding[]> {
   const credential = input.credential?.value ?? '';
   const redactor = redactorFor(input, url);
   const clientFor = (baseUrl: string) =>
@@ -87,10 +88,13 @@ async function httpFindings(input: DoctorInput, url: URL): Promise<Finding[]> {
         await candidate.close();
       }
     };
+    const routes = await routesFinding(probes, input.baseUrl, probeCandidate);
+    // Under a wrong base path the probes hit no provider route, so what they say about auth means nothing.
+    const wrongPath = basePathWrong ? 'the base path is wrong (see base-path)' : routes.status === 'fail' ? 'the provider routes were not found (see routes)' : undefined;
     return [
       frontendFinding(probes),
-      await routesFinding(probes, input.baseUrl, probeCandidate),
-      await authFinding(probes, client, input.authMethod, input.credential),
+      routes,
+      wrongPath ? finding('auth', 'skip', `skipped: ${wrongPath}`) : await authFinding(probes, client, input.authMethod, input.credential),
       latencyFinding(probes, input.slowMs ?? DEFAULT_SLOW_MS),
     ];
   } finally {

@@ -75,6 +75,13 @@ describe('doctor diagnoses the troubleshooting list', () => {
     const findings = await doctor({ baseUrl: `${server.url}/health` });
     expect(byId(findings, 'base-path')).toMatchObject({ status: 'fail', fix: `use --base-url ${server.url}` });
     expect(byId(findings, 'routes')).toMatchObject({ status: 'fail', fix: `use --base-url ${server.url}` });
+    // The probes hit no provider route: no verdict on the credential from them.
+    expect(byId(findings, 'auth')).toMatchObject({ status: 'skip', detail: 'skipped: the base path is wrong (see base-path)' });
+  });
+
+  it('404 everywhere: the auth finding is skipped naming routes, not judged', async () => {
+    const server = await serve((_req, res) => json(res, 404, { code: 'NOT_FOUND', message: 'nothing' }));
+    expect(byId(await doctor({ baseUrl: server.url }), 'auth')).toMatchObject({ status: 'skip', detail: 'skipped: the provider routes were not found (see routes)' });
   });
 
   it('wrong auth header: provider expects Bearer, configured API_KEY → names BEARER_TOKEN', async () => {
