@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerDoctor } from '../../src/cli/commands/doctor.js';
 import { UsageError } from '../../src/util/result.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { tempDir } from '../config/support.js';
-import { providerApi, startServer, type TestServer } from './support.js';
+import { providerApi, serveEachTest } from './support.js';
 
 const CANARY = 'canary_sk_live_4b9d2e71';
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serveEachTest();
 
 /** Run `provcert doctor …` through commander with a captured CliIo. */
 async function doctor(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {

@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { candidateBases } from '../../src/doctor/http-probes.js';
 import { FINDING_IDS, type DoctorInput } from '../../src/doctor/types.js';
-import { byId, json, providerApi, startServer, type TestServer } from './support.js';
+import { byId, json, providerApi, serveEachTest, startServer } from './support.js';
 
 const SECRET = 'pk_test_doctor_5e1f';
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serveEachTest();
 
 const doctor = (input: Partial<DoctorInput> & { baseUrl: string }) =>
   runDoctor({ timeoutMs: 2_000, credential: { value: SECRET, source: 'PROVIDER_API_KEY' }, authMethod: 'API_KEY', ...input });
@@ -154,9 +145,9 @@ describe('doctor diagnoses the troubleshooting list', () => {
   });
 
   it('a refused port: TCP fails, the HTTP findings are skipped naming it', async () => {
-    const server = await serve(() => undefined);
+    const server = await startServer(() => undefined);
     const url = server.url;
-    await servers.pop()?.close();
+    await server.close();
     const findings = await doctor({ baseUrl: url });
     expect(byId(findings, 'tcp')).toMatchObject({ status: 'fail', detail: expect.stringContaining('refused: nothing listens there') });
     for (const id of ['frontend', 'routes', 'auth', 'latency'] as const) expect(byId(findings, id)).toMatchObject({ status: 'skip', detail: 'skipped: no TCP connection (see tcp)' });

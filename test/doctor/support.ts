@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import type { AuthMethod } from '../../src/contract.js';
 import type { Finding, FindingId } from '../../src/doctor/types.js';
 
@@ -28,6 +29,19 @@ async function listen(server: ReturnType<typeof createHttpServer>, scheme: 'http
 }
 
 export const startServer = (handler: Handler): Promise<TestServer> => listen(createHttpServer(handler), 'http', '127.0.0.1');
+
+/** Servers started through `serve` are closed after each test of the file that calls this. */
+export function serveEachTest(): (handler: Handler) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    servers.push(server);
+    return server;
+  };
+}
 
 export const startHttpsServer = (handler: Handler, tls: { key: string; cert: string }, host: string): Promise<TestServer> =>
   listen(createHttpsServer(tls, handler) as unknown as ReturnType<typeof createHttpServer>, 'https', host);
