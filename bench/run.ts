@@ -1,6 +1,8 @@
 import { main as certification } from './certification.js';
+import { main as underAttack } from './under-attack.js';
 import { main as webhookIngest } from './webhook-ingest.js';
 
 // `npm run bench`: timing goals live here, never in timed unit tests.
 await certification();
 await webhookIngest();
+await underAttack();

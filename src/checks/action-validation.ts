@@ -30,20 +30,21 @@ const CASES: InvalidAction[] = [
 
 async function tryCase(ctx: CheckContext, f: Findings, c: InvalidAction, valid: Record<string, unknown>): Promise<void> {
   const what = `POST /actions with ${c.describe}`;
+  const requirement = c.missingField ? 'ACTION-MISSING-FIELD-VALIDATION-ERROR' : 'ACTION-NOT-CONFIRMED';
   const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: c.change(valid) });
   const accepted = success(outcome);
   if (accepted) {
     const created = actionIdentity(accepted.json);
     if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
     const name = created.publicId ?? created.id;
-    problemAt(f, ctx, outcome, `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code} and no action`);
+    problemAt(f, ctx, outcome, `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code} and no action`, requirement);
     return;
   }
   if (c.missingField && errorCode(outcome) === 'QUOTE_EXPIRED') {
-    problemAt(f, ctx, outcome, `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`);
+    problemAt(f, ctx, outcome, `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`, requirement);
     return;
   }
-  if (!expectError(f, outcome, { what, statuses: c.statuses, codes: [c.code] })) markReproduce(f, ctx, outcome);
+  if (!expectError(f, outcome, { what, statuses: c.statuses, codes: [c.code], requirement })) markReproduce(f, ctx, outcome);
 }
 
 export const check: CheckDefinition = {
@@ -51,6 +52,7 @@ export const check: CheckDefinition = {
   title: 'Invalid action requests are rejected and create nothing',
   rule:
     'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"',
+  requirements: ['ACTION-REQUIRES-QUOTE-AND-CONFIRMATION', 'ACTION-INPUT-REQUIRED-FIELDS', 'ACTION-MISSING-FIELD-VALIDATION-ERROR', 'ACTION-NOT-CONFIRMED'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {

@@ -41,6 +41,7 @@ export const check: CheckDefinition = {
   title: 'Declared capabilities match the profile, the portal and the routes',
   rule:
     'Contract, What the service does §7–§9: the capability profiles table (required capabilities per profile; LOCATIONS when fulfillment is DELIVERY, PICKUP, ONSITE or HYBRID); §8: "Only real capabilities are declared … Capabilities in the portal and in GET /provider-info must match"',
+  requirements: ['CAPABILITIES-ONLY-REAL', 'PROFILE-BASE-CAPABILITIES', 'PROFILE-TRANSACTIONAL-CAPABILITIES', 'CAPABILITIES-MATCH-PORTAL'],
   appliesTo: { description: 'every provider' },
   async run(ctx) {
     const f = new Findings();
@@ -52,7 +53,7 @@ export const check: CheckDefinition = {
     const missing = requiredCapabilities(ctx.contract, profile, fulfillment).filter((c) => !declared.includes(c));
     if (missing.length > 0) {
       const why = missing.includes('LOCATIONS') && !ctx.contract.operation('GET /locations')?.requiredIn.includes(profile) ? ` (LOCATIONS because fulfillment is ${fulfillment})` : '';
-      f.problem(`the ${profile} profile requires ${missing.join(', ')}, which GET /provider-info does not declare${why}`);
+      f.problem(`the ${profile} profile requires ${missing.join(', ')}, which GET /provider-info does not declare${why}`, profile === 'TRANSACTIONAL' ? 'PROFILE-TRANSACTIONAL-CAPABILITIES' : 'PROFILE-BASE-CAPABILITIES');
     }
 
     if (ctx.config.capabilities) {
@@ -64,7 +65,7 @@ export const check: CheckDefinition = {
           onlyPortal.length > 0 ? `declared in the portal (--capabilities) but not by GET /provider-info: ${onlyPortal.join(', ')}` : '',
           onlyProvider.length > 0 ? `declared by GET /provider-info but not in the portal: ${onlyProvider.join(', ')}` : '',
         ].filter(Boolean);
-        f.problem(`the portal and GET /provider-info declare different capabilities: ${parts.join('; ')}`);
+        f.problem(`the portal and GET /provider-info declare different capabilities: ${parts.join('; ')}`, 'CAPABILITIES-MATCH-PORTAL');
         f.expected = [...portal].sort();
         f.actual = [...declared].sort();
       }

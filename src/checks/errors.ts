@@ -62,10 +62,10 @@ function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, docum
   if (code === undefined) return;
   if (documented.size > 0 && !documented.has(code)) {
     evidenceOnce(f, outcome);
-    f.problem(`${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`);
+    f.problem(`${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`, 'ERROR-CODES-DOCUMENTED');
   } else if (probe.expect && code !== probe.expect.code) {
     evidenceOnce(f, outcome);
-    f.problem(`${probe.what} was answered with code ${code}; expected ${probe.expect.code}`);
+    f.problem(`${probe.what} was answered with code ${code}; expected ${probe.expect.code}`, probe.expect.code === 'NOT_FOUND' ? 'ERROR-NOT-FOUND' : 'ERROR-CODES-DOCUMENTED');
   }
 }
 
@@ -74,6 +74,7 @@ export const check: CheckDefinition = {
   title: 'Errors are JSON ErrorResponse with documented codes',
   rule:
     'Contract, Errors: "Error body: { code, message }" with the codes of the table; 404 NOT_FOUND "endpoint or id does not exist"; Endpoints: error codes 400, 401, 404, 422, 500 with body ErrorResponse',
+  requirements: ['ERROR-BODY-SHAPE', 'ERROR-CODES-DOCUMENTED', 'ERROR-NOT-FOUND'],
   appliesTo: { description: 'every provider' },
   // Last, so its probes do not interleave with the other checks' scenarios.
   after: CHECK_IDS.filter((id) => id !== 'errors'),

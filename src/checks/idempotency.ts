@@ -46,14 +46,14 @@ async function concurrentDuplicates(ctx: CheckContext, f: Findings): Promise<{ b
   const ids = new Map<string, HttpOutcome>();
   for (const outcome of outcomes) {
     const identity = note(ctx, outcome);
-    if (!success(outcome)) problemAt(f, ctx, outcome, `one of ${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) was answered ${describeAnswer(outcome)}; every duplicate must return the one action`);
+    if (!success(outcome)) problemAt(f, ctx, outcome, `one of ${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) was answered ${describeAnswer(outcome)}; every duplicate must return the one action`, 'ACTION-DUPLICATE-CONCURRENT');
     else if (identity.id !== undefined && !ids.has(identity.id)) ids.set(identity.id, outcome);
   }
   if (ids.size > 1) {
     for (const outcome of ids.values()) keepEvidence(f, outcome);
     const first = [...ids.values()][0];
     if (first) markReproduce(f, ctx, first);
-    f.problem(`${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) created ${ids.size} actions (${[...ids.keys()].join(', ')}); expected exactly one`);
+    f.problem(`${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) created ${ids.size} actions (${[...ids.keys()].join(', ')}); expected exactly one`, 'ACTION-DUPLICATE-CONCURRENT');
   }
   const id = [...ids.keys()][0];
   return { body, ...(id !== undefined ? { id } : {}) };
@@ -69,10 +69,10 @@ async function changedPayload(ctx: CheckContext, f: Findings, original: Record<s
   if (accepted) {
     const identity = note(ctx, outcome);
     const same = identity.id !== undefined && identity.id === existingId;
-    problemAt(f, ctx, outcome, `${what} was answered ${accepted.status}${same ? ` with the existing action ${identity.publicId ?? identity.id}` : identity.id ? ` with action ${identity.publicId ?? identity.id}` : ''}; expected 409 ${REUSED_CODE}`);
+    problemAt(f, ctx, outcome, `${what} was answered ${accepted.status}${same ? ` with the existing action ${identity.publicId ?? identity.id}` : identity.id ? ` with action ${identity.publicId ?? identity.id}` : ''}; expected 409 ${REUSED_CODE}`, 'ACTION-KEY-REUSE-409');
     return;
   }
-  if (!expectError(f, outcome, { what, statuses: [409], codes: [REUSED_CODE] })) markReproduce(f, ctx, outcome);
+  if (!expectError(f, outcome, { what, statuses: [409], codes: [REUSED_CODE], requirement: 'ACTION-KEY-REUSE-409' })) markReproduce(f, ctx, outcome);
 }
 
 export const check: CheckDefinition = {
@@ -80,6 +80,7 @@ export const check: CheckDefinition = {
   title: 'Duplicate action requests never create a second order',
   rule:
     'Contract, Provider route behaviour rule 2: "A repeated idempotencyKey with the same payload returns the identical existing action (also for concurrent duplicates …). The same key with a changed payload gives HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD"',
+  requirements: ['ACTION-DUPLICATE-SAME-ACTION', 'ACTION-DUPLICATE-CONCURRENT', 'ACTION-KEY-REUSE-409'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {

@@ -12,7 +12,7 @@ async function fetchLocations(ctx: CheckContext, f: Findings, activeOnly: boolea
   const what = `GET /locations${query ? `?activeOnly=${String(activeOnly)}` : ''}`;
   const outcome = await ctx.client.send({ method: 'GET', path: '/locations', ...(query ? { query } : {}) });
   if (!expectJson(f, outcome, what)) return undefined;
-  if (!expectSchema(f, ctx.contract, outcome, 'GET /locations', what)) return undefined;
+  if (!expectSchema(f, ctx.contract, outcome, 'GET /locations', what, 'LOCATION-REQUIRED-FIELDS')) return undefined;
   return { outcome, locations: outcome.json as LocationView[] };
 }
 
@@ -21,6 +21,7 @@ export const check: CheckDefinition = {
   title: 'Locations: at least one active, activeOnly honoured',
   rule:
     'Contract, What the service does §9: "DELIVERY, PICKUP, ONSITE and HYBRID require at least one active location returned by GET /locations … the active locations returned by the route are [what is checked]"; Endpoints: GET /locations query activeOnly, default true',
+  requirements: ['LOCATIONS-ACTIVE-REQUIRED', 'LOCATIONS-ACTIVE-ONLY', 'LOCATION-REQUIRED-FIELDS'],
   appliesTo: { description: 'when LOCATIONS is declared or the fulfillment mode is DELIVERY, PICKUP, ONSITE or HYBRID' },
   skipReason(ctx) {
     if (ctx.declared.has('LOCATIONS') || LOCATION_FULFILLMENT.includes(ctx.fulfillment)) return undefined;
@@ -44,7 +45,7 @@ export const check: CheckDefinition = {
       const inactive = answer.locations.filter((l) => l.isActive === false);
       if (inactive.length > 0) {
         evidenceOnce(f, answer.outcome);
-        f.problem(`${what} returned inactive location(s) ${inactive.map(label).join(', ')}; activeOnly must be honoured`);
+        f.problem(`${what} returned inactive location(s) ${inactive.map(label).join(', ')}; activeOnly must be honoured`, 'LOCATIONS-ACTIVE-ONLY');
       }
     }
     if (all && active) {
@@ -52,7 +53,7 @@ export const check: CheckDefinition = {
       const absent = active.filter((l) => !listed.has(l.id));
       if (absent.length > 0) {
         evidenceOnce(f, all.outcome);
-        f.problem(`GET /locations?activeOnly=false left out active location(s) ${absent.map(label).join(', ')}; activeOnly=false must return every location`);
+        f.problem(`GET /locations?activeOnly=false left out active location(s) ${absent.map(label).join(', ')}; activeOnly=false must return every location`, 'LOCATIONS-ACTIVE-ONLY');
       }
     }
     const inactiveCount = all ? all.locations.filter((l) => l.isActive === false).length : 0;

@@ -52,7 +52,7 @@ async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: Ce
     f.warn(`manifest.certificationInput was not checked against the catalog, which is unusable (see catalog): ${error.message}`);
     return;
   }
-  for (const p of certificationInputProblems(input, catalog)) f.problem(p);
+  for (const p of certificationInputProblems(input, catalog)) f.problem(p, 'MANIFEST-CERTIFICATION-INPUT-VALID');
 }
 
 export const check: CheckDefinition = {
@@ -60,12 +60,13 @@ export const check: CheckDefinition = {
   title: 'Provider info and certification manifest',
   rule:
     'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); DECISIONS.md, Safety',
+  requirements: ['MANIFEST-SAFE-TEST-ENVIRONMENT', 'PROVIDERINFO-REQUIRED-FIELDS', 'MANIFEST-CERTIFICATION-INPUT-VALID', 'PROVIDER-STATUS-VALUES', 'ROUTE-PROVIDER-INFO'],
   appliesTo: { operations: ['GET /provider-info'], description: 'every provider (METADATA is required in both profiles)' },
   async run(ctx) {
     const f = new Findings();
     const outcome = await ctx.client.send({ method: 'GET', path: '/provider-info' });
-    if (!expectJson(f, outcome, 'GET /provider-info')) return f.outcome('');
-    if (!expectSchema(f, ctx.contract, outcome, 'GET /provider-info')) {
+    if (!expectJson(f, outcome, 'GET /provider-info', 200, 'ROUTE-PROVIDER-INFO')) return f.outcome('');
+    if (!expectSchema(f, ctx.contract, outcome, 'GET /provider-info', 'GET /provider-info', 'PROVIDERINFO-REQUIRED-FIELDS')) {
       // Still say whether POSTs will be sent: that decides what the rest of the run does.
       const manifest = (outcome.json as { manifest?: { certification?: { safeTestEnvironment?: unknown } } } | null)?.manifest;
       if (manifest?.certification?.safeTestEnvironment !== true) f.problem('manifest.certification.safeTestEnvironment is not true: transactional checks were not run; no POST request was sent');
@@ -74,7 +75,7 @@ export const check: CheckDefinition = {
     const info = outcome.json as ProviderInfoView;
     const known = new Set(ctx.contract.enumValues('Capability'));
     const unknown = info.capabilities.filter((c) => known.size > 0 && !known.has(c));
-    if (unknown.length > 0) f.problem(`capabilities ${unknown.join(', ')} are not capability names of the contract (${[...known].join(', ')})`);
+    if (unknown.length > 0) f.problem(`capabilities ${unknown.join(', ')} are not capability names of the contract (${[...known].join(', ')})`, 'PROVIDERINFO-REQUIRED-FIELDS');
     const duplicates = info.capabilities.filter((c, i) => info.capabilities.indexOf(c) !== i);
     if (duplicates.length > 0) f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`);
     if (info.authMethod !== undefined && info.authMethod !== ctx.config.authMethod) {

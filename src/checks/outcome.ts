@@ -1,13 +1,12 @@
 import type { Exchange, HttpOutcome } from '../http/types.js';
-import type { CheckOutcome, QuoteMathRow, WebhookTimelineEntry } from './types.js';
+import type { CheckOutcome, QuoteMathRow, RecordedFinding, RequirementId, WebhookTimelineEntry } from './types.js';
 
 /**
  * Collects what a check finds. The first problem becomes the message; the rest become details,
  * so a person sees every problem of one payload at once rather than one per run.
  */
 export class Findings {
-  private readonly problems: string[] = [];
-  private readonly warningList: string[] = [];
+  private readonly recorded: RecordedFinding[] = [];
   private readonly exchanges: Exchange[] = [];
   expected?: unknown;
   actual?: unknown;
@@ -15,14 +14,21 @@ export class Findings {
   quoteMath?: QuoteMathRow[];
   webhookTimeline?: WebhookTimelineEntry[];
 
-  /** Record a problem; returns false so `return f.problem(...)`-style guards read naturally. */
-  problem(text: string): false {
-    this.problems.push(text);
+  /**
+   * Record a problem; returns false so `return f.problem(...)`-style guards read naturally. Without a
+   * requirement, the problem stands on the check's primary requirement.
+   */
+  problem(text: string, requirement?: RequirementId): false {
+    this.recorded.push({ severity: 'fail', message: text, ...(requirement ? { requirement } : {}) });
     return false;
   }
 
-  warn(text: string): void {
-    this.warningList.push(text);
+  warn(text: string, requirement?: RequirementId): void {
+    this.recorded.push({ severity: 'warn', message: text, ...(requirement ? { requirement } : {}) });
+  }
+
+  private texts(severity: RecordedFinding['severity']): string[] {
+    return this.recorded.filter((r) => r.severity === severity).map((r) => r.message);
   }
 
   /** Keep the exchange as evidence (already redacted by the client). */
@@ -31,19 +37,21 @@ export class Findings {
   }
 
   get failed(): boolean {
-    return this.problems.length > 0;
+    return this.recorded.some((r) => r.severity === 'fail');
   }
 
   /** pass with `passMessage` when nothing was found, else fail with the problems. */
   outcome(passMessage: string): CheckOutcome {
-    const [first, ...rest] = this.problems;
+    const [first, ...rest] = this.texts('fail');
+    const warnings = this.texts('warn');
     const base: CheckOutcome = {
       status: first === undefined ? 'pass' : 'fail',
       message: first ?? passMessage,
       evidence: this.exchanges,
+      findings: this.recorded,
     };
     if (rest.length > 0) base.details = rest;
-    if (this.warningList.length > 0) base.warnings = this.warningList;
+    if (warnings.length > 0) base.warnings = warnings;
     if (first !== undefined) {
       if (this.expected !== undefined) base.expected = this.expected;
       if (this.actual !== undefined) base.actual = this.actual;

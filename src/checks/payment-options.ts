@@ -14,6 +14,7 @@ export const check: CheckDefinition = {
   id: 'payment-options',
   title: 'Payment options are a top-level array of PaymentOption',
   rule: 'Contract, PaymentOption: "GET /actions/{id}/payment-options; response is a top-level array"; fields id, name, type required',
+  requirements: ['PAYMENT-OPTIONS-ARRAY', 'PAYMENT-OPTION-REQUIRED-FIELDS'],
   appliesTo: { operations: ['GET /actions/{id}/payment-options'], description: 'providers that declare PAYMENT_OPTIONS' },
   createsOrders: true,
   async run(ctx) {
@@ -31,7 +32,7 @@ export const check: CheckDefinition = {
       return f.outcome('');
     }
     for (const p of ctx.contract.validateResponse('GET /actions/{id}/payment-options', 200, response.json)?.problems ?? []) {
-      problemAt(f, ctx, response, `${what} does not match an array of PaymentOption: ${p.text}`);
+      problemAt(f, ctx, response, `${what} does not match an array of PaymentOption: ${p.text}`, 'PAYMENT-OPTION-REQUIRED-FIELDS');
     }
     if (response.json.length === 0) f.warn(`${what} answered an empty array: the customer would see no payment option`);
     keepEvidence(f, response);

@@ -24,26 +24,29 @@ export function checkoutUrlProblem(url: string, webhookUrl: string): string | un
 
 function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookUrl: string): void {
   const { action, quote, response } = created;
-  const at = (text: string) => problemAt(f, ctx, response, text);
+  const at = (text: string, requirement?: string) => problemAt(f, ctx, response, text, requirement);
   const name = `the created action ${action.publicId}`;
   if (action.paymentStatus !== undefined && PAYMENT_SUCCESS.has(action.paymentStatus)) {
-    at(`payment success invented: ${name} reports paymentStatus ${action.paymentStatus} at creation; expected PENDING until the provider has verified a payment`);
+    at(`payment success invented: ${name} reports paymentStatus ${action.paymentStatus} at creation; expected PENDING until the provider has verified a payment`, 'ACTION-NO-INVENTED-PAYMENT');
+  } else if (action.paymentStatus === undefined) {
+    // paymentStatus is optional in the schema: its absence is ambiguous, not wrong (DECISIONS, optional fields).
+    f.warn(`${name} omits the optional paymentStatus; an action awaiting payment has paymentStatus PENDING`, 'ACTION-PAYMENT-STATUS-PENDING');
   } else if (action.paymentStatus !== 'PENDING') {
-    at(`${name} has paymentStatus ${action.paymentStatus ?? '(missing)'}; expected PENDING`);
+    at(`${name} has paymentStatus ${action.paymentStatus}; expected PENDING`, 'ACTION-PAYMENT-STATUS-PENDING');
   }
   if (action.status !== 'AWAITING_PAYMENT') at(`${name} has status ${action.status}; expected AWAITING_PAYMENT`);
 
   const next = action.nextAction;
   if (next === undefined) {
-    at(`${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's https checkout>, label }`);
+    at(`${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's https checkout>, label }`, 'ACTION-NEXT-ACTION-CHECKOUT');
   } else {
-    if (next.type !== 'OPEN_URL') at(`${name} has nextAction.type ${next.type ?? '(missing)'}; expected OPEN_URL`);
-    if (typeof next.url !== 'string' || next.url === '') at(`${name} has no nextAction.url; expected the provider's https checkout URL`);
+    if (next.type !== 'OPEN_URL') at(`${name} has nextAction.type ${next.type ?? '(missing)'}; expected OPEN_URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
+    if (typeof next.url !== 'string' || next.url === '') at(`${name} has no nextAction.url; expected the provider's https checkout URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
     else {
       const why = checkoutUrlProblem(next.url, webhookUrl);
-      if (why) at(why);
+      if (why) at(why, 'ACTION-NEXT-ACTION-CHECKOUT');
     }
-    if (typeof next.label !== 'string' || next.label.trim() === '') at(`${name} has no nextAction.label; expected a human label for the checkout link`);
+    if (typeof next.label !== 'string' || next.label.trim() === '') at(`${name} has no nextAction.label; expected a human label for the checkout link`, 'ACTION-NEXT-ACTION-CHECKOUT');
   }
 
   if (action.subtotal !== quote.subtotal) at(`${name} has subtotal ${action.subtotal}; quote ${quote.id} says ${quote.subtotal}`);
@@ -59,6 +62,7 @@ export const check: CheckDefinition = {
   title: 'A created action awaits payment through the provider checkout',
   rule:
     'Contract, States: POST /actions accepted, payment required → AWAITING_PAYMENT, "paymentStatus PENDING; nextAction carries the checkout link"; Provider route behaviour rule 2: "returns nextAction with its own checkout URL … and never invents payment success"',
+  requirements: ['ACTION-CREATED-AWAITING-PAYMENT', 'ACTION-PAYMENT-STATUS-PENDING', 'ACTION-NO-INVENTED-PAYMENT', 'ACTION-NEXT-ACTION-CHECKOUT', 'ROUTE-ACTIONS', 'ACTION-REQUIRED-FIELDS', 'ACTION-STATUS-ENUM', 'PAYMENT-STATUS-VALUES', 'MONEY-INTEGERS'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
@@ -69,7 +73,7 @@ export const check: CheckDefinition = {
     } catch (error) {
       // The shared pending action is this check's subject: its failure is this check's failure.
       if (error instanceof PrerequisiteError && error.checkId === 'payment-pending') {
-        f.problem(`creating a test action failed: ${error.message}`);
+        f.problem(`creating a test action failed: ${error.message}`, 'ROUTE-ACTIONS');
         return f.outcome('');
       }
       throw error;

@@ -1,4 +1,5 @@
 import { Findings, skip } from './outcome.js';
+import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, actionPath, success, keepEvidence, markReproduce, problemAt, sleepUntil } from './support/tx.js';
 import type { CheckDefinition } from './types.js';
@@ -13,13 +14,14 @@ export const check: CheckDefinition = {
   id: 'quote-expiry',
   title: 'An expired quote creates no action',
   rule: 'Contract, Provider route behaviour rule 2: "An expired quote creates no action"; Errors: QUOTE_EXPIRED "quote is past its expiry; an expired quote creates no action"',
+  requirements: ['ACTION-EXPIRED-QUOTE-NO-ACTION', 'ACTION-QUOTE-EXPIRED-CODE', 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION', 'QUOTE-FRESH-ON-CHANGE'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     // Quote first, so the wait for expiry overlaps every other check.
     const { quote } = await ctx.resources.freshQuote();
-    const expiresAt = Date.parse(quote.expiresAt);
+    const expiresAt = parseIsoTimestamp(quote.expiresAt)?.epochMs ?? Number.NaN;
     if (Number.isNaN(expiresAt)) {
       f.problem(`quote ${quote.id} has expiresAt "${quote.expiresAt}", which is not an ISO 8601 timestamp; expiry cannot be tested`);
       return f.outcome('');
@@ -47,7 +49,7 @@ export const check: CheckDefinition = {
       problemAt(f, ctx, outcome, `${what} was answered ${accepted.status}${name ? ` and created action ${name}` : ''}; expected an ErrorResponse with code QUOTE_EXPIRED and no action`);
       return f.outcome('');
     }
-    if (!expectError(f, outcome, { what, statuses: NON_SUCCESS_STATUSES, codes: ['QUOTE_EXPIRED'] })) markReproduce(f, ctx, outcome);
+    if (!expectError(f, outcome, { what, statuses: NON_SUCCESS_STATUSES, codes: ['QUOTE_EXPIRED'], requirement: 'ACTION-QUOTE-EXPIRED-CODE' })) markReproduce(f, ctx, outcome);
     return f.outcome(`${what} was rejected with QUOTE_EXPIRED (${describeAnswer(outcome)})`);
   },
 };

@@ -29,6 +29,7 @@ export const check: CheckDefinition = {
   title: 'Quote matches the selection and its math holds',
   rule:
     'Contract, Provider route behaviour rule 1: "POST /quote recomputes totals … subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount"; optionsTotal = priceDelta × option quantity × item quantity (RequestQuoteInput); Limits: minimum quote validity 5 seconds; DECISIONS.md, Quote math',
+  requirements: ['QUOTE-TOTAL-FORMULA', 'QUOTE-SUBTOTAL-SUM', 'QUOTE-LINE-TOTAL', 'QUOTE-OPTION-CONTRIBUTION', 'QUOTE-FEES-SUM', 'QUOTE-OPTIONS-ONCE', 'QUOTE-MIN-VALIDITY', 'QUOTE-REQUIRED-FIELDS', 'QUOTE-MATCHES-SELECTION', 'ROUTE-QUOTE', 'TIMESTAMPS-ISO8601', 'MONEY-INTEGERS', 'ORDER-FLOW-BY-IDS'],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
@@ -44,18 +45,18 @@ export const check: CheckDefinition = {
       const { outcome } = attempt;
       if (!attempt.quote) {
         if (attempt.schemaProblems) {
-          for (const p of attempt.schemaProblems) problemAt(f, ctx, outcome, `${prefix}POST /quote answer does not match NormalizedQuote: ${p}`);
+          for (const p of attempt.schemaProblems) problemAt(f, ctx, outcome, `${prefix}POST /quote answer does not match NormalizedQuote: ${p}`, 'QUOTE-REQUIRED-FIELDS');
         } else if (outcome.kind === 'response' && outcome.status === 200) {
-          problemAt(f, ctx, outcome, `${prefix}POST /quote for the ${s.label} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a NormalizedQuote`);
+          problemAt(f, ctx, outcome, `${prefix}POST /quote for the ${s.label} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a NormalizedQuote`, 'ROUTE-QUOTE');
         } else {
-          problemAt(f, ctx, outcome, `${prefix}POST /quote for the ${s.label} answered ${describeAnswer(outcome)}; expected 200 with a NormalizedQuote`);
+          problemAt(f, ctx, outcome, `${prefix}POST /quote for the ${s.label} answered ${describeAnswer(outcome)}; expected 200 with a NormalizedQuote`, 'ROUTE-QUOTE');
         }
         continue;
       }
       const quote = attempt.quote;
       const result = checkQuoteMath({ items: s.items, catalog, quote, sentAt: attempt.answeredAt - outcome.durationMs, providerSlug: info.slug });
       rows.push(...result.rows.map((r) => (many ? { ...r, label: `${prefix}${r.label}` } : r)));
-      for (const p of result.problems) problemAt(f, ctx, outcome, `${prefix}${p}`);
+      result.problems.forEach((p, i) => problemAt(f, ctx, outcome, `${prefix}${p}`, result.cited[i]));
       for (const w of result.warnings) f.warn(`${prefix}${w}`);
       if (result.problems.length === 0) keepEvidence(f, outcome);
       summaries.push(`quote ${quote.id}: ${quote.lines.length} line(s), subtotal ${quote.subtotal}, total ${quote.total}`);

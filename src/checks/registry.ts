@@ -12,6 +12,7 @@ import { check as signature } from './signature.js';
 import { check as quoteMath } from './quote-math.js';
 import { check as quoteValidation } from './quote-validation.js';
 import { check as quoteExpiry } from './quote-expiry.js';
+import { check as quoteBinding } from './quote-binding.js';
 import { check as actionValidation } from './action-validation.js';
 import { check as paymentPending } from './payment-pending.js';
 import { check as actionStatus } from './action-status.js';
@@ -23,7 +24,7 @@ import { check as errors } from './errors.js';
 
 /** Every check, in report order (DECISIONS.md, Results). One file per check, named by its id. */
 export const CHECKS: readonly CheckDefinition[] = [
-  baseUrl, metadata, capabilities, health, locations, catalog, offering, search, wrongCredential, signature, quoteMath, quoteValidation, quoteExpiry, actionValidation, paymentPending, actionStatus, idempotency, webhook, cancel, paymentOptions, errors,
+  baseUrl, metadata, capabilities, health, locations, catalog, offering, search, wrongCredential, signature, quoteMath, quoteValidation, quoteExpiry, quoteBinding, actionValidation, paymentPending, actionStatus, idempotency, webhook, cancel, paymentOptions, errors,
 ];
 
 const BY_ID = new Map<string, CheckDefinition>(CHECKS.map((c) => [c.id, c]));

@@ -18,6 +18,7 @@ export const check: CheckDefinition = {
   title: 'Search returns catalog offerings and honours limit',
   rule:
     'Contract, Endpoints: GET /search "query q string required; limit integer optional default 20" answers an array of Offering; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"',
+  requirements: ['SEARCH-LIMIT', 'CATALOG-SAME-IDS-ACROSS-ROUTES', 'OFFERING-REQUIRED-FIELDS', 'CANONICAL-FIELD-NAMES'],
   appliesTo: { operations: ['GET /search'], description: 'when SEARCH is declared' },
   async run(ctx) {
     const f = new Findings();
@@ -34,14 +35,14 @@ export const check: CheckDefinition = {
       // The capabilities check reports a declared route that does not exist; one root cause, one red.
       throw new PrerequisiteError('capabilities', `${what} answered 404: the declared SEARCH route does not exist`);
     }
-    if (!expectJson(f, outcome, what) || !expectSchema(f, ctx.contract, outcome, 'GET /search', what)) return f.outcome('');
+    if (!expectJson(f, outcome, what) || !expectSchema(f, ctx.contract, outcome, 'GET /search', what, 'OFFERING-REQUIRED-FIELDS')) return f.outcome('');
     const results = outcome.json as OfferingView[];
     const byId = new Map(catalog.offerings.map((o) => [o.id, o]));
     for (const result of results) {
       const reference = byId.get(result.id);
       if (!reference) {
         evidenceOnce(f, outcome);
-        f.problem(`${what} returned offering id "${result.id}", which is not in GET /catalog; search must use the catalog's ids`);
+        f.problem(`${what} returned offering id "${result.id}", which is not in GET /catalog; search must use the catalog's ids`, 'CATALOG-SAME-IDS-ACROSS-ROUTES');
       } else {
         expectSameOffering(f, reference, result, `${what} result ${result.id}`, outcome);
       }
@@ -49,11 +50,11 @@ export const check: CheckDefinition = {
     if (results.length === 0) f.warn(`${what} returned no result, although the text comes from ${info.manifest?.certificationInput?.searchQuery ? 'certificationInput.searchQuery' : 'an offering title'}`);
 
     const limitWhat = `${what}&limit=1`;
-    if (expectJson(f, limited, limitWhat) && expectSchema(f, ctx.contract, limited, 'GET /search', limitWhat)) {
+    if (expectJson(f, limited, limitWhat, 200, 'SEARCH-LIMIT') && expectSchema(f, ctx.contract, limited, 'GET /search', limitWhat, 'OFFERING-REQUIRED-FIELDS')) {
       const count = (limited.json as unknown[]).length;
       if (count > 1) {
         evidenceOnce(f, limited);
-        f.problem(`${limitWhat} returned ${count} results; limit must be honoured (at most 1)`);
+        f.problem(`${limitWhat} returned ${count} results; limit must be honoured (at most 1)`, 'SEARCH-LIMIT');
         f.expected = '≤ 1 result';
         f.actual = `${count} results`;
       } else if (results.length <= 1) {

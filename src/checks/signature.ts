@@ -43,6 +43,7 @@ export const check: CheckDefinition = {
   title: 'Requests whose signature does not match their body are rejected',
   rule:
     'Contract, Authentication §2–§3: HMAC_SIGNATURE sends x-service-signature, "HMAC-SHA256, hex, over the raw request body … The receiver verifies exactly those bytes"; §7: a signed body differing from the sent body gives 401',
+  requirements: ['AUTH-HMAC-VERIFIED', 'AUTH-HMAC-RAW-BODY'],
   appliesTo: { authMethods: ['HMAC_SIGNATURE'], description: 'providers using the HMAC_SIGNATURE auth method' },
   async run(ctx) {
     const f = new Findings();

@@ -8,7 +8,7 @@ import type { WebhookInbox } from '../server/types.js';
 /** Stable check ids (DECISIONS.md, Results). */
 export const CHECK_IDS = [
   'base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search',
-  'wrong-credential', 'signature', 'quote-math', 'quote-validation', 'quote-expiry', 'action-validation',
+  'wrong-credential', 'signature', 'quote-math', 'quote-validation', 'quote-expiry', 'quote-binding', 'action-validation',
   'payment-pending', 'action-status', 'idempotency', 'webhook', 'cancel', 'payment-options', 'errors',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -37,6 +37,19 @@ export interface WebhookTimelineEntry {
   duplicate?: boolean;
 }
 
+/** Requirement ids of spec/requirements.yaml ("QUOTE-BINDING"): the contract rule a finding stands on. */
+export type RequirementId = string;
+
+/** One problem (fail) or ambiguity (warn), naming the requirement it stands on. */
+export interface Finding {
+  severity: 'fail' | 'warn';
+  requirement: RequirementId;
+  message: string;
+}
+
+/** A finding as a check records it; without a requirement it stands on the check's primary one. */
+export type RecordedFinding = Omit<Finding, 'requirement'> & { requirement?: RequirementId };
+
 /** What a check returns. Checks never print; they return findings. */
 export interface CheckOutcome {
   status: CheckStatus;
@@ -52,12 +65,23 @@ export interface CheckOutcome {
   reproduce?: string;
   quoteMath?: QuoteMathRow[];
   webhookTimeline?: WebhookTimelineEntry[];
+  /** Every problem and warning with its requirement; `message`, `details` and `warnings` are their text. */
+  findings?: RecordedFinding[];
 }
 
-export interface CheckResult extends CheckOutcome {
+/** What a report says of a requirement it cites (from spec/requirements.yaml). */
+export interface RequirementSummary {
+  section: string;
+  quote: string;
+}
+
+export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
   id: CheckId;
   title: string;
   rule: string;
+  /** The requirements this check verifies (spec/requirements.yaml), primary first. */
+  requirements: RequirementId[];
+  findings: Finding[];
   durationMs: number;
 }
 
@@ -70,6 +94,8 @@ export interface CheckContext {
   readonly webhooks: WebhookInbox;
   readonly clock: Clock;
   readonly signal: AbortSignal;
+  /** The run's credential and webhook secret, so a check can tell when a provider repeats them (never printed). */
+  readonly secrets: readonly string[];
 }
 
 export interface Clock {
@@ -93,6 +119,8 @@ export interface CheckDefinition {
   title: string;
   /** The contract rule it enforces, quoted or cited (section + rule). */
   rule: string;
+  /** Requirement ids (spec/requirements.yaml) it verifies; the first is where an unattributed finding stands. */
+  requirements: readonly [RequirementId, ...RequirementId[]];
   /**
    * Where it applies. `operations` ("GET /search") are looked up in the spec: the check applies when the
    * operation's x-capability is declared or x-required-in lists the profile. Omitted: always.
@@ -121,6 +149,10 @@ export interface RunReport {
   summary: Record<CheckStatus, number>;
   checks: CheckResult[];
   webhooks: { url: string; events: WebhookTimelineEntry[] };
+  /** Section and quoted sentence of every requirement the checks cite, by id. */
+  requirements: Record<RequirementId, RequirementSummary>;
+  /** Whether warnings counted as failures (--strict). */
+  strict?: boolean;
   /** Everything needed to rerun the same run (provcert replay). No secrets: env var names only. */
   inputs: Record<string, unknown>;
 }

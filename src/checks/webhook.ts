@@ -1,5 +1,7 @@
 import type { ReceivedWebhook } from '../server/types.js';
+import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
+import { reasonProblems } from './support/event-reason.js';
 import { describeAnswer } from './support/expect.js';
 import { actionPath, keepEvidence, problemAt } from './support/tx.js';
 import type { CheckContext, CheckDefinition, WebhookTimelineEntry } from './types.js';
@@ -37,8 +39,7 @@ export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
 export function latestStatus(events: readonly ReceivedWebhook[]): { status: string; event: ReceivedWebhook } | undefined {
   const withStatus = events.filter((w) => w.verified && !w.duplicate && field(w, 'newStatus') !== undefined);
   const time = (w: ReceivedWebhook) => {
-    const t = Date.parse(field(w, 'timestamp') ?? '');
-    return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+    return parseIsoTimestamp(field(w, 'timestamp'))?.epochMs ?? Number.NEGATIVE_INFINITY;
   };
   const sorted = [...withStatus].sort((a, b) => time(a) - time(b) || a.seq - b.seq);
   const last = sorted.at(-1);
@@ -59,6 +60,14 @@ export function rejectionProblems(received: readonly ReceivedWebhook[]): string[
     const which = ws.length === 1 ? `event ${ids[0] ?? '(unparsed)'} was` : `${ws.length} events (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}) were`;
     return `${which} rejected by the receiver (${reason})`;
   });
+}
+
+/** Which rule a rejected delivery broke, from the receiver's diagnosis. */
+function rejectionRequirement(problem: string): string {
+  if (/HTTP 401/.test(problem) && /x-signature|header/i.test(problem) && !/secret|serialized|body/i.test(problem)) return 'WEBHOOK-CANONICAL-HEADER';
+  if (/content-type/i.test(problem)) return 'WEBHOOK-CONTENT-TYPE-JSON';
+  if (/HTTP 4(00|22)/.test(problem)) return 'WEBHOOK-EVENT-REQUIRED-FIELDS';
+  return 'WEBHOOK-SIGNATURE';
 }
 
 /**
@@ -116,7 +125,7 @@ async function compareWithStatus(ctx: CheckContext, f: Findings, actions: readon
       }
       const status = (outcome.json as { status?: unknown } | null)?.status;
       if (status !== latest.status) {
-        problemAt(f, ctx, outcome, `the latest event for action ${s.label} (event ${field(latest.event, 'eventId') ?? '?'}) says newStatus ${latest.status}; GET /actions/${s.id} says ${JSON.stringify(status)}`);
+        problemAt(f, ctx, outcome, `the latest event for action ${s.label} (event ${field(latest.event, 'eventId') ?? '?'}) says newStatus ${latest.status}; GET /actions/${s.id} says ${JSON.stringify(status)}`, 'WEBHOOK-STATUS-REFLECTED');
       } else keepEvidence(f, outcome);
     }),
   );
@@ -127,9 +136,10 @@ export const check: CheckDefinition = {
   title: 'Signed status events for every test action',
   rule:
     'Contract, Events: "Each created test order during certification dispatches a signed action.status_updated event"; Authentication §4: x-service-signature = hex HMAC-SHA256 of the raw body with the webhook secret; Provider route behaviour rule 3: "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"',
+  requirements: ['WEBHOOK-SIGNATURE', 'WEBHOOK-EVENT-TYPE', 'WEBHOOK-CANONICAL-HEADER', 'WEBHOOK-CONTENT-TYPE-JSON', 'WEBHOOK-EVENT-REQUIRED-FIELDS', 'WEBHOOK-STATUS-REFLECTED', 'ACTION-STATUS-SAME-IDENTITY', 'WEBHOOK-TERMINAL-REASON', 'REASON-NO-SECRETS', 'ACTION-STATUS-ENUM', 'TIMESTAMPS-ISO8601'],
   appliesTo: { operations: [], description: 'TRANSACTIONAL providers and any provider that declares WEBHOOK' },
   skipReason: (a) => (a.profile === 'TRANSACTIONAL' || a.declared.has('WEBHOOK') ? undefined : 'WEBHOOK is not declared and the profile is not TRANSACTIONAL'),
-  after: ['payment-pending', 'idempotency', 'cancel', 'quote-expiry', 'action-validation'],
+  after: ['payment-pending', 'idempotency', 'cancel', 'quote-expiry', 'quote-binding', 'action-validation'],
   createsOrders: true,
   async run(ctx) {
     const f = new Findings();
@@ -146,19 +156,28 @@ export const check: CheckDefinition = {
     if (received.length === 0) {
       // The creation that should have produced an event is the evidence.
       keepEvidence(f, pending.response);
-      f.problem(`no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`);
+      f.problem(`no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`, 'WEBHOOK-EVENT-TYPE');
       return f.outcome('');
     }
-    for (const m of missing) f.problem(`${m} at ${url}`);
-    for (const p of rejectionProblems(received)) f.problem(p);
+    for (const m of missing) f.problem(`${m} at ${url}`, 'WEBHOOK-EVENT-TYPE');
+    for (const p of rejectionProblems(received)) f.problem(p, rejectionRequirement(p));
 
     const accepted = received.filter((w) => w.verified);
     for (const w of accepted) {
+      const label = `event ${field(w, 'eventId') ?? '?'}`;
       const type = field(w, 'eventType');
-      if (type !== STATUS_EVENT) f.warn(`event ${field(w, 'eventId') ?? '?'} has eventType ${type ?? '(none)'}; the documented type is ${STATUS_EVENT}`);
+      if (type !== STATUS_EVENT) f.warn(`${label} has eventType ${type ?? '(none)'}; the documented type is ${STATUS_EVENT}`, 'WEBHOOK-EVENT-TYPE');
       const slug = field(w, 'providerSlug');
-      if (slug !== info.slug) f.problem(`event ${field(w, 'eventId') ?? '?'} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
-      if (w.slug === null) f.warn(`event ${field(w, 'eventId') ?? '?'} used the legacy slugless route; new integrations post to ${url}`);
+      if (slug !== info.slug) f.problem(`${label} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
+      if (w.slug === null) f.warn(`${label} used the legacy slugless route; new integrations post to ${url}`);
+      if (!w.duplicate && w.event) for (const r of reasonProblems(w.event, label, ctx.secrets)) f.problem(r.message, r.requirement);
+    }
+    for (const a of actions) {
+      const about = accepted.filter((w) => names(a, field(w, 'actionId')));
+      if (about.length > 0 && !about.some((w) => field(w, 'eventType') === STATUS_EVENT)) {
+        const types = [...new Set(about.map((w) => field(w, 'eventType') ?? '(none)'))].join(', ');
+        f.problem(`the events about test action ${a.publicId} have eventType ${types}; each created test order dispatches a signed ${STATUS_EVENT} event`, 'WEBHOOK-EVENT-TYPE');
+      }
     }
     await compareWithStatus(ctx, f, actions, accepted);
     const cancelled = actions.filter((a) => a.cancelled).length;

@@ -9,6 +9,7 @@ export const check: CheckDefinition = {
   title: 'Wrong and missing credentials are rejected with 401',
   rule:
     'Contract, Errors: 401 UNAUTHORIZED "credential missing or wrong"; Provider route behaviour rule 5: "wrong credential rejected"; DECISIONS.md, Credentials',
+  requirements: ['AUTH-WRONG-CREDENTIAL-REJECTED', 'AUTH-MISSING-CREDENTIAL-REJECTED'],
   appliesTo: { description: 'providers using API_KEY or BEARER_TOKEN (with HMAC_SIGNATURE, the signature check covers a wrong and a missing credential)' },
   skipReason(ctx) {
     // With HMAC the credential is the signing secret: a wrong one is a wrong signature. One rule, one check.
@@ -35,7 +36,7 @@ export const check: CheckDefinition = {
     const outcomes = await Promise.all(requests.map((r) => ctx.client.send(r.request)));
     requests.forEach((r, i) => {
       const outcome = outcomes[i];
-      if (outcome) expectError(f, outcome, { what: r.what, statuses: [401], codes: ['UNAUTHORIZED'] });
+      if (outcome) expectError(f, outcome, { what: r.what, statuses: [401], codes: ['UNAUTHORIZED'], requirement: r.what.startsWith('missing') ? 'AUTH-MISSING-CREDENTIAL-REJECTED' : 'AUTH-WRONG-CREDENTIAL-REJECTED' });
     });
     return f.outcome(`${requests.map((r) => r.what).join(', ')}: each answered 401 UNAUTHORIZED`);
   },

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { toolVersion } from '../util/package-root.js';
+import { registerCoverage } from './commands/coverage.js';
 import { registerDemo } from './commands/demo.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerInit } from './commands/init.js';
@@ -26,7 +27,7 @@ export function buildProgram(io: CliIo, setExit: SetExit): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerReplay, registerDoctor, registerInit, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
+  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerCoverage, registerReplay, registerDoctor, registerInit, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
     register(program, io, setExit);
   }
   return program;

@@ -27,6 +27,7 @@ export interface RawRunOptions {
   only?: string;
   skip?: string;
   seed?: string;
+  strict?: boolean;
   concurrency?: string;
 }
 
@@ -110,6 +111,7 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
     seed: raw.seed ?? randomBytes(4).toString('hex'),
     maxBodyBytes: 5 * 1024 * 1024,
     concurrency: integer('concurrency', raw.concurrency, 8, 1, 64),
+    ...(raw.strict ? { strict: true } : {}),
   };
   return { config, credential, webhookSecret, generatedSecret: !fromEnv };
 }

@@ -27,6 +27,7 @@ export const OPTION_KINDS: Readonly<Record<OptionKey, OptionKind>> = {
   only: 'list',
   skip: 'list',
   seed: 'string',
+  strict: 'boolean',
   concurrency: 'integer',
   json: 'path',
   junit: 'path',

@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import type { AuthMethod } from '../contract.js';
+import { jsonTerminalSafe, sanitizeTerminalText } from '../util/terminal.js';
 import type { Finding, FindingStatus } from './types.js';
 
 export interface DoctorReport {
@@ -36,14 +37,16 @@ export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined
 export function renderDoctorText(report: DoctorReport, options: { color: boolean }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const paint: Record<FindingStatus, (s: string) => string> = { ok: c.green, warn: c.yellow, fail: c.red, skip: c.dim };
-  const lines = [`provcert doctor: ${report.baseUrl}${report.authMethod ? ` (${report.authMethod})` : ''}`];
+  // Details quote what the server answered: shown escaped, never interpreted (colours are added after).
+  const safe = (text: string): string => sanitizeTerminalText(text);
+  const lines = [`provcert doctor: ${safe(report.baseUrl)}${report.authMethod ? ` (${report.authMethod})` : ''}`];
   for (const f of report.findings) {
-    lines.push(`${paint[f.status](SYMBOL[f.status])} ${c.bold(f.title)}: ${f.detail}`);
-    if (f.fix && f.status !== 'ok') lines.push(`    fix: ${f.fix}`);
+    lines.push(`${paint[f.status](SYMBOL[f.status])} ${c.bold(safe(f.title))}: ${safe(f.detail)}`);
+    if (f.fix && f.status !== 'ok') lines.push(`    fix: ${safe(f.fix)}`);
   }
   const { ok, warn, fail, skip } = report.summary;
   lines.push(`${ok} ok, ${warn} warning${warn === 1 ? '' : 's'}, ${fail} failed, ${skip} skipped`);
   return lines.join('\n') + '\n';
 }
 
-export const renderDoctorJson = (report: DoctorReport): string => JSON.stringify(report, null, 2) + '\n';
+export const renderDoctorJson = (report: DoctorReport): string => jsonTerminalSafe(JSON.stringify(report, null, 2)) + '\n';

@@ -1,7 +1,7 @@
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { authHeadersFor } from './auth.js';
-import { classifyBody } from './body.js';
-import { maskHeaders, type Redactor } from './redact.js';
+import { classifyBody, contentCoding, jsonDeeperThan, MAX_JSON_DEPTH } from './body.js';
+import type { Redactor } from './redact.js';
 import type { Exchange, HttpOutcome, ProviderClient, ProviderClientOptions, ProviderRequest, TransportFailureKind } from './types.js';
 
 /** Bodies kept as evidence are cut here; the full body is still parsed for checks. */
@@ -68,6 +68,8 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
     const auth = req.auth ?? { kind: 'configured' };
     const headers: Record<string, string> = {
       accept: 'application/json',
+      // provcert does not decompress answers (a compressed body is reported, never inflated: no bombs).
+      'accept-encoding': 'identity',
       'user-agent': 'provcert',
       ...(req.method === 'POST' ? { 'content-type': 'application/json' } : {}),
       ...authHeadersFor(options.authMethod, credential, body, auth),
@@ -76,8 +78,8 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
     const exchange: Exchange = {
       request: {
         method: req.method,
-        url,
-        headers: maskHeaders(headers),
+        url: deps.redactor.text(url),
+        headers: deps.redactor.headers(headers),
         ...(body ? { body: deps.redactor.text(truncate(body).body) } : {}),
         auth: auth.kind,
         ...(auth.kind === 'sign-other-bytes' ? { signedBytes: deps.redactor.text(auth.bytes) } : {}),
@@ -106,16 +108,28 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
       });
       const resHeaders = flattenHeaders(res.headers);
       const contentType = resHeaders['content-type'] ?? '';
+      const coding = contentCoding(resHeaders);
+      const redirected = res.statusCode >= 300 && res.statusCode < 400;
+      if (coding && !redirected) {
+        // Not read at all (a bomb stays a few bytes); the abort this causes is expected, not an error.
+        res.body.on('error', () => undefined).destroy();
+        exchange.response = { status: res.statusCode, headers: deps.redactor.headers(resHeaders) };
+        return failure('compressed', `${req.method} ${req.path} answered a body compressed with ${coding} (Content-Encoding: ${coding}); provcert does not decompress provider answers: send uncompressed JSON (provcert asks for Accept-Encoding: identity)`);
+      }
       const read = await readCapped(res.body, options.maxBodyBytes);
       exchange.durationMs = Math.round(now() - started);
+      // Masked before it is cut, so no secret is split by the cut and shown in part.
       const shown = truncate(deps.redactor.text(read.text));
-      exchange.response = { status: res.statusCode, headers: maskHeaders(resHeaders), body: shown.body, ...(shown.truncated || read.tooLarge ? { truncated: true } : {}) };
+      exchange.response = { status: res.statusCode, headers: deps.redactor.headers(resHeaders), body: shown.body, ...(shown.truncated || read.tooLarge ? { truncated: true } : {}) };
       if (read.tooLarge) {
         return failure('too-large', `${req.method} ${req.path} answered more than ${options.maxBodyBytes} bytes; reading stopped there (the body limit protects the run)`);
       }
       if (res.statusCode >= 300 && res.statusCode < 400) {
         const location = resHeaders['location'] ?? '(no location header)';
         return failure('redirect', `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`);
+      }
+      if (jsonDeeperThan(read.text, MAX_JSON_DEPTH)) {
+        return failure('too-deep', `${req.method} ${req.path} answered JSON nested deeper than ${MAX_JSON_DEPTH} levels; provcert does not read it (the contract's payloads are a few levels deep)`);
       }
       const { kind, json } = classifyBody(contentType, read.text);
       return { kind: 'response', status: res.statusCode, headers: resHeaders, contentType, text: read.text, bodyKind: kind, json, durationMs: exchange.durationMs, exchange };

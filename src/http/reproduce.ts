@@ -1,5 +1,5 @@
 import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../contract.js';
-import { SENSITIVE_HEADERS } from './redact.js';
+import { isSensitiveHeader } from './redact.js';
 import type { Exchange } from './types.js';
 
 export type CredentialSource = { kind: 'env'; name: string } | { kind: 'file'; path: string };
@@ -25,7 +25,7 @@ export function curlFor(exchange: Exchange, authMethod: AuthMethod, source: Cred
   if (hasBody) lines.push(`BODY=${shellQuote(body)}`);
   const args = [`curl -sS -i -X ${method} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(exchange.request.headers)) {
-    if (SENSITIVE_HEADERS.has(name) || name === 'user-agent' || name === 'content-length') continue;
+    if (isSensitiveHeader(name) || name === 'user-agent' || name === 'content-length' || name === 'accept-encoding') continue;
     args.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   const secret = auth === 'credential' ? shellQuote(WRONG_CREDENTIAL_PLACEHOLDER) : credentialExpr(source);

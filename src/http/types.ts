@@ -27,6 +27,10 @@ export type TransportFailureKind =
   | 'too-large'
   | 'redirect'
   | 'network'
+  /** The body was compressed (Content-Encoding); provcert does not decompress provider answers. */
+  | 'compressed'
+  /** The body was JSON nested deeper than provcert reads (MAX_JSON_DEPTH). */
+  | 'too-deep'
   /** Not sent: the run refused to send it (e.g. a POST while the test environment is not declared safe). */
   | 'blocked';
 

@@ -1,12 +1,20 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import ora, { type Ora } from 'ora';
 import type { CheckResult, RunReport } from '../checks/types.js';
+import { citationText, violatedRequirements } from './requirements.js';
 import { formatDuration, formatValue, requestLine, stripControl, summaryText } from './format.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
 
-export interface RunStartInfo { baseUrl: string; webhookUrl: string; profile: string; checks: number }
+export interface RunStartInfo {
+  baseUrl: string;
+  webhookUrl: string;
+  profile: string;
+  checks: number;
+  /** Sections of the requirements the checks cite, to name them beside failures. */
+  requirements?: RunReport['requirements'];
+}
 
 export interface ConsoleReporter {
   onRunStart(info: RunStartInfo): void;
@@ -42,8 +50,10 @@ const terminalSafe = stripControl;
 const indent = (text: string, spaces: number): string =>
   terminalSafe(text).split('\n').map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
 
-function problemLines(result: CheckResult, c: ChalkInstance): string[] {
+function problemLines(result: CheckResult, c: ChalkInstance, report: Pick<RunReport, 'requirements'>): string[] {
   const lines: string[] = [];
+  const violated = violatedRequirements(report, result);
+  if (violated.length > 0) lines.push(c.dim(indent(`violates: ${violated.map(citationText).join('; ')}`, 4)));
   for (const detail of result.details ?? []) lines.push(indent(`- ${detail}`, 4));
   if (result.expected !== undefined) lines.push(`    ${c.green('expected:')}`, indent(formatValue(result.expected), 6));
   if (result.actual !== undefined) lines.push(`    ${c.red('found:')}`, indent(formatValue(result.actual), 6));
@@ -56,7 +66,7 @@ function problemLines(result: CheckResult, c: ChalkInstance): string[] {
   return lines;
 }
 
-function checkLines(result: CheckResult, c: ChalkInstance): string[] {
+function checkLines(result: CheckResult, c: ChalkInstance, report: Pick<RunReport, 'requirements'>): string[] {
   const id = c.bold(terminalSafe(result.id));
   const message = terminalSafe(result.message).replace(/\n/g, '\n    ');
   const lines: string[] = [];
@@ -68,13 +78,13 @@ function checkLines(result: CheckResult, c: ChalkInstance): string[] {
       lines.push(c.dim(`- ${terminalSafe(result.id)}  ${message}`));
       break;
     case 'fail':
-      lines.push(`${c.red('✗')} ${id}  ${c.red(message)}`, ...problemLines(result, c));
+      lines.push(`${c.red('✗')} ${id}  ${c.red(message)}`, ...problemLines(result, c, report));
       break;
     case 'error':
-      lines.push(`${c.yellow('!')} ${id}  ${c.yellow(message)}`, ...problemLines(result, c));
+      lines.push(`${c.yellow('!')} ${id}  ${c.yellow(message)}`, ...problemLines(result, c, report));
       break;
   }
-  for (const warning of result.warnings ?? []) lines.push(c.yellow(indent(`warning: ${warning}`, 4)));
+  for (const warning of result.findings.filter((f) => f.severity === 'warn')) lines.push(c.yellow(indent(`warning [${warning.requirement}]: ${warning.message}`, 4)));
   return lines;
 }
 
@@ -83,6 +93,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
   const { stream } = options;
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const running = new Set<string>();
+  let cited: Pick<RunReport, 'requirements'> = { requirements: {} };
   const spinner: Ora | undefined = options.interactive
     ? ora({ stream, isEnabled: true, discardStdin: false, color: options.color ? 'cyan' : false })
     : undefined;
@@ -102,6 +113,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
 
   return {
     onRunStart(info) {
+      cited = { requirements: info.requirements ?? {} };
       print([
         `${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)} (profile ${terminalSafe(info.profile)}, ${info.checks} checks)`,
         `webhook receiver: ${c.cyan(terminalSafe(info.webhookUrl))}  ${c.dim('(the provider must post its status events here)')}`,
@@ -116,7 +128,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     },
     onCheckEnd(result) {
       running.delete(result.id);
-      print(checkLines(result, c));
+      print(checkLines(result, c, cited));
       if (spinner?.isSpinning) spinner.text = spinnerText();
     },
     onRunEnd(report) {

@@ -1,11 +1,13 @@
 import type { CheckResult, RunReport } from '../checks/types.js';
 import type { Exchange } from '../http/types.js';
+import { sanitizeTerminalText } from '../util/terminal.js';
 
 /**
- * Provider text may hold control characters (terminal escapes, bells); no output format wants them.
- * Newline and tab are kept.
+ * Provider text may hold control and bidi characters (terminal escapes, bells, U+202E); every output
+ * format shows them escaped (`\x1b`), never interpreted. Newline and tab are kept. One implementation:
+ * sanitizeTerminalText (the name stays for the renderers that import it).
  */
-export const stripControl = (text: string): string => text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, '');
+export const stripControl = (text: string): string => sanitizeTerminalText(text);
 
 /** "12 ms" below a second, "6.2 s" above. */
 export function formatDuration(ms: number): string {

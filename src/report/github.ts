@@ -1,6 +1,7 @@
 import type { CheckResult, RunReport } from '../checks/types.js';
 import { formatValue, stripControl } from './format.js';
 import { maskReport } from './mask.js';
+import { citationText, violatedRequirements } from './requirements.js';
 
 /** Workflow-command data: %, CR and LF are encoded so provider text cannot end the command early. */
 export const escapeData = (text: string): string =>
@@ -12,9 +13,11 @@ export const escapeProperty = (text: string): string => escapeData(text).replace
 const command = (kind: 'error' | 'warning', title: string, message: string): string =>
   `::${kind} title=${escapeProperty(title)}::${escapeData(message)}`;
 
-function problemMessage(check: CheckResult): string {
+function problemMessage(check: CheckResult, report: RunReport): string {
   const lines = [check.message];
   for (const detail of check.details ?? []) lines.push(`- ${detail}`);
+  const violated = violatedRequirements(report, check);
+  if (violated.length > 0) lines.push(`violates: ${violated.map(citationText).join('; ')}`);
   if (check.expected !== undefined) lines.push(`expected: ${formatValue(check.expected)}`);
   if (check.actual !== undefined) lines.push(`found: ${formatValue(check.actual)}`);
   if (check.reproduce) lines.push('reproduce:', check.reproduce);
@@ -26,8 +29,8 @@ export function renderGithubAnnotations(input: RunReport): string {
   const report = maskReport(input);
   const lines: string[] = [];
   for (const check of report.checks) {
-    if (check.status === 'fail' || check.status === 'error') lines.push(command('error', `provcert ${check.id}`, problemMessage(check)));
-    for (const warning of check.warnings ?? []) lines.push(command('warning', `provcert ${check.id}`, warning));
+    if (check.status === 'fail' || check.status === 'error') lines.push(command('error', `provcert ${check.id}`, problemMessage(check, report)));
+    for (const warning of check.findings.filter((f) => f.severity === 'warn')) lines.push(command('warning', `provcert ${check.id} [${warning.requirement}]`, warning.message));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import type { Exchange } from '../http/types.js';
 import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
+import { violatedRequirements } from './requirements.js';
 
 /** Forbids every network fetch: the report is one file and must stay one file. */
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -74,11 +75,17 @@ function evidenceHtml(evidence: Exchange[]): string {
     .join('\n');
 }
 
-function checkHtml(check: CheckResult): string {
+function checkHtml(check: CheckResult, report: RunReport): string {
   const status = statusClass(check.status);
-  const parts = [`<p class="rule"><strong>Rule:</strong> ${e(check.rule)}</p>`];
+  const parts: string[] = [];
+  const violated = violatedRequirements(report, check);
+  if (violated.length > 0) {
+    parts.push(`<p class="requirements"><strong>Violates:</strong> ${violated.map((r) => `<code class="requirement">${e(r.id)}</code>${r.section ? ` (${e(r.section)})` : ''}`).join('; ')}</p>`);
+  }
+  parts.push(`<p class="rule"><strong>Rule:</strong> ${e(check.rule)} <span class="verifies">verifies ${check.requirements.map((id) => `<code>${e(id)}</code>`).join(' ')}</span></p>`);
   if (check.details?.length) parts.push(`<ul class="details">${check.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>`);
-  if (check.warnings?.length) parts.push(`<ul class="warnings">${check.warnings.map((w) => `<li class="warning">warning: ${e(w)}</li>`).join('')}</ul>`);
+  const warnings = check.findings.filter((f) => f.severity === 'warn');
+  if (warnings.length > 0) parts.push(`<ul class="warnings">${warnings.map((w) => `<li class="warning">warning [<code>${e(w.requirement)}</code>]: ${e(w.message)}</li>`).join('')}</ul>`);
   if (check.expected !== undefined || check.actual !== undefined) {
     const side = (title: string, value: unknown): string => `<div><h3>${title}</h3>${value === undefined ? '<p>—</p>' : pre(formatValue(value))}</div>`;
     parts.push(`<div class="side-by-side expected-actual">${side('Expected', check.expected)}${side('Found', check.actual)}</div>`);
@@ -122,7 +129,7 @@ export function renderHtml(input: RunReport): string {
 <section class="summary" id="summary">${counts}<span class="count">in ${e(formatDuration(report.durationMs))}</span></section>
 <div class="toolbar"><button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button><label><input type="checkbox" id="only-problems"> Only failures and errors</label></div>
 <section id="checks">
-${report.checks.map(checkHtml).join('\n')}
+${report.checks.map((c) => checkHtml(c, report)).join('\n')}
 </section>
 <section id="webhooks">
 <h2>Webhook timeline</h2>

@@ -1,7 +1,9 @@
 import type { RunReport } from '../checks/types.js';
 import { maskReport } from './mask.js';
+import { jsonTerminalSafe } from '../util/terminal.js';
 
 /** The machine-readable report (format: spec/report.schema.json). */
 export function renderJson(report: RunReport): string {
-  return `${JSON.stringify(maskReport(report), null, 2)}\n`;
+  // Printable as is (--json -): bidi and C1 controls escaped as \uXXXX, the same JSON value.
+  return `${jsonTerminalSafe(JSON.stringify(maskReport(report), null, 2))}\n`;
 }

@@ -1,6 +1,7 @@
 import type { CheckResult, RunReport } from '../checks/types.js';
 import { exchangeText, formatValue } from './format.js';
 import { maskReport } from './mask.js';
+import { citationText, violatedRequirements } from './requirements.js';
 import { xmlAttr, xmlEscape } from './xml.js';
 
 /** JUnit time: seconds with three decimals (the SUREFIRE_TIME pattern CI schemas use). */
@@ -10,9 +11,11 @@ const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 const junitTimestamp = (iso: string): string => iso.replace(/(\.\d+)?Z$/, '');
 
 /** The failure body: everything a CI reader needs to act without opening another file. */
-function failureText(check: CheckResult): string {
+function failureText(check: CheckResult, report: RunReport): string {
   const parts = [check.message];
   if (check.details?.length) parts.push(check.details.map((d) => `- ${d}`).join('\n'));
+  const violated = violatedRequirements(report, check);
+  if (violated.length > 0) parts.push(`Violates: ${violated.map(citationText).join('; ')}`);
   parts.push(`Rule: ${check.rule}`);
   if (check.expected !== undefined) parts.push(`Expected:\n${formatValue(check.expected)}`);
   if (check.actual !== undefined) parts.push(`Found:\n${formatValue(check.actual)}`);
@@ -25,20 +28,30 @@ function failureText(check: CheckResult): string {
   return parts.join('\n\n');
 }
 
-function testcase(check: CheckResult): string {
+/** Testcase properties: every requirement the check verifies, and those its failures violate. */
+function requirementProperties(check: CheckResult, report: RunReport): string {
+  const props = [
+    ...check.requirements.map((id) => ['requirement', id]),
+    ...violatedRequirements(report, check).map((r) => ['violates', citationText(r)]),
+  ];
+  return `      <properties>\n${props.map(([n, v]) => `        <property name="${xmlAttr(n ?? '')}" value="${xmlAttr(v ?? '')}"/>`).join('\n')}\n      </properties>`;
+}
+
+function testcase(check: CheckResult, report: RunReport): string {
   const open = `    <testcase classname="provcert.${xmlAttr(check.id)}" name="${xmlAttr(`${check.id}: ${check.title}`)}" time="${seconds(check.durationMs)}"`;
-  const children: string[] = [];
+  const children: string[] = [requirementProperties(check, report)];
   if (check.status === 'skip') children.push(`      <skipped message="${xmlAttr(check.message)}"/>`);
   if (check.status === 'fail') {
-    children.push(`      <failure message="${xmlAttr(check.message)}" type="CertificationFailure">${xmlEscape(failureText(check))}</failure>`);
+    children.push(`      <failure message="${xmlAttr(check.message)}" type="CertificationFailure">${xmlEscape(failureText(check, report))}</failure>`);
   }
   if (check.status === 'error') {
-    children.push(`      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check))}</error>`);
+    children.push(`      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check, report))}</error>`);
   }
-  if (check.warnings?.length) {
-    children.push(`      <system-out>${xmlEscape(check.warnings.map((w) => `warning: ${w}`).join('\n'))}</system-out>`);
+  const warnings = check.findings.filter((f) => f.severity === 'warn');
+  if (warnings.length > 0) {
+    children.push(`      <system-out>${xmlEscape(warnings.map((w) => `warning [${w.requirement}]: ${w.message}`).join('\n'))}</system-out>`);
   }
-  return children.length === 0 ? `${open}/>` : `${open}>\n${children.join('\n')}\n    </testcase>`;
+  return `${open}>\n${children.join('\n')}\n    </testcase>`;
 }
 
 function properties(report: RunReport): string {
@@ -76,7 +89,7 @@ export function renderJUnit(input: RunReport): string {
     `<testsuites name="provcert" ${counts} time="${time}">`,
     `  <testsuite name="provcert certification" ${counts} skipped="${count('skip')}" time="${time}" timestamp="${xmlAttr(junitTimestamp(report.startedAt))}">`,
     properties(report),
-    ...report.checks.map(testcase),
+    ...report.checks.map((c) => testcase(c, report)),
     '  </testsuite>',
     '</testsuites>',
     '',

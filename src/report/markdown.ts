@@ -1,6 +1,7 @@
 import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
 import { exchangeText, formatDuration, formatValue, problemChecks, providerLabel, stripControl, summaryText } from './format.js';
 import { maskReport } from './mask.js';
+import { violatedRequirements } from './requirements.js';
 
 const STATUS_CELL: Record<CheckStatus, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error' };
 
@@ -48,9 +49,11 @@ function webhookTable(events: WebhookTimelineEntry[]): string {
   );
 }
 
-function problemSection(check: CheckResult): string {
+function problemSection(check: CheckResult, report: RunReport): string {
   const parts = [`#### ${STATUS_CELL[check.status]}: \`${check.id}\` ${mdText(check.title)}`, mdParagraph(check.message)];
   if (check.details?.length) parts.push(check.details.map((d) => `- ${mdParagraph(d)}`).join('\n'));
+  const violated = violatedRequirements(report, check);
+  if (violated.length > 0) parts.push(`Violates: ${violated.map((r) => `\`${r.id}\`${r.section ? ` (${mdText(r.section)})` : ''}`).join('; ')}`);
   parts.push(`Rule: ${mdText(check.rule)}`);
   if (check.expected !== undefined) parts.push(`Expected:\n\n${mdCodeBlock(formatValue(check.expected))}`);
   if (check.actual !== undefined) parts.push(`Found:\n\n${mdCodeBlock(formatValue(check.actual))}`);
@@ -79,10 +82,10 @@ export function renderMarkdown(input: RunReport): string {
     ),
   ];
   const problems = problemChecks(report);
-  if (problems.length > 0) sections.push('### What to fix', ...problems.map(problemSection));
+  if (problems.length > 0) sections.push('### What to fix', ...problems.map((c) => problemSection(c, report)));
   const warned = report.checks.filter((c) => c.warnings?.length);
   if (warned.length > 0) {
-    sections.push('### Warnings (do not affect the verdict)', warned.flatMap((c) => (c.warnings ?? []).map((w) => `- \`${c.id}\`: ${mdText(w)}`)).join('\n'));
+    sections.push('### Warnings (do not affect the verdict)', warned.flatMap((c) => c.findings.filter((f) => f.severity === 'warn').map((w) => `- \`${c.id}\` [\`${w.requirement}\`]: ${mdText(w.message)}`)).join('\n'));
   }
   return `${sections.join('\n\n')}\n`;
 }

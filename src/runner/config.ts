@@ -26,4 +26,6 @@ export interface RunConfig {
   maxBodyBytes: number;
   /** Concurrency of independent checks. */
   concurrency: number;
+  /** Warnings count as failures (a zero-warning gate); default lenient where the contract is open. */
+  strict?: boolean;
 }

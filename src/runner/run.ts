@@ -1,6 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CHECKS } from '../checks/registry.js';
 import type { ApplicabilityContext, CheckContext, CheckId, CheckResult, Clock, RunReport } from '../checks/types.js';
 import type { ProviderInfoView } from '../checks/views.js';
@@ -10,6 +7,7 @@ import { curlFor } from '../http/reproduce.js';
 import { startCoreServer } from '../server/core-server.js';
 import type { WebhookInbox } from '../server/types.js';
 import type { Contract } from '../spec/contract.js';
+import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
 import { CONTRACT_VERSION, toolVersion } from '../util/package-root.js';
 import { inferProfile, resolveFulfillment, skipReasonFor } from './applicability.js';
 import { systemClock } from './clock.js';
@@ -18,12 +16,14 @@ import { guardPosts } from './guarded-client.js';
 import { PrerequisiteError } from './resources.js';
 import { createResources, whyNotJson200 } from './resources-impl.js';
 import { scheduleChecks, type RunHooks } from './schedule.js';
+import { applyStrict } from './strict.js';
 
 export interface RunStartInfo {
   baseUrl: string;
   webhookUrl: string;
   profile: string;
   checks: number;
+  requirements: RunReport['requirements'];
 }
 
 export interface RunDeps {
@@ -35,6 +35,21 @@ export interface RunDeps {
   hooks?: RunHooks & { onRunStart?(info: RunStartInfo): void };
   clock?: Clock;
   signal?: AbortSignal;
+  /** The requirements catalog findings cite; default: spec/requirements.yaml. */
+  requirements?: RequirementCatalog;
+}
+
+let bundledCatalog: Promise<RequirementCatalog> | undefined;
+
+/** Section and quote of each requirement the checks (and their findings) cite. */
+function citedRequirements(catalog: RequirementCatalog, defs: readonly { requirements: readonly string[] }[], results: readonly CheckResult[]): RunReport['requirements'] {
+  const ids = new Set([...defs.flatMap((d) => d.requirements), ...results.flatMap((r) => r.findings.map((f) => f.requirement))]);
+  const cited: RunReport['requirements'] = {};
+  for (const id of [...ids].sort()) {
+    const r = catalog.requirementById(id);
+    if (r) cited[id] = { section: r.section, quote: r.quote };
+  }
+  return cited;
 }
 
 /** Checks that must run even when the provider cannot be reached: they explain why. */
@@ -43,6 +58,7 @@ const DIAGNOSTIC_CHECKS: ReadonlySet<CheckId> = new Set(['base-url', 'metadata']
 /** Runs a whole certification against one provider and returns the report. Never throws for provider faults. */
 export async function runCertification(config: RunConfig, deps: RunDeps): Promise<RunReport> {
   const clock = deps.clock ?? systemClock;
+  const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
   const startedAt = new Date(clock.now());
   const started = performance.now();
   const runId = startedAt.getTime().toString(36);
@@ -59,7 +75,6 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
     : await startCoreServer({
         host: config.webhookHost,
         port: config.webhookPort,
-        dataDir: await mkdtemp(join(tmpdir(), 'provcert-run-')),
         contract: deps.contract,
         secretFor: () => deps.webhookSecret,
       });
@@ -101,16 +116,24 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
     }
 
     const slug = info?.slug ?? 'provider';
-    deps.hooks?.onRunStart?.({ baseUrl: config.baseUrl, webhookUrl: inbox.urlFor(slug), profile, checks: defs.length });
-    const ctx: CheckContext = { client, contract: deps.contract, config, resources, webhooks: inbox, clock, signal: abort.signal };
-    const results = (await scheduleChecks(defs, ctx, decided, { concurrency: config.concurrency, ...(deps.hooks ? { hooks: deps.hooks } : {}) })).map((r) =>
-      withReproduce(r, config),
+    deps.hooks?.onRunStart?.(
+      redactor.deep({ baseUrl: config.baseUrl, webhookUrl: inbox.urlFor(slug), profile, checks: defs.length, requirements: citedRequirements(catalog, defs, []) }),
     );
+    const ctx: CheckContext = { client, contract: deps.contract, config, resources, webhooks: inbox, clock, signal: abort.signal, secrets: [deps.credential, deps.webhookSecret] };
+    const strict = config.strict === true;
+    const results = (
+      await scheduleChecks(defs, ctx, decided, {
+        concurrency: config.concurrency,
+        ...(deps.hooks ? { hooks: maskedHooks(deps.hooks, redactor) } : {}),
+        ...(strict ? { transform: applyStrict } : {}),
+      })
+    ).map((r) => withReproduce(r, config));
 
     const summary = { pass: 0, fail: 0, skip: 0, error: 0 };
     for (const r of results) summary[r.status]++;
     const finishedAt = new Date(clock.now());
-    return {
+    // Nothing the provider echoed (messages, evidence, provider name…) may carry a secret out.
+    return redactor.deep<RunReport>({
       reportVersion: 1,
       tool: { name: 'provcert', version: toolVersion },
       contract: { version: CONTRACT_VERSION, spec: deps.contract.version },
@@ -143,13 +166,21 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
         })),
       },
       inputs: recordInputs(config, runId),
-    };
+      requirements: citedRequirements(catalog, defs, results),
+      ...(strict ? { strict: true } : {}),
+    });
   } finally {
     abort.abort();
     deps.signal?.removeEventListener('abort', onAbort);
     await Promise.all([inner.close(), ownServer?.close()]);
   }
 }
+
+/** Live output sees results already masked, as the report does. */
+const maskedHooks = (hooks: RunHooks, redactor: Redactor): RunHooks => ({
+  onCheckStart: (id, title) => hooks.onCheckStart?.(id, title),
+  onCheckEnd: (result) => hooks.onCheckEnd?.(redactor.deep(result)),
+});
 
 /** A failed check without its own reproduce command gets one from its most telling exchange. */
 function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
@@ -176,6 +207,7 @@ function recordInputs(config: RunConfig, runId: string): Record<string, unknown>
     maxExpiryWaitS: config.maxExpiryWaitS,
     only: config.only ?? null,
     skip: config.skip ?? null,
+    strict: config.strict === true,
     seed: config.seed,
     runId,
     idempotencyKeys: 'provcert-{seed}-{runId}-{label}',

@@ -60,7 +60,16 @@ export async function scheduleChecks(
   const tasks = new Map<CheckId, Promise<CheckResult>>();
 
   const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number): CheckResult => {
-    const result: CheckResult = { id: def.id, title: def.title, rule: def.rule, ...outcome, durationMs: Math.round(now() - started) };
+    const { findings = [], ...rest } = outcome;
+    const result: CheckResult = {
+      id: def.id,
+      title: def.title,
+      rule: def.rule,
+      requirements: [...def.requirements],
+      ...rest,
+      findings: findings.map((f) => ({ ...f, requirement: f.requirement ?? def.requirements[0] })),
+      durationMs: Math.round(now() - started),
+    };
     options.hooks?.onCheckEnd?.(result);
     return result;
   };

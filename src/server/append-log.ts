@@ -1,4 +1,5 @@
-import { open, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 interface PendingWrite {
@@ -7,35 +8,73 @@ interface PendingWrite {
   reject(error: Error): void;
 }
 
+/** The file operations of a log, injectable so tests can simulate a full disk. */
+export interface LogIo {
+  write(handle: FileHandle, data: Buffer, position: number): Promise<void>;
+  sync(handle: FileHandle): Promise<void>;
+  truncate(handle: FileHandle, size: number): Promise<void>;
+}
+
+export const NODE_LOG_IO: LogIo = {
+  async write(handle, data, position) {
+    let done = 0;
+    while (done < data.length) done += (await handle.write(data, done, data.length - done, position + done)).bytesWritten;
+  },
+  sync: (handle) => handle.datasync(),
+  truncate: (handle, size) => handle.truncate(size),
+};
+
 /**
  * An append-only JSON-lines file. `append` resolves only after its line is on disk (fdatasync).
  * Lines arriving while a flush is in progress are written and synced together in the next flush
- * (group commit), so concurrent appends cost one fsync per batch rather than one each.
+ * (group commit), so concurrent appends cost one fsync per batch rather than one each. Every batch is
+ * written at a known offset: after a failed write (disk full) the file is cut back to the end of the
+ * last good batch, so a torn line never glues onto the next record, and later appends work again.
  */
 export class AppendLog {
   /** Flushes that may be in flight at once: while one fdatasync runs, the next batch is written and synced. */
   static readonly PIPELINE_DEPTH = 2;
   private pending: PendingWrite[] = [];
   private inFlight = 0;
-  private broken: Error | undefined;
+  /** Offset where the next batch goes. */
+  private end: number;
+  /** Set by a failed batch: the offset the file must be cut back to before anything more is written. */
+  private failedAt: number | undefined;
+  private failure: Error | undefined;
   private closed = false;
-  /** Serializes the writes (so lines never interleave) and the acknowledgements (so they stay in order). */
   private writeChain: Promise<void> = Promise.resolve();
   private ackChain: Promise<void> = Promise.resolve();
   private drained: (() => void)[] = [];
 
-  private constructor(private readonly handle: FileHandle, readonly path: string) {}
+  /** Bytes in the file at open (after the cut): records before this offset were written by earlier processes. */
+  readonly openedSize: number;
 
-  /** Open (creating if needed) and read the existing records. A torn last line (crash mid-write) is cut off. */
-  static async open(path: string): Promise<{ log: AppendLog; records: unknown[] }> {
-    const records = await readRecords(path);
-    const handle = await open(path, 'a', 0o600);
-    await syncDirectory(dirname(path));
-    return { log: new AppendLog(handle, path), records };
+  private constructor(private readonly handle: FileHandle, readonly path: string, size: number, private readonly io: LogIo) {
+    this.end = size;
+    this.openedSize = size;
+  }
+
+  /**
+   * Open (creating if needed) and read the existing records. The file is cut back to the end of its last
+   * complete record; damaged lines before that are skipped (they end with a newline, so they glue nothing).
+   */
+  static async open(path: string, io: LogIo = NODE_LOG_IO): Promise<{ log: AppendLog; records: unknown[] }> {
+    const handle = await open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+    try {
+      const { records, goodEnd, size } = parseLog(await handle.readFile());
+      if (goodEnd < size) {
+        await handle.truncate(goodEnd);
+        await handle.datasync();
+      }
+      await syncDirectory(dirname(path));
+      return { log: new AppendLog(handle, path, goodEnd, io), records };
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
   }
 
   append(record: unknown): Promise<void> {
-    if (this.broken) return Promise.reject(this.broken);
     if (this.closed) return Promise.reject(new Error(`log ${this.path} is closed`));
     const text = JSON.stringify(record) + '\n';
     const done = new Promise<void>((resolve, reject) => this.pending.push({ text, resolve, reject }));
@@ -45,35 +84,69 @@ export class AppendLog {
 
   /**
    * Group commit, pipelined: everything pending goes out as one batch (one write, one fdatasync). Up to
-   * PIPELINE_DEPTH batches are in flight, so an arrival waits for one sync, not for the current one and
-   * then its own. Writes are issued in order; a batch is acknowledged only after its own sync returned
-   * and every earlier batch was acknowledged.
+   * PIPELINE_DEPTH batches are in flight. A batch is acknowledged only after its own sync returned and
+   * every earlier batch was acknowledged; once one fails, the batches after it fail too, and the file
+   * is cut back before the next write.
    */
   private startFlush(): void {
-    if (this.pending.length === 0 || this.inFlight >= AppendLog.PIPELINE_DEPTH || this.broken) return;
+    if (this.pending.length === 0 || this.inFlight >= AppendLog.PIPELINE_DEPTH) return;
     const batch = this.pending;
     this.pending = [];
     this.inFlight++;
-    const written = this.writeChain.then(() => this.handle.appendFile(batch.map((w) => w.text).join('')));
-    this.writeChain = written.catch(() => undefined);
-    const synced = written.then(() => this.handle.datasync());
-    this.ackChain = this.ackChain.then(() =>
-      synced.then(
+    const data = Buffer.from(batch.map((w) => w.text).join(''), 'utf8');
+    const written = this.writeChain.then(async () => {
+      if (this.failedAt !== undefined) await this.repair();
+      const at = this.end;
+      this.end += data.length;
+      try {
+        await this.io.write(this.handle, data, at);
+      } catch (e) {
+        this.fail(at, e);
+        throw this.failure;
+      }
+      return at;
+    });
+    this.writeChain = written.then(() => undefined, () => undefined);
+    const synced = written.then(async (at) => {
+      try {
+        await this.io.sync(this.handle);
+      } catch (e) {
+        this.fail(at, e);
+        throw this.failure;
+      }
+      if (this.failedAt !== undefined && this.failedAt <= at) throw this.failure;
+    });
+    this.ackChain = this.ackChain
+      .then(() => synced)
+      .then(
         () => {
           for (const w of batch) w.resolve();
         },
         (e: unknown) => {
-          // A failed write may leave a partial line; refuse further appends rather than corrupt the log.
-          this.broken ??= new Error(`cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-          for (const w of [...batch, ...this.pending]) w.reject(this.broken);
-          this.pending = [];
+          const error = e instanceof Error ? e : new Error(String(e));
+          for (const w of batch) w.reject(error);
         },
-      ),
-    ).finally(() => {
-      this.inFlight--;
-      if (this.inFlight === 0 && this.pending.length === 0) for (const resolve of this.drained.splice(0)) resolve();
-      this.startFlush();
-    });
+      )
+      .finally(() => {
+        this.inFlight--;
+        if (this.inFlight === 0 && this.pending.length === 0) for (const resolve of this.drained.splice(0)) resolve();
+        this.startFlush();
+      });
+  }
+
+  private fail(at: number, e: unknown): void {
+    this.failedAt = Math.min(this.failedAt ?? at, at);
+    this.failure = new Error(`cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+
+  /** Cut the file back to the last good batch; if that fails too, the next batch tries again. */
+  private async repair(): Promise<void> {
+    const to = this.failedAt;
+    if (to === undefined) return;
+    await this.io.truncate(this.handle, to);
+    this.end = to;
+    this.failedAt = undefined;
+    this.failure = undefined;
   }
 
   async close(): Promise<void> {
@@ -83,30 +156,40 @@ export class AppendLog {
   }
 }
 
-async function readRecords(path: string): Promise<unknown[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
-  const lastNewline = text.lastIndexOf('\n');
-  if (lastNewline + 1 < text.length) {
-    // Never acknowledged (the fsync had not returned): drop it so later appends start on a fresh line.
-    await truncate(path, Buffer.byteLength(text.slice(0, lastNewline + 1)));
-    text = text.slice(0, lastNewline + 1);
-  }
+/** Complete, parseable lines, and the offset just after the last of them. */
+export function parseLog(bytes: Buffer): { records: unknown[]; goodEnd: number; size: number } {
   const records: unknown[] = [];
-  for (const line of text.split('\n')) {
+  let goodEnd = 0;
+  let start = 0;
+  for (let nl = bytes.indexOf(0x0a, start); nl !== -1; start = nl + 1, nl = bytes.indexOf(0x0a, start)) {
+    const line = bytes.subarray(start, nl).toString('utf8');
     if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      // A damaged line cannot be applied; skip it rather than refuse to start.
-    }
+    const record = parseLine(line);
+    if (record === undefined) continue; // damaged beyond repair: skip it rather than refuse to start
+    records.push(record);
+    goodEnd = nl + 1;
   }
-  return records;
+  return { records, goodEnd, size: bytes.length };
+}
+
+/**
+ * One line's record. A line that does not parse may be a torn record with a whole one glued after it
+ * (written by older versions after a failed write): the glued record is salvaged from the first `{"`
+ * where the rest parses (inside JSON strings that sequence is escaped as `{\"`).
+ */
+export function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    for (let at = line.indexOf('{"', 1); at !== -1; at = line.indexOf('{"', at + 1)) {
+      try {
+        return JSON.parse(line.slice(at)) as unknown;
+      } catch {
+        // try the next candidate
+      }
+    }
+    return undefined;
+  }
 }
 
 /** Make a newly created file's directory entry durable too. */

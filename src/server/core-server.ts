@@ -1,15 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Contract } from '../spec/contract.js';
+import type { LogIo } from './append-log.js';
+import { CONNECTION_CHECK_INTERVAL_MS, guardConnections } from './connection-guard.js';
 import { ListenError, PortInUseError } from './errors.js';
+import type { EventCursor } from './event-pages.js';
 import { sendError } from './http-io.js';
-import type { WebhookInbox, ReceivedWebhook } from './types.js';
+import { InflightBudget, resolveLimits, type IngestLimits } from './limits.js';
+import { RateGate } from './rate-gate.js';
+import type { WebhookInbox } from './types.js';
 import { handleWebhook } from './webhook-route.js';
-import { WebhookStore } from './webhook-store.js';
+import { WebhookStore, type EventPage } from './webhook-store.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const API_PREFIX = '/api/v1';
+/** Signature diagnoses and rejection log lines per second; beyond them a flood costs little. */
+const DIAGNOSES_PER_SECOND = 20;
+const REJECTION_LINES_PER_SECOND = 20;
 
 /** Extra routes under /api/v1 (the serve command's core routes). Returns false when it does not own the path. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, path: string, url: URL) => Promise<boolean>;
@@ -18,52 +27,75 @@ export interface CoreServerOptions {
   host: string;
   /** 0 = a free port. */
   port: number;
-  dataDir: string;
+  /**
+   * Where accepted events are logged. Absent: a temporary `provcert-run-*` directory, removed at close
+   * (the run's receiver).
+   */
+  dataDir?: string;
   contract: Contract;
-  /** Secret for a slug (null = legacy route). undefined = unknown slug → 404. */
-  secretFor(slug: string | null): string | undefined;
-  /** Default 1 MiB. */
-  maxBodyBytes?: number;
-  /** Default 10 s. */
-  bodyTimeoutMs?: number;
+  /** The webhook secret of the provider with this slug; undefined = unknown slug (404 before the body is read). */
+  secretFor(slug: string): string | undefined;
+  /** Serve the slugless legacy route (default true); its events are verified with the secret of the provider they name. */
+  legacyRoute?: boolean;
+  /** Resource limits; unset ones take DEFAULT_LIMITS. */
+  limits?: Partial<IngestLimits>;
   /** One line per event; never contains secrets. */
   log?: (line: string) => void;
   /** Flag named in the "port in use" message; default --webhook-port. */
   portFlag?: string;
   routes?: RouteHandler;
+  /** File operations of the event logs (tests simulate a full disk). */
+  logIo?: LogIo;
 }
 
 export interface CoreServer extends WebhookInbox {
   readonly url: string;
   readonly port: number;
-  /** Reloaded events plus this process's requests, optionally for one slug (GET …/events). */
-  history(slug?: string): ReceivedWebhook[];
+  readonly dataDir: string;
+  /** One page of a provider's received webhooks (GET …/events), read from disk. */
+  events(slug: string, cursor?: EventCursor, limit?: number): Promise<EventPage>;
   close(): Promise<void>;
 }
 
 const WEBHOOK_ROUTE = /^\/api\/v1\/webhooks(?:\/([^/]+))?\/?$/;
 
-/** Start the embedded core: the webhook receiver, plus any extra routes. */
+/** Start the embedded core: the webhook receiver, plus any extra routes. `run` and `serve` share it. */
 export async function startCoreServer(options: CoreServerOptions): Promise<CoreServer> {
-  const store = await WebhookStore.open(options.dataDir);
-  const log = options.log ?? ((): void => undefined);
+  const ephemeral = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'provcert-run-')));
+  const removeEphemeral = (): Promise<void> => (ephemeral ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve());
+  let store: WebhookStore;
+  try {
+    store = await WebhookStore.open(dataDir, options.logIo ? { io: options.logIo } : {});
+  } catch (e) {
+    await removeEphemeral();
+    throw e;
+  }
+  const limits = resolveLimits(options.limits);
   const deps = {
     contract: options.contract,
     store,
     secretFor: options.secretFor,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-    log,
+    legacyRoute: options.legacyRoute ?? true,
+    limits,
+    budget: new InflightBudget(limits.maxInflightBytes),
+    diagnoses: new RateGate(DIAGNOSES_PER_SECOND),
+    rejectionLines: new RateGate(REJECTION_LINES_PER_SECOND),
+    log: options.log ?? ((): void => undefined),
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS }, (req, res) => {
     void route(req, res).catch(() => {
       // A bug in a handler must not take the server down; the details stay out of the answer.
-      sendError(res, 500, 'INTERNAL_ERROR', 'unexpected server error');
+      sendError(res, 500, 'INTERNAL_ERROR', 'unexpected server error', true);
     });
   });
-  // Idle keep-alive sockets must not hold close() up.
-  server.keepAliveTimeout = 5_000;
+  guardConnections(server, limits);
+  // A malformed or oversized request line/header gets node's own 400/431 and the socket is closed.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    socket.destroy();
+  });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The hot webhook route needs only the path; a URL object is built for the other routes only.
@@ -72,7 +104,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     const path = query === -1 ? raw : raw.slice(0, query);
     const webhook = WEBHOOK_ROUTE.exec(path);
     if (webhook) {
-      if (req.method !== 'POST') return sendError(res, 405, 'NOT_FOUND', `${req.method ?? ''} is not supported on ${path}; use POST`, true);
+      if (req.method !== 'POST') return sendError(res, 405, 'NOT_FOUND', `${req.method ?? ''} is not supported on /api/v1/webhooks; use POST`, true);
       let slug: string | null = null;
       if (webhook[1] !== undefined) {
         try {
@@ -94,6 +126,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     await listen(server, options.host, options.port);
   } catch (e) {
     await store.close();
+    await removeEphemeral();
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     if (code === 'EADDRINUSE') throw new PortInUseError(options.port, options.portFlag ?? '--webhook-port');
     throw new ListenError(options.host, options.port, code);
@@ -107,11 +140,12 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
   return {
     url,
     port,
+    dataDir,
     urlFor,
     all: () => store.all(),
     waitFor: (predicate, timeoutMs, signal) => store.waitFor(predicate, timeoutMs, signal),
-    history: (slug) => store.history(slug),
-    close: () => (closing ??= shutdown(server, store)),
+    events: (slug, cursor, limit) => store.page(slug, cursor, limit),
+    close: () => (closing ??= shutdown(server, store).finally(removeEphemeral)),
   };
 }
 

@@ -15,9 +15,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, status: number, code: CoreErrorCode, message: string, closeConnection = false): void {
+export function sendError(res: ServerResponse, status: number, code: CoreErrorCode, message: string, closeConnection = false, headers: Record<string, string> = {}): void {
   const body: ErrorBody = { code, message };
-  sendJson(res, status, body, closeConnection ? { connection: 'close' } : {});
+  sendJson(res, status, body, closeConnection ? { ...headers, connection: 'close' } : headers);
 }
 
 /** True for application/json and application/*+json, with or without parameters. */
@@ -83,4 +83,24 @@ export function logSafe(value: unknown, max = 80): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
   return clean.length > max ? clean.slice(0, max) + '…' : clean;
+}
+
+/** How long a refused sender gets to read its answer before the connection is cut. */
+const REFUSED_BODY_GRACE_MS = 1_000;
+
+/**
+ * After answering a request whose body was refused unread, stop reading the socket (node would
+ * otherwise read and discard the rest: a 1 MiB flood would cost 1 MiB of reading per request) and cut
+ * the connection once the sender had time to read the answer.
+ */
+export function dropUnreadBody(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
+  const socket = req.socket;
+  const cut = (): void => {
+    socket.pause();
+    req.pause();
+    setTimeout(() => socket.destroy(), REFUSED_BODY_GRACE_MS).unref();
+  };
+  if (res.writableFinished) cut();
+  else res.once('finish', cut);
 }

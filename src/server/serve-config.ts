@@ -1,14 +1,20 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../contract.js';
 import { UsageError } from '../util/result.js';
 import { SLUG_PATTERN } from './admin/registration.js';
+import { LIMIT_NAMES, type IngestLimits } from './limits.js';
 
 export const DEFAULT_SERVE_PORT = 8787;
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
 export const DEFAULT_DATA_DIR = '.provcert';
 export const DEFAULT_ADMIN_TOKEN_ENV = 'PROVCERT_ADMIN_TOKEN';
+/** Under the data dir: where credentialFile references may point by default (never the data dir itself, which holds secrets). */
+export const DEFAULT_CREDENTIAL_SUBDIR = 'credentials';
+
+/** The flag of each limit: maxBodyBytes → --max-body-bytes. */
+export const limitFlag = (name: keyof IngestLimits): string => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** A provider whose webhooks the server accepts without registration (config file or --slug). */
 export interface ConfiguredProvider {
@@ -24,7 +30,10 @@ export interface ServeSettings {
   local: boolean;
   webhookSecretEnv: string;
   adminTokenEnv: string;
-  maxBodyBytes?: number;
+  /** Limits set by flag or config; the rest take the defaults. */
+  limits: Partial<IngestLimits>;
+  /** credentialFile references are confined to this directory. */
+  credentialDir: string;
   providers: ConfiguredProvider[];
 }
 
@@ -37,6 +46,9 @@ export interface RawServeOptions {
   local?: boolean;
   slug?: string;
   webhookSecretEnv?: string;
+  credentialDir?: string;
+  /** Limit flags, by limit name (strings as commander hands them over). */
+  limits?: Partial<Record<keyof IngestLimits, string>>;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -72,7 +84,7 @@ async function readConfigFile(path: string): Promise<Record<string, unknown>> {
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`--config ${path} must hold a mapping of settings`);
-  const known = new Set(['port', 'host', 'dataDir', 'local', 'webhookSecretEnv', 'adminTokenEnv', 'maxBodyBytes', 'providers']);
+  const known = new Set(['port', 'host', 'dataDir', 'local', 'webhookSecretEnv', 'adminTokenEnv', 'credentialDir', ...LIMIT_NAMES, 'providers']);
   const unknown = Object.keys(doc).filter((k) => !known.has(k));
   if (unknown.length > 0) throw new UsageError(`--config ${path}: unknown setting ${unknown.join(', ')} (known: ${[...known].join(', ')}); secrets belong in the environment`);
   return doc as Record<string, unknown>;
@@ -97,8 +109,16 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
   for (const s of (raw.slug ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
     if (!providers.some((p) => p.slug === s)) providers.push({ slug: slugOf(s, '--slug') });
   }
-  const maxBody = file['maxBodyBytes'];
-  if (maxBody !== undefined && (typeof maxBody !== 'number' || !Number.isInteger(maxBody) || maxBody < 1)) throw new UsageError('config maxBodyBytes must be a positive whole number');
+  const limits: Partial<IngestLimits> = {};
+  for (const name of LIMIT_NAMES) {
+    const flag = raw.limits?.[name];
+    const value = flag !== undefined ? Number(flag) : file[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      throw new UsageError(`${flag !== undefined ? limitFlag(name) : `config ${name}`} must be a positive whole number (got "${String(flag ?? value)}")`);
+    }
+    limits[name] = value;
+  }
   const host = raw.host ?? file['host'] ?? DEFAULT_SERVE_HOST;
   if (typeof host !== 'string' || host === '') throw new UsageError('host must be a host name or address');
   const dataDir = raw.dataDir === undefined ? (typeof file['dataDir'] === 'string' ? resolve(base, file['dataDir']) : resolve(cwd, DEFAULT_DATA_DIR)) : resolve(cwd, raw.dataDir);
@@ -109,7 +129,10 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
     local: raw.local === true || file['local'] === true,
     webhookSecretEnv: envName(raw.webhookSecretEnv ?? file['webhookSecretEnv'] ?? DEFAULT_WEBHOOK_SECRET_ENV, 'webhookSecretEnv'),
     adminTokenEnv: envName(file['adminTokenEnv'] ?? DEFAULT_ADMIN_TOKEN_ENV, 'config adminTokenEnv'),
-    ...(typeof maxBody === 'number' ? { maxBodyBytes: maxBody } : {}),
+    limits,
+    credentialDir: raw.credentialDir !== undefined
+      ? resolve(cwd, raw.credentialDir)
+      : typeof file['credentialDir'] === 'string' ? resolve(base, file['credentialDir']) : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
   };
 }

@@ -50,6 +50,7 @@ async function serverSecret(settings: ServeSettings, env: NodeJS.ProcessEnv): Pr
 /** `provcert serve`: the webhook receiver plus the bearer-protected core routes, on one node:http server. */
 export async function startServe(settings: ServeSettings, deps: ServeDeps): Promise<RunningServe> {
   await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+  await mkdir(settings.credentialDir, { recursive: true, mode: 0o700 });
   const registry = await ProviderRegistry.open(settings.dataDir);
   const shared = await serverSecret(settings, deps.env);
   const configured = new Map<string, string>();
@@ -75,7 +76,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     core: () => core,
     knownSlug: (slug) => configured.has(slug),
     env: deps.env,
-    cwd: deps.cwd,
+    credentialDir: settings.credentialDir,
     log: deps.log,
   });
   core = await startCoreServer({
@@ -83,8 +84,9 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     port: settings.port,
     dataDir: settings.dataDir,
     contract: deps.contract,
-    secretFor: (slug) => (slug === null ? shared.secret : registry.get(slug)?.webhookSecret ?? configured.get(slug)),
-    ...(settings.maxBodyBytes !== undefined ? { maxBodyBytes: settings.maxBodyBytes } : {}),
+    // A registered provider's own secret always wins: the shared secret verifies configured slugs only.
+    secretFor: (slug) => registry.get(slug)?.webhookSecret ?? configured.get(slug),
+    limits: settings.limits,
     log: deps.log,
     portFlag: '--port',
     routes,
@@ -107,6 +109,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
       ? `  core routes:    ${core.url}${API_PREFIX}/providers/… (Authorization: Bearer $${settings.adminTokenEnv})`
       : `  core routes:    disabled (set ${settings.adminTokenEnv} to enable provider registration and certification)`,
   );
+  banner.push(`  credentials:    credentialFile references are read from ${settings.credentialDir} only`);
   if (settings.local) banner.push('  --local:        http:// and loopback/private provider addresses are allowed');
 
   const running = core;

@@ -39,3 +39,9 @@ export function findSignatureHeader(headers: Record<string, string | string[] | 
   }
   return undefined;
 }
+
+/** Constant-time check of a received signature against an HMAC digest computed while the body streamed in. */
+export function digestMatches(digest: Buffer, received: string): boolean {
+  if (!/^[0-9a-f]{64}$/.test(received)) return false;
+  return timingSafeEqual(digest, Buffer.from(received, 'hex'));
+}

@@ -1,6 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppendLog } from './append-log.js';
+import { AppendLog, NODE_LOG_IO, type LogIo } from './append-log.js';
+import { encodeCursor, readLines, START_CURSOR, type EventCursor, type LogLine } from './event-pages.js';
 import type { ReceivedWebhook, WebhookInbox } from './types.js';
 
 /** One accepted event as written to the per-provider JSON-lines log. */
@@ -15,9 +16,6 @@ export interface LoggedEvent {
   rawBody: string;
 }
 
-/** How far the in-memory history may run over its limit before it is trimmed back. */
-const TRIM_CHUNK = 1_000;
-
 export type NewWebhook = Omit<ReceivedWebhook, 'seq'>;
 
 interface Waiter {
@@ -25,8 +23,24 @@ interface Waiter {
   resolve(w: ReceivedWebhook | undefined): void;
 }
 
+export interface StoreOptions {
+  /** File operations of the logs (tests inject failures). */
+  io?: LogIo;
+  /** This process's accepted events kept in memory for the run (oldest dropped first). */
+  keptAccepted?: number;
+  /** Rejected and duplicate requests kept in memory (they are never written to disk). */
+  keptUnlogged?: number;
+}
+
+export interface EventPage {
+  items: ReceivedWebhook[];
+  nextCursor?: string;
+  total: number;
+}
+
 const LEGACY_FILE = '_legacy';
-const DEFAULT_RETAINED = 10_000;
+/** Bytes one page may scan per log before it returns short (a listing never reads a whole large log at once). */
+const PAGE_SCAN_CAP = 8 * 1024 * 1024;
 
 const isLoggedEvent = (r: unknown): r is LoggedEvent => {
   if (typeof r !== 'object' || r === null) return false;
@@ -35,67 +49,63 @@ const isLoggedEvent = (r: unknown): r is LoggedEvent => {
 };
 
 const dedupKey = (providerSlug: string, eventId: string): string => `${providerSlug}\u0000${eventId}`;
+const isLogged = (w: ReceivedWebhook): boolean => w.verified && w.answeredStatus === 200 && !w.duplicate;
+const listedUnder = (w: ReceivedWebhook, slug: string): boolean => w.slug === slug || (w.slug === null && w.event?.['providerSlug'] === slug);
 
 /**
  * Received webhooks: durable accepted events (one append-only log per provider under
- * `<dataDir>/webhooks/`), de-duplication by eventId, and the in-memory arrival list the run reads.
+ * `<dataDir>/webhooks/`), de-duplication by provider and eventId among accepted events, the bounded
+ * in-memory arrival list the run reads, and paged listings read from disk.
  */
 export class WebhookStore {
   private readonly logs = new Map<string, Promise<AppendLog>>();
-  /** eventId → the commit of its first delivery: a redelivery is acknowledged only once that is durable. */
+  /** Size of each log when this process opened it: records before it are "restored". */
+  private readonly openedSizes = new Map<string, number>();
+  /** provider + eventId → the commit of its first delivery: a redelivery is acknowledged only once that is durable. */
   private readonly applied = new Map<string, Promise<void>>();
-  private readonly session: ReceivedWebhook[] = [];
-  private readonly restoredList: ReceivedWebhook[] = [];
+  private readonly acceptedCount = new Map<string, number>();
+  private session: ReceivedWebhook[] = [];
+  private sessionAccepted = 0;
   private readonly waiters = new Set<Waiter>();
   private nextSeq = 1;
+  private readonly keptAccepted: number;
+  private readonly keptUnlogged: number;
 
-  private constructor(private readonly dir: string, private readonly retained: number) {}
+  private constructor(private readonly dir: string, private readonly io: LogIo, options: StoreOptions) {
+    this.keptAccepted = options.keptAccepted ?? 5_000;
+    this.keptUnlogged = options.keptUnlogged ?? 1_000;
+  }
 
-  /** Open the store, reloading every provider log found in the data dir. */
-  static async open(dataDir: string, retained = DEFAULT_RETAINED): Promise<WebhookStore> {
+  /** Open the store, reloading the de-duplication keys and counts of every provider log in the data dir. */
+  static async open(dataDir: string, options: StoreOptions = {}): Promise<WebhookStore> {
     const dir = join(dataDir, 'webhooks');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const store = new WebhookStore(dir, retained);
+    const store = new WebhookStore(dir, options.io ?? NODE_LOG_IO, options);
     const files = (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
     for (const file of files) {
       const fileKey = file.slice(0, -'.jsonl'.length);
-      const opened = AppendLog.open(join(dir, file));
-      store.logs.set(fileKey, opened.then((o) => o.log));
-      for (const record of (await opened).records) if (isLoggedEvent(record)) store.restore(record);
+      const opened = await AppendLog.open(join(dir, file), store.io);
+      store.logs.set(fileKey, Promise.resolve(opened.log));
+      store.openedSizes.set(fileKey, opened.log.openedSize);
+      for (const record of opened.records) if (isLoggedEvent(record)) store.noteApplied(record);
     }
     return store;
   }
 
-  private restore(record: LoggedEvent): void {
+  private noteApplied(record: LoggedEvent): void {
     this.applied.set(dedupKey(record.providerSlug, record.eventId), Promise.resolve());
-    let event: Record<string, unknown> | undefined;
-    try {
-      event = JSON.parse(record.rawBody) as Record<string, unknown>;
-    } catch {
-      event = undefined;
-    }
-    const entry: ReceivedWebhook = {
-      seq: this.nextSeq++,
-      receivedAt: record.receivedAt,
-      slug: record.slug,
-      headers: {},
-      rawBody: record.rawBody,
-      verified: true,
-      signatureHeader: record.signatureHeader,
-      answeredStatus: 200,
-      duplicate: false,
-      restored: true,
-      ...(event ? { event } : {}),
-    };
-    this.restoredList.push(entry);
-    if (this.restoredList.length > this.retained) this.restoredList.shift();
+    this.acceptedCount.set(record.providerSlug, (this.acceptedCount.get(record.providerSlug) ?? 0) + 1);
+  }
+
+  private static fileKey(slug: string | null): string {
+    return slug === null ? LEGACY_FILE : encodeURIComponent(slug);
   }
 
   private logFor(slug: string | null): Promise<AppendLog> {
-    const key = slug === null ? LEGACY_FILE : encodeURIComponent(slug);
+    const key = WebhookStore.fileKey(slug);
     let log = this.logs.get(key);
     if (!log) {
-      log = AppendLog.open(join(this.dir, `${key}.jsonl`)).then((o) => o.log);
+      log = AppendLog.open(join(this.dir, `${key}.jsonl`), this.io).then((o) => o.log);
       this.logs.set(key, log);
       // A failed open must not poison later attempts.
       log.catch(() => this.logs.delete(key));
@@ -104,15 +114,21 @@ export class WebhookStore {
   }
 
   /**
-   * Make a verified, valid event durable unless its eventId was applied before. Resolves once it (or
-   * its first delivery) is on disk; rejects when it could not be written.
+   * Make a verified, correctly attributed event durable unless the same provider's eventId was applied
+   * before. Resolves once it (or its first delivery) is on disk; rejects when it could not be written.
    */
   async commit(record: LoggedEvent): Promise<{ duplicate: boolean }> {
     const key = dedupKey(record.providerSlug, record.eventId);
     const earlier = this.applied.get(key);
     if (earlier) {
-      await earlier;
-      return { duplicate: true };
+      try {
+        await earlier;
+        return { duplicate: true };
+      } catch {
+        // The first delivery failed to be written: this one tries again below.
+        if (this.applied.get(key) === earlier) this.applied.delete(key);
+        return this.commit(record);
+      }
     }
     const write = this.logFor(record.slug).then((log) => log.append(record));
     this.applied.set(key, write);
@@ -123,6 +139,7 @@ export class WebhookStore {
       if (this.applied.get(key) === write) this.applied.delete(key);
       throw e;
     }
+    this.acceptedCount.set(record.providerSlug, (this.acceptedCount.get(record.providerSlug) ?? 0) + 1);
     return { duplicate: false };
   }
 
@@ -130,23 +147,74 @@ export class WebhookStore {
   record(webhook: NewWebhook): ReceivedWebhook {
     const entry: ReceivedWebhook = { seq: this.nextSeq++, ...webhook };
     this.session.push(entry);
-    // Trim in chunks: one shift per request would move the whole array each time once it is full.
-    if (this.session.length > this.retained + TRIM_CHUNK) this.session.splice(0, this.session.length - this.retained);
+    if (isLogged(entry)) this.sessionAccepted++;
+    this.trim();
     for (const waiter of this.waiters) {
       if (waiter.predicate(entry)) waiter.resolve(entry);
     }
     return entry;
   }
 
-  /** This process's received requests, oldest first. */
+  /** Bounded memory: keep the newest accepted and the newest other entries; trim in chunks, not per request. */
+  private trim(): void {
+    const unlogged = this.session.length - this.sessionAccepted;
+    if (this.sessionAccepted <= this.keptAccepted * 1.1 && unlogged <= this.keptUnlogged * 1.1) return;
+    let keepAccepted = Math.min(this.sessionAccepted, this.keptAccepted);
+    let keepUnlogged = Math.min(unlogged, this.keptUnlogged);
+    const kept: ReceivedWebhook[] = [];
+    for (let i = this.session.length - 1; i >= 0; i--) {
+      const w = this.session[i] as ReceivedWebhook;
+      if (isLogged(w) ? keepAccepted-- > 0 : keepUnlogged-- > 0) kept.push(w);
+    }
+    this.session = kept.reverse();
+    this.sessionAccepted = this.session.filter(isLogged).length;
+  }
+
+  /** This process's received requests (the newest ones, see StoreOptions), oldest first. */
   all(): readonly ReceivedWebhook[] {
     return this.session;
   }
 
-  /** Reloaded accepted events followed by this process's requests, optionally for one slug. */
-  history(slug?: string): ReceivedWebhook[] {
-    const list = [...this.restoredList, ...this.session];
-    return slug === undefined ? list : list.filter((w) => w.slug === slug || (w.slug === null && w.event?.['providerSlug'] === slug));
+  /**
+   * One page of what a provider's listing holds, in arrival order: every accepted event on disk (its own
+   * log and the legacy log), merged with this process's rejected and duplicate requests still in memory.
+   */
+  async page(slug: string, cursor: EventCursor = START_CURSOR, limit = 100): Promise<EventPage> {
+    const accepted = (r: unknown): boolean => isLoggedEvent(r) && r.providerSlug === slug;
+    const slugKey = WebhookStore.fileKey(slug);
+    const [own, legacy] = await Promise.all([
+      readLines(join(this.dir, `${slugKey}.jsonl`), cursor.slugOffset, limit, accepted, PAGE_SCAN_CAP),
+      readLines(join(this.dir, `${LEGACY_FILE}.jsonl`), cursor.legacyOffset, limit, accepted, PAGE_SCAN_CAP),
+    ]);
+    const memory = this.session.filter((w) => w.seq > cursor.memorySeq && !isLogged(w) && listedUnder(w, slug)).slice(0, limit);
+
+    type Source = 'own' | 'legacy' | 'memory';
+    const candidates: { source: Source; at: string; line?: LogLine; entry?: ReceivedWebhook }[] = [
+      ...own.map((line) => ({ source: 'own' as const, at: (line.record as LoggedEvent).receivedAt, line })),
+      ...legacy.map((line) => ({ source: 'legacy' as const, at: (line.record as LoggedEvent).receivedAt, line })),
+      ...memory.map((entry) => ({ source: 'memory' as const, at: entry.receivedAt, entry })),
+    ];
+    const order: Record<Source, number> = { own: 0, legacy: 1, memory: 2 };
+    candidates.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : order[a.source] - order[b.source]));
+    const taken = candidates.slice(0, limit);
+
+    const next: EventCursor = { ...cursor };
+    const items = taken.map((c, i): ReceivedWebhook => {
+      const seq = cursor.listed + i + 1;
+      if (c.entry) {
+        next.memorySeq = Math.max(next.memorySeq, c.entry.seq);
+        return { ...c.entry, seq };
+      }
+      const line = c.line as LogLine;
+      const fileKey = c.source === 'own' ? slugKey : LEGACY_FILE;
+      if (c.source === 'own') next.slugOffset = line.next;
+      else next.legacyOffset = line.next;
+      return restoredView(line.record as LoggedEvent, seq, line.at < (this.openedSizes.get(fileKey) ?? 0));
+    });
+    next.listed = cursor.listed + items.length;
+    const more = candidates.length > taken.length || own.length === limit || legacy.length === limit || memory.length === limit;
+    const unlogged = this.session.filter((w) => !isLogged(w) && listedUnder(w, slug)).length;
+    return { items, total: (this.acceptedCount.get(slug) ?? 0) + unlogged, ...(more && items.length > 0 ? { nextCursor: encodeCursor(next) } : {}) };
   }
 
   waitFor(predicate: (w: ReceivedWebhook) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined> {
@@ -179,4 +247,27 @@ export class WebhookStore {
     const logs = await Promise.allSettled([...this.logs.values()]);
     await Promise.all(logs.map((l) => (l.status === 'fulfilled' ? l.value.close() : undefined)));
   }
+}
+
+/** An accepted event read back from disk, as the listing shows it. */
+function restoredView(record: LoggedEvent, seq: number, restored: boolean): ReceivedWebhook {
+  let event: Record<string, unknown> | undefined;
+  try {
+    event = JSON.parse(record.rawBody) as Record<string, unknown>;
+  } catch {
+    event = undefined;
+  }
+  return {
+    seq,
+    receivedAt: record.receivedAt,
+    slug: record.slug,
+    headers: {},
+    rawBody: record.rawBody,
+    verified: true,
+    signatureHeader: record.signatureHeader,
+    answeredStatus: 200,
+    duplicate: false,
+    ...(restored ? { restored: true } : {}),
+    ...(event ? { event } : {}),
+  };
 }

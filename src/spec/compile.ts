@@ -3,7 +3,9 @@ import addFormatsModule from 'ajv-formats';
 import { err, ok, type Result } from '../util/result.js';
 import type { Contract } from './contract.js';
 import { explainErrors } from './explain.js';
+import { ISO_TIMESTAMP_FORMAT, isIsoTimestamp } from './timestamp.js';
 import type { OperationInfo, SpecError, ValidationResult } from './types.js';
+import { addWarningKeywords, createWarningCollector, WARNING_KEYWORDS } from './warnings.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -90,7 +92,11 @@ export function compileContract(doc: Obj, specPath: string): Result<Contract, Sp
 
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
   addFormats(ajv);
-  for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) ajv.addKeyword(keyword);
+  ajv.addFormat(ISO_TIMESTAMP_FORMAT, { type: 'string', validate: isIsoTimestamp });
+  const warnings = createWarningCollector();
+  addWarningKeywords(ajv, warnings);
+  const warningKeywords = new Set<string>(WARNING_KEYWORDS);
+  for (const keyword of [...OPENAPI_KEYWORDS, ...extensions]) if (!warningKeywords.has(keyword)) ajv.addKeyword(keyword);
   try {
     ajv.addSchema({ $id: CONTRACT_ID, $defs: defs });
   } catch (e) {
@@ -111,8 +117,9 @@ export function compileContract(doc: Obj, specPath: string): Result<Contract, Sp
     return fn;
   };
   const run = (fn: ValidateFunction, value: unknown): ValidationResult => {
+    warnings.reset();
     const valid = fn(value) === true;
-    return { valid, problems: valid ? [] : explainErrors(fn.errors ?? []) };
+    return { valid, problems: valid ? [] : explainErrors(fn.errors ?? []), warnings: warnings.take() };
   };
 
   const pickResponse = (op: Obj, status: number): unknown => {
@@ -146,6 +153,10 @@ export function compileContract(doc: Obj, specPath: string): Result<Contract, Sp
     enumValues(name) {
       const schema = schemas[name];
       return isObj(schema) ? stringList(schema['enum']) : [];
+    },
+    suggestedValues(name) {
+      const schema = schemas[name];
+      return isObj(schema) ? stringList(schema['x-suggested-values']) : [];
     },
   };
   return ok(contract);

@@ -16,4 +16,6 @@ export interface Contract {
   operation(key: string): OperationInfo | undefined;
   /** Values of an enum schema (e.g. "Capability", "ErrorCode"); [] when not an enum. */
   enumValues(schemaName: string): string[];
+  /** The x-suggested-values of an open schema (e.g. "ReasonCode"): others are accepted with a warning. */
+  suggestedValues(schemaName: string): string[];
 }

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { ISO_TIMESTAMP_FORMAT } from './timestamp.js';
 import type { SchemaProblem } from './types.js';
 
 /** How many problems one payload reports; the rest are counted, not listed. */
@@ -23,6 +24,9 @@ export function describeValue(value: unknown): string {
 
 const at = (pointer: string): string => pointer || '(root)';
 
+/** Format names people read in messages; others are shown as the spec names them. */
+const FORMAT_NAMES: Record<string, string> = { [ISO_TIMESTAMP_FORMAT]: 'ISO 8601 date-time' };
+
 function explainOne(e: ErrorObject): SchemaProblem {
   const pointer = e.instancePath;
   const params = e.params as Record<string, unknown>;
@@ -41,7 +45,7 @@ function explainOne(e: ErrorObject): SchemaProblem {
       text = `${at(pointer)} must be ${JSON.stringify(params['allowedValue'])} (found ${describeValue(e.data)})`;
       break;
     case 'format':
-      text = `${at(pointer)} must be a valid ${String(params['format'])} (found ${describeValue(e.data)})`;
+      text = `${at(pointer)} must be a valid ${FORMAT_NAMES[String(params['format'])] ?? String(params['format'])} (found ${describeValue(e.data)})`;
       break;
     default:
       text = `${at(pointer)} ${e.message ?? 'is invalid'} (found ${describeValue(e.data)})`;

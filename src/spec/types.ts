@@ -1,7 +1,7 @@
 export interface SchemaProblem {
   /** JSON pointer into the payload, "" for the root. */
   pointer: string;
-  /** The JSON Schema keyword that failed, e.g. "type", "required". */
+  /** The JSON Schema keyword that failed, e.g. "type", "required"; for a warning, its rule. */
   rule: string;
   /** For people: `/offerings/3/basePrice must be integer (found string "12.50")`. */
   text: string;
@@ -10,6 +10,12 @@ export interface SchemaProblem {
 export interface ValidationResult {
   valid: boolean;
   problems: SchemaProblem[];
+  /**
+   * What the contract allows but a provider should look at, found whether or not the payload is valid:
+   * a timestamp without a UTC offset (rule "offsetless-timestamp"), a value outside a list the contract
+   * only suggests (rule "suggested-values"). Never a reason to fail; always present, often empty.
+   */
+  warnings: SchemaProblem[];
 }
 
 export interface OperationInfo {

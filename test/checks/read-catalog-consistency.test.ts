@@ -26,7 +26,7 @@ const at = <T>(list: T[], i: number): T => {
 
 describe('judgeCatalogConsistency', () => {
   it('finds nothing in a consistent catalog', () => {
-    expect(judgeCatalogConsistency(catalog(), 'demo')).toEqual({ problems: [], warnings: [] });
+    expect(judgeCatalogConsistency(catalog(), 'demo')).toEqual({ problems: [], warnings: [], notes: [] });
   });
 
   it.each<[string, (c: Catalog) => void, RegExp]>([
@@ -64,6 +64,15 @@ describe('judgeCatalogConsistency', () => {
     const c = { providerSlug: 'demo', categories: 'nope', offerings: [null, { id: 'x', categorySlug: 'pizza' }, { id: 'x' }] };
     const { problems } = judgeCatalogConsistency(c, 'demo');
     expect(problems).toEqual(['offering id(s) x occur more than once; ids must identify one offering', 'offering x has categorySlug "pizza", which is not a category slug of the catalog']);
-    expect(judgeCatalogConsistency('not a catalog')).toEqual({ problems: [], warnings: [] });
+    expect(judgeCatalogConsistency('not a catalog')).toEqual({ problems: [], warnings: [], notes: [] });
+  });
+
+  it('does not count offeringsCount when offerings omit the optional categorySlug: a note, not a failure', () => {
+    const c = catalog();
+    for (const o of c.offerings as Record<string, unknown>[]) delete o['categorySlug'];
+    const judged = judgeCatalogConsistency(c, 'demo');
+    expect(judged.problems).toEqual([]);
+    expect(judged.warnings).toEqual([]);
+    expect(judged.notes).toEqual(['offeringsCount not compared: 3 offering(s) omit the optional categorySlug']);
   });
 });

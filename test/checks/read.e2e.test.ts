@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CheckId, CheckResult } from '../../src/checks/types.js';
 import type { AuthMethod } from '../../src/contract.js';
 import { FAULTS, certify } from '../support/certify.js';
+import { READ_CHECKS } from '../support/check-groups.js';
 import type { FaultName } from '../../fixtures/provider/index.js';
 
-/** The read-only checks this file proves both ways. */
-const READ_CHECKS: CheckId[] = ['base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search', 'wrong-credential', 'signature', 'errors'];
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -25,6 +24,13 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
   'error-not-json': /an HTML page/,
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
+  'catalog-ids-unstable': /GET \/catalog twice: offering .* had id .*, then .*; ids must be stable across catalog refreshes/,
+  'provider-info-missing-name': /GET \/provider-info does not match the schema: .*name/,
+  'location-missing-address': /GET \/locations.* does not match the schema: .*address/,
+  'catalog-missing-slug': /GET \/catalog does not match the schema: .*providerSlug/,
+  'category-count-wrong': /category salads states offeringsCount 3, but the catalog lists 2 offering\(s\)/,
+  'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,
+  'health-route-missing': /GET \/health answered HTTP 404 NOT_FOUND; expected 200/,
 };
 
 const byId = (checks: readonly CheckResult[], id: CheckId): CheckResult | undefined => checks.find((c) => c.id === id);
@@ -54,6 +60,9 @@ describe('read-only checks against the reference provider', () => {
     expect(result?.status, result?.message).toBe('fail');
     const text = [result?.message, ...(result?.details ?? [])].join('\n');
     expect(text).toMatch(NAMES_THE_PROBLEM[fault] ?? /^$/);
+    // Proven coverage: the failure stands on the requirement the fault breaks.
+    const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
+    expect(result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), text).toContain(requirement);
     expect(result?.evidence.length).toBeGreaterThan(0);
   });
 });

@@ -79,6 +79,25 @@ describe('checkQuoteMath', () => {
     expect(r.problems.some((p) => message.test(p)), r.problems.join('\n')).toBe(true);
   });
 
+  it.each([
+    ['an "Options surcharge" fee equal to the options total', { name: 'Options surcharge', amount: 300 }, /fee "Options surcharge" \(300\) equals the options' contribution \(300\)/],
+    ['a fee named like a selected option', { name: 'Olives', amount: 10 }, /fee "Olives" \(10\) names a selected option/],
+  ])('finds options charged again in fees: %s', (_name, fee, message) => {
+    const q = withLine(0, { selectedOptions: [{ groupId: 'top', optionId: 'olives', name: 'Olives', priceDelta: 150 }] });
+    q.fees = [{ name: 'service', amount: 99 }, fee];
+    q.totalFees = 99 + fee.amount;
+    q.total = q.subtotal + q.totalFees;
+    const r = run(q);
+    const index = r.problems.findIndex((p) => message.test(p));
+    expect(index, r.problems.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(r.problems).toHaveLength(1);
+    expect(r.cited[index]).toBe('QUOTE-OPTIONS-ONCE');
+  });
+
+  it('does not mistake an honest delivery fee of the same amount for options charged again', () => {
+    expect(run(goodQuote()).problems).toEqual([]); // delivery 300 equals the options' 300 by coincidence
+  });
+
   it('judges one relation at a time: a wrong subtotal does not also fail the total', () => {
     const r = run({ ...goodQuote(), subtotal: 3000, total: 3399 });
     expect(r.problems).toHaveLength(1);

@@ -47,6 +47,7 @@ describe('invalidSelections', () => {
     expect(cases.map((c) => [c.name, c.items === undefined])).toEqual([
       ['quantity-zero', false],
       ['unavailable-offering', true],
+      ['unavailable-variant', true],
       ['missing-required-group', true],
       ['too-many-options', true],
     ]);

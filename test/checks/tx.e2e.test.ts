@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { checkById } from '../../src/checks/registry.js';
 import type { CheckId, CheckResult, RunReport } from '../../src/checks/types.js';
 import { certify, FAULTS } from '../support/certify.js';
+import { TX_CHECKS } from '../support/check-groups.js';
 
 /** The transactional checks, proven both ways against the reference provider over loopback. */
-const TX_IDS: CheckId[] = ['quote-math', 'quote-validation', 'quote-expiry', 'action-validation', 'payment-pending', 'action-status', 'idempotency', 'webhook', 'cancel', 'payment-options'];
+const TX_IDS = TX_CHECKS;
 
 const result = (report: RunReport, id: CheckId): CheckResult => {
   const found = report.checks.find((c) => c.id === id);
@@ -43,6 +44,32 @@ const NAMES: Record<string, RegExp> = {
   'webhook-status-mismatch': /latest event for action .* says newStatus CONFIRMED; GET \/actions\/.* says "AWAITING_PAYMENT"/,
   'cancel-returns-external-id': /actionId is the provider's externalActionId .*; expected the public reference/,
   'payment-options-not-array': /answered an object with keys options; expected a top-level array of PaymentOption/,
+  'quote-binding-items-ignored': /POST \/actions with quote .* with (quantity \d+ instead of \d+|offering .* instead of .*) .*was answered 20\d and created action .*; a quote cannot authorize a different order/,
+  'quote-binding-destination-ignored': /POST \/actions with quote .* with destination .* was answered 20\d and created action .*; a quote cannot authorize a different order/,
+  'fees-charge-options': /fee ".*" \(\d+\) equals the options' contribution .*never again in fees/,
+  'webhook-event-type-other': /the events about test action .* have eventType order\.updated; each created test order dispatches a signed action\.status_updated event/,
+  'terminal-event-no-reason': /event .* reports the terminal status CANCELLED without reasonCode and reason/,
+  'reason-leaks-card': /event .* has a reason that contains a card number/,
+  'reason-leaks-secret': /event .* has a reason that contains this run's credential or webhook secret/,
+  'unavailable-variant-substituted': /^silent substitution: POST \/quote with unavailable variant .* was answered 200 quoting/,
+  'payment-status-failed': /the created action .* has paymentStatus FAILED; expected PENDING/,
+  'action-created-confirmed': /the created action .* has status CONFIRMED; expected AWAITING_PAYMENT/,
+  'action-missing-created-at': /GET \/actions\/.* does not match NormalizedAction: .*createdAt/,
+  'payment-option-missing-type': /GET \/actions\/.*\/payment-options does not match an array of PaymentOption: .*type/,
+  'cancel-result-no-message': /POST \/actions\/.*\/cancel does not match CancelActionResult: .*message/,
+  'cancel-previous-status-wrong': /the cancel result's previousStatus is "CREATED"; the action was AWAITING_PAYMENT/,
+  'quote-missing-expiry': /POST \/quote answer does not match NormalizedQuote: .*expiresAt/,
+  'quote-line-total-wrong': /line 2 lineTotal is \d+; expected \d+ = \d+ × \d+ \+ \d+/,
+  'webhook-event-no-timestamp': /rejected by the receiver \(HTTP 400: .*timestamp/,
+  'webhook-content-type-text': /rejected by the receiver \(HTTP 415: Content-Type must be application\/json \(found "text\/plain"\)\)/,
+  'quote-quantity-inflated': /quote line 1 \(offering .*\) has quantity 3; 2 was selected/,
+};
+
+/** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */
+const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
+  'terminal-event-no-reason': ['cancel'],
+  'reason-leaks-card': ['cancel'],
+  'reason-leaks-secret': ['cancel'],
 };
 
 const faults = Object.entries(FAULTS).filter(([, f]) => (TX_IDS as string[]).includes(f.check)) as [keyof typeof FAULTS, { check: CheckId }][];
@@ -86,7 +113,7 @@ describe('transactional checks against the reference provider', () => {
   });
 
   it.each(faults)('fault %s fails its check', async (fault, { check }) => {
-    const only = [check, ...(checkById(check)?.dependsOn ?? [])];
+    const only = [check, ...(checkById(check)?.dependsOn ?? []), ...(ALSO_RUN[fault] ?? [])];
     // Only quote-expiry waits for the quote to expire: a short (non-conforming) validity keeps it fast.
     const quoteTtlSeconds = check === 'quote-expiry' ? 1 : 5;
     const { report } = await certify({ faults: [fault], only, quoteTtlSeconds, webhookTimeoutMs: 1_500 });
@@ -95,5 +122,8 @@ describe('transactional checks against the reference provider', () => {
     const lines = [r.message, ...(r.details ?? [])];
     expect(lines.some((l) => NAMES[fault]?.test(l)), explain(r)).toBe(true);
     expect(r.evidence.length + (r.webhookTimeline?.length ?? 0), 'a failure shows its evidence').toBeGreaterThan(0);
+    // Proven coverage: the failure stands on the requirement the fault breaks.
+    const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
+    expect(r.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), explain(r)).toContain(requirement);
   });
 });

@@ -49,12 +49,45 @@ describe('POST /actions validation', () => {
     expect(at(answer.json, 'code')).toBe('NOT_FOUND');
   });
 
-  it('items that differ from the quoted selection are rejected (the quote is bound to it)', async () => {
-    const answer = await call('POST', '/actions', {
-      body: { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: true, items: [{ offeringId: 'off-margherita', quantity: 5 }] },
+  describe('the quote is bound to its selection and destination', () => {
+    type Item = Record<string, unknown>;
+    const QUOTED_DESTINATION = { raw: '1 Test Street, Sandbox City' };
+    /** [case, change to the action request given the quoted items, expected status, message] */
+    const cases: [string, (items: Item[]) => Record<string, unknown>, number, RegExp | undefined][] = [
+      ['the quoted items, in another order', (items) => ({ items: [...items].reverse() }), 200, undefined],
+      ['no items and no destination (the quoted ones apply)', () => ({}), 200, undefined],
+      ['the quoted destination', () => ({ destination: QUOTED_DESTINATION }), 200, undefined],
+      ['a changed quantity', ([first, ...rest]) => ({ items: [{ ...first, quantity: 3 }, ...rest] }), 400, /items differ from the quoted selection/],
+      ['another offering, same quantity', ([first, ...rest]) => ({ items: [{ ...first, offeringId: 'off-pepperoni', variantId: undefined }, ...rest] }), 400, /items differ/],
+      ['another variant', ([first, ...rest]) => ({ items: [{ ...first, variantId: 'var-margherita-30' }, ...rest] }), 400, /items differ/],
+      ['other options', ([first, ...rest]) => ({ items: [{ ...first, selectedOptions: [] }, ...rest] }), 400, /items differ/],
+      ['a missing line', ([first]) => ({ items: [first] }), 400, /items differ/],
+      ['another destination', () => ({ destination: { raw: '99 Elsewhere Road' } }), 400, /destination differs from the quoted one; request a fresh quote/],
+    ];
+    it.each(cases)('an action with %s answers %i', async (_name, change, status, message) => {
+      const quoteBody: Record<string, unknown> = { ...(await certificationQuoteBody(call)), destination: QUOTED_DESTINATION };
+      const quote = (await call('POST', '/quote', { body: quoteBody })).json;
+      const before = provider.webhookDeliveries.length;
+      const body = { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true, ...change(quoteBody.items as Item[]) };
+      const answer = await call('POST', '/actions', { body });
+      expect(answer.status).toBe(status);
+      if (message) {
+        expect(at(answer.json, 'code')).toBe('INVALID_ARGUMENT');
+        expect(str(answer.json, 'message')).toMatch(message);
+        expect(provider.webhookDeliveries.length, 'no action was created').toBe(before);
+      } else {
+        expect(at(answer.json, 'metadata.destination')).toEqual(QUOTED_DESTINATION);
+      }
     });
-    expect(answer.status).toBe(400);
-    expect(str(answer.json, 'message')).toMatch(/differ from the quoted selection/);
+
+    it('a quote asked without destination binds none; a malformed destination is refused', async () => {
+      const quoteId = await freshQuoteId();
+      const answer = await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId, userConfirmed: true, destination: { raw: 'Anywhere 1' } } });
+      expect(answer.status).toBe(200);
+      const malformed = await call('POST', '/quote', { body: { ...(await certificationQuoteBody(call)), destination: 'Anywhere 1' } });
+      expect(malformed.status).toBe(400);
+      expect(str(malformed.json, 'message')).toMatch(/destination must be an object with a string raw/);
+    });
   });
 
   it('without an idempotency key every request creates a new action', async () => {

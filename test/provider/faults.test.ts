@@ -4,7 +4,7 @@ import type { AuthMethod } from '../../src/contract.js';
 import { CHECK_IDS } from '../../src/checks/types.js';
 import { FAULTS, type FaultName, type ReferenceProviderOptions, type RunningProvider } from '../../fixtures/provider/index.js';
 import {
-  WEBHOOK_SECRET, arr, at, certificationQuoteBody, clientFor, createAction, hmac, num, startProvider, startReceiver, str,
+  CREDENTIAL, WEBHOOK_SECRET, arr, at, certificationQuoteBody, clientFor, createAction, hmac, num, startProvider, startReceiver, str,
   type Call, type ReceivedEvent,
 } from './helpers.js';
 
@@ -43,6 +43,32 @@ async function expiredQuoteAnswer(call: Call) {
 /** The event about one action (created unless stated), as received. */
 async function eventFor(ctx: Ctx, actionId: string): Promise<ReceivedEvent | undefined> {
   return (await ctx.events()).find((e) => e.raw.includes(actionId));
+}
+
+/** Creates an action, cancels it, and returns the CANCELLED event about it as received (parsed). */
+async function cancellationEvent(ctx: Ctx): Promise<unknown> {
+  const id = str((await createAction(ctx.call)).action.json, 'id');
+  await ctx.call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } });
+  const events = (await ctx.events()).map((e) => JSON.parse(e.raw) as unknown);
+  return events.find((e) => at(e, 'actionId') === id && at(e, 'newStatus') === 'CANCELLED');
+}
+
+/** Whether the text holds a Luhn-valid run of 13–19 digits (spaces or dashes allowed between them). */
+function holdsCardNumber(text: string): boolean {
+  for (const match of text.matchAll(/\d(?:[ -]?\d){12,18}/g)) {
+    const digits = match[0].replace(/\D/g, '').split('').map(Number).reverse();
+    const sum = digits.reduce((total, d, i) => total + (i % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0);
+    if (sum % 10 === 0) return true;
+  }
+  return false;
+}
+
+/** An action request for an existing certification quote, with some of its terms changed. */
+async function actionWithChangedTerms(call: Call, quoteExtra: Record<string, unknown>, change: Record<string, unknown>): Promise<number> {
+  const quoteBody = { ...(await certificationQuoteBody(call)), ...quoteExtra };
+  const quote = (await call('POST', '/quote', { body: quoteBody })).json;
+  const body = { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true, items: quoteBody.items, ...change };
+  return (await call('POST', '/actions', { body })).status;
 }
 
 const notIso = (value: unknown): boolean => typeof value !== 'string' || Number.isNaN(Date.parse(value)) || new Date(value).toISOString() !== value;
@@ -251,6 +277,144 @@ const CASES = {
       return answer.status === 404 && at(answer.json, 'code') !== 'NOT_FOUND';
     },
   },
+  'quote-binding-items-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
+      const [first, ...rest] = items;
+      const changes = [
+        [{ ...first, quantity: num(first, 'quantity') + 1 }, ...rest],
+        [{ offeringId: 'off-pepperoni', quantity: num(first, 'quantity'), selectedOptions: [{ groupId: 'grp-pepperoni-crust', optionId: 'opt-pepperoni-crust-classic' }] }, ...rest],
+      ];
+      const statuses = await Promise.all(changes.map((changed) => actionWithChangedTerms(call, {}, { items: changed })));
+      return statuses.some((status) => status === 200);
+    },
+  },
+  'quote-binding-destination-ignored': {
+    broken: async ({ call }) =>
+      (await actionWithChangedTerms(call, { destination: { raw: '1 Test Street' } }, { destination: { raw: '99 Elsewhere Road' } })) === 200,
+  },
+  'fees-charge-options': {
+    broken: async ({ call }) => {
+      const q = await certificationQuote(call);
+      const options = sum(arr(at(q, 'lines')), 'optionsTotal');
+      return options > 0 && arr(at(q, 'fees')).some((fee) => num(fee, 'amount') === options);
+    },
+  },
+  'catalog-ids-unstable': {
+    broken: async ({ call }) => {
+      const idsByCode = async () => new Map(arr(at((await call('GET', '/catalog')).json, 'offerings')).map((o) => [str(o, 'offeringCode'), str(o, 'id')]));
+      const first = await idsByCode();
+      const latest = await idsByCode();
+      const moved = [...first].every(([code, id]) => latest.get(code) !== id);
+      const resolves = await Promise.all([...latest.values()].map(async (id) => (await call('GET', `/offerings/${encodeURIComponent(id)}`)).status === 200));
+      return moved && resolves.every(Boolean);
+    },
+  },
+  'webhook-event-type-other': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && at(JSON.parse(event.raw), 'eventType') !== 'action.status_updated';
+    },
+  },
+  'terminal-event-no-reason': {
+    broken: async (ctx) => {
+      const event = await cancellationEvent(ctx);
+      return event !== undefined && (typeof at(event, 'reasonCode') !== 'string' || typeof at(event, 'reason') !== 'string');
+    },
+  },
+  'reason-leaks-card': { broken: async (ctx) => holdsCardNumber(String(at(await cancellationEvent(ctx), 'reason'))) },
+  'reason-leaks-secret': { broken: async (ctx) => String(at(await cancellationEvent(ctx), 'reason')).includes(CREDENTIAL) },
+  'unavailable-variant-substituted': {
+    broken: async ({ call }) => {
+      const answer = await call('POST', '/quote', { body: { items: [{ offeringId: 'off-margherita', variantId: 'var-margherita-50', quantity: 1, selectedOptions: [crust] }] } });
+      return answer.status === 200 && at(answer.json, 'lines.0.variantId') !== 'var-margherita-50';
+    },
+  },
+  'provider-info-missing-name': {
+    broken: async ({ call }) => {
+      const info = (await call('GET', '/provider-info')).json;
+      return at(info, 'name') === undefined && at(info, 'slug') === 'demo-kitchen';
+    },
+  },
+  'location-missing-address': {
+    broken: async ({ call }) => arr((await call('GET', '/locations')).json).some((l) => at(l, 'address') === undefined),
+  },
+  'catalog-missing-slug': {
+    broken: async ({ call }) => {
+      const catalog = (await call('GET', '/catalog')).json;
+      return at(catalog, 'providerSlug') === undefined && arr(at(catalog, 'offerings')).length > 0;
+    },
+  },
+  'category-count-wrong': {
+    broken: async ({ call }) => {
+      const catalog = (await call('GET', '/catalog')).json;
+      const offerings = arr(at(catalog, 'offerings'));
+      return arr(at(catalog, 'categories')).some((c) => num(c, 'offeringsCount') !== offerings.filter((o) => at(o, 'categorySlug') === at(c, 'slug')).length);
+    },
+  },
+  'option-group-limits-inverted': {
+    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings'))
+      .flatMap((o) => (Array.isArray(at(o, 'optionGroups')) ? arr(at(o, 'optionGroups')) : []))
+      .some((g) => num(g, 'minSelections') > num(g, 'maxSelections')),
+  },
+  'health-route-missing': {
+    broken: async ({ call }) => {
+      const [health, info] = await Promise.all([call('GET', '/health'), call('GET', '/provider-info')]);
+      return health.status === 404 && info.status === 200;
+    },
+  },
+  'payment-status-failed': { broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') === 'FAILED' },
+  'action-created-confirmed': { broken: async ({ call }) => at((await createAction(call)).action.json, 'status') !== 'AWAITING_PAYMENT' },
+  'action-missing-created-at': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      return at((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'createdAt') === undefined;
+    },
+  },
+  'payment-option-missing-type': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      return arr((await call('GET', `/actions/${str(action.json, 'id')}/payment-options`)).json).some((o) => at(o, 'type') === undefined);
+    },
+  },
+  'cancel-result-no-message': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } })).json;
+      return at(result, 'success') === true && at(result, 'message') === undefined;
+    },
+  },
+  'cancel-previous-status-wrong': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } })).json;
+      return at(action.json, 'status') === 'AWAITING_PAYMENT' && at(result, 'previousStatus') !== 'AWAITING_PAYMENT';
+    },
+  },
+  'webhook-event-no-timestamp': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && at(JSON.parse(event.raw), 'timestamp') === undefined;
+    },
+  },
+  'webhook-content-type-text': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && event.headers['content-type'] === 'text/plain' && event.headers['x-service-signature'] === hmac(WEBHOOK_SECRET, event.raw);
+    },
+  },
+  'quote-missing-expiry': { broken: async ({ call }) => at(await certificationQuote(call), 'expiresAt') === undefined },
+  'quote-line-total-wrong': {
+    broken: async ({ call }) => arr(at(await certificationQuote(call), 'lines'))
+      .some((l) => num(l, 'lineTotal') !== num(l, 'unitPrice') * num(l, 'quantity') + num(l, 'optionsTotal')),
+  },
+  'quote-quantity-inflated': {
+    broken: async ({ call }) => {
+      const body = await certificationQuoteBody(call);
+      const quote = (await call('POST', '/quote', { body })).json;
+      return num(quote, 'lines.0.quantity') !== num(at(body, 'items.0'), 'quantity');
+    },
+  },
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {
@@ -279,6 +443,8 @@ describe('fault switches', () => {
     for (const [name, fault] of Object.entries(FAULTS)) {
       expect(CHECK_IDS, name).toContain(fault.check);
       expect(fault.description.length, name).toBeGreaterThan(10);
+      const { requirement } = fault as { requirement?: string };
+      if (requirement !== undefined) expect(requirement, name).toMatch(/^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/);
     }
     expect(Object.keys(CASES).sort()).toEqual(Object.keys(FAULTS).sort());
   });

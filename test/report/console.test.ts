@@ -47,7 +47,7 @@ describe('createConsoleReporter', () => {
     expect(lines).toContain('✗ quote-math  total 2350 ≠ subtotal 2100 + fees 300 − discount 0');
     expect(lines).toContain('- search  SEARCH is not declared | skipped <script>window.__provcertInjected = true</script>');
     expect(lines).toContain('! errors  the check could not run: timed out after 10000 ms');
-    expect(lines).toContain('    warning: catalog price differs from quote: 900 vs 950 (100%: not a failure)');
+    expect(lines).toContain('    warning [METADATA-RULE]: catalog price differs from quote: 900 vs 950 (100%: not a failure)');
     expect(lines.at(-3)).toBe('FAIL  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
     expect(lines.at(-2)).toMatch(/^Certification failed/);
     expect(out).not.toContain('\u001b');
@@ -59,7 +59,9 @@ describe('createConsoleReporter', () => {
     const start = out.indexOf('✗ quote-math');
     const block = out.slice(start, out.indexOf('\n✗ webhook', start));
     expect(block).toContain('\n    - line 1 offeringTitle is provider text:');
-    expect(block).toContain('\n    - control characters[2J are dropped');
+    expect(block).toMatch(/\n    violates: QUOTE-TOTAL( \(Endpoints › Provider route behaviour rules\))?\n/);
+    // Shown escaped, never interpreted (sanitizeTerminalText).
+    expect(block).toContain('\n    - control characters\\x1b[2J\\x07 are dropped');
     expect(block).toContain('\n    expected:\n      {\n        "total": 2400\n      }');
     expect(block).toContain('\n    found:\n      {\n        "total": 2350,');
     expect(block).toContain('\n    total: expected 2100 + 300 − 0 = 2400, provider 2350');

@@ -6,7 +6,7 @@ describe('renderGithubAnnotations', () => {
   it('writes one ::error per failed or errored check and one ::warning per warning, each on one line', () => {
     const lines = renderGithubAnnotations(failingReport()).trimEnd().split('\n');
     expect(lines.map((l) => /^::(\w+) title=([^:]*)::/.exec(l)?.slice(1))).toEqual([
-      ['warning', 'provcert metadata'],
+      ['warning', 'provcert metadata [METADATA-RULE]'],
       ['error', 'provcert quote-math'],
       ['error', 'provcert webhook'],
       ['error', 'provcert wrong-credential'],

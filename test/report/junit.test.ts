@@ -21,7 +21,8 @@ describe('renderJUnit', () => {
     const cases = childrenNamed(suite, 'testcase');
     expect(cases.map((c) => c.attributes['classname'])).toEqual(report.checks.map((c) => `provcert.${c.id}`));
     expect(cases[0]?.attributes).toEqual({ classname: 'provcert.base-url', name: 'base-url: Base address is public HTTPS', time: '0.012' });
-    expect(cases[0]?.children).toEqual([]);
+    // A passing check carries only the requirements it verifies.
+    expect(cases[0]?.children.map((c) => c.name)).toEqual(['properties']);
   });
 
   it('marks skips, failures and errors with their reasons', () => {
@@ -41,7 +42,18 @@ describe('renderJUnit', () => {
     expect(error.attributes['message']).toBe('the check could not run: timed out after 10000 ms');
     expect(error.text).toContain('✗ timed out after 10000 ms');
 
-    expect(onlyChild(caseById(suite, 'metadata'), 'system-out').text).toContain('warning: catalog price differs');
+    expect(onlyChild(caseById(suite, 'metadata'), 'system-out').text).toContain('warning [METADATA-RULE]: catalog price differs');
+  });
+
+  it('names the requirements each check verifies, and those a failure violates, as testcase properties', () => {
+    const suite = onlyChild(parseXml(renderJUnit(failingReport())), 'testsuite');
+    const props = childrenNamed(onlyChild(caseById(suite, 'quote-math'), 'properties'), 'property').map((p) => [p.attributes['name'], p.attributes['value']]);
+    expect(props).toEqual([
+      ['requirement', 'QUOTE-TOTAL'],
+      ['requirement', 'QUOTE-SUBTOTAL'],
+      ['violates', 'QUOTE-TOTAL (Endpoints › Provider route behaviour rules)'],
+    ]);
+    expect(onlyChild(caseById(suite, 'quote-math'), 'failure').text).toContain('Violates: QUOTE-TOTAL (Endpoints › Provider route behaviour rules)');
   });
 
   it('carries provider facts as properties', () => {
@@ -63,7 +75,7 @@ describe('renderJUnit', () => {
   it('writes a passing run without failure elements', () => {
     const suite = onlyChild(parseXml(renderJUnit(passingReport())), 'testsuite');
     expect(suite.attributes).toMatchObject({ tests: '6', failures: '0', errors: '0', skipped: '1' });
-    expect(childrenNamed(suite, 'testcase').flatMap((c) => c.children.map((x) => x.name))).toEqual(['skipped']);
+    expect(childrenNamed(suite, 'testcase').flatMap((c) => c.children.map((x) => x.name)).filter((n) => n !== 'properties')).toEqual(['skipped']);
   });
 
   it.each([

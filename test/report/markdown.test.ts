@@ -28,7 +28,8 @@ describe('renderMarkdown', () => {
     expect(md).toContain('| ❌ | total | 2100 + 300 − 0 | 2400 | 2350 |');
     expect(md).toContain('<details><summary>Evidence (1 exchange)</summary>');
     expect(md).toContain('#### ⚠️ error: `errors` Error responses');
-    expect(md).toContain('- `metadata`: catalog price differs');
+    expect(md).toContain('- `metadata` [`METADATA-RULE`]: catalog price differs');
+    expect(md).toContain('Violates: `QUOTE-TOTAL` (Endpoints › Provider route behaviour rules)');
     expect(md).toContain('| 2025-03-01T10:00:01.000Z | action.status\\_updated evt-1 | act-1 | AWAITING\\_PAYMENT | ❌ not verified (x-service-signature) |');
   });
 

@@ -12,7 +12,7 @@ export const ANSI_BELL = '\u001b[2J\u0007';
 const BASE = 'http://127.0.0.1:4010';
 
 const pass = (id: CheckResult['id'], title: string, durationMs = 12): CheckResult => ({
-  id, title, rule: `Contract rule for ${id}`, status: 'pass', message: `${id} conforms`, durationMs, evidence: [],
+  id, title, rule: `Contract rule for ${id}`, requirements: [`${id.toUpperCase()}-RULE`], status: 'pass', message: `${id} conforms`, durationMs, evidence: [], findings: [],
 });
 
 function quoteMathFailure(): CheckResult {
@@ -20,8 +20,14 @@ function quoteMathFailure(): CheckResult {
     id: 'quote-math',
     title: 'Quote matches the selection and its math holds',
     rule: 'Provider route behaviour 1: total = subtotal + totalFees − totalDiscount',
+    requirements: ['QUOTE-TOTAL', 'QUOTE-SUBTOTAL'],
     status: 'fail',
     message: 'total 2350 ≠ subtotal 2100 + fees 300 − discount 0',
+    findings: [
+      { severity: 'fail', requirement: 'QUOTE-TOTAL', message: 'total 2350 ≠ subtotal 2100 + fees 300 − discount 0' },
+      { severity: 'fail', requirement: 'QUOTE-TOTAL', message: `line 1 offeringTitle is provider text: ${HOSTILE}` },
+      { severity: 'fail', requirement: 'QUOTE-TOTAL', message: `control characters${ANSI_BELL} are dropped` },
+    ],
     details: [`line 1 offeringTitle is provider text: ${HOSTILE}`, `control characters${ANSI_BELL} are dropped`],
     expected: { total: 2400 },
     actual: { total: 2350, note: INJECTED_SCRIPT },
@@ -59,8 +65,10 @@ function webhookFailure(): CheckResult {
     id: 'webhook',
     title: 'Signed status events arrive',
     rule: 'Events: each created test order dispatches a signed action.status_updated event',
+    requirements: ['WEBHOOK-SIGNATURE'],
     status: 'fail',
     message: 'the event signature does not verify: it matches a signature over re-serialized JSON',
+    findings: [{ severity: 'fail', requirement: 'WEBHOOK-SIGNATURE', message: 'the event signature does not verify: it matches a signature over re-serialized JSON' }],
     durationMs: 1200,
     evidence: [],
     webhookTimeline: [
@@ -75,17 +83,20 @@ export function failingReport(): RunReport {
     {
       ...pass('metadata', 'Provider info and manifest', 20),
       warnings: ['catalog price differs from quote: 900 vs 950 (100%: not a failure)'],
+      findings: [{ severity: 'warn', requirement: 'METADATA-RULE', message: 'catalog price differs from quote: 900 vs 950 (100%: not a failure)' }],
     },
     pass('catalog', 'Catalog schema and consistency'),
-    { id: 'search', title: 'Search', rule: 'GET /search when declared', status: 'skip', message: `SEARCH is not declared | skipped ${INJECTED_SCRIPT}`, durationMs: 0, evidence: [] },
+    { id: 'search', title: 'Search', rule: 'GET /search when declared', requirements: ['SEARCH-ROUTE'], findings: [], status: 'skip', message: `SEARCH is not declared | skipped ${INJECTED_SCRIPT}`, durationMs: 0, evidence: [] },
     quoteMathFailure(),
     webhookFailure(),
     {
       id: 'wrong-credential',
       title: 'Wrong and missing credentials are rejected',
       rule: 'Errors: 401 UNAUTHORIZED',
+      requirements: ['AUTH-WRONG-CREDENTIAL'],
       status: 'fail',
       message: 'a wrong credential on GET /catalog was answered 200, expected 401 UNAUTHORIZED',
+      findings: [{ severity: 'fail', requirement: 'AUTH-WRONG-CREDENTIAL', message: 'a wrong credential on GET /catalog was answered 200, expected 401 UNAUTHORIZED' }],
       durationMs: 7,
       evidence: [
         {
@@ -99,6 +110,8 @@ export function failingReport(): RunReport {
       id: 'errors',
       title: 'Error responses',
       rule: 'Errors: ErrorResponse with a documented code',
+      requirements: ['ERROR-RESPONSE'],
+      findings: [],
       status: 'error',
       message: 'the check could not run: timed out after 10000 ms',
       durationMs: 10000,
@@ -124,6 +137,10 @@ export function failingReport(): RunReport {
       ],
     },
     inputs: { credentialEnv: 'PROVIDER_API_KEY', seed: 'seed-1', only: null },
+    requirements: {
+      'QUOTE-TOTAL': { section: 'Endpoints › Provider route behaviour rules', quote: '`total = subtotal + totalFees - totalDiscount`' },
+      'WEBHOOK-SIGNATURE': { section: 'Authentication', quote: 'the signature is the hex HMAC-SHA256 of the raw body computed with the webhook secret' },
+    },
   };
 }
 
@@ -134,7 +151,7 @@ export function passingReport(): RunReport {
     pass('health', 'Health'),
     pass('catalog', 'Catalog schema and consistency'),
     { ...pass('quote-math', 'Quote math', 30), quoteMath: [{ label: 'total', formula: '2100 + 300 − 0', expected: 2400, actual: 2400, ok: true }] },
-    { id: 'cancel', title: 'Cancel', rule: 'POST /actions/{id}/cancel when declared', status: 'skip', message: 'ACTION_CANCEL is not declared', durationMs: 0, evidence: [] },
+    { id: 'cancel', title: 'Cancel', rule: 'POST /actions/{id}/cancel when declared', requirements: ['CANCEL-RESULT'], findings: [], status: 'skip', message: 'ACTION_CANCEL is not declared', durationMs: 0, evidence: [] },
   ];
   return {
     reportVersion: 1,
@@ -149,5 +166,6 @@ export function passingReport(): RunReport {
     checks,
     webhooks: { url: 'http://127.0.0.1:8787/api/v1/webhooks/demo-pizza', events: [] },
     inputs: { credentialEnv: 'PROVIDER_API_KEY', seed: 'seed-2' },
+    requirements: {},
   };
 }

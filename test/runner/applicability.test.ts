@@ -72,6 +72,7 @@ describe('skipReasonFor', () => {
     id: 'search',
     title: 'test check',
     rule: 'test rule',
+    requirements: ['TEST-RULE'],
     appliesTo: { ...appliesTo, description: 'test' },
     ...(skipReason ? { skipReason } : {}),
     run: async () => ({ status: 'pass', message: 'ok', evidence: [] }),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckId, CheckResult, CheckStatus, RunReport } from '../../src/checks/types.js';
 import { compareResults, planReplay, type ReplayVerdict } from '../../src/runner/replay.js';
 
-const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({ id, title: id, rule: 'rule', status, message, evidence: [], durationMs: 1 });
+const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({ id, title: id, rule: 'rule', requirements: ['TEST-RULE'], status, message, evidence: [], findings: [], durationMs: 1 });
 
 /** Inputs exactly as run.ts records them (recordInputs). */
 const recordedInputs = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -31,6 +31,7 @@ function report(checks: CheckResult[], inputs: Record<string, unknown> = recorde
     reportVersion: 1,
     tool: { name: 'provcert', version: '0.0.0' },
     contract: { version: '1.0.0', spec: 'spec/openapi.yaml' },
+    requirements: {},
     provider: { baseUrl: 'https://from-provider-section.example', authMethod: 'API_KEY', profile: 'TRANSACTIONAL', capabilities: [], fulfillment: 'REMOTE' },
     verdict: checks.some((c) => c.status === 'fail' || c.status === 'error') ? 'FAIL' : 'PASS',
     startedAt: '2026-01-01T00:00:00.000Z',

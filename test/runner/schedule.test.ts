@@ -9,7 +9,7 @@ const ctx = { signal: new AbortController().signal } as CheckContext;
 const outcome = (status: CheckStatus, message = `${status} message`): CheckOutcome => ({ status, message, evidence: [] });
 
 function check(id: CheckId, run: CheckDefinition['run'] = async () => outcome('pass'), extra: Partial<CheckDefinition> = {}): CheckDefinition {
-  return { id, title: `title of ${id}`, rule: `rule of ${id}`, appliesTo: { description: 'always' }, run, ...extra };
+  return { id, title: `title of ${id}`, rule: `rule of ${id}`, requirements: ['TEST-RULE'], appliesTo: { description: 'always' }, run, ...extra };
 }
 
 /** A promise the test resolves when it chooses, to order events without sleeping. */

@@ -19,7 +19,7 @@ function fakeReport(verdict: 'PASS' | 'FAIL'): RunReport {
     reportVersion: 1, tool: { name: 'provcert', version: '0.0.0' }, contract: { version: '1.0.0', spec: 'test' },
     provider: { baseUrl: 'http://127.0.0.1:9', authMethod: 'API_KEY', profile: 'TRANSACTIONAL', capabilities: [], fulfillment: 'REMOTE' },
     verdict, startedAt: now, finishedAt: now, durationMs: 1, summary: { pass: verdict === 'PASS' ? 1 : 0, fail: verdict === 'FAIL' ? 1 : 0, skip: 0, error: 0 },
-    checks: [], webhooks: { url: '', events: [] }, inputs: {},
+    checks: [], webhooks: { url: '', events: [] }, inputs: {}, requirements: {},
   };
 }
 

@@ -19,9 +19,8 @@ beforeAll(async () => {
     port: 0,
     dataDir,
     contract: await loadContract(),
-    secretFor: (slug) => (slug === 'demo' || slug === 'other' || slug === null ? SECRET : undefined),
-    maxBodyBytes: 64 * 1024,
-    bodyTimeoutMs: 200,
+    secretFor: (slug) => (slug === 'demo' || slug === 'other' ? SECRET : undefined),
+    limits: { maxBodyBytes: 64 * 1024, bodyTimeoutMs: 200 },
     log: (line) => logLines.push(line),
   });
 });

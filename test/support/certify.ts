@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../fixtures/provider/index.js';
+import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider, type Variant } from '../../fixtures/provider/index.js';
 import type { CheckId, RunReport } from '../../src/checks/types.js';
 import type { AuthMethod, Profile } from '../../src/contract.js';
 import type { RunConfig } from '../../src/runner/config.js';
@@ -23,6 +23,8 @@ export interface CertifyOptions {
   webhookTimeoutMs?: number;
   credential?: string;
   webhookSecret?: string;
+  /** Which conforming variant of the reference provider answers (default standard). */
+  variant?: Variant;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -67,6 +69,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
     dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-test-provider-')), 'data.json'),
     quoteTtlSeconds: options.quoteTtlSeconds ?? 5,
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.variant ? { variant: options.variant } : {}),
   });
   try {
     const config = testConfig(provider.url, {

@@ -7,6 +7,8 @@
 export interface Judgement {
   problems: string[];
   warnings: string[];
+  /** Rules not judged because an optional field they need is absent (never a warning: omitting it is allowed). */
+  notes: string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -50,7 +52,7 @@ function judgeOptionGroups(offering: Obj, at: string, out: Judgement): void {
 
 /** Every consistency problem of a catalog; `providerSlug` (from provider-info), when known, must match. */
 export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string): Judgement {
-  const out: Judgement = { problems: [], warnings: [] };
+  const out: Judgement = { problems: [], warnings: [], notes: [] };
   if (!isObj(catalog)) return out;
   const slug = str(catalog['providerSlug']);
   if (providerSlug !== undefined && slug !== undefined && slug !== providerSlug) {
@@ -92,7 +94,12 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
     }
     judgeOptionGroups(offering, at, out);
   }
-  for (const category of categories) {
+  // offeringsCount can only be counted when every offering names its category (categorySlug is optional).
+  const uncategorised = offerings.filter((o) => str(o['categorySlug']) === undefined).length;
+  if (uncategorised > 0 && categories.some((c) => int(c['offeringsCount']) !== undefined)) {
+    out.notes.push(`offeringsCount not compared: ${uncategorised} offering(s) omit the optional categorySlug`);
+  }
+  for (const category of uncategorised > 0 ? [] : categories) {
     const cslug = str(category['slug']);
     const stated = int(category['offeringsCount']);
     if (cslug === undefined || stated === undefined) continue;

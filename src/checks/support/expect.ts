@@ -1,7 +1,8 @@
 import { describeBody } from '../../http/body.js';
 import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
-import type { Contract } from '../../spec/contract.js';
+import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import type { Findings } from '../outcome.js';
+import type { RequirementId } from '../types.js';
 
 /**
  * Turning one provider answer into findings, shared by every check: a transport failure, an HTML page,
@@ -62,32 +63,57 @@ export function describeStatuses(statuses: readonly number[]): string {
  * Expect a JSON answer with the given status (default 200). Records one problem (with evidence) and
  * returns false for a transport failure, another status, or a body that is not JSON.
  */
-export function expectJson(f: Findings, outcome: HttpOutcome, what: string, status = 200): outcome is JsonResponse {
+export function expectJson(f: Findings, outcome: HttpOutcome, what: string, status = 200, requirement?: RequirementId): outcome is JsonResponse {
   if (outcome.kind === 'failure') {
     evidenceOnce(f, outcome);
-    return f.problem(`${what}: ${outcome.message}`);
+    return f.problem(`${what}: ${outcome.message}`, requirement);
   }
   if (outcome.status !== status) {
     evidenceOnce(f, outcome);
-    return f.problem(`${what} answered ${describeAnswer(outcome)}; expected ${status}`);
+    return f.problem(`${what} answered ${describeAnswer(outcome)}; expected ${status}`, requirement);
   }
   if (outcome.bodyKind !== 'json') {
     evidenceOnce(f, outcome);
-    return f.problem(`${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a JSON body`);
+    return f.problem(`${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a JSON body`, requirement);
   }
   return true;
+}
+
+/** Money fields of the contract's payloads (integers in the currency's smallest unit). */
+const MONEY_FIELD = /(price|total|amount|fees?|discount|delta)$/i;
+
+/**
+ * The requirement a schema problem stands on: a timestamp, a money amount or a null where a value may only be
+ * omitted each have their own rule; anything else stands on the payload's required fields.
+ */
+export function schemaRequirement(p: SchemaProblem, payload: RequirementId): RequirementId {
+  if (p.rule === 'format') return 'TIMESTAMPS-ISO8601';
+  if (p.rule === 'type' && /\(found null\)/.test(p.text)) return 'CATALOG-OPTIONAL-OMITTED';
+  if (p.rule === 'type' && /must be integer/.test(p.text) && MONEY_FIELD.test(p.pointer)) return 'MONEY-INTEGERS';
+  // A catalog's offerings and categories have required fields of their own.
+  if (payload === 'CATALOG-REQUIRED-FIELDS' && /^\/offerings\/\d+(\/|$)/.test(p.pointer)) return 'OFFERING-REQUIRED-FIELDS';
+  if (payload === 'CATALOG-REQUIRED-FIELDS' && /^\/categories\/\d+(\/|$)/.test(p.pointer)) return 'CATEGORY-FIELDS';
+  return payload;
+}
+
+/** The schema's warnings (an offsetless timestamp, a reason code outside the suggested list) as warnings. */
+export function schemaWarnings(f: Findings, warnings: readonly SchemaProblem[], what: string): void {
+  for (const w of warnings) f.warn(`${what}: ${w.text}`, w.rule === 'offsetless-timestamp' ? 'TIMESTAMPS-ISO8601' : 'WEBHOOK-TERMINAL-REASON');
 }
 
 /**
  * Validate a JSON answer against the operation's response schema. Every problem is recorded
  * (`GET /catalog does not match the schema: /offerings/3/basePrice must be integer (found string "12.50")`)
- * with the exchange once as evidence; returns whether it was valid.
+ * with the exchange once as evidence, standing on `payload` (the payload's required-fields requirement)
+ * unless it is about a timestamp, money or null; returns whether it was valid.
  */
-export function expectSchema(f: Findings, contract: Contract, outcome: JsonResponse, operation: string, what = operation): boolean {
+export function expectSchema(f: Findings, contract: Contract, outcome: JsonResponse, operation: string, what = operation, payload?: RequirementId): boolean {
   const result = contract.validateResponse(operation, outcome.status, outcome.json);
-  if (!result || result.valid) return true;
+  if (!result) return true;
+  schemaWarnings(f, result.warnings, what);
+  if (result.valid) return true;
   evidenceOnce(f, outcome);
-  for (const p of result.problems) f.problem(`${what} does not match the schema: ${p.text}`);
+  for (const p of result.problems) f.problem(`${what} does not match the schema: ${p.text}`, payload === undefined ? undefined : schemaRequirement(p, payload));
   return false;
 }
 
@@ -98,6 +124,8 @@ export interface ExpectErrorOptions {
   statuses: readonly number[];
   /** Acceptable ErrorResponse codes; omitted = any string code. */
   codes?: readonly string[];
+  /** The requirement a wrong answer violates; omitted = the check's primary one. */
+  requirement?: RequirementId;
 }
 
 /**
@@ -105,7 +133,7 @@ export interface ExpectErrorOptions {
  * (the ErrorResponse schema; its code is an open string) and, when given, a code in the set. Records
  * at most one problem naming expected vs found (with evidence) and returns whether all held.
  */
-export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses, codes }: ExpectErrorOptions): boolean {
+export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses, codes, requirement }: ExpectErrorOptions): boolean {
   const statusText = describeStatuses(statuses);
   const codeText = codes && codes.length > 0 ? codes.join(' or ') : '';
   // "401 UNAUTHORIZED ErrorResponse", or for a whole status class "an ErrorResponse with code X (a 4xx status)".
@@ -114,7 +142,7 @@ export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses,
     : `${statusText}${codeText ? ` ${codeText}` : ''} ErrorResponse`;
   const fail = (found: string): false => {
     evidenceOnce(f, outcome);
-    return f.problem(`${what} ${found}; expected ${wanted}`);
+    return f.problem(`${what} ${found}; expected ${wanted}`, requirement);
   };
   if (outcome.kind === 'failure') return fail(`failed: ${outcome.message}`);
   if (!statuses.includes(outcome.status)) return fail(`was answered ${describeAnswer(outcome)}`);

@@ -1,5 +1,6 @@
 import { MIN_QUOTE_VALIDITY_MS } from '../../contract.js';
-import type { QuoteMathRow } from '../types.js';
+import { parseIsoTimestamp } from '../../spec/timestamp.js';
+import type { QuoteMathRow, RequirementId } from '../types.js';
 import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../views.js';
 
 /**
@@ -22,7 +23,14 @@ export interface QuoteMathInput {
 export interface QuoteMathResult {
   rows: QuoteMathRow[];
   problems: string[];
+  /** The requirement each problem stands on: `cited[i]` is that of `problems[i]`. */
+  cited: RequirementId[];
   warnings: string[];
+}
+
+function fail(result: QuoteMathResult, text: string, requirement: RequirementId): void {
+  result.problems.push(text);
+  result.cited.push(requirement);
 }
 
 type LineOption = NonNullable<QuoteLineView['selectedOptions']>[number];
@@ -121,7 +129,7 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): void {
   const label = (field: string) => `line ${n} ${field}`;
   const quantity = line.quantity;
   if (!num(quantity) || !num(line.unitPrice)) {
-    result.problems.push(`quote line ${n} lacks a numeric quantity or unitPrice, so its lineTotal cannot be checked`);
+    fail(result, `quote line ${n} lacks a numeric quantity or unitPrice, so its lineTotal cannot be checked`, 'QUOTE-LINE-TOTAL');
     return;
   }
   if (offering) {
@@ -138,7 +146,7 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): void {
     const delta = num(o.priceDelta) ? o.priceDelta : listed;
     if (!num(delta)) {
       optionsKnown = false;
-      result.problems.push(`quote line ${n} option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog, so optionsTotal cannot be checked`);
+      fail(result, `quote line ${n} option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog, so optionsTotal cannot be checked`, 'QUOTE-OPTION-CONTRIBUTION');
       continue;
     }
     if (num(listed) && listed !== delta) result.warnings.push(`quote line ${n} option ${optionKey(o.groupId, o.optionId)} priceDelta ${delta} differs from the catalog's ${listed} (warning only)`);
@@ -147,31 +155,56 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): void {
   if (optionsKnown) {
     const expected = sum(terms.map((t) => t.delta * t.qty * quantity));
     const formula = terms.length === 0 ? '0 (no options)' : terms.map((t) => `${t.delta} × ${t.qty} × ${quantity}`).join(' + ');
-    addRow(result, { label: label('optionsTotal'), formula, expected, actual: num(line.optionsTotal) ? line.optionsTotal : null }, 'priceDelta × option quantity × item quantity');
+    addRow(result, { label: label('optionsTotal'), formula, expected, actual: num(line.optionsTotal) ? line.optionsTotal : null }, 'priceDelta × option quantity × item quantity', 'QUOTE-OPTION-CONTRIBUTION');
   }
   const optionsTotal = num(line.optionsTotal) ? line.optionsTotal : 0;
   addRow(
     result,
     { label: label('lineTotal'), formula: `${line.unitPrice} × ${quantity} + ${optionsTotal}`, expected: line.unitPrice * quantity + optionsTotal, actual: num(line.lineTotal) ? line.lineTotal : null },
     'unitPrice × quantity + optionsTotal',
+    'QUOTE-LINE-TOTAL',
   );
 }
 
-function addRow(result: QuoteMathResult, row: Omit<QuoteMathRow, 'ok'>, meaning: string): void {
+function addRow(result: QuoteMathResult, row: Omit<QuoteMathRow, 'ok'>, meaning: string, requirement: RequirementId): void {
   const ok = row.actual === row.expected;
   result.rows.push({ ...row, ok });
   if (ok) return;
   const found = row.actual === null ? 'missing' : String(row.actual);
-  result.problems.push(`${row.label} is ${found}; expected ${row.expected} = ${row.formula} (${meaning})`);
+  fail(result, `${row.label} is ${found}; expected ${row.expected} = ${row.formula} (${meaning})`, requirement);
+}
+
+/** Fees named like these are honest charges even when their amount happens to equal the options' sum. */
+const HONEST_FEE = /deliver|service|small.?order|packag|bag|tax|vat|tip|platform|booking/i;
+
+/**
+ * "Option contributions are included once in optionsTotal and lineTotal, never again in fees": a fee whose amount
+ * is exactly the options' contribution (all lines, or one line), or that names a selected option, charges the
+ * options a second time; a delivery or service fee that merely coincides in amount is honest.
+ */
+function optionsChargedAgain(quote: QuoteView, result: QuoteMathResult): void {
+  const perLine = quote.lines.map((l) => (num(l.optionsTotal) ? l.optionsTotal : 0)).filter((t) => t > 0);
+  const all = sum(perLine);
+  if (all === 0) return;
+  const optionNames = new Set(quote.lines.flatMap((l) => (l.selectedOptions ?? []).map((o) => o.name?.trim().toLowerCase()).filter((n): n is string => !!n)));
+  for (const fee of quote.fees ?? []) {
+    const name = typeof fee.name === 'string' ? fee.name : '';
+    const sameAmount = num(fee.amount) && (fee.amount === all || perLine.includes(fee.amount));
+    const namesOption = optionNames.has(name.trim().toLowerCase());
+    if (!sameAmount && !namesOption) continue;
+    if (!namesOption && HONEST_FEE.test(name)) continue; // a delivery or service fee that happens to be the same amount
+    const why = namesOption ? 'names a selected option' : `equals the options' contribution (${perLine.join(' + ')})`;
+    fail(result, `fee "${name}" (${String(fee.amount)}) ${why}: option contributions are included once in optionsTotal and lineTotal, never again in fees`, 'QUOTE-OPTIONS-ONCE');
+  }
 }
 
 function totalsRows(quote: QuoteView, result: QuoteMathResult): void {
   const lineTotals = quote.lines.map((l) => (num(l.lineTotal) ? l.lineTotal : 0));
-  addRow(result, { label: 'subtotal', formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '), expected: sum(lineTotals), actual: quote.subtotal }, 'Σ lineTotal');
+  addRow(result, { label: 'subtotal', formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '), expected: sum(lineTotals), actual: quote.subtotal }, 'Σ lineTotal', 'QUOTE-SUBTOTAL-SUM');
 
   const feeAmounts = quote.fees?.map((fee) => (num(fee.amount) ? fee.amount : 0));
   if (feeAmounts !== undefined && num(quote.totalFees)) {
-    addRow(result, { label: 'totalFees', formula: feeAmounts.length === 0 ? '0 (no fees)' : feeAmounts.join(' + '), expected: sum(feeAmounts), actual: quote.totalFees }, 'Σ fees[].amount');
+    addRow(result, { label: 'totalFees', formula: feeAmounts.length === 0 ? '0 (no fees)' : feeAmounts.join(' + '), expected: sum(feeAmounts), actual: quote.totalFees }, 'Σ fees[].amount', 'QUOTE-FEES-SUM');
   }
   const fees = num(quote.totalFees) ? quote.totalFees : feeAmounts ? sum(feeAmounts) : 0;
   const discount = num(quote.totalDiscount) ? quote.totalDiscount : 0;
@@ -179,15 +212,18 @@ function totalsRows(quote: QuoteView, result: QuoteMathResult): void {
     result,
     { label: 'total', formula: `${quote.subtotal} + ${fees} − ${discount}`, expected: quote.subtotal + fees - discount, actual: quote.total },
     'subtotal + totalFees − totalDiscount',
+    'QUOTE-TOTAL-FORMULA',
   );
+  optionsChargedAgain(quote, result);
 }
 
 function expiryRow(quote: QuoteView, sentAt: number, result: QuoteMathResult): void {
-  const expiresAt = Date.parse(quote.expiresAt);
-  if (Number.isNaN(expiresAt)) {
-    result.problems.push(`expiresAt "${quote.expiresAt}" is not a valid ISO 8601 timestamp`);
+  const parsed = parseIsoTimestamp(quote.expiresAt);
+  if (parsed === undefined) {
+    fail(result, `expiresAt "${quote.expiresAt}" is not a valid ISO 8601 timestamp`, 'TIMESTAMPS-ISO8601');
     return;
   }
+  const expiresAt = parsed.epochMs;
   const validity = expiresAt - sentAt;
   const ok = validity >= MIN_QUOTE_VALIDITY_MS - EXPIRY_CLOCK_ALLOWANCE_MS;
   result.rows.push({
@@ -198,8 +234,10 @@ function expiryRow(quote: QuoteView, sentAt: number, result: QuoteMathResult): v
     ok,
   });
   if (!ok) {
-    result.problems.push(
+    fail(
+      result,
       `expiresAt ${quote.expiresAt} is only ${(validity / 1000).toFixed(1)} s after the request; the minimum quote validity is ${MIN_QUOTE_VALIDITY_MS / 1000} s (allowance ${EXPIRY_CLOCK_ALLOWANCE_MS} ms for clock differences)`,
+      'QUOTE-MIN-VALIDITY',
     );
   }
 }
@@ -212,9 +250,11 @@ function expiryRow(quote: QuoteView, sentAt: number, result: QuoteMathResult): v
 export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
   const { quote, catalog, items } = input;
   const selection = selectionProblems(items, quote);
-  const result: QuoteMathResult = { rows: [], problems: [...selection.problems], warnings: [...selection.warnings] };
+  // "quote matches selection" (contract, provider route behaviour rule 5).
+  const result: QuoteMathResult = { rows: [], problems: [], cited: [], warnings: [...selection.warnings] };
+  for (const p of selection.problems) fail(result, p, 'QUOTE-MATCHES-SELECTION');
   if (input.providerSlug !== undefined && quote.providerSlug !== input.providerSlug) {
-    result.problems.push(`the quote names provider ${quote.providerSlug}; GET /provider-info says ${input.providerSlug}`);
+    fail(result, `the quote names provider ${quote.providerSlug}; GET /provider-info says ${input.providerSlug}`, 'QUOTE-REQUIRED-FIELDS');
   }
   const offerings = new Map(catalog.offerings.map((o) => [o.id, o]));
   const { pairs } = pairLines(items, quote.lines);

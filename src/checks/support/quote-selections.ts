@@ -2,7 +2,7 @@ import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, Select
 
 /** One selection the contract says a provider must reject (contract, Provider route behaviour rule 1). */
 export interface InvalidSelection {
-  name: 'quantity-zero' | 'unavailable-offering' | 'missing-required-group' | 'too-many-options';
+  name: 'quantity-zero' | 'unavailable-offering' | 'unavailable-variant' | 'missing-required-group' | 'too-many-options';
   /** What was asked, in words, for messages. */
   describe: string;
   /** The items to quote; absent when the catalog offers no way to build this case. */
@@ -11,6 +11,8 @@ export interface InvalidSelection {
   notTestable?: string;
   /** The offering asked for, to recognise a silent substitute in a 200 answer. */
   offeringId?: string;
+  /** The unavailable variant asked for (unavailable-variant), to recognise a substituted variant. */
+  variantId?: string;
 }
 
 const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] => (xs ?? []).filter((x) => x.isAvailable !== false);
@@ -52,6 +54,22 @@ function unavailableOffering(catalog: CatalogView): InvalidSelection {
   return { name: 'unavailable-offering', describe: `unavailable offering ${offering.id} ("${offering.title}")`, items: [itemOf(offering)], offeringId: offering.id };
 }
 
+function unavailableVariant(catalog: CatalogView): InvalidSelection {
+  for (const offering of available(catalog.offerings)) {
+    const variant = offering.variants?.find((v) => v.isAvailable === false);
+    if (variant) {
+      return {
+        name: 'unavailable-variant',
+        describe: `unavailable variant ${variant.id} of offering ${offering.id}`,
+        items: [{ ...itemOf(offering), variantId: variant.id }],
+        offeringId: offering.id,
+        variantId: variant.id,
+      };
+    }
+  }
+  return { name: 'unavailable-variant', describe: 'an unavailable variant', notTestable: 'no available offering has a variant with isAvailable false' };
+}
+
 function missingRequiredGroup(catalog: CatalogView): InvalidSelection {
   for (const offering of available(catalog.offerings)) {
     const group = (offering.optionGroups ?? []).find((g) => minimumOf(g) > 0 && available(g.options).length > 0);
@@ -85,7 +103,7 @@ function tooManyOptions(catalog: CatalogView): InvalidSelection {
   return { name: 'too-many-options', describe: 'too many options in a group', notTestable: 'no option group has more available options than its maxSelections' };
 }
 
-/** The four invalid selections of the quote-validation check, derived from the catalog and a valid selection. */
+/** The invalid selections of the quote-validation check, derived from the catalog and a valid selection. */
 export function invalidSelections(catalog: CatalogView, base: readonly QuoteItemInput[]): InvalidSelection[] {
-  return [quantityZero(catalog, base), unavailableOffering(catalog), missingRequiredGroup(catalog), tooManyOptions(catalog)];
+  return [quantityZero(catalog, base), unavailableOffering(catalog), unavailableVariant(catalog), missingRequiredGroup(catalog), tooManyOptions(catalog)];
 }

@@ -1,7 +1,7 @@
 import { curlFor } from '../../http/reproduce.js';
 import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Findings } from '../outcome.js';
-import type { CheckContext } from '../types.js';
+import type { CheckContext, RequirementId } from '../types.js';
 
 /** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */
 
@@ -36,10 +36,10 @@ export function keepEvidence(f: Findings, outcome: HttpOutcome): void {
  * Record a problem shown by one exchange: keeps the exchange as evidence and, for the first such problem,
  * a command that sends the same request again (credential by reference only).
  */
-export function problemAt(f: Findings, ctx: Pick<CheckContext, 'config'>, outcome: HttpOutcome, text: string): false {
+export function problemAt(f: Findings, ctx: Pick<CheckContext, 'config'>, outcome: HttpOutcome, text: string, requirement?: RequirementId): false {
   keepEvidence(f, outcome);
   markReproduce(f, ctx, outcome);
-  return f.problem(text);
+  return f.problem(text, requirement);
 }
 
 /** The first failing exchange of a check becomes its reproduce command (credential by reference only). */

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, isFaultName, startReferenceProvider, type FaultName, type ReferenceProviderOptions } from '../../../fixtures/provider/index.js';
+import {
+  ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, VARIANTS, isFaultName, isVariant, startReferenceProvider, type FaultName, type ReferenceProviderOptions,
+} from '../../../fixtures/provider/index.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../contract.js';
 import { parseAuthMethod } from '../../http/auth.js';
 import { UsageError } from '../../util/result.js';
@@ -18,6 +20,7 @@ interface MockProviderFlags {
   capabilities?: string;
   credentialEnv?: string;
   webhookSecretEnv?: string;
+  variant: string;
 }
 
 const DEFAULT_PORT = 4010;
@@ -80,6 +83,7 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
     throw new UsageError(`--webhook-url must be an http(s) URL (found "${flags.webhookUrl}")`);
   }
   const quoteTtlSeconds = positiveNumber(flags.quoteTtl, '--quote-ttl');
+  if (!isVariant(flags.variant)) throw new UsageError(`--variant "${flags.variant}" is not a variant; use ${VARIANTS.join(', ')}`);
 
   const credential = secretFrom(env, flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV, 'provider credential', '--credential-env');
   const webhookSecret = secretFrom(env, flags.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV, 'webhook secret', '--webhook-secret-env');
@@ -90,6 +94,7 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
     credential,
     webhookSecret,
     faults,
+    variant: flags.variant,
     ...(flags.webhookUrl !== undefined ? { webhookUrl: flags.webhookUrl } : {}),
     ...(flags.dataFile !== undefined ? { dataFile: flags.dataFile } : {}),
     ...(quoteTtlSeconds !== undefined ? { quoteTtlSeconds } : {}),
@@ -114,6 +119,7 @@ export function registerMockProvider(
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--auth <method>', 'API_KEY, BEARER_TOKEN or HMAC_SIGNATURE', 'API_KEY')
     .option('--fault <name>', 'switch on a fault (repeatable, or comma-separated)', collect, [])
+    .option('--variant <name>', `a conforming variant: ${VARIANTS.join(', ')} (minimal omits every optional field; noisy adds vendor fields and repeats events)`, 'standard')
     .option('--list-faults', 'list the faults: name, the check that catches it, what it breaks')
     .option('--webhook-url <url>', 'where status events are posted, e.g. http://127.0.0.1:8787/api/v1/webhooks/demo-kitchen (default: not sent)')
     .option('--quote-ttl <seconds>', 'quote validity in seconds (default 5)')
@@ -135,8 +141,9 @@ export function registerMockProvider(
         throw new UsageError(e instanceof Error ? e.message : String(e));
       });
       const faults: readonly FaultName[] = options.faults ?? [];
+      const variantNote = options.variant === undefined || options.variant === 'standard' ? '' : `; variant ${options.variant}`;
       io.stdout.write(
-        `reference provider ${REFERENCE_SLUG} listening on ${provider.url} (auth ${options.authMethod}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ?? 'not sent'})\n`,
+        `reference provider ${REFERENCE_SLUG} listening on ${provider.url} (auth ${options.authMethod}${variantNote}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ?? 'not sent'})\n`,
       );
       await untilStopped();
       await provider.close();

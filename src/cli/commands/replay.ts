@@ -5,9 +5,10 @@ import { parseCheckIds } from '../../checks/registry.js';
 import type { RunReport } from '../../checks/types.js';
 import { runCertification } from '../../runner/run.js';
 import { compareResults, planReplay } from '../../runner/replay.js';
+import { Redactor } from '../../http/redact.js';
 import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../util/result.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, printable, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 import { resolveRunOptions } from '../run-options.js';
 
@@ -52,7 +53,10 @@ export function registerReplay(program: Command, io: CliIo, setExit: SetExit): v
       if ('error' in plan) throw new UsageError(plan.error);
       const flags = { ...plan.flags, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.local ? { local: true } : {}) };
       const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
-      io.stdout.write(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})\n`);
+      // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
+      const redactor = new Redactor([credential, webhookSecret]);
+      const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
+      say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
       const rerun = await runCertification(config, { contract: await loadContract(), credential, webhookSecret });
       let reproduced = 0;
       for (const id of plan.checks) {
@@ -60,9 +64,9 @@ export function registerReplay(program: Command, io: CliIo, setExit: SetExit): v
         if (!before) continue;
         const { verdict, line } = compareResults(before, rerun.checks.find((c) => c.id === id));
         if (verdict !== 'not-reproduced') reproduced++;
-        io.stdout.write(`${line}\n`);
+        say(line);
       }
-      io.stdout.write(reproduced > 0 ? `${reproduced} of ${plan.checks.length} failure(s) still reproduce\n` : 'no failure reproduces any more\n');
+      say(reproduced > 0 ? `${reproduced} of ${plan.checks.length} failure(s) still reproduce` : 'no failure reproduces any more');
       setExit(reproduced > 0 ? EXIT.failed : EXIT.ok);
     });
 }

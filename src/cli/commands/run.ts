@@ -27,6 +27,7 @@ export function addRunOptions(command: Command): Command {
     .option('--only <ids>', 'run only these check ids (comma-separated)')
     .option('--skip <ids>', 'skip these check ids (comma-separated)')
     .option('--seed <seed>', 'seed for generated test data (recorded in the report for replay)')
+    .option('--strict', 'count warnings as failures (a zero-warning gate); default: warnings never fail a run')
     .option('--concurrency <n>', 'checks running at once (default 8)')
     .option('--json <file>', 'write the JSON report to a file (- for stdout)')
     .option('--junit <file>', 'write a JUnit XML report')

@@ -1,6 +1,7 @@
 import type { AuthMethod } from '../../contract.js';
 import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import { baseAddressProblem } from './base-address.js';
+import { credentialFileProblem } from './credential-file.js';
 
 export const REGISTER_OPERATION = 'POST /api/v1/providers/register';
 
@@ -61,6 +62,11 @@ function codeProblems(body: Record<string, unknown>, rules: RegistrationRules): 
   }
   if (('credentialEnv' in body) === ('credentialFile' in body)) {
     problems.push('name exactly one credential reference: credentialEnv (an environment variable name on the server) or credentialFile (a path on the server)');
+  }
+  const file = body['credentialFile'];
+  if (typeof file === 'string') {
+    const problem = credentialFileProblem(file);
+    if (problem) problems.push(problem);
   }
   const baseUrl = body['baseUrl'];
   if (typeof baseUrl === 'string' && baseUrl.trim() !== '') {

@@ -31,6 +31,8 @@ export interface CertificationRecord {
   report: RunReport;
 }
 
+export type RegisterOutcome = { busy: true } | { busy: false; provider: StoredProvider; created: boolean; recertify: boolean };
+
 /** Fields that, when changed, require a new certification (contract, Onboarding order). */
 const CERTIFIED_FIELDS = ['baseUrl', 'authMethod'] as const;
 
@@ -41,6 +43,8 @@ export function credentialFingerprint(webhookSecret: string, credential: string)
 /** Registrations and certification records, persisted as JSON files under the data dir (write-then-rename). */
 export class ProviderRegistry {
   private readonly providers = new Map<string, StoredProvider>();
+  /** Slugs with a registration being written: a concurrent one is refused, so one creation makes one secret. */
+  private readonly registering = new Set<string>();
 
   private constructor(private readonly dataDir: string) {}
 
@@ -59,8 +63,22 @@ export class ProviderRegistry {
     return this.providers.get(slug);
   }
 
-  /** Create, or update an existing registration (keeping its secret). */
-  async register(registration: Registration, now: Date): Promise<{ provider: StoredProvider; created: boolean; recertify: boolean }> {
+  /**
+   * Create, or update an existing registration (keeping its secret). Atomic per slug: while one
+   * registration of a slug is being written, another answers `busy` (the route says 409).
+   */
+  async register(registration: Registration, now: Date): Promise<RegisterOutcome> {
+    const slug = registration.slug;
+    if (this.registering.has(slug)) return { busy: true };
+    this.registering.add(slug);
+    try {
+      return await this.write(registration, now);
+    } finally {
+      this.registering.delete(slug);
+    }
+  }
+
+  private async write(registration: Registration, now: Date): Promise<RegisterOutcome> {
     const existing = this.providers.get(registration.slug);
     const at = now.toISOString();
     let provider: StoredProvider;
@@ -81,7 +99,7 @@ export class ProviderRegistry {
       provider = { registration, webhookSecret: randomBytes(32).toString('hex'), status: 'DRAFT', reviewStatus: 'DRAFT', configVersion: 1, createdAt: at, updatedAt: at };
     }
     await this.save(provider);
-    return { provider, created: !existing, recertify };
+    return { busy: false, provider, created: !existing, recertify };
   }
 
   async submitForReview(slug: string, now: Date): Promise<StoredProvider | undefined> {

@@ -1,12 +1,12 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
 import type { RunReport } from '../../checks/types.js';
 import type { Contract } from '../../spec/contract.js';
-import type { RouteHandler } from '../core-server.js';
+import type { CoreServer, RouteHandler } from '../core-server.js';
+import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { readBody, sendError, sendJson } from '../http-io.js';
-import type { ReceivedWebhook, WebhookInbox } from '../types.js';
+import type { WebhookInbox } from '../types.js';
+import { readConfinedCredential } from './credential-file.js';
 import { parseRegistration, type Registration, type RegistrationRules } from './registration.js';
 import { credentialFingerprint, newCertificationId, type CertificationRecord, type ProviderRegistry, type StoredProvider } from './registry.js';
 import { certificationSummaryView, certificationView, eventView, providerView } from './views.js';
@@ -31,16 +31,19 @@ export interface CoreRoutesDeps {
   adminTokenEnv: string;
   rules: () => RegistrationRules;
   /** The running core's inbox and history (set once it listens). */
-  core: () => (WebhookInbox & { history(slug?: string): ReceivedWebhook[] }) | undefined;
+  core: () => Pick<CoreServer, 'urlFor' | 'all' | 'waitFor' | 'events'> | undefined;
   /** Whether a slug is known to the webhook receiver (registered or configured). */
   knownSlug(slug: string): boolean;
   env: NodeJS.ProcessEnv;
-  cwd: string;
+  /** The only directory credentialFile references may name files in (symlinks resolved). */
+  credentialDir: string;
   now?: () => Date;
   log?: (line: string) => void;
 }
 
 const MAX_ADMIN_BODY = 64 * 1024;
+const DEFAULT_EVENTS_PAGE = 100;
+const MAX_EVENTS_PAGE = 1_000;
 const PROVIDER_ROUTE = /^\/api\/v1\/providers\/([^/]+)\/(certify|certifications|submit-review|events)(?:\/([^/]+))?\/?$/;
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
@@ -53,17 +56,24 @@ function authorized(req: IncomingMessage, token: string | undefined): boolean {
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1].trim()), digest(token));
 }
 
-async function readCredential(p: StoredProvider, env: NodeJS.ProcessEnv, cwd: string): Promise<{ ok: true; credential: string } | { ok: false; message: string }> {
+async function readCredential(p: StoredProvider, env: NodeJS.ProcessEnv, credentialDir: string): Promise<{ ok: true; credential: string } | { ok: false; message: string }> {
   const ref = p.registration.credential;
   if ('env' in ref) {
     const value = env[ref.env];
     return value ? { ok: true, credential: value } : { ok: false, message: `the credential environment variable ${ref.env} is not set on the server` };
   }
-  try {
-    return { ok: true, credential: (await readFile(resolve(cwd, ref.file), 'utf8')).replace(/\r?\n$/, '') };
-  } catch (e) {
-    return { ok: false, message: `cannot read the credential file ${ref.file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
-  }
+  return readConfinedCredential(ref.file, credentialDir);
+}
+
+/** `limit` and `cursor` of GET …/events, or the reason they are refused. */
+function pageQuery(url: URL): { ok: true; limit: number; cursor: typeof START_CURSOR } | { ok: false; message: string } {
+  const rawLimit = url.searchParams.get('limit');
+  const limit = rawLimit === null ? DEFAULT_EVENTS_PAGE : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS_PAGE) return { ok: false, message: `limit must be a whole number from 1 to ${MAX_EVENTS_PAGE}` };
+  const rawCursor = url.searchParams.get('cursor');
+  if (rawCursor === null) return { ok: true, limit, cursor: START_CURSOR };
+  const cursor = decodeCursor(rawCursor);
+  return cursor ? { ok: true, limit, cursor } : { ok: false, message: 'cursor is not one this server handed out (pass nextCursor of the previous page unchanged)' };
 }
 
 /** The core routes of `provcert serve` under /api/v1/providers (bearer-token protected). */
@@ -94,7 +104,9 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
     if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', `invalid registration: ${parsed.problems.join('; ')}`);
     const core = deps.core();
     if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
-    const { provider, created, recertify } = await deps.registry.register(parsed.value, now());
+    const outcome = await deps.registry.register(parsed.value, now());
+    if (outcome.busy) return sendError(res, 409, 'CONFLICT', `another registration of ${parsed.value.slug} is in progress; retry once it has finished`);
+    const { provider, created, recertify } = outcome;
     const webhookUrl = core.urlFor(provider.registration.slug);
     deps.log?.(`provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`);
     const webhook = created
@@ -108,7 +120,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
     const core = deps.core();
     if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
     if (running.has(slug)) return sendError(res, 409, 'CONFLICT', `a certification of ${slug} is already running`);
-    const credential = await readCredential(provider, deps.env, deps.cwd);
+    const credential = await readCredential(provider, deps.env, deps.credentialDir);
     if (!credential.ok) return sendError(res, 400, 'INVALID_ARGUMENT', credential.message);
     running.add(slug);
     try {
@@ -134,7 +146,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
     if (!latest) return refuse('it has not been certified; POST /api/v1/providers/{slug}/certify first');
     if (latest.verdict !== 'PASS') return refuse(`the latest certification (${latest.id}) did not pass`);
     if (latest.configVersion !== provider.configVersion) return refuse('the base URL, auth method or credential changed after the latest certification; certify again');
-    const credential = await readCredential(provider, deps.env, deps.cwd);
+    const credential = await readCredential(provider, deps.env, deps.credentialDir);
     if (!credential.ok || credentialFingerprint(provider.webhookSecret, credential.credential) !== latest.credentialFingerprint) {
       return refuse('the credential changed after the latest certification; certify again');
     }
@@ -143,7 +155,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
     sendJson(res, 200, { slug, reviewStatus: updated.reviewStatus, submittedAt: updated.submittedAt, certificationId: latest.id });
   }
 
-  return async (req, res, path) => {
+  return async (req, res, path, url) => {
     const isRegister = /^\/api\/v1\/providers\/register\/?$/.test(path);
     const match = PROVIDER_ROUTE.exec(path);
     if (!isRegister && !match) return false;
@@ -169,8 +181,14 @@ export function createCoreRoutes(deps: CoreRoutesDeps): RouteHandler {
       return true;
     }
     if (action === 'events' && slug !== undefined && (provider || deps.knownSlug(slug))) {
-      const events = (deps.core()?.history(slug) ?? []).map((w) => eventView(w, slug));
-      sendJson(res, 200, { data: events, total: events.length });
+      const query = pageQuery(url);
+      const core = deps.core();
+      if (!query.ok) sendError(res, 400, 'INVALID_ARGUMENT', query.message);
+      else if (!core) sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
+      else {
+        const page = await core.events(slug, query.cursor, query.limit);
+        sendJson(res, 200, { data: page.items.map((w) => eventView(w, slug)), total: page.total, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+      }
       return true;
     }
     if (!provider || slug === undefined) {

@@ -75,6 +75,7 @@ describe('provcert mock-provider', () => {
     [['--port', 'eighty'], /--port/],
     [['--capabilities', 'METADATA,TELEPORT'], /unknown capability TELEPORT/],
     [['--quote-ttl', '-1'], /--quote-ttl/],
+    [['--variant', 'chatty'], /--variant "chatty" is not a variant; use standard, minimal, noisy/],
   ])('rejects bad flags %j with a UsageError', async (args, message) => {
     const h = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
     const error = await h.run('--port', '0', ...args).catch((e: unknown) => e);
@@ -101,6 +102,19 @@ describe('provcert mock-provider', () => {
     expect(output).not.toContain(CREDENTIAL);
     expect(output).not.toContain(SECRET);
     await expect(fetch(`${url}/health`)).rejects.toThrow();
+  });
+
+  it('--variant serves that conforming variant and names it', async () => {
+    const h = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
+    const running = h.run('--port', '0', '--variant', 'minimal');
+    const line = await firstLine(h.stdout);
+    expect(line).toMatch(/\(auth API_KEY; variant minimal; faults: none;/);
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    const health = (await (await fetch(`${url}/health`, { headers: { 'x-provider-api-key': CREDENTIAL } })).json()) as Record<string, unknown>;
+    expect(health.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    expect(health.details).toBeUndefined();
+    h.stop();
+    await running;
   });
 
   it('reports a port in use as a UsageError', async () => {

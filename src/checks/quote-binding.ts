@@ -1,0 +1,135 @@
+import type { HttpOutcome } from '../http/types.js';
+import { PrerequisiteError, type Selection } from '../runner/resources.js';
+import { Findings } from './outcome.js';
+import { describeAnswer, expectError } from './support/expect.js';
+import { actionIdentity, keepEvidence, markReproduce, problemAt, success } from './support/tx.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+import type { QuoteItemInput, QuoteView } from './views.js';
+
+/** Any 4xx refuses the changed order: the contract names no code for it. */
+const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
+
+const OTHER_DESTINATION = { raw: '99 Elsewhere Road, Another Town (provcert changed destination)' };
+
+interface Probe {
+  label: string;
+  /** "with quantity 3 instead of 2" */
+  change: string;
+  items: QuoteItemInput[];
+  destination: { raw: string };
+}
+
+const itemsOf = (items: readonly QuoteItemInput[]): QuoteItemInput[] => items.map((i) => ({ ...i }));
+const linesText = (xs: readonly { offeringId?: string; quantity?: number }[]): string =>
+  xs.map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`).sort().join(', ');
+
+/** Quote the selection with its destination, so the destination is a term of the quote; without it when refused. */
+async function bindingQuote(ctx: CheckContext, sel: Selection, f: Findings): Promise<{ quote: QuoteView; withDestination: boolean }> {
+  const info = await ctx.resources.providerInfo();
+  const body = { providerSlug: info.slug, ...(sel.locationId ? { locationId: sel.locationId } : {}), items: sel.items };
+  const bound = await ctx.resources.requestQuote({ ...body, destination: sel.destination });
+  if (bound.quote) return { quote: bound.quote, withDestination: true };
+  f.warn(`POST /quote with a destination was answered ${describeAnswer(bound.outcome)}; the destination probe is skipped (the quote carries no destination)`);
+  const plain = await ctx.resources.requestQuote(body);
+  if (plain.quote) return { quote: plain.quote, withDestination: false };
+  throw new PrerequisiteError('quote-math', `POST /quote for the certification selection was answered ${describeAnswer(plain.outcome)}`);
+}
+
+async function otherOfferingId(ctx: CheckContext, taken: ReadonlySet<string>): Promise<string | undefined> {
+  const catalog = await ctx.resources.catalog();
+  return catalog.offerings.find((o) => o.isAvailable !== false && !taken.has(o.id))?.id;
+}
+
+function probesFor(sel: Selection, other: string | undefined, withDestination: boolean, f: Findings): Probe[] {
+  const [first] = sel.items;
+  if (!first) return [];
+  const probes: Probe[] = [];
+  const more = itemsOf(sel.items);
+  more[0] = { ...first, quantity: first.quantity + 1 };
+  probes.push({ label: 'quantity', change: `with quantity ${first.quantity + 1} instead of ${first.quantity} for ${first.offeringId}`, items: more, destination: sel.destination });
+  if (other) {
+    const swapped = itemsOf(sel.items);
+    swapped[0] = { offeringId: other, quantity: first.quantity };
+    probes.push({ label: 'offering', change: `with offering ${other} instead of ${first.offeringId}`, items: swapped, destination: sel.destination });
+  } else {
+    f.warn('the catalog has no second available offering; the changed-offering probe is skipped');
+  }
+  if (withDestination) {
+    probes.push({ label: 'destination', change: `with destination "${OTHER_DESTINATION.raw}" instead of the quoted "${sel.destination.raw}"`, items: itemsOf(sel.items), destination: OTHER_DESTINATION });
+  }
+  return probes;
+}
+
+function actionRequest(ctx: CheckContext, quote: QuoteView, sel: Selection, label: string, items: QuoteItemInput[], destination: { raw: string }) {
+  return {
+    idempotencyKey: ctx.resources.idempotencyKey(`quote-binding-${label}`),
+    providerSlug: quote.providerSlug,
+    quoteId: quote.id,
+    userConfirmed: true,
+    customer: sel.customer,
+    destination,
+    items,
+  };
+}
+
+const post = (ctx: CheckContext, json: Record<string, unknown>): Promise<HttpOutcome> => ctx.client.send({ method: 'POST', path: '/actions', json });
+
+/**
+ * A changed order with the quote must be refused; a created action is a failure unless it is exactly the quoted
+ * order. Returns whether an action was created.
+ */
+async function probeChange(ctx: CheckContext, f: Findings, quote: QuoteView, sel: Selection, probe: Probe): Promise<boolean> {
+  const what = `POST /actions with quote ${quote.id} ${probe.change}`;
+  const outcome = await post(ctx, actionRequest(ctx, quote, sel, probe.label, probe.items, probe.destination));
+  const accepted = success(outcome);
+  if (!accepted) {
+    if (!expectError(f, outcome, { what, statuses: CLIENT_ERRORS })) markReproduce(f, ctx, outcome);
+    return false;
+  }
+  const created = actionIdentity(accepted.json);
+  if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
+  const lines = (accepted.json as { lines?: { offeringId?: string; quantity?: number }[] }).lines ?? [];
+  const name = created.publicId ?? created.id ?? '(no id)';
+  if (probe.label !== 'destination' && lines.length > 0 && linesText(lines) === linesText(quote.lines)) {
+    keepEvidence(f, outcome);
+    f.warn(`${what} was answered ${accepted.status} and created action ${name} for the quoted order (${linesText(quote.lines)}), not the changed one; the contract asks for a fresh quote and confirmation instead`);
+    return true;
+  }
+  problemAt(f, ctx, outcome, `${what} was answered ${accepted.status} and created action ${name}; a quote cannot authorize a different order: expected a 4xx ErrorResponse and no action (request a fresh quote)`);
+  return true;
+}
+
+export const check: CheckDefinition = {
+  id: 'quote-binding',
+  title: 'A quote cannot authorize a different order',
+  rule:
+    'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
+  requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE'],
+  appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
+  createsOrders: true,
+  async run(ctx) {
+    const f = new Findings();
+    const sel = await ctx.resources.selection();
+    const { quote, withDestination } = await bindingQuote(ctx, sel, f);
+    const other = await otherOfferingId(ctx, new Set(sel.items.map((i) => i.offeringId)));
+    const probes = probesFor(sel, other, withDestination, f);
+    // One after the other: a provider may lock a quote while an action is being created from it.
+    let consumed = false;
+    for (const probe of probes) consumed = (await probeChange(ctx, f, quote, sel, probe)) || consumed;
+
+    // The unchanged order must still succeed, or the refusals above say nothing about binding.
+    const unchanged = await post(ctx, actionRequest(ctx, quote, sel, 'unchanged', itemsOf(sel.items), sel.destination));
+    const created = success(unchanged);
+    if (!created && consumed) {
+      keepEvidence(f, unchanged);
+      f.warn(`POST /actions with quote ${quote.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`);
+    } else if (!created) {
+      problemAt(f, ctx, unchanged, `POST /actions with quote ${quote.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)}; expected the action to be created (the quote is valid and confirmed)`);
+    } else {
+      const identity = actionIdentity(created.json);
+      if (identity.id !== undefined) ctx.resources.noteCreatedAction({ id: identity.id, ...(identity.publicId !== undefined ? { publicId: identity.publicId } : {}) });
+    }
+    const refused = probes.map((p) => p.label).join(', ');
+    return f.outcome(`quote ${quote.id} refused a changed ${refused} and created the unchanged order`);
+  },
+};

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { FAULTS } from '../../../fixtures/provider/faults.js';
+import { CHECKS } from '../../checks/registry.js';
+import { computeCoverage, coverageHolds, coverageTotalsText, type Coverage, type FaultDeclaration } from '../../runner/coverage.js';
+import { loadRequirements } from '../../spec/requirements.js';
+import { EXIT, type CliIo } from '../io.js';
+import type { SetExit } from '../program.js';
+
+/** The coverage matrix from the bundled catalog, the check registry and the reference provider's faults. */
+export async function bundledCoverage(): Promise<Coverage> {
+  const catalog = await loadRequirements();
+  const faults: FaultDeclaration[] = Object.entries(FAULTS).map(([name, f]) => ({
+    name,
+    check: f.check,
+    ...('requirement' in f && typeof f.requirement === 'string' ? { requirement: f.requirement } : {}),
+  }));
+  return computeCoverage(
+    catalog.requirements.map((r) => ({
+      id: r.id,
+      section: r.section,
+      quote: r.quote,
+      verification: r.verification,
+      ...(r.verification === 'checked' ? { checks: r.checks } : { reason: r.reason }),
+    })),
+    CHECKS,
+    faults,
+  );
+}
+
+function renderText(c: Coverage): string {
+  const width = Math.max(...c.rows.map((r) => r.id.length));
+  const lines: string[] = [];
+  for (const r of c.rows) {
+    const how = r.verification === 'checked' ? `${r.checks.join(', ')}  ← ${r.faults.length > 0 ? r.faults.join(', ') : 'UNPROVEN: no fault'}` : `(${r.verification}) ${r.reason ?? ''}`;
+    lines.push(`${r.problems.length > 0 ? '✗' : ' '} ${r.id.padEnd(width)}  ${how}`);
+    for (const p of r.problems) lines.push(`  ${' '.repeat(width)}  ${p}`);
+  }
+  for (const p of c.problems) lines.push(`✗ ${p}`);
+  lines.push('', coverageTotalsText(c));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `provcert coverage`: requirement → checks → the faults proving each check catches a violation. */
+export function registerCoverage(program: Command, io: CliIo, setExit: SetExit): void {
+  program
+    .command('coverage')
+    .description('list every contract requirement with the checks that verify it and the reference-provider faults that prove them; exit 1 when a checked requirement is unproven')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const coverage = await bundledCoverage();
+      io.stdout.write(opts.json ? `${JSON.stringify({ ...coverage, summary: coverageTotalsText(coverage) }, null, 2)}\n` : renderText(coverage));
+      setExit(coverageHolds(coverage) ? EXIT.ok : EXIT.failed);
+    });
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Variant } from '../../fixtures/provider/index.js';
+import type { CheckId } from '../../src/checks/types.js';
+import { certify } from '../support/certify.js';
+
+/**
+ * Conforming providers come in more than one shape. Each variant of the reference provider must pass the
+ * whole certification; where the contract is ambiguous (DECISIONS.md) the run warns instead of failing.
+ */
+interface ExpectedWarning {
+  why: string;
+  /** The checks that read the value; one of them must warn. */
+  checks: CheckId[];
+  warning: RegExp;
+}
+
+const cases: [Variant, ExpectedWarning[]][] = [
+  ['standard', []],
+  ['minimal', [
+    { why: 'health timestamp without offset', checks: ['health'], warning: /timestamp .* has no UTC offset/ },
+    { why: 'catalog updatedAt without offset', checks: ['catalog'], warning: /updatedAt .* has no UTC offset/ },
+    { why: 'quote expiresAt without offset', checks: ['quote-math', 'quote-expiry'], warning: /expiresAt .* has no UTC offset/ },
+    { why: 'action createdAt/updatedAt without offset', checks: ['payment-pending', 'action-status'], warning: /(createdAt|updatedAt) .* has no UTC offset/ },
+    { why: 'webhook event timestamp without offset', checks: ['webhook', 'cancel'], warning: /timestamp .* has no UTC offset/ },
+    { why: 'an AWAITING_PAYMENT action without the optional paymentStatus', checks: ['payment-pending'], warning: /paymentStatus/ },
+  ]],
+  ['noisy', [
+    { why: 'a cancellation reason code outside the suggested list', checks: ['webhook', 'cancel'], warning: /CUSTOMER_CHANGED_MIND .*suggested reason codes/i },
+  ]],
+];
+
+describe.concurrent('every conforming variant of the reference provider passes certification', () => {
+  it.each(cases)('%s: PASS, no failed or errored check, the expected warnings', async (variant, expectedWarnings) => {
+    const { report } = await certify({ variant });
+    const problems = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id} (${c.status}): ${c.message}`);
+    expect(problems).toEqual([]);
+    expect(report.verdict).toBe('PASS');
+
+    const warnings = report.checks.flatMap((c) => (c.warnings ?? []).map((text) => ({ check: c.id, text })));
+    const listed = warnings.map((w) => `${w.check}: ${w.text}`).join('\n');
+    const missing = expectedWarnings
+      .filter(({ checks, warning }) => !warnings.some((w) => checks.includes(w.check) && warning.test(w.text)))
+      .map(({ why, checks, warning }) => `${why}: no warning matching ${String(warning)} from ${checks.join(' or ')}`);
+    expect(missing, `warnings:\n${listed}`).toEqual([]);
+    if (variant === 'noisy') {
+      // Every event is delivered twice; the repeat is acknowledged and recognised as a duplicate.
+      expect(report.webhooks.events.some((e) => e.duplicate === true)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Every way a provider can echo a secret back. Base64 is given at the three alignments (the secret's
+ * bytes at offset 0, 1, 2 mod 3 of a longer encoded text), each as a whole encoded string.
+ */
+export function secretEncodings(secret: string): Record<string, string> {
+  const base64 = (prefix: string): string => Buffer.from(prefix + secret, 'utf8').toString('base64');
+  const hex = Buffer.from(secret, 'utf8').toString('hex');
+  return {
+    raw: secret,
+    'JSON-escaped': JSON.stringify(secret).slice(1, -1),
+    'URL-encoded': encodeURIComponent(secret),
+    'form-encoded': new URLSearchParams({ v: secret }).toString().slice(2),
+    'base64 offset 0': base64(''),
+    'base64 offset 1': base64('u'),
+    'base64 offset 2': base64('u:'),
+    'base64url offset 1': base64('u').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+    'hex lowercase': hex,
+    'hex uppercase': hex.toUpperCase(),
+    'long substring': secret.slice(1, 1 + Math.ceil(secret.length * 0.6)),
+  };
+}
+
+export interface HostileProvider {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A provider that echoes every secret it is told, in every encoding, everywhere it can: response headers
+ * (a custom header, Set-Cookie, Content-Type), error `code` and `message`, values that fail the schema
+ * (so schema messages quote them) and plain bodies. A real node:http server on loopback.
+ */
+export async function startHostileProvider(secrets: readonly string[]): Promise<HostileProvider> {
+  const forms = secrets.flatMap((s) => Object.values(secretEncodings(s)));
+  const all = forms.join(' | ');
+
+  const echoHeaders = (res: ServerResponse, contentType: string): void => {
+    res.setHeader('content-type', contentType);
+    res.setHeader('x-echo', all);
+    res.setHeader('x-provider-api-key', secrets[0] ?? '');
+    res.setHeader('set-cookie', secrets.map((s, i) => `session${i}=${encodeURIComponent(s)}; Path=/`));
+    forms.forEach((form, i) => res.setHeader(`x-echo-${i}`, form));
+  };
+
+  const json = (res: ServerResponse, status: number, body: unknown): void => {
+    echoHeaders(res, `application/json; echo="${secrets[0] ?? ''}"`);
+    res.writeHead(status).end(JSON.stringify(body));
+  };
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    switch (path) {
+      case '/provider-info':
+        // Wrong types everywhere: schema messages quote what they found.
+        return json(res, 200, { slug: forms, name: 42, providerType: all, capabilities: forms, manifest: { certification: { safeTestEnvironment: all } } });
+      case '/health':
+        // Not JSON: messages name the content type, which carries the secret.
+        echoHeaders(res, `text/plain; charset=${secrets[0] ?? ''}`);
+        return res.writeHead(200).end(`up ${all}`);
+      case '/catalog':
+      case '/locations':
+      case '/search':
+        return json(res, 200, { offerings: forms.map((form) => ({ id: form, title: form, basePrice: form, currency: form })), locations: forms, results: forms });
+      default:
+        return json(res, 401, { code: secrets[0] ?? 'UNAUTHORIZED', message: `credential ${all} rejected`, details: forms });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
