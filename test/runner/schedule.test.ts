@@ -51,13 +51,17 @@ describe('scheduleChecks: results', () => {
     const [result] = await scheduleChecks(
       [check('health', async () => {
         t += 42;
-        return { ...outcome('fail', 'latencyMs is a string'), details: ['second problem'] };
+        return { ...outcome('fail', 'latencyMs is a string'), details: ['second problem'], findings: [{ severity: 'fail', message: 'latencyMs is a string' }, { severity: 'fail', requirement: 'OTHER-RULE', message: 'second problem' }] };
       })],
       ctx,
       new Map(),
       { concurrency: 1, now: () => t },
     );
-    expect(result).toEqual({ id: 'health', title: 'title of health', rule: 'rule of health', status: 'fail', message: 'latencyMs is a string', details: ['second problem'], evidence: [], durationMs: 42 });
+    // A finding recorded without a requirement stands on the check's primary one.
+    expect(result).toEqual({
+      id: 'health', title: 'title of health', rule: 'rule of health', requirements: ['TEST-RULE'], status: 'fail', message: 'latencyMs is a string', details: ['second problem'], evidence: [], durationMs: 42,
+      findings: [{ severity: 'fail', requirement: 'TEST-RULE', message: 'latencyMs is a string' }, { severity: 'fail', requirement: 'OTHER-RULE', message: 'second problem' }],
+    });
   });
 });
 
