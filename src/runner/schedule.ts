@@ -52,7 +52,13 @@ export async function scheduleChecks(
   defs: readonly CheckDefinition[],
   ctx: CheckContext,
   decided: Verdicts,
-  options: { concurrency: number; hooks?: RunHooks; now?: () => number },
+  options: {
+    concurrency: number;
+    hooks?: RunHooks;
+    now?: () => number;
+    /** Applied to each result before hooks and dependants see it (--strict). */
+    transform?: (result: CheckResult) => CheckResult;
+  },
 ): Promise<CheckResult[]> {
   const now = options.now ?? (() => performance.now());
   const semaphore = new Semaphore(Math.max(1, options.concurrency));
@@ -61,7 +67,7 @@ export async function scheduleChecks(
 
   const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number): CheckResult => {
     const { findings = [], ...rest } = outcome;
-    const result: CheckResult = {
+    const built: CheckResult = {
       id: def.id,
       title: def.title,
       rule: def.rule,
@@ -70,6 +76,7 @@ export async function scheduleChecks(
       findings: findings.map((f) => ({ ...f, requirement: f.requirement ?? def.requirements[0] })),
       durationMs: Math.round(now() - started),
     };
+    const result = options.transform ? options.transform(built) : built;
     options.hooks?.onCheckEnd?.(result);
     return result;
   };

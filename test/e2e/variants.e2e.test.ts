@@ -43,4 +43,13 @@ describe.concurrent('every conforming variant of the reference provider passes c
       expect(report.webhooks.events.some((e) => e.duplicate === true)).toBe(true);
     }
   });
+
+  it('--strict fails the minimal variant on the warnings that pass it by default, citing the same requirements', async () => {
+    const { report } = await certify({ variant: 'minimal', strict: true, only: ['health', 'catalog'] });
+    expect(report.verdict).toBe('FAIL');
+    expect(report.strict).toBe(true);
+    const health = report.checks.find((c) => c.id === 'health');
+    expect(health?.status).toBe('fail');
+    expect(health?.findings).toContainEqual(expect.objectContaining({ severity: 'fail', requirement: 'TIMESTAMPS-ISO8601', message: expect.stringMatching(/^\(strict\) GET \/health: \/timestamp .* has no UTC offset/) }));
+  });
 });

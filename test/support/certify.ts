@@ -25,6 +25,8 @@ export interface CertifyOptions {
   webhookSecret?: string;
   /** Which conforming variant of the reference provider answers (default standard). */
   variant?: Variant;
+  /** --strict: warnings count as failures. */
+  strict?: boolean;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -76,6 +78,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       authMethod,
       ...(options.only ? { only: options.only } : {}),
       ...(options.profile ? { profile: options.profile } : {}),
+      ...(options.strict ? { strict: true } : {}),
       ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     });
     const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core });
