@@ -1,6 +1,6 @@
 import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { InflightBudget } from './limits.js';
+import { InflightBudget } from './limits.js';
 
 export type SignedBodyOutcome =
   | { ok: true; body: Buffer; /** HMAC-SHA256 of the body, when a secret was given. */ digest?: Buffer }
@@ -66,4 +66,15 @@ export function readSignedBody(req: IncomingMessage, secret: string | undefined,
     req.on('aborted', onAborted);
   });
   return { outcome, release };
+}
+
+/** Admin bodies are read only after the bearer token was checked: caps and deadline, no shared budget. */
+const UNSHARED = new InflightBudget(Number.POSITIVE_INFINITY);
+
+/** Read an unsigned body (the admin routes) through the same reader, released once read. */
+export async function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<SignedBodyOutcome> {
+  const { outcome, release } = readSignedBody(req, undefined, { maxBytes, timeoutMs, budget: UNSHARED });
+  const result = await outcome;
+  release();
+  return result;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sanitizeTerminalText } from '../util/terminal.js';
 
 /** Error codes the core answers with; the documented ones of the contract (Errors). */
 export type CoreErrorCode = 'INVALID_ARGUMENT' | 'UNAUTHORIZED' | 'NOT_FOUND' | 'CONFLICT' | 'INTERNAL_ERROR';
@@ -27,62 +28,10 @@ export function isJsonContentType(value: string | undefined): boolean {
   return media === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(media);
 }
 
-export type BodyOutcome =
-  | { ok: true; body: Buffer }
-  | { ok: false; status: 400 | 408 | 413; message: string };
-
-/**
- * Read a request body with a size cap and an overall deadline. Over the cap it stops reading at once
- * (nothing more is buffered); the caller answers and the connection is closed.
- */
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<BodyOutcome> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    return Promise.resolve({ ok: false, status: 413, message: `body of ${declared} bytes exceeds the limit of ${maxBytes} bytes` });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (outcome: BodyOutcome): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-      if (!outcome.ok) req.pause();
-      resolve(outcome);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        finish({ ok: false, status: 413, message: `body exceeds the limit of ${maxBytes} bytes` });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => finish({ ok: true, body: Buffer.concat(chunks, size) });
-    const onError = (): void => finish({ ok: false, status: 400, message: 'the request body could not be read (connection error)' });
-    const onAborted = (): void => finish({ ok: false, status: 400, message: 'the sender aborted the request body' });
-    const timer = setTimeout(
-      () => finish({ ok: false, status: 408, message: `the request body did not arrive within ${timeoutMs} ms` }),
-      timeoutMs,
-    );
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
-  });
-}
-
-/** Sanitize untrusted text for a one-line log entry: no control characters, bounded length. */
+/** Untrusted text for a one-line log entry or message: control and bidi characters escaped, bounded length. */
 export function logSafe(value: unknown, max = 80): string {
-  const text = typeof value === 'string' ? value : value === undefined ? '-' : JSON.stringify(value);
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return clean.length > max ? clean.slice(0, max) + '…' : clean;
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '-' : JSON.stringify(value);
+  return sanitizeTerminalText(text.length > max ? `${text.slice(0, max)}…` : text, { oneLine: true });
 }
 
 /** How long a refused sender gets to read its answer before the connection is cut. */

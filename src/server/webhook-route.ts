@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { SIGNATURE_HEADER } from '../contract.js';
 import type { Contract } from '../spec/contract.js';
-import { sanitizeTerminalText } from '../util/terminal.js';
 import { readSignedBody } from './body-reader.js';
 import { diagnoseSignature } from './diagnose.js';
 import { dropUnreadBody, isJsonContentType, logSafe, sendError, sendJson, type CoreErrorCode } from './http-io.js';
@@ -221,22 +220,16 @@ function summary(event: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-const safe = (value: unknown, max: number): string => sanitizeTerminalText(logSafeRaw(value, max), { oneLine: true });
-const logSafeRaw = (value: unknown, max: number): string => {
-  const text = typeof value === 'string' ? value : value === undefined || value === null ? '-' : JSON.stringify(value);
-  return text.length > max ? text.slice(0, max) + '…' : text;
-};
-
 /** The live console line: slug, type, actionId, newStatus, verified or why not. Never secrets; untrusted text escaped. */
 export function describe(w: ReceivedWebhook): string {
   const e = w.event ?? {};
   const fields = [
-    `webhook ${w.slug === null ? '(legacy)' : safe(w.slug, 64)}`,
-    safe(e['eventType'], 40),
-    `actionId=${safe(e['actionId'], 40)}`,
-    `newStatus=${safe(e['newStatus'], 20)}`,
+    `webhook ${w.slug === null ? '(legacy)' : logSafe(w.slug, 64)}`,
+    logSafe(e['eventType'], 40),
+    `actionId=${logSafe(e['actionId'], 40)}`,
+    `newStatus=${logSafe(e['newStatus'], 20)}`,
     `→ ${w.answeredStatus}`,
   ];
-  const verdict = w.answeredStatus === 200 ? (w.duplicate ? 'verified, duplicate (not applied again)' : 'verified') : `rejected: ${safe(w.problem ?? '', 300)}`;
+  const verdict = w.answeredStatus === 200 ? (w.duplicate ? 'verified, duplicate (not applied again)' : 'verified') : `rejected: ${logSafe(w.problem ?? '', 300)}`;
   return `${fields.join(' ')} ${verdict}`;
 }
