@@ -1,21 +1,11 @@
 import type { CheckId, RequirementId } from '../checks/types.js';
+import type { Requirement, Verification } from '../spec/requirements.js';
 
 /**
  * Proven coverage: requirement → the checks that verify it → the reference-provider faults that break exactly
  * that requirement and must make one of those checks fail (the table-driven end-to-end fault test runs every
  * fault and asserts the failure names the requirement). Declared coverage without a fault is "unproven".
  */
-
-export type Verification = 'checked' | 'core-side' | 'not-observable';
-
-export interface CatalogEntry {
-  id: RequirementId;
-  section: string;
-  quote: string;
-  verification: Verification;
-  checks?: readonly string[];
-  reason?: string;
-}
 
 export interface CheckDeclaration {
   id: CheckId;
@@ -25,7 +15,7 @@ export interface CheckDeclaration {
 export interface FaultDeclaration {
   name: string;
   check: CheckId;
-  requirement?: RequirementId;
+  requirement: RequirementId;
 }
 
 export interface CoverageRow {
@@ -43,25 +33,24 @@ export interface CoverageRow {
 export interface Coverage {
   rows: CoverageRow[];
   totals: Record<Verification, number> & { proven: number };
-  /** Problems not tied to one catalog entry (a check citing an unknown id, a fault without a requirement). */
+  /** Problems not tied to one catalog entry (a check or a fault citing an unknown id). */
   problems: string[];
 }
 
-export function computeCoverage(catalog: readonly CatalogEntry[], checks: readonly CheckDeclaration[], faults: readonly FaultDeclaration[]): Coverage {
+export function computeCoverage(catalog: readonly Requirement[], checks: readonly CheckDeclaration[], faults: readonly FaultDeclaration[]): Coverage {
   const known = new Set(catalog.map((r) => r.id));
   const problems: string[] = [];
   for (const c of checks) {
     for (const id of c.requirements) if (!known.has(id)) problems.push(`check ${c.id} cites ${id}, which is not in spec/requirements.yaml`);
   }
   for (const f of faults) {
-    if (f.requirement === undefined) problems.push(`fault ${f.name} names no requirement`);
-    else if (!known.has(f.requirement)) problems.push(`fault ${f.name} names ${f.requirement}, which is not in spec/requirements.yaml`);
+    if (!known.has(f.requirement)) problems.push(`fault ${f.name} names ${f.requirement}, which is not in spec/requirements.yaml`);
   }
 
   const totals = { checked: 0, 'core-side': 0, 'not-observable': 0, proven: 0 };
   const rows = catalog.map((entry): CoverageRow => {
     totals[entry.verification]++;
-    const listed = [...(entry.checks ?? [])];
+    const listed = entry.verification === 'checked' ? [...entry.checks] : [];
     const declaring = checks.filter((c) => c.requirements.includes(entry.id)).map((c) => c.id as string);
     const proving = faults.filter((f) => f.requirement === entry.id && listed.includes(f.check)).map((f) => f.name);
     const rowProblems: string[] = [];
@@ -69,20 +58,20 @@ export function computeCoverage(catalog: readonly CatalogEntry[], checks: readon
       if (listed.length === 0) rowProblems.push('checked, but names no check');
       const undeclared = listed.filter((id) => !declaring.includes(id));
       if (undeclared.length > 0) rowProblems.push(`the catalog lists ${undeclared.join(', ')}, which do not declare ${entry.id}`);
+      const unlisted = declaring.filter((id) => !listed.includes(id));
+      if (unlisted.length > 0) rowProblems.push(`${unlisted.join(', ')} declare it but the catalog does not list them`);
       if (proving.length === 0) rowProblems.push('no fault proves that a listed check catches a violation');
       else totals.proven++;
     } else if (declaring.length > 0) {
       rowProblems.push(`${entry.verification}, but ${declaring.join(', ')} declare it`);
     }
-    const unlisted = declaring.filter((id) => !listed.includes(id));
-    if (entry.verification === 'checked' && unlisted.length > 0) rowProblems.push(`${unlisted.join(', ')} declare it but the catalog does not list them`);
     return {
       id: entry.id,
       section: entry.section,
       verification: entry.verification,
       checks: listed,
       faults: proving,
-      ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+      ...(entry.verification !== 'checked' ? { reason: entry.reason } : {}),
       problems: rowProblems,
     };
   });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { FAULTS } from '../../../fixtures/provider/faults.js';
 import { CHECKS } from '../../checks/registry.js';
-import { computeCoverage, coverageHolds, coverageTotalsText, type Coverage, type FaultDeclaration } from '../../runner/coverage.js';
+import { computeCoverage, coverageHolds, coverageTotalsText, type Coverage } from '../../runner/coverage.js';
 import { loadRequirements } from '../../spec/requirements.js';
 import { EXIT, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
@@ -9,22 +9,8 @@ import type { SetExit } from '../program.js';
 /** The coverage matrix from the bundled catalog, the check registry and the reference provider's faults. */
 export async function bundledCoverage(): Promise<Coverage> {
   const catalog = await loadRequirements();
-  const faults: FaultDeclaration[] = Object.entries(FAULTS).map(([name, f]) => ({
-    name,
-    check: f.check,
-    ...('requirement' in f && typeof f.requirement === 'string' ? { requirement: f.requirement } : {}),
-  }));
-  return computeCoverage(
-    catalog.requirements.map((r) => ({
-      id: r.id,
-      section: r.section,
-      quote: r.quote,
-      verification: r.verification,
-      ...(r.verification === 'checked' ? { checks: r.checks } : { reason: r.reason }),
-    })),
-    CHECKS,
-    faults,
-  );
+  const faults = Object.entries(FAULTS).map(([name, f]) => ({ name, check: f.check, requirement: f.requirement }));
+  return computeCoverage(catalog.requirements, CHECKS, faults);
 }
 
 function renderText(c: Coverage): string {
