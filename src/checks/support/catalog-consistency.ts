@@ -1,3 +1,4 @@
+import { isRecord, records, str } from '../../util/json.js';
 /**
  * Catalog rules the schema cannot express: unique ids, category references and counts, option-group
  * limits. Pure and defensive (works on a catalog that failed the schema too, skipping what it cannot
@@ -12,9 +13,6 @@ export interface Judgement {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-const objects = (value: unknown): Obj[] => (Array.isArray(value) ? value.filter(isObj) : []);
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const int = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
 
 /** Values that occur more than once. */
@@ -30,13 +28,13 @@ function duplicates(values: readonly (string | undefined)[]): string[] {
 }
 
 function judgeOptionGroups(offering: Obj, at: string, out: Judgement): void {
-  const groups = objects(offering['optionGroups']);
+  const groups = records(offering['optionGroups']);
   const dupGroups = duplicates(groups.map((g) => str(g['id'])));
   if (dupGroups.length > 0) out.problems.push(`${at} has option group id(s) ${dupGroups.join(', ')} more than once`);
   for (const group of groups) {
     const gid = str(group['id']) ?? '?';
     const where = `${at} option group ${gid}`;
-    const options = objects(group['options']);
+    const options = records(group['options']);
     const min = int(group['minSelections']);
     const max = int(group['maxSelections']);
     if (min !== undefined && min < 0) out.problems.push(`${where}: minSelections ${min} is negative`);
@@ -53,13 +51,13 @@ function judgeOptionGroups(offering: Obj, at: string, out: Judgement): void {
 /** Every consistency problem of a catalog; `providerSlug` (from provider-info), when known, must match. */
 export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string): Judgement {
   const out: Judgement = { problems: [], warnings: [], notes: [] };
-  if (!isObj(catalog)) return out;
+  if (!isRecord(catalog)) return out;
   const slug = str(catalog['providerSlug']);
   if (providerSlug !== undefined && slug !== undefined && slug !== providerSlug) {
     out.problems.push(`providerSlug "${slug}" differs from the slug of GET /provider-info ("${providerSlug}")`);
   }
-  const categories = objects(catalog['categories']);
-  const offerings = objects(catalog['offerings']);
+  const categories = records(catalog['categories']);
+  const offerings = records(catalog['offerings']);
   if (Array.isArray(catalog['offerings']) && offerings.length === 0) out.warnings.push('the catalog has no offerings; nothing can be discovered or quoted');
 
   const dupCatIds = duplicates(categories.map((c) => str(c['id'])));
@@ -87,9 +85,9 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
         if (title !== undefined && catTitle !== undefined && title !== catTitle) out.warnings.push(`${at} has categoryTitle "${title}" but category ${cat} is titled "${catTitle}"`);
       }
     }
-    const dupVariants = duplicates(objects(offering['variants']).map((v) => str(v['id'])));
+    const dupVariants = duplicates(records(offering['variants']).map((v) => str(v['id'])));
     if (dupVariants.length > 0) out.problems.push(`${at} has variant id(s) ${dupVariants.join(', ')} more than once`);
-    for (const [field, value] of [['basePrice', offering['basePrice']], ...objects(offering['variants']).map((v) => [`variant ${str(v['id']) ?? '?'} basePrice`, v['basePrice']] as const)] as const) {
+    for (const [field, value] of [['basePrice', offering['basePrice']], ...records(offering['variants']).map((v) => [`variant ${str(v['id']) ?? '?'} basePrice`, v['basePrice']] as const)] as const) {
       if (typeof value === 'number' && value < 0) out.warnings.push(`${at} ${field} is negative (${value})`);
     }
     judgeOptionGroups(offering, at, out);

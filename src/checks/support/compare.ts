@@ -1,9 +1,9 @@
+import { isRecord } from '../../util/json.js';
 /**
  * Comparing two payloads that should describe the same thing (an offering from GET /catalog and from
  * GET /offerings/{id} or GET /search), ignoring key order.
  */
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Deep equality, key order ignored. */
 export function deepEqual(a: unknown, b: unknown): boolean {

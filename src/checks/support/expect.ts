@@ -3,6 +3,7 @@ import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import type { Findings } from '../outcome.js';
 import type { RequirementId } from '../types.js';
+import { isRecord } from '../../util/json.js';
 
 /**
  * Turning one provider answer into findings, shared by every check: a transport failure, an HTML page,
@@ -24,7 +25,6 @@ export function evidenceOnce(f: Findings, outcome: HttpOutcome): void {
 /** A response whose body parsed as JSON. */
 export type JsonResponse = HttpResponse & { bodyKind: 'json' };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `code` of a JSON error body, when it has a string one. */
 export function errorCode(outcome: HttpOutcome): string | undefined {

@@ -2,6 +2,7 @@ import { curlFor } from '../../http/reproduce.js';
 import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Findings } from '../outcome.js';
 import type { CheckContext, RequirementId } from '../types.js';
+import { isRecord } from '../../util/json.js';
 
 /** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */
 
@@ -11,7 +12,6 @@ export const actionPath = (id: string, suffix = ''): string => `/actions/${encod
 export const success = (outcome: HttpOutcome): HttpResponse | undefined =>
   outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300 ? outcome : undefined;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** id and publicId of an action-shaped JSON answer, when present. */
 export function actionIdentity(json: unknown): { id?: string; publicId?: string } {
