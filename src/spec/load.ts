@@ -1,33 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { packageRoot } from '../util/package-root.js';
 import { err, ok, type Result } from '../util/result.js';
 import { compileContract } from './compile.js';
 import type { Contract } from './contract.js';
 import type { SpecError } from './types.js';
+import { readYamlFile } from './yaml-file.js';
 
 export const BUNDLED_SPEC_PATH = join(packageRoot, 'spec', 'openapi.yaml');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-async function readYaml(path: string): Promise<Result<Json, SpecError>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? err({ kind: 'not-found', message: `spec file not found: ${path}` })
-      : err({ kind: 'unreadable', message: `cannot read spec file ${path} (${code ?? 'error'})` });
-  }
-  try {
-    return ok(parse(text, { maxAliasCount: 1000 }) as Json);
-  } catch (e) {
-    return err({ kind: 'not-yaml', message: `spec file ${path} is not valid YAML/JSON: ${(e as Error).message.split('\n')[0]}` });
-  }
-}
+const readYaml = async (path: string): Promise<Result<Json, SpecError>> =>
+  (await readYamlFile(path, 'spec file', 'YAML/JSON')) as Result<Json, SpecError>;
 
 /** Follow a JSON pointer fragment ("/components/schemas/X") inside a document. */
 function follow(doc: Json, fragment: string): Json | undefined {

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import { parse } from 'yaml';
 import { packageRoot } from '../util/package-root.js';
 import { err, ok, UsageError, type Result } from '../util/result.js';
+import { readYamlFile } from './yaml-file.js';
 
 /**
  * The requirements catalog (spec/requirements.yaml): every normative rule of the contract with a stable
@@ -122,21 +122,9 @@ function catalogOf(path: string, doc: { contract: string; requirements: Requirem
 /** Read, parse and validate a catalog; errors are values naming the file and the problem. */
 export async function tryLoadRequirements(path: string = BUNDLED_REQUIREMENTS_PATH): Promise<Result<RequirementCatalog, RequirementsError>> {
   const file = resolve(path);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? err({ kind: 'not-found', message: `requirements catalog not found: ${file}` })
-      : err({ kind: 'unreadable', message: `cannot read requirements catalog ${file} (${code ?? 'error'})` });
-  }
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (e) {
-    return err({ kind: 'not-yaml', message: `requirements catalog ${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}` });
-  }
+  const read = await readYamlFile(file, 'requirements catalog');
+  if (!read.ok) return read;
+  const doc = read.value;
   const problems = problemsOf(doc, await validator());
   if (problems.length > 0) {
     const listed = problems.slice(0, MAX_LISTED);
