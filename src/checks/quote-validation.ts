@@ -24,7 +24,7 @@ const requirementOf = (c: InvalidSelection): string => (isUnavailableCase(c) ? '
  * What a 2xx answer to an unavailable item did: quoted it anyway, replaced it silently, or offered an explicit
  * alternative (the answer names the unavailable item while quoting something else — DECISIONS, optional fields).
  */
-function judgeUnavailableAnswer(c: InvalidSelection, json: unknown): 'quoted-anyway' | 'substituted' | 'alternative' {
+export function judgeUnavailableAnswer(c: InvalidSelection, json: unknown): 'quoted-anyway' | 'substituted' | 'alternative' {
   const wanted = c.variantId ?? c.offeringId ?? '';
   const lines = linesOf(json);
   const quotesWanted = lines.some((l) => (c.variantId !== undefined ? l.variantId === c.variantId : l.offeringId === c.offeringId));

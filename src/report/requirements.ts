@@ -17,11 +17,5 @@ export function violatedRequirements(report: Pick<RunReport, 'requirements'>, ch
   return ids.map((id) => cite(report, id));
 }
 
-/** The requirements a check's warnings stand on. */
-export function warnedRequirements(report: Pick<RunReport, 'requirements'>, check: CheckResult): CitedRequirement[] {
-  const ids = [...new Set(check.findings.filter((f) => f.severity === 'warn').map((f) => f.requirement))];
-  return ids.map((id) => cite(report, id));
-}
-
 /** "QUOTE-TOTAL (Endpoints › Provider route behaviour rules)" */
 export const citationText = (r: CitedRequirement): string => (r.section ? `${r.id} (${r.section})` : r.id);
