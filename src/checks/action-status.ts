@@ -1,6 +1,6 @@
 import type { HttpOutcome } from '../http/types.js';
 import { Findings } from './outcome.js';
-import { expectError, expectJson, schemaRequirement } from './support/expect.js';
+import { expectError, expectJson, schemaRequirement, schemaWarnings } from './support/expect.js';
 import { actionPath, keepEvidence, markReproduce, problemAt } from './support/tx.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { ActionView } from './views.js';
@@ -13,7 +13,8 @@ function compare(ctx: CheckContext, f: Findings, outcome: HttpOutcome, by: strin
   if (!expectJson(f, outcome, `${what} (action ${created.publicId})`, 200, 'ROUTE-ACTION-STATUS')) return markReproduce(f, ctx, outcome);
   const response = outcome;
   const validation = ctx.contract.validateResponse('GET /actions/{id}', 200, response.json);
-  for (const p of validation?.problems ?? []) problemAt(f, ctx, response, `${what} does not match NormalizedAction: ${p.text}`, schemaRequirement(p, p.pointer === '/status' ? 'ACTION-STATUS-ENUM' : 'ACTION-REQUIRED-FIELDS'));
+  schemaWarnings(f, validation?.warnings ?? [], what);
+  for (const p of validation?.problems ?? []) problemAt(f, ctx, response, `${what} does not match NormalizedAction: ${p.text}`, schemaRequirement(p, 'ACTION-REQUIRED-FIELDS', response.json));
   const got = response.json as Partial<Record<(typeof SAME_FIELDS)[number], unknown>>;
   for (const field of SAME_FIELDS) {
     if (got[field] !== created[field]) problemAt(f, ctx, response, `${what} reports ${field} ${JSON.stringify(got[field])}; creation answered ${JSON.stringify(created[field])}`);

@@ -1,16 +1,20 @@
 import { Findings } from './outcome.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { actionIdentity, success, markReproduce, problemAt } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
+import type { CheckContext, CheckDefinition, RequirementId } from './types.js';
 
 interface InvalidAction {
   describe: string;
   label: string;
-  change(body: Record<string, unknown>): Record<string, unknown>;
-  statuses: number[];
-  code: string;
+  change(body: Record<string, unknown>, seed: string): Record<string, unknown>;
+  statuses: readonly number[];
+  /** The expected ErrorResponse code; omitted = any code (the contract names none). */
+  code?: string;
   /** A missing field must never be reported as QUOTE_EXPIRED (rule 2). */
   missingField: boolean;
+  /** The rule an accepted request breaks, and the rule a wrong refusal breaks. */
+  acceptedViolates: RequirementId;
+  refusalViolates: RequirementId;
 }
 
 const without = (field: string) => (body: Record<string, unknown>): Record<string, unknown> => {
@@ -21,30 +25,40 @@ const without = (field: string) => (body: Record<string, unknown>): Record<strin
 
 const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
 
+const MISSING_FIELD = { statuses: [400, 422], code: 'VALIDATION_ERROR', missingField: true, acceptedViolates: 'ACTION-INPUT-REQUIRED-FIELDS', refusalViolates: 'ACTION-MISSING-FIELD-VALIDATION-ERROR' } as const;
+
 const CASES: InvalidAction[] = [
-  { describe: 'a missing quoteId', label: 'missing-quote-id', change: without('quoteId'), statuses: [400, 422], code: 'VALIDATION_ERROR', missingField: true },
-  { describe: 'a missing providerSlug', label: 'missing-provider-slug', change: without('providerSlug'), statuses: [400, 422], code: 'VALIDATION_ERROR', missingField: true },
+  { describe: 'a missing quoteId', label: 'missing-quote-id', change: without('quoteId'), ...MISSING_FIELD },
+  { describe: 'a missing providerSlug', label: 'missing-provider-slug', change: without('providerSlug'), ...MISSING_FIELD },
   // The HTTP status of ACTION_NOT_CONFIRMED is "not shown": any 4xx is accepted.
-  { describe: 'userConfirmed false', label: 'not-confirmed', change: (b) => ({ ...b, userConfirmed: false }), statuses: CLIENT_ERROR_STATUSES, code: 'ACTION_NOT_CONFIRMED', missingField: false },
+  {
+    describe: 'userConfirmed false', label: 'not-confirmed', change: (b) => ({ ...b, userConfirmed: false }), statuses: CLIENT_ERROR_STATUSES, code: 'ACTION_NOT_CONFIRMED',
+    missingField: false, acceptedViolates: 'ACTION-NOT-CONFIRMED', refusalViolates: 'ACTION-NOT-CONFIRMED',
+  },
+  // The contract names no code for a quote it never issued: any 4xx ErrorResponse refuses it.
+  {
+    describe: 'a quoteId the provider never issued', label: 'unknown-quote', change: (b, seed) => ({ ...b, quoteId: `provcert-unknown-quote-${seed}` }),
+    statuses: CLIENT_ERROR_STATUSES, missingField: false, acceptedViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION', refusalViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
+  },
 ];
 
 async function tryCase(ctx: CheckContext, f: Findings, c: InvalidAction, valid: Record<string, unknown>): Promise<void> {
   const what = `POST /actions with ${c.describe}`;
-  const requirement = c.missingField ? 'ACTION-MISSING-FIELD-VALIDATION-ERROR' : 'ACTION-NOT-CONFIRMED';
-  const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: c.change(valid) });
+  const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: c.change(valid, ctx.config.seed) });
   const accepted = success(outcome);
   if (accepted) {
     const created = actionIdentity(accepted.json);
     if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
     const name = created.publicId ?? created.id;
-    problemAt(f, ctx, outcome, `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code} and no action`, requirement);
+    const expected = `${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code ?? 'ErrorResponse'}`;
+    problemAt(f, ctx, outcome, `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${expected} and no action`, c.acceptedViolates);
     return;
   }
   if (c.missingField && errorCode(outcome) === 'QUOTE_EXPIRED') {
-    problemAt(f, ctx, outcome, `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`, requirement);
+    problemAt(f, ctx, outcome, `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`, c.refusalViolates);
     return;
   }
-  if (!expectError(f, outcome, { what, statuses: c.statuses, codes: [c.code], requirement })) markReproduce(f, ctx, outcome);
+  if (!expectError(f, outcome, { what, statuses: c.statuses, ...(c.code ? { codes: [c.code] } : {}), requirement: c.refusalViolates })) markReproduce(f, ctx, outcome);
 }
 
 export const check: CheckDefinition = {
@@ -60,6 +74,6 @@ export const check: CheckDefinition = {
     // A fresh, valid quote: only the field under test is wrong.
     const { quote } = await ctx.resources.freshQuote();
     await Promise.all(CASES.map((c) => tryCase(ctx, f, c, ctx.resources.actionBody(quote, ctx.resources.idempotencyKey(`action-validation-${c.label}`)))));
-    return f.outcome('missing quoteId and providerSlug were answered VALIDATION_ERROR; userConfirmed false was answered ACTION_NOT_CONFIRMED; nothing was created');
+    return f.outcome('missing quoteId and providerSlug were answered VALIDATION_ERROR; userConfirmed false was answered ACTION_NOT_CONFIRMED; an unknown quoteId was refused; nothing was created');
   },
 };

@@ -57,10 +57,10 @@ export const check: CheckDefinition = {
     const f = new Findings();
     const receiver = receiverAddress(ctx);
     const verdict = judgeBaseAddress(ctx.config.baseUrl, { local: ctx.config.local, ...(receiver ? { receiver } : {}) });
-    for (const p of verdict.problems) f.problem(p);
+    for (const p of verdict.problems) f.problem(p.text, p.requirement);
     for (const w of verdict.warnings) f.warn(w);
     // An unparseable URL cannot be probed; the static problem says why.
-    if (verdict.problems.some((p) => p.includes('is not an absolute URL'))) return f.outcome('');
+    if (verdict.problems.some((p) => p.text.includes('is not an absolute URL'))) return f.outcome('');
     const reached = await diagnoseReachability(ctx, f);
     return f.outcome(`${ctx.config.baseUrl} is ${ctx.config.local ? 'allowed for a local run' : 'public HTTPS'} and reaches the provider API (${reached})`);
   },

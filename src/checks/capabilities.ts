@@ -41,7 +41,7 @@ export const check: CheckDefinition = {
   title: 'Declared capabilities match the profile, the portal and the routes',
   rule:
     'Contract, What the service does §7–§9: the capability profiles table (required capabilities per profile; LOCATIONS when fulfillment is DELIVERY, PICKUP, ONSITE or HYBRID); §8: "Only real capabilities are declared … Capabilities in the portal and in GET /provider-info must match"',
-  requirements: ['CAPABILITIES-ONLY-REAL', 'PROFILE-BASE-CAPABILITIES', 'PROFILE-TRANSACTIONAL-CAPABILITIES', 'CAPABILITIES-MATCH-PORTAL'],
+  requirements: ['CAPABILITIES-ONLY-REAL', 'PROFILE-BASE-CAPABILITIES', 'PROFILE-TRANSACTIONAL-CAPABILITIES', 'CAPABILITIES-MATCH-PORTAL', 'LOCATIONS-ACTIVE-REQUIRED'],
   appliesTo: { description: 'every provider' },
   async run(ctx) {
     const f = new Findings();
@@ -51,9 +51,15 @@ export const check: CheckDefinition = {
     const fulfillment = resolveFulfillment(ctx.config.fulfillment, info);
 
     const missing = requiredCapabilities(ctx.contract, profile, fulfillment).filter((c) => !declared.includes(c));
-    if (missing.length > 0) {
-      const why = missing.includes('LOCATIONS') && !ctx.contract.operation('GET /locations')?.requiredIn.includes(profile) ? ` (LOCATIONS because fulfillment is ${fulfillment})` : '';
-      f.problem(`the ${profile} profile requires ${missing.join(', ')}, which GET /provider-info does not declare${why}`, profile === 'TRANSACTIONAL' ? 'PROFILE-TRANSACTIONAL-CAPABILITIES' : 'PROFILE-BASE-CAPABILITIES');
+    // The profile table's rows for both profiles, its transactional rows and LOCATIONS by fulfillment are separate rules.
+    const base = new Set(requiredCapabilities(ctx.contract, 'DISCOVERY_READONLY', 'REMOTE'));
+    const groups = [
+      { missing: missing.filter((c) => base.has(c)), requirement: 'PROFILE-BASE-CAPABILITIES', why: '' },
+      { missing: missing.filter((c) => !base.has(c) && c !== 'LOCATIONS'), requirement: 'PROFILE-TRANSACTIONAL-CAPABILITIES', why: '' },
+      { missing: missing.filter((c) => c === 'LOCATIONS'), requirement: 'LOCATIONS-ACTIVE-REQUIRED', why: ` (LOCATIONS because fulfillment is ${fulfillment})` },
+    ];
+    for (const g of groups) {
+      if (g.missing.length > 0) f.problem(`the ${profile} profile requires ${g.missing.join(', ')}, which GET /provider-info does not declare${g.why}`, g.requirement);
     }
 
     if (ctx.config.capabilities) {
@@ -70,6 +76,9 @@ export const check: CheckDefinition = {
         f.actual = [...declared].sort();
       }
     }
+
+    // The declaration itself is the evidence of a profile or portal mismatch.
+    if (f.failed) evidenceOnce(f, await ctx.client.send({ method: 'GET', path: '/provider-info' }));
 
     const probes = routeProbes(ctx.contract, declared);
     const answers = await Promise.all(probes.map(async (p) => ({ probe: p, outcome: await ctx.client.send({ method: 'GET', path: p.path, ...(p.query ? { query: p.query } : {}) }) })));

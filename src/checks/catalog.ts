@@ -49,7 +49,7 @@ export const check: CheckDefinition = {
   async run(ctx) {
     const f = new Findings();
     const [outcome, slug] = await Promise.all([ctx.client.send({ method: 'GET', path: '/catalog' }), providerSlug(ctx)]);
-    if (!expectJson(f, outcome, 'GET /catalog')) return f.outcome('');
+    if (!expectJson(f, outcome, 'GET /catalog', 200, 'ROUTE-CATALOG')) return f.outcome('');
     // Schema problems and consistency problems are both listed: a provider fixes them in one go.
     const schemaValid = expectSchema(f, ctx.contract, outcome, 'GET /catalog', 'GET /catalog', 'CATALOG-REQUIRED-FIELDS');
     const { problems, warnings, notes } = judgeCatalogConsistency(outcome.json, slug);

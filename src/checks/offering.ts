@@ -17,7 +17,7 @@ async function fetchAndCompare(ctx: CheckContext, f: Findings, reference: Offeri
   const path = `/offerings/${encodeURIComponent(key)}`;
   const what = `GET ${path} (by ${by})`;
   const outcome = await ctx.client.send({ method: 'GET', path });
-  if (!expectJson(f, outcome, what)) return;
+  if (!expectJson(f, outcome, what, 200, 'OFFERING-BY-ID-OR-CODE')) return;
   if (!expectSchema(f, ctx.contract, outcome, 'GET /offerings/{id}', what, 'OFFERING-REQUIRED-FIELDS')) return;
   expectSameOffering(f, reference, outcome.json, what, outcome);
 }

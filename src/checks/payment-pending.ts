@@ -1,5 +1,6 @@
 import { PrerequisiteError, type CreatedAction } from '../runner/resources.js';
 import { Findings } from './outcome.js';
+import { schemaWarnings } from './support/expect.js';
 import { keepEvidence, problemAt } from './support/tx.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -73,13 +74,15 @@ export const check: CheckDefinition = {
     } catch (error) {
       // The shared pending action is this check's subject: its failure is this check's failure.
       if (error instanceof PrerequisiteError && error.checkId === 'payment-pending') {
-        f.problem(`creating a test action failed: ${error.message}`, 'ROUTE-ACTIONS');
+        if (error.evidence) keepEvidence(f, error.evidence);
+        f.problem(`creating a test action failed: ${error.message}`, error.requirement ?? 'ROUTE-ACTIONS');
         return f.outcome('');
       }
       throw error;
     }
     const info = await ctx.resources.providerInfo();
     keepEvidence(f, created.response);
+    schemaWarnings(f, created.schemaWarnings, 'POST /actions');
     review(ctx, f, created, ctx.webhooks.urlFor(info.slug));
     const { action } = created;
     return f.outcome(`action ${action.publicId} is AWAITING_PAYMENT, paymentStatus PENDING, checkout ${action.nextAction?.url ?? ''}, total ${action.total} as quoted`);

@@ -4,7 +4,7 @@ import { Findings } from './outcome.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, keepEvidence, markReproduce, problemAt, success } from './support/tx.js';
 import type { CheckContext, CheckDefinition } from './types.js';
-import type { QuoteItemInput, QuoteView } from './views.js';
+import type { CatalogView, QuoteItemInput, QuoteView } from './views.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
@@ -12,7 +12,7 @@ const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
 const OTHER_DESTINATION = { raw: '99 Elsewhere Road, Another Town (provcert changed destination)' };
 
 interface Probe {
-  label: string;
+  label: 'quantity' | 'offering' | 'options' | 'destination';
   /** "with quantity 3 instead of 2" */
   change: string;
   items: QuoteItemInput[];
@@ -35,18 +35,31 @@ async function bindingQuote(ctx: CheckContext, sel: Selection, f: Findings): Pro
   throw new PrerequisiteError('quote-math', `POST /quote for the certification selection was answered ${describeAnswer(plain.outcome)}`);
 }
 
-async function otherOfferingId(ctx: CheckContext, taken: ReadonlySet<string>): Promise<string | undefined> {
-  const catalog = await ctx.resources.catalog();
-  return catalog.offerings.find((o) => o.isAvailable !== false && !taken.has(o.id))?.id;
+/** The selection with one chosen option swapped for another available option of its group, if the catalog has one. */
+function withOtherOption(items: readonly QuoteItemInput[], catalog: CatalogView): { items: QuoteItemInput[]; change: string } | undefined {
+  for (const [i, item] of items.entries()) {
+    const offering = catalog.offerings.find((o) => o.id === item.offeringId);
+    const chosen = item.selectedOptions ?? [];
+    for (const [j, sel] of chosen.entries()) {
+      const group = offering?.optionGroups?.find((g) => g.id === sel.groupId);
+      const other = group?.options?.find((o) => o.isAvailable !== false && !chosen.some((c) => c.groupId === sel.groupId && c.optionId === o.id));
+      if (!group || !other) continue;
+      const changed = itemsOf(items);
+      changed[i] = { ...item, selectedOptions: chosen.map((c, k) => (k === j ? { ...c, optionId: other.id } : c)) };
+      return { items: changed, change: `with option ${other.id} instead of ${sel.optionId} (group ${group.id}) for ${item.offeringId}` };
+    }
+  }
+  return undefined;
 }
 
-function probesFor(sel: Selection, other: string | undefined, withDestination: boolean, f: Findings): Probe[] {
+function probesFor(sel: Selection, catalog: CatalogView, withDestination: boolean, f: Findings): Probe[] {
   const [first] = sel.items;
   if (!first) return [];
   const probes: Probe[] = [];
   const more = itemsOf(sel.items);
   more[0] = { ...first, quantity: first.quantity + 1 };
   probes.push({ label: 'quantity', change: `with quantity ${first.quantity + 1} instead of ${first.quantity} for ${first.offeringId}`, items: more, destination: sel.destination });
+  const other = catalog.offerings.find((o) => o.isAvailable !== false && !sel.items.some((i) => i.offeringId === o.id))?.id;
   if (other) {
     const swapped = itemsOf(sel.items);
     swapped[0] = { offeringId: other, quantity: first.quantity };
@@ -54,6 +67,9 @@ function probesFor(sel: Selection, other: string | undefined, withDestination: b
   } else {
     f.warn('the catalog has no second available offering; the changed-offering probe is skipped');
   }
+  const options = withOtherOption(sel.items, catalog);
+  if (options) probes.push({ label: 'options', change: options.change, items: options.items, destination: sel.destination });
+  else f.warn('the selection has no option with an available alternative in its group; the changed-options probe is skipped');
   if (withDestination) {
     probes.push({ label: 'destination', change: `with destination "${OTHER_DESTINATION.raw}" instead of the quoted "${sel.destination.raw}"`, items: itemsOf(sel.items), destination: OTHER_DESTINATION });
   }
@@ -90,12 +106,15 @@ async function probeChange(ctx: CheckContext, f: Findings, quote: QuoteView, sel
   if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
   const lines = (accepted.json as { lines?: { offeringId?: string; quantity?: number }[] }).lines ?? [];
   const name = created.publicId ?? created.id ?? '(no id)';
-  if (probe.label !== 'destination' && lines.length > 0 && linesText(lines) === linesText(quote.lines)) {
+  // A changed offering or quantity answered with exactly the quoted lines is the quoted order, not the changed one.
+  if ((probe.label === 'quantity' || probe.label === 'offering') && lines.length > 0 && linesText(lines) === linesText(quote.lines)) {
     keepEvidence(f, outcome);
     f.warn(`${what} was answered ${accepted.status} and created action ${name} for the quoted order (${linesText(quote.lines)}), not the changed one; the contract asks for a fresh quote and confirmation instead`);
     return true;
   }
-  problemAt(f, ctx, outcome, `${what} was answered ${accepted.status} and created action ${name}; a quote cannot authorize a different order: expected a 4xx ErrorResponse and no action (request a fresh quote)`);
+  // Options are named among the changes that need a fresh quote; the rest is the quote's binding itself.
+  const requirement = probe.label === 'options' ? 'QUOTE-FRESH-ON-CHANGE' : 'QUOTE-BINDING';
+  problemAt(f, ctx, outcome, `${what} was answered ${accepted.status} and created action ${name}; a quote cannot authorize a different order: expected a 4xx ErrorResponse and no action (request a fresh quote)`, requirement);
   return true;
 }
 
@@ -111,8 +130,7 @@ export const check: CheckDefinition = {
     const f = new Findings();
     const sel = await ctx.resources.selection();
     const { quote, withDestination } = await bindingQuote(ctx, sel, f);
-    const other = await otherOfferingId(ctx, new Set(sel.items.map((i) => i.offeringId)));
-    const probes = probesFor(sel, other, withDestination, f);
+    const probes = probesFor(sel, await ctx.resources.catalog(), withDestination, f);
     // One after the other: a provider may lock a quote while an action is being created from it.
     let consumed = false;
     for (const probe of probes) consumed = (await probeChange(ctx, f, quote, sel, probe)) || consumed;

@@ -2,7 +2,7 @@ import { describeBody } from '../http/body.js';
 import { exercisesMath } from '../runner/selection.js';
 import { Findings } from './outcome.js';
 import { checkQuoteMath, formatQuoteMathTable } from './support/quote-math.js';
-import { describeAnswer } from './support/expect.js';
+import { describeAnswer, schemaProblemText, schemaRequirement, schemaWarnings } from './support/expect.js';
 import { keepEvidence, problemAt } from './support/tx.js';
 import type { CheckContext, CheckDefinition, CheckOutcome, QuoteMathRow } from './types.js';
 import type { QuoteItemInput } from './views.js';
@@ -45,7 +45,10 @@ export const check: CheckDefinition = {
       const { outcome } = attempt;
       if (!attempt.quote) {
         if (attempt.schemaProblems) {
-          for (const p of attempt.schemaProblems) problemAt(f, ctx, outcome, `${prefix}POST /quote answer does not match NormalizedQuote: ${p}`, 'QUOTE-REQUIRED-FIELDS');
+          const json = outcome.kind === 'response' ? outcome.json : undefined;
+          for (const p of attempt.schemaProblems) {
+            problemAt(f, ctx, outcome, `${prefix}POST /quote answer does not match NormalizedQuote: ${schemaProblemText(p, json)}`, schemaRequirement(p, 'QUOTE-REQUIRED-FIELDS', json));
+          }
         } else if (outcome.kind === 'response' && outcome.status === 200) {
           problemAt(f, ctx, outcome, `${prefix}POST /quote for the ${s.label} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a NormalizedQuote`, 'ROUTE-QUOTE');
         } else {
@@ -53,6 +56,7 @@ export const check: CheckDefinition = {
         }
         continue;
       }
+      schemaWarnings(f, attempt.schemaWarnings ?? [], `${prefix}POST /quote`);
       const quote = attempt.quote;
       const result = checkQuoteMath({ items: s.items, catalog, quote, sentAt: attempt.answeredAt - outcome.durationMs, providerSlug: info.slug });
       rows.push(...result.rows.map((r) => (many ? { ...r, label: `${prefix}${r.label}` } : r)));

@@ -2,7 +2,7 @@ import type { ReceivedWebhook } from '../server/types.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
-import { describeAnswer } from './support/expect.js';
+import { describeAnswer, schemaWarnings } from './support/expect.js';
 import { actionPath, keepEvidence, problemAt } from './support/tx.js';
 import type { CheckContext, CheckDefinition, WebhookTimelineEntry } from './types.js';
 
@@ -170,7 +170,11 @@ export const check: CheckDefinition = {
       const slug = field(w, 'providerSlug');
       if (slug !== info.slug) f.problem(`${label} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
       if (w.slug === null) f.warn(`${label} used the legacy slugless route; new integrations post to ${url}`);
-      if (!w.duplicate && w.event) for (const r of reasonProblems(w.event, label, ctx.secrets)) f.problem(r.message, r.requirement);
+      if (!w.duplicate && w.event) {
+        for (const r of reasonProblems(w.event, label, ctx.secrets)) f.problem(r.message, r.requirement);
+        // The receiver accepted it; what the schema lets pass but finds ambiguous (offsetless time, own reason code) is a warning.
+        schemaWarnings(f, ctx.contract.validate('NormalizedWebhookEvent', w.event).warnings, label);
+      }
     }
     for (const a of actions) {
       const about = accepted.filter((w) => names(a, field(w, 'actionId')));

@@ -1,3 +1,4 @@
+import { schemaRequirement } from '../checks/support/expect.js';
 import type { CheckId, Clock } from '../checks/types.js';
 import type { ActionView, CatalogView, ProviderInfoView, QuoteView } from '../checks/views.js';
 import { describeBody } from '../http/body.js';
@@ -103,14 +104,15 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     const answeredAt = clock.now();
     if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json') return { outcome, answeredAt };
     const result = contract.validateResponse('POST /quote', 200, outcome.json);
-    if (result && !result.valid) return { outcome, answeredAt, schemaProblems: problemTexts(result.problems) };
-    return { outcome, answeredAt, quote: outcome.json as QuoteView };
+    const warnings = result?.warnings.length ? { schemaWarnings: result.warnings } : {};
+    if (result && !result.valid) return { outcome, answeredAt, schemaProblems: result.problems, ...warnings };
+    return { outcome, answeredAt, quote: outcome.json as QuoteView, ...warnings };
   }
 
   async function freshQuote(): Promise<{ quote: QuoteView; answeredAt: number }> {
     const attempt = await requestQuote();
     if (attempt.quote) return { quote: attempt.quote, answeredAt: attempt.answeredAt };
-    const why = whyNotJson200('POST /quote', attempt.outcome) ?? `POST /quote does not match the schema (${attempt.schemaProblems?.[0] ?? 'invalid'})`;
+    const why = whyNotJson200('POST /quote', attempt.outcome) ?? `POST /quote does not match the schema (${attempt.schemaProblems?.[0]?.text ?? 'invalid'})`;
     throw new PrerequisiteError('quote-math', why);
   }
 
@@ -141,12 +143,18 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     const body = actionBody(quote, key);
     const outcome = await client.send({ method: 'POST', path: '/actions', json: body });
     const why = whyNotJson200('POST /actions', outcome);
-    if (why || outcome.kind !== 'response') throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed');
+    if (why || outcome.kind !== 'response') throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed', { requirement: 'ROUTE-ACTIONS', evidence: outcome });
     const result = contract.validateResponse('POST /actions', 200, outcome.json);
-    if (result && !result.valid) throw new PrerequisiteError('payment-pending', `POST /actions does not match the schema (${problemTexts(result.problems)[0]})`);
+    const first = result && !result.valid ? result.problems[0] : undefined;
+    if (first) {
+      throw new PrerequisiteError('payment-pending', `POST /actions does not match the schema (${first.text})`, {
+        requirement: schemaRequirement(first, 'ACTION-REQUIRED-FIELDS', outcome.json),
+        evidence: outcome,
+      });
+    }
     const action = outcome.json as ActionView;
     noteCreatedAction(action);
-    return { response: outcome, action, quote, idempotencyKey: key, body };
+    return { response: outcome, action, quote, idempotencyKey: key, body, schemaWarnings: result?.warnings ?? [] };
   }
 
   const pendingAction = memo(() => createAction('pending'));

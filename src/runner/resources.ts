@@ -1,6 +1,7 @@
-import type { CheckId } from '../checks/types.js';
+import type { CheckId, RequirementId } from '../checks/types.js';
 import type { ActionView, CatalogView, ProviderInfoView, QuoteItemInput, QuoteView } from '../checks/views.js';
 import type { HttpOutcome, HttpResponse } from '../http/types.js';
+import type { SchemaProblem } from '../spec/types.js';
 
 /**
  * Thrown by a resource when what a check needs could not be obtained because another check's subject is
@@ -8,8 +9,13 @@ import type { HttpOutcome, HttpResponse } from '../http/types.js';
  */
 export class PrerequisiteError extends Error {
   override readonly name = 'PrerequisiteError';
-  constructor(readonly checkId: CheckId, message: string) {
+  /** The contract rule the broken answer violates, and the answer, for the owning check to report. */
+  readonly requirement: RequirementId | undefined;
+  readonly evidence: HttpOutcome | undefined;
+  constructor(readonly checkId: CheckId, message: string, detail: { requirement?: RequirementId; evidence?: HttpOutcome } = {}) {
     super(message);
+    this.requirement = detail.requirement;
+    this.evidence = detail.evidence;
   }
 }
 
@@ -27,14 +33,18 @@ export interface QuoteAttempt {
   outcome: HttpOutcome;
   /** Set when the answer was 200 and schema-valid. */
   quote?: QuoteView;
-  /** Schema problems (explained) when the answer was 200 but invalid. */
-  schemaProblems?: string[];
+  /** Schema problems when the answer was 200 but invalid. */
+  schemaProblems?: SchemaProblem[];
+  /** What the schema lets pass but flags as ambiguous (an offsetless timestamp…). */
+  schemaWarnings?: SchemaProblem[];
   /** Time the answer arrived (clock ms), to judge expiresAt against. */
   answeredAt: number;
 }
 
 export interface CreatedAction {
   response: HttpResponse;
+  /** Schema warnings on the creation answer (an offsetless timestamp…). */
+  schemaWarnings: SchemaProblem[];
   action: ActionView;
   quote: QuoteView;
   idempotencyKey: string;

@@ -49,7 +49,7 @@ describe('judgeBaseAddress', () => {
   ])('%s', (url, rules, problems, warnings) => {
     const verdict = judgeBaseAddress(url, rules);
     expect(verdict.problems).toHaveLength(problems.length);
-    problems.forEach((p, i) => expect(verdict.problems[i]).toMatch(p));
+    problems.forEach((p, i) => expect(verdict.problems[i]?.text).toMatch(p));
     expect(verdict.warnings).toHaveLength(warnings.length);
     warnings.forEach((w, i) => expect(verdict.warnings[i]).toMatch(w));
   });

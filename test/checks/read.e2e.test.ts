@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckId, CheckResult } from '../../src/checks/types.js';
 import type { AuthMethod } from '../../src/contract.js';
-import { FAULTS, certify } from '../support/certify.js';
+import { FAULTS, certify, type CertifyOptions } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
-import type { FaultName } from '../../fixtures/provider/index.js';
-
+import { ALL_CAPABILITIES, INPUT_FAULTS, type FaultName, type InputFaultName } from '../../fixtures/provider/index.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -31,6 +30,29 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'category-count-wrong': /category salads states offeringsCount 3, but the catalog lists 2 offering\(s\)/,
   'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,
   'health-route-missing': /GET \/health answered HTTP 404 NOT_FOUND; expected 200/,
+  'provider-info-route-missing': /GET \/provider-info answered HTTP 404 NOT_FOUND; expected 200/,
+  'provider-status-unknown': /GET \/provider-info does not match the schema: \/status must be one of DRAFT, SANDBOX, ACTIVE, SUSPENDED, DISABLED \(found string "LIVE"\)/,
+  'certification-input-unknown-offering': /manifest\.certificationInput\.items\[1\]\.offeringId "off-discontinued" is not an offering id of GET \/catalog/,
+  'capability-health-undeclared': /the TRANSACTIONAL profile requires HEALTH, which GET \/provider-info does not declare/,
+  'capability-webhook-undeclared': /the TRANSACTIONAL profile requires WEBHOOK, which GET \/provider-info does not declare/,
+  'capability-cancel-undeclared': /declared in the portal \(--capabilities\) but not by GET \/provider-info: ACTION_CANCEL/,
+  'catalog-route-missing': /GET \/catalog answered HTTP 404 NOT_FOUND; expected 200/,
+  'catalog-renamed-fields': /is missing required field "title" \(found "name": canonical field names are not renamed/,
+  'offering-by-code-missing': /GET \/offerings\/PZ-[A-Z]+ \(by offeringCode\) answered HTTP 404 NOT_FOUND; expected 200/,
+  'health-timestamp-not-iso': /\/timestamp must be a valid ISO 8601 date-time \(found string "\w{3}, \d{2} \w{3} \d{4}/,
+  'hmac-over-reserialized-body': /POST \/quote with a pretty-printed JSON body, signed over exactly the bytes sent, was answered HTTP 401.*raw body bytes/,
+};
+
+/** What a wrong run input's failure must name. */
+const INPUT_NAMES: Record<InputFaultName, RegExp> = {
+  'base-url-health-suffix': /the base URL ends with \/health; enter the API root/,
+  'base-url-not-public-https': /the base URL uses http:\/\/; a provider base address must be public HTTPS/,
+  'base-url-is-core': /points at provcert's own webhook receiver/,
+};
+
+/** Run inputs a fault needs to show: the portal registration the provider disagrees with. */
+const RUN_WITH: Partial<Record<FaultName, CertifyOptions>> = {
+  'capability-cancel-undeclared': { portalCapabilities: [...ALL_CAPABILITIES] },
 };
 
 const byId = (checks: readonly CheckResult[], id: CheckId): CheckResult | undefined => checks.find((c) => c.id === id);
@@ -54,8 +76,8 @@ describe('read-only checks against the reference provider', () => {
   });
 
   it.each(readFaults)('fault %s fails check %s with a message naming the problem', async (fault, { check }) => {
-    const authMethod: AuthMethod = fault === 'bad-signature-accepted' ? 'HMAC_SIGNATURE' : 'API_KEY';
-    const { report } = await certify({ faults: [fault], authMethod, only: READ_CHECKS });
+    const authMethod: AuthMethod = check === 'signature' ? 'HMAC_SIGNATURE' : 'API_KEY';
+    const { report } = await certify({ faults: [fault], authMethod, only: READ_CHECKS, ...RUN_WITH[fault] });
     const result = byId(report.checks, check);
     expect(result?.status, result?.message).toBe('fail');
     const text = [result?.message, ...(result?.details ?? [])].join('\n');
@@ -64,5 +86,14 @@ describe('read-only checks against the reference provider', () => {
     const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
     expect(result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), text).toContain(requirement);
     expect(result?.evidence.length).toBeGreaterThan(0);
+  });
+
+  it.each(Object.entries(INPUT_FAULTS) as [InputFaultName, (typeof INPUT_FAULTS)[InputFaultName]][])('wrong input %s fails %s on its requirement', async (name, input) => {
+    const { report } = await certify({ only: [input.check], baseUrl: input.baseUrl, local: input.local });
+    const result = byId(report.checks, input.check);
+    expect(result?.status, result?.message).toBe('fail');
+    const text = [result?.message, ...(result?.details ?? [])].join('\n');
+    expect(text).toMatch(INPUT_NAMES[name]);
+    expect(result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), text).toContain(input.requirement);
   });
 });

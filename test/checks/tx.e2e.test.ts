@@ -63,6 +63,15 @@ const NAMES: Record<string, RegExp> = {
   'webhook-event-no-timestamp': /rejected by the receiver \(HTTP 400: .*timestamp/,
   'webhook-content-type-text': /rejected by the receiver \(HTTP 415: Content-Type must be application\/json \(found "text\/plain"\)\)/,
   'quote-quantity-inflated': /quote line 1 \(offering .*\) has quantity 3; 2 was selected/,
+  'quote-route-missing': /POST \/quote for the .* answered HTTP 404 NOT_FOUND; expected 200 with a NormalizedQuote/,
+  'quote-lines-by-title': /quote line 1 names its offering "Margherita Pizza", the display title of off-margherita; the order flow uses ids, not display names/,
+  'actions-route-missing': /creating a test action failed: POST \/actions answered HTTP 404 NOT_FOUND/,
+  'payment-status-unknown': /creating a test action failed: POST \/actions does not match the schema \(\/paymentStatus must be one of PENDING, .* \(found string "UNPAID"\)\)/,
+  'action-status-route-missing': /GET \/actions\/.* answered HTTP 404 NOT_FOUND; expected 200/,
+  'action-status-internal': /GET \/actions\/.* does not match NormalizedAction: \/status must be one of .* \(found string "KITCHEN_QUEUE"\)/,
+  'action-without-quote-accepted': /POST \/actions with a missing quoteId was accepted \(HTTP 200\) and created action .*; expected 400\/422 VALIDATION_ERROR and no action/,
+  'action-unknown-quote-accepted': /POST \/actions with a quoteId the provider never issued was accepted \(HTTP 200\) and created action .*; expected 4xx ErrorResponse and no action/,
+  'quote-binding-options-ignored': /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */

@@ -20,8 +20,12 @@ const cases: [Variant, ExpectedWarning[]][] = [
     { why: 'health timestamp without offset', checks: ['health'], warning: /timestamp .* has no UTC offset/ },
     { why: 'catalog updatedAt without offset', checks: ['catalog'], warning: /updatedAt .* has no UTC offset/ },
     { why: 'an AWAITING_PAYMENT action without the optional paymentStatus', checks: ['payment-pending'], warning: /paymentStatus/ },
+    { why: 'quote expiresAt without offset', checks: ['quote-math'], warning: /POST \/quote: \/expiresAt .* has no UTC offset/ },
+    { why: 'action createdAt without offset', checks: ['payment-pending', 'action-status'], warning: /\/createdAt .* has no UTC offset/ },
+    { why: 'event timestamp without offset', checks: ['webhook'], warning: /^event .*: \/timestamp .* has no UTC offset/ },
   ]],
   ['noisy', [
+    { why: 'a reason code outside the suggested list', checks: ['webhook'], warning: /^event .*: \/reasonCode .*/ },
   ]],
 ];
 

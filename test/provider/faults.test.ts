@@ -5,7 +5,7 @@ import { CHECK_IDS } from '../../src/checks/types.js';
 import { loadRequirements } from '../../src/spec/requirements.js';
 import { FAULTS, type FaultName, type ReferenceProviderOptions, type RunningProvider } from '../../fixtures/provider/index.js';
 import {
-  CREDENTIAL, WEBHOOK_SECRET, arr, at, certificationQuoteBody, clientFor, createAction, hmac, num, startProvider, startReceiver, str,
+  CREDENTIAL, WEBHOOK_SECRET, arr, authHeaders, at, certificationQuoteBody, clientFor, createAction, hmac, num, startProvider, startReceiver, str,
   type Answer, type Call, type ReceivedEvent,
 } from './helpers.js';
 
@@ -416,6 +416,105 @@ const CASES = {
       const body = await certificationQuoteBody(call);
       const quote = (await call('POST', '/quote', { body })).json;
       return num(quote, 'lines.0.quantity') !== num(at(body, 'items.0'), 'quantity');
+    },
+  },
+  'provider-info-route-missing': {
+    broken: async ({ call }) => {
+      const [info, health] = await Promise.all([call('GET', '/provider-info'), call('GET', '/health')]);
+      return info.status === 404 && health.status === 200;
+    },
+  },
+  'provider-status-unknown': { broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'status') === 'LIVE' },
+  'certification-input-unknown-offering': {
+    broken: async ({ call }) => {
+      const [info, catalog] = await Promise.all([call('GET', '/provider-info'), call('GET', '/catalog')]);
+      const ids = new Set(arr(at(catalog.json, 'offerings')).map((o) => at(o, 'id')));
+      return arr(at(info.json, 'manifest.certificationInput.items')).some((i) => !ids.has(at(i, 'offeringId')));
+    },
+  },
+  'capability-health-undeclared': {
+    broken: async ({ call }) => {
+      const [info, health] = await Promise.all([call('GET', '/provider-info'), call('GET', '/health')]);
+      return !arr(at(info.json, 'capabilities')).includes('HEALTH') && health.status === 200;
+    },
+  },
+  'capability-webhook-undeclared': {
+    broken: async (ctx) => {
+      const declared = arr(at((await ctx.call('GET', '/provider-info')).json, 'capabilities'));
+      const id = str((await createAction(ctx.call)).action.json, 'id');
+      return declared.includes('QUOTE') && !declared.includes('WEBHOOK') && (await eventFor(ctx, id)) !== undefined;
+    },
+  },
+  'capability-cancel-undeclared': {
+    broken: async ({ call }) => {
+      const declared = arr(at((await call('GET', '/provider-info')).json, 'capabilities'));
+      const id = str((await createAction(call)).action.json, 'id');
+      const cancelled = await call('POST', `/actions/${id}/cancel`, { body: { reason: 'test' } });
+      return !declared.includes('ACTION_CANCEL') && cancelled.status === 200;
+    },
+  },
+  'catalog-route-missing': {
+    broken: async ({ call }) => {
+      const [catalog, offering] = await Promise.all([call('GET', '/catalog'), call('GET', '/offerings/off-margherita')]);
+      return catalog.status === 404 && offering.status === 200;
+    },
+  },
+  'catalog-renamed-fields': {
+    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'title') === undefined && typeof at(o, 'name') === 'string'),
+  },
+  'offering-by-code-missing': {
+    broken: async ({ call }) => {
+      const [byId, byCode] = await Promise.all([call('GET', '/offerings/off-margherita'), call('GET', '/offerings/PZ-MARG')]);
+      return byId.status === 200 && byCode.status === 404;
+    },
+  },
+  'health-timestamp-not-iso': { broken: async ({ call }) => notIso(at((await call('GET', '/health')).json, 'timestamp')) },
+  'hmac-over-reserialized-body': {
+    auth: 'HMAC_SIGNATURE',
+    broken: async ({ call, provider }) => {
+      const formatted = JSON.stringify(await certificationQuoteBody(call), null, 2);
+      const headers = { 'content-type': 'application/json', ...authHeaders('HMAC_SIGNATURE', CREDENTIAL, formatted) };
+      const answer = await fetch(`${provider.url}/quote`, { method: 'POST', headers, body: formatted });
+      await answer.arrayBuffer();
+      return answer.status === 401;
+    },
+  },
+  'quote-route-missing': { broken: async ({ call }) => (await call('POST', '/quote', { body: await certificationQuoteBody(call) })).status === 404 },
+  'quote-lines-by-title': {
+    broken: async ({ call }) => arr(at(await certificationQuote(call), 'lines')).some((l) => at(l, 'offeringId') === at(l, 'offeringTitle')),
+  },
+  'actions-route-missing': { broken: async ({ call }) => (await createAction(call)).action.status === 404 },
+  'payment-status-unknown': { broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') === 'UNPAID' },
+  'action-status-route-missing': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      return action.status === 200 && (await call('GET', `/actions/${str(action.json, 'id')}`)).status === 404;
+    },
+  },
+  'action-status-internal': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      return at((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'status') === 'KITCHEN_QUEUE';
+    },
+  },
+  'action-without-quote-accepted': {
+    broken: async ({ call }) => {
+      const { items } = await certificationQuoteBody(call);
+      return (await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', userConfirmed: true, items } })).status === 200;
+    },
+  },
+  'action-unknown-quote-accepted': {
+    broken: async ({ call }) => {
+      const { items } = await certificationQuoteBody(call);
+      return (await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: 'q_never_issued', userConfirmed: true, items } })).status === 200;
+    },
+  },
+  'quote-binding-options-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
+      const [first, ...rest] = items;
+      const otherCrust = [{ groupId: 'grp-margherita-crust', optionId: 'opt-margherita-crust-classic', quantity: 1 }, { groupId: 'grp-margherita-toppings', optionId: 'opt-margherita-top-olives', quantity: 1 }];
+      return (await actionWithChangedTerms(call, {}, { items: [{ ...first, selectedOptions: otherCrust }, ...rest] })).status === 200;
     },
   },
 } satisfies Record<FaultName, FaultCase>;

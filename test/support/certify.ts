@@ -27,6 +27,12 @@ export interface CertifyOptions {
   variant?: Variant;
   /** --strict: warnings count as failures. */
   strict?: boolean;
+  /** The capabilities registered in the portal (--capabilities). */
+  portalCapabilities?: string[];
+  /** The base URL entered, from the provider's and the core's real addresses (default: the provider's). */
+  baseUrl?: (providerUrl: string, coreUrl: string) => string;
+  /** --local (default true: loopback runs). */
+  local?: boolean;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -74,8 +80,10 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
     ...(options.variant ? { variant: options.variant } : {}),
   });
   try {
-    const config = testConfig(provider.url, {
+    const config = testConfig(options.baseUrl ? options.baseUrl(provider.url, core.url) : provider.url, {
       authMethod,
+      ...(options.local === false ? { local: false } : {}),
+      ...(options.portalCapabilities ? { capabilities: options.portalCapabilities } : {}),
       ...(options.only ? { only: options.only } : {}),
       ...(options.profile ? { profile: options.profile } : {}),
       ...(options.strict ? { strict: true } : {}),

@@ -48,8 +48,14 @@ export interface AddressRules {
   receiver?: { host: string; port: number };
 }
 
+/** A violated address rule: the text names the rule and the fix; the requirement is its contract id. */
+export interface AddressProblem {
+  text: string;
+  requirement: 'BASE-URL-PUBLIC-HTTPS' | 'BASE-URL-NO-HEALTH-SUFFIX' | 'BASE-URL-NOT-CORE';
+}
+
 export interface AddressVerdict {
-  problems: string[];
+  problems: AddressProblem[];
   warnings: string[];
 }
 
@@ -58,36 +64,47 @@ const sameHost = (a: string, b: string): boolean => a.toLowerCase() === b.toLowe
 
 /** Every static problem of a base address; each names the rule and the fix. */
 export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressVerdict {
-  const problems: string[] = [];
+  const problems: AddressProblem[] = [];
   const warnings: string[] = [];
+  const publicHttps = (text: string) => problems.push({ text, requirement: 'BASE-URL-PUBLIC-HTTPS' });
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    return { problems: [`the base URL "${baseUrl}" is not an absolute URL; expected e.g. https://api.example.com/provider`], warnings };
+    publicHttps(`the base URL "${baseUrl}" is not an absolute URL; expected e.g. https://api.example.com/provider`);
+    return { problems, warnings };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    problems.push(`the base URL uses ${url.protocol.replace(':', '')}; expected https://`);
+    publicHttps(`the base URL uses ${url.protocol.replace(':', '')}; expected https://`);
   } else if (url.protocol === 'http:') {
     if (rules.local) warnings.push('the base URL uses http://; allowed by --local, but hosted certification needs a public HTTPS address');
-    else problems.push('the base URL uses http://; a provider base address must be public HTTPS (use --local only for a local self-test)');
+    else publicHttps('the base URL uses http://; a provider base address must be public HTTPS (use --local only for a local self-test)');
   }
   const hostReason = nonPublicHostReason(url.hostname);
   if (hostReason) {
     if (rules.local) warnings.push(`the host ${url.hostname} ${hostReason}; allowed by --local, but hosted callers cannot reach it`);
-    else problems.push(`the host ${url.hostname} ${hostReason}; hosted callers cannot reach localhost or private addresses, so the base address must be public (use --local only for a local self-test)`);
+    else publicHttps(`the host ${url.hostname} ${hostReason}; hosted callers cannot reach localhost or private addresses, so the base address must be public (use --local only for a local self-test)`);
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/health$/i.test(path)) {
-    problems.push(`the base URL ends with /health; enter the API root (e.g. ${url.origin}${path.slice(0, -'/health'.length) || '/'}): the service appends /health and the other route paths itself`);
+    problems.push({
+      text: `the base URL ends with /health; enter the API root (e.g. ${url.origin}${path.slice(0, -'/health'.length) || '/'}): the service appends /health and the other route paths itself`,
+      requirement: 'BASE-URL-NO-HEALTH-SUFFIX',
+    });
   }
   if (/(^|\/)api\/v1(\/|$)/i.test(path)) {
-    problems.push(`the base URL path ${url.pathname} contains /api/v1, which is the core API address; enter the provider backend's own base address`);
+    problems.push({
+      text: `the base URL path ${url.pathname} contains /api/v1, which is the core API address; enter the provider backend's own base address`,
+      requirement: 'BASE-URL-NOT-CORE',
+    });
   }
   if (rules.receiver && rules.receiver.port !== 0) {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     if (port === rules.receiver.port && sameHost(url.hostname, rules.receiver.host)) {
-      problems.push(`the base URL points at provcert's own webhook receiver (${rules.receiver.host}:${rules.receiver.port}); enter the provider backend's address`);
+      problems.push({
+        text: `the base URL points at provcert's own webhook receiver (${rules.receiver.host}:${rules.receiver.port}); enter the provider backend's address`,
+        requirement: 'BASE-URL-NOT-CORE',
+      });
     }
   }
   if (url.search || url.hash) warnings.push('the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake');

@@ -4,6 +4,7 @@ import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import type { Findings } from '../outcome.js';
 import type { RequirementId } from '../types.js';
 import { isRecord } from '../../util/json.js';
+import { renamedFrom } from './canonical-names.js';
 
 /**
  * Turning one provider answer into findings, shared by every check: a transport failure, an HTML page,
@@ -82,12 +83,33 @@ export function expectJson(f: Findings, outcome: HttpOutcome, what: string, stat
 /** Money fields of the contract's payloads (integers in the currency's smallest unit). */
 const MONEY_FIELD = /(price|total|amount|fees?|discount|delta)$/i;
 
+/** Enumerated fields with a rule of their own, by field name (`status` depends on the payload). */
+function enumRequirement(p: SchemaProblem, payload: RequirementId): RequirementId | undefined {
+  const field = p.pointer.split('/').at(-1) ?? '';
+  if (field === 'paymentStatus') return 'PAYMENT-STATUS-VALUES';
+  if (field === 'newStatus' || field === 'previousStatus') return 'ACTION-STATUS-ENUM';
+  if (field !== 'status' || p.pointer !== '/status') return undefined;
+  if (payload === 'PROVIDERINFO-REQUIRED-FIELDS') return 'PROVIDER-STATUS-VALUES';
+  if (payload === 'ACTION-REQUIRED-FIELDS') return 'ACTION-STATUS-ENUM';
+  return undefined;
+}
+
+/** The field name a "missing required field" problem is about. */
+const missingField = (p: SchemaProblem): string | undefined => /is missing required field "([^"]+)"/.exec(p.text)?.[1];
+
 /**
- * The requirement a schema problem stands on: a timestamp, a money amount or a null where a value may only be
- * omitted each have their own rule; anything else stands on the payload's required fields.
+ * The requirement a schema problem stands on: a timestamp, a money amount, a null where a value may only be
+ * omitted, an enumerated status and a renamed canonical field each have their own rule; anything else stands on
+ * the payload's required fields. `json` (the payload) lets a renamed field be told from a missing one.
  */
-export function schemaRequirement(p: SchemaProblem, payload: RequirementId): RequirementId {
+export function schemaRequirement(p: SchemaProblem, payload: RequirementId, json?: unknown): RequirementId {
   if (p.rule === 'format') return 'TIMESTAMPS-ISO8601';
+  if (p.rule === 'enum') {
+    const own = enumRequirement(p, payload);
+    if (own) return own;
+  }
+  const field = p.rule === 'required' ? missingField(p) : undefined;
+  if (field && json !== undefined && renamedFrom(json, p.pointer, field)) return 'CANONICAL-FIELD-NAMES';
   if (p.rule === 'type' && /\(found null\)/.test(p.text)) return 'CATALOG-OPTIONAL-OMITTED';
   if (p.rule === 'type' && /must be integer/.test(p.text) && MONEY_FIELD.test(p.pointer)) return 'MONEY-INTEGERS';
   // A catalog's offerings and categories have required fields of their own.
@@ -113,8 +135,15 @@ export function expectSchema(f: Findings, contract: Contract, outcome: JsonRespo
   schemaWarnings(f, result.warnings, what);
   if (result.valid) return true;
   evidenceOnce(f, outcome);
-  for (const p of result.problems) f.problem(`${what} does not match the schema: ${p.text}`, payload === undefined ? undefined : schemaRequirement(p, payload));
+  for (const p of result.problems) f.problem(`${what} does not match the schema: ${schemaProblemText(p, outcome.json)}`, payload === undefined ? undefined : schemaRequirement(p, payload, outcome.json));
   return false;
+}
+
+/** A schema problem in words; a missing field present under a merchant-internal name says so. */
+export function schemaProblemText(p: SchemaProblem, json: unknown): string {
+  const field = p.rule === 'required' ? missingField(p) : undefined;
+  const alias = field === undefined ? undefined : renamedFrom(json, p.pointer, field);
+  return alias ? `${p.text} (found "${alias}": canonical field names are not renamed to merchant-internal names)` : p.text;
 }
 
 export interface ExpectErrorOptions {

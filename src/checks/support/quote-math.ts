@@ -257,6 +257,10 @@ export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
     fail(result, `the quote names provider ${quote.providerSlug}; GET /provider-info says ${input.providerSlug}`, 'QUOTE-REQUIRED-FIELDS');
   }
   const offerings = new Map(catalog.offerings.map((o) => [o.id, o]));
+  quote.lines.forEach((line, index) => {
+    const named = line.offeringId === undefined || offerings.has(line.offeringId) ? undefined : catalog.offerings.find((o) => o.title === line.offeringId);
+    if (named) fail(result, `quote line ${index + 1} names its offering "${line.offeringId}", the display title of ${named.id}; the order flow uses ids, not display names`, 'ORDER-FLOW-BY-IDS');
+  });
   const { pairs } = pairLines(items, quote.lines);
   quote.lines.forEach((line, index) => {
     const item = pairs.find((p) => p.lineIndex === index)?.item;

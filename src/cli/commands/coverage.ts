@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FAULTS } from '../../../fixtures/provider/faults.js';
+import { FAULTS, INPUT_FAULTS } from '../../../fixtures/provider/index.js';
 import { CHECKS } from '../../checks/registry.js';
 import { computeCoverage, coverageHolds, coverageTotalsText, type Coverage } from '../../runner/coverage.js';
 import { loadRequirements } from '../../spec/requirements.js';
@@ -9,7 +9,8 @@ import type { SetExit } from '../program.js';
 /** The coverage matrix from the bundled catalog, the check registry and the reference provider's faults. */
 export async function bundledCoverage(): Promise<Coverage> {
   const catalog = await loadRequirements();
-  const faults = Object.entries(FAULTS).map(([name, f]) => ({ name, check: f.check, requirement: f.requirement }));
+  // Provider fault switches and wrong run inputs both prove a check: each is run by a table-driven end-to-end test.
+  const faults = [...Object.entries(FAULTS), ...Object.entries(INPUT_FAULTS)].map(([name, f]) => ({ name, check: f.check, requirement: f.requirement }));
   return computeCoverage(catalog.requirements, CHECKS, faults);
 }
 
