@@ -59,7 +59,7 @@ export const check: CheckDefinition = {
   id: 'metadata',
   title: 'Provider info and certification manifest',
   rule:
-    'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); DECISIONS.md, Safety',
+    'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); docs/decisions.md, Safety',
   requirements: ['MANIFEST-SAFE-TEST-ENVIRONMENT', 'PROVIDERINFO-REQUIRED-FIELDS', 'MANIFEST-CERTIFICATION-INPUT-VALID', 'PROVIDER-STATUS-VALUES', 'ROUTE-PROVIDER-INFO'],
   appliesTo: { operations: ['GET /provider-info'], description: 'every provider (METADATA is required in both profiles)' },
   async run(ctx) {

@@ -32,7 +32,9 @@ export const check: CheckDefinition = {
       f.problem(`quote validity ${validityS} s exceeds --max-expiry-wait ${ctx.config.maxExpiryWaitS}; raise it (e.g. --max-expiry-wait ${validityS + 10}) so provcert can wait for quote ${quote.id} to expire`);
       return f.outcome('');
     }
-    await sleepUntil(ctx, expiresAt + EXPIRY_MARGIN_MS);
+    const expiredAt = expiresAt + EXPIRY_MARGIN_MS;
+    ctx.progress?.({ text: `waiting for quote ${quote.id} to expire`, remainingMs: Math.max(0, expiredAt - ctx.clock.now()) });
+    await sleepUntil(ctx, expiredAt);
     if (ctx.signal.aborted) return skip('the run ended before the quote expired');
 
     const body = ctx.resources.actionBody(quote, ctx.resources.idempotencyKey('quote-expiry'));

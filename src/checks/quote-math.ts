@@ -28,7 +28,7 @@ export const check: CheckDefinition = {
   id: 'quote-math',
   title: 'Quote matches the selection and its math holds',
   rule:
-    'Contract, Provider route behaviour rule 1: "POST /quote recomputes totals … subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount"; optionsTotal = priceDelta × option quantity × item quantity (RequestQuoteInput); Limits: minimum quote validity 5 seconds; DECISIONS.md, Quote math',
+    'Contract, Provider route behaviour rule 1: "POST /quote recomputes totals … subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount"; optionsTotal = priceDelta × option quantity × item quantity (RequestQuoteInput); Limits: minimum quote validity 5 seconds; docs/decisions.md, Quote math',
   requirements: ['QUOTE-TOTAL-FORMULA', 'QUOTE-SUBTOTAL-SUM', 'QUOTE-LINE-TOTAL', 'QUOTE-OPTION-CONTRIBUTION', 'QUOTE-FEES-SUM', 'QUOTE-OPTIONS-ONCE', 'QUOTE-MIN-VALIDITY', 'QUOTE-REQUIRED-FIELDS', 'QUOTE-MATCHES-SELECTION', 'ROUTE-QUOTE', 'TIMESTAMPS-ISO8601', 'MONEY-INTEGERS', 'ORDER-FLOW-BY-IDS'],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
   createsOrders: true,

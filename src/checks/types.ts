@@ -96,6 +96,17 @@ export interface CheckContext {
   readonly signal: AbortSignal;
   /** The run's credential and webhook secret, so a check can tell when a provider repeats them (never printed). */
   readonly secrets: readonly string[];
+  /** Says what a long wait is waiting for, at each change (the console shows it live; never part of the report). */
+  readonly progress?: (update: CheckProgress) => void;
+}
+
+/** What a check is waiting for, e.g. "2 of 4 events received" for at most 24 s more. */
+export interface CheckProgress {
+  text: string;
+  /** How long the wait may still last; the console counts it down. */
+  remainingMs?: number;
+  /** The wait ends early when what is awaited arrives ("up to 24 s left"). */
+  endsEarly?: boolean;
 }
 
 export interface Clock {
@@ -141,7 +152,8 @@ export interface RunReport {
   reportVersion: 1;
   tool: { name: 'provcert'; version: string };
   contract: { version: string; spec: string };
-  provider: { baseUrl: string; slug?: string; name?: string; authMethod: AuthMethod; profile: Profile; capabilities: string[]; fulfillment: string };
+  /** profile and fulfillment are absent when GET /provider-info could not tell them (the run's root cause). */
+  provider: { baseUrl: string; slug?: string; name?: string; authMethod: AuthMethod; profile?: Profile; capabilities: string[]; fulfillment?: string };
   verdict: 'PASS' | 'FAIL';
   startedAt: string;
   finishedAt: string;

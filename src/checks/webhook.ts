@@ -4,6 +4,7 @@ import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
 import { actionPath, keepEvidence, problemAt } from './support/tx.js';
+import { awaitEvents, type AwaitedEvent } from './support/webhook-wait.js';
 import type { CheckContext, CheckDefinition, WebhookTimelineEntry } from './types.js';
 
 export const STATUS_EVENT = 'action.status_updated';
@@ -80,27 +81,23 @@ export function thisRun(received: readonly ReceivedWebhook[], actions: readonly 
 }
 
 /** Wait, all at once within one budget, for the events each test action must produce. */
-async function awaitEvents(ctx: CheckContext, actions: readonly TestAction[], ours: (w: ReceivedWebhook) => boolean): Promise<string[]> {
+function awaitActionEvents(ctx: CheckContext, actions: readonly TestAction[], ours: (w: ReceivedWebhook) => boolean): Promise<string[]> {
   const budget = ctx.config.webhookTimeoutMs;
-  const missing: string[] = [];
-  const wait = (predicate: (w: ReceivedWebhook) => boolean, what: () => string) =>
-    ctx.webhooks.waitFor((w) => ours(w) && predicate(w), budget, ctx.signal).then((w) => {
-      if (!w) missing.push(what());
-    });
   // What did arrive for an action, so a wrong status is named rather than only a missing one.
   const saidFor = (a: TestAction): string => {
     const statuses = ctx.webhooks.all().filter((w) => ours(w) && names(a, field(w, 'actionId'))).map((w) => field(w, 'newStatus') ?? '(none)');
     return statuses.length > 0 ? ` (its events said newStatus ${[...new Set(statuses)].join(', ')})` : '';
   };
-  await Promise.all(
-    actions.flatMap((a) => [
-      wait((w) => names(a, field(w, 'actionId')), () => `no status event for action ${a.publicId} arrived within ${budget} ms`),
-      ...(a.cancelled
-        ? [wait((w) => names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED', () => `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms${saidFor(a)}`)]
-        : []),
-    ]),
-  );
-  return missing;
+  const awaited = actions.flatMap((a): AwaitedEvent[] => [
+    { matches: (w) => ours(w) && names(a, field(w, 'actionId')), missing: () => `no status event for action ${a.publicId} arrived within ${budget} ms` },
+    ...(a.cancelled
+      ? [{
+          matches: (w: ReceivedWebhook) => ours(w) && names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED',
+          missing: () => `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms${saidFor(a)}`,
+        }]
+      : []),
+  ]);
+  return awaitEvents(ctx, awaited, budget);
 }
 
 /** The latest accepted status of each action agrees with GET /actions/{id}; unknown action ids are reported. */
@@ -149,7 +146,7 @@ export const check: CheckDefinition = {
     const url = ctx.webhooks.urlFor(info.slug);
     const ours = (w: ReceivedWebhook) => !w.restored && (w.slug === info.slug || w.slug === null);
     const actions = [...ctx.resources.createdActions()];
-    const missing = await awaitEvents(ctx, actions, ours);
+    const missing = await awaitActionEvents(ctx, actions, ours);
 
     const received = thisRun(ctx.webhooks.all().filter(ours), actions);
     f.webhookTimeline = received.map(timelineEntry);

@@ -8,7 +8,7 @@ export const check: CheckDefinition = {
   id: 'wrong-credential',
   title: 'Wrong and missing credentials are rejected with 401',
   rule:
-    'Contract, Errors: 401 UNAUTHORIZED "credential missing or wrong"; Provider route behaviour rule 5: "wrong credential rejected"; DECISIONS.md, Credentials',
+    'Contract, Errors: 401 UNAUTHORIZED "credential missing or wrong"; Provider route behaviour rule 5: "wrong credential rejected"; docs/decisions.md, Wrong credential',
   requirements: ['AUTH-WRONG-CREDENTIAL-REJECTED', 'AUTH-MISSING-CREDENTIAL-REJECTED'],
   appliesTo: { description: 'providers using API_KEY or BEARER_TOKEN (with HMAC_SIGNATURE, the signature check covers a wrong and a missing credential)' },
   skipReason(ctx) {

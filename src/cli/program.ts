@@ -7,6 +7,7 @@ import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
 import { registerMockProvider } from './commands/mock-provider.js';
 import { registerReplay } from './commands/replay.js';
+import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerSendEvent } from './commands/send-event.js';
 import { registerServe } from './commands/serve.js';
@@ -27,7 +28,7 @@ export function buildProgram(io: CliIo, setExit: SetExit): Command {
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerCoverage, registerReplay, registerDoctor, registerInit, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
+  for (const register of [registerDemo, registerRun, registerValidate, registerList, registerCoverage, registerReplay, registerReport, registerDoctor, registerInit, registerMockProvider, registerServe, registerSign, registerSendEvent]) {
     register(program, io, setExit);
   }
   return program;

@@ -4,6 +4,9 @@ import { resolve } from 'node:path';
 import { parseCheckIds, CHECKS } from '../checks/registry.js';
 import type { CheckId } from '../checks/types.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../contract.js';
+import { nonPublicHostReason } from '../checks/support/address.js';
+import { didYouMean } from '../config/explain.js';
+import { credentialFinding } from '../doctor/auth.js';
 import { parseAuthMethod } from '../http/auth.js';
 import type { RunConfig } from '../runner/config.js';
 import { UsageError } from '../util/result.js';
@@ -49,36 +52,65 @@ function integer(name: string, value: string | undefined, fallback: number, min:
 function checkIds(flag: string, value: string | undefined): CheckId[] | undefined {
   if (value === undefined) return undefined;
   const { ids, unknown } = parseCheckIds(value);
-  if (unknown.length > 0) throw new UsageError(`--${flag}: unknown check id ${unknown.map((u) => `"${u}"`).join(', ')}; known ids: ${CHECKS.map((c) => c.id).join(', ')}`);
-  return ids;
+  if (unknown.length === 0) return ids;
+  const known = CHECKS.map((c) => c.id);
+  const named = unknown.map((u) => `"${u}"${didYouMean(u, known)}`).join(', ');
+  throw new UsageError(`--${flag}: unknown check id ${named}; known ids: ${known.join(', ')}`);
+}
+
+/** Whitespace around the credential fails here exactly as it fails `provcert doctor` (same check, same words). */
+function refuseStrayWhitespace(credential: string, source: string): void {
+  const judged = credentialFinding({ value: credential, source });
+  if (judged.status === 'fail') throw new UsageError(judged.detail, judged.fix);
 }
 
 function readCredential(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): { credential: string; source: RunConfig['credentialSource'] } {
   if (raw.credentialFile) {
     const path = resolve(cwd, raw.credentialFile);
+    let credential: string;
     try {
       // One trailing newline is an editor artefact, not part of the secret.
-      return { credential: readFileSync(path, 'utf8').replace(/\r?\n$/, ''), source: { kind: 'file', path } };
+      credential = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
     } catch (e) {
       throw new UsageError(`cannot read --credential-file ${raw.credentialFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }
+    refuseStrayWhitespace(credential, `the file ${raw.credentialFile}`);
+    return { credential, source: { kind: 'file', path } };
   }
   const name = raw.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
   const credential = env[name];
   if (!credential) throw new UsageError(`missing credential: the environment variable ${name} is not set`, `set ${name}, or pass --credential-env NAME or --credential-file PATH`);
+  refuseStrayWhitespace(credential, name);
   return { credential, source: { kind: 'env', name } };
+}
+
+/**
+ * For an address typed without its scheme ("localhost:3000"): the URL it most likely means, as a hint.
+ * A loopback or private host gets http:// and --local (self-tests); anything else https://.
+ */
+export function suggestedBaseUrl(value: string, local: boolean): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.trim() === '') return undefined;
+  let host: string;
+  try {
+    host = new URL(`http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
+  if (nonPublicHostReason(host)) return `did you mean --base-url http://${value}${local ? '' : ' --local'}?`;
+  return `did you mean --base-url https://${value}?`;
 }
 
 /** Flags + environment → a complete RunConfig. Every problem is a UsageError (exit 2) naming the flag. */
 export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): ResolvedRun {
   if (!raw.baseUrl) throw new UsageError('missing --base-url <url> (the provider API base address)');
   let url: URL;
+  const suggestion = suggestedBaseUrl(raw.baseUrl, raw.local === true);
   try {
     url = new URL(raw.baseUrl);
   } catch {
-    throw new UsageError(`--base-url "${raw.baseUrl}" is not a URL (expected e.g. https://provider.example.com/api)`);
+    throw new UsageError(`--base-url "${raw.baseUrl}" is not a URL (expected e.g. https://provider.example.com/api)`, suggestion);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
   if (!raw.auth) throw new UsageError('missing --auth <API_KEY|BEARER_TOKEN|HMAC_SIGNATURE>');
   const authMethod = parseAuthMethod(raw.auth);
   if (!authMethod) throw new UsageError(`--auth "${raw.auth}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`);

@@ -44,6 +44,12 @@ export function nearest(value: string, candidates: readonly string[]): string | 
   return best && best.distance <= Math.max(2, Math.floor(value.length / 4)) ? best.candidate : undefined;
 }
 
+/** " (did you mean X?)" for a plausible typo of one of the candidates, else "". */
+export function didYouMean(value: string, candidates: readonly string[]): string {
+  const suggestion = nearest(value, candidates);
+  return suggestion ? ` (did you mean ${suggestion}?)` : '';
+}
+
 export function secretKeyReason(key: string): string {
   const webhook = /webhook/i.test(key);
   const fix = webhook

@@ -45,7 +45,7 @@ interface Attempt {
 }
 
 /** Try schemes (and the trimmed credential) until the provider accepts one. */
-async function findAccepted(client: ProviderClient, route: Route, credential: string, attempts: readonly Attempt[]): Promise<{ attempt: Attempt; status: number } | undefined> {
+async function findAccepted(client: ProviderClient, route: string, credential: string, attempts: readonly Attempt[]): Promise<{ attempt: Attempt; status: number } | undefined> {
   for (const attempt of attempts) {
     const value = attempt.trimmed ? credential.trim() : credential;
     const [name, headerValue] = authHeader(attempt.method, value, '');
@@ -72,7 +72,11 @@ export async function authFinding(probes: Probes, client: ProviderClient, config
   if (!credential) return finding('auth', 'skip', 'no credential given, so authentication was not tested', 'set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH');
   const route = authRoute(probes);
   if (!route) return finding('auth', 'skip', 'no required route answered 2xx or 401, so authentication could not be judged (see routes)');
-  const first = probes.routes[route];
+  return authFindingOn(route, probes.routes[route], client, configured, credential);
+}
+
+/** The auth diagnosis from one route's answer to the configured credential (provcert run uses it when GET /provider-info is refused). */
+export async function authFindingOn(route: string, first: HttpOutcome, client: ProviderClient, configured: AuthMethod | undefined, credential: DoctorCredential): Promise<Finding> {
   const status = first.kind === 'response' ? first.status : 0;
 
   const sendable = headerSafe(credential.value);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { createProviderClient } from '../http/client.js';
 import { Redactor } from '../http/redact.js';
 import type { HttpResponse } from '../http/types.js';
@@ -39,8 +40,11 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
   const now = input.now ?? (() => new Date());
   const findings: Finding[] = [httpsFinding(url), basePathFinding(url), credentialFinding(input.credential)];
 
+  const say = (step: string): void => input.progress?.(step);
+  if (isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0) say(`resolving ${url.hostname} (DNS)`);
   const dns = await dnsProbe(url.hostname, input.timeoutMs);
   findings.push(dns.finding);
+  if (dns.resolved) say(`connecting to ${url.hostname}:${defaultPort(url)} (TCP)`);
   const tcp = dns.resolved ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs) : { finding: finding('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
   findings.push(tcp.finding);
 
@@ -50,6 +54,7 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
   } else if (blockedBy || !tcp.address) {
     findings.push(finding('tls', 'skip', `skipped: ${blockedBy ?? 'no TCP connection (see tcp)'}`));
   } else {
+    say(`TLS handshake with ${url.hostname}`);
     const tls = await tlsProbe(url.hostname, tcp.address, defaultPort(url), input.timeoutMs, now);
     findings.push(tls.finding);
     if (!tls.trusted) blockedBy = 'the TLS certificate is refused (see tls)';
@@ -59,6 +64,7 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
     for (const id of HTTP_FINDINGS) findings.push(finding(id, 'skip', `skipped: ${blockedBy}`));
   } else {
     const basePathWrong = findings.some((f) => f.id === 'base-path' && f.status === 'fail');
+    say('asking the API: GET on the base address, /provider-info, /health, /catalog (HTTP)');
     findings.push(...(await httpFindings(input, url, basePathWrong)));
   }
   const redactor = redactorFor(input, url);

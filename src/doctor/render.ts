@@ -6,7 +6,8 @@ import type { Finding, FindingStatus } from './types.js';
 export interface DoctorReport {
   baseUrl: string;
   authMethod?: AuthMethod;
-  verdict: 'OK' | 'FAIL';
+  /** The words of `provcert run`: PASS when nothing failed (warnings never fail), else FAIL. */
+  verdict: 'PASS' | 'FAIL';
   summary: Record<FindingStatus, number>;
   findings: Finding[];
 }
@@ -30,7 +31,7 @@ export function displayUrl(baseUrl: string): string {
 export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined, findings: Finding[]): DoctorReport {
   const summary: Record<FindingStatus, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
   for (const f of findings) summary[f.status] += 1;
-  return { baseUrl: displayUrl(baseUrl), ...(authMethod ? { authMethod } : {}), verdict: summary.fail > 0 ? 'FAIL' : 'OK', summary, findings };
+  return { baseUrl: displayUrl(baseUrl), ...(authMethod ? { authMethod } : {}), verdict: summary.fail > 0 ? 'FAIL' : 'PASS', summary, findings };
 }
 
 /** One line per finding (✓ ok · ! warning · ✗ failed · - skipped), the fix indented under it. */
@@ -45,7 +46,8 @@ export function renderDoctorText(report: DoctorReport, options: { color: boolean
     if (f.fix && f.status !== 'ok') lines.push(`    fix: ${safe(f.fix)}`);
   }
   const { ok, warn, fail, skip } = report.summary;
-  lines.push(`${ok} ok, ${warn} warning${warn === 1 ? '' : 's'}, ${fail} failed, ${skip} skipped`);
+  const verdict = report.verdict === 'PASS' ? c.green.bold('PASS') : c.red.bold('FAIL');
+  lines.push(`${verdict}  ${ok} passed, ${warn} warning${warn === 1 ? '' : 's'}, ${fail} failed, ${skip} skipped`);
   return lines.join('\n') + '\n';
 }
 

@@ -34,6 +34,8 @@ export interface DoctorInput {
   slowMs?: number;
   /** Wall clock for certificate validity (injected for tests). */
   now?: () => Date;
+  /** Told before each layer is probed ("resolving api.example.com (DNS)"), so a slow probe is never silent. */
+  progress?: (step: string) => void;
 }
 
 export const FINDING_TITLES: Readonly<Record<FindingId, string>> = {

@@ -22,8 +22,20 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
+/**
+ * Longest wait for a TCP (and TLS) connection, apart from the request timeout: an address that drops
+ * packets fails in seconds, naming the cause, instead of using up the whole request timeout.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Map a transport error to a kind and a sentence that says what to do. */
-function describeFailure(error: unknown, url: string, timeoutMs: number, timedOut: boolean): { kind: TransportFailureKind; message: string } {
+function describeFailure(
+  error: unknown,
+  url: string,
+  timeouts: { requestMs: number; connectMs: number },
+  timedOut: boolean,
+): { kind: TransportFailureKind; message: string } {
+  const timeoutMs = timeouts.requestMs;
   if (timedOut) return { kind: 'timeout', message: `timed out after ${timeoutMs} ms waiting for ${url}: the address is not reachable or the backend is too slow (raise --timeout if it is just slow)` };
   const e = error as { code?: string; cause?: { code?: string }; message?: string };
   const code = e.code ?? e.cause?.code ?? '';
@@ -32,7 +44,10 @@ function describeFailure(error: unknown, url: string, timeoutMs: number, timedOu
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: `connection to ${host} refused: nothing listens there; is the provider backend running?` };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message: `the connection to ${host} was closed before a complete answer arrived` };
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return { kind: 'tls', message: `TLS to ${host} failed (${code}): the certificate is invalid, expired or for another host` };
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', message: `connecting to ${host} timed out after ${timeoutMs} ms: the address is not publicly reachable` };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    const why = 'nothing answers at that address (wrong host or port, a firewall dropping packets, or not publicly reachable)';
+    return { kind: 'timeout', message: `could not connect to ${host} within ${timeouts.connectMs} ms: ${why}` };
+  }
   return { kind: 'network', message: `request to ${url} failed: ${code || e.message || 'network error'}` };
 }
 
@@ -54,12 +69,23 @@ async function readCapped(body: Dispatcher.ResponseData['body'], limit: number):
 export interface HttpClientDeps {
   redactor: Redactor;
   now?: () => number;
+  /** Default CONNECT_TIMEOUT_MS; never longer than the request timeout. */
+  connectTimeoutMs?: number;
+  /** Aborts requests in flight and refuses new ones (the run was interrupted). */
+  signal?: AbortSignal;
 }
 
 /** The outbound client: auth, per-request timeout, size cap, redirects reported, redacted evidence. */
 export function createProviderClient(options: ProviderClientOptions, deps: HttpClientDeps): ProviderClient & { close(): Promise<void> } {
   const now = deps.now ?? (() => performance.now());
-  const agent = new Agent({ connections: 32, connect: { timeout: options.timeoutMs } });
+  const connectMs = Math.min(deps.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);
+  const agent = new Agent({ connections: 32, connect: { timeout: connectMs } });
+  // One listener for the run (not one per request): an interrupt aborts every request in flight.
+  const inFlight = new Set<AbortController>();
+  const interrupt = (): void => {
+    for (const controller of inFlight) controller.abort();
+  };
+  deps.signal?.addEventListener('abort', interrupt, { once: true });
   const { credential, ...publicOptions } = options;
 
   async function send(req: ProviderRequest): Promise<HttpOutcome> {
@@ -87,17 +113,19 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
       durationMs: 0,
     };
     const started = now();
+    const failure = (kind: TransportFailureKind, message: string): HttpOutcome => {
+      exchange.durationMs = Math.round(now() - started);
+      exchange.failure = deps.redactor.text(message);
+      return { kind: 'failure', failure: kind, message: exchange.failure, durationMs: exchange.durationMs, exchange };
+    };
+    if (deps.signal?.aborted) return failure('blocked', `not sent: the run was interrupted before ${req.method} ${req.path}`);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const failure = (kind: TransportFailureKind, message: string): HttpOutcome => {
-      exchange.durationMs = Math.round(now() - started);
-      exchange.failure = deps.redactor.text(message);
-      return { kind: 'failure', failure: kind, message: exchange.failure, durationMs: exchange.durationMs, exchange };
-    };
+    inFlight.add(controller);
     try {
       const res = await undiciRequest(url, {
         method: req.method,
@@ -134,12 +162,18 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
       const { kind, json } = classifyBody(contentType, read.text);
       return { kind: 'response', status: res.statusCode, headers: resHeaders, contentType, text: read.text, bodyKind: kind, json, durationMs: exchange.durationMs, exchange };
     } catch (error) {
-      const { kind, message } = describeFailure(error, url, timeoutMs, timedOut);
+      if (deps.signal?.aborted && !timedOut) return failure('network', `${req.method} ${req.path} was stopped: the run was interrupted`);
+      const { kind, message } = describeFailure(error, url, { requestMs: timeoutMs, connectMs }, timedOut);
       return failure(kind, message);
     } finally {
       clearTimeout(timer);
+      inFlight.delete(controller);
     }
   }
 
-  return { options: publicOptions, send, close: () => agent.close() };
+  const close = (): Promise<void> => {
+    deps.signal?.removeEventListener('abort', interrupt);
+    return agent.close();
+  };
+  return { options: publicOptions, send, close };
 }

@@ -1,11 +1,18 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import ora, { type Ora } from 'ora';
-import type { CheckResult, RunReport } from '../checks/types.js';
-import { citationText, violatedRequirements } from './requirements.js';
-import { formatDuration, formatValue, requestLine, stripControl, summaryText } from './format.js';
+import type { CheckProgress, CheckResult, RunReport } from '../checks/types.js';
+import { sanitizeTerminalText } from '../util/terminal.js';
+import { createStatusLine, hasWidth, type StatusLine, type StatusStream } from './console-status.js';
+import { checkResultLines, verdictLines } from './failure-text.js';
+import { formatDuration, summaryText } from './format.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
+type OutputStream = StatusStream;
+
+/** What is known the moment a run starts (before the provider answered anything). */
+export interface RunBeginInfo {
+  baseUrl: string;
+  timeoutMs: number;
+}
 
 export interface RunStartInfo {
   baseUrl: string;
@@ -16,133 +23,206 @@ export interface RunStartInfo {
   requirements?: RunReport['requirements'];
 }
 
+/** How a run ended early: the signal that stopped it (SIGINT for Ctrl-C, SIGTERM). */
+export interface RunEnding {
+  interruptedBy?: string;
+}
+
 export interface ConsoleReporter {
+  /** The header, printed at once. Optional: onRunStart alone prints the header too. */
+  onRunBegin(info: RunBeginInfo): void;
   onRunStart(info: RunStartInfo): void;
   onCheckStart(id: string, title: string): void;
+  onCheckProgress(id: string, update: CheckProgress): void;
   onCheckEnd(result: CheckResult): void;
-  onRunEnd(report: RunReport): void;
+  onRunEnd(report: RunReport, ending?: RunEnding): void;
 }
 
 export interface ConsoleReporterOptions {
   stream: OutputStream;
   color: boolean;
-  /** Spinners (TTY and not CI). Without it, output is plain lines, one per finished check. */
+  /**
+   * A status line redrawn in place (spinner, countdowns), as decided by terminalMode. Without it (or on a
+   * terminal without width) output is plain lines: one per finished check and one per change of a wait.
+   */
   interactive: boolean;
+  /** Wall clock for countdowns (injected in tests). */
+  now?: () => number;
 }
 
 const isSet = (value: string | undefined): boolean => value !== undefined && value !== '' && value !== '0' && value !== 'false';
 
-/** Colour unless the stream is not a terminal, NO_COLOR or CI is set. FORCE_COLOR wins, as in Node itself. */
-export function shouldUseColor(stream: { isTTY?: boolean }, env: Env): boolean {
-  const force = env['FORCE_COLOR'];
-  if (force !== undefined) return force !== '0' && force !== 'false';
-  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
-  if (isSet(env['CI'])) return false;
-  return stream.isTTY === true;
+export interface TerminalMode {
+  color: boolean;
+  /** A status line redrawn in place (spinner); otherwise plain lines. */
+  spinner: boolean;
 }
 
-/** Spinners only where a person watches a terminal. */
-export const shouldBeInteractive = (stream: { isTTY?: boolean }, env: Env): boolean => stream.isTTY === true && !isSet(env['CI']);
+/**
+ * The one decision of how live output looks on a stream. Plain (no colour, no spinner) with --no-color,
+ * NO_COLOR, CI (unless "0"/"false"), TERM=dumb, or when the stream is not a terminal. FORCE_COLOR forces
+ * colour (as in Node itself) but never a spinner; --no-color beats it. A spinner also needs a terminal
+ * that reports a positive width.
+ */
+export function terminalMode(stream: { isTTY?: boolean; columns?: number }, env: Env, options: { noColor?: boolean } = {}): TerminalMode {
+  const plain = options.noColor === true || isSet(env['NO_COLOR']) || isSet(env['CI']) || env['TERM'] === 'dumb';
+  const force = env['FORCE_COLOR'];
+  const tty = stream.isTTY === true;
+  const color = options.noColor === true ? false : force !== undefined ? force !== '0' && force !== 'false' : tty && !plain;
+  return { color, spinner: tty && hasWidth(stream) && !plain };
+}
+
+/** terminalMode's colour decision (for outputs without a status line: replay, report). */
+export const shouldUseColor = (stream: { isTTY?: boolean }, env: Env, options: { noColor?: boolean } = {}): boolean => terminalMode(stream, env, options).color;
+
+/** terminalMode's spinner decision. */
+export const shouldBeInteractive = (stream: { isTTY?: boolean; columns?: number }, env: Env): boolean => terminalMode(stream, env).spinner;
 
 /** Provider text printed raw could rewrite the screen or hide a failure with escape sequences. */
-const terminalSafe = stripControl;
+const terminalSafe = (text: string): string => sanitizeTerminalText(text);
 
-const indent = (text: string, spaces: number): string =>
-  terminalSafe(text).split('\n').map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
-
-function problemLines(result: CheckResult, c: ChalkInstance, report: Pick<RunReport, 'requirements'>): string[] {
-  const lines: string[] = [];
-  const violated = violatedRequirements(report, result);
-  if (violated.length > 0) lines.push(c.dim(indent(`violates: ${violated.map(citationText).join('; ')}`, 4)));
-  for (const detail of result.details ?? []) lines.push(indent(`- ${detail}`, 4));
-  if (result.expected !== undefined) lines.push(`    ${c.green('expected:')}`, indent(formatValue(result.expected), 6));
-  if (result.actual !== undefined) lines.push(`    ${c.red('found:')}`, indent(formatValue(result.actual), 6));
-  for (const row of result.quoteMath ?? []) {
-    if (!row.ok) lines.push(indent(`${row.label}: expected ${row.formula} = ${row.expected}, provider ${row.actual ?? 'missing'}`, 4));
-  }
-  if (result.reproduce) lines.push(`    ${c.cyan('reproduce:')}`, indent(result.reproduce, 6));
-  const first = result.evidence[0];
-  if (first) lines.push(c.dim(indent(`request: ${requestLine(first)}`, 4)));
-  return lines;
+/** A countdown as a person reads it: whole seconds from 10 s, tenths below. */
+export function secondsText(ms: number): string {
+  const clamped = Math.max(0, ms);
+  return clamped >= 10_000 ? `${Math.ceil(clamped / 1000)} s` : `${(clamped / 1000).toFixed(1)} s`;
 }
 
-function checkLines(result: CheckResult, c: ChalkInstance, report: Pick<RunReport, 'requirements'>): string[] {
-  const id = c.bold(terminalSafe(result.id));
-  const message = terminalSafe(result.message).replace(/\n/g, '\n    ');
-  const lines: string[] = [];
-  switch (result.status) {
-    case 'pass':
-      lines.push(`${c.green('✓')} ${id}  ${terminalSafe(result.title)} ${c.dim(`(${formatDuration(result.durationMs)})`)}`);
-      break;
-    case 'skip':
-      lines.push(c.dim(`- ${terminalSafe(result.id)}  ${message}`));
-      break;
-    case 'fail':
-      lines.push(`${c.red('✗')} ${id}  ${c.red(message)}`, ...problemLines(result, c, report));
-      break;
-    case 'error':
-      lines.push(`${c.yellow('!')} ${id}  ${c.yellow(message)}`, ...problemLines(result, c, report));
-      break;
-  }
-  for (const warning of result.findings.filter((f) => f.severity === 'warn')) lines.push(c.yellow(indent(`warning [${warning.requirement}]: ${warning.message}`, 4)));
-  return lines;
+/** A timeout as configured: "10 s", "1.5 s". */
+export const timeoutText = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+interface Wait {
+  text: string;
+  endsEarly: boolean;
+  deadline?: number;
 }
 
-/** The live console reporter: one line per finished check, the reasons of failures, then the verdict. */
+/** "webhook: 2 of 4 expected events received, up to 24 s left": one line, also on the status line. */
+function waitLine(id: string, wait: Wait, now: number): string {
+  const left = wait.deadline === undefined ? '' : `, ${wait.endsEarly ? 'up to ' : ''}${secondsText(wait.deadline - now)} left`;
+  return sanitizeTerminalText(`${id}: ${wait.text}${left}`, { oneLine: true });
+}
+
+/** How often a countdown on the status line is redrawn. */
+const COUNTDOWN_TICK_MS = 250;
+
+/** Why the run stopped early and what ran: an interrupted run has no verdict. */
+function interruptedLines(report: RunReport, by: string, c: ChalkInstance): string[] {
+  const { pass, fail, error } = report.summary;
+  const ran = pass + fail + error;
+  const problems = fail + error > 0 ? `; fix the checks marked ✗ (or !) above` : '';
+  return [
+    `${c.yellow.bold('INTERRUPTED')}  ${summaryText(report.summary)}  (${formatDuration(report.durationMs)})`,
+    c.yellow(
+      `The run was stopped (${terminalSafe(by)}): ${ran} of ${report.checks.length} checks ran to the end (the others are marked skipped)${problems}. ` +
+        'This is no verdict: run again to certify.',
+    ),
+  ];
+}
+
+/**
+ * The live console reporter: the header at once, one line per finished check with the reasons of
+ * failures, what long waits are waiting for, then the verdict. On a terminal (interactive) a status
+ * line shows the running checks and counts waits down in place; otherwise a wait prints one line per change.
+ */
 export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleReporter {
   const { stream } = options;
+  const now = options.now ?? Date.now;
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const running = new Set<string>();
+  const waits = new Map<string, Wait>();
   let cited: Pick<RunReport, 'requirements'> = { requirements: {} };
-  const spinner: Ora | undefined = options.interactive
-    ? ora({ stream, isEnabled: true, discardStdin: false, color: options.color ? 'cyan' : false })
-    : undefined;
+  let begun = false;
+  /** What the run does before any check runs (reading GET /provider-info). */
+  let phase: string | undefined;
+  let status: StatusLine | undefined = options.interactive ? createStatusLine(stream, options.color) : undefined;
+  let ticker: NodeJS.Timeout | undefined;
 
-  const print = (lines: string[]): void => {
-    const wasSpinning = spinner?.isSpinning === true;
-    if (wasSpinning) spinner?.stop();
-    stream.write(`${lines.join('\n')}\n`);
-    if (wasSpinning && running.size > 0) spinner?.start(spinnerText());
+  const live = (): StatusLine | undefined => (status?.usable ? status : undefined);
+
+  const statusText = (): string | undefined => {
+    if (running.size === 0) return phase;
+    const waiting = [...waits].map(([id, wait]) => waitLine(id, wait, now()));
+    const busy = [...running].filter((id) => !waits.has(id));
+    const shown = `${busy.slice(0, 3).join(', ')}${busy.length > 3 ? ` (+${busy.length - 3})` : ''}`;
+    return [...waiting, ...(busy.length > 0 ? [`running ${shown}`] : [])].join(' · ');
   };
 
-  const spinnerText = (): string => {
-    const ids = [...running];
-    const shown = ids.slice(0, 3).join(', ');
-    return `running ${shown}${ids.length > 3 ? ` (+${ids.length - 3})` : ''}`;
+  const refresh = (): void => {
+    const line = live();
+    if (!line) return;
+    line.show(statusText());
+    const counting = [...waits.values()].some((w) => w.deadline !== undefined);
+    if (counting && !ticker) {
+      ticker = setInterval(() => live()?.show(statusText()), COUNTDOWN_TICK_MS);
+      ticker.unref();
+    } else if (!counting && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  };
+
+  const print = (lines: string[]): void => {
+    const write = (): void => {
+      stream.write(`${lines.join('\n')}\n`);
+    };
+    const line = live();
+    if (line) line.printAbove(write);
+    else write();
+  };
+
+  const close = (): void => {
+    if (ticker) clearInterval(ticker);
+    ticker = undefined;
+    status?.close();
+    status = undefined;
   };
 
   return {
+    onRunBegin(info) {
+      begun = true;
+      phase = 'reading GET /provider-info';
+      const limit = `requests time out after ${timeoutText(info.timeoutMs)}`;
+      print([`${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)}: reading GET /provider-info first (${limit})`]);
+      refresh();
+    },
     onRunStart(info) {
       cited = { requirements: info.requirements ?? {} };
+      phase = undefined;
+      const plan = `profile ${terminalSafe(info.profile)}, ${info.checks} checks`;
       print([
-        `${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)} (profile ${terminalSafe(info.profile)}, ${info.checks} checks)`,
+        begun ? plan : `${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)} (${plan})`,
         `webhook receiver: ${c.cyan(terminalSafe(info.webhookUrl))}  ${c.dim('(the provider must post its status events here)')}`,
         '',
       ]);
+      refresh();
     },
     onCheckStart(id) {
       running.add(id);
-      if (!spinner) return;
-      if (spinner.isSpinning) spinner.text = spinnerText();
-      else spinner.start(spinnerText());
+      refresh();
+    },
+    onCheckProgress(id, update) {
+      if (!running.has(id)) return;
+      const deadline = update.remainingMs === undefined ? {} : { deadline: now() + update.remainingMs };
+      const wait: Wait = { text: update.text, endsEarly: update.endsEarly === true, ...deadline };
+      const before = waits.get(id);
+      waits.set(id, wait);
+      // On a pipe, one line per change of what is awaited; the countdown alone is no change.
+      if (!live() && before?.text !== wait.text) print([c.dim(`… ${waitLine(id, wait, now())}`)]);
+      refresh();
     },
     onCheckEnd(result) {
       running.delete(result.id);
-      print(checkLines(result, c, cited));
-      if (spinner?.isSpinning) spinner.text = spinnerText();
+      waits.delete(result.id);
+      print(checkResultLines(result, c, cited));
+      refresh();
     },
-    onRunEnd(report) {
+    onRunEnd(report, ending = {}) {
       running.clear();
-      spinner?.stop();
-      const passed = report.verdict === 'PASS';
-      const verdict = passed ? c.green.bold('PASS') : c.red.bold('FAIL');
-      print([
-        '',
-        `${verdict}  ${summaryText(report.summary)}  (${formatDuration(report.durationMs)})`,
-        passed
-          ? c.green('Certification passed: the provider meets the Provider Integration Contract for this profile.')
-          : c.red('Certification failed: fix the checks marked ✗ (or !) above and run again.'),
-      ]);
+      waits.clear();
+      phase = undefined;
+      close();
+      const closing = ending.interruptedBy !== undefined ? interruptedLines(report, ending.interruptedBy, c) : verdictLines(report, c);
+      print(['', ...closing]);
     },
   };
 }

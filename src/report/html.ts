@@ -1,5 +1,6 @@
 import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
 import type { Exchange } from '../http/types.js';
+import { sameAsAbove, uniqueLines } from './dedupe.js';
 import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
@@ -39,13 +40,14 @@ function quoteMathTable(rows: QuoteMathRow[]): string {
 }
 
 function webhookTable(events: WebhookTimelineEntry[]): string {
+  const diagnoses = sameAsAbove(events.map((ev) => ev.diagnosis ?? ''));
   return table(
     ['Received', 'Event id', 'Type', 'Action', 'New status', 'Signature', 'Header', 'Diagnosis'],
-    events.map((ev) => ({
+    events.map((ev, i) => ({
       cls: ev.verified ? '' : 'bad',
       cells: [
         td(ev.receivedAt), td(ev.eventId ?? ''), td(ev.eventType ?? ''), td(ev.actionId ?? ''), td(ev.newStatus ?? ''),
-        td(`${ev.verified ? 'verified' : 'NOT verified'}${ev.duplicate ? ' (duplicate)' : ''}`), td(ev.header ?? ''), td(ev.diagnosis ?? ''),
+        td(`${ev.verified ? 'verified' : 'NOT verified'}${ev.duplicate ? ' (duplicate)' : ''}`), td(ev.header ?? ''), td(diagnoses[i] ?? ''),
       ],
     })),
   );
@@ -83,7 +85,7 @@ function checkHtml(check: CheckResult, report: RunReport): string {
     parts.push(`<p class="requirements"><strong>Violates:</strong> ${violated.map((r) => `<code class="requirement">${e(r.id)}</code>${r.section ? ` (${e(r.section)})` : ''}`).join('; ')}</p>`);
   }
   parts.push(`<p class="rule"><strong>Rule:</strong> ${e(check.rule)} <span class="verifies">verifies ${check.requirements.map((id) => `<code>${e(id)}</code>`).join(' ')}</span></p>`);
-  if (check.details?.length) parts.push(`<ul class="details">${check.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>`);
+  if (check.details?.length) parts.push(`<ul class="details">${uniqueLines(check.details).map((d) => `<li>${e(d)}</li>`).join('')}</ul>`);
   const warnings = check.findings.filter((f) => f.severity === 'warn');
   if (warnings.length > 0) parts.push(`<ul class="warnings">${warnings.map((w) => `<li class="warning">warning [<code>${e(w.requirement)}</code>]: ${e(w.message)}</li>`).join('')}</ul>`);
   if (check.expected !== undefined || check.actual !== undefined) {
@@ -94,13 +96,21 @@ function checkHtml(check: CheckResult, report: RunReport): string {
   if (check.reproduce) parts.push(`<h3>Reproduce</h3>${pre(check.reproduce, 'reproduce')}`);
   if (check.webhookTimeline?.length) parts.push(`<h3>Webhook events</h3>${webhookTable(check.webhookTimeline)}`);
   if (check.evidence.length > 0) parts.push(`<div class="evidence">${evidenceHtml(check.evidence)}</div>`);
-  return `<details class="check ${status}" id="check-${e(check.id)}" data-status="${status}">
+  // A failure is what the reader came for: it starts expanded.
+  const open = status === 'fail' || status === 'error' ? ' open' : '';
+  return `<details class="check ${status}" id="check-${e(check.id)}" data-status="${status}"${open}>
 <summary><span class="badge ${status}">${status}</span><span class="check-id">${e(check.id)}</span><span class="check-title">${e(check.title)}</span><span class="check-message">${e(check.message)}</span><span class="duration">${e(formatDuration(check.durationMs))}</span></summary>
 <div class="check-body">
 ${parts.join('\n')}
 </div>
 </details>`;
 }
+
+/** Failures and errors first (in report order), then the rest (in report order). */
+export const problemsFirst = (checks: readonly CheckResult[]): CheckResult[] => {
+  const problem = (c: CheckResult): boolean => c.status === 'fail' || c.status === 'error';
+  return [...checks.filter(problem), ...checks.filter((c) => !problem(c))];
+};
 
 /** One self-contained HTML file: inline style and script, no external asset, no network. */
 export function renderHtml(input: RunReport): string {
@@ -124,12 +134,12 @@ export function renderHtml(input: RunReport): string {
 <header class="banner ${verdictClass}" id="verdict" data-verdict="${passed ? 'PASS' : 'FAIL'}">
 <h1>Certification ${passed ? 'PASSED' : 'FAILED'}</h1>
 <p>${e(providerLabel(provider))}</p>
-<p>Profile ${e(provider.profile)} · auth ${e(provider.authMethod)} · fulfillment ${e(provider.fulfillment)} · capabilities ${e(provider.capabilities.join(', ') || 'none')}</p>
+<p>Profile ${e(provider.profile ?? 'unknown')} · auth ${e(provider.authMethod)} · fulfillment ${e(provider.fulfillment ?? 'unknown')} · capabilities ${e(provider.capabilities.join(', ') || 'none')}</p>
 </header>
 <section class="summary" id="summary">${counts}<span class="count">in ${e(formatDuration(report.durationMs))}</span></section>
 <div class="toolbar"><button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button><label><input type="checkbox" id="only-problems"> Only failures and errors</label></div>
 <section id="checks">
-${report.checks.map((c) => checkHtml(c, report)).join('\n')}
+${problemsFirst(report.checks).map((c) => checkHtml(c, report)).join('\n')}
 </section>
 <section id="webhooks">
 <h2>Webhook timeline</h2>

@@ -1,4 +1,7 @@
+import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { RunReport } from '../checks/types.js';
+import { UsageError } from '../util/result.js';
 import { renderGithubAnnotations } from './github.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
@@ -62,4 +65,45 @@ export async function writeReports(report: RunReport, targets: readonly ReportTa
     }
   }
   return failures;
+}
+
+const errnoCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? 'error';
+
+/** Why a report cannot go to this file, or undefined when it can (parent folders are created on the way). */
+async function unusableBecause(absolute: string): Promise<string | undefined> {
+  const existing = await stat(absolute).catch(() => undefined);
+  if (existing?.isDirectory()) return 'it is a directory; name a file inside it';
+  const parent = dirname(absolute);
+  try {
+    await mkdir(parent, { recursive: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    return code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of its folder path is a file, not a folder' : `its folder cannot be created (${code})`;
+  }
+  // Open for append: proves the file can be written without touching an existing one; a probe file is removed again.
+  try {
+    const handle = await open(absolute, 'a');
+    await handle.close();
+    if (!existing) await rm(absolute, { force: true });
+  } catch (error) {
+    return `it cannot be written (${errnoCode(error)})`;
+  }
+  return undefined;
+}
+
+/**
+ * Before a run sends any request: every report file can be written. Parent folders are created; a
+ * directory, a path through a file or an unwritable place is a UsageError (exit 2) naming the report.
+ */
+export async function prepareReportTargets(targets: readonly ReportTarget[], cwd: string): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const target of targets) {
+    if (target.path === '-') continue;
+    const absolute = resolve(cwd, target.path);
+    const other = seen.get(absolute);
+    if (other) throw new UsageError(`the ${other} and ${target.name} reports would both be written to ${target.path}; give each its own file`);
+    seen.set(absolute, target.name);
+    const reason = await unusableBecause(absolute);
+    if (reason) throw new UsageError(`cannot write the ${target.name} report to ${target.path}: ${reason}`);
+  }
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
 import { exchangeText, formatDuration, formatValue, problemChecks, providerLabel, stripControl, summaryText } from './format.js';
+import { sameAsAbove, uniqueLines } from './dedupe.js';
 import { maskReport } from './mask.js';
 import { violatedRequirements } from './requirements.js';
 
@@ -40,18 +41,19 @@ function quoteMathTable(rows: QuoteMathRow[]): string {
 }
 
 function webhookTable(events: WebhookTimelineEntry[]): string {
+  const diagnoses = sameAsAbove(events.map((ev) => ev.diagnosis ?? ''));
   return table(
     ['Received', 'Event', 'Action', 'New status', 'Signature', 'Diagnosis'],
-    events.map((ev) => [
+    events.map((ev, i) => [
       mdText(ev.receivedAt), mdText(`${ev.eventType ?? ''} ${ev.eventId ?? ''}`.trim()), mdText(ev.actionId ?? ''), mdText(ev.newStatus ?? ''),
-      `${ev.verified ? '✅ verified' : '❌ not verified'}${ev.header ? ` (${mdText(ev.header)})` : ''}${ev.duplicate ? ' duplicate' : ''}`, mdText(ev.diagnosis ?? ''),
+      `${ev.verified ? '✅ verified' : '❌ not verified'}${ev.header ? ` (${mdText(ev.header)})` : ''}${ev.duplicate ? ' duplicate' : ''}`, mdText(diagnoses[i] ?? ''),
     ]),
   );
 }
 
 function problemSection(check: CheckResult, report: RunReport): string {
   const parts = [`#### ${STATUS_CELL[check.status]}: \`${check.id}\` ${mdText(check.title)}`, mdParagraph(check.message)];
-  if (check.details?.length) parts.push(check.details.map((d) => `- ${mdParagraph(d)}`).join('\n'));
+  if (check.details?.length) parts.push(uniqueLines(check.details).map((d) => `- ${mdParagraph(d)}`).join('\n'));
   const violated = violatedRequirements(report, check);
   if (violated.length > 0) parts.push(`Violates: ${violated.map((r) => `\`${r.id}\`${r.section ? ` (${mdText(r.section)})` : ''}`).join('; ')}`);
   parts.push(`Rule: ${mdText(check.rule)}`);
@@ -72,20 +74,24 @@ export function renderMarkdown(input: RunReport): string {
   const report = maskReport(input);
   const passed = report.verdict === 'PASS';
   const { provider } = report;
+  // One root cause skips many checks with the same reason: the table says it once.
+  const messages = sameAsAbove(report.checks.map((c) => c.message));
   const sections = [
     `## ${passed ? '✅' : '❌'} provcert: certification ${passed ? 'PASSED' : 'FAILED'}`,
-    `${mdParagraph(providerLabel(provider))} · profile ${provider.profile} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
+    `${mdParagraph(providerLabel(provider))} · profile ${provider.profile ?? 'unknown'} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
     `**${summaryText(report.summary)}** in ${formatDuration(report.durationMs)}`,
     table(
       ['Check', 'Status', 'Message'],
-      report.checks.map((c) => [`\`${c.id}\` ${mdText(c.title)}`, STATUS_CELL[c.status], mdText(c.message)]),
+      report.checks.map((c, i) => [`\`${c.id}\` ${mdText(c.title)}`, STATUS_CELL[c.status], mdText(messages[i] ?? '')]),
     ),
   ];
   const problems = problemChecks(report);
   if (problems.length > 0) sections.push('### What to fix', ...problems.map((c) => problemSection(c, report)));
   const warned = report.checks.filter((c) => c.warnings?.length);
   if (warned.length > 0) {
-    sections.push('### Warnings (do not affect the verdict)', warned.flatMap((c) => c.findings.filter((f) => f.severity === 'warn').map((w) => `- \`${c.id}\` [\`${w.requirement}\`]: ${mdText(w.message)}`)).join('\n'));
+    const warnings = warned.flatMap((c) => c.findings.filter((f) => f.severity === 'warn').map((w) => ({ id: c.id, w })));
+    const lines = warnings.map(({ id, w }) => `- \`${id}\` [\`${w.requirement}\`]: ${mdText(w.message)}`);
+    sections.push('### Warnings (do not affect the verdict)', uniqueLines(lines).join('\n'));
   }
   return `${sections.join('\n\n')}\n`;
 }

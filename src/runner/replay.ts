@@ -1,4 +1,4 @@
-import type { CheckId, CheckResult, RunReport } from '../checks/types.js';
+import type { CheckId, CheckResult, CheckStatus, RunReport } from '../checks/types.js';
 import type { RawRunOptions } from '../cli/run-options.js';
 
 export interface ReplayPlan {
@@ -9,12 +9,14 @@ export interface ReplayPlan {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 const list = (v: unknown): string | undefined => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(',') : undefined);
 
+const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
+
 /**
  * The run flags recorded in a report's `inputs`, restricted to the failed checks (or one), so the rerun
- * is the same run: same provider, auth, profile, capabilities, seed and limits.
+ * is the same run: same provider, auth, profile, capabilities, seed, limits and strictness.
  */
 export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { error: string } {
-  const failed = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id);
+  const failed = report.checks.filter((c) => isFailure(c.status)).map((c) => c.id);
   const checks = only ? [only] : failed;
   if (only && !report.checks.some((c) => c.id === only)) return { error: `the report has no check "${only}"` };
   if (checks.length === 0) return { error: 'the report has no failed check to replay (verdict ' + report.verdict + '); pass --check ID to rerun one anyway' };
@@ -35,18 +37,87 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
     ...(str(i['webhookTimeoutMs']) ? { webhookTimeout: str(i['webhookTimeoutMs']) } : {}),
     ...(str(i['maxExpiryWaitS']) ? { maxExpiryWait: str(i['maxExpiryWaitS']) } : {}),
     ...(str(i['seed']) ? { seed: str(i['seed']) } : {}),
+    // Under --strict a warning was a failure; the rerun judges it the same way.
+    ...(i['strict'] === true ? { strict: true } : {}),
     only: checks.join(','),
   };
   return { flags, checks };
 }
 
-export type ReplayVerdict = 'reproduced' | 'not-reproduced' | 'changed';
+/**
+ * What became of one replayed check. An original failure (fail or error) is `still-fails` (fails again),
+ * `now-errors` (the check could not run to the end this time), `not-run` (skipped now, so not shown
+ * fixed) or `fixed` (passes now). A check that passed or was skipped (rerun with --check) `was-not-a-failure`,
+ * unless it `fails-now`.
+ */
+export type ReplayVerdict = 'still-fails' | 'now-errors' | 'not-run' | 'fixed' | 'was-not-a-failure' | 'fails-now';
 
-/** Compare one check's original result with its rerun. */
-export function compareResults(before: CheckResult, after: CheckResult | undefined): { verdict: ReplayVerdict; line: string } {
-  if (!after) return { verdict: 'changed', line: `${before.id}: not run this time` };
-  if (after.status === before.status && after.message === before.message) return { verdict: 'reproduced', line: `${before.id}: reproduced — ${after.message}` };
-  if (after.status === before.status) return { verdict: 'reproduced', line: `${before.id}: still ${after.status} — now: ${after.message} (was: ${before.message})` };
-  if (after.status === 'pass') return { verdict: 'not-reproduced', line: `${before.id}: no longer fails (was ${before.status}: ${before.message})` };
-  return { verdict: 'changed', line: `${before.id}: now ${after.status} — ${after.message} (was ${before.status}: ${before.message})` };
+export const REPLAY_VERDICTS: readonly ReplayVerdict[] = ['still-fails', 'now-errors', 'not-run', 'fails-now', 'fixed', 'was-not-a-failure'];
+
+/** Verdicts that keep the replay from exiting 0: a failure seen now, or one that could not be shown fixed. */
+export const isStillFailing = (verdict: ReplayVerdict): boolean => verdict !== 'fixed' && verdict !== 'was-not-a-failure';
+
+const LABEL: Record<ReplayVerdict, [one: string, many: string]> = {
+  'still-fails': ['still fails', 'still fail'],
+  'now-errors': ['now errors', 'now error'],
+  'not-run': ['not run', 'not run'],
+  'fails-now': ['fails now', 'fail now'],
+  fixed: ['fixed', 'fixed'],
+  'was-not-a-failure': ['was not a failure', 'were not failures'],
+};
+
+export interface ReplayComparison {
+  id: CheckId;
+  verdict: ReplayVerdict;
+  /** One line: "quote-math: still fails — total 2300 ≠ 2400". Report text, not yet masked or sanitized. */
+  line: string;
+  /** The rerun's result when it shows a problem, to print with its evidence and reproduce command. */
+  failure?: CheckResult;
+}
+
+function verdictFor(before: CheckStatus, after: CheckStatus | undefined): ReplayVerdict {
+  if (!isFailure(before)) return after !== undefined && isFailure(after) ? 'fails-now' : 'was-not-a-failure';
+  if (after === 'fail') return 'still-fails';
+  if (after === 'error') return 'now-errors';
+  if (after === 'pass') return 'fixed';
+  return 'not-run';
+}
+
+const PAST: Record<CheckStatus, string> = { pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errored' };
+const NOW: Record<CheckStatus, string> = { pass: 'passes', fail: 'fails', skip: 'skipped', error: 'errors' };
+
+function detailOf(verdict: ReplayVerdict, before: CheckResult, after: CheckResult | undefined): string {
+  const same = after?.status === before.status && after.message === before.message;
+  const was = (prefix: string): string => (same ? '(as before)' : `(${prefix}${before.message})`);
+  const originally = `originally ${PAST[before.status]}`;
+  switch (verdict) {
+    case 'still-fails':
+      return `${after?.message ?? ''} ${was(before.status === 'error' ? 'was error: ' : 'was: ')}`;
+    case 'now-errors':
+    case 'fails-now':
+      return `${after?.message ?? ''} ${was(`was ${before.status}: `)}`;
+    case 'fixed':
+      return `passes now (was ${before.status}: ${before.message})`;
+    case 'not-run':
+      return `${after ? after.message : 'the rerun has no result for it'} (was ${before.status}: ${before.message})`;
+    case 'was-not-a-failure':
+      return `${originally}; now ${after ? `${NOW[after.status]}: ${after.message}` : 'not run'}`;
+  }
+}
+
+/** Compare one check's original result with its rerun (undefined: the rerun has no result for it). */
+export function compareResults(before: CheckResult, after: CheckResult | undefined): ReplayComparison {
+  const verdict = verdictFor(before.status, after?.status);
+  const line = `${before.id}: ${LABEL[verdict][0]} — ${detailOf(verdict, before, after)}`;
+  return { id: before.id, verdict, line, ...(after && isFailure(after.status) ? { failure: after } : {}) };
+}
+
+/** "replayed 3 checks: 1 still fails, 1 fixed, 1 was not a failure" — every verdict counted once. */
+export function replaySummary(verdicts: readonly ReplayVerdict[]): string {
+  const parts: string[] = [];
+  for (const verdict of REPLAY_VERDICTS) {
+    const n = verdicts.filter((v) => v === verdict).length;
+    if (n > 0) parts.push(`${n} ${LABEL[verdict][n === 1 ? 0 : 1]}`);
+  }
+  return `replayed ${verdicts.length} ${verdicts.length === 1 ? 'check' : 'checks'}: ${parts.join(', ')}`;
 }

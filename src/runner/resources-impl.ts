@@ -51,7 +51,7 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   async function validResource<T>(path: string, operation: string, owner: CheckId): Promise<T> {
     const { outcome, problems } = await getValidated(path, operation);
     const why = whyNotJson200(`GET ${path}`, outcome) ?? (problems.length > 0 ? `GET ${path} does not match the schema (${problems[0]})` : undefined);
-    if (why) throw new PrerequisiteError(owner, why);
+    if (why) throw new PrerequisiteError(owner, why, { evidence: outcome });
     return (outcome as { json: unknown }).json as T;
   }
 

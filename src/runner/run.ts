@@ -1,6 +1,6 @@
 import { CHECKS } from '../checks/registry.js';
-import type { ApplicabilityContext, CheckContext, CheckId, CheckResult, Clock, RunReport } from '../checks/types.js';
-import type { ProviderInfoView } from '../checks/views.js';
+import type { ApplicabilityContext, CheckContext, CheckDefinition, CheckId, CheckResult, Clock, RunReport } from '../checks/types.js';
+import type { Profile } from '../contract.js';
 import { createProviderClient } from '../http/client.js';
 import { Redactor } from '../http/redact.js';
 import { curlFor } from '../http/reproduce.js';
@@ -9,12 +9,12 @@ import type { WebhookInbox } from '../server/types.js';
 import type { Contract } from '../spec/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
 import { CONTRACT_VERSION, toolVersion } from '../util/package-root.js';
-import { inferProfile, resolveFulfillment, skipReasonFor } from './applicability.js';
+import { applicabilitySkips, inferProfile, resolveFulfillment } from './applicability.js';
 import { systemClock } from './clock.js';
 import type { RunConfig } from './config.js';
 import { guardPosts } from './guarded-client.js';
-import { PrerequisiteError } from './resources.js';
-import { createResources, whyNotJson200 } from './resources-impl.js';
+import { createResources } from './resources-impl.js';
+import { readProviderInfo, stoppedRun } from './root-cause.js';
 import { scheduleChecks, type RunHooks } from './schedule.js';
 import { applyStrict } from './strict.js';
 
@@ -26,13 +26,20 @@ export interface RunStartInfo {
   requirements: RunReport['requirements'];
 }
 
+/** What is known the moment a run starts, before the provider answered anything. */
+export interface RunBeginInfo {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
 export interface RunDeps {
   contract: Contract;
   credential: string;
   webhookSecret: string;
   /** An already running core (provcert serve); otherwise an embedded receiver is started for the run. */
   inbox?: WebhookInbox;
-  hooks?: RunHooks & { onRunStart?(info: RunStartInfo): void };
+  /** onRunBegin at once; onRunStart when GET /provider-info has decided the profile and the checks. */
+  hooks?: RunHooks & { onRunBegin?(info: RunBeginInfo): void; onRunStart?(info: RunStartInfo): void };
   clock?: Clock;
   signal?: AbortSignal;
   /** The requirements catalog findings cite; default: spec/requirements.yaml. */
@@ -52,9 +59,6 @@ function citedRequirements(catalog: RequirementCatalog, defs: readonly { require
   return cited;
 }
 
-/** Checks that must run even when the provider cannot be reached: they explain why. */
-const DIAGNOSTIC_CHECKS: ReadonlySet<CheckId> = new Set(['base-url', 'metadata']);
-
 /** Runs a whole certification against one provider and returns the report. Never throws for provider faults. */
 export async function runCertification(config: RunConfig, deps: RunDeps): Promise<RunReport> {
   const clock = deps.clock ?? systemClock;
@@ -66,7 +70,8 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
 
   const inner = createProviderClient(
     { baseUrl: config.baseUrl, authMethod: config.authMethod, credential: deps.credential, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes },
-    { redactor },
+    // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
+    { redactor, ...(deps.signal ? { signal: deps.signal } : {}) },
   );
   let safe = false;
   const client = guardPosts(inner, () => safe);
@@ -82,42 +87,38 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
   const abort = new AbortController();
   const onAbort = () => abort.abort();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
+  // The header comes before the first request, so a provider that never answers still gets output at once.
+  deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
 
   try {
     const resources = createResources({ client, contract: deps.contract, config, clock, runId });
 
-    // Provider-info decides applicability (capabilities, profile, fulfillment) and safety; fetch it first.
-    let info: ProviderInfoView | undefined;
-    let unreachable: string | undefined;
-    try {
-      info = await resources.providerInfo();
-    } catch (error) {
-      if (!(error instanceof PrerequisiteError)) throw error;
-      const probe = await client.send({ method: 'GET', path: '/provider-info' });
-      if (probe.kind === 'failure' || probe.bodyKind === 'html' || probe.status === 404) unreachable = whyNotJson200('GET /provider-info', probe);
-    }
+    // Provider-info decides applicability (capabilities, profile, fulfillment) and safety; fetch it first. When it
+    // cannot (refused, unreachable, not JSON), that is the run's one root cause: one check reports it, every other
+    // check is skipped naming it, and nothing is guessed (the report then has no profile).
+    const selected = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
+    const selectedIds = selected.map((d) => d.id);
+    const reading = await readProviderInfo({ resources, client, contract: deps.contract, config, credential: deps.credential, selected: selectedIds });
+    const { info, cause } = reading;
     safe = info?.manifest?.certification?.safeTestEnvironment === true;
-    const declared = new Set(info?.capabilities ?? config.capabilities ?? []);
-    const profile = inferProfile(config.profile, declared);
-    const fulfillment = resolveFulfillment(config.fulfillment, info);
-    const applicability: ApplicabilityContext = { config, contract: deps.contract, declared, profile, fulfillment, authMethod: config.authMethod };
-
-    const defs = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
-    const decided = new Map<CheckId, string>();
-    for (const def of defs) {
-      const reason =
-        unreachable && !DIAGNOSTIC_CHECKS.has(def.id)
-          ? `skipped: the provider could not be reached (see base-url): ${unreachable}`
-          : skipReasonFor(def, applicability) ??
-            (def.createsOrders && !safe
-              ? 'not run: this check creates test orders, and manifest.certification.safeTestEnvironment is not true (see metadata); no POST request was sent'
-              : undefined);
-      if (reason !== undefined) decided.set(def.id, reason);
+    const declared = new Set(info?.capabilities ?? reading.declared ?? config.capabilities ?? []);
+    // With a root cause only what the user stated is known: --profile and --fulfillment.
+    let profile: Profile | undefined = config.profile;
+    let fulfillment = config.fulfillment?.toUpperCase();
+    let defs: CheckDefinition[] = selected;
+    let decided: Map<CheckId, string>;
+    if (cause) {
+      ({ defs, skips: decided } = stoppedRun(selected, CHECKS, cause));
+    } else {
+      profile = inferProfile(config.profile, declared);
+      fulfillment = resolveFulfillment(config.fulfillment, info);
+      const applicability: ApplicabilityContext = { config, contract: deps.contract, declared, profile, fulfillment, authMethod: config.authMethod };
+      decided = applicabilitySkips(defs, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
     }
 
     const slug = info?.slug ?? 'provider';
     deps.hooks?.onRunStart?.(
-      redactor.deep({ baseUrl: config.baseUrl, webhookUrl: inbox.urlFor(slug), profile, checks: defs.length, requirements: citedRequirements(catalog, defs, []) }),
+      redactor.deep({ baseUrl: config.baseUrl, webhookUrl: inbox.urlFor(slug), profile: profile ?? 'unknown', checks: defs.length, requirements: citedRequirements(catalog, defs, []) }),
     );
     const ctx: CheckContext = { client, contract: deps.contract, config, resources, webhooks: inbox, clock, signal: abort.signal, secrets: [deps.credential, deps.webhookSecret] };
     const strict = config.strict === true;
@@ -141,9 +142,10 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
         baseUrl: config.baseUrl,
         ...(info ? { slug: info.slug, name: info.name } : {}),
         authMethod: config.authMethod,
-        profile,
+        // Absent when GET /provider-info could not tell (the root cause): never a guess.
+        ...(profile ? { profile } : {}),
         capabilities: [...declared],
-        fulfillment,
+        ...(fulfillment ? { fulfillment } : {}),
       },
       verdict: summary.fail + summary.error === 0 && summary.pass > 0 ? 'PASS' : 'FAIL',
       startedAt: startedAt.toISOString(),
@@ -179,6 +181,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
 /** Live output sees results already masked, as the report does. */
 const maskedHooks = (hooks: RunHooks, redactor: Redactor): RunHooks => ({
   onCheckStart: (id, title) => hooks.onCheckStart?.(id, title),
+  onCheckProgress: (id, update) => hooks.onCheckProgress?.(id, { ...update, text: redactor.text(update.text) }),
   onCheckEnd: (result) => hooks.onCheckEnd?.(redactor.deep(result)),
 });
 

@@ -1,8 +1,10 @@
-import type { CheckContext, CheckDefinition, CheckId, CheckOutcome, CheckResult } from '../checks/types.js';
+import type { CheckContext, CheckDefinition, CheckId, CheckOutcome, CheckProgress, CheckResult } from '../checks/types.js';
 import { PrerequisiteError } from './resources.js';
 
 export interface RunHooks {
   onCheckStart?(id: CheckId, title: string): void;
+  /** A running check's wait changed (what it awaits, how long at most). */
+  onCheckProgress?(id: CheckId, update: CheckProgress): void;
   onCheckEnd?(result: CheckResult): void;
 }
 
@@ -101,10 +103,18 @@ export async function scheduleChecks(
         release();
         return finish(def, skipped(INTERRUPTED), started);
       }
+      // Each check reports its waits under its own id; a late report after it finished is dropped.
+      let running = true;
+      const progress = (update: CheckProgress): void => {
+        if (running) options.hooks?.onCheckProgress?.(def.id, update);
+      };
       try {
         options.hooks?.onCheckStart?.(def.id, def.title);
-        return finish(def, await runOne(def, ctx), started);
+        const outcome = await runOne(def, { ...ctx, progress });
+        running = false;
+        return finish(def, outcome, started);
       } finally {
+        running = false;
         release();
       }
     })();

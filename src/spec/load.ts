@@ -1,84 +1,34 @@
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
-import { err, ok, type Result } from '../util/result.js';
-import { compileContract } from './compile.js';
+import { ok, type Result } from '../util/result.js';
 import type { Contract } from './contract.js';
 import type { SpecError } from './types.js';
-import { readYamlFile } from './yaml-file.js';
 
 export const BUNDLED_SPEC_PATH = join(packageRoot, 'spec', 'openapi.yaml');
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const readYaml = async (path: string): Promise<Result<Json, SpecError>> =>
-  (await readYamlFile(path, 'spec file', 'YAML/JSON')) as Result<Json, SpecError>;
-
-/** Follow a JSON pointer fragment ("/components/schemas/X") inside a document. */
-function follow(doc: Json, fragment: string): Json | undefined {
-  let node: Json | undefined = doc;
-  for (const raw of fragment.split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
-
-/**
- * Inline every $ref that points into another file, so the rest of the code sees one document with only
- * internal refs (a bundled spec). Refs inside the external file are resolved relative to that file.
+/*
+ * The bundled spec is served by validators generated at build time (precompiled.ts): no YAML parsing and no
+ * ajv compilation at run time. Any other spec (`--spec`) is read, bundled and compiled here. The modules of
+ * each path are imported only when that path is taken, so the precompiled path never loads yaml or ajv.
  */
-async function bundle(node: Json, baseFile: string, rootDoc: Json, depth = 0): Promise<Result<Json, SpecError>> {
-  if (depth > 50) return err({ kind: 'bad-ref', message: `$ref chain too deep (cycle?) in ${baseFile}` });
-  if (Array.isArray(node)) {
-    const out: Json[] = [];
-    for (const item of node) {
-      const r = await bundle(item, baseFile, rootDoc, depth);
-      if (!r.ok) return r;
-      out.push(r.value);
-    }
-    return ok(out);
-  }
-  if (!isObject(node)) return ok(node);
-  const ref = node['$ref'];
-  if (typeof ref === 'string' && !ref.startsWith('#')) {
-    const [file = '', fragment = ''] = ref.split('#');
-    const target = resolve(dirname(baseFile), file);
-    const loaded = await readYaml(target);
-    if (!loaded.ok) return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile}: ${loaded.error.message}` });
-    const picked = fragment ? follow(loaded.value, fragment) : loaded.value;
-    if (picked === undefined) return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile} points to nothing` });
-    return bundle(picked, target, loaded.value, depth + 1);
-  }
-  if (typeof ref === 'string' && depth > 0) {
-    // An internal ref of an external file: inline its target from that file.
-    const picked = follow(rootDoc, ref.slice(1));
-    if (picked === undefined) return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile} points to nothing` });
-    return bundle(picked, baseFile, rootDoc, depth + 1);
-  }
-  const out: Record<string, Json> = {};
-  for (const [key, value] of Object.entries(node)) {
-    const r = await bundle(value, baseFile, rootDoc, depth);
-    if (!r.ok) return r;
-    out[key] = r.value;
-  }
-  return ok(out);
+
+/** Read, bundle and compile a spec file at run time, whatever it is; errors are values with a message for people. */
+export async function compileSpecAtRunTime(specPath: string): Promise<Result<Contract, SpecError>> {
+  const path = resolve(specPath);
+  const [{ readBundledSpec }, { compileContract }] = await Promise.all([import('./bundle.js'), import('./compile.js')]);
+  const bundled = await readBundledSpec(path);
+  return bundled.ok ? compileContract(bundled.value, path) : bundled;
 }
 
-/** Load, bundle and compile a spec; errors are values with a message for people. */
+/** Load a contract: the precompiled one for the bundled spec (unless the spec changed since the build), else compile it. */
 export async function tryLoadContract(specPath: string = BUNDLED_SPEC_PATH): Promise<Result<Contract, SpecError>> {
   const path = resolve(specPath);
-  const loaded = await readYaml(path);
-  if (!loaded.ok) return loaded;
-  const doc = loaded.value;
-  if (!isObject(doc) || typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.1')) {
-    return err({ kind: 'not-openapi', message: `${path} is not an OpenAPI 3.1 document (expected "openapi: 3.1.x" at the top)` });
+  if (path === BUNDLED_SPEC_PATH) {
+    const { loadPrecompiledContract } = await import('./precompiled.js');
+    const precompiled = await loadPrecompiledContract();
+    if (precompiled) return ok(precompiled);
   }
-  const bundled = await bundle(doc, path, doc);
-  if (!bundled.ok) return bundled;
-  return compileContract(bundled.value as Record<string, unknown>, path);
+  return compileSpecAtRunTime(path);
 }
 
 const cache = new Map<string, Promise<Contract>>();

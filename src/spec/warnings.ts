@@ -1,83 +1,53 @@
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { AnySchemaObject } from 'ajv';
-import { describeValue } from './explain.js';
-import { parseIsoTimestamp } from './timestamp.js';
-import type { SchemaProblem } from './types.js';
+import { _, Name, type AnySchemaObject, type Code, type CodeKeywordDefinition, type KeywordCxt } from 'ajv/dist/2020.js';
+import { strConcat } from 'ajv/dist/compile/codegen/index.js';
+import { warnIfNotSuggested, warnIfOffsetless } from './warning-hooks.js';
 
 /**
  * Spec keywords that never reject a payload but record a warning: what the contract allows yet leaves
- * ambiguous (a timestamp without an offset) or only suggests (reason codes). ajv validates synchronously,
- * so one collector per compiled contract is reset before and read after each validation.
+ * ambiguous (a timestamp without an offset) or only suggests (reason codes). They generate code that calls
+ * warning-hooks.ts, so they work in validators compiled at run time and in the standalone code generated
+ * at build time alike (a `validate` keyword cannot be written out as standalone code).
  */
 export const WARNING_KEYWORDS = ['x-warn-without-offset', 'x-suggested-values'] as const;
 
-export interface WarningCollector {
-  reset(): void;
-  add(problem: SchemaProblem): void;
-  /** The warnings since the last reset, each text once, in the order found. */
-  take(): SchemaProblem[];
-}
+/** The identifier under which standalone code imports warning-hooks.ts (see generate.ts). */
+export const WARNING_HOOKS_IMPORT = 'warningHooks';
 
-export function createWarningCollector(): WarningCollector {
-  let found = new Map<string, SchemaProblem>();
-  return {
-    reset: () => {
-      found = new Map();
-    },
-    add: (problem) => {
-      if (!found.has(problem.text)) found.set(problem.text, problem);
-    },
-    take: () => [...found.values()],
-  };
-}
+/** ajv's name for the pointer argument of every validate function (its `names.instancePath`). */
+const INSTANCE_PATH = new Name('instancePath');
 
-/** The part of ajv's data context a keyword reads (ajv does not export the type from its entry point). */
-interface DataContext {
-  instancePath: string;
-}
+/** The pointer of the value being validated, as ajv computes it for its own errors. */
+const instancePathOf = (cxt: KeywordCxt): Code => strConcat(INSTANCE_PATH, cxt.it.errorPath);
 
-const at = (pointer: string): string => pointer || '(root)';
-
-/** Short printable values as they are (`CUSTOMER_CHANGED_MIND`); anything else quoted and capped. */
-const shown = (value: string): string => (/^[\x21-\x7e]{1,60}$/.test(value) ? value : describeValue(value));
+/** A function the generated code calls: in memory at run time, an import in standalone code. */
+const hook = (cxt: KeywordCxt, name: 'warnIfOffsetless' | 'warnIfNotSuggested', fn: (...args: never[]) => void) =>
+  cxt.gen.scopeValue('func', { ref: fn, code: _`${new Name(WARNING_HOOKS_IMPORT)}.${new Name(name)}` });
 
 /** "Reason code" → "reason codes"; no title → "values". */
-const pluralLabel = (parent: AnySchemaObject | undefined): string => {
-  const title: unknown = parent?.['title'];
+const pluralLabel = (parent: AnySchemaObject): string => {
+  const title: unknown = parent['title'];
   return typeof title === 'string' && title !== '' ? `${title.toLowerCase()}s` : 'values';
 };
 
-/** Register the warning keywords on an ajv instance; they always validate and only feed the collector. */
-export function addWarningKeywords(ajv: Ajv2020, collector: WarningCollector): void {
-  ajv.addKeyword({
-    keyword: 'x-warn-without-offset',
-    type: 'string',
-    schemaType: 'boolean',
-    errors: false,
-    validate: (enabled: unknown, data: string, _parent?: AnySchemaObject, cxt?: DataContext) => {
-      if (enabled === true && parseIsoTimestamp(data)?.hasOffset === false) {
-        const pointer = cxt?.instancePath ?? '';
-        collector.add({ pointer, rule: 'offsetless-timestamp', text: `${at(pointer)} ${shown(data)} has no UTC offset; read as UTC (ambiguous)` });
-      }
-      return true;
-    },
-  });
-  ajv.addKeyword({
-    keyword: 'x-suggested-values',
-    type: 'string',
-    schemaType: 'array',
-    errors: false,
-    validate: (suggested: unknown[], data: string, parent?: AnySchemaObject, cxt?: DataContext) => {
-      if (!suggested.includes(data)) {
-        const pointer = cxt?.instancePath ?? '';
-        const list = suggested.map(String).join(', ');
-        collector.add({
-          pointer,
-          rule: 'suggested-values',
-          text: `${at(pointer)} ${shown(data)} is not one of the contract's suggested ${pluralLabel(parent)} (${list})`,
-        });
-      }
-      return true;
-    },
-  });
-}
+const warnWithoutOffset: CodeKeywordDefinition = {
+  keyword: 'x-warn-without-offset',
+  type: 'string',
+  schemaType: 'boolean',
+  code(cxt) {
+    if (cxt.schema !== true) return;
+    cxt.gen.code(_`${hook(cxt, 'warnIfOffsetless', warnIfOffsetless)}(${cxt.data}, ${instancePathOf(cxt)})`);
+  },
+};
+
+const suggestedValues: CodeKeywordDefinition = {
+  keyword: 'x-suggested-values',
+  type: 'string',
+  schemaType: 'array',
+  code(cxt) {
+    const fn = hook(cxt, 'warnIfNotSuggested', warnIfNotSuggested);
+    cxt.gen.code(_`${fn}(${cxt.data}, ${instancePathOf(cxt)}, ${cxt.schemaValue}, ${pluralLabel(cxt.parentSchema)})`);
+  },
+};
+
+/** The warning keywords, to register on an ajv instance with addKeyword. */
+export const warningKeywords: readonly CodeKeywordDefinition[] = [warnWithoutOffset, suggestedValues];

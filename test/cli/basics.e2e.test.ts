@@ -61,7 +61,7 @@ describe('provcert run: configuration errors', () => {
     [['run', '--base-url', 'not a url', '--auth', 'API_KEY'], {}, /is not a URL/],
     [['run', '--base-url', 'https://p.example', '--auth', 'PASSWORD'], {}, /is not an auth method/],
     [['run', '--base-url', 'https://p.example', '--auth', 'api-key'], {}, /missing credential: the environment variable PROVIDER_API_KEY is not set/],
-    [['run', '--base-url', 'https://p.example', '--auth', 'bearer', '--only', 'catalog,quote-maths'], { PROVIDER_API_KEY: 'k' }, /unknown check id "quote-maths"; known ids: base-url, metadata/],
+    [['run', '--base-url', 'https://p.example', '--auth', 'bearer', '--only', 'catalog,quote-maths'], { PROVIDER_API_KEY: 'k' }, /unknown check id "quote-maths" \(did you mean quote-math\?\); known ids: base-url, metadata/],
   ])('%j exits 2 with one line', async (args, env, message) => {
     const r = await runCli(args, { env });
     expect(r.code).toBe(2);

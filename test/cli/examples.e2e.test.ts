@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile, chmod, mkdir } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 
-const repo = join(import.meta.dirname, '../..');
 const examples = join(repo, 'examples');
 
 interface Workflow {
@@ -15,43 +14,54 @@ interface GitlabJob {
   certify: { variables: Record<string, string>; script: string[] };
 }
 
+let work = '';
+let providerRepo = '';
+
+// A provider repository as the examples' header comments set it up: provcert's tarball under vendor/, installed with
+// `npm install --save-dev ./vendor/provcert-<version>.tgz` (lockfile only: each example's own `npm ci` installs it).
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'provcert-example-'));
+  providerRepo = join(work, 'provider-repo');
+  await mkdir(join(providerRepo, 'vendor'), { recursive: true });
+  const packed = await packProvcert(join(providerRepo, 'vendor'));
+  await installInFreshProject(providerRepo, `./vendor/${packed.filename}`, { lockOnly: true });
+}, 240_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
 /**
- * Runs the shell commands of a CI example as they are written, with `npx --yes provcert` resolving to
- * this checkout (a `npx` shim on PATH), and returns the certify command's exit code and the reports.
+ * Runs the shell commands of a CI example as they are written (installing provcert with `npm ci`, then `npx provcert`)
+ * in a copy of the provider repository, and returns the last command's exit code and the directory with the reports.
  */
-async function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-example-'));
-  const bin = join(dir, 'bin');
-  await mkdir(bin);
-  const shim = join(bin, 'npx');
-  await writeFile(shim, `#!/usr/bin/env bash\n[ "$1" = "--yes" ] && shift\n[ "$1" = "provcert" ] || { echo "unexpected npx $*" >&2; exit 99; }\nshift\nexec node ${JSON.stringify(join(repo, 'bin/provcert.js'))} "$@"\n`);
-  await chmod(shim, 0o755);
-  // The backend started in the background must not outlive the script.
-  const wrapped = `set -e\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n${script}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', wrapped], {
-      cwd: dir,
-      env: { PATH: `${bin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1', CI: '1', PROVIDER_API_KEY: 'example-key-123', SERVICE_WEBHOOK_SECRET: 'example-secret-456', ...env },
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output, dir }));
-  });
+async function runScript(script: string, jobEnv: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
+  const dir = await mkdtemp(join(work, 'job-'));
+  await cp(providerRepo, dir, { recursive: true });
+  const secrets = { PROVIDER_API_KEY: 'example-key-123', SERVICE_WEBHOOK_SECRET: 'example-secret-456' };
+  // set -e: a failing line fails the job, as in both CI systems. The backend started in the background ends with the job.
+  const env = userEnv({ ...secrets, ...jobEnv });
+  const r = await runCommand('bash', ['-c', `set -e\n${script}`], dir, { env, timeoutMs: 180_000, endProcessGroup: true });
+  return { code: r.code, output: r.stdout + r.stderr, dir };
+}
+
+function stepRun(steps: { id?: string; run?: string }[], id: string): string {
+  const run = steps.find((s) => s.id === id)?.run;
+  if (run === undefined) throw new Error(`examples/github-actions.yml has no step with id ${id} and a run command`);
+  return run;
 }
 
 describe('CI examples run as written', () => {
-  it('GitHub Actions: starts the backend, certifies, writes JUnit + JSON + summary, exit 0', async () => {
+  it('GitHub Actions: installs provcert with npm ci, starts the backend, certifies, writes JUnit + JSON + summary, exit 0', async () => {
     const workflow = parse(await readFile(join(examples, 'github-actions.yml'), 'utf8')) as Workflow;
     const { env, steps } = workflow.jobs.certify;
-    const script = ['start-backend', 'certify'].map((id) => steps.find((s) => s.id === id)?.run ?? '').join('\n');
+    const script = ['install', 'start-backend', 'certify'].map((id) => stepRun(steps, id)).join('\n');
     const r = await runScript(script, { BASE_URL: env['BASE_URL'] ?? '' });
     expect(r.code, r.output).toBe(0);
     expect(await readFile(join(r.dir, 'provcert-junit.xml'), 'utf8')).toMatch(/<testsuites[^>]* failures="0"/);
     expect(JSON.parse(await readFile(join(r.dir, 'provcert-report.json'), 'utf8'))).toMatchObject({ verdict: 'PASS' });
     expect(await readFile(join(r.dir, 'provcert-summary.md'), 'utf8')).toMatch(/PASS/);
-  }, 60_000);
+  }, 240_000);
 
   it('GitLab CI: the same job fails the pipeline (exit 1) when the backend breaks a rule', async () => {
     const job = (parse(await readFile(join(examples, 'gitlab-ci.yml'), 'utf8')) as GitlabJob).certify;
@@ -62,5 +72,5 @@ describe('CI examples run as written', () => {
     const junit = await readFile(join(r.dir, 'provcert-junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites[^>]* failures="1"/);
     expect(junit).toContain('quote-math');
-  }, 60_000);
+  }, 240_000);
 });

@@ -1,15 +1,17 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type FaultName } from '../../fixtures/provider/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../fixtures/provider/index.js';
+import type { RunReport } from '../../src/checks/types.js';
+import { passingReport } from '../report/sample-reports.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
 
-const env = { PROVIDER_API_KEY: 'replay-key-31', SERVICE_WEBHOOK_SECRET: 'replay-secret-77' };
+const CREDENTIAL = 'replay-key-31a9f';
+const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: 'replay-secret-77c2e' };
 
-
-async function providerOn(port: number, webhookPort: number, faults: FaultName[]) {
+async function providerOn(port: number, webhookPort: number, faults: FaultName[]): Promise<RunningProvider> {
   return startReferenceProvider({
     port, authMethod: 'API_KEY', credential: env.PROVIDER_API_KEY, webhookSecret: env.SERVICE_WEBHOOK_SECRET,
     webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`, faults,
@@ -17,50 +19,132 @@ async function providerOn(port: number, webhookPort: number, faults: FaultName[]
   });
 }
 
-describe('provcert replay (operator flow)', () => {
-  it('reruns the failed check from a report: reproduced while broken, not once fixed', async () => {
-    const [port, webhookPort] = [await freePort(), await freePort()];
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-replay-report-'));
-    const reportPath = join(dir, 'report.json');
+const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
 
-    let provider = await providerOn(port, webhookPort, ['changed-payload-accepted']);
-    try {
-      const run = await runCli(['run', '--base-url', provider.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort), '--skip', 'quote-expiry', '--json', reportPath], { env });
-      expect(run.code).toBe(1);
-      const replay = await runCli(['replay', reportPath], { env });
-      expect(replay.code).toBe(1);
-      expect(replay.stdout).toMatch(/replaying idempotency against http:\/\/127\.0\.0\.1:\d+ \(seed \w+\)/);
-      expect(replay.stdout).toMatch(/^idempotency: (reproduced|still fail)/m);
-      expect(replay.stdout).toContain('1 of 1 failure(s) still reproduce');
-    } finally {
-      await provider.close();
-    }
+describe('provcert replay (operator flow against the reference provider)', () => {
+  let port = 0;
+  let webhookPort = 0;
+  let dir = '';
+  let reportPath = '';
+  let provider: RunningProvider | undefined;
 
-    provider = await providerOn(port, webhookPort, []);
-    try {
-      const replay = await runCli(['replay', reportPath, '--check', 'idempotency'], { env });
-      expect(replay.code).toBe(0);
-      expect(replay.stdout).toMatch(/^idempotency: no longer fails/m);
-    } finally {
-      await provider.close();
-    }
+  beforeAll(async () => {
+    [port, webhookPort] = [await freePort(), await freePort()];
+    dir = await mkdtemp(join(tmpdir(), 'provcert-replay-report-'));
+    reportPath = join(dir, 'report.json');
+    provider = await providerOn(port, webhookPort, ['quote-total-wrong']);
+    const flags = ['--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort), '--skip', 'quote-expiry', '--json', reportPath];
+    const run = await runCli(['run', '--base-url', provider.url, ...flags], { env });
+    expect(run.code).toBe(1);
+    const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id)).toEqual(['quote-math']);
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+
+  it('a failure that still reproduces: "still fails" with its computation, reproduce command and request; exit 1', async () => {
+    const replay = await runCli(['replay', reportPath], { env });
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/^replaying quote-math against http:\/\/127\.0\.0\.1:\d+ \(seed \w+\)$/m);
+    expect(replay.stdout).toMatch(/^quote-math: still fails — total is \d+; expected \d+ = /m);
+    expect(replay.stdout).toMatch(/^ {4}total: expected [\d +−]+ = \d+, provider \d+$/m);
+    expect(replay.stdout).toMatch(/^ {4}reproduce:\n {6}BODY=/m);
+    expect(replay.stdout).toContain('-H "x-provider-api-key: $PROVIDER_API_KEY"');
+    expect(replay.stdout).toMatch(/^ {4}request: POST http:\/\/127\.0\.0\.1:\d+\/quote → 200$/m);
+    expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 still fails');
+    expect(replay.stdout + replay.stderr).not.toContain(CREDENTIAL);
   });
 
   it.each([
-    [['replay', 'missing.json'], /cannot read report missing\.json/],
-    [['replay', 'package.json'], /is not a provcert JSON report/],
-  ])('%j exits 2 with one line', async (args, message) => {
-    const r = await runCli(args, { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
+    ['health', 'passed', /^health: was not a failure — originally passed; now passes: /m],
+    ['signature', 'skipped', /^signature: was not a failure — originally skipped; now skipped: applies only to auth method HMAC_SIGNATURE/m],
+  ])('--check %s (a check that %s) is "was not a failure", exit 0', async (id, _status, line) => {
+    const replay = await runCli(['replay', reportPath, '--check', id], { env });
+    expect(replay.stdout).toMatch(line);
+    expect(replay.stdout).not.toMatch(/still|reproduce/);
+    expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 was not a failure');
+    expect(replay.code).toBe(0);
   });
 
-  it('refuses a report with nothing to replay', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'provcert-replay-pass-')), 'pass.json');
-    await writeFile(path, JSON.stringify({ reportVersion: 1, verdict: 'PASS', checks: [{ id: 'catalog', status: 'pass' }], inputs: {}, provider: { baseUrl: 'http://x', authMethod: 'API_KEY' } }));
-    const r = await runCli(['replay', path], { env });
+  it('the credential comes from the recorded source, or from --credential-env / --credential-file instead', async () => {
+    const withoutKey = { SERVICE_WEBHOOK_SECRET: env.SERVICE_WEBHOOK_SECRET };
+    const missing = await runCli(['replay', reportPath], { env: withoutKey });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      "provcert: missing credential: the report's run read it from the environment variable PROVIDER_API_KEY, which is not set\n" +
+        '  set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH to replay with another source\n',
+    );
+
+    const byEnv = await runCli(['replay', reportPath, '--credential-env', 'OTHER_PROVIDER_KEY'], { env: { ...withoutKey, OTHER_PROVIDER_KEY: CREDENTIAL } });
+    expect(lastLine(byEnv.stdout)).toBe('replayed 1 check: 1 still fails');
+    expect(byEnv.code).toBe(1);
+
+    const keyFile = join(dir, 'provider.key');
+    await writeFile(keyFile, `${CREDENTIAL}\n`);
+    const byFile = await runCli(['replay', reportPath, '--credential-file', keyFile], { env: withoutKey });
+    expect(lastLine(byFile.stdout)).toBe('replayed 1 check: 1 still fails');
+    expect(byFile.code).toBe(1);
+
+    const both = await runCli(['replay', reportPath, '--credential-file', keyFile, '--credential-env', 'X'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('provcert: --credential-env and --credential-file are alternatives; pass one\n');
+  });
+
+  it('once the provider is fixed: "fixed", exit 0; report text is masked and shown escaped', async () => {
+    await provider?.close();
+    provider = await providerOn(port, webhookPort, []);
+    // A report is untrusted: its message here carries the credential and a screen-clearing escape.
+    const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
+    const check = report.checks.find((c) => c.id === 'quote-math');
+    if (check) check.message = `total wrong ${CREDENTIAL} \u001b[2J\u0007`;
+    const hostilePath = join(dir, 'hostile.json');
+    await writeFile(hostilePath, JSON.stringify(report));
+
+    const replay = await runCli(['replay', hostilePath], { env });
+    expect(replay.stdout).toMatch(/^quote-math: fixed — passes now \(was fail: total wrong \*\*\*\* \\x1b\[2J\\x07\)$/m);
+    expect(replay.stdout).not.toMatch(/[\u0007\u001b]/);
+    expect(replay.stdout).not.toContain(CREDENTIAL);
+    expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 fixed');
+    expect(replay.code).toBe(0);
+  });
+
+  it('a provider that cannot be reached any more is "not run", never "fixed": exit 1', async () => {
+    await provider?.close();
+    provider = undefined;
+    const replay = await runCli(['replay', reportPath], { env });
+    expect(replay.stdout).toMatch(/^quote-math: not run — skipped: the provider could not be reached/m);
+    expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 not run');
+    expect(replay.code).toBe(1);
+  });
+});
+
+describe('provcert replay: unusable input is one line, exit 2', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'provcert-replay-input-'));
+    await writeFile(join(dir, 'pass.json'), JSON.stringify(passingReport()));
+    await writeFile(join(dir, 'not-json.json'), '{"reportVersion": 1,');
+    await writeFile(join(dir, 'v2.json'), JSON.stringify({ ...passingReport(), reportVersion: 2 }));
+    await writeFile(join(dir, 'bad-status.json'), JSON.stringify({ ...passingReport(), checks: [{ ...passingReport().checks[0], status: 'passed' }] }));
+  });
+
+  it.each([
+    [['missing.json'], /^provcert: cannot read report missing\.json \(no such file\)$/],
+    [['package.json'], /^provcert: package\.json is not a provcert JSON report \(written by provcert run --json FILE\): it has no reportVersion$/],
+    [['not-json.json'], /^provcert: not-json\.json is not JSON; expected the JSON report of a run/],
+    [['v2.json'], /^provcert: v2\.json has reportVersion 2; this provcert reads reportVersion 1 reports$/],
+    [['bad-status.json'], /^provcert: bad-status\.json is not a valid provcert JSON report .*: \/checks\/0\/status must be equal to one of the/],
+    [['pass.json'], /^provcert: the report has no failed check to replay \(verdict PASS\); pass --check ID to rerun one anyway$/],
+    [['pass.json', '--check', 'nonsense'], /^provcert: --check takes one known check id \(got "nonsense"\)$/],
+    [['pass.json', '--check', 'idempotency'], /^provcert: the report has no check "idempotency"$/],
+  ])('replay %j', async (args, message) => {
+    const cwd = args[0] === 'package.json' ? undefined : dir;
+    const r = await runCli(['replay', ...args], { env, ...(cwd ? { cwd } : {}) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no failed check to replay/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(r.stdout).toBe('');
   });
 });
 

@@ -26,7 +26,7 @@ describe('provcert doctor (command)', () => {
     expect(out).toMatch(/^✗ Auth header: GET \/provider-info answered 401 with x-provider-api-key \(API_KEY\) but 200 with Authorization: Bearer; you configured API_KEY$/m);
     expect(out).toContain('    fix: use --auth BEARER_TOKEN');
     expect(out).toMatch(/^- TLS certificate: plain http: no TLS$/m);
-    expect(out).toMatch(/\d+ ok, 1 warning, 1 failed, 1 skipped\n$/);
+    expect(out).toMatch(/\nFAIL  \d+ passed, 1 warning, 1 failed, 1 skipped\n$/);
   });
 
   it('exit 0 when nothing failed; --json prints the findings', async () => {
@@ -34,7 +34,7 @@ describe('provcert doctor (command)', () => {
     const { code, out } = await doctor(['--base-url', server.url, '--auth', 'hmac', '--json', '--credential-env', 'MY_SECRET'], { MY_SECRET: CANARY });
     expect(code).toBe(0);
     const report = JSON.parse(out) as { verdict: string; authMethod: string; findings: Array<{ id: string; status: string; title: string; detail: string }> };
-    expect(report.verdict).toBe('OK');
+    expect(report.verdict).toBe('PASS');
     expect(report.authMethod).toBe('HMAC_SIGNATURE');
     expect(report.findings.find((f) => f.id === 'auth')).toMatchObject({ status: 'ok', title: 'Auth header' });
   });
@@ -72,7 +72,7 @@ describe('provcert doctor (command)', () => {
       const fromFile = await doctor(['--json'], { PROVIDER_API_KEY: CANARY }, tmp.dir);
       expect(JSON.parse(fromFile.out)).toMatchObject({ authMethod: 'API_KEY', verdict: 'FAIL' });
       const flagWins = await doctor(['--json', '--auth', 'BEARER_TOKEN'], { PROVIDER_API_KEY: CANARY }, tmp.dir);
-      expect(JSON.parse(flagWins.out)).toMatchObject({ authMethod: 'BEARER_TOKEN', verdict: 'OK' });
+      expect(JSON.parse(flagWins.out)).toMatchObject({ authMethod: 'BEARER_TOKEN', verdict: 'PASS' });
       expect(flagWins.code).toBe(0);
     } finally {
       await tmp.remove();

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/checks/types.js';
-import { createConsoleReporter, shouldBeInteractive, shouldUseColor } from '../../src/report/console.js';
+import { createConsoleReporter, shouldBeInteractive, shouldUseColor, terminalMode } from '../../src/report/console.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
 class Capture extends Writable {
@@ -30,7 +30,7 @@ class FakeTty extends Capture {
 
 function play(report: RunReport, stream: Capture, options: { color: boolean; interactive: boolean }): string {
   const reporter = createConsoleReporter({ stream, ...options });
-  reporter.onRunStart({ baseUrl: report.provider.baseUrl, webhookUrl: report.webhooks.url, profile: report.provider.profile, checks: report.checks.length });
+  reporter.onRunStart({ baseUrl: report.provider.baseUrl, webhookUrl: report.webhooks.url, profile: report.provider.profile ?? 'unknown', checks: report.checks.length });
   for (const check of report.checks) reporter.onCheckStart(check.id, check.title);
   for (const check of report.checks) reporter.onCheckEnd(check);
   reporter.onRunEnd(report);
@@ -92,28 +92,37 @@ describe('createConsoleReporter', () => {
   });
 });
 
-describe('shouldUseColor / shouldBeInteractive', () => {
-  const tty = { isTTY: true };
+describe('terminalMode: the one decision of colour and spinner', () => {
+  const tty = { isTTY: true, columns: 100 };
+  const noWidth = { isTTY: true, columns: 0 };
+  const unknownWidth = { isTTY: true };
   const pipe = { isTTY: false };
   it.each([
-    [tty, {}, true],
-    [pipe, {}, false],
-    [tty, { NO_COLOR: '1' }, false],
-    [tty, { NO_COLOR: '' }, true],
-    [tty, { CI: 'true' }, false],
-    [tty, { CI: 'false' }, true],
-    [pipe, { FORCE_COLOR: '1' }, true],
-    [tty, { FORCE_COLOR: '0' }, false],
-    [tty, { NO_COLOR: '1', FORCE_COLOR: '1' }, true],
-  ])('shouldUseColor(%j, %j) is %s', (stream, env, expected) => {
-    expect(shouldUseColor(stream, env)).toBe(expected);
+    ['a terminal', tty, {}, {}, { color: true, spinner: true }],
+    ['a pipe', pipe, {}, {}, { color: false, spinner: false }],
+    ['a terminal reporting 0 columns', noWidth, {}, {}, { color: true, spinner: false }],
+    ['a terminal without a known width', unknownWidth, {}, {}, { color: true, spinner: false }],
+    ['NO_COLOR=1', tty, { NO_COLOR: '1' }, {}, { color: false, spinner: false }],
+    ['NO_COLOR empty (unset)', tty, { NO_COLOR: '' }, {}, { color: true, spinner: true }],
+    ['--no-color', tty, {}, { noColor: true }, { color: false, spinner: false }],
+    ['CI=true', tty, { CI: 'true' }, {}, { color: false, spinner: false }],
+    ['CI=1', tty, { CI: '1' }, {}, { color: false, spinner: false }],
+    ['CI=false', tty, { CI: 'false' }, {}, { color: true, spinner: true }],
+    ['CI=0', tty, { CI: '0' }, {}, { color: true, spinner: true }],
+    ['TERM=dumb', tty, { TERM: 'dumb' }, {}, { color: false, spinner: false }],
+    ['TERM=xterm-256color', tty, { TERM: 'xterm-256color' }, {}, { color: true, spinner: true }],
+    ['FORCE_COLOR=1 on a pipe (colour, never a spinner)', pipe, { FORCE_COLOR: '1' }, {}, { color: true, spinner: false }],
+    ['FORCE_COLOR=0', tty, { FORCE_COLOR: '0' }, {}, { color: false, spinner: true }],
+    ['FORCE_COLOR beats NO_COLOR for colour, not for the spinner', tty, { NO_COLOR: '1', FORCE_COLOR: '1' }, {}, { color: true, spinner: false }],
+    ['--no-color beats FORCE_COLOR', tty, { FORCE_COLOR: '1' }, { noColor: true }, { color: false, spinner: false }],
+  ])('%s', (_name, stream, env, options, expected) => {
+    expect(terminalMode(stream, env, options)).toEqual(expected);
   });
 
-  it.each([
-    [tty, {}, true],
-    [pipe, {}, false],
-    [tty, { CI: '1' }, false],
-  ])('shouldBeInteractive(%j, %j) is %s', (stream, env, expected) => {
-    expect(shouldBeInteractive(stream, env)).toBe(expected);
+  it('shouldUseColor and shouldBeInteractive are its two halves', () => {
+    expect(shouldUseColor(tty, { TERM: 'dumb' })).toBe(false);
+    expect(shouldUseColor(pipe, { FORCE_COLOR: '1' })).toBe(true);
+    expect(shouldBeInteractive(tty, {})).toBe(true);
+    expect(shouldBeInteractive(noWidth, {})).toBe(false);
   });
 });

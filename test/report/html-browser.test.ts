@@ -58,6 +58,9 @@ describe.runIf(hasChromium)('HTML report in headless Chromium', () => {
 
     const check = page.locator('#check-quote-math');
     const evidence = check.locator('.evidence');
+    // A failure starts expanded (it is what the reader came for); its summary still collapses and expands it.
+    await expect(evidence.isVisible()).resolves.toBe(true);
+    await check.locator('summary').click();
     await expect(evidence.isVisible()).resolves.toBe(false);
     await check.locator('summary').click();
     await expect(evidence.isVisible()).resolves.toBe(true);

@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isReporterName, REPORTER_NAMES, REPORTERS, writeReports, type ReportIo } from '../../src/report/index.js';
+import { isReporterName, prepareReportTargets, REPORTER_NAMES, REPORTERS, writeReports, type ReportIo, type ReportTarget } from '../../src/report/index.js';
+import { UsageError } from '../../src/util/result.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
 function memoryIo(writeFileImpl: ReportIo['writeFile']): ReportIo & { out: string; err: string } {
@@ -76,5 +77,74 @@ describe('writeReports', () => {
     const failures = await writeReports(passingReport(), [{ name: 'markdown', path: 'bad.md' }, { name: 'json', path: 'good.json' }], io);
     expect(failures).toEqual([{ name: 'markdown', path: 'bad.md', message: 'disk full' }]);
     expect(io.err).toBe('provcert: could not write the markdown report to bad.md: disk full\n');
+  });
+});
+
+describe('prepareReportTargets (before the run)', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'provcert-prepare-'));
+    await writeFile(join(dir, 'a-file'), 'not a folder');
+    await mkdir(join(dir, 'a-folder'));
+    await writeFile(join(dir, 'existing.xml'), 'previous report');
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates missing parent folders (relative to cwd), leaves no probe file and keeps an existing file as it was', async () => {
+    await prepareReportTargets(
+      [
+        { name: 'junit', path: 'reports/ci/junit.xml' },
+        { name: 'json', path: '-' },
+        { name: 'html', path: join(dir, 'existing.xml') },
+      ],
+      dir,
+    );
+    expect((await stat(join(dir, 'reports', 'ci'))).isDirectory()).toBe(true);
+    expect(await readdir(join(dir, 'reports', 'ci'))).toEqual([]);
+    expect(await readFile(join(dir, 'existing.xml'), 'utf8')).toBe('previous report');
+  });
+
+  const unusable: { name: string; targets: (dir: string) => ReportTarget[]; message: RegExp }[] = [
+    {
+      name: 'a directory',
+      targets: (d) => [{ name: 'html', path: join(d, 'a-folder') }],
+      message: /^cannot write the html report to .*a-folder: it is a directory; name a file inside it$/,
+    },
+    {
+      name: 'a path whose parent is a file',
+      targets: (d) => [{ name: 'junit', path: join(d, 'a-file', 'junit.xml') }],
+      message: /^cannot write the junit report to .*junit\.xml: a part of its folder path is a file, not a folder$/,
+    },
+    {
+      name: 'a path deeper under a file',
+      targets: (d) => [{ name: 'markdown', path: join(d, 'a-file', 'x', 'y.md') }],
+      message: /^cannot write the markdown report to .*y\.md: a part of its folder path is a file, not a folder$/,
+    },
+    {
+      name: 'two reports to one file',
+      targets: (d) => [{ name: 'json', path: join(d, 'same.out') }, { name: 'html', path: 'same.out' }],
+      message: /^the json and html reports would both be written to same\.out; give each its own file$/,
+    },
+  ];
+  for (const c of unusable) {
+    it(`refuses ${c.name} with one line`, async () => {
+      const attempt = prepareReportTargets(c.targets(dir), dir);
+      await expect(attempt).rejects.toBeInstanceOf(UsageError);
+      await expect(attempt).rejects.toThrow(c.message);
+    });
+  }
+});
+
+describe('writeReports after a late failure', () => {
+  it('names the failed report on stderr and still writes the others (the caller keeps the verdict)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-late-'));
+    const io = memoryIo((path, content) => writeFile(path, content, 'utf8'));
+    const failures = await writeReports(passingReport(), [{ name: 'html', path: dir }, { name: 'json', path: join(dir, 'r.json') }], io);
+    expect(failures.map((f) => f.name)).toEqual(['html']);
+    expect(io.err).toMatch(/^provcert: could not write the html report to .*: EISDIR/);
+    expect(JSON.parse(await readFile(join(dir, 'r.json'), 'utf8'))).toMatchObject({ verdict: 'PASS' });
+    await rm(dir, { recursive: true, force: true });
   });
 });

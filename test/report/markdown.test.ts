@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/checks/types.js';
 import { mdCodeBlock, mdParagraph, mdText, renderMarkdown } from '../../src/report/markdown.js';
 import { CANARY, failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 
@@ -40,6 +41,37 @@ describe('renderMarkdown', () => {
     expect(outsideCode).not.toMatch(/<(script|img|b)\b/);
     expect(md).not.toMatch(/[\u0000-\u0008\u000B-\u001F]/);
     expect(md).not.toContain(CANARY);
+  });
+
+  it('says one diagnosis once: repeated webhook diagnoses, summary messages, details and warnings', () => {
+    const report = failingReport();
+    const signature = 'signature rejected: most likely signed with a different secret';
+    const checks = report.checks.map((c) => {
+      if (c.id === 'webhook') {
+        const first = c.webhookTimeline?.[0];
+        if (!first) throw new Error('the sample webhook check has a timeline');
+        return { ...c, webhookTimeline: ['evt-1', 'evt-2', 'evt-3', 'evt-4'].map((eventId) => ({ ...first, eventId, diagnosis: signature })) };
+      }
+      if (c.id === 'quote-math') return { ...c, details: ['line 2 is wrong', 'line 2 is wrong', 'line 3 is wrong'] };
+      return c;
+    });
+    const skipped = (id: 'health' | 'locations' | 'offering') => ({
+      id, title: id, rule: 'r', requirements: ['R'], findings: [], status: 'skip' as const, durationMs: 0, evidence: [],
+      message: 'skipped: GET /provider-info was refused for the credential (HTTP 401) — see metadata',
+    });
+    const md = renderMarkdown({ ...report, checks: [...checks, skipped('health'), skipped('locations'), skipped('offering')] });
+    expect(md.match(/signature rejected: most likely signed with a different secret/g)).toHaveLength(1);
+    expect(md.match(/\| same as above \|$/gm)).toHaveLength(3 + 2);
+    expect(md.match(/refused for the credential/g)).toHaveLength(1);
+    expect(md).toContain('- line 2 is wrong (×2)\n- line 3 is wrong');
+  });
+
+  it.each([
+    ['the profile when known', (p: RunReport['provider']) => p, ' · profile TRANSACTIONAL · '],
+    ['"unknown" when GET /provider-info could not tell it', ({ profile: _p, ...rest }: RunReport['provider']) => rest, ' · profile unknown · '],
+  ])('names %s', (_name, provider, text) => {
+    const report = failingReport();
+    expect(renderMarkdown({ ...report, provider: provider(report.provider) })).toContain(text);
   });
 
   it('summarises a passing run without a fix section', () => {

@@ -11,6 +11,7 @@ import { renderDoctorJson, renderDoctorText, doctorReport } from '../../src/doct
 import { createConsoleReporter } from '../../src/report/console.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../src/util/terminal.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
+import { passingReport } from './sample-reports.js';
 
 /** What a provider can send to take over a terminal: clear screen, set the title (OSC), bell, overwrite the line, reverse the text. */
 const HOSTILE = 'ok\u001b[2J\u001b]0;pwned\u0007\r\u202eevil\u009b31m';
@@ -77,11 +78,13 @@ describe('every printed output passes the sanitizer', () => {
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const dir = await mkdtemp(join(tmpdir(), 'provcert-replay-hostile-'));
+      // A whole report (replay validates it against spec/report.schema.json) with one hostile failure.
+      const sample = passingReport();
       const report = {
-        reportVersion: 1,
-        provider: { baseUrl, authMethod: 'API_KEY' },
+        ...sample,
+        provider: { ...sample.provider, baseUrl, authMethod: 'API_KEY' },
         verdict: 'FAIL',
-        checks: [{ id: 'metadata', status: 'fail', message: `${HOSTILE} ${credential}`, evidence: [] }],
+        checks: [{ ...sample.checks[1], id: 'metadata', status: 'fail', message: `${HOSTILE} ${credential}` }],
         inputs: { baseUrl, authMethod: 'API_KEY', credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' }, local: true, webhookHost: '127.0.0.1', webhookPort: 0, timeoutMs: 2000, seed: 'hostile' },
       };
       await writeFile(join(dir, 'report.json'), JSON.stringify(report));

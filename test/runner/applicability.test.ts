@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApplicabilityContext, CheckDefinition } from '../../src/checks/types.js';
+import type { ApplicabilityContext, CheckContext, CheckDefinition, CheckId, CheckOutcome } from '../../src/checks/types.js';
 import type { ProviderInfoView } from '../../src/checks/views.js';
 import type { AuthMethod, Profile } from '../../src/contract.js';
-import { inferProfile, resolveFulfillment, skipReasonFor } from '../../src/runner/applicability.js';
+import type { BodyKind, Exchange, HttpOutcome, TransportFailureKind } from '../../src/http/types.js';
+import {
+  applicabilitySkips, causeCarrier, causeSkipReason, declaredIn, inferProfile, isAddressProblem, providerInfoCause, resolveFulfillment, skipReasonFor,
+  type ProviderInfoCause,
+} from '../../src/runner/applicability.js';
+import { carrying, stoppedRun, type RootCause } from '../../src/runner/root-cause.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';
@@ -137,5 +142,151 @@ describe('skipReasonFor', () => {
     expect(asked).toBe(2);
     expect(skipReasonFor(def({ operations: ['GET /search'] }, custom), context('TRANSACTIONAL', []))).toBe('capability SEARCH is not declared and not required in the TRANSACTIONAL profile');
     expect(asked).toBe(2);
+  });
+});
+
+const EXCHANGE: Exchange = { request: { method: 'GET', url: 'http://127.0.0.1:1/provider-info', headers: {} }, durationMs: 1 };
+const answer = (status: number, bodyKind: BodyKind = 'json', json: unknown = {}, contentType = 'application/json'): HttpOutcome => ({
+  kind: 'response', status, headers: {}, contentType, text: '', bodyKind, json: bodyKind === 'json' ? json : undefined, durationMs: 1, exchange: EXCHANGE,
+});
+const noAnswer = (failure: TransportFailureKind, message: string): HttpOutcome => ({ kind: 'failure', failure, message, durationMs: 1, exchange: EXCHANGE });
+
+describe('providerInfoCause: the one root cause an unusable GET /provider-info is', () => {
+  const cases: { name: string; outcome: HttpOutcome; want: ProviderInfoCause | undefined }[] = [
+    { name: 'a JSON 200 is usable', outcome: answer(200), want: undefined },
+    { name: '401 with a code', outcome: answer(401, 'json', { code: 'UNAUTHORIZED' }), want: { kind: 'refused', summary: 'GET /provider-info was refused for the credential (HTTP 401 UNAUTHORIZED)' } },
+    { name: '403 without a body', outcome: answer(403, 'empty'), want: { kind: 'refused', summary: 'GET /provider-info was refused for the credential (HTTP 403)' } },
+    {
+      name: 'connection refused',
+      outcome: noAnswer('refused', 'connection to 127.0.0.1:1 refused'),
+      want: { kind: 'unreachable', summary: 'the provider could not be reached (GET /provider-info: connection to 127.0.0.1:1 refused)' },
+    },
+    { name: 'a timeout', outcome: noAnswer('timeout', 'timed out after 10 ms'), want: { kind: 'unreachable', summary: 'the provider could not be reached (GET /provider-info: timed out after 10 ms)' } },
+    { name: 'a redirect is an answer, not unreachable', outcome: noAnswer('redirect', 'redirected to /login'), want: { kind: 'unusable', summary: 'GET /provider-info gave no usable answer (redirected to /login)' } },
+    { name: '500 with a code', outcome: answer(500, 'json', { code: 'INTERNAL' }), want: { kind: 'unusable', summary: 'GET /provider-info answered HTTP 500 INTERNAL, not 200' } },
+    {
+      name: 'an HTML page',
+      outcome: answer(200, 'html', undefined, 'text/html'),
+      want: { kind: 'unusable', summary: 'GET /provider-info did not answer JSON (it answered an HTML page (content-type text/html): the base URL looks like a website or frontend, not the provider API)' },
+    },
+    {
+      name: 'truncated JSON',
+      outcome: answer(200, 'truncated-json'),
+      want: { kind: 'unusable', summary: 'GET /provider-info did not answer JSON (it answered truncated or malformed JSON (content-type application/json))' },
+    },
+    {
+      name: 'text that is not JSON',
+      outcome: answer(200, 'not-json', undefined, 'text/plain'),
+      want: { kind: 'unusable', summary: 'GET /provider-info did not answer JSON (it answered a body that is not JSON (content-type text/plain))' },
+    },
+  ];
+  it.each(cases)('$name', ({ outcome, want }) => {
+    expect(providerInfoCause(outcome)).toEqual(want);
+  });
+});
+
+describe('isAddressProblem: base-url reports it when GET /health shows the same', () => {
+  const cases: { name: string; info: HttpOutcome; health: HttpOutcome; want: boolean }[] = [
+    { name: 'both unreachable', info: noAnswer('refused', 'r'), health: noAnswer('refused', 'r'), want: true },
+    { name: 'provider-info times out, health answers', info: noAnswer('timeout', 't'), health: answer(200), want: false },
+    { name: 'both HTML', info: answer(200, 'html'), health: answer(200, 'html'), want: true },
+    { name: 'provider-info HTML only', info: answer(200, 'html'), health: answer(200), want: false },
+    { name: 'both 404', info: answer(404), health: answer(404), want: true },
+    { name: 'provider-info 404 only', info: answer(404), health: answer(200), want: false },
+    { name: 'a 401 is never an address problem', info: answer(401), health: answer(401), want: false },
+  ];
+  it.each(cases)('$name → $want', ({ info, health, want }) => {
+    expect(isAddressProblem(info, health)).toBe(want);
+  });
+});
+
+describe('declaredIn: capabilities a schema-invalid provider-info still declares', () => {
+  const known = ['METADATA', 'CATALOG', 'QUOTE'];
+  const cases: { name: string; json: unknown; want: string[] | undefined }[] = [
+    { name: 'contract names kept', json: { capabilities: ['METADATA', 'QUOTE'] }, want: ['METADATA', 'QUOTE'] },
+    { name: 'other names dropped', json: { capabilities: ['CATALOG', 'TELEPORT'] }, want: ['CATALOG'] },
+    { name: 'an empty list is a declaration', json: { capabilities: [] }, want: [] },
+    { name: 'missing', json: { name: 'x' }, want: undefined },
+    { name: 'not a list', json: { capabilities: 'QUOTE' }, want: undefined },
+    { name: 'not all strings', json: { capabilities: ['QUOTE', 7] }, want: undefined },
+    { name: 'not an object', json: null, want: undefined },
+  ];
+  it.each(cases)('$name', ({ json, want }) => {
+    expect(declaredIn(json, known)).toEqual(want);
+  });
+});
+
+describe('causeCarrier and causeSkipReason', () => {
+  it.each<[string, boolean, CheckId[], 'base-url' | 'metadata']>([
+    ['an address problem goes to base-url', true, ['base-url', 'metadata', 'catalog'], 'base-url'],
+    ['an address problem without base-url goes to metadata', true, ['metadata', 'catalog'], 'metadata'],
+    ['a refused credential goes to metadata', false, ['base-url', 'metadata'], 'metadata'],
+    ['metadata carries it even when not selected (the runner adds it)', false, ['catalog'], 'metadata'],
+  ])('%s', (_name, address, selected, want) => {
+    expect(causeCarrier(address, selected)).toBe(want);
+  });
+
+  it('names the cause and where to read it', () => {
+    expect(causeSkipReason({ kind: 'refused', summary: 'GET /provider-info was refused for the credential (HTTP 401)' }, 'metadata')).toBe(
+      'skipped: GET /provider-info was refused for the credential (HTTP 401) — see metadata',
+    );
+  });
+});
+
+describe('applicabilitySkips: safety of checks that create orders', () => {
+  let contract: Contract;
+  beforeAll(async () => {
+    contract = await loadContract();
+  });
+  const ordering: CheckDefinition = {
+    id: 'payment-pending', title: 't', rule: 'r', requirements: ['R'], appliesTo: { description: 'd' }, createsOrders: true,
+    run: async () => ({ status: 'pass', message: 'ok', evidence: [] }),
+  };
+  it.each<['safe' | 'unsafe' | 'unconfirmed', RegExp | undefined]>([
+    ['safe', undefined],
+    ['unsafe', /safeTestEnvironment is not true \(see metadata\); no POST request was sent$/],
+    ['unconfirmed', /GET \/provider-info does not match the schema, so its safe test environment is not confirmed \(see metadata\); no POST request was sent$/],
+  ])('%s', (safety, want) => {
+    const ctx: ApplicabilityContext = { config: testConfig('http://127.0.0.1:1'), contract, declared: new Set(), profile: 'TRANSACTIONAL', fulfillment: 'REMOTE', authMethod: 'API_KEY' };
+    const reason = applicabilitySkips([ordering], ctx, safety).get('payment-pending');
+    if (want) expect(reason).toMatch(want);
+    else expect(reason).toBeUndefined();
+  });
+});
+
+describe('stoppedRun and carrying: one check reports the root cause, the others are skipped naming it', () => {
+  const cause: RootCause = { kind: 'refused', summary: 'GET /provider-info was refused for the credential (HTTP 401)', carrier: 'metadata', outcome: answer(401) };
+  const fake = (id: CheckId, outcome: CheckOutcome): CheckDefinition => ({
+    id, title: id, rule: 'r', requirements: ['R'], appliesTo: { description: 'd' }, run: async () => outcome,
+  });
+  const byId = (ids: CheckId[], outcome: CheckOutcome = { status: 'pass', message: 'ok', evidence: [] }) => ids.map((id) => fake(id, outcome));
+  const ctx = {} as CheckContext; // the fakes read nothing from it
+
+  it('adds the carrier when the selection left it out, keeps registry order, skips all but the carrier and base-url', () => {
+    const all = byId(['base-url', 'metadata', 'health', 'catalog']);
+    const { defs, skips } = stoppedRun(all.filter((d) => d.id === 'base-url' || d.id === 'catalog'), all, cause);
+    expect(defs.map((d) => d.id)).toEqual(['base-url', 'metadata', 'catalog']);
+    expect([...skips]).toEqual([['catalog', 'skipped: GET /provider-info was refused for the credential (HTTP 401) — see metadata']]);
+  });
+
+  it('a carrier that fails states doctor\'s diagnosis as its message and first problem', async () => {
+    const failed: CheckOutcome = {
+      status: 'fail', message: 'GET /provider-info answered HTTP 401; expected 200', evidence: [],
+      findings: [{ severity: 'warn', message: 'w' }, { severity: 'fail', message: 'GET /provider-info answered HTTP 401; expected 200' }],
+    };
+    const outcome = await carrying(fake('metadata', failed), { ...cause, diagnosis: 'the credential itself is not accepted — fix: check it' }).run(ctx);
+    expect(outcome.message).toBe('the credential itself is not accepted — fix: check it');
+    expect(outcome.findings?.map((f) => f.message)).toEqual(['w', 'the credential itself is not accepted — fix: check it']);
+  });
+
+  it('a carrier that passes anyway still fails with the cause provcert saw, its evidence attached', async () => {
+    const outcome = await carrying(fake('base-url', { status: 'pass', message: 'reachable', evidence: [] }), { ...cause, carrier: 'base-url' }).run(ctx);
+    expect(outcome).toMatchObject({ status: 'fail', message: cause.summary, evidence: [EXCHANGE] });
+    expect(outcome.findings).toEqual([{ severity: 'fail', requirement: 'ROUTE-PROVIDER-INFO', message: cause.summary }]);
+  });
+
+  it('a carrier that errs is left as it is', async () => {
+    const errored: CheckOutcome = { status: 'error', message: 'the check could not run', evidence: [] };
+    expect(await carrying(fake('metadata', errored), cause).run(ctx)).toEqual(errored);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckId, CheckResult, CheckStatus, RunReport } from '../../src/checks/types.js';
-import { compareResults, planReplay, type ReplayVerdict } from '../../src/runner/replay.js';
+import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../../src/runner/replay.js';
 
 const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({ id, title: id, rule: 'rule', requirements: ['TEST-RULE'], status, message, evidence: [], findings: [], durationMs: 1 });
 
@@ -110,6 +110,12 @@ describe('planReplay', () => {
     expect(plan).toEqual({ error: 'the report has no failed check to replay (verdict PASS); pass --check ID to rerun one anyway' });
   });
 
+  it('carries --strict, so a warning that failed the run fails the rerun too', () => {
+    expect(planReplay(report(mixed, recordedInputs({ strict: true })))).toMatchObject({ flags: { strict: true } });
+    const plain = planReplay(report(mixed, recordedInputs({ strict: false })));
+    expect(plain).not.toHaveProperty('flags.strict');
+  });
+
   it('never carries a secret value, only where the credential comes from', () => {
     const plan = planReplay(report(mixed, recordedInputs({ credential: 'super-secret-value', webhookSecret: 'another-secret' })));
     expect(JSON.stringify(plan)).not.toMatch(/secret-value|another-secret/);
@@ -117,41 +123,125 @@ describe('planReplay', () => {
 });
 
 describe('compareResults', () => {
-  const cases: { name: string; before: CheckResult; after: CheckResult | undefined; verdict: ReplayVerdict; line: string }[] = [
+  const cases: { name: string; before: CheckResult; after: CheckResult | undefined; verdict: ReplayVerdict; failing: boolean; line: string }[] = [
     {
-      name: 'same status and message',
+      name: 'fail → fail, same message',
       before: result('quote-math', 'fail', 'total 2300 ≠ 2400'),
       after: result('quote-math', 'fail', 'total 2300 ≠ 2400'),
-      verdict: 'reproduced',
-      line: 'quote-math: reproduced — total 2300 ≠ 2400',
+      verdict: 'still-fails',
+      failing: true,
+      line: 'quote-math: still fails — total 2300 ≠ 2400 (as before)',
     },
     {
-      name: 'same status, new message',
+      name: 'fail → fail, new message',
       before: result('quote-math', 'fail', 'total 2300 ≠ 2400'),
       after: result('quote-math', 'fail', 'subtotal 100 ≠ 200'),
-      verdict: 'reproduced',
-      line: 'quote-math: still fail — now: subtotal 100 ≠ 200 (was: total 2300 ≠ 2400)',
+      verdict: 'still-fails',
+      failing: true,
+      line: 'quote-math: still fails — subtotal 100 ≠ 200 (was: total 2300 ≠ 2400)',
     },
     {
-      name: 'now passes',
+      name: 'error → fail',
+      before: result('webhook', 'error', 'boom'),
+      after: result('webhook', 'fail', 'unsigned'),
+      verdict: 'still-fails',
+      failing: true,
+      line: 'webhook: still fails — unsigned (was error: boom)',
+    },
+    {
+      name: 'fail → pass',
+      before: result('cancel', 'fail', 'kept'),
+      after: result('cancel', 'pass', 'ok'),
+      verdict: 'fixed',
+      failing: false,
+      line: 'cancel: fixed — passes now (was fail: kept)',
+    },
+    {
+      name: 'error → pass',
       before: result('webhook', 'error', 'boom'),
       after: result('webhook', 'pass', 'ok'),
-      verdict: 'not-reproduced',
-      line: 'webhook: no longer fails (was error: boom)',
+      verdict: 'fixed',
+      failing: false,
+      line: 'webhook: fixed — passes now (was error: boom)',
     },
     {
-      name: 'now skipped',
-      before: result('idempotency', 'fail', 'second action created'),
-      after: result('idempotency', 'skip', 'skipped: depends on payment-pending, which failed'),
-      verdict: 'changed',
-      line: 'idempotency: now skip — skipped: depends on payment-pending, which failed (was fail: second action created)',
+      name: 'fail → error',
+      before: result('cancel', 'fail', 'a'),
+      after: result('cancel', 'error', 'b'),
+      verdict: 'now-errors',
+      failing: true,
+      line: 'cancel: now errors — b (was fail: a)',
     },
-    { name: 'failure became error', before: result('cancel', 'fail', 'a'), after: result('cancel', 'error', 'b'), verdict: 'changed', line: 'cancel: now error — b (was fail: a)' },
-    { name: 'not run', before: result('cancel', 'fail', 'a'), after: undefined, verdict: 'changed', line: 'cancel: not run this time' },
+    {
+      name: 'error → error, same message',
+      before: result('cancel', 'error', 'b'),
+      after: result('cancel', 'error', 'b'),
+      verdict: 'now-errors',
+      failing: true,
+      line: 'cancel: now errors — b (as before)',
+    },
+    {
+      name: 'fail → skip',
+      before: result('idempotency', 'fail', 'second action created'),
+      after: result('idempotency', 'skip', 'skipped: the provider could not be reached (see base-url)'),
+      verdict: 'not-run',
+      failing: true,
+      line: 'idempotency: not run — skipped: the provider could not be reached (see base-url) (was fail: second action created)',
+    },
+    {
+      name: 'fail → no result',
+      before: result('cancel', 'fail', 'a'),
+      after: undefined,
+      verdict: 'not-run',
+      failing: true,
+      line: 'cancel: not run — the rerun has no result for it (was fail: a)',
+    },
+    {
+      name: 'pass → pass',
+      before: result('health', 'pass', 'healthy'),
+      after: result('health', 'pass', 'healthy again'),
+      verdict: 'was-not-a-failure',
+      failing: false,
+      line: 'health: was not a failure — originally passed; now passes: healthy again',
+    },
+    {
+      name: 'skip → skip',
+      before: result('search', 'skip', 'SEARCH not declared'),
+      after: result('search', 'skip', 'SEARCH not declared'),
+      verdict: 'was-not-a-failure',
+      failing: false,
+      line: 'search: was not a failure — originally skipped; now skipped: SEARCH not declared',
+    },
+    {
+      name: 'pass → fail',
+      before: result('health', 'pass', 'healthy'),
+      after: result('health', 'fail', 'latencyMs missing'),
+      verdict: 'fails-now',
+      failing: true,
+      line: 'health: fails now — latencyMs missing (was pass: healthy)',
+    },
   ];
   for (const c of cases) {
     it(`${c.name} → ${c.verdict}`, () => {
-      expect(compareResults(c.before, c.after)).toEqual({ verdict: c.verdict, line: c.line });
+      const comparison = compareResults(c.before, c.after);
+      expect({ verdict: comparison.verdict, line: comparison.line }).toEqual({ verdict: c.verdict, line: c.line });
+      expect(isStillFailing(comparison.verdict)).toBe(c.failing);
+      // The rerun's result comes along exactly when it shows a problem, to be printed with its evidence.
+      expect(comparison.failure).toBe(c.after && (c.after.status === 'fail' || c.after.status === 'error') ? c.after : undefined);
+    });
+  }
+});
+
+describe('replaySummary', () => {
+  const cases: { verdicts: ReplayVerdict[]; want: string }[] = [
+    { verdicts: ['was-not-a-failure'], want: 'replayed 1 check: 1 was not a failure' },
+    { verdicts: ['still-fails'], want: 'replayed 1 check: 1 still fails' },
+    { verdicts: ['fixed', 'still-fails', 'still-fails', 'now-errors'], want: 'replayed 4 checks: 2 still fail, 1 now errors, 1 fixed' },
+    { verdicts: ['not-run', 'fails-now', 'was-not-a-failure', 'was-not-a-failure'], want: 'replayed 4 checks: 1 not run, 1 fails now, 2 were not failures' },
+  ];
+  for (const c of cases) {
+    it(`${c.verdicts.join(', ')} → "${c.want}"`, () => {
+      expect(replaySummary(c.verdicts)).toBe(c.want);
     });
   }
 });

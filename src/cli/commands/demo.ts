@@ -10,7 +10,7 @@ import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../util/result.js';
 import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
-import { certifyWithReports } from '../certify.js';
+import { certifyWithReports, stoppable } from '../certify.js';
 import { reportTargets, type ReportFlags } from '../report-flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
@@ -18,6 +18,8 @@ interface DemoFlags extends ReportFlags {
   fault?: string[];
   auth?: string;
   quoteTtl?: string;
+  /** False with --no-color. */
+  color?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
@@ -37,6 +39,7 @@ export function registerDemo(program: Command, io: CliIo, setExit: SetExit): voi
     .option('--junit <file>', 'write a JUnit XML report')
     .option('--markdown <file>', 'write a Markdown summary')
     .option('--html <file>', 'write a self-contained HTML report')
+    .option('--no-color', 'plain output: no colour and no spinner')
     .action(async (flags: DemoFlags) => {
       const faults = flags.fault ?? [];
       const unknown = faults.filter((f) => !(f in FAULTS));
@@ -64,7 +67,12 @@ export function registerDemo(program: Command, io: CliIo, setExit: SetExit): voi
           io.cwd,
         );
         (targets.some((t) => t.path === '-') ? io.stderr : io.stdout).write(`reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`);
-        const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, inbox: core }, { targets, github: false }, io);
+        const reports = { targets, github: false, noColor: flags.color === false };
+        // Ctrl-C or SIGTERM stops the demo like a run: report of what ran, exit 130 / 143, the servers closed.
+        const code = await stoppable(async (signal) => {
+          const { code: verdict } = await certifyWithReports(config, { contract, credential, webhookSecret, inbox: core, signal }, reports, io);
+          return verdict;
+        });
         setExit(code);
       } finally {
         await provider.close();

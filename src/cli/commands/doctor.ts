@@ -8,6 +8,8 @@ import { doctorReport, renderDoctorJson, renderDoctorText } from '../../doctor/r
 import type { DoctorCredential } from '../../doctor/types.js';
 import { parseAuthMethod } from '../../http/auth.js';
 import { Redactor } from '../../http/redact.js';
+import { terminalMode, timeoutText } from '../../report/console.js';
+import { sanitizeTerminalText } from '../../util/terminal.js';
 import { UsageError } from '../../util/result.js';
 import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
@@ -20,6 +22,8 @@ interface DoctorFlags {
   timeout?: string;
   json?: boolean;
   config?: string;
+  /** False with --no-color. */
+  color?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -71,6 +75,7 @@ export function registerDoctor(program: Command, io: CliIo, setExit: SetExit): v
     .option('--timeout <ms>', 'per request and connection attempt (default 10000)')
     .option('--config <file>', 'read defaults from this config file (default ./provcert.config.yaml if present)')
     .option('--json', 'print the findings as JSON')
+    .option('--no-color', 'no colour (also NO_COLOR, CI, TERM=dumb, or output not a terminal)')
     .action(async (flags: DoctorFlags) => {
       const { baseUrl, auth, credentialEnv, credentialFile, timeout } = flags;
       const merged = await loadRunOptions({ flags: { baseUrl, auth, credentialEnv, credentialFile, timeout }, env: io.env, cwd: io.cwd, ...(flags.config ? { configPath: flags.config } : {}) });
@@ -82,9 +87,14 @@ export function registerDoctor(program: Command, io: CliIo, setExit: SetExit): v
       }
       const timeoutMs = parseTimeout(merged.timeout);
       const credential = await readCredential(merged, io.env, io.cwd);
-      const findings = await runDoctor({ baseUrl: url, timeoutMs, ...(authMethod ? { authMethod } : {}), ...(credential ? { credential } : {}) });
+      // What is being probed goes to stderr as it starts (a probe may wait the whole timeout); the findings to stdout.
+      const progress = (step: string): void => {
+        io.stderr.write(`doctor: ${sanitizeTerminalText(step, { oneLine: true })}, up to ${timeoutText(timeoutMs)}…\n`);
+      };
+      const findings = await runDoctor({ baseUrl: url, timeoutMs, progress, ...(authMethod ? { authMethod } : {}), ...(credential ? { credential } : {}) });
       const report = doctorReport(url, authMethod, findings);
-      const text = flags.json ? renderDoctorJson(report) : renderDoctorText(report, { color: Boolean(io.stdout.isTTY) && !io.env['NO_COLOR'] && !io.env['CI'] });
+      const color = terminalMode(io.stdout, io.env, { noColor: flags.color === false }).color;
+      const text = flags.json ? renderDoctorJson(report) : renderDoctorText(report, { color });
       // Last line of defence: nothing the provider echoed can carry the credential out.
       io.stdout.write(new Redactor([credential?.value]).text(text));
       setExit(doctorExitCode(findings));

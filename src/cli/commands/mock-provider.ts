@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import {
   ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, VARIANTS, isFaultName, isVariant, startReferenceProvider, type FaultName, type ReferenceProviderOptions,
 } from '../../../fixtures/provider/index.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../contract.js';
+import { didYouMean } from '../../config/explain.js';
 import { parseAuthMethod } from '../../http/auth.js';
 import { UsageError } from '../../util/result.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
@@ -55,6 +57,23 @@ function secretFrom(env: NodeJS.ProcessEnv, name: string, what: string, flag: st
   return value;
 }
 
+/**
+ * The secret only signs webhooks, so it is needed only with --webhook-url. Without a URL nothing is sent and an
+ * unused random value stands in; with one, a missing secret is refused: a guessed secret would make every event
+ * fail verification at the receiver for a reason that is not the provider's.
+ */
+function webhookSecretFor(flags: MockProviderFlags, env: NodeJS.ProcessEnv): string {
+  const name = flags.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV;
+  if (flags.webhookUrl === undefined) return env[name] || randomBytes(24).toString('hex');
+  if (!env[name]) {
+    throw new UsageError(
+      `--webhook-url needs the webhook secret to sign the events: the environment variable ${name} is not set`,
+      'set it to the secret the receiver verifies with (the same value for provcert run or serve), or name another variable with --webhook-secret-env',
+    );
+  }
+  return env[name];
+}
+
 function positiveNumber(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -69,7 +88,10 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number from 0 to 65535 (found "${flags.port}")`);
   const unknown = flags.fault.filter((f) => !isFaultName(f));
-  if (unknown.length > 0) throw new UsageError(`unknown fault ${unknown.join(', ')}`, 'see provcert mock-provider --list-faults');
+  const names = Object.keys(FAULTS);
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown fault ${unknown.map((f) => `${f}${didYouMean(f, names)}`).join(', ')}`, 'see provcert mock-provider --list-faults');
+  }
   const faults = flags.fault.filter(isFaultName);
 
   let capabilities: string[] | undefined;
@@ -86,7 +108,7 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
   if (!isVariant(flags.variant)) throw new UsageError(`--variant "${flags.variant}" is not a variant; use ${VARIANTS.join(', ')}`);
 
   const credential = secretFrom(env, flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV, 'provider credential', '--credential-env');
-  const webhookSecret = secretFrom(env, flags.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV, 'webhook secret', '--webhook-secret-env');
+  const webhookSecret = webhookSecretFor(flags, env);
   return {
     host: flags.host,
     port,
@@ -121,12 +143,12 @@ export function registerMockProvider(
     .option('--fault <name>', 'switch on a fault (repeatable, or comma-separated)', collect, [])
     .option('--variant <name>', `a conforming variant: ${VARIANTS.join(', ')} (minimal omits every optional field; noisy adds vendor fields and repeats events)`, 'standard')
     .option('--list-faults', 'list the faults: name, the check that catches it, what it breaks')
-    .option('--webhook-url <url>', 'where status events are posted, e.g. http://127.0.0.1:8787/api/v1/webhooks/demo-kitchen (default: not sent)')
+    .option('--webhook-url <url>', 'where signed status events are posted, e.g. http://127.0.0.1:8787/api/v1/webhooks/demo-kitchen (default: not sent; needs the webhook secret)')
     .option('--quote-ttl <seconds>', 'quote validity in seconds (default 5)')
     .option('--data-file <path>', 'JSON file keeping actions and idempotency keys across restarts (default: a temporary file removed on exit)')
     .option('--capabilities <list>', 'declare these capabilities instead of all eleven (comma-separated)')
     .option('--credential-env <name>', `environment variable with the credential (default ${DEFAULT_CREDENTIAL_ENV})`)
-    .option('--webhook-secret-env <name>', `environment variable with the webhook secret (default ${DEFAULT_WEBHOOK_SECRET_ENV})`)
+    .option('--webhook-secret-env <name>', `environment variable with the webhook secret that signs events (default ${DEFAULT_WEBHOOK_SECRET_ENV}; only needed with --webhook-url)`)
     .action(async (flags: MockProviderFlags) => {
       if (flags.listFaults) {
         io.stdout.write(`${faultListing()}\n`);
@@ -143,7 +165,7 @@ export function registerMockProvider(
       const faults: readonly FaultName[] = options.faults ?? [];
       const variantNote = options.variant === undefined || options.variant === 'standard' ? '' : `; variant ${options.variant}`;
       io.stdout.write(
-        `reference provider ${REFERENCE_SLUG} listening on ${provider.url} (auth ${options.authMethod}${variantNote}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ?? 'not sent'})\n`,
+        `reference provider ${REFERENCE_SLUG} listening on ${provider.url} (auth ${options.authMethod}${variantNote}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ? `signed and sent to ${options.webhookUrl}` : 'not sent (no --webhook-url)'})\n`,
       );
       await untilStopped();
       await provider.close();

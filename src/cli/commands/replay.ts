@@ -1,72 +1,107 @@
-import { readFile } from 'node:fs/promises';
+import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
+import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import { parseCheckIds } from '../../checks/registry.js';
-import type { RunReport } from '../../checks/types.js';
-import { runCertification } from '../../runner/run.js';
-import { compareResults, planReplay } from '../../runner/replay.js';
+import type { CheckId } from '../../checks/types.js';
+import { DEFAULT_CREDENTIAL_ENV } from '../../contract.js';
 import { Redactor } from '../../http/redact.js';
+import { shouldUseColor } from '../../report/console.js';
+import { failureDetailLines } from '../../report/failure-text.js';
+import { readReport } from '../../report/read-report.js';
+import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../../runner/replay.js';
+import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../util/result.js';
 import { EXIT, printable, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
-import { resolveRunOptions } from '../run-options.js';
+import { resolveRunOptions, type RawRunOptions } from '../run-options.js';
 
-async function readReport(path: string, cwd: string): Promise<RunReport> {
-  let text: string;
-  try {
-    text = await readFile(resolve(cwd, path), 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read report ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+interface ReplayFlags {
+  check?: string;
+  baseUrl?: string;
+  local?: boolean;
+  credentialEnv?: string;
+  credentialFile?: string;
+}
+
+const OTHER_SOURCE = 'or pass --credential-env NAME or --credential-file PATH to replay with another source';
+
+function onlyCheck(value: string | undefined): CheckId | undefined {
+  if (value === undefined) return undefined;
+  const { ids, unknown } = parseCheckIds(value);
+  if (unknown.length > 0 || ids.length !== 1) throw new UsageError(`--check takes one known check id (got "${value}")`);
+  return ids[0];
+}
+
+/** The recorded credential source, or the one given on the command line instead (either flag replaces both). */
+function withCredentialSource(recorded: RawRunOptions, opts: ReplayFlags): RawRunOptions {
+  if (opts.credentialEnv !== undefined && opts.credentialFile !== undefined) {
+    throw new UsageError('--credential-env and --credential-file are alternatives; pass one');
   }
-  let report: unknown;
-  try {
-    report = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${path} is not JSON; replay takes the JSON report of a run (provcert run --json FILE)`);
+  if (opts.credentialEnv === undefined && opts.credentialFile === undefined) return recorded;
+  const { credentialEnv: _env, credentialFile: _file, ...rest } = recorded;
+  return { ...rest, ...(opts.credentialEnv !== undefined ? { credentialEnv: opts.credentialEnv } : { credentialFile: opts.credentialFile }) };
+}
+
+/** A recorded source that is missing here is named as the report's, not as a flag the user never passed. */
+function checkRecordedCredential(flags: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): void {
+  if (flags.credentialFile !== undefined) {
+    try {
+      accessSync(resolve(cwd, flags.credentialFile), constants.R_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      const message = `cannot read ${flags.credentialFile}, the credential file the report's run used (${code})`;
+      throw new UsageError(message, `make it readable here, ${OTHER_SOURCE}`);
+    }
+    return;
   }
-  const r = report as Partial<RunReport>;
-  if (r.reportVersion !== 1 || !Array.isArray(r.checks) || typeof r.inputs !== 'object') {
-    throw new UsageError(`${path} is not a provcert JSON report (reportVersion 1 with checks and inputs)`);
-  }
-  return report as RunReport;
+  const name = flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
+  if (env[name]) return;
+  const message = `missing credential: the report's run read it from the environment variable ${name}, which is not set`;
+  throw new UsageError(message, `set ${name}, ${OTHER_SOURCE}`);
 }
 
 /** `provcert replay`: rerun a report's failed checks against the same provider with the same inputs. */
 export function registerReplay(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('replay')
-    .description('rerun the failed checks of a JSON report (or one) and say whether each failure still reproduces')
-    .argument('<report>', 'JSON report of an earlier run')
-    .option('--check <id>', 'rerun only this check')
+    .description(
+      'rerun the failed checks of a JSON report (or one with --check) and say of each: still fails, now errors, not run, fixed, ' +
+        'or was not a failure (exit 0 when every replayed failure is fixed and nothing fails now, 1 otherwise, 2 usage)',
+    )
+    .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
+    .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
     .option('--base-url <url>', 'override the recorded base URL (e.g. a local copy of the provider)')
     .option('--local', 'permit http:// and loopback base addresses')
-    .action(async (path: string, opts: { check?: string; baseUrl?: string; local?: boolean }) => {
+    .option('--credential-env <name>', 'read the credential from this environment variable instead of the recorded source')
+    .option('--credential-file <path>', 'read the credential from this file instead of the recorded source')
+    .action(async (path: string, opts: ReplayFlags) => {
       const report = await readReport(path, io.cwd);
-      let only;
-      if (opts.check) {
-        const { ids, unknown } = parseCheckIds(opts.check);
-        if (unknown.length > 0 || ids.length !== 1) throw new UsageError(`--check takes one known check id (got "${opts.check}")`);
-        only = ids[0];
-      }
-      const plan = planReplay(report, only);
+      const plan = planReplay(report, onlyCheck(opts.check));
       if ('error' in plan) throw new UsageError(plan.error);
-      const flags = { ...plan.flags, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.local ? { local: true } : {}) };
+      const given = withCredentialSource(plan.flags, opts);
+      if (given === plan.flags) checkRecordedCredential(given, io.env, io.cwd);
+      const flags = { ...given, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.local ? { local: true } : {}) };
       const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
       // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
       const redactor = new Redactor([credential, webhookSecret]);
+      const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
       const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
       say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
       const rerun = await runCertification(config, { contract: await loadContract(), credential, webhookSecret });
-      let reproduced = 0;
+      const verdicts: ReplayVerdict[] = [];
       for (const id of plan.checks) {
-        const before = report.checks.find((c) => c.id === id);
+        const before = report.checks.find((check) => check.id === id);
         if (!before) continue;
-        const { verdict, line } = compareResults(before, rerun.checks.find((c) => c.id === id));
-        if (verdict !== 'not-reproduced') reproduced++;
-        say(line);
+        const comparison = compareResults(before, rerun.checks.find((check) => check.id === id));
+        verdicts.push(comparison.verdict);
+        say(comparison.line);
+        // Rendered from masked results; failureDetailLines escapes every piece of report text itself.
+        const details = comparison.failure ? failureDetailLines(redactor.deep(comparison.failure), c, rerun) : [];
+        if (details.length > 0) io.stdout.write(`${details.join('\n')}\n`);
       }
-      say(reproduced > 0 ? `${reproduced} of ${plan.checks.length} failure(s) still reproduce` : 'no failure reproduces any more');
-      setExit(reproduced > 0 ? EXIT.failed : EXIT.ok);
+      say(replaySummary(verdicts));
+      setExit(verdicts.some(isStillFailing) ? EXIT.failed : EXIT.ok);
     });
 }

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { loadRunOptions } from '../../config/load.js';
 import { loadContract } from '../../spec/load.js';
-import { EXIT, type CliIo } from '../io.js';
+import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 import { resolveRunOptions, type RawRunOptions } from '../run-options.js';
-import { certifyWithReports } from '../certify.js';
+import { certifyWithReports, stoppable } from '../certify.js';
+import { prepareReportTargets } from '../../report/index.js';
 import { reportTargets, type ReportFlags } from '../report-flags.js';
 
 /** `run` flags shared with `demo` and the config file. */
@@ -35,10 +36,12 @@ export function addRunOptions(command: Command): Command {
     .option('--html <file>', 'write a self-contained HTML report')
     .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)')
     .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
-    .option('--config <file>', 'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults');
+    .option('--config <file>', 'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults')
+    .option('--no-color', 'plain output: no colour and no spinner (also NO_COLOR, CI, TERM=dumb, or output not a terminal)');
 }
 
-export type RunFlags = RawRunOptions & ReportFlags & { spec?: string; config?: string };
+/** `color` is false with --no-color (commander's negated option). */
+export type RunFlags = RawRunOptions & ReportFlags & { spec?: string; config?: string; color?: boolean };
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
@@ -46,28 +49,21 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   const targets = reportTargets(flags);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(flags, io.env, io.cwd);
   const contract = await loadContract(flags.spec);
+  await prepareReportTargets(targets, io.cwd); // an unusable report path is exit 2 before any request
   if (generatedSecret) {
     const name = flags.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
     io.stderr.write(`webhook secret generated for this run (${name} is not set); configure the provider to sign with: ${webhookSecret}\n`);
   }
   const github = flags.reporter?.split(',').map((s) => s.trim()).includes('github') ?? false;
-  const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, ...(signal ? { signal } : {}) }, { targets, github }, io);
+  const reports = { targets, github, noColor: given.color === false };
+  const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, ...(signal ? { signal } : {}) }, reports, io);
   return code;
 }
 
 export function registerRun(program: Command, io: CliIo, setExit: SetExit): void {
-  addRunOptions(program.command('run').description('certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal)')).action(
-    async (flags: RunFlags) => {
-      // Ctrl-C cuts the mandated waits short; the report of what ran is still written, exit 130.
-      const interrupt = new AbortController();
-      const onSignal = () => interrupt.abort();
-      process.once('SIGINT', onSignal);
-      try {
-        const code = await certifyAndReport(flags, io, interrupt.signal);
-        setExit(interrupt.signal.aborted ? EXIT.interrupted : code);
-      } finally {
-        process.off('SIGINT', onSignal);
-      }
-    },
+  const description = 'certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)';
+  addRunOptions(program.command('run').description(description)).action(
+    // Ctrl-C or SIGTERM cuts the waits and requests short; the report of what ran is still written (exit 130 / 143).
+    async (flags: RunFlags) => setExit(await stoppable((signal) => certifyAndReport(flags, io, signal))),
   );
 }

@@ -29,7 +29,7 @@ export function webhookAddress(to: string, slug: string): string {
 export function registerSendEvent(program: Command, io: CliIo, setExit: SetExit): void {
   program
     .command('send-event')
-    .description('post a correctly signed action.status_updated test event and print the answer (exit 0 on 2xx, 1 otherwise)')
+    .description('post a correctly signed action.status_updated test event and print the answer (exit 0 on 2xx, 1 otherwise or when not delivered, 2 usage)')
     .requiredOption('--to <url>', 'core address (http://host:port), or the full webhook address')
     .requiredOption('--slug <slug>', 'provider slug (path and providerSlug)')
     .option('--status <status>', `newStatus: ${ACTION_STATUSES.join(', ')}`, 'COMPLETED')
@@ -60,8 +60,11 @@ export function registerSendEvent(program: Command, io: CliIo, setExit: SetExit)
         });
         answer = { statusCode: res.statusCode, text: await res.body.text() };
       } catch (e) {
+        // Not delivered is a failed send (exit 1), as the help says; exit 2 stays for unusable input.
         const code = (e as { code?: string }).code ?? (e as Error).name;
-        throw new UsageError(`could not post to ${target}: ${code === 'ECONNREFUSED' ? 'connection refused (is provcert serve running?)' : code}`);
+        io.stderr.write(`provcert: could not post to ${target}: ${code === 'ECONNREFUSED' ? 'connection refused (is provcert serve running?)' : code}\n`);
+        setExit(EXIT.failed);
+        return;
       }
       io.stdout.write(`→ ${answer.statusCode} ${answer.text}\n`);
       setExit(answer.statusCode >= 200 && answer.statusCode < 300 ? EXIT.ok : EXIT.failed);

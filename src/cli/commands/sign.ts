@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../../contract.js';
 import { signHex } from '../../server/signature.js';
 import { UsageError } from '../../util/result.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 
 /** The webhook secret from the environment; never from a flag value (it would land in shell history). */
@@ -18,6 +18,7 @@ export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined):
 /** The exact bytes of a file or of standard input (no decoding: the signature covers bytes). */
 export async function readBytes(source: string, io: CliIo): Promise<Buffer> {
   if (source === '-') {
+    noteTerminalStdin(io, 'the bytes to sign');
     const chunks: Buffer[] = [];
     for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
     return Buffer.concat(chunks);

@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { didYouMean } from '../../config/explain.js';
 import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../util/result.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 
 async function readInput(source: string, io: CliIo): Promise<string> {
   if (source === '-') {
+    noteTerminalStdin(io, 'the payload');
     const chunks: Buffer[] = [];
     for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
     return Buffer.concat(chunks).toString('utf8');
@@ -17,6 +19,14 @@ async function readInput(source: string, io: CliIo): Promise<string> {
   } catch (e) {
     throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
+}
+
+/** " (did you mean X?)": a typo's nearest name, else the names containing what was typed ("quote" → Quote, QuoteLine…). */
+export function schemaSuggestion(typed: string, names: readonly string[]): string {
+  const typo = didYouMean(typed, names);
+  if (typo) return typo;
+  const containing = names.filter((n) => n.toLowerCase().includes(typed.toLowerCase()));
+  return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
 }
 
 export function registerValidate(program: Command, io: CliIo, setExit: SetExit): void {
@@ -35,8 +45,7 @@ export function registerValidate(program: Command, io: CliIo, setExit: SetExit):
       }
       if (!schema) throw new UsageError('name a schema: provcert validate <SchemaName> [file|-] (see provcert validate --list)');
       if (!contract.hasSchema(schema)) {
-        const near = contract.schemaNames().filter((n) => n.toLowerCase().includes(schema.toLowerCase()));
-        throw new UsageError(`unknown schema "${schema}"${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; see provcert validate --list`);
+        throw new UsageError(`unknown schema "${schema}"${schemaSuggestion(schema, contract.schemaNames())}; see provcert validate --list`);
       }
       const text = await readInput(file, io);
       let value: unknown;

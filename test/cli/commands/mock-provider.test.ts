@@ -60,17 +60,40 @@ describe('provcert mock-provider', () => {
   });
 
   it.each([
-    [{ SERVICE_WEBHOOK_SECRET: SECRET }, /PROVIDER_API_KEY is not set/],
-    [{ PROVIDER_API_KEY: CREDENTIAL }, /SERVICE_WEBHOOK_SECRET is not set/],
-  ])('refuses to start without a secret, naming the variable', async (env, message) => {
+    ['no credential', { SERVICE_WEBHOOK_SECRET: SECRET }, [], /missing provider credential: the environment variable PROVIDER_API_KEY is not set/],
+    ['--webhook-url without the secret that signs', { PROVIDER_API_KEY: CREDENTIAL }, ['--webhook-url', 'http://127.0.0.1:1/api/v1/webhooks/demo-kitchen'],
+      /--webhook-url needs the webhook secret to sign the events: the environment variable SERVICE_WEBHOOK_SECRET is not set/],
+  ])('refuses to start: %s', async (_name, env, args, message) => {
     const h = harness(env);
-    const error = await h.run('--port', '0').catch((e: unknown) => e);
+    const error = await h.run('--port', '0', ...args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
   });
 
+  it('starts without SERVICE_WEBHOOK_SECRET when no webhook is sent, and says so', async () => {
+    const h = harness({ PROVIDER_API_KEY: CREDENTIAL });
+    const running = h.run('--port', '0');
+    const line = await firstLine(h.stdout);
+    expect(line).toMatch(/; webhooks: not sent \(no --webhook-url\)\)$/);
+    const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    expect((await fetch(`${url}/health`, { headers: { 'x-provider-api-key': CREDENTIAL } })).status).toBe(200);
+    h.stop();
+    await running;
+    expect(h.exits).toEqual([0]);
+  });
+
+  it('names where signed webhooks go when --webhook-url and the secret are given', async () => {
+    const h = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
+    const running = h.run('--port', '0', '--webhook-url', 'http://127.0.0.1:1/api/v1/webhooks/demo-kitchen');
+    expect(await firstLine(h.stdout)).toMatch(/; webhooks: signed and sent to http:\/\/127\.0\.0\.1:1\/api\/v1\/webhooks\/demo-kitchen\)$/);
+    h.stop();
+    await running;
+    expect(h.stdout.text() + h.stderr.text()).not.toContain(SECRET);
+  });
+
   it.each([
-    [['--fault', 'no-such-fault'], /unknown fault no-such-fault/],
+    [['--fault', 'no-such-fault'], /^unknown fault no-such-fault$/],
+    [['--fault', 'quote-totl-wrong'], /^unknown fault quote-totl-wrong \(did you mean quote-total-wrong\?\)$/],
     [['--auth', 'PASSWORD'], /not an auth method/],
     [['--port', 'eighty'], /--port/],
     [['--capabilities', 'METADATA,TELEPORT'], /unknown capability TELEPORT/],
@@ -88,7 +111,7 @@ describe('provcert mock-provider', () => {
     const running = h.run('--port', '0', '--auth', 'bearer', '--credential-env', 'MY_KEY', '--webhook-secret-env', 'MY_SECRET',
       '--fault', 'payment-invented,missing-next-action', '--capabilities', 'METADATA,HEALTH,CATALOG', '--quote-ttl', '7');
     const line = await firstLine(h.stdout);
-    expect(line).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(auth BEARER_TOKEN; faults: payment-invented, missing-next-action; webhooks: not sent\)/);
+    expect(line).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(auth BEARER_TOKEN; faults: payment-invented, missing-next-action; webhooks: not sent \(no --webhook-url\)\)/);
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
     const info = await fetch(`${url}/provider-info`, { headers: { authorization: `Bearer ${CREDENTIAL}` } });
     expect(info.status).toBe(200);

@@ -1,0 +1,58 @@
+import type { ErrorObject } from 'ajv';
+import type { Contract } from './contract.js';
+import { explainErrors } from './explain.js';
+import type { ContractData } from './model.js';
+import type { ValidationResult } from './types.js';
+import { beginWarnings, takeWarnings } from './warning-hooks.js';
+
+/** A compiled validator: compiled by ajv at run time, or generated standalone code imported from the build. */
+export interface ContractValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+/**
+ * The one Contract implementation: lookups by schema name, operation and status over ContractData, and
+ * validation through `validatorById`. The run-time and the precompiled contract differ only in where the
+ * validators come from, so they explain problems and warnings the same way.
+ */
+export function contractFromData(data: ContractData, specPath: string, validatorById: (id: string) => ContractValidator): Contract {
+  const operations = new Map(data.operations.map((o) => [o.key, o]));
+  const sortedNames = Object.keys(data.schemas).sort();
+
+  const run = (id: string, value: unknown): ValidationResult => {
+    const validate = validatorById(id);
+    beginWarnings();
+    const valid = validate(value) === true;
+    return { valid, problems: valid ? [] : explainErrors(validate.errors ?? []), warnings: takeWarnings() };
+  };
+
+  return {
+    version: data.version,
+    specPath,
+    schemaNames: () => [...sortedNames],
+    hasSchema: (name) => Object.hasOwn(data.schemas, name),
+    validate(name, value) {
+      const id = own(data.schemas, name);
+      if (id === undefined) throw new RangeError(`unknown schema "${name}"`);
+      return run(id, value);
+    },
+    validateResponse(operation, status, value) {
+      const responses = own(data.responses, operation);
+      if (!responses) return undefined;
+      const code = String(status);
+      const id = own(responses, code) ?? own(responses, `${code[0]}XX`) ?? own(responses, 'default');
+      return id === undefined || id === false ? undefined : run(id, value);
+    },
+    validateRequest(operation, value) {
+      const id = own(data.requests, operation);
+      return id === undefined ? undefined : run(id, value);
+    },
+    operations: () => [...operations.values()],
+    operation: (key) => operations.get(key),
+    enumValues: (name) => [...(own(data.enums, name) ?? [])],
+    suggestedValues: (name) => [...(own(data.suggested, name) ?? [])],
+  };
+}

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
+import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from './generate.js';
+import { BUNDLED_SPEC_PATH } from './load.js';
+
+/*
+ * `npm run build`, after tsc: generate the bundled contract's validators, write them into dist (beside this
+ * compiled file) and refresh the committed copy under src/spec/generated when the spec changed.
+ */
+
+/**
+ * Write only what differs, so an unchanged spec leaves the checkout untouched; true when written. The rename
+ * makes the change atomic: a test process importing the module meanwhile never reads half a file.
+ */
+async function writeIfChanged(path: string, text: string): Promise<boolean> {
+  const current = existsSync(path) ? await readFile(path, 'utf8') : undefined;
+  if (current === text) return false;
+  await mkdir(join(path, '..'), { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  await writeFile(partial, text);
+  await rename(partial, path);
+  return true;
+}
+
+const generated = await generateValidatorModule(BUNDLED_SPEC_PATH);
+if (!generated.ok) {
+  process.stderr.write(`provcert build: ${generated.error.message}\n`);
+  process.exit(2);
+}
+const { js, dts } = generated.value;
+await writeIfChanged(join(import.meta.dirname, GENERATED_DIR, GENERATED_JS), js);
+const sourceDir = join(packageRoot, 'src', 'spec', GENERATED_DIR);
+if (existsSync(join(packageRoot, 'src', 'spec'))) {
+  const changed = [await writeIfChanged(join(sourceDir, GENERATED_JS), js), await writeIfChanged(join(sourceDir, GENERATED_DTS), dts)];
+  if (changed.some(Boolean)) process.stdout.write(`provcert build: regenerated src/spec/${GENERATED_DIR}/ from spec/openapi.yaml (commit it)\n`);
+}
