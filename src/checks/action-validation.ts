@@ -1,7 +1,8 @@
 import { Findings } from './outcome.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { actionIdentity, success, markReproduce, problemAt } from './support/tx.js';
-import type { CheckContext, CheckDefinition, RequirementId } from './types.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+import type { RequirementId } from '../model/findings.js';
 
 interface InvalidAction {
   describe: string;

@@ -1,4 +1,4 @@
-import { PrerequisiteError } from '../runner/resources.js';
+import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
 import { changedIds } from './support/catalog-ids.js';
 import { judgeCatalogConsistency } from './support/catalog-consistency.js';

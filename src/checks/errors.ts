@@ -1,8 +1,9 @@
 import type { HttpOutcome, ProviderRequest } from '../http/types.js';
-import { PrerequisiteError } from '../runner/resources.js';
+import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, errorCode, evidenceOnce, expectError } from './support/expect.js';
-import { CHECK_IDS, type CheckContext, type CheckDefinition } from './types.js';
+import { CHECK_IDS } from '../model/check-ids.js';
+import { type CheckContext, type CheckDefinition } from './types.js';
 
 interface Probe {
   what: string;

@@ -1,4 +1,4 @@
-import { LOCATION_FULFILLMENT } from '../runner/applicability.js';
+import { LOCATION_FULFILLMENT } from './support/profile.js';
 import { Findings } from './outcome.js';
 import { evidenceOnce, expectJson, expectSchema, type JsonResponse } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';

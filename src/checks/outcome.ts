@@ -1,5 +1,7 @@
-import type { Exchange, HttpOutcome } from '../http/types.js';
-import type { CheckOutcome, QuoteMathRow, RecordedFinding, RequirementId, WebhookTimelineEntry } from './types.js';
+import type { Exchange } from '../model/exchange.js';
+import type { HttpOutcome } from '../http/types.js';
+import type { CheckOutcome, QuoteMathRow, WebhookTimelineEntry } from '../model/report.js';
+import type { RecordedFinding, RequirementId } from '../model/findings.js';
 
 /**
  * Collects what a check finds. The first problem becomes the message; the rest become details,

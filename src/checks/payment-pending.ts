@@ -1,4 +1,4 @@
-import { PrerequisiteError, type CreatedAction } from '../runner/resources.js';
+import { PrerequisiteError, type CreatedAction } from './resources.js';
 import { Findings } from './outcome.js';
 import { schemaWarnings } from './support/expect.js';
 import { keepEvidence, problemAt } from './support/tx.js';

@@ -1,5 +1,5 @@
 import type { HttpOutcome } from '../http/types.js';
-import { PrerequisiteError, type Selection } from '../runner/resources.js';
+import { PrerequisiteError, type Selection } from './resources.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, keepEvidence, markReproduce, problemAt, success } from './support/tx.js';

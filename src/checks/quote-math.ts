@@ -1,10 +1,11 @@
 import { describeBody } from '../http/body.js';
-import { exercisesMath } from '../runner/selection.js';
+import { exercisesMath } from './support/selection.js';
 import { Findings } from './outcome.js';
 import { checkQuoteMath, formatQuoteMathTable } from './support/quote-math.js';
 import { describeAnswer, schemaProblemText, schemaRequirement, schemaWarnings } from './support/expect.js';
 import { keepEvidence, problemAt } from './support/tx.js';
-import type { CheckContext, CheckDefinition, CheckOutcome, QuoteMathRow } from './types.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+import type { CheckOutcome, QuoteMathRow } from '../model/report.js';
 import type { QuoteItemInput } from './views.js';
 
 interface QuotedSelection {

@@ -1,4 +1,5 @@
-import type { CheckDefinition, CheckId } from './types.js';
+import type { CheckDefinition } from './types.js';
+import type { CheckId } from '../model/check-ids.js';
 import { check as baseUrl } from './base-url.js';
 import { check as metadata } from './metadata.js';
 import { check as capabilities } from './capabilities.js';

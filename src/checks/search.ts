@@ -1,4 +1,4 @@
-import { PrerequisiteError } from '../runner/resources.js';
+import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
 import { evidenceOnce, expectJson, expectSchema } from './support/expect.js';
 import { expectSameOffering } from './support/same-offering.js';

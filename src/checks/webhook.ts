@@ -1,11 +1,12 @@
-import type { ReceivedWebhook } from '../server/types.js';
+import type { ReceivedWebhook } from '../model/webhooks.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
 import { actionPath, keepEvidence, problemAt } from './support/tx.js';
 import { awaitEvents, type AwaitedEvent } from './support/webhook-wait.js';
-import type { CheckContext, CheckDefinition, WebhookTimelineEntry } from './types.js';
+import type { CheckContext, CheckDefinition } from './types.js';
+import type { WebhookTimelineEntry } from '../model/report.js';
 
 export const STATUS_EVENT = 'action.status_updated';
 

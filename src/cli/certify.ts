@@ -1,8 +1,8 @@
-import type { RunReport } from '../checks/types.js';
+import type { RunReport } from '../model/report.js';
 import { createConsoleReporter, terminalMode } from '../report/console.js';
 import { isGithubActions, renderGithubAnnotations } from '../report/github.js';
 import { writeReports, type ReportTarget } from '../report/index.js';
-import type { RunConfig } from '../runner/config.js';
+import type { RunConfig } from '../model/run-config.js';
 import { runCertification, type RunDeps } from '../runner/run.js';
 import { EXIT, type CliIo } from './io.js';
 

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Redactor } from '../http/redact.js';
+import type { Redactor } from '../util/redact.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 
 /** The CLI's edges, injected so commands are testable and never touch process globals directly. */

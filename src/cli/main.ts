@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { SpecLoadError } from '../spec/load.js';
-import { UsageError } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 import { EXIT, processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
 

@@ -1,13 +1,6 @@
 import type { ReportTarget } from '../report/index.js';
-import { UsageError } from '../util/result.js';
-
-export interface ReportFlags {
-  json?: string;
-  junit?: string;
-  markdown?: string;
-  html?: string;
-  reporter?: string;
-}
+import { UsageError } from '../model/errors.js';
+import type { ReportFlags } from '../config/flags.js';
 
 const FILE_REPORTERS = ['json', 'junit', 'markdown', 'html'] as const;
 const DEFAULT_PATHS: Record<(typeof FILE_REPORTERS)[number], string> = {

@@ -2,37 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCheckIds, CHECKS } from '../checks/registry.js';
-import type { CheckId } from '../checks/types.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../contract.js';
-import { nonPublicHostReason } from '../checks/support/address.js';
+import type { CheckId } from '../model/check-ids.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../model/contract.js';
+import { nonPublicHostReason } from '../http/host.js';
 import { didYouMean } from '../config/explain.js';
 import { credentialFinding } from '../doctor/auth.js';
 import { parseAuthMethod } from '../http/auth.js';
-import type { RunConfig } from '../runner/config.js';
-import { UsageError } from '../util/result.js';
-
-/** The `run` options as commander hands them over (strings; parsed and checked here). */
-export interface RawRunOptions {
-  baseUrl?: string;
-  auth?: string;
-  credentialEnv?: string;
-  credentialFile?: string;
-  profile?: string;
-  capabilities?: string;
-  fulfillment?: string;
-  local?: boolean;
-  webhookPort?: string;
-  webhookHost?: string;
-  webhookSecretEnv?: string;
-  webhookTimeout?: string;
-  timeout?: string;
-  maxExpiryWait?: string;
-  only?: string;
-  skip?: string;
-  seed?: string;
-  strict?: boolean;
-  concurrency?: string;
-}
+import type { RunConfig } from '../model/run-config.js';
+import { UsageError } from '../model/errors.js';
+import type { RawRunOptions } from '../config/flags.js';
 
 export interface ResolvedRun {
   config: RunConfig;

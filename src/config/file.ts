@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { UsageError } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 import type { ConfigProblem } from './explain.js';
 import { CONFIG_ENV, DEFAULT_CONFIG_FILE } from './options.js';
 import { validateConfig } from './schema.js';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { UsageError } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 import { DEFAULT_CONFIG_FILE } from './options.js';
 import { renderStarterConfig } from './starter.js';
 

@@ -1,5 +1,5 @@
-import type { RawRunOptions } from '../cli/run-options.js';
-import type { ReportFlags } from '../cli/report-flags.js';
+import type { RawRunOptions } from './flags.js';
+import type { ReportFlags } from './flags.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */
 export type RunOptionFlags = RawRunOptions & ReportFlags;

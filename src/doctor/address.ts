@@ -1,4 +1,4 @@
-import { nonPublicHostReason } from '../checks/support/address.js';
+import { nonPublicHostReason } from '../http/host.js';
 import { finding, type Finding } from './types.js';
 
 /** HTTPS on a public host is what hosted certification needs; http is tolerated only for local self-tests. */

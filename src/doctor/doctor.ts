@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { createProviderClient } from '../http/client.js';
-import { Redactor } from '../http/redact.js';
+import { Redactor } from '../util/redact.js';
 import type { HttpResponse } from '../http/types.js';
 import { basePathFinding, httpsFinding } from './address.js';
 import { authFinding, credentialFinding, headerSafe } from './auth.js';

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP } from 'node:net';
-import { nonPublicHostReason } from '../checks/support/address.js';
+import { nonPublicHostReason } from '../http/host.js';
 import { finding, type Finding } from './types.js';
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');

@@ -1,8 +1,9 @@
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { authHeadersFor } from './auth.js';
 import { classifyBody, contentCoding, jsonDeeperThan, MAX_JSON_DEPTH } from './body.js';
-import type { Redactor } from './redact.js';
-import type { Exchange, HttpOutcome, ProviderClient, ProviderClientOptions, ProviderRequest, TransportFailureKind } from './types.js';
+import type { Redactor } from '../util/redact.js';
+import type { Exchange } from '../model/exchange.js';
+import type { HttpOutcome, ProviderClient, ProviderClientOptions, ProviderRequest, TransportFailureKind } from './types.js';
 
 /** Bodies kept as evidence are cut here; the full body is still parsed for checks. */
 export const EVIDENCE_BODY_LIMIT = 4096;

@@ -1,6 +1,6 @@
-import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../contract.js';
-import { isSensitiveHeader } from './redact.js';
-import type { Exchange } from './types.js';
+import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract.js';
+import { isSensitiveHeader } from '../util/redact.js';
+import type { Exchange } from '../model/exchange.js';
 
 export type CredentialSource = { kind: 'env'; name: string } | { kind: 'file'; path: string };
 

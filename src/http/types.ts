@@ -1,22 +1,5 @@
-import type { AuthMethod } from '../contract.js';
-
-/** One redacted request/response pair, as shown in reports. Header values of credentials are masked. */
-export interface Exchange {
-  request: {
-    method: string;
-    url: string;
-    headers: Record<string, string>;
-    body?: string;
-    /** How the request authenticated (no values): lets a reproduce command send the same kind of request. */
-    auth?: AuthOverride['kind'];
-    /** With auth 'sign-other-bytes': the bytes that were signed instead of the body (not secret). */
-    signedBytes?: string;
-  };
-  response?: { status: number; headers: Record<string, string>; body?: string; truncated?: boolean };
-  /** What went wrong at the transport level, in words (timeout, refused, redirect, too large…). */
-  failure?: string;
-  durationMs: number;
-}
+import type { AuthMethod } from '../model/contract.js';
+import type { Exchange } from '../model/exchange.js';
 
 export type TransportFailureKind =
   | 'timeout'

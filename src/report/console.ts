@@ -1,27 +1,14 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckProgress, CheckResult, RunReport } from '../checks/types.js';
+import type { CheckProgress } from '../model/report.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, hasWidth, type StatusLine, type StatusStream } from './console-status.js';
 import { checkResultLines, verdictLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
+import type { RunBeginInfo, RunStartInfo } from '../model/report.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type OutputStream = StatusStream;
-
-/** What is known the moment a run starts (before the provider answered anything). */
-export interface RunBeginInfo {
-  baseUrl: string;
-  timeoutMs: number;
-}
-
-export interface RunStartInfo {
-  baseUrl: string;
-  webhookUrl: string;
-  profile: string;
-  checks: number;
-  /** Sections of the requirements the checks cite, to name them beside failures. */
-  requirements?: RunReport['requirements'];
-}
 
 /** How a run ended early: the signal that stopped it (SIGINT for Ctrl-C, SIGTERM). */
 export interface RunEnding {

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { CheckResult, RunReport } from '../checks/types.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 import { citationText, violatedRequirements } from './requirements.js';
 import { formatDuration, formatValue, requestLine, summaryText } from './format.js';
 import { sanitizeTerminalText } from '../util/terminal.js';

@@ -1,5 +1,6 @@
-import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
-import type { Exchange } from '../http/types.js';
+import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
+import type { CheckStatus } from '../model/check-ids.js';
+import type { Exchange } from '../model/exchange.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
 import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';

@@ -1,14 +1,15 @@
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { RunReport } from '../checks/types.js';
-import { UsageError } from '../util/result.js';
+import type { RunReport } from '../model/report.js';
+import { UsageError } from '../model/errors.js';
 import { renderGithubAnnotations } from './github.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJUnit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 
-export { createConsoleReporter, shouldBeInteractive, shouldUseColor, type ConsoleReporter, type RunStartInfo } from './console.js';
+export { createConsoleReporter, shouldBeInteractive, shouldUseColor, type ConsoleReporter } from './console.js';
+export { type RunStartInfo } from '../model/report.js';
 export { isGithubActions } from './github.js';
 
 /** File reporters: name → renderer. Renderers only read the report and return the text. */

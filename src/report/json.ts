@@ -1,4 +1,4 @@
-import type { RunReport } from '../checks/types.js';
+import type { RunReport } from '../model/report.js';
 import { maskReport } from './mask.js';
 import { jsonTerminalSafe } from '../util/terminal.js';
 

@@ -1,4 +1,4 @@
-import type { CheckResult, RunReport } from '../checks/types.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 import { exchangeText, formatValue } from './format.js';
 import { maskReport } from './mask.js';
 import { citationText, violatedRequirements } from './requirements.js';

@@ -1,4 +1,5 @@
-import type { CheckResult, CheckStatus, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../checks/types.js';
+import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
+import type { CheckStatus } from '../model/check-ids.js';
 import { exchangeText, formatDuration, formatValue, problemChecks, providerLabel, stripControl, summaryText } from './format.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
 import { maskReport } from './mask.js';

@@ -1,5 +1,5 @@
-import type { RunReport } from '../checks/types.js';
-import { NO_SECRETS, type Redactor } from '../http/redact.js';
+import type { RunReport } from '../model/report.js';
+import { NO_SECRETS, type Redactor } from '../util/redact.js';
 
 /**
  * A copy of the report with every string masked: messages, details, warnings, expected/actual, evidence

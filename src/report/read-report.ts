@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { RunReport } from '../checks/types.js';
+import type { RunReport } from '../model/report.js';
 import { packageRoot } from '../util/package-root.js';
-import { UsageError } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.

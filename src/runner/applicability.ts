@@ -1,36 +1,9 @@
-import type { ApplicabilityContext, CheckDefinition, CheckId } from '../checks/types.js';
+import type { ApplicabilityContext, CheckDefinition } from '../checks/types.js';
+import type { CheckId } from '../model/check-ids.js';
 import type { ProviderInfoView } from '../checks/views.js';
-import type { Profile } from '../contract.js';
+import type { Profile } from '../model/contract.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../http/types.js';
-
-/** Fulfillment modes that need at least one active location (contract §9). */
-export const LOCATION_FULFILLMENT = ['DELIVERY', 'PICKUP', 'ONSITE', 'HYBRID'];
-const TRANSACTIONAL_CAPABILITIES = ['QUOTE', 'ACTION_CREATE', 'ACTION_STATUS', 'WEBHOOK'];
-
-/** --profile, else TRANSACTIONAL when any transactional capability is declared. */
-export function inferProfile(explicit: Profile | undefined, declared: ReadonlySet<string>): Profile {
-  if (explicit) return explicit;
-  return TRANSACTIONAL_CAPABILITIES.some((c) => declared.has(c)) ? 'TRANSACTIONAL' : 'DISCOVERY_READONLY';
-}
-
-/** --fulfillment, else what provider-info states, else the default by provider type (contract §9). */
-export function resolveFulfillment(explicit: string | undefined, info: ProviderInfoView | undefined): string {
-  if (explicit) return explicit.toUpperCase();
-  const candidates = [
-    (info as { fulfillment?: unknown } | undefined)?.fulfillment,
-    (info as { fulfillmentMode?: unknown } | undefined)?.fulfillmentMode,
-    info?.manifest?.fulfillment,
-    info?.metadata?.['fulfillment'],
-    info?.metadata?.['fulfillmentMode'],
-  ];
-  const stated = candidates.find((c): c is string => typeof c === 'string');
-  if (stated) return stated.toUpperCase();
-  const type = info?.type?.toUpperCase();
-  if (type === 'DELIVERY') return 'DELIVERY';
-  if (type === 'RETAIL' || type === 'BOOKINGS') return 'ONSITE';
-  return 'REMOTE';
-}
 
 /** Why a check does not apply to this provider, or undefined when it does. Derived from the spec's x- extensions. */
 export function skipReasonFor(def: CheckDefinition, ctx: ApplicabilityContext): string | undefined {

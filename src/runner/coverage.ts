@@ -1,4 +1,5 @@
-import type { CheckId, RequirementId } from '../checks/types.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { RequirementId } from '../model/findings.js';
 import type { Requirement, Verification } from '../spec/requirements.js';
 
 /**

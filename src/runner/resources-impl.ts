@@ -1,13 +1,14 @@
 import { schemaRequirement } from '../checks/support/expect.js';
-import type { CheckId, Clock } from '../checks/types.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { Clock } from '../checks/types.js';
 import type { ActionView, CatalogView, ProviderInfoView, QuoteView } from '../checks/views.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import type { Contract } from '../spec/contract.js';
 import { problemTexts } from '../spec/explain.js';
-import type { RunConfig } from './config.js';
-import { PrerequisiteError, type CreatedAction, type QuoteAttempt, type Resources, type Selection } from './resources.js';
-import { deriveItems } from './selection.js';
+import type { RunConfig } from '../model/run-config.js';
+import { PrerequisiteError, type CreatedAction, type QuoteAttempt, type Resources, type Selection } from '../checks/resources.js';
+import { deriveItems } from '../checks/support/selection.js';
 
 const DEFAULT_CUSTOMER = { name: 'Provcert Certification', phone: '+15550100000' };
 const DEFAULT_DESTINATION = { raw: '1 Certification Street (provcert test order, do not fulfil)' };

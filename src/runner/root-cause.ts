@@ -1,11 +1,13 @@
-import type { CheckDefinition, CheckId, CheckOutcome } from '../checks/types.js';
+import type { CheckDefinition } from '../checks/types.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { CheckOutcome } from '../model/report.js';
 import type { ProviderInfoView } from '../checks/views.js';
 import { authFindingOn } from '../doctor/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import type { Contract } from '../spec/contract.js';
 import { causeCarrier, causeSkipReason, declaredIn, isAddressProblem, providerInfoCause, type ProviderInfoCause } from './applicability.js';
-import type { RunConfig } from './config.js';
-import { PrerequisiteError, type Resources } from './resources.js';
+import type { RunConfig } from '../model/run-config.js';
+import { PrerequisiteError, type Resources } from '../checks/resources.js';
 
 /** Why the run cannot decide what applies, and the one check that says so; every other check is skipped naming it. */
 export interface RootCause extends ProviderInfoCause {

@@ -1,36 +1,27 @@
 import { CHECKS } from '../checks/registry.js';
-import type { ApplicabilityContext, CheckContext, CheckDefinition, CheckId, CheckResult, Clock, RunReport } from '../checks/types.js';
-import type { Profile } from '../contract.js';
+import type { ApplicabilityContext, CheckContext, CheckDefinition, Clock } from '../checks/types.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { CheckResult, RunReport } from '../model/report.js';
+import type { Profile } from '../model/contract.js';
 import { createProviderClient } from '../http/client.js';
-import { Redactor } from '../http/redact.js';
+import { Redactor } from '../util/redact.js';
 import { curlFor } from '../http/reproduce.js';
 import { startCoreServer } from '../server/core-server.js';
-import type { WebhookInbox } from '../server/types.js';
+import type { WebhookInbox } from '../model/webhooks.js';
 import type { Contract } from '../spec/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
-import { CONTRACT_VERSION, toolVersion } from '../util/package-root.js';
-import { applicabilitySkips, inferProfile, resolveFulfillment } from './applicability.js';
+import { CONTRACT_VERSION } from '../model/contract.js';
+import { toolVersion } from '../util/package-root.js';
+import { applicabilitySkips } from './applicability.js';
+import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
 import { systemClock } from './clock.js';
-import type { RunConfig } from './config.js';
+import type { RunConfig } from '../model/run-config.js';
 import { guardPosts } from './guarded-client.js';
 import { createResources } from './resources-impl.js';
 import { readProviderInfo, stoppedRun } from './root-cause.js';
 import { scheduleChecks, type RunHooks } from './schedule.js';
 import { applyStrict } from './strict.js';
-
-export interface RunStartInfo {
-  baseUrl: string;
-  webhookUrl: string;
-  profile: string;
-  checks: number;
-  requirements: RunReport['requirements'];
-}
-
-/** What is known the moment a run starts, before the provider answered anything. */
-export interface RunBeginInfo {
-  baseUrl: string;
-  timeoutMs: number;
-}
+import type { RunBeginInfo, RunStartInfo } from '../model/report.js';
 
 export interface RunDeps {
   contract: Contract;

@@ -1,5 +1,8 @@
-import type { CheckContext, CheckDefinition, CheckId, CheckOutcome, CheckProgress, CheckResult } from '../checks/types.js';
-import { PrerequisiteError } from './resources.js';
+import type { CheckContext, CheckDefinition } from '../checks/types.js';
+import type { CheckProgress } from '../model/report.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { CheckOutcome, CheckResult } from '../model/report.js';
+import { PrerequisiteError } from '../checks/resources.js';
 
 export interface RunHooks {
   onCheckStart?(id: CheckId, title: string): void;

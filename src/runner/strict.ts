@@ -1,4 +1,4 @@
-import type { CheckResult } from '../checks/types.js';
+import type { CheckResult } from '../model/report.js';
 
 /**
  * --strict: a zero-warning gate. Every warning becomes a failure of its check, standing on the same

@@ -11,7 +11,7 @@ import type { EventCursor } from './event-pages.js';
 import { sendError } from './http-io.js';
 import { InflightBudget, resolveLimits, type IngestLimits } from './limits.js';
 import { RateGate } from './rate-gate.js';
-import type { WebhookInbox } from './types.js';
+import type { WebhookInbox } from '../model/webhooks.js';
 import { handleWebhook } from './webhook-route.js';
 import { WebhookStore, type EventPage } from './webhook-store.js';
 

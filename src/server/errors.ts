@@ -1,4 +1,4 @@
-import { UsageError } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 
 /** The listen address is taken; the message names the flag to change it (printed without a stack). */
 export class PortInUseError extends UsageError {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Contract } from '../spec/contract.js';
-import { UsageError } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 import { createCoreRoutes, type Certifier } from './admin/routes.js';
 import { ProviderRegistry } from './admin/registry.js';
 import { API_PREFIX, startCoreServer, type CoreServer } from './core-server.js';

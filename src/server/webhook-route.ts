@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { SIGNATURE_HEADER } from '../contract.js';
+import { SIGNATURE_HEADER } from '../model/contract.js';
 import type { Contract } from '../spec/contract.js';
 import { readSignedBody } from './body-reader.js';
 import { diagnoseSignature } from './diagnose.js';
@@ -7,7 +7,7 @@ import { dropUnreadBody, isJsonContentType, logSafe, sendError, sendJson, type C
 import { RETRY_AFTER_S, type InflightBudget, type IngestLimits } from './limits.js';
 import type { RateGate } from './rate-gate.js';
 import { digestMatches, findSignatureHeader, hmacDigest } from './signature.js';
-import type { ReceivedWebhook } from './types.js';
+import type { ReceivedWebhook } from '../model/webhooks.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 
 export interface WebhookRouteDeps {

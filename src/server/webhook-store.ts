@@ -2,7 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppendLog, NODE_LOG_IO, type LogIo } from './append-log.js';
 import { encodeCursor, readLines, START_CURSOR, type EventCursor, type LogLine } from './event-pages.js';
-import type { ReceivedWebhook, WebhookInbox } from './types.js';
+import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 
 /** One accepted event as written to the per-provider JSON-lines log. */
 export interface LoggedEvent {

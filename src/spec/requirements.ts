@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { packageRoot } from '../util/package-root.js';
-import { err, ok, UsageError, type Result } from '../util/result.js';
+import { err, ok, type Result } from '../util/result.js';
+import { UsageError } from '../model/errors.js';
 import { readYamlFile } from './yaml-file.js';
 
 /**

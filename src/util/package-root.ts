@@ -15,4 +15,3 @@ export const packageRoot: string = (() => {
 
 export const toolVersion: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export const CONTRACT_VERSION = '1.0.0';

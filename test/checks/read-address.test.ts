@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBaseAddress, nonPublicHostReason } from '../../src/checks/support/address.js';
+import { judgeBaseAddress } from '../../src/checks/support/address.js';
+import { nonPublicHostReason } from '../../src/http/host.js';
 
 describe('nonPublicHostReason', () => {
   it.each<[string, RegExp | undefined]>([

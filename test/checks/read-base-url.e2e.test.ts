@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/checks/types.js';
+import type { CheckResult } from '../../src/model/report.js';
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
 import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';

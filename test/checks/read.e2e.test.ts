@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckId, CheckResult } from '../../src/checks/types.js';
-import type { AuthMethod } from '../../src/contract.js';
+import type { CheckId } from '../../src/model/check-ids.js';
+import type { CheckResult } from '../../src/model/report.js';
+import type { AuthMethod } from '../../src/model/contract.js';
 import { FAULTS, certify, type CertifyOptions } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
 import { ALL_CAPABILITIES, INPUT_FAULTS, type FaultName, type InputFaultName } from '../../fixtures/provider/index.js';

@@ -3,7 +3,7 @@ import { checkoutUrlProblem } from '../../src/checks/payment-pending.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
 import type { CatalogView } from '../../src/checks/views.js';
 import { latestStatus, rejectionProblems, thisRun, timelineEntry } from '../../src/checks/webhook.js';
-import type { ReceivedWebhook } from '../../src/server/types.js';
+import type { ReceivedWebhook } from '../../src/model/webhooks.js';
 
 const catalog: CatalogView = {
   providerSlug: 'demo',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkById } from '../../src/checks/registry.js';
-import type { CheckId, CheckResult, RunReport } from '../../src/checks/types.js';
+import type { CheckId } from '../../src/model/check-ids.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { certify, FAULTS } from '../support/certify.js';
 import { TX_CHECKS } from '../support/check-groups.js';
 

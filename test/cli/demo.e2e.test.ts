@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { runCli } from '../support/cli.js';
 
 describe('provcert demo (the README quick start)', () => {

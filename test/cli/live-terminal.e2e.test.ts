@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { spawnCliInTerminal, type LiveCli } from './live-spawn.js';
 
 /** What the terminal shows, without colours and cursor movements. */

@@ -5,7 +5,7 @@ import { registerInit } from '../../src/cli/commands/init.js';
 import { loadRunOptions } from '../../src/config/load.js';
 import type { RunOptionFlags } from '../../src/config/options.js';
 import { configSchema } from '../../src/config/schema.js';
-import { UsageError } from '../../src/util/result.js';
+import { UsageError } from '../../src/model/errors.js';
 import { captureIo, runCommand } from './cli-io.js';
 import { tempDir } from './support.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveRunOptions } from '../../src/cli/run-options.js';
 import { loadRunOptions } from '../../src/config/load.js';
-import { UsageError } from '../../src/util/result.js';
+import { UsageError } from '../../src/model/errors.js';
 import { tempDir } from './support.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CHECK_IDS } from '../../src/checks/types.js';
+import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { resolveRunOptions } from '../../src/cli/run-options.js';
 import { addRunOptions } from '../../src/cli/commands/run.js';
 import { Command } from 'commander';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerDoctor } from '../../src/cli/commands/doctor.js';
-import { UsageError } from '../../src/util/result.js';
+import { UsageError } from '../../src/model/errors.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { tempDir } from '../config/support.js';
 import { providerApi, serveEachTest } from './support.js';

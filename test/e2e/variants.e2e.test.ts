@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Variant } from '../../fixtures/provider/index.js';
-import type { CheckId } from '../../src/checks/types.js';
+import type { CheckId } from '../../src/model/check-ids.js';
 import { certify } from '../support/certify.js';
 
 /**

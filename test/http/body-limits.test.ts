@@ -4,7 +4,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../src/http/body.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/http/redact.js';
+import { Redactor } from '../../src/util/redact.js';
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECT_TIMEOUT_MS, createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/http/redact.js';
+import { Redactor } from '../../src/util/redact.js';
 
 const CREDENTIAL = 'client-connect-credential-17';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, maskHeaders, Redactor, TOO_DEEP } from '../../src/http/redact.js';
+import { MASK, maskHeaders, Redactor, TOO_DEEP } from '../../src/util/redact.js';
 import { secretEncodings } from '../support/hostile-provider.js';
 
 const CREDENTIAL = 'sk_live_9f8e7d6c5b4a3f2e1d0c';

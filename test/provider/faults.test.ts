@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { AuthMethod } from '../../src/contract.js';
-import { CHECK_IDS } from '../../src/checks/types.js';
+import type { AuthMethod } from '../../src/model/contract.js';
+import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { loadRequirements } from '../../src/spec/requirements.js';
 import { FAULTS, type FaultName, type ReferenceProviderOptions, type RunningProvider } from '../../fixtures/provider/index.js';
 import {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthMethod } from '../../src/contract.js';
+import type { AuthMethod } from '../../src/model/contract.js';
 import { startReferenceProvider, type ReferenceProviderOptions, type RunningProvider } from '../../fixtures/provider/index.js';
 
 export const CREDENTIAL = 'test-credential-7f3a';

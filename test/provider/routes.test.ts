@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_METHODS } from '../../src/contract.js';
+import { AUTH_METHODS } from '../../src/model/contract.js';
 import type { RunningProvider } from '../../fixtures/provider/index.js';
 import { CREDENTIAL, arr, authHeaders, at, certificationQuoteBody, clientFor, createAction, hmac, num, obj, startProvider, str, type Call } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { createConsoleReporter, shouldBeInteractive, shouldUseColor, terminalMode } from '../../src/report/console.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 
 const CHROMIUM = '/usr/bin/chromium';

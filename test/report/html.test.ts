@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { HTML_CSP, htmlEscape, renderHtml } from '../../src/report/html.js';
 import { CANARY, failingReport, INJECTED_IMG, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 

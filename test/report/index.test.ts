@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isReporterName, prepareReportTargets, REPORTER_NAMES, REPORTERS, writeReports, type ReportIo, type ReportTarget } from '../../src/report/index.js';
-import { UsageError } from '../../src/util/result.js';
+import { UsageError } from '../../src/model/errors.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
 function memoryIo(writeFileImpl: ReportIo['writeFile']): ReportIo & { out: string; err: string } {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { CHECK_IDS } from '../../src/checks/types.js';
+import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { renderJson } from '../../src/report/json.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 

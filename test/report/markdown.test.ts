@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { mdCodeBlock, mdParagraph, mdText, renderMarkdown } from '../../src/report/markdown.js';
 import { CANARY, failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/checks/types.js';
+import type { CheckResult } from '../../src/model/report.js';
 import { registerReplay } from '../../src/cli/commands/replay.js';
 import { renderDoctorJson, renderDoctorText, doctorReport } from '../../src/doctor/render.js';
 import { createConsoleReporter } from '../../src/report/console.js';

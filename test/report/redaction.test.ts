@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { REPORTERS, REPORTER_NAMES } from '../../src/report/index.js';
 import { runCertification } from '../../src/runner/run.js';

@@ -1,4 +1,4 @@
-import type { CheckResult, RunReport } from '../../src/checks/types.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
 
 /** A secret that must appear in no output: placed where a careless engine could have left it. */
 export const CANARY = 'canary-secret-7f3a9c1e';

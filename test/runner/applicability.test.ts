@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApplicabilityContext, CheckContext, CheckDefinition, CheckId, CheckOutcome } from '../../src/checks/types.js';
+import type { ApplicabilityContext, CheckContext, CheckDefinition } from '../../src/checks/types.js';
+import type { CheckId } from '../../src/model/check-ids.js';
+import type { CheckOutcome } from '../../src/model/report.js';
 import type { ProviderInfoView } from '../../src/checks/views.js';
-import type { AuthMethod, Profile } from '../../src/contract.js';
-import type { BodyKind, Exchange, HttpOutcome, TransportFailureKind } from '../../src/http/types.js';
-import {
-  applicabilitySkips, causeCarrier, causeSkipReason, declaredIn, inferProfile, isAddressProblem, providerInfoCause, resolveFulfillment, skipReasonFor,
-  type ProviderInfoCause,
-} from '../../src/runner/applicability.js';
+import type { AuthMethod, Profile } from '../../src/model/contract.js';
+import type { BodyKind, HttpOutcome, TransportFailureKind } from '../../src/http/types.js';
+import type { Exchange } from '../../src/model/exchange.js';
+import { applicabilitySkips, causeCarrier, causeSkipReason, declaredIn, isAddressProblem, providerInfoCause, skipReasonFor, type ProviderInfoCause } from '../../src/runner/applicability.js';
+import { inferProfile, resolveFulfillment } from '../../src/checks/support/profile.js';
 import { carrying, stoppedRun, type RootCause } from '../../src/runner/root-cause.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';

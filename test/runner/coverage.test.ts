@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bundledCoverage } from '../../src/cli/commands/coverage.js';
-import { CHECK_IDS } from '../../src/checks/types.js';
+import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { computeCoverage, coverageHolds, coverageTotalsText } from '../../src/runner/coverage.js';
 import type { Requirement } from '../../src/spec/requirements.js';
 import { READ_CHECKS, TX_CHECKS } from '../support/check-groups.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/http/redact.js';
+import { Redactor } from '../../src/util/redact.js';
 import type { ProviderClient } from '../../src/http/types.js';
 import { guardPosts } from '../../src/runner/guarded-client.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckId, CheckResult, CheckStatus, RunReport } from '../../src/checks/types.js';
-import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../../src/runner/replay.js';
+import type { CheckId, CheckStatus } from '../../src/model/check-ids.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../../src/cli/replay-plan.js';
 
 const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({ id, title: id, rule: 'rule', requirements: ['TEST-RULE'], status, message, evidence: [], findings: [], durationMs: 1 });
 

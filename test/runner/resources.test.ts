@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERTIFICATION_INPUT, startReferenceProvider, type FaultName, type RunningProvider } from '../../fixtures/provider/index.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/http/redact.js';
-import type { Exchange, HttpOutcome, ProviderClient } from '../../src/http/types.js';
+import { Redactor } from '../../src/util/redact.js';
+import type { Exchange } from '../../src/model/exchange.js';
+import type { HttpOutcome, ProviderClient } from '../../src/http/types.js';
 import { systemClock } from '../../src/runner/clock.js';
 import { guardPosts } from '../../src/runner/guarded-client.js';
-import { PrerequisiteError, type Resources } from '../../src/runner/resources.js';
+import { PrerequisiteError, type Resources } from '../../src/checks/resources.js';
 import { createResources, whyNotJson200 } from '../../src/runner/resources-impl.js';
-import { exercisesMath } from '../../src/runner/selection.js';
+import { exercisesMath } from '../../src/checks/support/selection.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckContext, CheckDefinition, CheckId, CheckOutcome, CheckResult, CheckStatus } from '../../src/checks/types.js';
-import { PrerequisiteError } from '../../src/runner/resources.js';
+import type { CheckContext, CheckDefinition } from '../../src/checks/types.js';
+import type { CheckId, CheckStatus } from '../../src/model/check-ids.js';
+import type { CheckOutcome, CheckResult } from '../../src/model/report.js';
+import { PrerequisiteError } from '../../src/checks/resources.js';
 import { scheduleChecks, topologicalOrder, type RunHooks, type Verdicts } from '../../src/runner/schedule.js';
 
 // The scheduler reads only the context's signal (interrupts); these fake checks never read the rest.

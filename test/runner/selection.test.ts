@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput } from '../../src/checks/views.js';
-import { deriveItems, exercisesMath } from '../../src/runner/selection.js';
+import { deriveItems, exercisesMath } from '../../src/checks/support/selection.js';
 
 const offering = (id: string, extra: Partial<OfferingView> = {}): OfferingView => ({
   id, providerId: 'p', offeringCode: id.toUpperCase(), title: id, basePrice: 1000, ...extra,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult } from '../../src/checks/types.js';
+import type { CheckResult } from '../../src/model/report.js';
 import { applyStrict } from '../../src/runner/strict.js';
 
 const base = (patch: Partial<CheckResult>): CheckResult => ({

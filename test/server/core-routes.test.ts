@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/checks/types.js';
+import type { RunReport } from '../../src/model/report.js';
 import type { CertifyInput } from '../../src/server/admin/routes.js';
 import { startServe, type RunningServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';

@@ -1,4 +1,4 @@
-import type { CheckId } from '../../src/checks/types.js';
+import type { CheckId } from '../../src/model/check-ids.js';
 
 /** Read-only checks, proven both ways by test/checks/read.e2e.test.ts. */
 export const READ_CHECKS: CheckId[] = ['base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search', 'wrong-credential', 'signature', 'errors'];

@@ -1,8 +1,9 @@
 import { describeBody } from '../../http/body.js';
-import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
+import type { Exchange } from '../../model/exchange.js';
+import type { HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import type { Findings } from '../outcome.js';
-import type { RequirementId } from '../types.js';
+import type { RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
 import { renamedFrom } from './canonical-names.js';
 

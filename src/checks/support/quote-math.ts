@@ -1,6 +1,7 @@
-import { MIN_QUOTE_VALIDITY_MS } from '../../contract.js';
+import { MIN_QUOTE_VALIDITY_MS } from '../../model/contract.js';
 import { parseIsoTimestamp } from '../../spec/timestamp.js';
-import type { QuoteMathRow, RequirementId } from '../types.js';
+import type { QuoteMathRow } from '../../model/report.js';
+import type { RequirementId } from '../../model/findings.js';
 import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../views.js';
 
 /**

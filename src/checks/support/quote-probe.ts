@@ -1,5 +1,5 @@
-import { inferProfile } from '../../runner/applicability.js';
-import { PrerequisiteError } from '../../runner/resources.js';
+import { inferProfile } from './profile.js';
+import { PrerequisiteError } from '../resources.js';
 import type { CheckContext } from '../types.js';
 
 /**

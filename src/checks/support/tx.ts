@@ -1,7 +1,9 @@
 import { curlFor } from '../../http/reproduce.js';
-import type { Exchange, HttpOutcome, HttpResponse } from '../../http/types.js';
+import type { Exchange } from '../../model/exchange.js';
+import type { HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Findings } from '../outcome.js';
-import type { CheckContext, RequirementId } from '../types.js';
+import type { CheckContext } from '../types.js';
+import type { RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
 
 /** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */

@@ -1,4 +1,4 @@
-import type { ReceivedWebhook } from '../../server/types.js';
+import type { ReceivedWebhook } from '../../model/webhooks.js';
 import type { CheckContext } from '../types.js';
 
 /** One webhook event a check expects. */

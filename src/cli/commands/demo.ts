@@ -7,11 +7,12 @@ import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName } from '
 import { parseAuthMethod } from '../../http/auth.js';
 import { startCoreServer } from '../../server/core-server.js';
 import { loadContract } from '../../spec/load.js';
-import { UsageError } from '../../util/result.js';
+import { UsageError } from '../../model/errors.js';
 import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 import { certifyWithReports, stoppable } from '../certify.js';
-import { reportTargets, type ReportFlags } from '../report-flags.js';
+import { reportTargets } from '../report-flags.js';
+import { type ReportFlags } from '../../config/flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
 interface DemoFlags extends ReportFlags {

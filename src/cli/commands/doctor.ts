@@ -2,15 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadRunOptions } from '../../config/load.js';
-import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../../contract.js';
+import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../../model/contract.js';
 import { doctorExitCode, runDoctor } from '../../doctor/doctor.js';
 import { doctorReport, renderDoctorJson, renderDoctorText } from '../../doctor/render.js';
 import type { DoctorCredential } from '../../doctor/types.js';
 import { parseAuthMethod } from '../../http/auth.js';
-import { Redactor } from '../../http/redact.js';
+import { Redactor } from '../../util/redact.js';
 import { terminalMode, timeoutText } from '../../report/console.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
-import { UsageError } from '../../util/result.js';
+import { UsageError } from '../../model/errors.js';
 import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 

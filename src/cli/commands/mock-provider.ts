@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import {
   ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, VARIANTS, isFaultName, isVariant, startReferenceProvider, type FaultName, type ReferenceProviderOptions,
 } from '../../../fixtures/provider/index.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../contract.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract.js';
 import { didYouMean } from '../../config/explain.js';
 import { parseAuthMethod } from '../../http/auth.js';
-import { UsageError } from '../../util/result.js';
+import { UsageError } from '../../model/errors.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 

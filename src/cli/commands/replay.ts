@@ -3,19 +3,20 @@ import { resolve } from 'node:path';
 import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import { parseCheckIds } from '../../checks/registry.js';
-import type { CheckId } from '../../checks/types.js';
-import { DEFAULT_CREDENTIAL_ENV } from '../../contract.js';
-import { Redactor } from '../../http/redact.js';
+import type { CheckId } from '../../model/check-ids.js';
+import { DEFAULT_CREDENTIAL_ENV } from '../../model/contract.js';
+import { Redactor } from '../../util/redact.js';
 import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readReport } from '../../report/read-report.js';
-import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../../runner/replay.js';
+import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../replay-plan.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
-import { UsageError } from '../../util/result.js';
+import { UsageError } from '../../model/errors.js';
 import { EXIT, printable, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
-import { resolveRunOptions, type RawRunOptions } from '../run-options.js';
+import { resolveRunOptions } from '../run-options.js';
+import { type RawRunOptions } from '../../config/flags.js';
 
 interface ReplayFlags {
   check?: string;

@@ -1,7 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Command } from 'commander';
-import type { RunReport } from '../../checks/types.js';
-import { Redactor } from '../../http/redact.js';
+import type { RunReport } from '../../model/report.js';
+import { Redactor } from '../../util/redact.js';
 import { shouldUseColor } from '../../report/console.js';
 import { checkResultLines, verdictLines } from '../../report/failure-text.js';
 import { providerLabel } from '../../report/format.js';
@@ -9,10 +9,11 @@ import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
 import { readReport } from '../../report/read-report.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../contract.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract.js';
 import { EXIT, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
-import { reportTargets, type ReportFlags } from '../report-flags.js';
+import { reportTargets } from '../report-flags.js';
+import { type ReportFlags } from '../../config/flags.js';
 
 interface ReportCommandFlags extends ReportFlags {
   github?: boolean;

@@ -3,10 +3,12 @@ import { loadRunOptions } from '../../config/load.js';
 import { loadContract } from '../../spec/load.js';
 import type { CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
-import { resolveRunOptions, type RawRunOptions } from '../run-options.js';
+import { resolveRunOptions } from '../run-options.js';
+import { type RawRunOptions } from '../../config/flags.js';
 import { certifyWithReports, stoppable } from '../certify.js';
 import { prepareReportTargets } from '../../report/index.js';
-import { reportTargets, type ReportFlags } from '../report-flags.js';
+import { reportTargets } from '../report-flags.js';
+import { type ReportFlags } from '../../config/flags.js';
 
 /** `run` flags shared with `demo` and the config file. */
 export function addRunOptions(command: Command): Command {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { request } from 'undici';
-import { SIGNATURE_HEADER } from '../../contract.js';
+import { SIGNATURE_HEADER } from '../../model/contract.js';
 import { signHex } from '../../server/signature.js';
-import { UsageError } from '../../util/result.js';
+import { UsageError } from '../../model/errors.js';
 import { EXIT, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 import { secretFromEnv } from './sign.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import type { RunConfig } from '../../runner/config.js';
+import type { RunConfig } from '../../model/run-config.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/admin/routes.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES, type IngestLimits } from '../../server/limits.js';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { didYouMean } from '../../config/explain.js';
 import { loadContract } from '../../spec/load.js';
-import { UsageError } from '../../util/result.js';
+import { UsageError } from '../../model/errors.js';
 import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 

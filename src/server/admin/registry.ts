@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunReport } from '../../checks/types.js';
+import type { RunReport } from '../../model/report.js';
 import { readJson, writeJsonAtomic } from '../json-file.js';
 import type { Registration } from './registration.js';
 

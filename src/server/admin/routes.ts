@@ -1,12 +1,12 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RunReport } from '../../checks/types.js';
+import type { RunReport } from '../../model/report.js';
 import type { Contract } from '../../spec/contract.js';
 import type { CoreServer, RouteHandler } from '../core-server.js';
 import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { readBody } from '../body-reader.js';
 import { sendError, sendJson } from '../http-io.js';
-import type { WebhookInbox } from '../types.js';
+import type { WebhookInbox } from '../../model/webhooks.js';
 import { readConfinedCredential } from './credential-file.js';
 import { parseRegistration, type Registration, type RegistrationRules } from './registration.js';
 import { credentialFingerprint, newCertificationId, type CertificationRecord, type ProviderRegistry, type StoredProvider } from './registry.js';

@@ -1,5 +1,5 @@
-import type { RunReport } from '../../checks/types.js';
-import type { ReceivedWebhook } from '../types.js';
+import type { RunReport } from '../../model/report.js';
+import type { ReceivedWebhook } from '../../model/webhooks.js';
 import type { RegistrationFields } from './registration.js';
 import type { CertificationRecord, ReviewStatus, StoredProvider } from './registry.js';
 

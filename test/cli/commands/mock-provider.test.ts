@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../../fixtures/provider/index.js';
 import { registerMockProvider } from '../../../src/cli/commands/mock-provider.js';
 import type { CliIo } from '../../../src/cli/io.js';
-import { UsageError } from '../../../src/util/result.js';
+import { UsageError } from '../../../src/model/errors.js';
 
 const CREDENTIAL = 'cli-canary-credential-5d1e';
 const SECRET = 'cli-canary-webhook-secret-8b0f';

@@ -1,4 +1,4 @@
-import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, SelectedOptionInput } from '../checks/views.js';
+import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, SelectedOptionInput } from '../views.js';
 
 const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] => (xs ?? []).filter((x) => x.isAvailable !== false);
 

@@ -1,5 +1,6 @@
-import type { CheckId, CheckResult, CheckStatus, RunReport } from '../checks/types.js';
-import type { RawRunOptions } from '../cli/run-options.js';
+import type { CheckId, CheckStatus } from '../model/check-ids.js';
+import type { CheckResult, RunReport } from '../model/report.js';
+import type { RawRunOptions } from '../config/flags.js';
 
 export interface ReplayPlan {
   flags: RawRunOptions;

@@ -1,5 +1,5 @@
-import type { AuthMethod, Profile } from '../contract.js';
-import type { CheckId } from '../checks/types.js';
+import type { AuthMethod, Profile } from './contract.js';
+import type { CheckId } from './check-ids.js';
 
 /** Fully resolved options of one certification run (flags > environment > config file > defaults). */
 export interface RunConfig {

@@ -1,5 +1,6 @@
-import type { CheckId, RequirementId } from '../checks/types.js';
-import type { ActionView, CatalogView, ProviderInfoView, QuoteItemInput, QuoteView } from '../checks/views.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { RequirementId } from '../model/findings.js';
+import type { ActionView, CatalogView, ProviderInfoView, QuoteItemInput, QuoteView } from './views.js';
 import type { HttpOutcome, HttpResponse } from '../http/types.js';
 import type { SchemaProblem } from '../spec/types.js';
 

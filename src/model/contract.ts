@@ -18,3 +18,6 @@ export const DEFAULT_WEBHOOK_SECRET_ENV = 'SERVICE_WEBHOOK_SECRET';
 
 /** Minimum quote validity (contract, Limits). */
 export const MIN_QUOTE_VALIDITY_MS = 5_000;
+
+/** The contract version provcert certifies against. */
+export const CONTRACT_VERSION = '1.0.0';

@@ -1,0 +1,20 @@
+/** How a request authenticated, without values (the kinds of the HTTP client's AuthOverride). */
+export type ExchangeAuthKind = 'configured' | 'none' | 'credential' | 'sign-other-bytes' | 'headers';
+
+/** One redacted request/response pair, as shown in reports. Header values of credentials are masked. */
+export interface Exchange {
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** How the request authenticated (no values): lets a reproduce command send the same kind of request. */
+    auth?: ExchangeAuthKind;
+    /** With auth 'sign-other-bytes': the bytes that were signed instead of the body (not secret). */
+    signedBytes?: string;
+  };
+  response?: { status: number; headers: Record<string, string>; body?: string; truncated?: boolean };
+  /** What went wrong at the transport level, in words (timeout, refused, redirect, too large…). */
+  failure?: string;
+  durationMs: number;
+}

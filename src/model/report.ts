@@ -1,0 +1,101 @@
+import type { CheckId, CheckStatus } from './check-ids.js';
+import type { AuthMethod, Profile } from './contract.js';
+import type { Exchange } from './exchange.js';
+import type { Finding, RecordedFinding, RequirementId, RequirementSummary } from './findings.js';
+
+/** The expected computation beside the provider's numbers, for one quote (quote-math). */
+export interface QuoteMathRow {
+  label: string; // e.g. "line 1 optionsTotal", "subtotal", "total"
+  formula: string; // e.g. "150 × 1 × 2"
+  expected: number;
+  actual: number | null;
+  ok: boolean;
+}
+
+/** One event seen by the embedded receiver during the run (webhook timeline). */
+export interface WebhookTimelineEntry {
+  receivedAt: string;
+  eventId?: string;
+  eventType?: string;
+  actionId?: string;
+  newStatus?: string;
+  verified: boolean;
+  header?: string;
+  diagnosis?: string;
+  duplicate?: boolean;
+}
+
+/** What a check returns. Checks never print; they return findings. */
+export interface CheckOutcome {
+  status: CheckStatus;
+  /** One line a person can act on: what is wrong (or what passed). */
+  message: string;
+  /** Further problems beyond the first, each one line. */
+  details?: string[];
+  warnings?: string[];
+  expected?: unknown;
+  actual?: unknown;
+  evidence: Exchange[];
+  /** A shell command that sends the failing request again (credential referenced by env var). */
+  reproduce?: string;
+  quoteMath?: QuoteMathRow[];
+  webhookTimeline?: WebhookTimelineEntry[];
+  /** Every problem and warning with its requirement; `message`, `details` and `warnings` are their text. */
+  findings?: RecordedFinding[];
+}
+
+export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
+  id: CheckId;
+  title: string;
+  rule: string;
+  /** The requirements this check verifies (spec/requirements.yaml), primary first. */
+  requirements: RequirementId[];
+  findings: Finding[];
+  durationMs: number;
+}
+
+export interface RunReport {
+  reportVersion: 1;
+  tool: { name: 'provcert'; version: string };
+  contract: { version: string; spec: string };
+  /** profile and fulfillment are absent when GET /provider-info could not tell them (the run's root cause). */
+  provider: { baseUrl: string; slug?: string; name?: string; authMethod: AuthMethod; profile?: Profile; capabilities: string[]; fulfillment?: string };
+  verdict: 'PASS' | 'FAIL';
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  summary: Record<CheckStatus, number>;
+  checks: CheckResult[];
+  webhooks: { url: string; events: WebhookTimelineEntry[] };
+  /** Section and quoted sentence of every requirement the checks cite, by id. */
+  requirements: Record<RequirementId, RequirementSummary>;
+  /** Whether warnings counted as failures (--strict). */
+  strict?: boolean;
+  /** Everything needed to rerun the same run (provcert replay). No secrets: env var names only. */
+  inputs: Record<string, unknown>;
+}
+
+/** What is known the moment a run starts, before the provider answered anything. */
+export interface RunBeginInfo {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** What is known once GET /provider-info decided the profile and the checks. */
+export interface RunStartInfo {
+  baseUrl: string;
+  webhookUrl: string;
+  profile: string;
+  checks: number;
+  /** Sections of the requirements the checks cite, to name them beside failures. */
+  requirements?: RunReport['requirements'];
+}
+
+/** What a check is waiting for, e.g. "2 of 4 events received" for at most 24 s more. */
+export interface CheckProgress {
+  text: string;
+  /** How long the wait may still last; the console counts it down. */
+  remainingMs?: number;
+  /** The wait ends early when what is awaited arrives ("up to 24 s left"). */
+  endsEarly?: boolean;
+}

@@ -1,0 +1,29 @@
+/** One webhook request as the embedded core received it. The raw bytes are kept: signatures cover them. */
+export interface ReceivedWebhook {
+  seq: number;
+  receivedAt: string;
+  slug: string | null; // null on the legacy slugless route
+  headers: Record<string, string>; // signature header values masked
+  rawBody: string;
+  /** Parsed event when the body is JSON. */
+  event?: Record<string, unknown>;
+  verified: boolean;
+  /** Which header carried the signature that verified (or was tried). */
+  signatureHeader?: string;
+  /** Why verification or validation failed, in words (signature diagnosis, schema errors…). */
+  problem?: string;
+  /** HTTP status answered to the sender. */
+  answeredStatus: number;
+  duplicate: boolean;
+  /** Reloaded from the data dir at start (received by an earlier server process). */
+  restored?: boolean;
+}
+
+/** The run's view of the embedded receiver: events in arrival order, and a way to wait for one. */
+export interface WebhookInbox {
+  /** The address providers post events to, e.g. http://127.0.0.1:8787/api/v1/webhooks/demo-kitchen */
+  urlFor(slug: string): string;
+  all(): readonly ReceivedWebhook[];
+  /** Resolves with the first received webhook (past or future) matching, or undefined after timeoutMs. */
+  waitFor(predicate: (w: ReceivedWebhook) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
+}
