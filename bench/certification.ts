@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REFERENCE_SLUG, startReferenceProvider } from '../fixtures/provider/index.js';
+import { REFERENCE_SLUG, startReferenceProvider } from '../src/reference-provider/index.js';
 import type { RunConfig } from '../src/model/run-config.js';
 import { runCertification } from '../src/runner/run.js';
 import { startCoreServer } from '../src/server/core-server.js';

@@ -1,5 +1,5 @@
 import { LOCATION_FULFILLMENT, inferProfile, resolveFulfillment } from './support/profile.js';
-import type { Profile } from '../model/contract.js';
+import type { Profile } from '../model/contract-constants.js';
 import type { Contract } from '../spec/contract.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, evidenceOnce } from './support/expect.js';

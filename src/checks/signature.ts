@@ -1,5 +1,5 @@
 import type { AuthOverride, ProviderRequest } from '../http/types.js';
-import { SIGNATURE_HEADER } from '../model/contract.js';
+import { SIGNATURE_HEADER } from '../model/contract-constants.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, evidenceOnce, expectError } from './support/expect.js';
 import { POST_NOT_PROBED, quoteProbeBody } from './support/quote-probe.js';

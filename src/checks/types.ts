@@ -1,4 +1,4 @@
-import type { AuthMethod, Profile } from '../model/contract.js';
+import type { AuthMethod, Profile } from '../model/contract-constants.js';
 import type { Exchange } from '../model/exchange.js';
 import type { ProviderClient } from '../http/types.js';
 import type { Contract } from '../spec/contract.js';

@@ -7,6 +7,7 @@ import { actionPath, keepEvidence, problemAt } from './support/tx.js';
 import { awaitEvents, type AwaitedEvent } from './support/webhook-wait.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { WebhookTimelineEntry } from '../model/report.js';
+import { timelineEntry } from '../model/webhooks.js';
 
 export const STATUS_EVENT = 'action.status_updated';
 
@@ -18,24 +19,6 @@ const field = (w: ReceivedWebhook, name: string): string | undefined => {
 };
 
 const names = (a: TestAction, actionId: string | undefined): boolean => actionId !== undefined && (actionId === a.id || actionId === a.publicId);
-
-export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
-  const pick = (name: string) => {
-    const value = field(w, name);
-    return value === undefined ? {} : { [name]: value };
-  };
-  return {
-    receivedAt: w.receivedAt,
-    ...pick('eventId'),
-    ...pick('eventType'),
-    ...pick('actionId'),
-    ...pick('newStatus'),
-    verified: w.verified,
-    ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
-    ...(w.problem ? { diagnosis: w.problem } : {}),
-    ...(w.duplicate ? { duplicate: true } : {}),
-  };
-}
 
 /** The newest status an action's accepted events report: by event timestamp, then arrival. */
 export function latestStatus(events: readonly ReceivedWebhook[]): { status: string; event: ReceivedWebhook } | undefined {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCheckIds, CHECKS } from '../checks/registry.js';
 import type { CheckId } from '../model/check-ids.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../model/contract.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../model/contract-constants.js';
 import { nonPublicHostReason } from '../http/host.js';
 import { didYouMean } from '../config/explain.js';
 import { credentialFinding } from '../doctor/auth.js';

@@ -1,4 +1,4 @@
-import { AUTH_METHODS, type AuthMethod } from '../model/contract.js';
+import { AUTH_METHODS, type AuthMethod } from '../model/contract-constants.js';
 import { authHeader } from '../http/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import { ROUTES, type Probes, type Route } from './http-probes.js';

@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import type { AuthMethod } from '../model/contract.js';
+import type { AuthMethod } from '../model/contract-constants.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../util/terminal.js';
 import type { Finding, FindingStatus } from './types.js';
 

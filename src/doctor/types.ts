@@ -1,4 +1,4 @@
-import type { AuthMethod } from '../model/contract.js';
+import type { AuthMethod } from '../model/contract-constants.js';
 
 export type FindingStatus = 'ok' | 'warn' | 'fail' | 'skip';
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract.js';
+import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract-constants.js';
 import type { AuthOverride } from './types.js';
 
 /** Lowercase hex HMAC-SHA256 of the exact bytes (DECISIONS.md, Credentials). */

@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract.js';
+import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract-constants.js';
 import { isSensitiveHeader } from '../util/redact.js';
 import type { Exchange } from '../model/exchange.js';
 

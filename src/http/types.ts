@@ -1,4 +1,4 @@
-import type { AuthMethod } from '../model/contract.js';
+import type { AuthMethod } from '../model/contract-constants.js';
 import type { Exchange } from '../model/exchange.js';
 
 export type TransportFailureKind =

@@ -1,5 +1,5 @@
 import type { CheckId, CheckStatus } from './check-ids.js';
-import type { AuthMethod, Profile } from './contract.js';
+import type { AuthMethod, Profile } from './contract-constants.js';
 import type { Exchange } from './exchange.js';
 import type { Finding, RecordedFinding, RequirementId, RequirementSummary } from './findings.js';
 

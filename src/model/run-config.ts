@@ -1,4 +1,4 @@
-import type { AuthMethod, Profile } from './contract.js';
+import type { AuthMethod, Profile } from './contract-constants.js';
 import type { CheckId } from './check-ids.js';
 
 /** Fully resolved options of one certification run (flags > environment > config file > defaults). */

@@ -1,3 +1,5 @@
+import type { WebhookTimelineEntry } from './report.js';
+
 /** One webhook request as the embedded core received it. The raw bytes are kept: signatures cover them. */
 export interface ReceivedWebhook {
   seq: number;
@@ -26,4 +28,26 @@ export interface WebhookInbox {
   all(): readonly ReceivedWebhook[];
   /** Resolves with the first received webhook (past or future) matching, or undefined after timeoutMs. */
   waitFor(predicate: (w: ReceivedWebhook) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
+}
+
+/** The string fields that identify an event (each absent when the body does not carry it as a string). */
+export function eventIdentity(w: ReceivedWebhook): Pick<WebhookTimelineEntry, 'eventId' | 'eventType' | 'actionId' | 'newStatus'> {
+  const identity: Pick<WebhookTimelineEntry, 'eventId' | 'eventType' | 'actionId' | 'newStatus'> = {};
+  for (const key of ['eventId', 'eventType', 'actionId', 'newStatus'] as const) {
+    const value = w.event?.[key];
+    if (typeof value === 'string') identity[key] = value;
+  }
+  return identity;
+}
+
+/** A received webhook as the run report's timeline shows it (the report is masked as a whole). */
+export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
+  return {
+    receivedAt: w.receivedAt,
+    ...eventIdentity(w),
+    verified: w.verified,
+    ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
+    ...(w.problem ? { diagnosis: w.problem } : {}),
+    ...(w.duplicate ? { duplicate: true } : {}),
+  };
 }

@@ -1,7 +1,7 @@
 import type { ApplicabilityContext, CheckDefinition } from '../checks/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { ProviderInfoView } from '../checks/views.js';
-import type { Profile } from '../model/contract.js';
+import type { Profile } from '../model/contract-constants.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../http/types.js';
 

@@ -2,7 +2,7 @@ import { CHECKS } from '../checks/registry.js';
 import type { ApplicabilityContext, CheckContext, CheckDefinition, Clock } from '../checks/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
-import type { Profile } from '../model/contract.js';
+import type { Profile } from '../model/contract-constants.js';
 import { createProviderClient } from '../http/client.js';
 import { Redactor } from '../util/redact.js';
 import { curlFor } from '../http/reproduce.js';
@@ -10,7 +10,7 @@ import { startCoreServer } from '../server/core-server.js';
 import type { WebhookInbox } from '../model/webhooks.js';
 import type { Contract } from '../spec/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
-import { CONTRACT_VERSION } from '../model/contract.js';
+import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import { toolVersion } from '../util/package-root.js';
 import { applicabilitySkips } from './applicability.js';
 import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
@@ -22,6 +22,7 @@ import { readProviderInfo, stoppedRun } from './root-cause.js';
 import { scheduleChecks, type RunHooks } from './schedule.js';
 import { applyStrict } from './strict.js';
 import type { RunBeginInfo, RunStartInfo } from '../model/report.js';
+import { timelineEntry } from '../model/webhooks.js';
 
 export interface RunDeps {
   contract: Contract;
@@ -146,17 +147,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
       checks: results,
       webhooks: {
         url: inbox.urlFor(slug),
-        events: inbox.all().map((w) => ({
-          receivedAt: w.receivedAt,
-          ...(typeof w.event?.['eventId'] === 'string' ? { eventId: w.event['eventId'] } : {}),
-          ...(typeof w.event?.['eventType'] === 'string' ? { eventType: w.event['eventType'] } : {}),
-          ...(typeof w.event?.['actionId'] === 'string' ? { actionId: w.event['actionId'] } : {}),
-          ...(typeof w.event?.['newStatus'] === 'string' ? { newStatus: w.event['newStatus'] } : {}),
-          verified: w.verified,
-          ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
-          ...(w.problem ? { diagnosis: redactor.text(w.problem) } : {}),
-          ...(w.duplicate ? { duplicate: true } : {}),
-        })),
+        events: inbox.all().map(timelineEntry),
       },
       inputs: recordInputs(config, runId),
       requirements: citedRequirements(catalog, defs, results),

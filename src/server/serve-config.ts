@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract.js';
+import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import { SLUG_PATTERN } from './admin/registration.js';
 import { LIMIT_NAMES, type IngestLimits } from './limits.js';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { COMPAT_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../model/contract.js';
+import { COMPAT_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../model/contract-constants.js';
 
 /** Headers that carry a webhook signature, canonical first (DECISIONS.md, Webhooks). */
 export const ACCEPTED_SIGNATURE_HEADERS = [SIGNATURE_HEADER, COMPAT_SIGNATURE_HEADER] as const;

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { SIGNATURE_HEADER } from '../model/contract.js';
+import { SIGNATURE_HEADER } from '../model/contract-constants.js';
 import type { Contract } from '../spec/contract.js';
 import { readSignedBody } from './body-reader.js';
 import { diagnoseSignature } from './diagnose.js';

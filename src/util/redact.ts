@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, COMPAT_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../model/contract.js';
+import { API_KEY_HEADER, COMPAT_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../model/contract-constants.js';
 import { LiteralPattern } from './literal-pattern.js';
 import { addSecretForms } from './secret-forms.js';
 

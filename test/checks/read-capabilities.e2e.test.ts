@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_CAPABILITIES, startReferenceProvider } from '../../fixtures/provider/index.js';
+import { ALL_CAPABILITIES, startReferenceProvider } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { runCertification } from '../../src/runner/run.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult } from '../../src/model/report.js';
-import type { AuthMethod } from '../../src/model/contract.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 import { FAULTS, certify, type CertifyOptions } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
-import { ALL_CAPABILITIES, INPUT_FAULTS, type FaultName, type InputFaultName } from '../../fixtures/provider/index.js';
+import { ALL_CAPABILITIES, INPUT_FAULTS, type FaultName, type InputFaultName } from '../../src/reference-provider/index.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {

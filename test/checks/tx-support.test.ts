@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkoutUrlProblem } from '../../src/checks/payment-pending.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
 import type { CatalogView } from '../../src/checks/views.js';
-import { latestStatus, rejectionProblems, thisRun, timelineEntry } from '../../src/checks/webhook.js';
-import type { ReceivedWebhook } from '../../src/model/webhooks.js';
+import { latestStatus, rejectionProblems, thisRun } from '../../src/checks/webhook.js';
+import { timelineEntry, type ReceivedWebhook } from '../../src/model/webhooks.js';
 
 const catalog: CatalogView = {
   providerSlug: 'demo',

@@ -13,7 +13,6 @@ const SHIPPED = [
   /^LICENSE/,
   /^bin\/provcert\.js$/,
   /^dist\/src\/.+\.js$/,
-  /^dist\/fixtures\/provider\/.+\.js$/,
   /^spec\//,
   /^docs\/.+\.md$/,
   /^fixtures\/payloads\/[^/]+\/valid-[^/]+\.json$/,
@@ -37,7 +36,7 @@ describe('provcert installed from its npm pack tarball in a fresh project', () =
 
   it('packs the runtime and nothing of the tests, sources or benchmarks, and leaves no tarball in the checkout', () => {
     expect(packed.files.filter((f) => !SHIPPED.some((pattern) => pattern.test(f)))).toEqual([]);
-    for (const needed of ['bin/provcert.js', 'dist/src/cli/main.js', 'dist/fixtures/provider/index.js', 'spec/openapi.yaml',
+    for (const needed of ['bin/provcert.js', 'dist/src/cli/main.js', 'dist/src/reference-provider/index.js', 'spec/openapi.yaml',
       'spec/requirements.yaml', 'spec/requirements.schema.json', 'spec/config.schema.json', 'README.md']) {
       expect(packed.files).toContain(needed);
     }

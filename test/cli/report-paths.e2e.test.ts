@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../fixtures/provider/index.js';
+import { REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../src/reference-provider/index.js';
 import { main } from '../../src/cli/main.js';
 import { captureIo } from '../config/cli-io.js';
 import { runCli } from '../support/cli.js';

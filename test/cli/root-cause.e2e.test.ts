@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
+import { startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';

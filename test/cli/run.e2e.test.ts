@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
+import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { RunReport } from '../../src/model/report.js';
 import { runCli } from '../support/cli.js';
 import { createServer } from 'node:net';

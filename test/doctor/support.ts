@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import type { AuthMethod } from '../../src/model/contract.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 import type { Finding, FindingId } from '../../src/doctor/types.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.js';
-import type { AuthMethod } from '../../src/model/contract.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 import { certify } from '../support/certify.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

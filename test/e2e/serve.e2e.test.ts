@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports.js';
-import { ALL_CAPABILITIES, REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
+import { ALL_CAPABILITIES, REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const ADMIN = 'admin-token-e2e-91ac';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Variant } from '../../fixtures/provider/index.js';
+import type { Variant } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import { certify } from '../support/certify.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hmacHex } from '../../src/http/auth.js';
 import { createProviderClient } from '../../src/http/client.js';
 import { Redactor } from '../../src/util/redact.js';
-import type { AuthMethod } from '../../src/model/contract.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 
 const CREDENTIAL = 'client-test-credential-42';
 const seen: { headers: IncomingMessage['headers']; body: string }[] = [];

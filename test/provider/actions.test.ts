@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProvider } from '../../fixtures/provider/index.js';
+import type { RunningProvider } from '../../src/reference-provider/index.js';
 import { CREDENTIAL, at, certificationQuoteBody, clientFor, createAction, startProvider, str, type Call } from './helpers.js';
 
 let provider: RunningProvider;

@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { AuthMethod } from '../../src/model/contract.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { loadRequirements } from '../../src/spec/requirements.js';
-import { FAULTS, type FaultName, type ReferenceProviderOptions, type RunningProvider } from '../../fixtures/provider/index.js';
+import { FAULTS, type FaultName, type ReferenceProviderOptions, type RunningProvider } from '../../src/reference-provider/index.js';
 import {
   CREDENTIAL, WEBHOOK_SECRET, arr, authHeaders, at, certificationQuoteBody, clientFor, createAction, hmac, num, startProvider, startReceiver, str,
   type Answer, type Call, type ReceivedEvent,

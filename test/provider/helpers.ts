@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthMethod } from '../../src/model/contract.js';
-import { startReferenceProvider, type ReferenceProviderOptions, type RunningProvider } from '../../fixtures/provider/index.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
+import { startReferenceProvider, type ReferenceProviderOptions, type RunningProvider } from '../../src/reference-provider/index.js';
 
 export const CREDENTIAL = 'test-credential-7f3a';
 export const WEBHOOK_SECRET = 'test-webhook-secret-91c2';

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProvider } from '../../fixtures/provider/index.js';
+import type { RunningProvider } from '../../src/reference-provider/index.js';
 import { arr, at, certificationQuoteBody, clientFor, num, startProvider, str, type Call } from './helpers.js';
 
 let provider: RunningProvider;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_METHODS } from '../../src/model/contract.js';
-import type { RunningProvider } from '../../fixtures/provider/index.js';
+import { AUTH_METHODS } from '../../src/model/contract-constants.js';
+import type { RunningProvider } from '../../src/reference-provider/index.js';
 import { CREDENTIAL, arr, authHeaders, at, certificationQuoteBody, clientFor, createAction, hmac, num, obj, startProvider, str, type Call } from './helpers.js';
 
 describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {

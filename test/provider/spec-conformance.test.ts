@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VARIANTS, type RunningProvider } from '../../fixtures/provider/index.js';
+import { VARIANTS, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
 import { arr, at, certificationQuoteBody, clientFor, createAction, startProvider, startReceiver, str, type Call } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProvider, Variant } from '../../fixtures/provider/index.js';
+import type { RunningProvider, Variant } from '../../src/reference-provider/index.js';
 import { arr, at, certificationQuoteBody, clientFor, createAction, num, startProvider, startReceiver, str, type Call } from './helpers.js';
 
 /** Every answer of one certification-like pass over the provider, by name, and the events it caused. */

@@ -3,7 +3,7 @@ import type { ApplicabilityContext, CheckContext, CheckDefinition } from '../../
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckOutcome } from '../../src/model/report.js';
 import type { ProviderInfoView } from '../../src/checks/views.js';
-import type { AuthMethod, Profile } from '../../src/model/contract.js';
+import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
 import type { BodyKind, HttpOutcome, TransportFailureKind } from '../../src/http/types.js';
 import type { Exchange } from '../../src/model/exchange.js';
 import { applicabilitySkips, causeCarrier, causeSkipReason, declaredIn, isAddressProblem, providerInfoCause, skipReasonFor, type ProviderInfoCause } from '../../src/runner/applicability.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceProvider, type RunningProvider } from '../../fixtures/provider/index.js';
+import { startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import { createProviderClient } from '../../src/http/client.js';
 import { Redactor } from '../../src/util/redact.js';
 import type { ProviderClient } from '../../src/http/types.js';

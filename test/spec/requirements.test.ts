@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
-import { FAULTS } from '../../fixtures/provider/faults.js';
+import { FAULTS } from '../../src/reference-provider/faults.js';
 import {
   BUNDLED_REQUIREMENTS_PATH,
   CONTRACT_COPY_DIR,

@@ -1,10 +1,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider, type Variant } from '../../fixtures/provider/index.js';
+import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider, type Variant } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { RunReport } from '../../src/model/report.js';
-import type { AuthMethod, Profile } from '../../src/model/contract.js';
+import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
 import type { RunConfig } from '../../src/model/run-config.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';

@@ -1,4 +1,4 @@
-import type { Profile } from '../../model/contract.js';
+import type { Profile } from '../../model/contract-constants.js';
 import type { ProviderInfoView } from '../views.js';
 
 /** Fulfillment modes that need at least one active location (contract §9). */

@@ -1,4 +1,4 @@
-import { MIN_QUOTE_VALIDITY_MS } from '../../model/contract.js';
+import { MIN_QUOTE_VALIDITY_MS } from '../../model/contract-constants.js';
 import { parseIsoTimestamp } from '../../spec/timestamp.js';
 import type { QuoteMathRow } from '../../model/report.js';
 import type { RequirementId } from '../../model/findings.js';

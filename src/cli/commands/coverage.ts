@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FAULTS, INPUT_FAULTS } from '../../../fixtures/provider/index.js';
+import { FAULTS, INPUT_FAULTS } from '../../reference-provider/index.js';
 import { CHECKS } from '../../checks/registry.js';
 import { computeCoverage, coverageHolds, coverageTotalsText, type Coverage } from '../../runner/coverage.js';
 import { loadRequirements } from '../../spec/requirements.js';

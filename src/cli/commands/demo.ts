@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName } from '../../../fixtures/provider/index.js';
+import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName } from '../../reference-provider/index.js';
 import { parseAuthMethod } from '../../http/auth.js';
 import { startCoreServer } from '../../server/core-server.js';
 import { loadContract } from '../../spec/load.js';

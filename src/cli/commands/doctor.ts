@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadRunOptions } from '../../config/load.js';
-import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../../model/contract.js';
+import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../../model/contract-constants.js';
 import { doctorExitCode, runDoctor } from '../../doctor/doctor.js';
 import { doctorReport, renderDoctorJson, renderDoctorText } from '../../doctor/render.js';
 import type { DoctorCredential } from '../../doctor/types.js';

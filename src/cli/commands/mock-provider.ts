@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import {
-  ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, VARIANTS, isFaultName, isVariant, startReferenceProvider, type FaultName, type ReferenceProviderOptions,
-} from '../../../fixtures/provider/index.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract.js';
+import { ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, VARIANTS, isFaultName, isVariant, startReferenceProvider, type FaultName, type ReferenceProviderOptions } from '../../reference-provider/index.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { didYouMean } from '../../config/explain.js';
 import { parseAuthMethod } from '../../http/auth.js';
 import { UsageError } from '../../model/errors.js';

@@ -4,7 +4,7 @@ import { Chalk } from 'chalk';
 import type { Command } from 'commander';
 import { parseCheckIds } from '../../checks/registry.js';
 import type { CheckId } from '../../model/check-ids.js';
-import { DEFAULT_CREDENTIAL_ENV } from '../../model/contract.js';
+import { DEFAULT_CREDENTIAL_ENV } from '../../model/contract-constants.js';
 import { Redactor } from '../../util/redact.js';
 import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';

@@ -9,7 +9,7 @@ import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
 import { readReport } from '../../report/read-report.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { EXIT, type CliIo } from '../io.js';
 import type { SetExit } from '../program.js';
 import { reportTargets } from '../report-flags.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { request } from 'undici';
-import { SIGNATURE_HEADER } from '../../model/contract.js';
+import { SIGNATURE_HEADER } from '../../model/contract-constants.js';
 import { signHex } from '../../server/signature.js';
 import { UsageError } from '../../model/errors.js';
 import { EXIT, type CliIo } from '../io.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract.js';
+import { DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { signHex } from '../../server/signature.js';
 import { UsageError } from '../../model/errors.js';
 import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';

@@ -1,5 +1,5 @@
 import type { RunReport } from '../../model/report.js';
-import type { ReceivedWebhook } from '../../model/webhooks.js';
+import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
 import type { RegistrationFields } from './registration.js';
 import type { CertificationRecord, ReviewStatus, StoredProvider } from './registry.js';
 
@@ -82,17 +82,12 @@ export function certificationView(r: CertificationRecord): CertificationView {
  * event from the legacy slugless route is listed under the providerSlug of its body.
  */
 export function eventView(w: ReceivedWebhook, listedSlug: string): EventView {
-  const e = w.event ?? {};
-  const text = (k: string): Record<string, string> => {
-    const v = e[k];
-    return typeof v === 'string' ? { [k]: v } : {};
-  };
   return {
     seq: w.seq,
     receivedAt: w.receivedAt,
     slug: w.slug ?? listedSlug,
     ...(w.slug === null ? { legacyRoute: true as const } : {}),
-    ...text('eventId'), ...text('eventType'), ...text('actionId'), ...text('newStatus'),
+    ...eventIdentity(w),
     verified: w.verified,
     duplicate: w.duplicate,
     answeredStatus: w.answeredStatus,

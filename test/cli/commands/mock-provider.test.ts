@@ -1,7 +1,7 @@
 import { Writable, Readable } from 'node:stream';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../../fixtures/provider/index.js';
+import { FAULTS } from '../../../src/reference-provider/index.js';
 import { registerMockProvider } from '../../../src/cli/commands/mock-provider.js';
 import type { CliIo } from '../../../src/cli/io.js';
 import { UsageError } from '../../../src/model/errors.js';
