@@ -1,7 +1,8 @@
 import type { HttpOutcome } from '../http/types.js';
 import { Findings } from './outcome.js';
 import { expectError, expectJson, schemaRequirement, schemaWarnings } from './support/expect.js';
-import { actionPath, keepEvidence, markReproduce, problemAt } from './support/tx.js';
+import { actionPath, markReproduce, problemAt } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { ActionView } from './views.js';
 

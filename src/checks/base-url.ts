@@ -3,7 +3,7 @@ import type { HttpOutcome } from '../http/types.js';
 import { Findings } from './outcome.js';
 import { judgeBaseAddress } from './support/address.js';
 import type { CheckContext, CheckDefinition } from './types.js';
-import { evidenceOnce } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 
 /** Where the embedded receiver listens (its real port, also when configured as 0). */
 function receiverAddress(ctx: CheckContext): { host: string; port: number } | undefined {
@@ -19,20 +19,20 @@ function receiverAddress(ctx: CheckContext): { host: string; port: number } | un
 async function diagnoseReachability(ctx: CheckContext, f: Findings): Promise<string> {
   const health = await ctx.client.send({ method: 'GET', path: '/health' });
   if (health.kind === 'failure') {
-    evidenceOnce(f, health);
+    keepEvidence(f, health);
     if (health.failure === 'timeout') return failWith(f, `the provider is unreachable or slow: GET /health ${health.message}`);
     if (health.failure === 'redirect') return failWith(f, `GET /health was redirected (${health.message}); enter the final address as the base URL, redirects are not followed`);
     return failWith(f, `the provider is unreachable: GET /health ${health.message}`);
   }
   if (health.bodyKind === 'html') {
-    evidenceOnce(f, health);
+    keepEvidence(f, health);
     return failWith(f, `this looks like a frontend address: GET /health answered HTTP ${health.status} with ${describeBody(health.bodyKind, health.contentType)}; enter the provider API's base address`);
   }
   if (health.status === 404) {
     const info = await ctx.client.send({ method: 'GET', path: '/provider-info' });
     if (isNotFound(info)) {
-      evidenceOnce(f, health);
-      evidenceOnce(f, info);
+      keepEvidence(f, health);
+      keepEvidence(f, info);
       return failWith(f, 'wrong base path: GET /health and GET /provider-info both answered 404; the base URL must be the root under which the provider routes live');
     }
   }

@@ -1,11 +1,12 @@
 import { Findings } from './outcome.js';
 import { unsafeReasonContent } from './support/event-reason.js';
 import { expectJson } from './support/expect.js';
-import { actionPath, keepEvidence, markReproduce, problemAt } from './support/tx.js';
+import { actionPath, markReproduce, problemAt } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckDefinition } from './types.js';
 
 /** A stable reason code plus a safe human description, as the contract advises. */
-export const CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert certification test order, cancelled by the test';
+const CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert certification test order, cancelled by the test';
 
 export const check: CheckDefinition = {
   id: 'cancel',

@@ -2,7 +2,8 @@ import { LOCATION_FULFILLMENT, inferProfile, resolveFulfillment } from './suppor
 import type { Profile } from '../model/contract-constants.js';
 import type { Contract } from '../spec/contract.js';
 import { Findings } from './outcome.js';
-import { describeAnswer, evidenceOnce } from './support/expect.js';
+import { describeAnswer } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckDefinition } from './types.js';
 
 /** Capabilities a profile requires, from the spec's x-required-in (provider routes and the webhook). */
@@ -78,17 +79,17 @@ export const check: CheckDefinition = {
     }
 
     // The declaration itself is the evidence of a profile or portal mismatch.
-    if (f.failed) evidenceOnce(f, await ctx.client.send({ method: 'GET', path: '/provider-info' }));
+    if (f.failed) keepEvidence(f, await ctx.client.send({ method: 'GET', path: '/provider-info' }));
 
     const probes = routeProbes(ctx.contract, declared);
     const answers = await Promise.all(probes.map(async (p) => ({ probe: p, outcome: await ctx.client.send({ method: 'GET', path: p.path, ...(p.query ? { query: p.query } : {}) }) })));
     for (const { probe, outcome } of answers) {
       const route = `GET ${probe.path}`;
       if (outcome.kind === 'failure') {
-        evidenceOnce(f, outcome);
+        keepEvidence(f, outcome);
         f.problem(`declared capability ${probe.capability}: ${route} did not answer: ${outcome.message}`);
       } else if (outcome.status === 404) {
-        evidenceOnce(f, outcome);
+        keepEvidence(f, outcome);
         f.problem(`declared capability ${probe.capability}: ${route} answered ${describeAnswer(outcome)}; a declared capability's route must exist (declare only real capabilities)`);
       }
     }

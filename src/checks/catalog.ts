@@ -2,7 +2,8 @@ import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
 import { changedIds } from './support/catalog-ids.js';
 import { judgeCatalogConsistency } from './support/catalog-consistency.js';
-import { describeAnswer, evidenceOnce, expectJson, expectSchema, type JsonResponse } from './support/expect.js';
+import { describeAnswer, expectJson, expectSchema, type JsonResponse } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /** How many consistency problems are listed one by one; the rest are counted. */
@@ -33,8 +34,8 @@ async function compareRefresh(ctx: CheckContext, f: Findings, first: JsonRespons
   }
   const changes = changedIds(first.json, again.json);
   if (changes.length === 0) return;
-  evidenceOnce(f, first);
-  evidenceOnce(f, again);
+  keepEvidence(f, first);
+  keepEvidence(f, again);
   for (const c of changes.slice(0, MAX_LISTED)) f.problem(`GET /catalog twice: ${c}; ids must be stable across catalog refreshes`, 'CATALOG-IDS-STABLE');
   if (changes.length > MAX_LISTED) f.problem(`GET /catalog twice: … and ${changes.length - MAX_LISTED} more changed ids`, 'CATALOG-IDS-STABLE');
 }
@@ -56,7 +57,7 @@ export const check: CheckDefinition = {
     for (const p of problems.slice(0, MAX_LISTED)) f.problem(`GET /catalog: ${p}`, consistencyRequirement(p));
     if (problems.length > MAX_LISTED) f.problem(`GET /catalog: … and ${problems.length - MAX_LISTED} more consistency problems`);
     for (const w of warnings) f.warn(`GET /catalog: ${w}`);
-    if (problems.length > 0 && schemaValid) evidenceOnce(f, outcome);
+    if (problems.length > 0 && schemaValid) keepEvidence(f, outcome);
     await compareRefresh(ctx, f, outcome);
     const body = outcome.json as { categories?: unknown[]; offerings?: unknown[] };
     const noted = notes.length > 0 ? ` (${notes.join('; ')})` : '';

@@ -1,7 +1,8 @@
 import type { HttpOutcome, ProviderRequest } from '../http/types.js';
 import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
-import { describeAnswer, errorCode, evidenceOnce, expectError } from './support/expect.js';
+import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import { CHECK_IDS } from '../model/check-ids.js';
 import { type CheckContext, type CheckDefinition } from './types.js';
 
@@ -62,10 +63,10 @@ function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, docum
   const code = errorCode(outcome);
   if (code === undefined) return;
   if (documented.size > 0 && !documented.has(code)) {
-    evidenceOnce(f, outcome);
+    keepEvidence(f, outcome);
     f.problem(`${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`, 'ERROR-CODES-DOCUMENTED');
   } else if (probe.expect && code !== probe.expect.code) {
-    evidenceOnce(f, outcome);
+    keepEvidence(f, outcome);
     f.problem(`${probe.what} was answered with code ${code}; expected ${probe.expect.code}`, probe.expect.code === 'NOT_FOUND' ? 'ERROR-NOT-FOUND' : 'ERROR-CODES-DOCUMENTED');
   }
 }

@@ -1,6 +1,7 @@
 import { Findings } from './outcome.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
-import { evidenceOnce, expectJson, expectSchema } from './support/expect.js';
+import { expectJson, expectSchema } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckDefinition } from './types.js';
 
 /** How far the provider's clock may be from ours before we mention it (a warning: the contract sets no bound). */
@@ -24,7 +25,7 @@ export const check: CheckDefinition = {
     const at = parseIsoTimestamp(health.timestamp)?.epochMs ?? Number.NaN;
     if (Number.isNaN(at)) f.problem(`GET /health timestamp ${JSON.stringify(health.timestamp)} is not a valid ISO 8601 timestamp`, 'TIMESTAMPS-ISO8601');
     else if (Math.abs(at - ctx.clock.now()) > CLOCK_SKEW_WARN_MS) f.warn(`GET /health timestamp ${health.timestamp} is more than 5 minutes from provcert's clock; is the provider's clock or time zone wrong?`, 'TIMESTAMPS-ISO8601');
-    if (f.failed) evidenceOnce(f, outcome);
+    if (f.failed) keepEvidence(f, outcome);
     return f.outcome(`HEALTHY, latencyMs ${health.latencyMs}, timestamp ${health.timestamp}`);
   },
 };

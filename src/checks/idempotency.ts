@@ -1,11 +1,13 @@
 import type { HttpOutcome } from '../http/types.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, expectError } from './support/expect.js';
-import { actionIdentity, success, keepEvidence, markReproduce, problemAt } from './support/tx.js';
+import { actionIdentity, success, markReproduce, problemAt } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
+import { isRecord } from '../util/json.js';
 
 /** How many identical requests race with one fresh key (the issue asks for at least 5). */
-export const CONCURRENT_DUPLICATES = 6;
+const CONCURRENT_DUPLICATES = 6;
 
 const REUSED_CODE = 'IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD';
 
@@ -61,7 +63,7 @@ async function concurrentDuplicates(ctx: CheckContext, f: Findings): Promise<{ b
 
 /** The same key with a changed payload is refused with 409. */
 async function changedPayload(ctx: CheckContext, f: Findings, original: Record<string, unknown>, existingId: string | undefined): Promise<void> {
-  const customer = (typeof original['customer'] === 'object' && original['customer'] !== null ? original['customer'] : {}) as Record<string, unknown>;
+  const customer = isRecord(original['customer']) ? original['customer'] : {};
   const changed = { ...original, customer: { ...customer, name: `${String(customer['name'] ?? 'Provcert')} (changed)` } };
   const outcome = await send(ctx, changed);
   const what = 'POST /actions reusing an idempotencyKey with a different customer name';

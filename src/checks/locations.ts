@@ -1,6 +1,7 @@
 import { LOCATION_FULFILLMENT } from './support/profile.js';
 import { Findings } from './outcome.js';
-import { evidenceOnce, expectJson, expectSchema, type JsonResponse } from './support/expect.js';
+import { expectJson, expectSchema, type JsonResponse } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 interface LocationView { id: string; name: string; isActive?: boolean }
@@ -37,14 +38,14 @@ export const check: CheckDefinition = {
     const active = (byDefault ?? activeOnly)?.locations.filter((l) => l.isActive !== false);
     if (active && active.length === 0) {
       const source = byDefault ?? activeOnly;
-      if (source) evidenceOnce(f, source.outcome);
+      if (source) keepEvidence(f, source.outcome);
       f.problem('GET /locations returned no active location; fulfillment DELIVERY, PICKUP, ONSITE and HYBRID need at least one active location from the route');
     }
     for (const [answer, what] of [[byDefault, 'GET /locations (activeOnly defaults to true)'], [activeOnly, 'GET /locations?activeOnly=true']] as const) {
       if (!answer) continue;
       const inactive = answer.locations.filter((l) => l.isActive === false);
       if (inactive.length > 0) {
-        evidenceOnce(f, answer.outcome);
+        keepEvidence(f, answer.outcome);
         f.problem(`${what} returned inactive location(s) ${inactive.map(label).join(', ')}; activeOnly must be honoured`, 'LOCATIONS-ACTIVE-ONLY');
       }
     }
@@ -52,7 +53,7 @@ export const check: CheckDefinition = {
       const listed = new Set(all.locations.map((l) => l.id));
       const absent = active.filter((l) => !listed.has(l.id));
       if (absent.length > 0) {
-        evidenceOnce(f, all.outcome);
+        keepEvidence(f, all.outcome);
         f.problem(`GET /locations?activeOnly=false left out active location(s) ${absent.map(label).join(', ')}; activeOnly=false must return every location`, 'LOCATIONS-ACTIVE-ONLY');
       }
     }

@@ -1,6 +1,7 @@
 import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
-import { evidenceOnce, expectJson, expectSchema } from './support/expect.js';
+import { expectJson, expectSchema } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { CatalogView, CertificationInputView, ProviderInfoView } from './views.js';
 
@@ -84,7 +85,7 @@ export const check: CheckDefinition = {
     judgeManifest(f, info);
     const input = info.manifest?.certificationInput;
     if (input) await judgeCertificationInput(ctx, f, input);
-    if (f.failed) evidenceOnce(f, outcome);
+    if (f.failed) keepEvidence(f, outcome);
     const inputNote = input ? ', certificationInput refers to catalog ids' : ', no certificationInput (the selection is derived from the catalog)';
     return f.outcome(`provider ${info.slug} (${info.capabilities.length} capabilities); manifest declares a safe test environment${inputNote}`);
   },

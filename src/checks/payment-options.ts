@@ -1,6 +1,7 @@
 import { Findings } from './outcome.js';
 import { expectJson } from './support/expect.js';
-import { actionPath, keepEvidence, markReproduce, problemAt } from './support/tx.js';
+import { actionPath, markReproduce, problemAt } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckDefinition } from './types.js';
 
 const describeShape = (value: unknown): string => {

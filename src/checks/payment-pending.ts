@@ -1,7 +1,8 @@
 import { PrerequisiteError, type CreatedAction } from './resources.js';
 import { Findings } from './outcome.js';
 import { schemaWarnings } from './support/expect.js';
-import { keepEvidence, problemAt } from './support/tx.js';
+import { problemAt } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /** Payment states a provider may only report after it verified a payment. */

@@ -2,7 +2,8 @@ import type { HttpOutcome } from '../http/types.js';
 import { PrerequisiteError, type Selection } from './resources.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, expectError } from './support/expect.js';
-import { actionIdentity, keepEvidence, markReproduce, problemAt, success } from './support/tx.js';
+import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from './views.js';
 

@@ -1,11 +1,12 @@
 import { Findings, skip } from './outcome.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { describeAnswer, expectError } from './support/expect.js';
-import { actionIdentity, actionPath, success, keepEvidence, markReproduce, problemAt, sleepUntil } from './support/tx.js';
+import { actionIdentity, actionPath, success, markReproduce, problemAt, sleepUntil } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckDefinition } from './types.js';
 
 /** Waited past expiresAt before using the quote: absorbs small clock differences with the provider. */
-export const EXPIRY_MARGIN_MS = 400;
+const EXPIRY_MARGIN_MS = 400;
 
 /** Any status outside 2xx may carry QUOTE_EXPIRED: its HTTP status is "not shown" by the contract. */
 const NON_SUCCESS_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);

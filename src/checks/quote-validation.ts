@@ -1,9 +1,11 @@
 import { Findings } from './outcome.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { invalidSelections, type InvalidSelection } from './support/quote-selections.js';
-import { keepEvidence, markReproduce, problemAt, success } from './support/tx.js';
+import { markReproduce, problemAt, success } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { QuoteItemInput } from './views.js';
+import { isRecord } from '../util/json.js';
 
 /** 4xx statuses an ErrorResponse for a rejected selection may carry (the contract documents 400, 404, 422). */
 const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
@@ -11,8 +13,8 @@ const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
 interface QuotedLine { offeringId?: string; variantId?: string }
 
 const linesOf = (json: unknown): QuotedLine[] => {
-  const lines = (json as { lines?: unknown } | null)?.lines;
-  return Array.isArray(lines) ? lines.filter((l): l is QuotedLine => typeof l === 'object' && l !== null) : [];
+  const lines = isRecord(json) ? json['lines'] : undefined;
+  return Array.isArray(lines) ? lines.filter((l): l is QuotedLine => isRecord(l)) : [];
 };
 
 const isUnavailableCase = (c: InvalidSelection): boolean => c.name === 'unavailable-offering' || c.name === 'unavailable-variant';

@@ -85,5 +85,3 @@ export interface Resources {
   /** Helper: GET a path and validate the 200 body against the operation's response schema. */
   getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>): Promise<{ outcome: HttpOutcome; problems: string[] }>;
 }
-
-export type { HttpResponse };

@@ -1,6 +1,7 @@
 import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
-import { evidenceOnce, expectJson, expectSchema } from './support/expect.js';
+import { expectJson, expectSchema } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import { expectSameOffering } from './support/same-offering.js';
 import type { CheckDefinition } from './types.js';
 import type { CatalogView, OfferingView } from './views.js';
@@ -41,7 +42,7 @@ export const check: CheckDefinition = {
     for (const result of results) {
       const reference = byId.get(result.id);
       if (!reference) {
-        evidenceOnce(f, outcome);
+        keepEvidence(f, outcome);
         f.problem(`${what} returned offering id "${result.id}", which is not in GET /catalog; search must use the catalog's ids`, 'CATALOG-SAME-IDS-ACROSS-ROUTES');
       } else {
         expectSameOffering(f, reference, result, `${what} result ${result.id}`, outcome);
@@ -53,7 +54,7 @@ export const check: CheckDefinition = {
     if (expectJson(f, limited, limitWhat, 200, 'SEARCH-LIMIT') && expectSchema(f, ctx.contract, limited, 'GET /search', limitWhat, 'OFFERING-REQUIRED-FIELDS')) {
       const count = (limited.json as unknown[]).length;
       if (count > 1) {
-        evidenceOnce(f, limited);
+        keepEvidence(f, limited);
         f.problem(`${limitWhat} returned ${count} results; limit must be honoured (at most 1)`, 'SEARCH-LIMIT');
         f.expected = '≤ 1 result';
         f.actual = `${count} results`;

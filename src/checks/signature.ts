@@ -1,7 +1,8 @@
 import type { AuthOverride, ProviderRequest } from '../http/types.js';
 import { SIGNATURE_HEADER } from '../model/contract-constants.js';
 import { Findings } from './outcome.js';
-import { describeAnswer, evidenceOnce, expectError } from './support/expect.js';
+import { describeAnswer, expectError } from './support/expect.js';
+import { keepEvidence } from './support/evidence.js';
 import { POST_NOT_PROBED, quoteProbeBody } from './support/quote-probe.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
@@ -48,7 +49,7 @@ async function acceptsFormattedBody(ctx: CheckContext, f: Findings, t: SignedReq
   if (t.formatted === undefined) return;
   const outcome = await ctx.client.send({ method: t.method, path: t.path, rawBody: t.formatted });
   if (outcome.kind !== 'response' || outcome.status !== 401) return;
-  evidenceOnce(f, outcome);
+  keepEvidence(f, outcome);
   f.problem(
     `${t.method} ${t.path} with a pretty-printed JSON body, signed over exactly the bytes sent, was answered ${describeAnswer(outcome)}; ` +
       'the signature covers the raw body bytes, so verify them as received, never re-serialized JSON',

@@ -3,13 +3,14 @@ import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
-import { actionPath, keepEvidence, problemAt } from './support/tx.js';
+import { actionPath, problemAt } from './support/tx.js';
+import { keepEvidence } from './support/evidence.js';
 import { awaitEvents, type AwaitedEvent } from './support/webhook-wait.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { WebhookTimelineEntry } from '../model/report.js';
 import { timelineEntry } from '../model/webhooks.js';
 
-export const STATUS_EVENT = 'action.status_updated';
+const STATUS_EVENT = 'action.status_updated';
 
 type TestAction = { id: string; publicId: string; cancelled: boolean };
 

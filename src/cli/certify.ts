@@ -30,41 +30,5 @@ export async function certifyWithReports(
   return { code, report };
 }
 
-/** Signals that stop a run: Ctrl-C, and what CI runners and `kill` send. */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-type StopSignal = (typeof STOP_SIGNALS)[number];
-
-/** Exit code of a run stopped by a signal: 128 + its number, as a shell reports it. */
-const STOPPED_EXIT: Readonly<Record<StopSignal, number>> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
 
 const signalName = (reason: unknown): string => (typeof reason === 'string' ? reason : 'interrupt');
-
-/**
- * Runs a certification that the first SIGINT or SIGTERM stops promptly: the signal aborts the run (waits
- * and requests in flight are cut short) and the report of what ran is still written; the exit code is then
- * 130 (SIGINT) or 143 (SIGTERM). A second signal ends the process at once.
- */
-export async function stoppable(work: (signal: AbortSignal) => Promise<number>): Promise<number> {
-  const stop = new AbortController();
-  const listeners = STOP_SIGNALS.map((name) => [name, (): void => onSignal(name)] as const);
-  const detach = (): void => {
-    for (const [name, listener] of listeners) process.off(name, listener);
-  };
-  const onSignal = (name: StopSignal): void => {
-    if (!stop.signal.aborted) {
-      stop.abort(name);
-      return;
-    }
-    // Asked twice: without our listeners the signal's default action ends the process.
-    detach();
-    process.kill(process.pid, name);
-  };
-  for (const [name, listener] of listeners) process.on(name, listener);
-  try {
-    const code = await work(stop.signal);
-    const reason: unknown = stop.signal.reason;
-    return stop.signal.aborted && (reason === 'SIGINT' || reason === 'SIGTERM') ? STOPPED_EXIT[reason] : code;
-  } finally {
-    detach();
-  }
-}

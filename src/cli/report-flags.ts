@@ -1,15 +1,9 @@
 import type { ReportTarget } from '../report/index.js';
+import { FILE_REPORTER_NAMES, REPORTER_NAMES, REPORTERS } from '../report/reporters.js';
 import { UsageError } from '../model/errors.js';
 import type { ReportFlags } from '../config/flags.js';
 
-const FILE_REPORTERS = ['json', 'junit', 'markdown', 'html'] as const;
-const DEFAULT_PATHS: Record<(typeof FILE_REPORTERS)[number], string> = {
-  json: 'provcert-report.json',
-  junit: 'provcert-junit.xml',
-  markdown: 'provcert-report.md',
-  html: 'provcert-report.html',
-};
-const KNOWN = ['console', 'github', ...FILE_REPORTERS];
+const KNOWN: readonly string[] = REPORTER_NAMES;
 
 /** --json/--junit/--markdown/--html paths, plus reporters named in --reporter without a path (default file names). */
 export function reportTargets(flags: ReportFlags): ReportTarget[] {
@@ -17,8 +11,8 @@ export function reportTargets(flags: ReportFlags): ReportTarget[] {
   const unknown = named.filter((n) => !KNOWN.includes(n));
   if (unknown.length > 0) throw new UsageError(`--reporter: unknown reporter ${unknown.join(', ')}; known: ${KNOWN.join(', ')}`);
   const targets: ReportTarget[] = [];
-  for (const name of FILE_REPORTERS) {
-    const path = flags[name] ?? (named.includes(name) ? DEFAULT_PATHS[name] : undefined);
+  for (const name of FILE_REPORTER_NAMES) {
+    const path = flags[name] ?? (named.includes(name) ? REPORTERS[name].defaultFile : undefined);
     if (path !== undefined) targets.push({ name, path });
   }
   if (targets.filter((t) => t.path === '-').length > 1) throw new UsageError('only one report can go to standard output (-)');

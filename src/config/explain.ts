@@ -14,7 +14,7 @@ const SECRET_NAMING_KEYS = new Set(['credentialEnv', 'webhookSecretEnv', 'creden
 const normalize = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** A key that would hold a secret value (credential, apiKey, token…), not the name of where it lives. */
-export function looksLikeSecretKey(key: string): boolean {
+function looksLikeSecretKey(key: string): boolean {
   const n = normalize(key);
   if (/(env|file|path|name|var|variable)$/.test(n)) return false;
   return /(secret|token|password|passwd|apikey|credential|privatekey|bearer|hmac|^key$)/.test(n);
@@ -33,7 +33,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The closest of the candidates, when it is close enough to be a plausible typo. */
-export function nearest(value: string, candidates: readonly string[]): string | undefined {
+function nearest(value: string, candidates: readonly string[]): string | undefined {
   const exact = candidates.find((c) => normalize(c) === normalize(value));
   if (exact) return exact;
   let best: { candidate: string; distance: number } | undefined;
@@ -50,7 +50,7 @@ export function didYouMean(value: string, candidates: readonly string[]): string
   return suggestion ? ` (did you mean ${suggestion}?)` : '';
 }
 
-export function secretKeyReason(key: string): string {
+function secretKeyReason(key: string): string {
   const webhook = /webhook/i.test(key);
   const fix = webhook
     ? 'put the webhook secret in an environment variable and name it with webhookSecretEnv (default SERVICE_WEBHOOK_SECRET)'
@@ -58,7 +58,7 @@ export function secretKeyReason(key: string): string {
   return `key "${key}" would hold a secret, and secrets never go in the config file: ${fix}`;
 }
 
-export function unknownKeyReason(key: string): string {
+function unknownKeyReason(key: string): string {
   if (looksLikeSecretKey(key)) return secretKeyReason(key);
   const suggestion = nearest(key, OPTION_KEYS);
   return suggestion ? `unknown key "${key}" (did you mean ${suggestion}?)` : `unknown key "${key}"; known keys: ${OPTION_KEYS.join(', ')}`;
@@ -90,8 +90,8 @@ export function explainConfigError(e: ErrorObject): ConfigProblem {
     }
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
-      const hint = typeof e.data === 'string' ? nearest(e.data, allowed) : undefined;
-      return { pointer, reason: `must be one of ${allowed.join(', ')} ${found(e)}${hint ? ` (did you mean ${hint}?)` : ''}` };
+      const hint = typeof e.data === 'string' ? didYouMean(e.data, allowed) : '';
+      return { pointer, reason: `must be one of ${allowed.join(', ')} ${found(e)}${hint}` };
     }
     case 'minimum':
       return { pointer, reason: `must be at least ${String(params['limit'])} ${found(e)}` };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '../model/errors.js';
+import { isRecord } from '../util/json.js';
 import type { ConfigProblem } from './explain.js';
 import { CONFIG_ENV, DEFAULT_CONFIG_FILE } from './options.js';
 import { validateConfig } from './schema.js';
@@ -56,10 +57,10 @@ export async function readConfigFile(location: ConfigLocation): Promise<Record<s
   }
   const parsed = parseYaml(text, location.label);
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (!isRecord(parsed)) {
     throw new UsageError(`${location.label}: must be a mapping of option: value (e.g. "baseUrl: https://…"), found ${Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}`);
   }
-  const values = splitLists(parsed as Record<string, unknown>);
+  const values = splitLists(parsed);
   const problems = validateConfig(values);
   if (problems.length > 0) throw problemsError(`${location.label}: `, problems, (p) => p.pointer);
   if (values['credentialEnv'] !== undefined && values['credentialFile'] !== undefined) {

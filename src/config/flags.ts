@@ -1,3 +1,5 @@
+import type { FileReporterName } from '../report/reporters.js';
+
 /** The flags of `run` as commander hands them over (strings), before they are parsed and checked. */
 
 /** The `run` options as commander hands them over (strings; parsed and checked here). */
@@ -23,10 +25,5 @@ export interface RawRunOptions {
   concurrency?: string;
 }
 
-export interface ReportFlags {
-  json?: string;
-  junit?: string;
-  markdown?: string;
-  html?: string;
-  reporter?: string;
-}
+/** A file option per file reporter (`--json <file>`, …; src/report/reporters.ts), and --reporter's list of names. */
+export type ReportFlags = { [name in FileReporterName]?: string } & { reporter?: string };

@@ -19,7 +19,7 @@ const CREDENTIAL_KEYS: readonly OptionKey[] = ['credentialEnv', 'credentialFile'
 type Layer = Partial<RunOptionFlags>;
 
 /** Highest layer first; each key takes the first defined value. */
-export function mergeLayers<F extends RunOptionFlags>(flags: F, lower: readonly Layer[]): F {
+function mergeLayers<F extends RunOptionFlags>(flags: F, lower: readonly Layer[]): F {
   const layers: readonly Layer[] = [flags, ...lower];
   const merged = { ...flags } as Record<string, unknown>;
   for (const key of OPTION_KEYS) {

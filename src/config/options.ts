@@ -1,5 +1,5 @@
-import type { RawRunOptions } from './flags.js';
-import type { ReportFlags } from './flags.js';
+import { FILE_REPORTER_NAMES, type FileReporterName } from '../report/reporters.js';
+import type { RawRunOptions, ReportFlags } from './flags.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */
 export type RunOptionFlags = RawRunOptions & ReportFlags;
@@ -29,10 +29,8 @@ export const OPTION_KINDS: Readonly<Record<OptionKey, OptionKind>> = {
   seed: 'string',
   strict: 'boolean',
   concurrency: 'integer',
-  json: 'path',
-  junit: 'path',
-  markdown: 'path',
-  html: 'path',
+  // A file reporter's option is a path (json, junit, markdown, html).
+  ...(Object.fromEntries(FILE_REPORTER_NAMES.map((name) => [name, 'path'])) as Record<FileReporterName, 'path'>),
   reporter: 'list',
 };
 

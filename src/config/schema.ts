@@ -8,7 +8,7 @@ import { explainConfigError, type ConfigProblem } from './explain.js';
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-export const CONFIG_SCHEMA_PATH = join(packageRoot, 'spec', 'config.schema.json');
+const CONFIG_SCHEMA_PATH = join(packageRoot, 'spec', 'config.schema.json');
 
 /** The parts of a property schema the starter file and the explanations read. */
 export interface PropertySchema {

@@ -47,6 +47,6 @@ function relativeIfInside(path: string, cwd: string): string {
 }
 
 /** Paths in a file are relative to that file, not to wherever provcert happens to run. */
-export function resolveFilePath(value: string, configDir: string): string {
+function resolveFilePath(value: string, configDir: string): string {
   return value === '-' || isAbsolute(value) ? value : resolve(configDir, value);
 }

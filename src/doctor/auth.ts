@@ -5,7 +5,7 @@ import { ROUTES, type Probes, type Route } from './http-probes.js';
 import { finding, type DoctorCredential, type Finding } from './types.js';
 
 /** How each scheme shows up on the wire, for messages (header names only, never values). */
-export const HEADER_LABEL: Record<AuthMethod, string> = {
+const HEADER_LABEL: Record<AuthMethod, string> = {
   API_KEY: 'x-provider-api-key',
   BEARER_TOKEN: 'Authorization: Bearer',
   HMAC_SIGNATURE: 'x-service-signature',

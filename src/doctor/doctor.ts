@@ -9,7 +9,7 @@ import { dnsProbe, tcpProbe } from './network.js';
 import { tlsProbe } from './tls.js';
 import { finding, FINDING_IDS, type DoctorInput, type Finding, type FindingId } from './types.js';
 
-export const DEFAULT_SLOW_MS = 2_000;
+const DEFAULT_SLOW_MS = 2_000;
 /** Doctor reads only status lines and small bodies; a big body is not worth waiting for. */
 const MAX_BODY_BYTES = 256 * 1024;
 

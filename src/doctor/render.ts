@@ -15,7 +15,7 @@ export interface DoctorReport {
 const SYMBOL: Record<FindingStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
 
 /** The base URL as shown: user-info (a credential in the URL) masked. */
-export function displayUrl(baseUrl: string): string {
+function displayUrl(baseUrl: string): string {
   try {
     const url = new URL(baseUrl);
     if (url.username || url.password) {

@@ -38,7 +38,7 @@ export interface DoctorInput {
   progress?: (step: string) => void;
 }
 
-export const FINDING_TITLES: Readonly<Record<FindingId, string>> = {
+const FINDING_TITLES: Readonly<Record<FindingId, string>> = {
   https: 'HTTPS on a public address',
   'base-path': 'Base path',
   dns: 'DNS resolution',

@@ -1,9 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract-constants.js';
+import { hmacHex } from '../util/hmac.js';
 import type { AuthOverride } from './types.js';
-
-/** Lowercase hex HMAC-SHA256 of the exact bytes (DECISIONS.md, Credentials). */
-export const hmacHex = (secret: string, bytes: string | Buffer): string => createHmac('sha256', secret).update(bytes).digest('hex');
 
 /** The header a method authenticates with, and its value for a credential and body. */
 export function authHeader(method: AuthMethod, credential: string, body: string): [string, string] {

@@ -6,7 +6,7 @@ import type { Exchange } from '../model/exchange.js';
 import type { HttpOutcome, ProviderClient, ProviderClientOptions, ProviderRequest, TransportFailureKind } from './types.js';
 
 /** Bodies kept as evidence are cut here; the full body is still parsed for checks. */
-export const EVIDENCE_BODY_LIMIT = 4096;
+const EVIDENCE_BODY_LIMIT = 4096;
 
 const truncate = (text: string): { body: string; truncated: boolean } =>
   text.length > EVIDENCE_BODY_LIMIT ? { body: text.slice(0, EVIDENCE_BODY_LIMIT) + '…', truncated: true } : { body: text, truncated: false };

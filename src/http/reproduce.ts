@@ -5,10 +5,10 @@ import type { Exchange } from '../model/exchange.js';
 export type CredentialSource = { kind: 'env'; name: string } | { kind: 'file'; path: string };
 
 /** Single-quote for POSIX shells. */
-export const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** Placeholder used when the failing request carried a deliberately wrong credential. */
-export const WRONG_CREDENTIAL_PLACEHOLDER = 'provcert-wrong-credential';
+const WRONG_CREDENTIAL_PLACEHOLDER = 'provcert-wrong-credential';
 
 function credentialExpr(source: CredentialSource): string {
   return source.kind === 'env' ? `"$${source.name}"` : `"$(cat ${shellQuote(source.path)})"`;

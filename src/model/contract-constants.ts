@@ -21,3 +21,6 @@ export const MIN_QUOTE_VALIDITY_MS = 5_000;
 
 /** The contract version provcert certifies against. */
 export const CONTRACT_VERSION = '1.0.0';
+
+/** Action statuses (contract, States and transitions › Action status). */
+export const ACTION_STATUSES = ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;

@@ -1,7 +1,7 @@
 /** Repeated texts in reports (one diagnosis of five events, one root cause of twenty skips) said once. */
 
 /** A text equal to the one in the row above is shown as SAME_AS_ABOVE: one diagnosis of five events is read once. */
-export const SAME_AS_ABOVE = 'same as above';
+const SAME_AS_ABOVE = 'same as above';
 export function sameAsAbove(texts: readonly string[]): string[] {
   return texts.map((text, i) => (i > 0 && text !== '' && text === texts[i - 1] ? SAME_AS_ABOVE : text));
 }

@@ -108,7 +108,7 @@ ${parts.join('\n')}
 }
 
 /** Failures and errors first (in report order), then the rest (in report order). */
-export const problemsFirst = (checks: readonly CheckResult[]): CheckResult[] => {
+const problemsFirst = (checks: readonly CheckResult[]): CheckResult[] => {
   const problem = (c: CheckResult): boolean => c.status === 'fail' || c.status === 'error';
   return [...checks.filter(problem), ...checks.filter((c) => !problem(c))];
 };

@@ -2,34 +2,11 @@ import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { RunReport } from '../model/report.js';
 import { UsageError } from '../model/errors.js';
-import { renderGithubAnnotations } from './github.js';
-import { renderHtml } from './html.js';
-import { renderJson } from './json.js';
-import { renderJUnit } from './junit.js';
-import { renderMarkdown } from './markdown.js';
-
-export { createConsoleReporter, shouldBeInteractive, shouldUseColor, type ConsoleReporter } from './console.js';
-export { type RunStartInfo } from '../model/report.js';
-export { isGithubActions } from './github.js';
-
-/** File reporters: name → renderer. Renderers only read the report and return the text. */
-export const REPORTERS = {
-  json: renderJson,
-  junit: renderJUnit,
-  markdown: renderMarkdown,
-  html: renderHtml,
-  github: renderGithubAnnotations,
-} as const;
-
-export type ReporterName = keyof typeof REPORTERS;
-
-export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
-
-export const isReporterName = (name: string): name is ReporterName => Object.hasOwn(REPORTERS, name);
+import { REPORTERS, type RenderingReporterName } from './reporters.js';
 
 /** Where a report goes: a file path, or '-' for stdout. */
 export interface ReportTarget {
-  name: ReporterName;
+  name: RenderingReporterName;
   path: string;
 }
 
@@ -40,7 +17,7 @@ export interface ReportIo {
 }
 
 export interface ReportFailure {
-  name: ReporterName;
+  name: RenderingReporterName;
   path: string;
   message: string;
 }
@@ -55,7 +32,7 @@ export async function writeReports(report: RunReport, targets: readonly ReportTa
   const failures: ReportFailure[] = [];
   for (const target of targets) {
     try {
-      const content = REPORTERS[target.name](report);
+      const content = REPORTERS[target.name].render(report);
       if (target.path === '-') io.stdout.write(content);
       else await io.writeFile(target.path, content);
     } catch (error) {

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { RunReport } from '../model/report.js';
+import { isRecord } from '../util/json.js';
 import { packageRoot } from '../util/package-root.js';
 import { UsageError } from '../model/errors.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
@@ -11,7 +12,7 @@ import { sanitizeTerminalText } from '../util/terminal.js';
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-export const REPORT_SCHEMA_PATH = join(packageRoot, 'spec', 'report.schema.json');
+const REPORT_SCHEMA_PATH = join(packageRoot, 'spec', 'report.schema.json');
 
 /** The one report version this provcert writes and reads. */
 const READ_VERSION = 1;
@@ -33,13 +34,11 @@ function explain(error: ErrorObject): string {
   return sanitizeTerminalText(`${where} ${error.message ?? 'is invalid'}${extra}`, { oneLine: true }).slice(0, 200);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Checks parsed JSON is a report this provcert can read (spec/report.schema.json, reportVersion 1);
  * every problem is a UsageError of one line naming the file and the first thing wrong.
  */
-export function parseReport(value: unknown, path: string): RunReport {
+function parseReport(value: unknown, path: string): RunReport {
   const what = 'provcert JSON report (written by provcert run --json FILE)';
   if (!isRecord(value) || !('reportVersion' in value)) throw new UsageError(`${path} is not a ${what}: it has no reportVersion`);
   const version = value['reportVersion'];

@@ -4,7 +4,7 @@
  */
 const FORBIDDEN_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export const stripXmlForbidden = (text: string): string => text.replace(FORBIDDEN_XML_CHARS, '');
+const stripXmlForbidden = (text: string): string => text.replace(FORBIDDEN_XML_CHARS, '');
 
 /** Element content. `>` is escaped too, so a provider's `]]>` stays harmless text. */
 export function xmlEscape(text: string): string {

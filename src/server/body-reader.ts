@@ -68,10 +68,10 @@ export function readSignedBody(req: IncomingMessage, secret: string | undefined,
   return { outcome, release };
 }
 
-/** Admin bodies are read only after the bearer token was checked: caps and deadline, no shared budget. */
+/** Core-route bodies are read only after the bearer token was checked: caps and deadline, no shared budget. */
 const UNSHARED = new InflightBudget(Number.POSITIVE_INFINITY);
 
-/** Read an unsigned body (the admin routes) through the same reader, released once read. */
+/** Read an unsigned body (the core routes) through the same reader, released once read. */
 export async function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<SignedBodyOutcome> {
   const { outcome, release } = readSignedBody(req, undefined, { maxBytes, timeoutMs, budget: UNSHARED });
   const result = await outcome;

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,17 +11,15 @@ import type { EventCursor } from './event-pages.js';
 import { sendError } from './http-io.js';
 import { InflightBudget, resolveLimits, type IngestLimits } from './limits.js';
 import { RateGate } from './rate-gate.js';
+import { route, RouteTable, type Route } from './route-table.js';
 import type { WebhookInbox } from '../model/webhooks.js';
-import { handleWebhook } from './webhook-route.js';
+import { handleWebhook, type WebhookRouteDeps } from './webhook-route.js';
 import { WebhookStore, type EventPage } from './webhook-store.js';
 
 export const API_PREFIX = '/api/v1';
 /** Signature diagnoses and rejection log lines per second; beyond them a flood costs little. */
 const DIAGNOSES_PER_SECOND = 20;
 const REJECTION_LINES_PER_SECOND = 20;
-
-/** Extra routes under /api/v1 (the serve command's core routes). Returns false when it does not own the path. */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, path: string, url: URL) => Promise<boolean>;
 
 export interface CoreServerOptions {
   host: string;
@@ -43,7 +41,8 @@ export interface CoreServerOptions {
   log?: (line: string) => void;
   /** Flag named in the "port in use" message; default --webhook-port. */
   portFlag?: string;
-  routes?: RouteHandler;
+  /** More lines for the route table, after the webhook routes (the serve command's core routes). */
+  routes?: readonly Route[];
   /** File operations of the event logs (tests simulate a full disk). */
   logIo?: LogIo;
 }
@@ -52,12 +51,21 @@ export interface CoreServer extends WebhookInbox {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
+  /** Method and path pattern of every route the server answers, in table order. */
+  readonly routes: RouteTable['routes'];
   /** One page of a provider's received webhooks (GET …/events), read from disk. */
   events(slug: string, cursor?: EventCursor, limit?: number): Promise<EventPage>;
   close(): Promise<void>;
 }
 
-const WEBHOOK_ROUTE = /^\/api\/v1\/webhooks(?:\/([^/]+))?\/?$/;
+/** The webhook receiver's lines of the route table. */
+function webhookRoutes(deps: WebhookRouteDeps): Route[] {
+  const postOnly = { wrongMethod: (method: string): string => `${method} is not supported on /api/v1/webhooks; use POST` };
+  return [
+    route('POST', '/api/v1/webhooks/:providerSlug', ({ req, res, params }) => handleWebhook(req, res, params.providerSlug, deps), postOnly),
+    route('POST', '/api/v1/webhooks', ({ req, res }) => handleWebhook(req, res, null, deps), postOnly),
+  ];
+}
 
 /** Start the embedded core: the webhook receiver, plus any extra routes. `run` and `serve` share it. */
 export async function startCoreServer(options: CoreServerOptions): Promise<CoreServer> {
@@ -72,7 +80,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     throw e;
   }
   const limits = resolveLimits(options.limits);
-  const deps = {
+  const deps: WebhookRouteDeps = {
     contract: options.contract,
     store,
     secretFor: options.secretFor,
@@ -83,9 +91,10 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     rejectionLines: new RateGate(REJECTION_LINES_PER_SECOND),
     log: options.log ?? ((): void => undefined),
   };
+  const table = new RouteTable([...webhookRoutes(deps), ...(options.routes ?? [])]);
 
   const server = createServer({ connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS }, (req, res) => {
-    void route(req, res).catch(() => {
+    void table.dispatch(req, res).catch(() => {
       // A bug in a handler must not take the server down; the details stay out of the answer.
       sendError(res, 500, 'INTERNAL_ERROR', 'unexpected server error', true);
     });
@@ -96,31 +105,6 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     socket.destroy();
   });
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // The hot webhook route needs only the path; a URL object is built for the other routes only.
-    const raw = req.url ?? '/';
-    const query = raw.indexOf('?');
-    const path = query === -1 ? raw : raw.slice(0, query);
-    const webhook = WEBHOOK_ROUTE.exec(path);
-    if (webhook) {
-      if (req.method !== 'POST') return sendError(res, 405, 'NOT_FOUND', `${req.method ?? ''} is not supported on /api/v1/webhooks; use POST`, true);
-      let slug: string | null = null;
-      if (webhook[1] !== undefined) {
-        try {
-          slug = decodeURIComponent(webhook[1]);
-        } catch {
-          return sendError(res, 400, 'INVALID_ARGUMENT', 'the provider slug in the path is not valid percent-encoding', true);
-        }
-      }
-      return handleWebhook(req, res, slug, deps);
-    }
-    if (options.routes) {
-      const url = new URL(raw, 'http://core.invalid');
-      if (await options.routes(req, res, url.pathname, url)) return;
-    }
-    sendError(res, 404, 'NOT_FOUND', `no route ${req.method ?? ''} ${path}`, true);
-  }
 
   try {
     await listen(server, options.host, options.port);
@@ -141,6 +125,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     url,
     port,
     dataDir,
+    routes: table.routes,
     urlFor,
     all: () => store.all(),
     waitFor: (predicate, timeoutMs, signal) => store.waitFor(predicate, timeoutMs, signal),

@@ -1,4 +1,5 @@
-import { ACCEPTED_SIGNATURE_HEADERS, hmacDigest } from './signature.js';
+import { hmacDigest } from '../util/hmac.js';
+import { ACCEPTED_SIGNATURE_HEADERS } from './signature.js';
 
 /** The plausible signing mistakes a failing webhook signature can be matched against. */
 export type SignatureMistake =

@@ -67,3 +67,6 @@ export class InflightBudget {
     return this.held;
   }
 }
+
+/** The command-line flag of a limit: maxBodyBytes → --max-body-bytes. */
+export const limitFlag = (name: keyof IngestLimits): string => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

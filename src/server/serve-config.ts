@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import { SLUG_PATTERN } from './admin/registration.js';
-import { LIMIT_NAMES, type IngestLimits } from './limits.js';
+import { SLUG_PATTERN } from './core-routes/registration.js';
+import { LIMIT_NAMES, limitFlag, type IngestLimits } from './limits.js';
 
 export const DEFAULT_SERVE_PORT = 8787;
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
@@ -14,7 +14,6 @@ export const DEFAULT_ADMIN_TOKEN_ENV = 'PROVCERT_ADMIN_TOKEN';
 export const DEFAULT_CREDENTIAL_SUBDIR = 'credentials';
 
 /** The flag of each limit: maxBodyBytes → --max-body-bytes. */
-export const limitFlag = (name: keyof IngestLimits): string => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** A provider whose webhooks the server accepts without registration (config file or --slug). */
 export interface ConfiguredProvider {

@@ -3,8 +3,8 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Contract } from '../spec/contract.js';
 import { UsageError } from '../model/errors.js';
-import { createCoreRoutes, type Certifier } from './admin/routes.js';
-import { ProviderRegistry } from './admin/registry.js';
+import { createCoreRoutes, type Certifier } from './core-routes/routes.js';
+import { ProviderRegistry } from './core-routes/registry.js';
 import { API_PREFIX, startCoreServer, type CoreServer } from './core-server.js';
 import type { ServeSettings } from './serve-config.js';
 

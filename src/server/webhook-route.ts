@@ -6,7 +6,8 @@ import { diagnoseSignature } from './diagnose.js';
 import { dropUnreadBody, isJsonContentType, logSafe, sendError, sendJson, type CoreErrorCode } from './http-io.js';
 import { RETRY_AFTER_S, type InflightBudget, type IngestLimits } from './limits.js';
 import type { RateGate } from './rate-gate.js';
-import { digestMatches, findSignatureHeader, hmacDigest } from './signature.js';
+import { hmacDigest } from '../util/hmac.js';
+import { digestMatches, findSignatureHeader } from './signature.js';
 import type { ReceivedWebhook } from '../model/webhooks.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { isRecord } from '../util/json.js';
 import { err, ok, type Result } from '../util/result.js';
 import type { SpecError } from './types.js';
 import { readYamlFile } from './yaml-file.js';
@@ -6,7 +7,6 @@ import { readYamlFile } from './yaml-file.js';
 /** Reading a spec file into one document: only `--spec` and the build need this; the bundled contract is precompiled. */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const readYaml = async (path: string): Promise<Result<Json, SpecError>> =>
   (await readYamlFile(path, 'spec file', 'YAML/JSON')) as Result<Json, SpecError>;
@@ -17,7 +17,7 @@ function follow(doc: Json, fragment: string): Json | undefined {
   for (const raw of fragment.split('/').slice(1)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
+    else if (isRecord(node)) node = node[key];
     else return undefined;
   }
   return node;
@@ -38,7 +38,7 @@ async function bundle(node: Json, baseFile: string, rootDoc: Json, depth = 0): P
     }
     return ok(out);
   }
-  if (!isObject(node)) return ok(node);
+  if (!isRecord(node)) return ok(node);
   const ref = node['$ref'];
   if (typeof ref === 'string' && !ref.startsWith('#')) {
     const [file = '', fragment = ''] = ref.split('#');
@@ -70,7 +70,7 @@ export async function readBundledSpec(specPath: string): Promise<Result<Record<s
   const loaded = await readYaml(path);
   if (!loaded.ok) return loaded;
   const doc = loaded.value;
-  if (!isObject(doc) || typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.1')) {
+  if (!isRecord(doc) || typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.1')) {
     return err({ kind: 'not-openapi', message: `${path} is not an OpenAPI 3.1 document (expected "openapi: 3.1.x" at the top)` });
   }
   const bundled = await bundle(doc, path, doc);

@@ -3,7 +3,7 @@ import { ISO_TIMESTAMP_FORMAT } from './timestamp.js';
 import type { SchemaProblem } from './types.js';
 
 /** How many problems one payload reports; the rest are counted, not listed. */
-export const MAX_PROBLEMS = 12;
+const MAX_PROBLEMS = 12;
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';

@@ -1,4 +1,5 @@
 import type { OperationInfo } from './types.js';
+import { isRecord } from '../util/json.js';
 
 /**
  * What a Contract needs from the bundled OpenAPI document, as plain JSON: names, enums, operations and,
@@ -37,13 +38,12 @@ const SCHEMA_REF_PREFIX = '#/components/schemas/';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** Rewrite component refs to the contract's absolute id and collect x- keywords used inside schemas. */
 function rewriteRefs(node: unknown, extensions: Set<string>): unknown {
   if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, extensions));
-  if (!isObj(node)) return node;
+  if (!isRecord(node)) return node;
   const out: Obj = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF_PREFIX)) {
@@ -58,9 +58,9 @@ function rewriteRefs(node: unknown, extensions: Set<string>): unknown {
 
 /** Follow a `$ref` to components/responses or components/requestBodies (not schemas). */
 function deref(doc: Obj, node: unknown): unknown {
-  if (isObj(node) && typeof node['$ref'] === 'string' && node['$ref'].startsWith('#/')) {
+  if (isRecord(node) && typeof node['$ref'] === 'string' && node['$ref'].startsWith('#/')) {
     let target: unknown = doc;
-    for (const part of node['$ref'].slice(2).split('/')) target = isObj(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    for (const part of node['$ref'].slice(2).split('/')) target = isRecord(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     return target;
   }
   return node;
@@ -68,21 +68,21 @@ function deref(doc: Obj, node: unknown): unknown {
 
 function jsonSchemaOf(doc: Obj, holder: unknown): unknown {
   const content = (deref(doc, holder) as Obj | undefined)?.['content'];
-  if (!isObj(content)) return undefined;
+  if (!isRecord(content)) return undefined;
   const media = content['application/json'] ?? Object.values(content)[0];
-  return isObj(media) ? media['schema'] : undefined;
+  return isRecord(media) ? media['schema'] : undefined;
 }
 
 function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
   const found: { info: OperationInfo; raw: Obj }[] = [];
   for (const [section, prefix] of [['paths', ''], ['webhooks', 'WEBHOOK ']] as const) {
     const entries = doc[section];
-    if (!isObj(entries)) continue;
+    if (!isRecord(entries)) continue;
     for (const [name, item] of Object.entries(entries)) {
-      if (!isObj(item)) continue;
+      if (!isRecord(item)) continue;
       for (const method of HTTP_METHODS) {
         const op = item[method];
-        if (!isObj(op)) continue;
+        if (!isRecord(op)) continue;
         const info: OperationInfo = {
           key: prefix ? `${prefix}${name}` : `${method.toUpperCase()} ${name}`,
           method: method.toUpperCase(),
@@ -101,8 +101,8 @@ function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
 
 /** Read the contract's data and the schemas to compile out of a bundled OpenAPI 3.1 document. */
 export function buildContractModel(doc: Obj): ContractModel {
-  const components = isObj(doc['components']) ? doc['components'] : {};
-  const schemas = isObj(components['schemas']) ? components['schemas'] : {};
+  const components = isRecord(doc['components']) ? doc['components'] : {};
+  const schemas = isRecord(components['schemas']) ? components['schemas'] : {};
   const extensions = new Set<string>();
   const defs = rewriteRefs(schemas, extensions) as Obj;
 
@@ -112,7 +112,7 @@ export function buildContractModel(doc: Obj): ContractModel {
   let inlineCount = 0;
   const validatorFor = (schema: unknown, preferredId: () => string): string => {
     const rewritten = rewriteRefs(schema, extensions);
-    const compiled = isObj(rewritten) ? rewritten : {};
+    const compiled = isRecord(rewritten) ? rewritten : {};
     const json = JSON.stringify(compiled);
     let id = idBySchema.get(json);
     if (id === undefined) {
@@ -125,7 +125,7 @@ export function buildContractModel(doc: Obj): ContractModel {
   };
 
   const data: ContractData = {
-    version: isObj(doc['info']) && typeof doc['info']['version'] === 'string' ? doc['info']['version'] : 'unknown',
+    version: isRecord(doc['info']) && typeof doc['info']['version'] === 'string' ? doc['info']['version'] : 'unknown',
     schemas: {},
     enums: {},
     suggested: {},
@@ -135,16 +135,16 @@ export function buildContractModel(doc: Obj): ContractModel {
   };
   for (const [name, schema] of Object.entries(schemas)) {
     data.schemas[name] = validatorFor({ $ref: `${SCHEMA_REF_PREFIX}${name}` }, () => `schema_${name.replace(/[^A-Za-z0-9_$]/g, '_')}`);
-    const values = isObj(schema) ? stringList(schema['enum']) : [];
+    const values = isRecord(schema) ? stringList(schema['enum']) : [];
     if (values.length > 0) data.enums[name] = values;
-    const suggested = isObj(schema) ? stringList(schema['x-suggested-values']) : [];
+    const suggested = isRecord(schema) ? stringList(schema['x-suggested-values']) : [];
     if (suggested.length > 0) data.suggested[name] = suggested;
   }
   const inline = () => `inline_${inlineCount++}`;
   for (const { info, raw } of collectOperations(doc)) {
     data.operations.push(info);
     const declared: Record<string, string | false> = {};
-    for (const [status, response] of Object.entries(isObj(raw['responses']) ? raw['responses'] : {})) {
+    for (const [status, response] of Object.entries(isRecord(raw['responses']) ? raw['responses'] : {})) {
       // A response written as `null` counts as not declared, as the run-time lookup always did (`??`).
       if (response === null || response === undefined) continue;
       const schema = jsonSchemaOf(doc, response);

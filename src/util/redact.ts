@@ -6,7 +6,7 @@ import { addSecretForms } from './secret-forms.js';
 export const MASK = '****';
 
 /** Headers whose values are credentials or derived from them: always masked, whatever their value. */
-export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
+const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
   'authorization', 'proxy-authorization', API_KEY_HEADER, SIGNATURE_HEADER, COMPAT_SIGNATURE_HEADER,
   'x-signature', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-admin-token',
 ]);
@@ -15,7 +15,7 @@ const SENSITIVE_NAME = /token|secret|passw|api-?key|signature|credential|session
 
 export const isSensitiveHeader = (name: string): boolean => SENSITIVE_HEADERS.has(name.toLowerCase()) || SENSITIVE_NAME.test(name);
 
-export function maskHeaderValue(name: string, value: string): string {
+function maskHeaderValue(name: string, value: string): string {
   if (!isSensitiveHeader(name)) return value;
   // Keep the scheme word: "Bearer ****" still tells the reader which kind of credential was sent.
   const scheme = /^(Bearer|Basic)\s+/i.exec(value)?.[0] ?? '';

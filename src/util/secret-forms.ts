@@ -1,7 +1,7 @@
 import type { LiteralPattern } from './literal-pattern.js';
 
 /** Shorter secrets would mask ordinary words everywhere; they are not searched for at all. */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 /** Below this a secret is masked only whole: its pieces and encodings are too short to identify it. */
 const MIN_LENGTH_FOR_FORMS = 6;
 /** A piece of a secret at least this long (or half the secret, if longer) identifies it. */
@@ -53,7 +53,7 @@ function hexForms(secret: string): string[] {
 }
 
 /** How long a piece of a secret must be to be masked on its own. */
-export const pieceLength = (secret: string): number => Math.min(MAX_PIECE, Math.max(MIN_PIECE, Math.ceil(secret.length / 2)));
+const pieceLength = (secret: string): number => Math.min(MAX_PIECE, Math.max(MIN_PIECE, Math.ceil(secret.length / 2)));
 
 /** Adds to `pattern` every form of `secret` that must never be shown. */
 export function addSecretForms(pattern: LiteralPattern, secret: string): void {

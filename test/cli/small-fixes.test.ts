@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/checks/registry.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { suggestedBaseUrl } from '../../src/cli/run-options.js';
+import { suggestedBaseUrl } from '../../src/cli/options.js';
 import { credentialFinding } from '../../src/doctor/auth.js';
 import { freePort } from '../support/ports.js';
 

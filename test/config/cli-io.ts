@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { Command } from 'commander';
 import type { CliIo } from '../../src/cli/io.js';
-import type { SetExit } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 /** A CliIo whose output is captured, and a commander program with one command registered. */
 export function captureIo(cwd: string, env: NodeJS.ProcessEnv = {}): { io: CliIo; out: () => string; err: () => string } {
@@ -19,12 +18,15 @@ export function captureIo(cwd: string, env: NodeJS.ProcessEnv = {}): { io: CliIo
   };
 }
 
-/** Parse argv through a program with `register` applied; returns the exit code the command set. */
-export async function runCommand(register: (program: Command, io: CliIo, setExit: SetExit) => void, io: CliIo, argv: string[]): Promise<number | undefined> {
+/**
+ * Parse argv (without "node provcert") through the real program and run the chosen command's handler in
+ * this process; usage errors reject as they are thrown. `signal` stands for SIGINT/SIGTERM.
+ */
+export async function runCommand(io: CliIo, argv: string[], signal: AbortSignal = new AbortController().signal): Promise<number | undefined> {
   let code: number | undefined;
-  const program = new Command('provcert').exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
-  register(program, io, (c) => {
-    code = c;
+  const program = buildProgram(io, async (spec, args) => {
+    const command = await spec.load();
+    code = await command.execute({ io, signal }, ...(args as never[]));
   });
   await program.parseAsync(argv, { from: 'user' });
   return code;

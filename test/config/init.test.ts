@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerInit } from '../../src/cli/commands/init.js';
 import { loadRunOptions } from '../../src/config/load.js';
 import type { RunOptionFlags } from '../../src/config/options.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -33,7 +32,7 @@ function uncomment(text: string, except: readonly string[]): string {
 describe('provcert init', () => {
   it('writes a commented starter that loads as an empty config', async () => {
     const { io, out } = captureIo(tmp.dir);
-    expect(await runCommand(registerInit, io, ['init'])).toBe(0);
+    expect(await runCommand(io, ['init'])).toBe(0);
     expect(out()).toContain('wrote provcert.config.yaml');
     const text = await readFile(starterPath(), 'utf8');
     for (const key of Object.keys(configSchema().properties)) expect(text).toContain(`# ${key}: `);
@@ -44,7 +43,7 @@ describe('provcert init', () => {
 
   it('every option line of the starter, uncommented, validates and loads', async () => {
     const { io } = captureIo(tmp.dir);
-    await runCommand(registerInit, io, ['init']);
+    await runCommand(io, ['init']);
     const text = await readFile(starterPath(), 'utf8');
     // credentialFile is the alternative to credentialEnv; both at once is (rightly) an error.
     await writeFile(starterPath(), uncomment(text, ['credentialFile']));
@@ -57,20 +56,20 @@ describe('provcert init', () => {
   it('refuses to overwrite without --force, overwrites with it', async () => {
     await writeFile(starterPath(), 'timeout: 1234\n');
     const { io } = captureIo(tmp.dir);
-    const refused = await runCommand(registerInit, io, ['init']).then(
+    const refused = await runCommand(io, ['init']).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(refused).toBeInstanceOf(UsageError);
     expect((refused as UsageError).message).toBe('provcert.config.yaml already exists; not overwritten');
     expect(await readFile(starterPath(), 'utf8')).toBe('timeout: 1234\n');
-    expect(await runCommand(registerInit, io, ['init', '--force'])).toBe(0);
+    expect(await runCommand(io, ['init', '--force'])).toBe(0);
     expect(await readFile(starterPath(), 'utf8')).toContain('# timeout: 10000');
   });
 
   it('--config writes elsewhere', async () => {
     const { io, out } = captureIo(tmp.dir);
-    await runCommand(registerInit, io, ['init', '--config', 'ci.yaml']);
+    await runCommand(io, ['init', '--config', 'ci.yaml']);
     expect(out()).toContain('provcert run --config ci.yaml');
     expect(await loadRunOptions({ flags: {}, env: {}, cwd: tmp.dir, configPath: 'ci.yaml' })).toEqual({});
   });

@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { resolveRunOptions } from '../../src/cli/run-options.js';
-import { addRunOptions } from '../../src/cli/commands/run.js';
+import { runOptions } from '../../src/cli/options.js';
 import { Command } from 'commander';
 import { envNameOf, flagNameOf, OPTION_KEYS } from '../../src/config/options.js';
 import { configSchema } from '../../src/config/schema.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { FILE_REPORTER_NAMES, REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
 
-interface Prop { default?: unknown; enum?: unknown[]; items?: { enum?: unknown[]; $ref?: string } }
+interface Prop { default?: unknown; enum?: unknown[]; examples?: unknown[]; items?: { enum?: unknown[]; $ref?: string } }
 const props = (): Record<string, Prop> => configSchema().properties as Record<string, Prop>;
 
 describe('spec/config.schema.json stays in step with the code', () => {
@@ -19,7 +20,7 @@ describe('spec/config.schema.json stays in step with the code', () => {
   });
 
   it('every key is a flag of `provcert run`', () => {
-    const flags = addRunOptions(new Command('run')).options.map((o) => o.long);
+    const flags = runOptions(new Command('run')).options.map((o) => o.long);
     for (const key of OPTION_KEYS) expect(flags).toContain(flagNameOf(key));
   });
 
@@ -27,6 +28,11 @@ describe('spec/config.schema.json stays in step with the code', () => {
     expect(envNameOf('baseUrl')).toBe('PROVCERT_BASE_URL');
     expect(envNameOf('maxExpiryWait')).toBe('PROVCERT_MAX_EXPIRY_WAIT');
     expect(envNameOf('json')).toBe('PROVCERT_JSON');
+  });
+
+  it('reporter names and default report files are the reporter table\'s', () => {
+    expect(props()['reporter']?.items?.enum).toEqual(REPORTER_NAMES);
+    for (const name of FILE_REPORTER_NAMES) expect(props()[name]?.examples, name).toEqual([REPORTERS[name].defaultFile]);
   });
 
   it('check ids are the stable ids', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { registerDoctor } from '../../src/cli/commands/doctor.js';
 import { UsageError } from '../../src/model/errors.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { tempDir } from '../config/support.js';
@@ -11,7 +10,7 @@ const serve = serveEachTest();
 /** Run `provcert doctor …` through commander with a captured CliIo. */
 async function doctor(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
   const { io, out, err } = captureIo(cwd, env);
-  const code = await runCommand(registerDoctor, io, ['doctor', ...args]);
+  const code = await runCommand(io, ['doctor', ...args]);
   return { code, out: out(), err: err() };
 }
 
@@ -83,7 +82,7 @@ describe('provcert doctor (command)', () => {
     ['missing base URL', [], 'missing --base-url <url> (the provider API base address)'],
     ['not a URL', ['--base-url', 'provider.example.com'], '--base-url "provider.example.com" is not a URL (expected e.g. https://provider.example.com/api)'],
     ['unknown auth method', ['--base-url', 'https://p.example.com', '--auth', 'basic'], '--auth "basic" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)'],
-    ['bad timeout', ['--base-url', 'https://p.example.com', '--timeout', 'fast'], '--timeout must be a whole number of milliseconds from 100 to 600000 (got "fast")'],
+    ['bad timeout', ['--base-url', 'https://p.example.com', '--timeout', 'fast'], '--timeout must be a whole number from 100 to 600000 (got "fast")'],
     ['unreadable credential file', ['--base-url', 'https://p.example.com', '--credential-file', 'missing.txt'], 'cannot read --credential-file missing.txt (ENOENT)'],
   ];
   for (const [name, args, message] of usageCases) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hmacHex } from '../../src/http/auth.js';
+import { hmacHex } from '../../src/util/hmac.js';
 import { createProviderClient } from '../../src/http/client.js';
 import { Redactor } from '../../src/util/redact.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isReporterName, prepareReportTargets, REPORTER_NAMES, REPORTERS, writeReports, type ReportIo, type ReportTarget } from '../../src/report/index.js';
+import { prepareReportTargets, writeReports, type ReportIo, type ReportTarget } from '../../src/report/index.js';
+import { FILE_REPORTER_NAMES, isReporterName, RENDERING_REPORTER_NAMES, REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
 import { UsageError } from '../../src/model/errors.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
@@ -18,24 +19,30 @@ function memoryIo(writeFileImpl: ReportIo['writeFile']): ReportIo & { out: strin
 }
 
 describe('REPORTERS', () => {
-  it('lists the file reporters by name', () => {
-    expect(REPORTER_NAMES).toEqual(['json', 'junit', 'markdown', 'html', 'github']);
+  it('lists every reporter by name: the file reporters with their default files, the renderers', () => {
+    expect(REPORTER_NAMES).toEqual(['console', 'json', 'junit', 'markdown', 'html', 'github']);
+    expect(FILE_REPORTER_NAMES).toEqual(['json', 'junit', 'markdown', 'html']);
+    expect(FILE_REPORTER_NAMES.map((name) => REPORTERS[name].defaultFile)).toEqual([
+      'provcert-report.json', 'provcert-junit.xml', 'provcert-report.md', 'provcert-report.html',
+    ]);
+    expect(RENDERING_REPORTER_NAMES).toEqual(['json', 'junit', 'markdown', 'html', 'github']);
+    expect(isReporterName('console')).toBe(true);
     expect(isReporterName('junit')).toBe(true);
-    expect(isReporterName('console')).toBe(false);
+    expect(isReporterName('pdf')).toBe(false);
     expect(isReporterName('toString')).toBe(false);
   });
 
-  it.each(REPORTER_NAMES)('%s: the canary secret appears in no output', (name) => {
+  it.each(RENDERING_REPORTER_NAMES)('%s: the canary secret appears in no output', (name) => {
     for (const report of [failingReport(), passingReport()]) {
-      const out = REPORTERS[name](report);
+      const out = REPORTERS[name].render(report);
       expect(out).not.toContain(CANARY);
     }
   });
 
-  it.each(REPORTER_NAMES)('%s: only reads the report', (name) => {
+  it.each(RENDERING_REPORTER_NAMES)('%s: only reads the report', (name) => {
     const report = failingReport();
     const before = JSON.stringify(report);
-    REPORTERS[name](report);
+    REPORTERS[name].render(report);
     expect(JSON.stringify(report)).toBe(before);
   });
 });

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../src/model/report.js';
-import { registerReplay } from '../../src/cli/commands/replay.js';
 import { renderDoctorJson, renderDoctorText, doctorReport } from '../../src/doctor/render.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../src/util/terminal.js';
@@ -89,7 +88,7 @@ describe('every printed output passes the sanitizer', () => {
       };
       await writeFile(join(dir, 'report.json'), JSON.stringify(report));
       const { io, out } = captureIo(dir, { PROVIDER_API_KEY: credential, SERVICE_WEBHOOK_SECRET: 'replay-webhook-secret-3e8b' });
-      await runCommand(registerReplay, io, ['replay', 'report.json']);
+      await runCommand(io, ['replay', 'report.json']);
       const text = out();
       expect(text).toContain('metadata');
       expect(text).toContain('\\x1b]0;pwned\\x07');

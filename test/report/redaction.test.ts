@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
-import { REPORTERS, REPORTER_NAMES } from '../../src/report/index.js';
+import { RENDERING_REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';
@@ -59,7 +59,7 @@ beforeAll(async () => {
     hooks: consoleReporter,
   });
   consoleReporter.onRunEnd(report);
-  outputs = { console: screen.text, ...Object.fromEntries(REPORTER_NAMES.map((name) => [name, REPORTERS[name](report)])) };
+  outputs = { console: screen.text, ...Object.fromEntries(RENDERING_REPORTER_NAMES.map((name) => [name, REPORTERS[name].render(report)])) };
 });
 afterAll(() => provider.close());
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import type { CertifyInput } from '../../src/server/admin/routes.js';
+import type { CertifyInput } from '../../src/server/core-routes/routes.js';
 import { startServe, type RunningServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';

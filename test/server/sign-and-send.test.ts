@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerSendEvent, webhookAddress } from '../../src/cli/commands/send-event.js';
-import { registerSign } from '../../src/cli/commands/sign.js';
+import { webhookAddress } from '../../src/cli/commands/send-event.js';
+import { runCommand } from '../config/cli-io.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
@@ -34,11 +34,8 @@ async function cli(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<
   stderr.on('data', (c: Buffer) => (err += c.toString()));
   const io: CliIo = { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]), env, cwd: dir, writeFile: async () => undefined };
   let code = -1;
-  const program = new Command('provcert').exitOverride();
-  registerSign(program, io, (c) => (code = c));
-  registerSendEvent(program, io, (c) => (code = c));
   try {
-    await program.parseAsync(['node', 'provcert', ...args]);
+    code = (await runCommand(io, args)) ?? -1;
   } catch (e) {
     err += (e as Error).message;
     code = 2;

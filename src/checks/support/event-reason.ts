@@ -4,7 +4,7 @@
  * codes (DECISIONS.md, Webhooks).
  */
 
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'FAILED']);
+const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'FAILED']);
 
 /** Digits of a card number: 13–19 digits, spaces or dashes allowed between them. */
 const CARD_CANDIDATE = /\d(?:[ -]?\d){12,18}/g;

@@ -1,11 +1,11 @@
 import { describeBody } from '../../http/body.js';
-import type { Exchange } from '../../model/exchange.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import type { Findings } from '../outcome.js';
 import type { RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
 import { renamedFrom } from './canonical-names.js';
+import { keepEvidence } from './evidence.js';
 
 /**
  * Turning one provider answer into findings, shared by every check: a transport failure, an HTML page,
@@ -13,20 +13,8 @@ import { renamedFrom } from './canonical-names.js';
  * was expected, and the exchange is kept as evidence.
  */
 
-const kept = new WeakMap<Findings, WeakSet<Exchange>>();
-
-/** Keep an exchange as evidence once, however many problems it shows. */
-export function evidenceOnce(f: Findings, outcome: HttpOutcome): void {
-  const seen = kept.get(f) ?? new WeakSet<Exchange>();
-  kept.set(f, seen);
-  if (seen.has(outcome.exchange)) return;
-  seen.add(outcome.exchange);
-  f.evidence(outcome);
-}
-
 /** A response whose body parsed as JSON. */
 export type JsonResponse = HttpResponse & { bodyKind: 'json' };
-
 
 /** The `code` of a JSON error body, when it has a string one. */
 export function errorCode(outcome: HttpOutcome): string | undefined {
@@ -67,15 +55,15 @@ export function describeStatuses(statuses: readonly number[]): string {
  */
 export function expectJson(f: Findings, outcome: HttpOutcome, what: string, status = 200, requirement?: RequirementId): outcome is JsonResponse {
   if (outcome.kind === 'failure') {
-    evidenceOnce(f, outcome);
+    keepEvidence(f, outcome);
     return f.problem(`${what}: ${outcome.message}`, requirement);
   }
   if (outcome.status !== status) {
-    evidenceOnce(f, outcome);
+    keepEvidence(f, outcome);
     return f.problem(`${what} answered ${describeAnswer(outcome)}; expected ${status}`, requirement);
   }
   if (outcome.bodyKind !== 'json') {
-    evidenceOnce(f, outcome);
+    keepEvidence(f, outcome);
     return f.problem(`${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a JSON body`, requirement);
   }
   return true;
@@ -135,7 +123,7 @@ export function expectSchema(f: Findings, contract: Contract, outcome: JsonRespo
   if (!result) return true;
   schemaWarnings(f, result.warnings, what);
   if (result.valid) return true;
-  evidenceOnce(f, outcome);
+  keepEvidence(f, outcome);
   for (const p of result.problems) f.problem(`${what} does not match the schema: ${schemaProblemText(p, outcome.json)}`, payload === undefined ? undefined : schemaRequirement(p, payload, outcome.json));
   return false;
 }
@@ -171,7 +159,7 @@ export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses,
     ? `an ErrorResponse${codeText ? ` with code ${codeText}` : ''} (${statusText})`
     : `${statusText}${codeText ? ` ${codeText}` : ''} ErrorResponse`;
   const fail = (found: string): false => {
-    evidenceOnce(f, outcome);
+    keepEvidence(f, outcome);
     return f.problem(`${what} ${found}; expected ${wanted}`, requirement);
   };
   if (outcome.kind === 'failure') return fail(`failed: ${outcome.message}`);

@@ -8,7 +8,7 @@ import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteVie
  * Allowance for clock differences and whole-second timestamps when judging `expiresAt`: the validity is
  * measured from when the request was SENT, so the provider's processing time already counts in its favour.
  */
-export const EXPIRY_CLOCK_ALLOWANCE_MS = 500;
+const EXPIRY_CLOCK_ALLOWANCE_MS = 500;
 
 export interface QuoteMathInput {
   /** The items that were asked for (RequestQuoteInput.items). */

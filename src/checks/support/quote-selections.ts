@@ -18,7 +18,7 @@ export interface InvalidSelection {
 const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] => (xs ?? []).filter((x) => x.isAvailable !== false);
 
 /** Minimum number of choices a group demands. */
-export const minimumOf = (group: OptionGroupView): number => Math.max(group.minSelections ?? 0, group.isRequired ? 1 : 0);
+const minimumOf = (group: OptionGroupView): number => Math.max(group.minSelections ?? 0, group.isRequired ? 1 : 0);
 
 /** The minimal valid choice for a group: defaults first, then the first available options. */
 function minimumChoice(group: OptionGroupView): SelectedOptionInput[] {

@@ -2,7 +2,7 @@ import type { HttpOutcome } from '../../http/types.js';
 import type { Findings } from '../outcome.js';
 import type { OfferingView } from '../views.js';
 import { diffTopLevel } from './compare.js';
-import { evidenceOnce } from './expect.js';
+import { keepEvidence } from './evidence.js';
 
 /**
  * An offering answered by another route must be the catalog's offering: the same values wherever both
@@ -13,7 +13,7 @@ export function expectSameOffering(f: Findings, reference: OfferingView, actual:
   const diff = diffTopLevel(reference as unknown as Record<string, unknown>, actual as Record<string, unknown>, { reference: 'catalog', actual: what });
   for (const w of diff.oneSided) f.warn(`${what}: ${w}`);
   if (diff.changed.length === 0) return true;
-  evidenceOnce(f, outcome);
+  keepEvidence(f, outcome);
   f.problem(`${what} differs from the catalog's offering ${reference.id}: ${diff.changed.join('; ')}; catalog, single-offering and search results must refer to the same ids and values`);
   return false;
 }

@@ -1,10 +1,10 @@
 import { curlFor } from '../../http/reproduce.js';
-import type { Exchange } from '../../model/exchange.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { Findings } from '../outcome.js';
 import type { CheckContext } from '../types.js';
 import type { RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
+import { keepEvidence } from './evidence.js';
 
 /** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */
 
@@ -21,17 +21,6 @@ export function actionIdentity(json: unknown): { id?: string; publicId?: string 
   const id = typeof json['id'] === 'string' ? json['id'] : undefined;
   const publicId = typeof json['publicId'] === 'string' ? json['publicId'] : undefined;
   return { ...(id !== undefined ? { id } : {}), ...(publicId !== undefined ? { publicId } : {}) };
-}
-
-const kept = new WeakMap<Findings, Set<Exchange>>();
-
-/** Keep an exchange as evidence once, however many problems it shows. */
-export function keepEvidence(f: Findings, outcome: HttpOutcome): void {
-  const seen = kept.get(f) ?? new Set<Exchange>();
-  kept.set(f, seen);
-  if (seen.has(outcome.exchange)) return;
-  seen.add(outcome.exchange);
-  f.evidence(outcome);
 }
 
 /**

@@ -4,7 +4,7 @@ import { CHECKS } from '../../checks/registry.js';
 import { computeCoverage, coverageHolds, coverageTotalsText, type Coverage } from '../../runner/coverage.js';
 import { loadRequirements } from '../../spec/requirements.js';
 import { EXIT, type CliIo } from '../io.js';
-import type { SetExit } from '../program.js';
+import type { CommandContext } from '../command.js';
 
 /** The coverage matrix from the bundled catalog, the check registry and the reference provider's faults. */
 export async function bundledCoverage(): Promise<Coverage> {
@@ -28,14 +28,8 @@ function renderText(c: Coverage): string {
 }
 
 /** `provcert coverage`: requirement → checks → the faults proving each check catches a violation. */
-export function registerCoverage(program: Command, io: CliIo, setExit: SetExit): void {
-  program
-    .command('coverage')
-    .description('list every contract requirement with the checks that verify it and the reference-provider faults that prove them; exit 1 when a checked requirement is unproven')
-    .option('--json', 'print as JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const coverage = await bundledCoverage();
-      io.stdout.write(opts.json ? `${JSON.stringify({ ...coverage, summary: coverageTotalsText(coverage) }, null, 2)}\n` : renderText(coverage));
-      setExit(coverageHolds(coverage) ? EXIT.ok : EXIT.failed);
-    });
+export async function execute({ io }: CommandContext, opts: { json?: boolean }): Promise<number> {
+  const coverage = await bundledCoverage();
+  io.stdout.write(opts.json ? `${JSON.stringify({ ...coverage, summary: coverageTotalsText(coverage) }, null, 2)}\n` : renderText(coverage));
+  return coverageHolds(coverage) ? EXIT.ok : EXIT.failed;
 }

@@ -14,7 +14,7 @@ import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../model/errors.js';
 import { EXIT, printable, type CliIo } from '../io.js';
-import type { SetExit } from '../program.js';
+import type { CommandContext } from '../command.js';
 import { resolveRunOptions } from '../run-options.js';
 import { type RawRunOptions } from '../../config/flags.js';
 
@@ -64,45 +64,31 @@ function checkRecordedCredential(flags: RawRunOptions, env: NodeJS.ProcessEnv, c
 }
 
 /** `provcert replay`: rerun a report's failed checks against the same provider with the same inputs. */
-export function registerReplay(program: Command, io: CliIo, setExit: SetExit): void {
-  program
-    .command('replay')
-    .description(
-      'rerun the failed checks of a JSON report (or one with --check) and say of each: still fails, now errors, not run, fixed, ' +
-        'or was not a failure (exit 0 when every replayed failure is fixed and nothing fails now, 1 otherwise, 2 usage)',
-    )
-    .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
-    .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
-    .option('--base-url <url>', 'override the recorded base URL (e.g. a local copy of the provider)')
-    .option('--local', 'permit http:// and loopback base addresses')
-    .option('--credential-env <name>', 'read the credential from this environment variable instead of the recorded source')
-    .option('--credential-file <path>', 'read the credential from this file instead of the recorded source')
-    .action(async (path: string, opts: ReplayFlags) => {
-      const report = await readReport(path, io.cwd);
-      const plan = planReplay(report, onlyCheck(opts.check));
-      if ('error' in plan) throw new UsageError(plan.error);
-      const given = withCredentialSource(plan.flags, opts);
-      if (given === plan.flags) checkRecordedCredential(given, io.env, io.cwd);
-      const flags = { ...given, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.local ? { local: true } : {}) };
-      const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
-      // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
-      const redactor = new Redactor([credential, webhookSecret]);
-      const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
-      const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
-      say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
-      const rerun = await runCertification(config, { contract: await loadContract(), credential, webhookSecret });
-      const verdicts: ReplayVerdict[] = [];
-      for (const id of plan.checks) {
-        const before = report.checks.find((check) => check.id === id);
-        if (!before) continue;
-        const comparison = compareResults(before, rerun.checks.find((check) => check.id === id));
-        verdicts.push(comparison.verdict);
-        say(comparison.line);
-        // Rendered from masked results; failureDetailLines escapes every piece of report text itself.
-        const details = comparison.failure ? failureDetailLines(redactor.deep(comparison.failure), c, rerun) : [];
-        if (details.length > 0) io.stdout.write(`${details.join('\n')}\n`);
-      }
-      say(replaySummary(verdicts));
-      setExit(verdicts.some(isStillFailing) ? EXIT.failed : EXIT.ok);
-    });
+export async function execute({ io, signal }: CommandContext, path: string, opts: ReplayFlags): Promise<number> {
+  const report = await readReport(path, io.cwd);
+  const plan = planReplay(report, onlyCheck(opts.check));
+  if ('error' in plan) throw new UsageError(plan.error);
+  const given = withCredentialSource(plan.flags, opts);
+  if (given === plan.flags) checkRecordedCredential(given, io.env, io.cwd);
+  const flags = { ...given, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.local ? { local: true } : {}) };
+  const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
+  // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
+  const redactor = new Redactor([credential, webhookSecret]);
+  const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
+  const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
+  say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
+  const rerun = await runCertification(config, { contract: await loadContract(), credential, webhookSecret, signal });
+  const verdicts: ReplayVerdict[] = [];
+  for (const id of plan.checks) {
+    const before = report.checks.find((check) => check.id === id);
+    if (!before) continue;
+    const comparison = compareResults(before, rerun.checks.find((check) => check.id === id));
+    verdicts.push(comparison.verdict);
+    say(comparison.line);
+    // Rendered from masked results; failureDetailLines escapes every piece of report text itself.
+    const details = comparison.failure ? failureDetailLines(redactor.deep(comparison.failure), c, rerun) : [];
+    if (details.length > 0) io.stdout.write(`${details.join('\n')}\n`);
+  }
+  say(replaySummary(verdicts));
+  return verdicts.some(isStillFailing) ? EXIT.failed : EXIT.ok;
 }

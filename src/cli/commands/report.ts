@@ -11,7 +11,7 @@ import { readReport } from '../../report/read-report.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { EXIT, type CliIo } from '../io.js';
-import type { SetExit } from '../program.js';
+import type { CommandContext } from '../command.js';
 import { reportTargets } from '../report-flags.js';
 import { type ReportFlags } from '../../config/flags.js';
 
@@ -43,40 +43,25 @@ function redactorFor(report: RunReport, env: NodeJS.ProcessEnv): Redactor {
 }
 
 /** `provcert report`: render a stored JSON report in any format, without contacting the provider. */
-export function registerReport(program: Command, io: CliIo, setExit: SetExit): void {
-  program
-    .command('report')
-    .description(
-      'render a stored JSON report (provcert run --json FILE) as console text, HTML, Markdown, JUnit, JSON or GitHub annotations, ' +
-        'without re-running (exit 0 when rendered, whatever the verdict; 2 when the report or an output path is unusable)',
-    )
-    .argument('<report>', 'JSON report of an earlier run')
-    .option('--json <file>', 'write the JSON report (- for stdout)')
-    .option('--junit <file>', 'write a JUnit XML report (- for stdout)')
-    .option('--markdown <file>', 'write a Markdown summary (- for stdout)')
-    .option('--html <file>', 'write a self-contained HTML report (- for stdout)')
-    .option('--github', 'print GitHub Actions annotations')
-    .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (default: console when no file is named)')
-    .action(async (path: string, flags: ReportCommandFlags) => {
-      const targets = reportTargets(flags);
-      const named = (flags.reporter ?? '').split(',').map((s) => s.trim().toLowerCase());
-      const github = flags.github === true || named.includes('github');
-      const consoleWanted = named.includes('console') || (targets.length === 0 && !github);
-      const stored = await readReport(path, io.cwd);
-      await prepareReportTargets(targets, io.cwd);
-      const report = redactorFor(stored, io.env).deep(stored);
-      // With a report on stdout, everything for people goes to stderr.
-      const screen = targets.some((t) => t.path === '-') ? io.stderr : io.stdout;
-      if (consoleWanted) {
-        const c = new Chalk({ level: shouldUseColor(screen, io.env) ? 1 : 0 });
-        screen.write(`${consoleLines(report, c).join('\n')}\n`);
-      }
-      if (github) screen.write(renderGithubAnnotations(report));
-      const failures = await writeReports(report, targets, io);
-      for (const target of targets) {
-        const written = target.path !== '-' && !failures.some((f) => f.path === target.path);
-        if (written) io.stderr.write(`provcert: wrote the ${target.name} report to ${target.path}\n`);
-      }
-      setExit(failures.length > 0 ? EXIT.usage : EXIT.ok);
-    });
+export async function execute({ io }: CommandContext, path: string, flags: ReportCommandFlags): Promise<number> {
+  const targets = reportTargets(flags);
+  const named = (flags.reporter ?? '').split(',').map((s) => s.trim().toLowerCase());
+  const github = flags.github === true || named.includes('github');
+  const consoleWanted = named.includes('console') || (targets.length === 0 && !github);
+  const stored = await readReport(path, io.cwd);
+  await prepareReportTargets(targets, io.cwd);
+  const report = redactorFor(stored, io.env).deep(stored);
+  // With a report on stdout, everything for people goes to stderr.
+  const screen = targets.some((t) => t.path === '-') ? io.stderr : io.stdout;
+  if (consoleWanted) {
+    const c = new Chalk({ level: shouldUseColor(screen, io.env) ? 1 : 0 });
+    screen.write(`${consoleLines(report, c).join('\n')}\n`);
+  }
+  if (github) screen.write(renderGithubAnnotations(report));
+  const failures = await writeReports(report, targets, io);
+  for (const target of targets) {
+    const written = target.path !== '-' && !failures.some((f) => f.path === target.path);
+    if (written) io.stderr.write(`provcert: wrote the ${target.name} report to ${target.path}\n`);
+  }
+  return failures.length > 0 ? EXIT.usage : EXIT.ok;
 }

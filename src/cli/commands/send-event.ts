@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { request } from 'undici';
 import { SIGNATURE_HEADER } from '../../model/contract-constants.js';
-import { signHex } from '../../server/signature.js';
+import { hmacHex as signHex } from '../../util/hmac.js';
 import { UsageError } from '../../model/errors.js';
 import { EXIT, type CliIo } from '../io.js';
-import type { SetExit } from '../program.js';
+import type { CommandContext } from '../command.js';
+import { ACTION_STATUSES } from '../../model/contract-constants.js';
 import { secretFromEnv } from './sign.js';
 
-const ACTION_STATUSES = ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'];
 const TIMEOUT_MS = 10_000;
 
 /** --to may be the core address, its /api/v1, or the full webhook address. */
@@ -26,47 +26,36 @@ export function webhookAddress(to: string, slug: string): string {
   return url.toString();
 }
 
-export function registerSendEvent(program: Command, io: CliIo, setExit: SetExit): void {
-  program
-    .command('send-event')
-    .description('post a correctly signed action.status_updated test event and print the answer (exit 0 on 2xx, 1 otherwise or when not delivered, 2 usage)')
-    .requiredOption('--to <url>', 'core address (http://host:port), or the full webhook address')
-    .requiredOption('--slug <slug>', 'provider slug (path and providerSlug)')
-    .option('--status <status>', `newStatus: ${ACTION_STATUSES.join(', ')}`, 'COMPLETED')
-    .option('--action-id <id>', 'actionId carried by the event', 'test-action')
-    .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)')
-    .action(async (opts: { to: string; slug: string; status: string; actionId: string; secretEnv?: string }) => {
-      const status = opts.status.toUpperCase();
-      if (!ACTION_STATUSES.includes(status)) throw new UsageError(`--status must be one of ${ACTION_STATUSES.join(', ')} (got "${opts.status}")`);
-      const secret = secretFromEnv(io.env, opts.secretEnv);
-      const target = webhookAddress(opts.to, opts.slug);
-      const body = JSON.stringify({
-        eventId: `evt_${randomUUID()}`,
-        eventType: 'action.status_updated',
-        providerSlug: opts.slug,
-        timestamp: new Date().toISOString(),
-        actionId: opts.actionId,
-        newStatus: status,
-      });
-      io.stdout.write(`POST ${target}\n${body}\n`);
-      let answer: { statusCode: number; text: string };
-      try {
-        const res = await request(target, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signHex(secret, body) },
-          body,
-          headersTimeout: TIMEOUT_MS,
-          bodyTimeout: TIMEOUT_MS,
-        });
-        answer = { statusCode: res.statusCode, text: await res.body.text() };
-      } catch (e) {
-        // Not delivered is a failed send (exit 1), as the help says; exit 2 stays for unusable input.
-        const code = (e as { code?: string }).code ?? (e as Error).name;
-        io.stderr.write(`provcert: could not post to ${target}: ${code === 'ECONNREFUSED' ? 'connection refused (is provcert serve running?)' : code}\n`);
-        setExit(EXIT.failed);
-        return;
-      }
-      io.stdout.write(`→ ${answer.statusCode} ${answer.text}\n`);
-      setExit(answer.statusCode >= 200 && answer.statusCode < 300 ? EXIT.ok : EXIT.failed);
+export async function execute({ io }: CommandContext, opts: { to: string; slug: string; status: string; actionId: string; secretEnv?: string }): Promise<number> {
+  const status = opts.status.toUpperCase();
+  if (!(ACTION_STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${ACTION_STATUSES.join(', ')} (got "${opts.status}")`);
+  const secret = secretFromEnv(io.env, opts.secretEnv);
+  const target = webhookAddress(opts.to, opts.slug);
+  const body = JSON.stringify({
+    eventId: `evt_${randomUUID()}`,
+    eventType: 'action.status_updated',
+    providerSlug: opts.slug,
+    timestamp: new Date().toISOString(),
+    actionId: opts.actionId,
+    newStatus: status,
+  });
+  io.stdout.write(`POST ${target}\n${body}\n`);
+  let answer: { statusCode: number; text: string };
+  try {
+    const res = await request(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signHex(secret, body) },
+      body,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
     });
+    answer = { statusCode: res.statusCode, text: await res.body.text() };
+  } catch (e) {
+    // Not delivered is a failed send (exit 1), as the help says; exit 2 stays for unusable input.
+    const code = (e as { code?: string }).code ?? (e as Error).name;
+    io.stderr.write(`provcert: could not post to ${target}: ${code === 'ECONNREFUSED' ? 'connection refused (is provcert serve running?)' : code}\n`);
+    return EXIT.failed;
+  }
+  io.stdout.write(`→ ${answer.statusCode} ${answer.text}\n`);
+  return answer.statusCode >= 200 && answer.statusCode < 300 ? EXIT.ok : EXIT.failed;
 }

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
-import { signHex } from '../../server/signature.js';
+import { hmacHex as signHex } from '../../util/hmac.js';
 import { UsageError } from '../../model/errors.js';
 import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
-import type { SetExit } from '../program.js';
+import type { CommandContext } from '../command.js';
 
 /** The webhook secret from the environment; never from a flag value (it would land in shell history). */
 export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined): string {
@@ -30,19 +30,12 @@ export async function readBytes(source: string, io: CliIo): Promise<Buffer> {
   }
 }
 
-export function registerSign(program: Command, io: CliIo, setExit: SetExit): void {
-  program
-    .command('sign')
-    .description('print the x-service-signature of the exact bytes given: lowercase hex HMAC-SHA256 with the webhook secret')
-    .argument('[file]', 'file to sign, or - for standard input', '-')
-    .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)')
-    .action(async (file: string, opts: { secretEnv?: string }) => {
-      const secret = secretFromEnv(io.env, opts.secretEnv);
-      const bytes = await readBytes(file, io);
-      io.stdout.write(signHex(secret, bytes) + '\n');
-      if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0a) {
-        io.stderr.write('note: the input ends with a newline; it is part of the signed bytes, so send it too (or sign without it)\n');
-      }
-      setExit(EXIT.ok);
-    });
+export async function execute({ io }: CommandContext, file: string, opts: { secretEnv?: string }): Promise<number> {
+  const secret = secretFromEnv(io.env, opts.secretEnv);
+  const bytes = await readBytes(file, io);
+  io.stdout.write(signHex(secret, bytes) + '\n');
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0a) {
+    io.stderr.write('note: the input ends with a newline; it is part of the signed bytes, so send it too (or sign without it)\n');
+  }
+  return EXIT.ok;
 }

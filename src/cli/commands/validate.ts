@@ -5,7 +5,7 @@ import { didYouMean } from '../../config/explain.js';
 import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../model/errors.js';
 import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
-import type { SetExit } from '../program.js';
+import type { CommandContext } from '../command.js';
 
 async function readInput(source: string, io: CliIo): Promise<string> {
   if (source === '-') {
@@ -29,38 +29,29 @@ export function schemaSuggestion(typed: string, names: readonly string[]): strin
   return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
 }
 
-export function registerValidate(program: Command, io: CliIo, setExit: SetExit): void {
-  program
-    .command('validate')
-    .description('validate a JSON payload offline against a schema of the contract (exit 0 valid, 1 invalid, 2 unusable input)')
-    .argument('[schema]', 'schema name, e.g. Offering (see --list)')
-    .argument('[file]', 'JSON file, or - for standard input', '-')
-    .option('--list', 'list the schema names and exit')
-    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
-    .action(async (schema: string | undefined, file: string, opts: { list?: boolean; spec?: string }) => {
-      const contract = await loadContract(opts.spec);
-      if (opts.list) {
-        io.stdout.write(contract.schemaNames().join('\n') + '\n');
-        return setExit(EXIT.ok);
-      }
-      if (!schema) throw new UsageError('name a schema: provcert validate <SchemaName> [file|-] (see provcert validate --list)');
-      if (!contract.hasSchema(schema)) {
-        throw new UsageError(`unknown schema "${schema}"${schemaSuggestion(schema, contract.schemaNames())}; see provcert validate --list`);
-      }
-      const text = await readInput(file, io);
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        throw new UsageError(`${file === '-' ? 'standard input' : file} is not valid JSON: ${(e as Error).message}`);
-      }
-      const result = contract.validate(schema, value);
-      if (result.valid) {
-        io.stdout.write(`valid ${schema}: ${file === '-' ? 'standard input' : file}\n`);
-        return setExit(EXIT.ok);
-      }
-      io.stdout.write(`invalid ${schema}: ${file === '-' ? 'standard input' : file}\n`);
-      for (const p of result.problems) io.stdout.write(`  ${p.text}\n`);
-      return setExit(EXIT.failed);
-    });
+export async function execute({ io }: CommandContext, schema: string | undefined, file: string, opts: { list?: boolean; spec?: string }): Promise<number> {
+  const contract = await loadContract(opts.spec);
+  if (opts.list) {
+    io.stdout.write(contract.schemaNames().join('\n') + '\n');
+    return EXIT.ok;
+  }
+  if (!schema) throw new UsageError('name a schema: provcert validate <SchemaName> [file|-] (see provcert validate --list)');
+  if (!contract.hasSchema(schema)) {
+    throw new UsageError(`unknown schema "${schema}"${schemaSuggestion(schema, contract.schemaNames())}; see provcert validate --list`);
+  }
+  const text = await readInput(file, io);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${file === '-' ? 'standard input' : file} is not valid JSON: ${(e as Error).message}`);
+  }
+  const result = contract.validate(schema, value);
+  if (result.valid) {
+    io.stdout.write(`valid ${schema}: ${file === '-' ? 'standard input' : file}\n`);
+    return EXIT.ok;
+  }
+  io.stdout.write(`invalid ${schema}: ${file === '-' ? 'standard input' : file}\n`);
+  for (const p of result.problems) io.stdout.write(`  ${p.text}\n`);
+  return EXIT.failed;
 }

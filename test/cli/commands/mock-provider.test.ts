@@ -2,7 +2,7 @@ import { Writable, Readable } from 'node:stream';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../../src/reference-provider/index.js';
-import { registerMockProvider } from '../../../src/cli/commands/mock-provider.js';
+import { runCommand } from '../../config/cli-io.js';
 import type { CliIo } from '../../../src/cli/io.js';
 import { UsageError } from '../../../src/model/errors.js';
 
@@ -26,14 +26,14 @@ function harness(env: NodeJS.ProcessEnv) {
   const stdout = recorder();
   const stderr = recorder();
   const io: CliIo = { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]), env, cwd: process.cwd(), writeFile: async () => undefined };
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
+  // Stands for SIGINT/SIGTERM, which main turns into this abort.
+  const signal = new AbortController();
+  const stop = (): void => signal.abort('SIGTERM');
   const exits: number[] = [];
-  const program = new Command('provcert').exitOverride();
-  registerMockProvider(program, io, (code) => exits.push(code), () => stopped);
-  const run = (...args: string[]) => program.parseAsync(['node', 'provcert', 'mock-provider', ...args]);
+  const run = async (...args: string[]): Promise<void> => {
+    const code = await runCommand(io, ['mock-provider', ...args], signal.signal);
+    if (code !== undefined) exits.push(code);
+  };
   return { run, stdout, stderr, stop, exits };
 }
 

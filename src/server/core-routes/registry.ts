@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunReport } from '../../model/report.js';
+import { hmacHex } from '../../util/hmac.js';
 import { readJson, writeJsonAtomic } from '../json-file.js';
 import type { Registration } from './registration.js';
 
@@ -37,7 +38,7 @@ export type RegisterOutcome = { busy: true } | { busy: false; provider: StoredPr
 const CERTIFIED_FIELDS = ['baseUrl', 'authMethod'] as const;
 
 export function credentialFingerprint(webhookSecret: string, credential: string): string {
-  return createHmac('sha256', webhookSecret).update(`credential:${credential}`).digest('hex').slice(0, 32);
+  return hmacHex(webhookSecret, `credential:${credential}`).slice(0, 32);
 }
 
 /** Registrations and certification records, persisted as JSON files under the data dir (write-then-rename). */

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { nonPublicHostReason } from '../http/host.js';
+import { parseAuthMethod } from '../http/auth.js';
+import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../model/contract-constants.js';
+import { UsageError } from '../model/errors.js';
+
+/**
+ * The options several commands share, declared and parsed once: `--auth`, the credential source, `--base-url`,
+ * ports and numbers, report paths, `--no-color`. Every command uses these, so messages are the same everywhere.
+ */
+
+const AUTH_NAMES = 'API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (aliases: api-key, bearer, hmac)';
+
+export const authOption = (command: Command, description = AUTH_NAMES, fallback?: string): Command =>
+  fallback === undefined ? command.option('--auth <method>', description) : command.option('--auth <method>', description, fallback);
+
+export const credentialOptions = (command: Command, what = 'holding the credential'): Command =>
+  command
+    .option('--credential-env <name>', `environment variable ${what} (default ${DEFAULT_CREDENTIAL_ENV})`)
+    .option('--credential-file <path>', `file ${what} (instead of an environment variable)`);
+
+export const baseUrlOption = (command: Command, description = 'provider API base address'): Command => command.option('--base-url <url>', description);
+
+/** --json/--junit/--markdown/--html; `-` writes to stdout. */
+export const reportFileOptions = (command: Command): Command =>
+  command
+    .option('--json <file>', 'write the JSON report to a file (- for stdout)')
+    .option('--junit <file>', 'write a JUnit XML report')
+    .option('--markdown <file>', 'write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
+    .option('--html <file>', 'write a self-contained HTML report');
+
+export const noColorOption = (command: Command): Command =>
+  command.option('--no-color', 'plain output: no colour and no spinner (also NO_COLOR, CI, TERM=dumb, or output not a terminal)');
+
+/** `--auth` as given (an alias or any case) → the method; anything else is a usage error. */
+export function parseAuthFlag(value: string | undefined): AuthMethod {
+  if (!value) throw new UsageError(`missing --auth <${AUTH_NAMES.split(' (')[0]?.replace(/ \| /g, '|')}>`);
+  const method = parseAuthMethod(value);
+  if (!method) throw new UsageError(`--auth "${value}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`);
+  return method;
+}
+
+/**
+ * For an address typed without its scheme ("localhost:3000"): the URL it most likely means, as a hint.
+ * A loopback or private host gets http:// and --local (self-tests); anything else https://.
+ */
+export function suggestedBaseUrl(value: string, local: boolean): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.trim() === '') return undefined;
+  let host: string;
+  try {
+    host = new URL(`http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
+  if (nonPublicHostReason(host)) return `did you mean --base-url http://${value}${local ? '' : ' --local'}?`;
+  return `did you mean --base-url https://${value}?`;
+}
+
+/** `--base-url`: an absolute http(s) URL; a missing scheme gets a suggestion. */
+export function parseBaseUrlFlag(value: string | undefined, local = false): string {
+  if (!value) throw new UsageError('missing --base-url <url> (the provider API base address)');
+  const suggestion = suggestedBaseUrl(value, local);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url "${value}" is not a URL (expected e.g. https://provider.example.com/api)`, suggestion);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
+  return value;
+}
+
+/** A whole number flag within bounds (ports, timeouts, counts); absent → the fallback. */
+export function parseIntegerFlag(flag: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  return n;
+}
+
+export const parsePortFlag = (flag: string, value: string | undefined, fallback: number): number => parseIntegerFlag(flag, value, fallback, 0, 65535);
+
+/** A positive number flag (seconds may be fractional); absent → undefined. */
+export function parsePositiveFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number (got "${value}")`);
+  return n;
+}
+
+/** The credential file's content; one trailing newline is an editor artefact, not part of the secret. */
+export function readCredentialFile(path: string, cwd: string): { value: string; path: string } {
+  const absolute = resolve(cwd, path);
+  try {
+    return { value: readFileSync(absolute, 'utf8').replace(/\r?\n$/, ''), path: absolute };
+  } catch (e) {
+    throw new UsageError(`cannot read --credential-file ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/** A repeatable option whose values may also be comma-separated (`--fault a --fault b,c`). */
+export const collectList = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/** Where `provcert mock-provider` listens unless told otherwise (the CI examples use it). */
+export const MOCK_PROVIDER_DEFAULT_PORT = 4010;
+
+/** `run`'s flags (the config file's keys are the same, camelCased). */
+export function runOptions(command: Command): Command {
+  const identity = credentialOptions(authOption(baseUrlOption(command)));
+  const run = identity
+    .option('--profile <profile>', 'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)')
+    .option('--capabilities <list>', 'capabilities declared in the portal, comma-separated; must match GET /provider-info')
+    .option('--fulfillment <mode>', 'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)')
+    .option('--local', 'permit http:// and loopback/private base addresses (local self-test)')
+    .option('--webhook-port <n>', 'port of the embedded webhook receiver (default 8787; 0 = any free port)')
+    .option('--webhook-host <host>', 'host of the embedded webhook receiver (default 127.0.0.1)')
+    .option('--webhook-secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET; generated and printed when unset)')
+    .option('--webhook-timeout <ms>', 'how long to wait for each expected webhook event (default 30000)')
+    .option('--timeout <ms>', 'per-request timeout (default 10000)')
+    .option('--max-expiry-wait <s>', 'longest wait for a quote to expire (default 120)')
+    .option('--only <ids>', 'run only these check ids (comma-separated)')
+    .option('--skip <ids>', 'skip these check ids (comma-separated)')
+    .option('--seed <seed>', 'seed for generated test data (recorded in the report for replay)')
+    .option('--strict', 'count warnings as failures (a zero-warning gate); default: warnings never fail a run')
+    .option('--concurrency <n>', 'checks running at once (default 8)');
+  return noColorOption(
+    reportFileOptions(run)
+      .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)')
+      .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
+      .option('--config <file>', 'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults'),
+  );
+}

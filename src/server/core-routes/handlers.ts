@@ -1,0 +1,160 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '../body-reader.js';
+import { decodeCursor, START_CURSOR } from '../event-pages.js';
+import { sendError, sendJson } from '../http-io.js';
+import type { RouteRequest } from '../route-table.js';
+import { readConfinedCredential } from './credential-file.js';
+import { parseRegistration } from './registration.js';
+import { credentialFingerprint, newCertificationId, type CertificationRecord, type StoredProvider } from './registry.js';
+import type { CoreRoutesDeps } from './routes.js';
+import { certificationSummaryView, certificationView, eventView, providerView } from './views.js';
+
+const MAX_REGISTRATION_BODY = 64 * 1024;
+const BODY_TIMEOUT_MS = 10_000;
+const DEFAULT_EVENTS_PAGE = 100;
+const MAX_EVENTS_PAGE = 1_000;
+
+type Outcome<T> = ({ ok: true } & T) | { ok: false; message: string };
+
+async function readCredential(p: StoredProvider, env: NodeJS.ProcessEnv, credentialDir: string): Promise<Outcome<{ credential: string }>> {
+  const ref = p.registration.credential;
+  if ('env' in ref) {
+    const value = env[ref.env];
+    return value ? { ok: true, credential: value } : { ok: false, message: `the credential environment variable ${ref.env} is not set on the server` };
+  }
+  return readConfinedCredential(ref.file, credentialDir);
+}
+
+/** `limit` and `cursor` of GET …/events, or the reason they are refused. */
+function pageQuery(query: URLSearchParams): Outcome<{ limit: number; cursor: typeof START_CURSOR }> {
+  const rawLimit = query.get('limit');
+  const limit = rawLimit === null ? DEFAULT_EVENTS_PAGE : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS_PAGE) {
+    return { ok: false, message: `limit must be a whole number from 1 to ${MAX_EVENTS_PAGE}` };
+  }
+  const rawCursor = query.get('cursor');
+  if (rawCursor === null) return { ok: true, limit, cursor: START_CURSOR };
+  const cursor = decodeCursor(rawCursor);
+  if (!cursor) return { ok: false, message: 'cursor is not one this server handed out (pass nextCursor of the previous page unchanged)' };
+  return { ok: true, limit, cursor };
+}
+
+async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const read = await readBody(req, MAX_REGISTRATION_BODY, BODY_TIMEOUT_MS);
+  if (!read.ok) {
+    sendError(res, read.status, 'INVALID_ARGUMENT', read.message, true);
+    return { ok: false };
+  }
+  const text = read.body.toString('utf8');
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (e) {
+    sendError(res, 400, 'INVALID_ARGUMENT', `the body is not valid JSON: ${(e as Error).message}`);
+    return { ok: false };
+  }
+}
+
+type SlugRequest = RouteRequest<{ slug: string }>;
+
+/** One handler per core route; routes.ts maps method + path onto them. */
+export function coreRouteHandlers(deps: CoreRoutesDeps) {
+  const now = deps.now ?? ((): Date => new Date());
+  const running = new Set<string>();
+
+  /** The registered provider the path names, or a 404 answered. */
+  const registered = (slug: string, res: ServerResponse): StoredProvider | undefined => {
+    const provider = deps.registry.get(slug);
+    if (!provider) sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
+    return provider;
+  };
+
+  async function register({ req, res }: RouteRequest<unknown>): Promise<void> {
+    const body = await readJsonBody(req, res);
+    if (!body.ok) return;
+    const parsed = parseRegistration(body.value, deps.contract, deps.rules());
+    if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', `invalid registration: ${parsed.problems.join('; ')}`);
+    const core = deps.core();
+    if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
+    const outcome = await deps.registry.register(parsed.value, now());
+    if (outcome.busy) return sendError(res, 409, 'CONFLICT', `another registration of ${parsed.value.slug} is in progress; retry once it has finished`);
+    const { provider, created, recertify } = outcome;
+    const webhookUrl = core.urlFor(provider.registration.slug);
+    deps.log?.(`provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`);
+    const webhook = created
+      ? { url: webhookUrl, secret: provider.webhookSecret, note: 'the webhook secret is shown only now: configure it in the provider backend' }
+      : { url: webhookUrl, note: 'the webhook secret is unchanged and not shown again' };
+    sendJson(res, created ? 201 : 200, { provider: providerView(provider, webhookUrl), webhook, certificationRequired: created || recertify });
+  }
+
+  async function certify({ res, params: { slug } }: SlugRequest): Promise<void> {
+    const provider = registered(slug, res);
+    if (!provider) return;
+    const core = deps.core();
+    if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
+    if (running.has(slug)) return sendError(res, 409, 'CONFLICT', `a certification of ${slug} is already running`);
+    const credential = await readCredential(provider, deps.env, deps.credentialDir);
+    if (!credential.ok) return sendError(res, 400, 'INVALID_ARGUMENT', credential.message);
+    running.add(slug);
+    try {
+      deps.log?.(`certifying ${slug} at ${provider.registration.baseUrl}`);
+      const { registration, webhookSecret } = provider;
+      const report = await deps.certify({ registration, credential: credential.credential, webhookSecret, inbox: core });
+      const at = now();
+      const record: CertificationRecord = {
+        id: newCertificationId(at), slug, createdAt: at.toISOString(), verdict: report.verdict, configVersion: provider.configVersion,
+        credentialFingerprint: credentialFingerprint(provider.webhookSecret, credential.credential), report,
+      };
+      await deps.registry.addCertification(record);
+      deps.log?.(`certification ${record.id} of ${slug}: ${record.verdict}`);
+      sendJson(res, 200, certificationView(record));
+    } finally {
+      running.delete(slug);
+    }
+  }
+
+  async function certifications({ res, params: { slug } }: SlugRequest): Promise<void> {
+    if (!registered(slug, res)) return;
+    const list = (await deps.registry.certifications(slug)).map(certificationSummaryView);
+    sendJson(res, 200, { data: list, total: list.length });
+  }
+
+  async function certification({ res, params: { slug, id } }: RouteRequest<{ slug: string; id: string }>): Promise<void> {
+    if (!registered(slug, res)) return;
+    const record = await deps.registry.certification(slug, id);
+    if (record) sendJson(res, 200, certificationView(record));
+    else sendError(res, 404, 'NOT_FOUND', `no certification "${id}" for ${slug}`);
+  }
+
+  async function submitReview({ res, params: { slug } }: SlugRequest): Promise<void> {
+    const provider = registered(slug, res);
+    if (!provider) return;
+    const [latest] = await deps.registry.certifications(slug);
+    const refuse = (why: string): void => sendError(res, 409, 'CONFLICT', `cannot submit ${slug} for review: ${why}`);
+    if (!latest) return refuse('it has not been certified; POST /api/v1/providers/{slug}/certify first');
+    if (latest.verdict !== 'PASS') return refuse(`the latest certification (${latest.id}) did not pass`);
+    if (latest.configVersion !== provider.configVersion) {
+      return refuse('the base URL, auth method or credential changed after the latest certification; certify again');
+    }
+    const credential = await readCredential(provider, deps.env, deps.credentialDir);
+    if (!credential.ok || credentialFingerprint(provider.webhookSecret, credential.credential) !== latest.credentialFingerprint) {
+      return refuse('the credential changed after the latest certification; certify again');
+    }
+    const updated = await deps.registry.submitForReview(slug, now());
+    if (!updated) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}"`);
+    sendJson(res, 200, { slug, reviewStatus: updated.reviewStatus, submittedAt: updated.submittedAt, certificationId: latest.id });
+  }
+
+  /** Registered providers and slugs configured with --slug/--config alike. */
+  async function events({ res, params: { slug }, query }: SlugRequest): Promise<void> {
+    if (!deps.registry.get(slug) && !deps.knownSlug(slug)) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
+    const page = pageQuery(query());
+    const core = deps.core();
+    if (!page.ok) return sendError(res, 400, 'INVALID_ARGUMENT', page.message);
+    if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
+    const found = await core.events(slug, page.cursor, page.limit);
+    sendJson(res, 200, { data: found.items.map((w) => eventView(w, slug)), total: found.total, ...(found.nextCursor ? { nextCursor: found.nextCursor } : {}) });
+  }
+
+  return { register, certify, certifications, certification, submitReview, events };
+}

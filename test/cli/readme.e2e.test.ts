@@ -1,0 +1,309 @@
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
+import { runCli } from '../support/cli.js';
+import { freePort } from '../support/ports.js';
+import { repo, runCommand, userEnv } from './packed-provcert.js';
+import {
+  cellsOf, chainOf, fencedBlockAfter, sampleMismatch, shBlocks, tableAfter, unsupportedSyntax, type ReadmeCommand,
+} from './readme-blocks.js';
+
+/**
+ * Every ```sh block of README.md runs here as written, in order, in a temporary directory: `npx provcert` resolves to
+ * this checkout (node_modules/.bin/provcert links to bin/provcert.js, as `npm install` links a dependency's bin), and
+ * the "backend" the README talks about is the reference provider on loopback. The sample outputs and the Checks
+ * table are compared with what the tool prints now, and every command of the Commands table has its --help.
+ */
+
+const README = readFileSync(join(repo, 'README.md'), 'utf8');
+const VERSION = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+
+const CREDENTIAL = 'readme-credential-4Tq9';
+const WEBHOOK_SECRET = 'readme-webhook-secret-Hx81';
+const SIGNED_BODY = '{"eventId":"evt-readme-1"}';
+
+/** What the README's placeholders and fixed addresses stand for in this test. */
+interface World {
+  work: string;
+  /** Stands in for "your backend" (localhost:3000): the conforming reference provider. */
+  backend: RunningProvider;
+  /** The provider whose report.json the operator section starts from: quote-total-wrong switched on. */
+  broken: RunningProvider;
+  /** Stands in for 8787, the receiver's and serve's default port (tests run in parallel; 8787 may be taken). */
+  receiverPort: number;
+  /** Stands in for 4010, the port the reference-provider recipe gives mock-provider. */
+  mockPort: number;
+}
+
+/** Literal text of a command replaced before it runs; few on purpose, each for a reason. */
+const SUBSTITUTIONS: { readme: RegExp; actual: (w: World) => string; why: string }[] = [
+  { readme: /\blocalhost:3000\b/g, actual: (w) => `127.0.0.1:${w.backend.port}`, why: 'your backend → the reference provider' },
+  { readme: /\b8787\b/g, actual: (w) => String(w.receiverPort), why: 'the default receiver port → a free one (and PROVCERT_WEBHOOK_PORT)' },
+  { readme: /\b4010\b/g, actual: (w) => String(w.mockPort), why: "the recipe's mock-provider port → a free one" },
+  { readme: /(^|\s)node bin\/provcert\.js\b/g, actual: () => `$1node ${join(repo, 'bin/provcert.js')}`, why: 'in a provcert checkout' },
+];
+
+/** Values for `export NAME=…`: the placeholder stands for a secret the reader has. */
+const EXPORTED: Record<string, (w: World) => string> = {
+  PROVIDER_API_KEY: () => CREDENTIAL,
+  SERVICE_WEBHOOK_SECRET: () => WEBHOOK_SECRET,
+  PROVCERT_ADMIN_TOKEN: () => 'readme-admin-token',
+};
+
+/** The reader's shell before any block: variables the README assumes are set, and the files it names. */
+const readerEnv = (w: World): Record<string, string> =>
+  userEnv({
+    BODY: SIGNED_BODY, // "$BODY": the bytes your backend signed
+    OTHER_KEY: CREDENTIAL, // "--credential-env OTHER_KEY": the credential kept elsewhere
+    PROVCERT_WEBHOOK_PORT: String(w.receiverPort), // run's default receiver port, as 8787 is substituted
+  });
+
+/** Commands left out, each covered elsewhere; the README must use exactly these (a new one needs a decision here). */
+const SKIPPED: Record<string, string> = {
+  'npm install': 'installs this checkout: the test runs in the installed checkout',
+  'npm test': 'this test suite itself',
+  'npm pack --pack-destination /path/to/your-repo/vendor': 'test/cli/pack.e2e.test.ts packs this checkout',
+  [`npm install --save-dev ./vendor/provcert-${VERSION}.tgz`]: 'test/cli/pack.e2e.test.ts installs the tarball in a new project',
+};
+
+/** Exit codes other than 0, by command as written. */
+const EXPECTED_EXIT: { command: RegExp; exit: number; why: string }[] = [
+  { command: /^npx provcert replay report\.json\b/, exit: 1, why: 'report.json holds a quote-math failure the provider still has' },
+];
+const signature = (body: string): string => createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
+const readWork = (w: World, file: string): Promise<string> => readFile(join(w.work, file), 'utf8');
+
+/** What some commands must also print or write, beyond their exit code. */
+const THEN: { command: RegExp; check: (out: string, w: World) => Promise<void> | void }[] = [
+  { command: /^npx provcert --version$/, check: (out) => expect(out.trim()).toBe(VERSION) },
+  { command: /provcert sign -$/, check: (out) => expect(out.trim()).toBe(signature(SIGNED_BODY)) },
+  { command: /provcert validate .*Catalog -$/, check: (out) => expect(out).toMatch(/^valid Catalog/m) },
+  { command: /^npx provcert run /, check: (out) => expect(out).toMatch(/^PASS {2}\d+ passed, 0 failed/m) },
+  { command: /^npx provcert replay /, check: (out) => expect(out).toMatch(/^replayed 1 check: 1 still fails$/m) },
+  { command: /--html report\.html$/, check: async (_, w) => expect(await readWork(w, 'report.html')).toMatch(/^<!doctype html>/i) },
+];
+
+/** Commands that serve until stopped: the reader runs them in a second terminal; here they run in the background. */
+const SERVERS = /^npx provcert (serve|mock-provider)\b(?!.*--list-faults)/;
+const PROVCERT = /^(npx provcert|node bin\/provcert\.js)(\s|$)/;
+/** Programs that only feed a provcert command through a pipe. */
+const FEEDERS = /^(curl|printf)\s/;
+
+type Step =
+  | { kind: 'export'; assignments: [string, string][] }
+  | { kind: 'skip'; skipped: string[] }
+  | { kind: 'server' | 'command'; run: string; skipped: string[] };
+const isSkipped = (pipeline: string[]): boolean => pipeline.length === 1 && (pipeline[0] ?? '') in SKIPPED;
+
+/** How the test runs a README command, or why it cannot. */
+function stepOf(command: ReadmeCommand): Step | { kind: 'unknown'; reason: string } {
+  const where = `README.md:${command.line} \`${command.text}\``;
+  const syntax = unsupportedSyntax(command.text);
+  if (syntax) return { kind: 'unknown', reason: `${where}: ${syntax}` };
+  if (command.text.startsWith('export ')) {
+    const assignments = command.text.slice(7).trim().split(/\s+/).map((a) => a.split('=') as [string, string]);
+    const bad = assignments.find(([name, value]) => value === undefined || (value === '…' && !(name in EXPORTED)));
+    return bad ? { kind: 'unknown', reason: `${where}: no test value for ${bad[0]}` } : { kind: 'export', assignments };
+  }
+  const chain = chainOf(command.text);
+  const skipped = chain.filter(isSkipped).map((p) => p.join(''));
+  const rest = chain.filter((p) => !isSkipped(p));
+  if (rest.length === 0) return { kind: 'skip', skipped };
+  const understood = (pipeline: string[]): boolean =>
+    PROVCERT.test(pipeline.at(-1) ?? '') && pipeline.slice(0, -1).every((p) => FEEDERS.test(p));
+  if (!rest.every(understood)) {
+    return { kind: 'unknown', reason: `${where}: the test knows provcert commands (fed by curl or printf) and the skipped npm lines` };
+  }
+  const run = rest.map((p) => p.join(' | ')).join(' && ');
+  return { kind: SERVERS.test(run) ? 'server' : 'command', run, skipped };
+}
+
+const substitute = (text: string, w: World): string => SUBSTITUTIONS.reduce((t, s) => t.replace(s.readme, s.actual(w)), text);
+
+interface Background {
+  stop: () => Promise<void>;
+}
+
+/** Starts a server command in its own process group and waits until it says it is listening. */
+async function startServer(run: string, cwd: string, env: Record<string, string>): Promise<Background> {
+  const child = spawn('bash', ['-c', `exec ${run}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const stop = async (): Promise<void> => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    await closed;
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`\`${run}\` did not say it was listening within 30 s:\n${output}`)), 30_000);
+    const seen = (d: Buffer): void => {
+      output += d.toString();
+      if (/listening on http:\/\/\S+/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
+    void closed.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`\`${run}\` ended before listening:\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { stop };
+}
+
+const BLOCKS = shBlocks(README);
+let world: World;
+
+/** The files the README names: `npx provcert` itself, my-offering.json (a valid Offering), report.json (a failed run). */
+async function readerFiles(work: string, broken: RunningProvider, receiverPort: number): Promise<void> {
+  await mkdir(join(work, 'node_modules/.bin'), { recursive: true });
+  await symlink(join(repo, 'bin/provcert.js'), join(work, 'node_modules/.bin/provcert'));
+  const offerings = join(repo, 'fixtures/payloads/Offering');
+  const valid = (await readdir(offerings)).filter((f) => f.startsWith('valid-')).sort()[0];
+  if (!valid) throw new Error('fixtures/payloads/Offering has no valid-*.json');
+  await copyFile(join(offerings, valid), join(work, 'my-offering.json'));
+  const args = ['run', '--base-url', broken.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(receiverPort)];
+  const run = await runCli([...args, '--json', join(work, 'report.json')], {
+    env: { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+  });
+  if (run.code !== 1) throw new Error(`the run writing report.json exited ${String(run.code)}, not 1:\n${run.stdout}${run.stderr}`);
+}
+
+beforeAll(async () => {
+  const work = await mkdtemp(join(tmpdir(), 'provcert-readme-'));
+  const receiverPort = await freePort();
+  const provider = (dataFile: string, faults: 'quote-total-wrong'[] = []) =>
+    startReferenceProvider({
+      authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults, quoteTtlSeconds: 5,
+      webhookUrl: `http://127.0.0.1:${receiverPort}/api/v1/webhooks/${REFERENCE_SLUG}`, dataFile: join(work, dataFile),
+    });
+  const backend = await provider('backend.json');
+  const broken = await provider('broken.json', ['quote-total-wrong']);
+  world = { work, backend, broken, receiverPort, mockPort: await freePort() };
+  await readerFiles(work, world.broken, receiverPort);
+}, 60_000);
+
+afterAll(async () => {
+  await world?.backend.close();
+  await world?.broken.close();
+  if (world?.work) await rm(world.work, { recursive: true, force: true });
+});
+
+describe('README ```sh blocks', () => {
+  it('uses only commands this test knows how to run, and skips exactly the known npm lines', () => {
+    const steps = BLOCKS.flatMap((b) => b.commands.map(stepOf));
+    expect(steps.flatMap((s) => (s.kind === 'unknown' ? [s.reason] : []))).toEqual([]);
+    const skipped = new Set(steps.flatMap((s) => ('skipped' in s ? s.skipped : [])));
+    expect([...skipped].sort()).toEqual(Object.keys(SKIPPED).sort());
+    // Each expectation must still meet a README command, or it tests nothing.
+    const runs = BLOCKS.flatMap((b) => b.commands.map((c) => c.text));
+    for (const { command } of [...EXPECTED_EXIT, ...THEN]) {
+      expect(runs.some((r) => command.test(r)), String(command)).toBe(true);
+    }
+  });
+
+  const envBySection = new Map<string, Record<string, string>>();
+  for (const block of BLOCKS) {
+    it(`${block.section} (README.md:${block.line}) runs as written`, async () => {
+      const env = envBySection.get(block.section) ?? readerEnv(world);
+      envBySection.set(block.section, env);
+      const servers: Background[] = [];
+      try {
+        for (const command of block.commands) {
+          const step = stepOf(command);
+          if (step.kind === 'unknown') throw new Error(step.reason);
+          if (step.kind === 'skip') continue;
+          if (step.kind === 'export') {
+            for (const [name, value] of step.assignments) env[name] = value === '…' ? (EXPORTED[name]?.(world) ?? '') : value;
+            continue;
+          }
+          const run = substitute(step.run, world);
+          if (step.kind === 'server') {
+            servers.push(await startServer(run, world.work, env));
+            continue;
+          }
+          const r = await runCommand('bash', ['-c', run], world.work, { env, timeoutMs: 120_000 });
+          const expected = EXPECTED_EXIT.find((e) => e.command.test(command.text))?.exit ?? 0;
+          expect(r.code, `README.md:${command.line} ${run}\n${r.stdout}${r.stderr}`).toBe(expected);
+          for (const then of THEN.filter((t) => t.command.test(command.text))) await then.check(r.stdout, world);
+        }
+      } finally {
+        for (const server of servers.reverse()) await server.stop();
+      }
+    }, 180_000);
+  }
+});
+
+describe('README sample outputs', () => {
+  it('the quick-start failure is what `demo --fault quote-total-wrong` prints', async () => {
+    const command = /`(node bin\/provcert\.js demo --fault [a-z-]+)`/.exec(README)?.[1];
+    if (!command) throw new Error('README.md no longer names `node bin/provcert.js demo --fault …`');
+    const sample = fencedBlockAfter(README, command, 'text');
+    const r = await runCommand('bash', ['-c', substitute(command, world)], world.work, { env: readerEnv(world), timeoutMs: 120_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(sampleMismatch(sample, r.stdout), r.stdout).toBeUndefined();
+    // The comparison can fail: the same sample with one number changed does not match.
+    expect(sampleMismatch(sample.replace('1 failed', '2 failed'), r.stdout)).toMatch(/^not printed: FAIL/);
+  }, 120_000);
+
+  it('the coverage line is what `provcert coverage` prints', async () => {
+    const sample = fencedBlockAfter(README, '`provcert coverage` prints the matrix', 'text');
+    const r = await runCli(['coverage']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sampleMismatch(sample, r.stdout), r.stdout).toBeUndefined();
+  });
+});
+
+const flagsIn = (cell: string): string[] => cell.match(/--[a-z][a-z-]*/g) ?? [];
+
+describe('README tables', () => {
+  it('the Checks table is what `provcert list --markdown` prints', async () => {
+    const r = await runCli(['list', '--markdown']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableAfter(README, '## Checks').join('\n') + '\n').toBe(r.stdout);
+  });
+
+  it('the faults table is what `provcert mock-provider --list-faults` prints', async () => {
+    const r = await runCli(['mock-provider', '--list-faults']);
+    expect(r.code, r.stderr).toBe(0);
+    const listed = r.stdout.trim().split('\n').map((line) => line.split(/\s{2,}/));
+    const rows = tableAfter(README, '## The reference provider and its faults').slice(2).map(cellsOf);
+    expect(rows.map(([fault, check, breaks]) => [fault?.replace(/`/g, ''), check?.replace(/`/g, ''), breaks])).toEqual(listed);
+  });
+
+  it('every command of the Commands table has --help naming each flag the table shows, and no command is missing', async () => {
+    const rows = tableAfter(README, '## Commands').slice(2).map((row) => cellsOf(row)[0] ?? '');
+    const documented = rows.map((cell) => ({ cell, name: /`provcert ([a-z-]+)/.exec(cell)?.[1] ?? '' }));
+    const listed = (await runCli(['--help'])).stdout.split('Commands:')[1] ?? '';
+    const commands = [...listed.matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+    expect(documented.map((d) => d.name).sort()).toEqual(commands.sort());
+    const helps = await Promise.all(documented.map((d) => runCli([d.name, '--help'])));
+    documented.forEach(({ cell, name }, i) => {
+      const help = helps[i];
+      expect(help?.code, name).toBe(0);
+      expect(help?.stdout).toContain(`Usage: provcert ${name}`);
+      for (const flag of flagsIn(cell)) expect(help?.stdout, `${name} ${flag}`).toMatch(new RegExp(`${flag}\\b`));
+    });
+  });
+
+  it('every flag of the `provcert run` flags table is in `provcert run --help`', async () => {
+    const help = (await runCli(['run', '--help'])).stdout;
+    const rows = tableAfter(README, '### `provcert run` flags').slice(2);
+    const flags = rows.flatMap((row) => flagsIn(cellsOf(row)[0] ?? ''));
+    expect(flags.length).toBeGreaterThan(20);
+    for (const flag of flags) expect(help, flag).toMatch(new RegExp(`${flag}\\b`));
+  });
+});
