@@ -1,8 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REFERENCE_SLUG, startReferenceProvider } from '../src/reference-provider/index.js';
 import type { RunConfig } from '../src/model/run-config.js';
+import { REFERENCE_SLUG, startReferenceProvider } from '../src/reference-provider/index.js';
 import { runCertification } from '../src/runner/run.js';
 import { startCoreServer } from '../src/server/core-server.js';
 import { loadContract } from '../src/spec/load.js';
@@ -19,15 +19,35 @@ export async function main(): Promise<void> {
   const credential = 'bench-credential';
   const webhookSecret = 'bench-webhook-secret';
   const scratch = await mkdtemp(join(tmpdir(), 'provcert-bench-'));
-  const core = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir: join(scratch, 'core'), contract, secretFor: () => webhookSecret });
+  const core = await startCoreServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: join(scratch, 'core'),
+    contract,
+    secretFor: () => webhookSecret,
+  });
   const provider = await startReferenceProvider({
-    authMethod: 'API_KEY', credential, webhookSecret, webhookUrl: core.urlFor(REFERENCE_SLUG),
-    dataFile: join(scratch, 'provider.json'), quoteTtlSeconds: QUOTE_TTL_S,
+    authMethod: 'API_KEY',
+    credential,
+    webhookSecret,
+    webhookUrl: core.urlFor(REFERENCE_SLUG),
+    dataFile: join(scratch, 'provider.json'),
+    quoteTtlSeconds: QUOTE_TTL_S,
   });
   const config: RunConfig = {
-    baseUrl: provider.url, authMethod: 'API_KEY', credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' }, local: true,
-    webhookHost: '127.0.0.1', webhookPort: core.port, webhookSecretSource: { kind: 'env', name: 'SERVICE_WEBHOOK_SECRET' },
-    webhookTimeoutMs: 10_000, timeoutMs: 10_000, maxExpiryWaitS: 120, seed: 'bench', maxBodyBytes: 5 * 1024 * 1024, concurrency: 8,
+    baseUrl: provider.url,
+    authMethod: 'API_KEY',
+    credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' },
+    local: true,
+    webhookHost: '127.0.0.1',
+    webhookPort: core.port,
+    webhookSecretSource: { kind: 'env', name: 'SERVICE_WEBHOOK_SECRET' },
+    webhookTimeoutMs: 10_000,
+    timeoutMs: 10_000,
+    maxExpiryWaitS: 120,
+    seed: 'bench',
+    maxBodyBytes: 5 * 1024 * 1024,
+    concurrency: 8,
   };
   const times: number[] = [];
   try {
@@ -37,7 +57,9 @@ export async function main(): Promise<void> {
       const ms = performance.now() - started;
       times.push(ms);
       if (report.verdict !== 'PASS') {
-        const failed = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
+        const failed = report.checks
+          .filter((c) => c.status === 'fail' || c.status === 'error')
+          .map((c) => `${c.id}: ${c.message}`);
         throw new Error(`bench run ${i + 1} did not pass:\n${failed.join('\n')}`);
       }
     }
@@ -49,5 +71,7 @@ export async function main(): Promise<void> {
   const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? best;
   const overhead = median - QUOTE_TTL_S * 1000;
   console.log(`certification (TRANSACTIONAL, reference provider, quote validity ${QUOTE_TTL_S} s), ${RUNS} runs`);
-  console.log(`  median ${(median / 1000).toFixed(2)} s · best ${(best / 1000).toFixed(2)} s · over the validity: ${(overhead / 1000).toFixed(2)} s (target ≤ 1.50 s) ${overhead <= 1500 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `  median ${(median / 1000).toFixed(2)} s · best ${(best / 1000).toFixed(2)} s · over the validity: ${(overhead / 1000).toFixed(2)} s (target ≤ 1.50 s) ${overhead <= 1500 ? 'OK' : 'MISSED'}`,
+  );
 }

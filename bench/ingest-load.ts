@@ -16,14 +16,22 @@ export interface Measurement {
 
 function postOnce(agent: Agent, url: URL, body: string, signature: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-service-signature': signature },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-service-signature': signature,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -33,23 +41,32 @@ function postOnce(agent: Agent, url: URL, body: string, signature: string): Prom
 export async function measure(target: string, runTag: string): Promise<Measurement> {
   const url = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const bodies = Array.from({ length: REQUESTS }, (_, i) => JSON.stringify({
-    eventId: `${runTag}-${i}`, eventType: 'action.status_updated', providerSlug: SLUG, timestamp: new Date().toISOString(), actionId: `a-${i}`, newStatus: 'COMPLETED',
-  }));
+  const bodies = Array.from({ length: REQUESTS }, (_, i) =>
+    JSON.stringify({
+      eventId: `${runTag}-${i}`,
+      eventType: 'action.status_updated',
+      providerSlug: SLUG,
+      timestamp: new Date().toISOString(),
+      actionId: `a-${i}`,
+      newStatus: 'COMPLETED',
+    }),
+  );
   const signatures = bodies.map((b) => createHmac('sha256', SECRET).update(b).digest('hex'));
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < REQUESTS) {
-      const i = next++;
-      const t0 = performance.now();
-      const status = await postOnce(agent, url, bodies[i] ?? '', signatures[i] ?? '').catch(() => 0);
-      latencies.push(performance.now() - t0);
-      if (status !== 200) failures++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < REQUESTS) {
+        const i = next++;
+        const t0 = performance.now();
+        const status = await postOnce(agent, url, bodies[i] ?? '', signatures[i] ?? '').catch(() => 0);
+        latencies.push(performance.now() - t0);
+        if (status !== 200) failures++;
+      }
+    }),
+  );
   const elapsedS = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -22,7 +22,10 @@ const durationS = (): number => Number(process.env['PROVCERT_BENCH_ATTACK_S'] ??
 
 const BIN = fileURLToPath(new URL('../../bin/provcert.js', import.meta.url));
 
-interface Posted { status: number | 'reset'; ms: number }
+interface Posted {
+  status: number | 'reset';
+  ms: number;
+}
 
 function postOnce(url: string, body: Buffer, headers: Record<string, string>): Promise<Posted> {
   const t0 = performance.now();
@@ -33,11 +36,19 @@ function postOnce(url: string, body: Buffer, headers: Record<string, string>): P
       settled = true;
       resolve({ status, ms: performance.now() - t0 });
     };
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
-      res.on('error', () => done('reset'));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+        res.on('error', () => done('reset'));
+      },
+    );
     req.on('error', () => done('reset'));
     req.end(body);
   });
@@ -87,8 +98,19 @@ export async function main(): Promise<void> {
     const latencies: number[] = [];
     while (performance.now() < until && !crashed) {
       const eventId = `genuine-${randomUUID()}`;
-      const body = Buffer.from(JSON.stringify({ eventId, eventType: 'action.status_updated', providerSlug: SLUG, timestamp: new Date().toISOString(), actionId: 'act-bench', newStatus: 'PROCESSING' }));
-      const r = await postOnce(slugUrl, body, { 'x-service-signature': createHmac('sha256', SECRET).update(body).digest('hex') });
+      const body = Buffer.from(
+        JSON.stringify({
+          eventId,
+          eventType: 'action.status_updated',
+          providerSlug: SLUG,
+          timestamp: new Date().toISOString(),
+          actionId: 'act-bench',
+          newStatus: 'PROCESSING',
+        }),
+      );
+      const r = await postOnce(slugUrl, body, {
+        'x-service-signature': createHmac('sha256', SECRET).update(body).digest('hex'),
+      });
       latencies.push(r.ms);
       if (r.status === 200) acknowledged.push(eventId);
       else genuineFailed++;
@@ -100,11 +122,16 @@ export async function main(): Promise<void> {
   const baseline = await sendGenuine(performance.now() + BASELINE_S * 1000);
   const until = performance.now() + seconds * 1000;
   let peakRss = 0;
-  const sampler = setInterval(() => void rssMb(child.pid ?? 0).then((mb) => (peakRss = Math.max(peakRss, mb))), RSS_SAMPLE_MS);
+  const sampler = setInterval(
+    () => void rssMb(child.pid ?? 0).then((mb) => (peakRss = Math.max(peakRss, mb))),
+    RSS_SAMPLE_MS,
+  );
 
   // The attacker runs in a worker thread: its event loop must not delay the genuine sender's measurements.
   const attacker = new Promise<AttackResult>((resolve, reject) => {
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { legacyUrl, slugUrl, seconds } satisfies AttackOrder });
+    const worker = new Worker(fileURLToPath(import.meta.url), {
+      workerData: { legacyUrl, slugUrl, seconds } satisfies AttackOrder,
+    });
     worker.once('message', (m: AttackResult) => resolve(m));
     worker.once('error', reject);
   });
@@ -118,40 +145,63 @@ export async function main(): Promise<void> {
   child.kill('SIGTERM');
   await exited;
   const logText = await readFile(join(dataDir, 'webhooks', `${SLUG}.jsonl`), 'utf8').catch(() => '');
-  const durable = new Set(logText.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventId: string }).eventId));
+  const durable = new Set(
+    logText
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { eventId: string }).eventId),
+  );
   const lost = acknowledged.filter((id) => !durable.has(id)).length;
   await rm(dataDir, { recursive: true, force: true });
 
-  const quantile = (list: number[], q: number): number => list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
+  const quantile = (list: number[], q: number): number =>
+    list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
   const at = (q: number): number => quantile(latencies, q);
   const verdict = (ok: boolean): string => (ok ? 'OK' : 'MISSED');
-  const statuses = Object.entries(attack.byStatus).map(([s, n]) => `${s}: ${n}`).join(', ');
-  process.stdout.write([
-    `under attack: ${seconds} s of 1 MiB unsigned and wrongly signed bodies on ${ATTACK_CONNECTIONS} connections (legacy and slug routes) against provcert serve (child process), genuine signed events every ${GENUINE_INTERVAL_MS} ms`,
-    `  attack requests: ${attack.sent} (${(attack.sent / seconds).toFixed(0)} req/s; answers ${statuses})`,
-    `  crash:           ${crashedDuringAttack ? 'yes' : 'no'} (target no) ${verdict(!crashedDuringAttack)}`,
-    `  peak RSS:        ${peakRss.toFixed(0)} MB (target < ${TARGET_PEAK_RSS_MB} MB) ${verdict(peakRss < TARGET_PEAK_RSS_MB)}`,
-    `  genuine events:  ${acknowledged.length} acknowledged, ${genuineFailed} not, ${lost} acknowledged but not on disk (target all acknowledged and durable) ${verdict(genuineFailed === 0 && lost === 0 && acknowledged.length > 0)}`,
-    `  baseline:        genuine p50 ${quantile(baseline, 0.5).toFixed(1)} ms, p99 ${quantile(baseline, 0.99).toFixed(1)} ms without the attack (${BASELINE_S} s; each event is fsynced before its answer)`,
-    `  genuine latency: p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms (target p99 < ${TARGET_P99_MS} ms) ${verdict(at(0.99) < TARGET_P99_MS)}`,
-  ].join('\n') + '\n');
+  const statuses = Object.entries(attack.byStatus)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
+  process.stdout.write(
+    `${[
+      `under attack: ${seconds} s of 1 MiB unsigned and wrongly signed bodies on ${ATTACK_CONNECTIONS} connections (legacy and slug routes) against provcert serve (child process), genuine signed events every ${GENUINE_INTERVAL_MS} ms`,
+      `  attack requests: ${attack.sent} (${(attack.sent / seconds).toFixed(0)} req/s; answers ${statuses})`,
+      `  crash:           ${crashedDuringAttack ? 'yes' : 'no'} (target no) ${verdict(!crashedDuringAttack)}`,
+      `  peak RSS:        ${peakRss.toFixed(0)} MB (target < ${TARGET_PEAK_RSS_MB} MB) ${verdict(peakRss < TARGET_PEAK_RSS_MB)}`,
+      `  genuine events:  ${acknowledged.length} acknowledged, ${genuineFailed} not, ${lost} acknowledged but not on disk (target all acknowledged and durable) ${verdict(genuineFailed === 0 && lost === 0 && acknowledged.length > 0)}`,
+      `  baseline:        genuine p50 ${quantile(baseline, 0.5).toFixed(1)} ms, p99 ${quantile(baseline, 0.99).toFixed(1)} ms without the attack (${BASELINE_S} s; each event is fsynced before its answer)`,
+      `  genuine latency: p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms (target p99 < ${TARGET_P99_MS} ms) ${verdict(at(0.99) < TARGET_P99_MS)}`,
+    ].join('\n')}\n`,
+  );
 }
 
-interface AttackOrder { legacyUrl: string; slugUrl: string; seconds: number }
-interface AttackResult { sent: number; byStatus: Record<string, number> }
+interface AttackOrder {
+  legacyUrl: string;
+  slugUrl: string;
+  seconds: number;
+}
+interface AttackResult {
+  sent: number;
+  byStatus: Record<string, number>;
+}
 
 /** The flood: ATTACK_CONNECTIONS loops, alternating unsigned and wrongly signed 1 MiB bodies. */
 async function attack(order: AttackOrder): Promise<AttackResult> {
   const until = performance.now() + order.seconds * 1000;
   const result: AttackResult = { sent: 0, byStatus: {} };
   const wrongSignature = createHmac('sha256', 'not-the-secret').update(ATTACK_BODY).digest('hex');
-  await Promise.all(Array.from({ length: ATTACK_CONNECTIONS }, async (_, i) => {
-    for (let n = 0; performance.now() < until; n++) {
-      const r = await postOnce(i % 2 === 0 ? order.legacyUrl : order.slugUrl, ATTACK_BODY, (i + n) % 2 === 0 ? { 'x-service-signature': wrongSignature } : {});
-      result.sent++;
-      result.byStatus[String(r.status)] = (result.byStatus[String(r.status)] ?? 0) + 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: ATTACK_CONNECTIONS }, async (_, i) => {
+      for (let n = 0; performance.now() < until; n++) {
+        const r = await postOnce(
+          i % 2 === 0 ? order.legacyUrl : order.slugUrl,
+          ATTACK_BODY,
+          (i + n) % 2 === 0 ? { 'x-service-signature': wrongSignature } : {},
+        );
+        result.sent++;
+        result.byStatus[String(r.status)] = (result.byStatus[String(r.status)] ?? 0) + 1;
+      }
+    }),
+  );
   return result;
 }
 

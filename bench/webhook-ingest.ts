@@ -3,11 +3,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveServeSettings } from '../src/server/serve-config.js';
-import { startServe } from '../src/server/serve.js';
 import { Worker } from 'node:worker_threads';
+import { startServe } from '../src/server/serve.js';
+import { resolveServeSettings } from '../src/server/serve-config.js';
 import { loadContract } from '../src/spec/load.js';
-import { CONCURRENCY, measure, REQUESTS, SECRET, SLUG, type Measurement } from './ingest-load.js';
+import { CONCURRENCY, type Measurement, measure, REQUESTS, SECRET, SLUG } from './ingest-load.js';
 
 const ROUNDS = 5;
 
@@ -26,7 +26,12 @@ function measureFromWorker(target: string, runTag: string): Promise<Measurement>
 type Measure = (target: string, runTag: string) => Promise<Measurement>;
 
 /** Warm both, then alternate rounds so drift on a shared machine hits both alike; medians compared. */
-async function compare(measureWith: Measure, bareUrl: string, coreUrl: string, tag: string): Promise<{ bare: Measurement; core: Measurement }> {
+async function compare(
+  measureWith: Measure,
+  bareUrl: string,
+  coreUrl: string,
+  tag: string,
+): Promise<{ bare: Measurement; core: Measurement }> {
   await measureWith(bareUrl, `${tag}-warm-bare`);
   await measureWith(coreUrl, `${tag}-warm-core`);
   const bareRuns: Measurement[] = [];
@@ -79,18 +84,32 @@ export async function main(): Promise<void> {
   try {
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/v1/webhooks/${SLUG}`;
     const coreUrl = serve.core.urlFor(SLUG);
-    const report: string[] = [`webhook ingestion: ${REQUESTS} signed events at concurrency ${CONCURRENCY} on loopback, median of ${ROUNDS} alternating rounds`];
+    const report: string[] = [
+      `webhook ingestion: ${REQUESTS} signed events at concurrency ${CONCURRENCY} on loopback, median of ${ROUNDS} alternating rounds`,
+    ];
     // Distinct tags: every event id is new, so no round takes the cheaper duplicate path.
     const modes: [string, string, Measure][] = [
-      ['in-process', 'load generator in the server\'s process (both share one event loop: compares CPU per request)', measure],
-      ['worker', 'load generator in a worker thread (the server has its own event loop; on 2 cores the generator limits both)', measureFromWorker],
+      [
+        'in-process',
+        "load generator in the server's process (both share one event loop: compares CPU per request)",
+        measure,
+      ],
+      [
+        'worker',
+        'load generator in a worker thread (the server has its own event loop; on 2 cores the generator limits both)',
+        measureFromWorker,
+      ],
     ];
     for (const [tag, label, measureWith] of modes) {
       const { bare: b, core: c } = await compare(measureWith, bareUrl, coreUrl, tag);
-      report.push(`${label}:`, line('bare node:http (answers 200)', b), line('provcert serve (verify + fsync log)', c),
-        `  ratio: ${((c.requestsPerSecond / b.requestsPerSecond) * 100).toFixed(0)} % of the bare server's throughput (target ≥ 60 %)`);
+      report.push(
+        `${label}:`,
+        line('bare node:http (answers 200)', b),
+        line('provcert serve (verify + fsync log)', c),
+        `  ratio: ${((c.requestsPerSecond / b.requestsPerSecond) * 100).toFixed(0)} % of the bare server's throughput (target ≥ 60 %)`,
+      );
     }
-    process.stdout.write(report.join('\n') + '\n');
+    process.stdout.write(`${report.join('\n')}\n`);
   } finally {
     await serve.close();
     await new Promise<void>((resolve) => bare.close(() => resolve()));

@@ -1,8 +1,8 @@
+import type { RequirementId } from '../model/findings.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
-import { actionIdentity, success, markReproduce, problemAt } from './support/tx.js';
+import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
 import type { CheckContext, CheckDefinition } from './types.js';
-import type { RequirementId } from '../model/findings.js';
 
 interface InvalidAction {
   describe: string;
@@ -18,63 +18,131 @@ interface InvalidAction {
   refusalViolates: RequirementId;
 }
 
-const without = (field: string) => (body: Record<string, unknown>): Record<string, unknown> => {
-  const copy = { ...body };
-  delete copy[field];
-  return copy;
-};
+const without =
+  (field: string) =>
+  (body: Record<string, unknown>): Record<string, unknown> => {
+    const copy = { ...body };
+    delete copy[field];
+    return copy;
+  };
 
 const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
 
-const MISSING_FIELD = { statuses: [400, 422], code: 'VALIDATION_ERROR', missingField: true, acceptedViolates: 'ACTION-INPUT-REQUIRED-FIELDS', refusalViolates: 'ACTION-MISSING-FIELD-VALIDATION-ERROR' } as const;
+const MISSING_FIELD = {
+  statuses: [400, 422],
+  code: 'VALIDATION_ERROR',
+  missingField: true,
+  acceptedViolates: 'ACTION-INPUT-REQUIRED-FIELDS',
+  refusalViolates: 'ACTION-MISSING-FIELD-VALIDATION-ERROR',
+} as const;
 
 const CASES: InvalidAction[] = [
   { describe: 'a missing quoteId', label: 'missing-quote-id', change: without('quoteId'), ...MISSING_FIELD },
-  { describe: 'a missing providerSlug', label: 'missing-provider-slug', change: without('providerSlug'), ...MISSING_FIELD },
+  {
+    describe: 'a missing providerSlug',
+    label: 'missing-provider-slug',
+    change: without('providerSlug'),
+    ...MISSING_FIELD,
+  },
   // The HTTP status of ACTION_NOT_CONFIRMED is "not shown": any 4xx is accepted.
   {
-    describe: 'userConfirmed false', label: 'not-confirmed', change: (b) => ({ ...b, userConfirmed: false }), statuses: CLIENT_ERROR_STATUSES, code: 'ACTION_NOT_CONFIRMED',
-    missingField: false, acceptedViolates: 'ACTION-NOT-CONFIRMED', refusalViolates: 'ACTION-NOT-CONFIRMED',
+    describe: 'userConfirmed false',
+    label: 'not-confirmed',
+    change: (b) => ({ ...b, userConfirmed: false }),
+    statuses: CLIENT_ERROR_STATUSES,
+    code: 'ACTION_NOT_CONFIRMED',
+    missingField: false,
+    acceptedViolates: 'ACTION-NOT-CONFIRMED',
+    refusalViolates: 'ACTION-NOT-CONFIRMED',
   },
   // The contract names no code for a quote it never issued: any 4xx ErrorResponse refuses it.
   {
-    describe: 'a quoteId the provider never issued', label: 'unknown-quote', change: (b, seed) => ({ ...b, quoteId: `provcert-unknown-quote-${seed}` }),
-    statuses: CLIENT_ERROR_STATUSES, missingField: false, acceptedViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION', refusalViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
+    describe: 'a quoteId the provider never issued',
+    label: 'unknown-quote',
+    change: (b, seed) => ({ ...b, quoteId: `provcert-unknown-quote-${seed}` }),
+    statuses: CLIENT_ERROR_STATUSES,
+    missingField: false,
+    acceptedViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
+    refusalViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
   },
 ];
 
-async function tryCase(ctx: CheckContext, f: Findings, c: InvalidAction, valid: Record<string, unknown>): Promise<void> {
+async function tryCase(
+  ctx: CheckContext,
+  f: Findings,
+  c: InvalidAction,
+  valid: Record<string, unknown>,
+): Promise<void> {
   const what = `POST /actions with ${c.describe}`;
   const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: c.change(valid, ctx.config.seed) });
   const accepted = success(outcome);
   if (accepted) {
     const created = actionIdentity(accepted.json);
-    if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
+    if (created.id !== undefined)
+      ctx.resources.noteCreatedAction({
+        id: created.id,
+        ...(created.publicId !== undefined ? { publicId: created.publicId } : {}),
+      });
     const name = created.publicId ?? created.id;
     const expected = `${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code ?? 'ErrorResponse'}`;
-    problemAt(f, ctx, outcome, `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${expected} and no action`, c.acceptedViolates);
+    problemAt(
+      f,
+      ctx,
+      outcome,
+      `${what} was accepted (HTTP ${accepted.status})${name ? ` and created action ${name}` : ''}; expected ${expected} and no action`,
+      c.acceptedViolates,
+    );
     return;
   }
   if (c.missingField && errorCode(outcome) === 'QUOTE_EXPIRED') {
-    problemAt(f, ctx, outcome, `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`, c.refusalViolates);
+    problemAt(
+      f,
+      ctx,
+      outcome,
+      `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`,
+      c.refusalViolates,
+    );
     return;
   }
-  if (!expectError(f, outcome, { what, statuses: c.statuses, ...(c.code ? { codes: [c.code] } : {}), requirement: c.refusalViolates })) markReproduce(f, ctx, outcome);
+  if (
+    !expectError(f, outcome, {
+      what,
+      statuses: c.statuses,
+      ...(c.code ? { codes: [c.code] } : {}),
+      requirement: c.refusalViolates,
+    })
+  )
+    markReproduce(f, ctx, outcome);
 }
 
 export const check: CheckDefinition = {
   id: 'action-validation',
   title: 'Invalid action requests are rejected and create nothing',
-  rule:
-    'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"',
-  requirements: ['ACTION-REQUIRES-QUOTE-AND-CONFIRMATION', 'ACTION-INPUT-REQUIRED-FIELDS', 'ACTION-MISSING-FIELD-VALIDATION-ERROR', 'ACTION-NOT-CONFIRMED'],
+  rule: 'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"',
+  requirements: [
+    'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
+    'ACTION-INPUT-REQUIRED-FIELDS',
+    'ACTION-MISSING-FIELD-VALIDATION-ERROR',
+    'ACTION-NOT-CONFIRMED',
+  ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     // A fresh, valid quote: only the field under test is wrong.
     const { quote } = await ctx.resources.freshQuote();
-    await Promise.all(CASES.map((c) => tryCase(ctx, f, c, ctx.resources.actionBody(quote, ctx.resources.idempotencyKey(`action-validation-${c.label}`)))));
-    return f.outcome('missing quoteId and providerSlug were answered VALIDATION_ERROR; userConfirmed false was answered ACTION_NOT_CONFIRMED; an unknown quoteId was refused; nothing was created');
+    await Promise.all(
+      CASES.map((c) =>
+        tryCase(
+          ctx,
+          f,
+          c,
+          ctx.resources.actionBody(quote, ctx.resources.idempotencyKey(`action-validation-${c.label}`)),
+        ),
+      ),
+    );
+    return f.outcome(
+      'missing quoteId and providerSlug were answered VALIDATION_ERROR; userConfirmed false was answered ACTION_NOT_CONFIRMED; an unknown quoteId was refused; nothing was created',
+    );
   },
 };

@@ -2,8 +2,8 @@ import { describeBody } from '../http/body.js';
 import type { HttpOutcome } from '../http/types.js';
 import { Findings } from './outcome.js';
 import { judgeBaseAddress } from './support/address.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 import { keepEvidence } from './support/evidence.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 /** Where the embedded receiver listens (its real port, also when configured as 0). */
 function receiverAddress(ctx: CheckContext): { host: string; port: number } | undefined {
@@ -20,20 +20,31 @@ async function diagnoseReachability(ctx: CheckContext, f: Findings): Promise<str
   const health = await ctx.client.send({ method: 'GET', path: '/health' });
   if (health.kind === 'failure') {
     keepEvidence(f, health);
-    if (health.failure === 'timeout') return failWith(f, `the provider is unreachable or slow: GET /health ${health.message}`);
-    if (health.failure === 'redirect') return failWith(f, `GET /health was redirected (${health.message}); enter the final address as the base URL, redirects are not followed`);
+    if (health.failure === 'timeout')
+      return failWith(f, `the provider is unreachable or slow: GET /health ${health.message}`);
+    if (health.failure === 'redirect')
+      return failWith(
+        f,
+        `GET /health was redirected (${health.message}); enter the final address as the base URL, redirects are not followed`,
+      );
     return failWith(f, `the provider is unreachable: GET /health ${health.message}`);
   }
   if (health.bodyKind === 'html') {
     keepEvidence(f, health);
-    return failWith(f, `this looks like a frontend address: GET /health answered HTTP ${health.status} with ${describeBody(health.bodyKind, health.contentType)}; enter the provider API's base address`);
+    return failWith(
+      f,
+      `this looks like a frontend address: GET /health answered HTTP ${health.status} with ${describeBody(health.bodyKind, health.contentType)}; enter the provider API's base address`,
+    );
   }
   if (health.status === 404) {
     const info = await ctx.client.send({ method: 'GET', path: '/provider-info' });
     if (isNotFound(info)) {
       keepEvidence(f, health);
       keepEvidence(f, info);
-      return failWith(f, 'wrong base path: GET /health and GET /provider-info both answered 404; the base URL must be the root under which the provider routes live');
+      return failWith(
+        f,
+        'wrong base path: GET /health and GET /provider-info both answered 404; the base URL must be the root under which the provider routes live',
+      );
     }
   }
   return `GET /health answered HTTP ${health.status}`;
@@ -49,19 +60,23 @@ function failWith(f: Findings, text: string): string {
 export const check: CheckDefinition = {
   id: 'base-url',
   title: 'Base address is public HTTPS and reaches the provider API',
-  rule:
-    'Contract, What the service does §6: "The provider base address must not end with /health … a provider base address must be public HTTPS"; the portal and core address must never be entered; Errors: "HTML response means a frontend address … 404 means a wrong base path; timeout means the address is not publicly reachable"; docs/decisions.md, Base address',
+  rule: 'Contract, What the service does §6: "The provider base address must not end with /health … a provider base address must be public HTTPS"; the portal and core address must never be entered; Errors: "HTML response means a frontend address … 404 means a wrong base path; timeout means the address is not publicly reachable"; docs/decisions.md, Base address',
   requirements: ['BASE-URL-PUBLIC-HTTPS', 'BASE-URL-NO-HEALTH-SUFFIX', 'BASE-URL-NOT-CORE'],
   appliesTo: { description: 'every run' },
   async run(ctx) {
     const f = new Findings();
     const receiver = receiverAddress(ctx);
-    const verdict = judgeBaseAddress(ctx.config.baseUrl, { local: ctx.config.local, ...(receiver ? { receiver } : {}) });
+    const verdict = judgeBaseAddress(ctx.config.baseUrl, {
+      local: ctx.config.local,
+      ...(receiver ? { receiver } : {}),
+    });
     for (const p of verdict.problems) f.problem(p.text, p.requirement);
     for (const w of verdict.warnings) f.warn(w);
     // An unparseable URL cannot be probed; the static problem says why.
     if (verdict.problems.some((p) => p.text.includes('is not an absolute URL'))) return f.outcome('');
     const reached = await diagnoseReachability(ctx, f);
-    return f.outcome(`${ctx.config.baseUrl} is ${ctx.config.local ? 'allowed for a local run' : 'public HTTPS'} and reaches the provider API (${reached})`);
+    return f.outcome(
+      `${ctx.config.baseUrl} is ${ctx.config.local ? 'allowed for a local run' : 'public HTTPS'} and reaches the provider API (${reached})`,
+    );
   },
 };

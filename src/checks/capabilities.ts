@@ -1,9 +1,9 @@
-import { LOCATION_FULFILLMENT, inferProfile, resolveFulfillment } from './support/profile.js';
 import type { Profile } from '../model/contract-constants.js';
 import type { Contract } from '../spec/contract.js';
 import { Findings } from './outcome.js';
-import { describeAnswer } from './support/expect.js';
 import { keepEvidence } from './support/evidence.js';
+import { describeAnswer } from './support/expect.js';
+import { inferProfile, LOCATION_FULFILLMENT, resolveFulfillment } from './support/profile.js';
 import type { CheckDefinition } from './types.js';
 
 /** Capabilities a profile requires, from the spec's x-required-in (provider routes and the webhook). */
@@ -30,7 +30,14 @@ const PROBE_QUERIES: Record<string, Record<string, string>> = { '/search': { q: 
 export function routeProbes(contract: Contract, declared: readonly string[]): RouteProbe[] {
   const probes: RouteProbe[] = [];
   for (const op of contract.operations()) {
-    if (op.method.toUpperCase() !== 'GET' || !op.capability || !declared.includes(op.capability) || op.path.includes('{') || op.path.startsWith('/api/')) continue;
+    if (
+      op.method.toUpperCase() !== 'GET' ||
+      !op.capability ||
+      !declared.includes(op.capability) ||
+      op.path.includes('{') ||
+      op.path.startsWith('/api/')
+    )
+      continue;
     const query = PROBE_QUERIES[op.path];
     probes.push({ capability: op.capability, path: op.path, ...(query ? { query } : {}) });
   }
@@ -40,9 +47,14 @@ export function routeProbes(contract: Contract, declared: readonly string[]): Ro
 export const check: CheckDefinition = {
   id: 'capabilities',
   title: 'Declared capabilities match the profile, the portal and the routes',
-  rule:
-    'Contract, What the service does §7–§9: the capability profiles table (required capabilities per profile; LOCATIONS when fulfillment is DELIVERY, PICKUP, ONSITE or HYBRID); §8: "Only real capabilities are declared … Capabilities in the portal and in GET /provider-info must match"',
-  requirements: ['CAPABILITIES-ONLY-REAL', 'PROFILE-BASE-CAPABILITIES', 'PROFILE-TRANSACTIONAL-CAPABILITIES', 'CAPABILITIES-MATCH-PORTAL', 'LOCATIONS-ACTIVE-REQUIRED'],
+  rule: 'Contract, What the service does §7–§9: the capability profiles table (required capabilities per profile; LOCATIONS when fulfillment is DELIVERY, PICKUP, ONSITE or HYBRID); §8: "Only real capabilities are declared … Capabilities in the portal and in GET /provider-info must match"',
+  requirements: [
+    'CAPABILITIES-ONLY-REAL',
+    'PROFILE-BASE-CAPABILITIES',
+    'PROFILE-TRANSACTIONAL-CAPABILITIES',
+    'CAPABILITIES-MATCH-PORTAL',
+    'LOCATIONS-ACTIVE-REQUIRED',
+  ],
   appliesTo: { description: 'every provider' },
   async run(ctx) {
     const f = new Findings();
@@ -56,11 +68,23 @@ export const check: CheckDefinition = {
     const base = new Set(requiredCapabilities(ctx.contract, 'DISCOVERY_READONLY', 'REMOTE'));
     const groups = [
       { missing: missing.filter((c) => base.has(c)), requirement: 'PROFILE-BASE-CAPABILITIES', why: '' },
-      { missing: missing.filter((c) => !base.has(c) && c !== 'LOCATIONS'), requirement: 'PROFILE-TRANSACTIONAL-CAPABILITIES', why: '' },
-      { missing: missing.filter((c) => c === 'LOCATIONS'), requirement: 'LOCATIONS-ACTIVE-REQUIRED', why: ` (LOCATIONS because fulfillment is ${fulfillment})` },
+      {
+        missing: missing.filter((c) => !base.has(c) && c !== 'LOCATIONS'),
+        requirement: 'PROFILE-TRANSACTIONAL-CAPABILITIES',
+        why: '',
+      },
+      {
+        missing: missing.filter((c) => c === 'LOCATIONS'),
+        requirement: 'LOCATIONS-ACTIVE-REQUIRED',
+        why: ` (LOCATIONS because fulfillment is ${fulfillment})`,
+      },
     ];
     for (const g of groups) {
-      if (g.missing.length > 0) f.problem(`the ${profile} profile requires ${g.missing.join(', ')}, which GET /provider-info does not declare${g.why}`, g.requirement);
+      if (g.missing.length > 0)
+        f.problem(
+          `the ${profile} profile requires ${g.missing.join(', ')}, which GET /provider-info does not declare${g.why}`,
+          g.requirement,
+        );
     }
 
     if (ctx.config.capabilities) {
@@ -69,10 +93,17 @@ export const check: CheckDefinition = {
       const onlyProvider = declared.filter((c) => !portal.includes(c));
       if (onlyPortal.length > 0 || onlyProvider.length > 0) {
         const parts = [
-          onlyPortal.length > 0 ? `declared in the portal (--capabilities) but not by GET /provider-info: ${onlyPortal.join(', ')}` : '',
-          onlyProvider.length > 0 ? `declared by GET /provider-info but not in the portal: ${onlyProvider.join(', ')}` : '',
+          onlyPortal.length > 0
+            ? `declared in the portal (--capabilities) but not by GET /provider-info: ${onlyPortal.join(', ')}`
+            : '',
+          onlyProvider.length > 0
+            ? `declared by GET /provider-info but not in the portal: ${onlyProvider.join(', ')}`
+            : '',
         ].filter(Boolean);
-        f.problem(`the portal and GET /provider-info declare different capabilities: ${parts.join('; ')}`, 'CAPABILITIES-MATCH-PORTAL');
+        f.problem(
+          `the portal and GET /provider-info declare different capabilities: ${parts.join('; ')}`,
+          'CAPABILITIES-MATCH-PORTAL',
+        );
         f.expected = [...portal].sort();
         f.actual = [...declared].sort();
       }
@@ -82,7 +113,12 @@ export const check: CheckDefinition = {
     if (f.failed) keepEvidence(f, await ctx.client.send({ method: 'GET', path: '/provider-info' }));
 
     const probes = routeProbes(ctx.contract, declared);
-    const answers = await Promise.all(probes.map(async (p) => ({ probe: p, outcome: await ctx.client.send({ method: 'GET', path: p.path, ...(p.query ? { query: p.query } : {}) }) })));
+    const answers = await Promise.all(
+      probes.map(async (p) => ({
+        probe: p,
+        outcome: await ctx.client.send({ method: 'GET', path: p.path, ...(p.query ? { query: p.query } : {}) }),
+      })),
+    );
     for (const { probe, outcome } of answers) {
       const route = `GET ${probe.path}`;
       if (outcome.kind === 'failure') {
@@ -90,11 +126,15 @@ export const check: CheckDefinition = {
         f.problem(`declared capability ${probe.capability}: ${route} did not answer: ${outcome.message}`);
       } else if (outcome.status === 404) {
         keepEvidence(f, outcome);
-        f.problem(`declared capability ${probe.capability}: ${route} answered ${describeAnswer(outcome)}; a declared capability's route must exist (declare only real capabilities)`);
+        f.problem(
+          `declared capability ${probe.capability}: ${route} answered ${describeAnswer(outcome)}; a declared capability's route must exist (declare only real capabilities)`,
+        );
       }
     }
     const unprobed = declared.filter((c) => !probes.some((p) => p.capability === c));
     const note = unprobed.length > 0 ? `; routes of ${unprobed.join(', ')} are exercised by their own checks` : '';
-    return f.outcome(`${profile} profile (fulfillment ${fulfillment}): ${declared.join(', ')}; every probed route answers${note}`);
+    return f.outcome(
+      `${profile} profile (fulfillment ${fulfillment}): ${declared.join(', ')}; every probed route answers${note}`,
+    );
   },
 };

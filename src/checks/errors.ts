@@ -1,10 +1,10 @@
 import type { HttpOutcome, ProviderRequest } from '../http/types.js';
-import { PrerequisiteError } from './resources.js';
-import { Findings } from './outcome.js';
-import { describeAnswer, errorCode, expectError } from './support/expect.js';
-import { keepEvidence } from './support/evidence.js';
 import { CHECK_IDS } from '../model/check-ids.js';
-import { type CheckContext, type CheckDefinition } from './types.js';
+import { Findings } from './outcome.js';
+import { PrerequisiteError } from './resources.js';
+import { keepEvidence } from './support/evidence.js';
+import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 interface Probe {
   what: string;
@@ -33,11 +33,21 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
   const declared = await declaredCapabilities(ctx);
   // Unknown ids: their status is judged by offering and action-status; here only the error body's shape.
   const list: Probe[] = [
-    { what: `unknown route GET /provcert-unknown-route-${seed}`, request: { method: 'GET', path: `/provcert-unknown-route-${seed}` }, expect: { status: 404, code: 'NOT_FOUND' } },
-    { what: `unknown offering GET /offerings/provcert-unknown-${seed}`, request: { method: 'GET', path: `/offerings/provcert-unknown-${seed}` } },
+    {
+      what: `unknown route GET /provcert-unknown-route-${seed}`,
+      request: { method: 'GET', path: `/provcert-unknown-route-${seed}` },
+      expect: { status: 404, code: 'NOT_FOUND' },
+    },
+    {
+      what: `unknown offering GET /offerings/provcert-unknown-${seed}`,
+      request: { method: 'GET', path: `/offerings/provcert-unknown-${seed}` },
+    },
   ];
   if (declared.includes('ACTION_STATUS')) {
-    list.push({ what: `unknown action GET /actions/provcert-unknown-${seed}`, request: { method: 'GET', path: `/actions/provcert-unknown-${seed}` } });
+    list.push({
+      what: `unknown action GET /actions/provcert-unknown-${seed}`,
+      request: { method: 'GET', path: `/actions/provcert-unknown-${seed}` },
+    });
   }
   if (declared.includes('SEARCH')) {
     list.push({
@@ -64,18 +74,23 @@ function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, docum
   if (code === undefined) return;
   if (documented.size > 0 && !documented.has(code)) {
     keepEvidence(f, outcome);
-    f.problem(`${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`, 'ERROR-CODES-DOCUMENTED');
+    f.problem(
+      `${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`,
+      'ERROR-CODES-DOCUMENTED',
+    );
   } else if (probe.expect && code !== probe.expect.code) {
     keepEvidence(f, outcome);
-    f.problem(`${probe.what} was answered with code ${code}; expected ${probe.expect.code}`, probe.expect.code === 'NOT_FOUND' ? 'ERROR-NOT-FOUND' : 'ERROR-CODES-DOCUMENTED');
+    f.problem(
+      `${probe.what} was answered with code ${code}; expected ${probe.expect.code}`,
+      probe.expect.code === 'NOT_FOUND' ? 'ERROR-NOT-FOUND' : 'ERROR-CODES-DOCUMENTED',
+    );
   }
 }
 
 export const check: CheckDefinition = {
   id: 'errors',
   title: 'Errors are JSON ErrorResponse with documented codes',
-  rule:
-    'Contract, Errors: "Error body: { code, message }" with the codes of the table; 404 NOT_FOUND "endpoint or id does not exist"; Endpoints: error codes 400, 401, 404, 422, 500 with body ErrorResponse',
+  rule: 'Contract, Errors: "Error body: { code, message }" with the codes of the table; 404 NOT_FOUND "endpoint or id does not exist"; Endpoints: error codes 400, 401, 404, 422, 500 with body ErrorResponse',
   requirements: ['ERROR-BODY-SHAPE', 'ERROR-CODES-DOCUMENTED', 'ERROR-NOT-FOUND'],
   appliesTo: { description: 'every provider' },
   // Last, so its probes do not interleave with the other checks' scenarios.
@@ -89,6 +104,8 @@ export const check: CheckDefinition = {
       const outcome = outcomes[i];
       if (outcome) judgeErrorAnswer(f, probe, outcome, documented);
     });
-    return f.outcome(`${list.length} error probe(s) answered JSON ErrorResponse with documented codes; an unknown route answers 404 NOT_FOUND`);
+    return f.outcome(
+      `${list.length} error probe(s) answered JSON ErrorResponse with documented codes; an unknown route answers 404 NOT_FOUND`,
+    );
   },
 };

@@ -1,7 +1,7 @@
-import { Findings } from './outcome.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
-import { expectJson, expectSchema } from './support/expect.js';
+import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
+import { expectJson, expectSchema } from './support/expect.js';
 import type { CheckDefinition } from './types.js';
 
 /** How far the provider's clock may be from ours before we mention it (a warning: the contract sets no bound). */
@@ -10,21 +10,35 @@ const CLOCK_SKEW_WARN_MS = 5 * 60_000;
 export const check: CheckDefinition = {
   id: 'health',
   title: 'Health check reports HEALTHY with a measured latency',
-  rule:
-    'Contract, HealthCheckResult: status (HEALTHY is the healthy value), latencyMs (number), timestamp (ISO 8601) required; "An unhealthy system must not report HEALTHY; latencyMs must reflect real measurement"',
+  rule: 'Contract, HealthCheckResult: status (HEALTHY is the healthy value), latencyMs (number), timestamp (ISO 8601) required; "An unhealthy system must not report HEALTHY; latencyMs must reflect real measurement"',
   requirements: ['HEALTH-REQUIRED-FIELDS', 'ROUTE-HEALTH', 'TIMESTAMPS-ISO8601'],
   appliesTo: { operations: ['GET /health'], description: 'every provider (HEALTH is required in both profiles)' },
   async run(ctx) {
     const f = new Findings();
     const outcome = await ctx.client.send({ method: 'GET', path: '/health' });
     if (!expectJson(f, outcome, 'GET /health', 200, 'ROUTE-HEALTH')) return f.outcome('');
-    if (!expectSchema(f, ctx.contract, outcome, 'GET /health', 'GET /health', 'HEALTH-REQUIRED-FIELDS')) return f.outcome('');
+    if (!expectSchema(f, ctx.contract, outcome, 'GET /health', 'GET /health', 'HEALTH-REQUIRED-FIELDS'))
+      return f.outcome('');
     const health = outcome.json as { status: string; latencyMs: number; timestamp: string };
-    if (health.status !== 'HEALTHY') f.problem(`GET /health reports status ${JSON.stringify(health.status)}; expected HEALTHY for certification (an unhealthy system must not report HEALTHY, and certification needs a healthy one)`);
-    if (!Number.isFinite(health.latencyMs) || health.latencyMs < 0) f.problem(`GET /health latencyMs is ${health.latencyMs}; expected a measured, non-negative number of milliseconds`);
+    if (health.status !== 'HEALTHY')
+      f.problem(
+        `GET /health reports status ${JSON.stringify(health.status)}; expected HEALTHY for certification (an unhealthy system must not report HEALTHY, and certification needs a healthy one)`,
+      );
+    if (!Number.isFinite(health.latencyMs) || health.latencyMs < 0)
+      f.problem(
+        `GET /health latencyMs is ${health.latencyMs}; expected a measured, non-negative number of milliseconds`,
+      );
     const at = parseIsoTimestamp(health.timestamp)?.epochMs ?? Number.NaN;
-    if (Number.isNaN(at)) f.problem(`GET /health timestamp ${JSON.stringify(health.timestamp)} is not a valid ISO 8601 timestamp`, 'TIMESTAMPS-ISO8601');
-    else if (Math.abs(at - ctx.clock.now()) > CLOCK_SKEW_WARN_MS) f.warn(`GET /health timestamp ${health.timestamp} is more than 5 minutes from provcert's clock; is the provider's clock or time zone wrong?`, 'TIMESTAMPS-ISO8601');
+    if (Number.isNaN(at))
+      f.problem(
+        `GET /health timestamp ${JSON.stringify(health.timestamp)} is not a valid ISO 8601 timestamp`,
+        'TIMESTAMPS-ISO8601',
+      );
+    else if (Math.abs(at - ctx.clock.now()) > CLOCK_SKEW_WARN_MS)
+      f.warn(
+        `GET /health timestamp ${health.timestamp} is more than 5 minutes from provcert's clock; is the provider's clock or time zone wrong?`,
+        'TIMESTAMPS-ISO8601',
+      );
     if (f.failed) keepEvidence(f, outcome);
     return f.outcome(`HEALTHY, latencyMs ${health.latencyMs}, timestamp ${health.timestamp}`);
   },

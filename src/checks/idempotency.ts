@@ -1,21 +1,26 @@
 import type { HttpOutcome } from '../http/types.js';
-import { Findings } from './outcome.js';
-import { describeAnswer, expectError } from './support/expect.js';
-import { actionIdentity, success, markReproduce, problemAt } from './support/tx.js';
-import { keepEvidence } from './support/evidence.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 import { isRecord } from '../util/json.js';
+import { Findings } from './outcome.js';
+import { keepEvidence } from './support/evidence.js';
+import { describeAnswer, expectError } from './support/expect.js';
+import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
+import type { CheckContext, CheckDefinition } from './types.js';
 
 /** How many identical requests race with one fresh key (the issue asks for at least 5). */
 const CONCURRENT_DUPLICATES = 6;
 
 const REUSED_CODE = 'IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD';
 
-const send = (ctx: CheckContext, body: Record<string, unknown>): Promise<HttpOutcome> => ctx.client.send({ method: 'POST', path: '/actions', json: body });
+const send = (ctx: CheckContext, body: Record<string, unknown>): Promise<HttpOutcome> =>
+  ctx.client.send({ method: 'POST', path: '/actions', json: body });
 
 function note(ctx: CheckContext, outcome: HttpOutcome): { id?: string; publicId?: string } {
   const identity = actionIdentity(success(outcome)?.json);
-  if (identity.id !== undefined) ctx.resources.noteCreatedAction({ id: identity.id, ...(identity.publicId !== undefined ? { publicId: identity.publicId } : {}) });
+  if (identity.id !== undefined)
+    ctx.resources.noteCreatedAction({
+      id: identity.id,
+      ...(identity.publicId !== undefined ? { publicId: identity.publicId } : {}),
+    });
   return identity;
 }
 
@@ -26,62 +31,105 @@ async function sequentialDuplicate(ctx: CheckContext, f: Findings): Promise<void
   const again = note(ctx, outcome);
   const answered = success(outcome);
   if (!answered) {
-    problemAt(f, ctx, outcome, `repeating POST /actions with the same idempotencyKey and body was answered ${describeAnswer(outcome)}; expected the identical existing action ${action.publicId}`);
+    problemAt(
+      f,
+      ctx,
+      outcome,
+      `repeating POST /actions with the same idempotencyKey and body was answered ${describeAnswer(outcome)}; expected the identical existing action ${action.publicId}`,
+    );
     return;
   }
   if (again.id !== action.id || again.publicId !== action.publicId) {
-    problemAt(f, ctx, outcome, `a sequential duplicate (same idempotencyKey, same body) returned action ${again.publicId ?? again.id ?? '(no id)'}; expected the existing action ${action.publicId} (id ${action.id}): a retry created a second order`);
+    problemAt(
+      f,
+      ctx,
+      outcome,
+      `a sequential duplicate (same idempotencyKey, same body) returned action ${again.publicId ?? again.id ?? '(no id)'}; expected the existing action ${action.publicId} (id ${action.id}): a retry created a second order`,
+    );
     return;
   }
   const first = action as unknown as Record<string, unknown>;
   const json = answered.json as Record<string, unknown>;
   for (const field of ['status', 'subtotal', 'total']) {
-    if (json[field] !== first[field]) problemAt(f, ctx, outcome, `a sequential duplicate returned action ${action.publicId} with ${field} ${JSON.stringify(json[field])}; the first answer said ${JSON.stringify(first[field])}`);
+    if (json[field] !== first[field])
+      problemAt(
+        f,
+        ctx,
+        outcome,
+        `a sequential duplicate returned action ${action.publicId} with ${field} ${JSON.stringify(json[field])}; the first answer said ${JSON.stringify(first[field])}`,
+      );
   }
 }
 
 /** Identical requests sent at once with one fresh key produce one action; returns the key and body used. */
-async function concurrentDuplicates(ctx: CheckContext, f: Findings): Promise<{ body: Record<string, unknown>; id?: string }> {
+async function concurrentDuplicates(
+  ctx: CheckContext,
+  f: Findings,
+): Promise<{ body: Record<string, unknown>; id?: string }> {
   const { quote } = await ctx.resources.freshQuote();
   const body = ctx.resources.actionBody(quote, ctx.resources.idempotencyKey('idempotency-concurrent'));
   const outcomes = await Promise.all(Array.from({ length: CONCURRENT_DUPLICATES }, () => send(ctx, body)));
   const ids = new Map<string, HttpOutcome>();
   for (const outcome of outcomes) {
     const identity = note(ctx, outcome);
-    if (!success(outcome)) problemAt(f, ctx, outcome, `one of ${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) was answered ${describeAnswer(outcome)}; every duplicate must return the one action`, 'ACTION-DUPLICATE-CONCURRENT');
+    if (!success(outcome))
+      problemAt(
+        f,
+        ctx,
+        outcome,
+        `one of ${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) was answered ${describeAnswer(outcome)}; every duplicate must return the one action`,
+        'ACTION-DUPLICATE-CONCURRENT',
+      );
     else if (identity.id !== undefined && !ids.has(identity.id)) ids.set(identity.id, outcome);
   }
   if (ids.size > 1) {
     for (const outcome of ids.values()) keepEvidence(f, outcome);
     const first = [...ids.values()][0];
     if (first) markReproduce(f, ctx, first);
-    f.problem(`${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) created ${ids.size} actions (${[...ids.keys()].join(', ')}); expected exactly one`, 'ACTION-DUPLICATE-CONCURRENT');
+    f.problem(
+      `${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) created ${ids.size} actions (${[...ids.keys()].join(', ')}); expected exactly one`,
+      'ACTION-DUPLICATE-CONCURRENT',
+    );
   }
   const id = [...ids.keys()][0];
   return { body, ...(id !== undefined ? { id } : {}) };
 }
 
 /** The same key with a changed payload is refused with 409. */
-async function changedPayload(ctx: CheckContext, f: Findings, original: Record<string, unknown>, existingId: string | undefined): Promise<void> {
+async function changedPayload(
+  ctx: CheckContext,
+  f: Findings,
+  original: Record<string, unknown>,
+  existingId: string | undefined,
+): Promise<void> {
   const customer = isRecord(original['customer']) ? original['customer'] : {};
-  const changed = { ...original, customer: { ...customer, name: `${String(customer['name'] ?? 'Provcert')} (changed)` } };
+  const changed = {
+    ...original,
+    customer: { ...customer, name: `${String(customer['name'] ?? 'Provcert')} (changed)` },
+  };
   const outcome = await send(ctx, changed);
   const what = 'POST /actions reusing an idempotencyKey with a different customer name';
   const accepted = success(outcome);
   if (accepted) {
     const identity = note(ctx, outcome);
     const same = identity.id !== undefined && identity.id === existingId;
-    problemAt(f, ctx, outcome, `${what} was answered ${accepted.status}${same ? ` with the existing action ${identity.publicId ?? identity.id}` : identity.id ? ` with action ${identity.publicId ?? identity.id}` : ''}; expected 409 ${REUSED_CODE}`, 'ACTION-KEY-REUSE-409');
+    problemAt(
+      f,
+      ctx,
+      outcome,
+      `${what} was answered ${accepted.status}${same ? ` with the existing action ${identity.publicId ?? identity.id}` : identity.id ? ` with action ${identity.publicId ?? identity.id}` : ''}; expected 409 ${REUSED_CODE}`,
+      'ACTION-KEY-REUSE-409',
+    );
     return;
   }
-  if (!expectError(f, outcome, { what, statuses: [409], codes: [REUSED_CODE], requirement: 'ACTION-KEY-REUSE-409' })) markReproduce(f, ctx, outcome);
+  if (!expectError(f, outcome, { what, statuses: [409], codes: [REUSED_CODE], requirement: 'ACTION-KEY-REUSE-409' }))
+    markReproduce(f, ctx, outcome);
 }
 
 export const check: CheckDefinition = {
   id: 'idempotency',
   title: 'Duplicate action requests never create a second order',
-  rule:
-    'Contract, Provider route behaviour rule 2: "A repeated idempotencyKey with the same payload returns the identical existing action (also for concurrent duplicates …). The same key with a changed payload gives HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD"',
+  rule: 'Contract, Provider route behaviour rule 2: "A repeated idempotencyKey with the same payload returns the identical existing action (also for concurrent duplicates …). The same key with a changed payload gives HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD"',
   requirements: ['ACTION-DUPLICATE-SAME-ACTION', 'ACTION-DUPLICATE-CONCURRENT', 'ACTION-KEY-REUSE-409'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
@@ -90,6 +138,8 @@ export const check: CheckDefinition = {
     const [, concurrent] = await Promise.all([sequentialDuplicate(ctx, f), concurrentDuplicates(ctx, f)]);
     // After the race settled, so the key has exactly one stored payload to differ from.
     await changedPayload(ctx, f, concurrent.body, concurrent.id);
-    return f.outcome(`a sequential duplicate returned the same action; ${CONCURRENT_DUPLICATES} concurrent duplicates created one action; a changed payload under the same key was answered 409 ${REUSED_CODE}`);
+    return f.outcome(
+      `a sequential duplicate returned the same action; ${CONCURRENT_DUPLICATES} concurrent duplicates created one action; a changed payload under the same key was answered 409 ${REUSED_CODE}`,
+    );
   },
 };

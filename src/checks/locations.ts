@@ -1,14 +1,22 @@
-import { LOCATION_FULFILLMENT } from './support/profile.js';
 import { Findings } from './outcome.js';
-import { expectJson, expectSchema, type JsonResponse } from './support/expect.js';
 import { keepEvidence } from './support/evidence.js';
+import { expectJson, expectSchema, type JsonResponse } from './support/expect.js';
+import { LOCATION_FULFILLMENT } from './support/profile.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
-interface LocationView { id: string; name: string; isActive?: boolean }
+interface LocationView {
+  id: string;
+  name: string;
+  isActive?: boolean;
+}
 
 const label = (l: LocationView): string => `${l.id} (${l.name})`;
 
-async function fetchLocations(ctx: CheckContext, f: Findings, activeOnly: boolean | undefined): Promise<{ outcome: JsonResponse; locations: LocationView[] } | undefined> {
+async function fetchLocations(
+  ctx: CheckContext,
+  f: Findings,
+  activeOnly: boolean | undefined,
+): Promise<{ outcome: JsonResponse; locations: LocationView[] } | undefined> {
   const query = activeOnly === undefined ? undefined : { activeOnly };
   const what = `GET /locations${query ? `?activeOnly=${String(activeOnly)}` : ''}`;
   const outcome = await ctx.client.send({ method: 'GET', path: '/locations', ...(query ? { query } : {}) });
@@ -20,10 +28,11 @@ async function fetchLocations(ctx: CheckContext, f: Findings, activeOnly: boolea
 export const check: CheckDefinition = {
   id: 'locations',
   title: 'Locations: at least one active, activeOnly honoured',
-  rule:
-    'Contract, What the service does §9: "DELIVERY, PICKUP, ONSITE and HYBRID require at least one active location returned by GET /locations … the active locations returned by the route are [what is checked]"; Endpoints: GET /locations query activeOnly, default true',
+  rule: 'Contract, What the service does §9: "DELIVERY, PICKUP, ONSITE and HYBRID require at least one active location returned by GET /locations … the active locations returned by the route are [what is checked]"; Endpoints: GET /locations query activeOnly, default true',
   requirements: ['LOCATIONS-ACTIVE-REQUIRED', 'LOCATIONS-ACTIVE-ONLY', 'LOCATION-REQUIRED-FIELDS'],
-  appliesTo: { description: 'when LOCATIONS is declared or the fulfillment mode is DELIVERY, PICKUP, ONSITE or HYBRID' },
+  appliesTo: {
+    description: 'when LOCATIONS is declared or the fulfillment mode is DELIVERY, PICKUP, ONSITE or HYBRID',
+  },
   skipReason(ctx) {
     if (ctx.declared.has('LOCATIONS') || LOCATION_FULFILLMENT.includes(ctx.fulfillment)) return undefined;
     return `LOCATIONS is not declared and fulfillment ${ctx.fulfillment} needs no location`;
@@ -39,14 +48,22 @@ export const check: CheckDefinition = {
     if (active && active.length === 0) {
       const source = byDefault ?? activeOnly;
       if (source) keepEvidence(f, source.outcome);
-      f.problem('GET /locations returned no active location; fulfillment DELIVERY, PICKUP, ONSITE and HYBRID need at least one active location from the route');
+      f.problem(
+        'GET /locations returned no active location; fulfillment DELIVERY, PICKUP, ONSITE and HYBRID need at least one active location from the route',
+      );
     }
-    for (const [answer, what] of [[byDefault, 'GET /locations (activeOnly defaults to true)'], [activeOnly, 'GET /locations?activeOnly=true']] as const) {
+    for (const [answer, what] of [
+      [byDefault, 'GET /locations (activeOnly defaults to true)'],
+      [activeOnly, 'GET /locations?activeOnly=true'],
+    ] as const) {
       if (!answer) continue;
       const inactive = answer.locations.filter((l) => l.isActive === false);
       if (inactive.length > 0) {
         keepEvidence(f, answer.outcome);
-        f.problem(`${what} returned inactive location(s) ${inactive.map(label).join(', ')}; activeOnly must be honoured`, 'LOCATIONS-ACTIVE-ONLY');
+        f.problem(
+          `${what} returned inactive location(s) ${inactive.map(label).join(', ')}; activeOnly must be honoured`,
+          'LOCATIONS-ACTIVE-ONLY',
+        );
       }
     }
     if (all && active) {
@@ -54,10 +71,15 @@ export const check: CheckDefinition = {
       const absent = active.filter((l) => !listed.has(l.id));
       if (absent.length > 0) {
         keepEvidence(f, all.outcome);
-        f.problem(`GET /locations?activeOnly=false left out active location(s) ${absent.map(label).join(', ')}; activeOnly=false must return every location`, 'LOCATIONS-ACTIVE-ONLY');
+        f.problem(
+          `GET /locations?activeOnly=false left out active location(s) ${absent.map(label).join(', ')}; activeOnly=false must return every location`,
+          'LOCATIONS-ACTIVE-ONLY',
+        );
       }
     }
     const inactiveCount = all ? all.locations.filter((l) => l.isActive === false).length : 0;
-    return f.outcome(`${active?.length ?? 0} active location(s)${inactiveCount > 0 ? `; activeOnly=false adds ${inactiveCount} inactive` : ''}`);
+    return f.outcome(
+      `${active?.length ?? 0} active location(s)${inactiveCount > 0 ? `; activeOnly=false adds ${inactiveCount} inactive` : ''}`,
+    );
   },
 };

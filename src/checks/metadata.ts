@@ -1,7 +1,7 @@
-import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
-import { expectJson, expectSchema } from './support/expect.js';
+import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
+import { expectJson, expectSchema } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { CatalogView, CertificationInputView, ProviderInfoView } from './views.js';
 
@@ -20,8 +20,12 @@ export function certificationInputProblems(input: CertificationInputView, catalo
     }
     (item.selectedOptions ?? []).forEach((sel, j) => {
       const group = (offering.optionGroups ?? []).find((g) => g.id === sel.groupId);
-      if (!group) problems.push(`${at}.selectedOptions[${j}].groupId "${sel.groupId}" is not an option group of offering ${offering.id}`);
-      else if (!(group.options ?? []).some((o) => o.id === sel.optionId)) problems.push(`${at}.selectedOptions[${j}].optionId "${sel.optionId}" is not an option of group ${group.id}`);
+      if (!group)
+        problems.push(
+          `${at}.selectedOptions[${j}].groupId "${sel.groupId}" is not an option group of offering ${offering.id}`,
+        );
+      else if (!(group.options ?? []).some((o) => o.id === sel.optionId))
+        problems.push(`${at}.selectedOptions[${j}].optionId "${sel.optionId}" is not an option of group ${group.id}`);
     });
   });
   return problems;
@@ -31,16 +35,24 @@ export function certificationInputProblems(input: CertificationInputView, catalo
 function judgeManifest(f: Findings, info: ProviderInfoView): void {
   const manifest = info.manifest;
   if (manifest === undefined) {
-    f.problem('manifest is missing from GET /provider-info; certification requires manifest.certification.safeTestEnvironment: true: transactional checks were not run; no POST request was sent');
+    f.problem(
+      'manifest is missing from GET /provider-info; certification requires manifest.certification.safeTestEnvironment: true: transactional checks were not run; no POST request was sent',
+    );
     return;
   }
   const safe = manifest.certification?.safeTestEnvironment;
   if (safe !== true) {
     const found = safe === undefined ? 'missing' : JSON.stringify(safe);
-    f.problem(`manifest.certification.safeTestEnvironment is ${found}; it must be true (certification creates test orders): transactional checks were not run; no POST request was sent`);
+    f.problem(
+      `manifest.certification.safeTestEnvironment is ${found}; it must be true (certification creates test orders): transactional checks were not run; no POST request was sent`,
+    );
   }
-  if (manifest.customerRequirements === undefined) f.warn('manifest.customerRequirements is absent; declare the customer fields you require (e.g. {"phone":"REQUIRED"}), or {} for none');
-  if (manifest.inputMode === undefined) f.warn('manifest.inputMode is absent; declare OFFERING (catalog items) or PARAMETERS (parameter-only service)');
+  if (manifest.customerRequirements === undefined)
+    f.warn(
+      'manifest.customerRequirements is absent; declare the customer fields you require (e.g. {"phone":"REQUIRED"}), or {} for none',
+    );
+  if (manifest.inputMode === undefined)
+    f.warn('manifest.inputMode is absent; declare OFFERING (catalog items) or PARAMETERS (parameter-only service)');
 }
 
 async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: CertificationInputView): Promise<void> {
@@ -50,7 +62,9 @@ async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: Ce
   } catch (error) {
     if (!(error instanceof PrerequisiteError)) throw error;
     // The catalog is the catalog check's subject; metadata only cannot cross-check against it.
-    f.warn(`manifest.certificationInput was not checked against the catalog, which is unusable (see catalog): ${error.message}`);
+    f.warn(
+      `manifest.certificationInput was not checked against the catalog, which is unusable (see catalog): ${error.message}`,
+    );
     return;
   }
   for (const p of certificationInputProblems(input, catalog)) f.problem(p, 'MANIFEST-CERTIFICATION-INPUT-VALID');
@@ -59,34 +73,65 @@ async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: Ce
 export const check: CheckDefinition = {
   id: 'metadata',
   title: 'Provider info and certification manifest',
-  rule:
-    'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); docs/decisions.md, Safety',
-  requirements: ['MANIFEST-SAFE-TEST-ENVIRONMENT', 'PROVIDERINFO-REQUIRED-FIELDS', 'MANIFEST-CERTIFICATION-INPUT-VALID', 'PROVIDER-STATUS-VALUES', 'ROUTE-PROVIDER-INFO'],
-  appliesTo: { operations: ['GET /provider-info'], description: 'every provider (METADATA is required in both profiles)' },
+  rule: 'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); docs/decisions.md, Safety',
+  requirements: [
+    'MANIFEST-SAFE-TEST-ENVIRONMENT',
+    'PROVIDERINFO-REQUIRED-FIELDS',
+    'MANIFEST-CERTIFICATION-INPUT-VALID',
+    'PROVIDER-STATUS-VALUES',
+    'ROUTE-PROVIDER-INFO',
+  ],
+  appliesTo: {
+    operations: ['GET /provider-info'],
+    description: 'every provider (METADATA is required in both profiles)',
+  },
   async run(ctx) {
     const f = new Findings();
     const outcome = await ctx.client.send({ method: 'GET', path: '/provider-info' });
     if (!expectJson(f, outcome, 'GET /provider-info', 200, 'ROUTE-PROVIDER-INFO')) return f.outcome('');
-    if (!expectSchema(f, ctx.contract, outcome, 'GET /provider-info', 'GET /provider-info', 'PROVIDERINFO-REQUIRED-FIELDS')) {
+    if (
+      !expectSchema(
+        f,
+        ctx.contract,
+        outcome,
+        'GET /provider-info',
+        'GET /provider-info',
+        'PROVIDERINFO-REQUIRED-FIELDS',
+      )
+    ) {
       // Still say whether POSTs will be sent: that decides what the rest of the run does.
-      const manifest = (outcome.json as { manifest?: { certification?: { safeTestEnvironment?: unknown } } } | null)?.manifest;
-      if (manifest?.certification?.safeTestEnvironment !== true) f.problem('manifest.certification.safeTestEnvironment is not true: transactional checks were not run; no POST request was sent');
+      const manifest = (outcome.json as { manifest?: { certification?: { safeTestEnvironment?: unknown } } } | null)
+        ?.manifest;
+      if (manifest?.certification?.safeTestEnvironment !== true)
+        f.problem(
+          'manifest.certification.safeTestEnvironment is not true: transactional checks were not run; no POST request was sent',
+        );
       return f.outcome('');
     }
     const info = outcome.json as ProviderInfoView;
     const known = new Set(ctx.contract.enumValues('Capability'));
     const unknown = info.capabilities.filter((c) => known.size > 0 && !known.has(c));
-    if (unknown.length > 0) f.problem(`capabilities ${unknown.join(', ')} are not capability names of the contract (${[...known].join(', ')})`, 'PROVIDERINFO-REQUIRED-FIELDS');
+    if (unknown.length > 0)
+      f.problem(
+        `capabilities ${unknown.join(', ')} are not capability names of the contract (${[...known].join(', ')})`,
+        'PROVIDERINFO-REQUIRED-FIELDS',
+      );
     const duplicates = info.capabilities.filter((c, i) => info.capabilities.indexOf(c) !== i);
     if (duplicates.length > 0) f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`);
     if (info.authMethod !== undefined && info.authMethod !== ctx.config.authMethod) {
-      f.warn(`provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.authMethod}; the portal setting must match what the backend expects`);
+      f.warn(
+        `provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.authMethod}; the portal setting must match what the backend expects`,
+      );
     }
     judgeManifest(f, info);
     const input = info.manifest?.certificationInput;
     if (input) await judgeCertificationInput(ctx, f, input);
     if (f.failed) keepEvidence(f, outcome);
-    const inputNote = input ? ', certificationInput refers to catalog ids' : ', no certificationInput (the selection is derived from the catalog)';
-    return f.outcome(`provider ${info.slug} (${info.capabilities.length} capabilities); manifest declares a safe test environment${inputNote}`);
+    const inputNote = input
+      ? ', certificationInput refers to catalog ids'
+      : ', no certificationInput (the selection is derived from the catalog)';
+    return f.outcome(
+      `provider ${info.slug} (${info.capabilities.length} capabilities); manifest declares a safe test environment${inputNote}`,
+    );
   },
 };

@@ -13,7 +13,13 @@ export function sampleOfferings<T>(offerings: readonly T[], size = SAMPLE_SIZE):
   return [...picks].slice(0, size).flatMap((i) => (offerings[i] === undefined ? [] : [offerings[i]]));
 }
 
-async function fetchAndCompare(ctx: CheckContext, f: Findings, reference: OfferingView, key: string, by: 'id' | 'offeringCode'): Promise<void> {
+async function fetchAndCompare(
+  ctx: CheckContext,
+  f: Findings,
+  reference: OfferingView,
+  key: string,
+  by: 'id' | 'offeringCode',
+): Promise<void> {
   const path = `/offerings/${encodeURIComponent(key)}`;
   const what = `GET ${path} (by ${by})`;
   const outcome = await ctx.client.send({ method: 'GET', path });
@@ -25,10 +31,18 @@ async function fetchAndCompare(ctx: CheckContext, f: Findings, reference: Offeri
 export const check: CheckDefinition = {
   id: 'offering',
   title: 'Single offering by id and by offeringCode',
-  rule:
-    'Contract, Endpoints: GET /offerings/{id}, "path id: offering id or offeringCode"; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"; Errors: 404 NOT_FOUND "endpoint or id does not exist"',
-  requirements: ['CATALOG-SAME-IDS-ACROSS-ROUTES', 'OFFERING-REQUIRED-FIELDS', 'OFFERING-BY-ID-OR-CODE', 'CANONICAL-FIELD-NAMES', 'ERROR-NOT-FOUND'],
-  appliesTo: { operations: ['GET /offerings/{id}'], description: 'every provider (CATALOG is required in both profiles)' },
+  rule: 'Contract, Endpoints: GET /offerings/{id}, "path id: offering id or offeringCode"; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"; Errors: 404 NOT_FOUND "endpoint or id does not exist"',
+  requirements: [
+    'CATALOG-SAME-IDS-ACROSS-ROUTES',
+    'OFFERING-REQUIRED-FIELDS',
+    'OFFERING-BY-ID-OR-CODE',
+    'CANONICAL-FIELD-NAMES',
+    'ERROR-NOT-FOUND',
+  ],
+  appliesTo: {
+    operations: ['GET /offerings/{id}'],
+    description: 'every provider (CATALOG is required in both profiles)',
+  },
   async run(ctx) {
     const f = new Findings();
     const catalog = await ctx.resources.catalog();
@@ -43,8 +57,15 @@ export const check: CheckDefinition = {
       ),
       ctx.client.send({ method: 'GET', path: `/offerings/${encodeURIComponent(unknownId)}` }),
     ]);
-    expectError(f, unknown, { what: `GET /offerings/${unknownId} (an id that does not exist)`, statuses: [404], codes: ['NOT_FOUND'], requirement: 'ERROR-NOT-FOUND' });
+    expectError(f, unknown, {
+      what: `GET /offerings/${unknownId} (an id that does not exist)`,
+      statuses: [404],
+      codes: ['NOT_FOUND'],
+      requirement: 'ERROR-NOT-FOUND',
+    });
     if (sample.length === 0) f.warn('the catalog has no offerings, so no offering could be fetched by id');
-    return f.outcome(`${sample.length} offering(s) fetched by id and by offeringCode match the catalog; an unknown id answers 404 NOT_FOUND`);
+    return f.outcome(
+      `${sample.length} offering(s) fetched by id and by offeringCode match the catalog; an unknown id answers 404 NOT_FOUND`,
+    );
   },
 };

@@ -1,7 +1,7 @@
-import type { Exchange } from '../model/exchange.js';
 import type { HttpOutcome } from '../http/types.js';
-import type { CheckOutcome, QuoteMathRow, WebhookTimelineEntry } from '../model/report.js';
+import type { Exchange } from '../model/exchange.js';
 import type { RecordedFinding, RequirementId } from '../model/findings.js';
+import type { CheckOutcome, QuoteMathRow, WebhookTimelineEntry } from '../model/report.js';
 
 /**
  * Collects what a check finds. The first problem becomes the message; the rest become details,

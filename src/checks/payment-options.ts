@@ -1,7 +1,7 @@
 import { Findings } from './outcome.js';
+import { keepEvidence } from './support/evidence.js';
 import { expectJson } from './support/expect.js';
 import { actionPath, markReproduce, problemAt } from './support/tx.js';
-import { keepEvidence } from './support/evidence.js';
 import type { CheckDefinition } from './types.js';
 
 const describeShape = (value: unknown): string => {
@@ -16,7 +16,10 @@ export const check: CheckDefinition = {
   title: 'Payment options are a top-level array of PaymentOption',
   rule: 'Contract, PaymentOption: "GET /actions/{id}/payment-options; response is a top-level array"; fields id, name, type required',
   requirements: ['PAYMENT-OPTIONS-ARRAY', 'PAYMENT-OPTION-REQUIRED-FIELDS'],
-  appliesTo: { operations: ['GET /actions/{id}/payment-options'], description: 'providers that declare PAYMENT_OPTIONS' },
+  appliesTo: {
+    operations: ['GET /actions/{id}/payment-options'],
+    description: 'providers that declare PAYMENT_OPTIONS',
+  },
   createsOrders: true,
   async run(ctx) {
     const f = new Findings();
@@ -29,11 +32,23 @@ export const check: CheckDefinition = {
     }
     const response = outcome;
     if (!Array.isArray(response.json)) {
-      problemAt(f, ctx, response, `${what} answered ${describeShape(response.json)}; expected a top-level array of PaymentOption`);
+      problemAt(
+        f,
+        ctx,
+        response,
+        `${what} answered ${describeShape(response.json)}; expected a top-level array of PaymentOption`,
+      );
       return f.outcome('');
     }
-    for (const p of ctx.contract.validateResponse('GET /actions/{id}/payment-options', 200, response.json)?.problems ?? []) {
-      problemAt(f, ctx, response, `${what} does not match an array of PaymentOption: ${p.text}`, 'PAYMENT-OPTION-REQUIRED-FIELDS');
+    for (const p of ctx.contract.validateResponse('GET /actions/{id}/payment-options', 200, response.json)?.problems ??
+      []) {
+      problemAt(
+        f,
+        ctx,
+        response,
+        `${what} does not match an array of PaymentOption: ${p.text}`,
+        'PAYMENT-OPTION-REQUIRED-FIELDS',
+      );
     }
     if (response.json.length === 0) f.warn(`${what} answered an empty array: the customer would see no payment option`);
     keepEvidence(f, response);

@@ -1,8 +1,8 @@
-import { PrerequisiteError, type CreatedAction } from './resources.js';
 import { Findings } from './outcome.js';
+import { type CreatedAction, PrerequisiteError } from './resources.js';
+import { keepEvidence } from './support/evidence.js';
 import { schemaWarnings } from './support/expect.js';
 import { problemAt } from './support/tx.js';
-import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 /** Payment states a provider may only report after it verified a payment. */
@@ -16,7 +16,8 @@ export function checkoutUrlProblem(url: string, webhookUrl: string): string | un
   } catch {
     return `nextAction.url "${url}" is not an absolute URL`;
   }
-  if (parsed.protocol !== 'https:') return `nextAction.url ${url} is not https; the customer is sent to the provider's checkout, which must be https`;
+  if (parsed.protocol !== 'https:')
+    return `nextAction.url ${url} is not https; the customer is sent to the provider's checkout, which must be https`;
   const core = new URL(webhookUrl);
   if (parsed.host === core.host || parsed.pathname.includes('/api/v1/')) {
     return `nextAction.url ${url} points at the service's core/webhook address; it must be the provider's own checkout`;
@@ -29,10 +30,16 @@ function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookU
   const at = (text: string, requirement?: string) => problemAt(f, ctx, response, text, requirement);
   const name = `the created action ${action.publicId}`;
   if (action.paymentStatus !== undefined && PAYMENT_SUCCESS.has(action.paymentStatus)) {
-    at(`payment success invented: ${name} reports paymentStatus ${action.paymentStatus} at creation; expected PENDING until the provider has verified a payment`, 'ACTION-NO-INVENTED-PAYMENT');
+    at(
+      `payment success invented: ${name} reports paymentStatus ${action.paymentStatus} at creation; expected PENDING until the provider has verified a payment`,
+      'ACTION-NO-INVENTED-PAYMENT',
+    );
   } else if (action.paymentStatus === undefined) {
     // paymentStatus is optional in the schema: its absence is ambiguous, not wrong (DECISIONS, optional fields).
-    f.warn(`${name} omits the optional paymentStatus; an action awaiting payment has paymentStatus PENDING`, 'ACTION-PAYMENT-STATUS-PENDING');
+    f.warn(
+      `${name} omits the optional paymentStatus; an action awaiting payment has paymentStatus PENDING`,
+      'ACTION-PAYMENT-STATUS-PENDING',
+    );
   } else if (action.paymentStatus !== 'PENDING') {
     at(`${name} has paymentStatus ${action.paymentStatus}; expected PENDING`, 'ACTION-PAYMENT-STATUS-PENDING');
   }
@@ -40,31 +47,57 @@ function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookU
 
   const next = action.nextAction;
   if (next === undefined) {
-    at(`${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's https checkout>, label }`, 'ACTION-NEXT-ACTION-CHECKOUT');
+    at(
+      `${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's https checkout>, label }`,
+      'ACTION-NEXT-ACTION-CHECKOUT',
+    );
   } else {
-    if (next.type !== 'OPEN_URL') at(`${name} has nextAction.type ${next.type ?? '(missing)'}; expected OPEN_URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
-    if (typeof next.url !== 'string' || next.url === '') at(`${name} has no nextAction.url; expected the provider's https checkout URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
+    if (next.type !== 'OPEN_URL')
+      at(`${name} has nextAction.type ${next.type ?? '(missing)'}; expected OPEN_URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
+    if (typeof next.url !== 'string' || next.url === '')
+      at(`${name} has no nextAction.url; expected the provider's https checkout URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
     else {
       const why = checkoutUrlProblem(next.url, webhookUrl);
       if (why) at(why, 'ACTION-NEXT-ACTION-CHECKOUT');
     }
-    if (typeof next.label !== 'string' || next.label.trim() === '') at(`${name} has no nextAction.label; expected a human label for the checkout link`, 'ACTION-NEXT-ACTION-CHECKOUT');
+    if (typeof next.label !== 'string' || next.label.trim() === '')
+      at(
+        `${name} has no nextAction.label; expected a human label for the checkout link`,
+        'ACTION-NEXT-ACTION-CHECKOUT',
+      );
   }
 
-  if (action.subtotal !== quote.subtotal) at(`${name} has subtotal ${action.subtotal}; quote ${quote.id} says ${quote.subtotal}`);
+  if (action.subtotal !== quote.subtotal)
+    at(`${name} has subtotal ${action.subtotal}; quote ${quote.id} says ${quote.subtotal}`);
   if (action.total !== quote.total) at(`${name} has total ${action.total}; quote ${quote.id} says ${quote.total}`);
-  if (action.quoteId !== undefined && action.quoteId !== quote.id) at(`${name} refers to quote ${action.quoteId}; it was created from quote ${quote.id}`);
-  if (action.providerSlug !== quote.providerSlug) at(`${name} names provider ${action.providerSlug}; the quote names ${quote.providerSlug}`);
-  const lines = (xs: { offeringId?: string; quantity?: number }[]) => xs.map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`).sort().join(', ');
-  if (lines(action.lines) !== lines(quote.lines)) f.warn(`${name} lines (${lines(action.lines)}) differ from the quote's (${lines(quote.lines)})`);
+  if (action.quoteId !== undefined && action.quoteId !== quote.id)
+    at(`${name} refers to quote ${action.quoteId}; it was created from quote ${quote.id}`);
+  if (action.providerSlug !== quote.providerSlug)
+    at(`${name} names provider ${action.providerSlug}; the quote names ${quote.providerSlug}`);
+  const lines = (xs: { offeringId?: string; quantity?: number }[]) =>
+    xs
+      .map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`)
+      .sort()
+      .join(', ');
+  if (lines(action.lines) !== lines(quote.lines))
+    f.warn(`${name} lines (${lines(action.lines)}) differ from the quote's (${lines(quote.lines)})`);
 }
 
 export const check: CheckDefinition = {
   id: 'payment-pending',
   title: 'A created action awaits payment through the provider checkout',
-  rule:
-    'Contract, States: POST /actions accepted, payment required → AWAITING_PAYMENT, "paymentStatus PENDING; nextAction carries the checkout link"; Provider route behaviour rule 2: "returns nextAction with its own checkout URL … and never invents payment success"',
-  requirements: ['ACTION-CREATED-AWAITING-PAYMENT', 'ACTION-PAYMENT-STATUS-PENDING', 'ACTION-NO-INVENTED-PAYMENT', 'ACTION-NEXT-ACTION-CHECKOUT', 'ROUTE-ACTIONS', 'ACTION-REQUIRED-FIELDS', 'ACTION-STATUS-ENUM', 'PAYMENT-STATUS-VALUES', 'MONEY-INTEGERS'],
+  rule: 'Contract, States: POST /actions accepted, payment required → AWAITING_PAYMENT, "paymentStatus PENDING; nextAction carries the checkout link"; Provider route behaviour rule 2: "returns nextAction with its own checkout URL … and never invents payment success"',
+  requirements: [
+    'ACTION-CREATED-AWAITING-PAYMENT',
+    'ACTION-PAYMENT-STATUS-PENDING',
+    'ACTION-NO-INVENTED-PAYMENT',
+    'ACTION-NEXT-ACTION-CHECKOUT',
+    'ROUTE-ACTIONS',
+    'ACTION-REQUIRED-FIELDS',
+    'ACTION-STATUS-ENUM',
+    'PAYMENT-STATUS-VALUES',
+    'MONEY-INTEGERS',
+  ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
@@ -86,6 +119,8 @@ export const check: CheckDefinition = {
     schemaWarnings(f, created.schemaWarnings, 'POST /actions');
     review(ctx, f, created, ctx.webhooks.urlFor(info.slug));
     const { action } = created;
-    return f.outcome(`action ${action.publicId} is AWAITING_PAYMENT, paymentStatus PENDING, checkout ${action.nextAction?.url ?? ''}, total ${action.total} as quoted`);
+    return f.outcome(
+      `action ${action.publicId} is AWAITING_PAYMENT, paymentStatus PENDING, checkout ${action.nextAction?.url ?? ''}, total ${action.total} as quoted`,
+    );
   },
 };

@@ -1,9 +1,9 @@
 import type { HttpOutcome } from '../http/types.js';
-import { PrerequisiteError, type Selection } from './resources.js';
 import { Findings } from './outcome.js';
+import { PrerequisiteError, type Selection } from './resources.js';
+import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
-import { keepEvidence } from './support/evidence.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from './views.js';
 
@@ -22,32 +22,52 @@ interface Probe {
 
 const itemsOf = (items: readonly QuoteItemInput[]): QuoteItemInput[] => items.map((i) => ({ ...i }));
 const linesText = (xs: readonly { offeringId?: string; quantity?: number }[]): string =>
-  xs.map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`).sort().join(', ');
+  xs
+    .map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`)
+    .sort()
+    .join(', ');
 
 /** Quote the selection with its destination, so the destination is a term of the quote; without it when refused. */
-async function bindingQuote(ctx: CheckContext, sel: Selection, f: Findings): Promise<{ quote: QuoteView; withDestination: boolean }> {
+async function bindingQuote(
+  ctx: CheckContext,
+  sel: Selection,
+  f: Findings,
+): Promise<{ quote: QuoteView; withDestination: boolean }> {
   const info = await ctx.resources.providerInfo();
   const body = { providerSlug: info.slug, ...(sel.locationId ? { locationId: sel.locationId } : {}), items: sel.items };
   const bound = await ctx.resources.requestQuote({ ...body, destination: sel.destination });
   if (bound.quote) return { quote: bound.quote, withDestination: true };
-  f.warn(`POST /quote with a destination was answered ${describeAnswer(bound.outcome)}; the destination probe is skipped (the quote carries no destination)`);
+  f.warn(
+    `POST /quote with a destination was answered ${describeAnswer(bound.outcome)}; the destination probe is skipped (the quote carries no destination)`,
+  );
   const plain = await ctx.resources.requestQuote(body);
   if (plain.quote) return { quote: plain.quote, withDestination: false };
-  throw new PrerequisiteError('quote-math', `POST /quote for the certification selection was answered ${describeAnswer(plain.outcome)}`);
+  throw new PrerequisiteError(
+    'quote-math',
+    `POST /quote for the certification selection was answered ${describeAnswer(plain.outcome)}`,
+  );
 }
 
 /** The selection with one chosen option swapped for another available option of its group, if the catalog has one. */
-function withOtherOption(items: readonly QuoteItemInput[], catalog: CatalogView): { items: QuoteItemInput[]; change: string } | undefined {
+function withOtherOption(
+  items: readonly QuoteItemInput[],
+  catalog: CatalogView,
+): { items: QuoteItemInput[]; change: string } | undefined {
   for (const [i, item] of items.entries()) {
     const offering = catalog.offerings.find((o) => o.id === item.offeringId);
     const chosen = item.selectedOptions ?? [];
     for (const [j, sel] of chosen.entries()) {
       const group = offering?.optionGroups?.find((g) => g.id === sel.groupId);
-      const other = group?.options?.find((o) => o.isAvailable !== false && !chosen.some((c) => c.groupId === sel.groupId && c.optionId === o.id));
+      const other = group?.options?.find(
+        (o) => o.isAvailable !== false && !chosen.some((c) => c.groupId === sel.groupId && c.optionId === o.id),
+      );
       if (!group || !other) continue;
       const changed = itemsOf(items);
       changed[i] = { ...item, selectedOptions: chosen.map((c, k) => (k === j ? { ...c, optionId: other.id } : c)) };
-      return { items: changed, change: `with option ${other.id} instead of ${sel.optionId} (group ${group.id}) for ${item.offeringId}` };
+      return {
+        items: changed,
+        change: `with option ${other.id} instead of ${sel.optionId} (group ${group.id}) for ${item.offeringId}`,
+      };
     }
   }
   return undefined;
@@ -59,25 +79,53 @@ function probesFor(sel: Selection, catalog: CatalogView, withDestination: boolea
   const probes: Probe[] = [];
   const more = itemsOf(sel.items);
   more[0] = { ...first, quantity: first.quantity + 1 };
-  probes.push({ label: 'quantity', change: `with quantity ${first.quantity + 1} instead of ${first.quantity} for ${first.offeringId}`, items: more, destination: sel.destination });
-  const other = catalog.offerings.find((o) => o.isAvailable !== false && !sel.items.some((i) => i.offeringId === o.id))?.id;
+  probes.push({
+    label: 'quantity',
+    change: `with quantity ${first.quantity + 1} instead of ${first.quantity} for ${first.offeringId}`,
+    items: more,
+    destination: sel.destination,
+  });
+  const other = catalog.offerings.find(
+    (o) => o.isAvailable !== false && !sel.items.some((i) => i.offeringId === o.id),
+  )?.id;
   if (other) {
     const swapped = itemsOf(sel.items);
     swapped[0] = { offeringId: other, quantity: first.quantity };
-    probes.push({ label: 'offering', change: `with offering ${other} instead of ${first.offeringId}`, items: swapped, destination: sel.destination });
+    probes.push({
+      label: 'offering',
+      change: `with offering ${other} instead of ${first.offeringId}`,
+      items: swapped,
+      destination: sel.destination,
+    });
   } else {
     f.warn('the catalog has no second available offering; the changed-offering probe is skipped');
   }
   const options = withOtherOption(sel.items, catalog);
-  if (options) probes.push({ label: 'options', change: options.change, items: options.items, destination: sel.destination });
-  else f.warn('the selection has no option with an available alternative in its group; the changed-options probe is skipped');
+  if (options)
+    probes.push({ label: 'options', change: options.change, items: options.items, destination: sel.destination });
+  else
+    f.warn(
+      'the selection has no option with an available alternative in its group; the changed-options probe is skipped',
+    );
   if (withDestination) {
-    probes.push({ label: 'destination', change: `with destination "${OTHER_DESTINATION.raw}" instead of the quoted "${sel.destination.raw}"`, items: itemsOf(sel.items), destination: OTHER_DESTINATION });
+    probes.push({
+      label: 'destination',
+      change: `with destination "${OTHER_DESTINATION.raw}" instead of the quoted "${sel.destination.raw}"`,
+      items: itemsOf(sel.items),
+      destination: OTHER_DESTINATION,
+    });
   }
   return probes;
 }
 
-function actionRequest(ctx: CheckContext, quote: QuoteView, sel: Selection, label: string, items: QuoteItemInput[], destination: { raw: string }) {
+function actionRequest(
+  ctx: CheckContext,
+  quote: QuoteView,
+  sel: Selection,
+  label: string,
+  items: QuoteItemInput[],
+  destination: { raw: string },
+) {
   return {
     idempotencyKey: ctx.resources.idempotencyKey(`quote-binding-${label}`),
     providerSlug: quote.providerSlug,
@@ -89,13 +137,20 @@ function actionRequest(ctx: CheckContext, quote: QuoteView, sel: Selection, labe
   };
 }
 
-const post = (ctx: CheckContext, json: Record<string, unknown>): Promise<HttpOutcome> => ctx.client.send({ method: 'POST', path: '/actions', json });
+const post = (ctx: CheckContext, json: Record<string, unknown>): Promise<HttpOutcome> =>
+  ctx.client.send({ method: 'POST', path: '/actions', json });
 
 /**
  * A changed order with the quote must be refused; a created action is a failure unless it is exactly the quoted
  * order. Returns whether an action was created.
  */
-async function probeChange(ctx: CheckContext, f: Findings, quote: QuoteView, sel: Selection, probe: Probe): Promise<boolean> {
+async function probeChange(
+  ctx: CheckContext,
+  f: Findings,
+  quote: QuoteView,
+  sel: Selection,
+  probe: Probe,
+): Promise<boolean> {
   const what = `POST /actions with quote ${quote.id} ${probe.change}`;
   const outcome = await post(ctx, actionRequest(ctx, quote, sel, probe.label, probe.items, probe.destination));
   const accepted = success(outcome);
@@ -104,26 +159,41 @@ async function probeChange(ctx: CheckContext, f: Findings, quote: QuoteView, sel
     return false;
   }
   const created = actionIdentity(accepted.json);
-  if (created.id !== undefined) ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
+  if (created.id !== undefined)
+    ctx.resources.noteCreatedAction({
+      id: created.id,
+      ...(created.publicId !== undefined ? { publicId: created.publicId } : {}),
+    });
   const lines = (accepted.json as { lines?: { offeringId?: string; quantity?: number }[] }).lines ?? [];
   const name = created.publicId ?? created.id ?? '(no id)';
   // A changed offering or quantity answered with exactly the quoted lines is the quoted order, not the changed one.
-  if ((probe.label === 'quantity' || probe.label === 'offering') && lines.length > 0 && linesText(lines) === linesText(quote.lines)) {
+  if (
+    (probe.label === 'quantity' || probe.label === 'offering') &&
+    lines.length > 0 &&
+    linesText(lines) === linesText(quote.lines)
+  ) {
     keepEvidence(f, outcome);
-    f.warn(`${what} was answered ${accepted.status} and created action ${name} for the quoted order (${linesText(quote.lines)}), not the changed one; the contract asks for a fresh quote and confirmation instead`);
+    f.warn(
+      `${what} was answered ${accepted.status} and created action ${name} for the quoted order (${linesText(quote.lines)}), not the changed one; the contract asks for a fresh quote and confirmation instead`,
+    );
     return true;
   }
   // Options are named among the changes that need a fresh quote; the rest is the quote's binding itself.
   const requirement = probe.label === 'options' ? 'QUOTE-FRESH-ON-CHANGE' : 'QUOTE-BINDING';
-  problemAt(f, ctx, outcome, `${what} was answered ${accepted.status} and created action ${name}; a quote cannot authorize a different order: expected a 4xx ErrorResponse and no action (request a fresh quote)`, requirement);
+  problemAt(
+    f,
+    ctx,
+    outcome,
+    `${what} was answered ${accepted.status} and created action ${name}; a quote cannot authorize a different order: expected a 4xx ErrorResponse and no action (request a fresh quote)`,
+    requirement,
+  );
   return true;
 }
 
 export const check: CheckDefinition = {
   id: 'quote-binding',
   title: 'A quote cannot authorize a different order',
-  rule:
-    'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
+  rule: 'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
   requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
@@ -141,12 +211,23 @@ export const check: CheckDefinition = {
     const created = success(unchanged);
     if (!created && consumed) {
       keepEvidence(f, unchanged);
-      f.warn(`POST /actions with quote ${quote.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`);
+      f.warn(
+        `POST /actions with quote ${quote.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`,
+      );
     } else if (!created) {
-      problemAt(f, ctx, unchanged, `POST /actions with quote ${quote.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)}; expected the action to be created (the quote is valid and confirmed)`);
+      problemAt(
+        f,
+        ctx,
+        unchanged,
+        `POST /actions with quote ${quote.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)}; expected the action to be created (the quote is valid and confirmed)`,
+      );
     } else {
       const identity = actionIdentity(created.json);
-      if (identity.id !== undefined) ctx.resources.noteCreatedAction({ id: identity.id, ...(identity.publicId !== undefined ? { publicId: identity.publicId } : {}) });
+      if (identity.id !== undefined)
+        ctx.resources.noteCreatedAction({
+          id: identity.id,
+          ...(identity.publicId !== undefined ? { publicId: identity.publicId } : {}),
+        });
     }
     const refused = probes.map((p) => p.label).join(', ');
     return f.outcome(`quote ${quote.id} refused a changed ${refused} and created the unchanged order`);

@@ -1,8 +1,8 @@
-import { Findings, skip } from './outcome.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
-import { describeAnswer, expectError } from './support/expect.js';
-import { actionIdentity, actionPath, success, markReproduce, problemAt, sleepUntil } from './support/tx.js';
+import { Findings, skip } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
+import { describeAnswer, expectError } from './support/expect.js';
+import { actionIdentity, actionPath, markReproduce, problemAt, sleepUntil, success } from './support/tx.js';
 import type { CheckDefinition } from './types.js';
 
 /** Waited past expiresAt before using the quote: absorbs small clock differences with the provider. */
@@ -15,7 +15,12 @@ export const check: CheckDefinition = {
   id: 'quote-expiry',
   title: 'An expired quote creates no action',
   rule: 'Contract, Provider route behaviour rule 2: "An expired quote creates no action"; Errors: QUOTE_EXPIRED "quote is past its expiry; an expired quote creates no action"',
-  requirements: ['ACTION-EXPIRED-QUOTE-NO-ACTION', 'ACTION-QUOTE-EXPIRED-CODE', 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION', 'QUOTE-FRESH-ON-CHANGE'],
+  requirements: [
+    'ACTION-EXPIRED-QUOTE-NO-ACTION',
+    'ACTION-QUOTE-EXPIRED-CODE',
+    'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
+    'QUOTE-FRESH-ON-CHANGE',
+  ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
@@ -24,17 +29,24 @@ export const check: CheckDefinition = {
     const { quote } = await ctx.resources.freshQuote();
     const expiresAt = parseIsoTimestamp(quote.expiresAt)?.epochMs ?? Number.NaN;
     if (Number.isNaN(expiresAt)) {
-      f.problem(`quote ${quote.id} has expiresAt "${quote.expiresAt}", which is not an ISO 8601 timestamp; expiry cannot be tested`);
+      f.problem(
+        `quote ${quote.id} has expiresAt "${quote.expiresAt}", which is not an ISO 8601 timestamp; expiry cannot be tested`,
+      );
       return f.outcome('');
     }
 
     const validityS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
     if (validityS > ctx.config.maxExpiryWaitS) {
-      f.problem(`quote validity ${validityS} s exceeds --max-expiry-wait ${ctx.config.maxExpiryWaitS}; raise it (e.g. --max-expiry-wait ${validityS + 10}) so provcert can wait for quote ${quote.id} to expire`);
+      f.problem(
+        `quote validity ${validityS} s exceeds --max-expiry-wait ${ctx.config.maxExpiryWaitS}; raise it (e.g. --max-expiry-wait ${validityS + 10}) so provcert can wait for quote ${quote.id} to expire`,
+      );
       return f.outcome('');
     }
     const expiredAt = expiresAt + EXPIRY_MARGIN_MS;
-    ctx.progress?.({ text: `waiting for quote ${quote.id} to expire`, remainingMs: Math.max(0, expiredAt - ctx.clock.now()) });
+    ctx.progress?.({
+      text: `waiting for quote ${quote.id} to expire`,
+      remainingMs: Math.max(0, expiredAt - ctx.clock.now()),
+    });
     await sleepUntil(ctx, expiredAt);
     if (ctx.signal.aborted) return skip('the run ended before the quote expired');
 
@@ -45,14 +57,30 @@ export const check: CheckDefinition = {
     if (accepted) {
       const created = actionIdentity(accepted.json);
       if (created.id !== undefined) {
-        ctx.resources.noteCreatedAction({ id: created.id, ...(created.publicId !== undefined ? { publicId: created.publicId } : {}) });
+        ctx.resources.noteCreatedAction({
+          id: created.id,
+          ...(created.publicId !== undefined ? { publicId: created.publicId } : {}),
+        });
         keepEvidence(f, await ctx.client.send({ method: 'GET', path: actionPath(created.id) }));
       }
       const name = created.publicId ?? created.id;
-      problemAt(f, ctx, outcome, `${what} was answered ${accepted.status}${name ? ` and created action ${name}` : ''}; expected an ErrorResponse with code QUOTE_EXPIRED and no action`);
+      problemAt(
+        f,
+        ctx,
+        outcome,
+        `${what} was answered ${accepted.status}${name ? ` and created action ${name}` : ''}; expected an ErrorResponse with code QUOTE_EXPIRED and no action`,
+      );
       return f.outcome('');
     }
-    if (!expectError(f, outcome, { what, statuses: NON_SUCCESS_STATUSES, codes: ['QUOTE_EXPIRED'], requirement: 'ACTION-QUOTE-EXPIRED-CODE' })) markReproduce(f, ctx, outcome);
+    if (
+      !expectError(f, outcome, {
+        what,
+        statuses: NON_SUCCESS_STATUSES,
+        codes: ['QUOTE_EXPIRED'],
+        requirement: 'ACTION-QUOTE-EXPIRED-CODE',
+      })
+    )
+      markReproduce(f, ctx, outcome);
     return f.outcome(`${what} was rejected with QUOTE_EXPIRED (${describeAnswer(outcome)})`);
   },
 };

@@ -1,8 +1,8 @@
+import type { HttpOutcome, HttpResponse } from '../http/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { RequirementId } from '../model/findings.js';
-import type { ActionView, CatalogView, ProviderInfoView, QuoteItemInput, QuoteView } from './views.js';
-import type { HttpOutcome, HttpResponse } from '../http/types.js';
 import type { SchemaProblem } from '../spec/types.js';
+import type { ActionView, CatalogView, ProviderInfoView, QuoteItemInput, QuoteView } from './views.js';
 
 /**
  * Thrown by a resource when what a check needs could not be obtained because another check's subject is
@@ -13,7 +13,11 @@ export class PrerequisiteError extends Error {
   /** The contract rule the broken answer violates, and the answer, for the owning check to report. */
   readonly requirement: RequirementId | undefined;
   readonly evidence: HttpOutcome | undefined;
-  constructor(readonly checkId: CheckId, message: string, detail: { requirement?: RequirementId; evidence?: HttpOutcome } = {}) {
+  constructor(
+    readonly checkId: CheckId,
+    message: string,
+    detail: { requirement?: RequirementId; evidence?: HttpOutcome } = {},
+  ) {
     super(message);
     this.requirement = detail.requirement;
     this.evidence = detail.evidence;
@@ -83,5 +87,9 @@ export interface Resources {
   /** Record an action created outside createAction (e.g. an expired quote wrongly accepted). */
   noteCreatedAction(action: { id: string; publicId?: string }): void;
   /** Helper: GET a path and validate the 200 body against the operation's response schema. */
-  getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>): Promise<{ outcome: HttpOutcome; problems: string[] }>;
+  getValidated(
+    path: string,
+    operation: string,
+    query?: Record<string, string | number | boolean>,
+  ): Promise<{ outcome: HttpOutcome; problems: string[] }>;
 }

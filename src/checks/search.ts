@@ -1,7 +1,7 @@
-import { PrerequisiteError } from './resources.js';
 import { Findings } from './outcome.js';
-import { expectJson, expectSchema } from './support/expect.js';
+import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
+import { expectJson, expectSchema } from './support/expect.js';
 import { expectSameOffering } from './support/same-offering.js';
 import type { CheckDefinition } from './types.js';
 import type { CatalogView, OfferingView } from './views.js';
@@ -17,15 +17,15 @@ export function searchQueryFor(catalog: CatalogView, searchQuery: string | undef
 export const check: CheckDefinition = {
   id: 'search',
   title: 'Search returns catalog offerings and honours limit',
-  rule:
-    'Contract, Endpoints: GET /search "query q string required; limit integer optional default 20" answers an array of Offering; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"',
+  rule: 'Contract, Endpoints: GET /search "query q string required; limit integer optional default 20" answers an array of Offering; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"',
   requirements: ['SEARCH-LIMIT', 'CATALOG-SAME-IDS-ACROSS-ROUTES', 'OFFERING-REQUIRED-FIELDS', 'CANONICAL-FIELD-NAMES'],
   appliesTo: { operations: ['GET /search'], description: 'when SEARCH is declared' },
   async run(ctx) {
     const f = new Findings();
     const [info, catalog] = await Promise.all([ctx.resources.providerInfo(), ctx.resources.catalog()]);
     const q = searchQueryFor(catalog, info.manifest?.certificationInput?.searchQuery);
-    if (q === undefined) f.warn('no search text available (no certificationInput.searchQuery and no offering title); searched for "test"');
+    if (q === undefined)
+      f.warn('no search text available (no certificationInput.searchQuery and no offering title); searched for "test"');
     const query = q ?? 'test';
     const what = `GET /search?q=${query}`;
     const [outcome, limited] = await Promise.all([
@@ -36,22 +36,35 @@ export const check: CheckDefinition = {
       // The capabilities check reports a declared route that does not exist; one root cause, one red.
       throw new PrerequisiteError('capabilities', `${what} answered 404: the declared SEARCH route does not exist`);
     }
-    if (!expectJson(f, outcome, what) || !expectSchema(f, ctx.contract, outcome, 'GET /search', what, 'OFFERING-REQUIRED-FIELDS')) return f.outcome('');
+    if (
+      !expectJson(f, outcome, what) ||
+      !expectSchema(f, ctx.contract, outcome, 'GET /search', what, 'OFFERING-REQUIRED-FIELDS')
+    )
+      return f.outcome('');
     const results = outcome.json as OfferingView[];
     const byId = new Map(catalog.offerings.map((o) => [o.id, o]));
     for (const result of results) {
       const reference = byId.get(result.id);
       if (!reference) {
         keepEvidence(f, outcome);
-        f.problem(`${what} returned offering id "${result.id}", which is not in GET /catalog; search must use the catalog's ids`, 'CATALOG-SAME-IDS-ACROSS-ROUTES');
+        f.problem(
+          `${what} returned offering id "${result.id}", which is not in GET /catalog; search must use the catalog's ids`,
+          'CATALOG-SAME-IDS-ACROSS-ROUTES',
+        );
       } else {
         expectSameOffering(f, reference, result, `${what} result ${result.id}`, outcome);
       }
     }
-    if (results.length === 0) f.warn(`${what} returned no result, although the text comes from ${info.manifest?.certificationInput?.searchQuery ? 'certificationInput.searchQuery' : 'an offering title'}`);
+    if (results.length === 0)
+      f.warn(
+        `${what} returned no result, although the text comes from ${info.manifest?.certificationInput?.searchQuery ? 'certificationInput.searchQuery' : 'an offering title'}`,
+      );
 
     const limitWhat = `${what}&limit=1`;
-    if (expectJson(f, limited, limitWhat, 200, 'SEARCH-LIMIT') && expectSchema(f, ctx.contract, limited, 'GET /search', limitWhat, 'OFFERING-REQUIRED-FIELDS')) {
+    if (
+      expectJson(f, limited, limitWhat, 200, 'SEARCH-LIMIT') &&
+      expectSchema(f, ctx.contract, limited, 'GET /search', limitWhat, 'OFFERING-REQUIRED-FIELDS')
+    ) {
       const count = (limited.json as unknown[]).length;
       if (count > 1) {
         keepEvidence(f, limited);
@@ -59,7 +72,9 @@ export const check: CheckDefinition = {
         f.expected = '≤ 1 result';
         f.actual = `${count} results`;
       } else if (results.length <= 1) {
-        f.warn(`limit could not be tested: "${query}" matches ${results.length} offering(s); set certificationInput.searchQuery to a text matching several`);
+        f.warn(
+          `limit could not be tested: "${query}" matches ${results.length} offering(s); set certificationInput.searchQuery to a text matching several`,
+        );
       }
     }
     return f.outcome(`"${query}" found ${results.length} catalog offering(s); limit=1 honoured`);

@@ -1,14 +1,12 @@
-import type { AuthMethod, Profile } from '../model/contract-constants.js';
-import type { Exchange } from '../model/exchange.js';
 import type { ProviderClient } from '../http/types.js';
-import type { Contract } from '../spec/contract.js';
-import type { RunConfig } from '../model/run-config.js';
-import type { Resources } from './resources.js';
-import type { WebhookInbox } from '../model/webhooks.js';
 import type { CheckId } from '../model/check-ids.js';
+import type { AuthMethod, Profile } from '../model/contract-constants.js';
 import type { RequirementId } from '../model/findings.js';
-import type { CheckOutcome } from '../model/report.js';
-import type { CheckProgress } from '../model/report.js';
+import type { CheckOutcome, CheckProgress } from '../model/report.js';
+import type { RunConfig } from '../model/run-config.js';
+import type { WebhookInbox } from '../model/webhooks.js';
+import type { Contract } from '../spec/contract.js';
+import type { Resources } from './resources.js';
 
 /** Everything a check may use. I/O is injected so checks stay testable. */
 export interface CheckContext {
@@ -63,4 +61,3 @@ export interface CheckDefinition {
   createsOrders?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }
-

@@ -20,8 +20,17 @@ export interface ProviderInfoView {
   metadata?: Record<string, unknown>;
 }
 
-export interface SelectedOptionInput { groupId: string; optionId: string; quantity?: number }
-export interface QuoteItemInput { offeringId: string; variantId?: string; quantity: number; selectedOptions?: SelectedOptionInput[] }
+export interface SelectedOptionInput {
+  groupId: string;
+  optionId: string;
+  quantity?: number;
+}
+export interface QuoteItemInput {
+  offeringId: string;
+  variantId?: string;
+  quantity: number;
+  selectedOptions?: SelectedOptionInput[];
+}
 
 export interface CertificationInputView {
   locationId?: string;
@@ -31,9 +40,27 @@ export interface CertificationInputView {
   searchQuery?: string;
 }
 
-export interface OptionView { id: string; name?: string; priceDelta?: number; isDefault?: boolean; isAvailable?: boolean }
-export interface OptionGroupView { id: string; name?: string; isRequired?: boolean; minSelections?: number; maxSelections?: number; options?: OptionView[] }
-export interface VariantView { id: string; name?: string; basePrice?: number; isAvailable?: boolean }
+export interface OptionView {
+  id: string;
+  name?: string;
+  priceDelta?: number;
+  isDefault?: boolean;
+  isAvailable?: boolean;
+}
+export interface OptionGroupView {
+  id: string;
+  name?: string;
+  isRequired?: boolean;
+  minSelections?: number;
+  maxSelections?: number;
+  options?: OptionView[];
+}
+export interface VariantView {
+  id: string;
+  name?: string;
+  basePrice?: number;
+  isAvailable?: boolean;
+}
 export interface OfferingView {
   id: string;
   providerId: string;
@@ -46,8 +73,17 @@ export interface OfferingView {
   variants?: VariantView[];
   optionGroups?: OptionGroupView[];
 }
-export interface CategoryView { id?: string; slug?: string; title?: string; offeringsCount?: number }
-export interface CatalogView { providerSlug: string; categories: CategoryView[]; offerings: OfferingView[] }
+export interface CategoryView {
+  id?: string;
+  slug?: string;
+  title?: string;
+  offeringsCount?: number;
+}
+export interface CatalogView {
+  providerSlug: string;
+  categories: CategoryView[];
+  offerings: OfferingView[];
+}
 
 export interface QuoteLineView {
   offeringId?: string;

@@ -1,14 +1,13 @@
 import type { ReceivedWebhook } from '../model/webhooks.js';
+import { timelineEntry } from '../model/webhooks.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
+import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
 import { actionPath, problemAt } from './support/tx.js';
-import { keepEvidence } from './support/evidence.js';
-import { awaitEvents, type AwaitedEvent } from './support/webhook-wait.js';
+import { type AwaitedEvent, awaitEvents } from './support/webhook-wait.js';
 import type { CheckContext, CheckDefinition } from './types.js';
-import type { WebhookTimelineEntry } from '../model/report.js';
-import { timelineEntry } from '../model/webhooks.js';
 
 const STATUS_EVENT = 'action.status_updated';
 
@@ -19,10 +18,13 @@ const field = (w: ReceivedWebhook, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-const names = (a: TestAction, actionId: string | undefined): boolean => actionId !== undefined && (actionId === a.id || actionId === a.publicId);
+const names = (a: TestAction, actionId: string | undefined): boolean =>
+  actionId !== undefined && (actionId === a.id || actionId === a.publicId);
 
 /** The newest status an action's accepted events report: by event timestamp, then arrival. */
-export function latestStatus(events: readonly ReceivedWebhook[]): { status: string; event: ReceivedWebhook } | undefined {
+export function latestStatus(
+  events: readonly ReceivedWebhook[],
+): { status: string; event: ReceivedWebhook } | undefined {
   const withStatus = events.filter((w) => w.verified && !w.duplicate && field(w, 'newStatus') !== undefined);
   const time = (w: ReceivedWebhook) => {
     return parseIsoTimestamp(field(w, 'timestamp'))?.epochMs ?? Number.NEGATIVE_INFINITY;
@@ -43,14 +45,18 @@ export function rejectionProblems(received: readonly ReceivedWebhook[]): string[
   }
   return [...byReason].map(([reason, ws]) => {
     const ids = ws.map((w) => field(w, 'eventId')).filter((id): id is string => id !== undefined);
-    const which = ws.length === 1 ? `event ${ids[0] ?? '(unparsed)'} was` : `${ws.length} events (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}) were`;
+    const which =
+      ws.length === 1
+        ? `event ${ids[0] ?? '(unparsed)'} was`
+        : `${ws.length} events (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}) were`;
     return `${which} rejected by the receiver (${reason})`;
   });
 }
 
 /** Which rule a rejected delivery broke, from the receiver's diagnosis. */
 function rejectionRequirement(problem: string): string {
-  if (/HTTP 401/.test(problem) && /x-signature|header/i.test(problem) && !/secret|serialized|body/i.test(problem)) return 'WEBHOOK-CANONICAL-HEADER';
+  if (/HTTP 401/.test(problem) && /x-signature|header/i.test(problem) && !/secret|serialized|body/i.test(problem))
+    return 'WEBHOOK-CANONICAL-HEADER';
   if (/content-type/i.test(problem)) return 'WEBHOOK-CONTENT-TYPE-JSON';
   if (/HTTP 4(00|22)/.test(problem)) return 'WEBHOOK-EVENT-REQUIRED-FIELDS';
   return 'WEBHOOK-SIGNATURE';
@@ -66,33 +72,62 @@ export function thisRun(received: readonly ReceivedWebhook[], actions: readonly 
 }
 
 /** Wait, all at once within one budget, for the events each test action must produce. */
-function awaitActionEvents(ctx: CheckContext, actions: readonly TestAction[], ours: (w: ReceivedWebhook) => boolean): Promise<string[]> {
+function awaitActionEvents(
+  ctx: CheckContext,
+  actions: readonly TestAction[],
+  ours: (w: ReceivedWebhook) => boolean,
+): Promise<string[]> {
   const budget = ctx.config.webhookTimeoutMs;
   // What did arrive for an action, so a wrong status is named rather than only a missing one.
   const saidFor = (a: TestAction): string => {
-    const statuses = ctx.webhooks.all().filter((w) => ours(w) && names(a, field(w, 'actionId'))).map((w) => field(w, 'newStatus') ?? '(none)');
+    const statuses = ctx.webhooks
+      .all()
+      .filter((w) => ours(w) && names(a, field(w, 'actionId')))
+      .map((w) => field(w, 'newStatus') ?? '(none)');
     return statuses.length > 0 ? ` (its events said newStatus ${[...new Set(statuses)].join(', ')})` : '';
   };
   const awaited = actions.flatMap((a): AwaitedEvent[] => [
-    { matches: (w) => ours(w) && names(a, field(w, 'actionId')), missing: () => `no status event for action ${a.publicId} arrived within ${budget} ms` },
+    {
+      matches: (w) => ours(w) && names(a, field(w, 'actionId')),
+      missing: () => `no status event for action ${a.publicId} arrived within ${budget} ms`,
+    },
     ...(a.cancelled
-      ? [{
-          matches: (w: ReceivedWebhook) => ours(w) && names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED',
-          missing: () => `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms${saidFor(a)}`,
-        }]
+      ? [
+          {
+            matches: (w: ReceivedWebhook) =>
+              ours(w) && names(a, field(w, 'actionId')) && field(w, 'newStatus') === 'CANCELLED',
+            missing: () =>
+              `no event with newStatus CANCELLED for the cancelled action ${a.publicId} arrived within ${budget} ms${saidFor(a)}`,
+          },
+        ]
       : []),
   ]);
   return awaitEvents(ctx, awaited, budget);
 }
 
 /** The latest accepted status of each action agrees with GET /actions/{id}; unknown action ids are reported. */
-async function compareWithStatus(ctx: CheckContext, f: Findings, actions: readonly TestAction[], accepted: readonly ReceivedWebhook[]): Promise<void> {
-  const unknownIds = [...new Set(accepted.map((w) => field(w, 'actionId')).filter((id): id is string => id !== undefined))].filter(
-    (id) => !actions.some((a) => names(a, id)),
-  );
+async function compareWithStatus(
+  ctx: CheckContext,
+  f: Findings,
+  actions: readonly TestAction[],
+  accepted: readonly ReceivedWebhook[],
+): Promise<void> {
+  const unknownIds = [
+    ...new Set(accepted.map((w) => field(w, 'actionId')).filter((id): id is string => id !== undefined)),
+  ].filter((id) => !actions.some((a) => names(a, id)));
   const subjects = [
-    ...actions.map((a) => ({ id: a.id, label: a.publicId, known: true, refers: (w: ReceivedWebhook) => names(a, field(w, 'actionId')) })),
-    ...unknownIds.map((id) => ({ id, label: id, known: false, refers: (w: ReceivedWebhook) => field(w, 'actionId') === id })),
+    ...actions.map((a) => ({
+      id: a.id,
+      label: a.publicId,
+      known: true,
+      refers: (w: ReceivedWebhook) => names(a, field(w, 'actionId')),
+    })),
+    ...unknownIds.map((id) => ({
+      id,
+      label: id,
+      known: false,
+      refers: (w: ReceivedWebhook) => field(w, 'actionId') === id,
+    })),
   ];
   await Promise.all(
     subjects.map(async (s) => {
@@ -101,13 +136,21 @@ async function compareWithStatus(ctx: CheckContext, f: Findings, actions: readon
       if (!latest) return;
       const outcome = await ctx.client.send({ method: 'GET', path: actionPath(s.id) });
       if (outcome.kind !== 'response' || outcome.status !== 200) {
-        const why = s.known ? `GET /actions/${s.id} answered ${describeAnswer(outcome)}` : `event ${field(latest.event, 'eventId') ?? ''} names action ${s.id}, which is not one of this run's test actions, and GET /actions/${s.id} answered ${describeAnswer(outcome)}`;
+        const why = s.known
+          ? `GET /actions/${s.id} answered ${describeAnswer(outcome)}`
+          : `event ${field(latest.event, 'eventId') ?? ''} names action ${s.id}, which is not one of this run's test actions, and GET /actions/${s.id} answered ${describeAnswer(outcome)}`;
         problemAt(f, ctx, outcome, `${why}; expected the action whose status the events report`);
         return;
       }
       const status = (outcome.json as { status?: unknown } | null)?.status;
       if (status !== latest.status) {
-        problemAt(f, ctx, outcome, `the latest event for action ${s.label} (event ${field(latest.event, 'eventId') ?? '?'}) says newStatus ${latest.status}; GET /actions/${s.id} says ${JSON.stringify(status)}`, 'WEBHOOK-STATUS-REFLECTED');
+        problemAt(
+          f,
+          ctx,
+          outcome,
+          `the latest event for action ${s.label} (event ${field(latest.event, 'eventId') ?? '?'}) says newStatus ${latest.status}; GET /actions/${s.id} says ${JSON.stringify(status)}`,
+          'WEBHOOK-STATUS-REFLECTED',
+        );
       } else keepEvidence(f, outcome);
     }),
   );
@@ -116,11 +159,25 @@ async function compareWithStatus(ctx: CheckContext, f: Findings, actions: readon
 export const check: CheckDefinition = {
   id: 'webhook',
   title: 'Signed status events for every test action',
-  rule:
-    'Contract, Events: "Each created test order during certification dispatches a signed action.status_updated event"; Authentication §4: x-service-signature = hex HMAC-SHA256 of the raw body with the webhook secret; Provider route behaviour rule 3: "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"',
-  requirements: ['WEBHOOK-SIGNATURE', 'WEBHOOK-EVENT-TYPE', 'WEBHOOK-CANONICAL-HEADER', 'WEBHOOK-CONTENT-TYPE-JSON', 'WEBHOOK-EVENT-REQUIRED-FIELDS', 'WEBHOOK-STATUS-REFLECTED', 'ACTION-STATUS-SAME-IDENTITY', 'WEBHOOK-TERMINAL-REASON', 'REASON-NO-SECRETS', 'ACTION-STATUS-ENUM', 'TIMESTAMPS-ISO8601'],
+  rule: 'Contract, Events: "Each created test order during certification dispatches a signed action.status_updated event"; Authentication §4: x-service-signature = hex HMAC-SHA256 of the raw body with the webhook secret; Provider route behaviour rule 3: "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"',
+  requirements: [
+    'WEBHOOK-SIGNATURE',
+    'WEBHOOK-EVENT-TYPE',
+    'WEBHOOK-CANONICAL-HEADER',
+    'WEBHOOK-CONTENT-TYPE-JSON',
+    'WEBHOOK-EVENT-REQUIRED-FIELDS',
+    'WEBHOOK-STATUS-REFLECTED',
+    'ACTION-STATUS-SAME-IDENTITY',
+    'WEBHOOK-TERMINAL-REASON',
+    'REASON-NO-SECRETS',
+    'ACTION-STATUS-ENUM',
+    'TIMESTAMPS-ISO8601',
+  ],
   appliesTo: { operations: [], description: 'TRANSACTIONAL providers and any provider that declares WEBHOOK' },
-  skipReason: (a) => (a.profile === 'TRANSACTIONAL' || a.declared.has('WEBHOOK') ? undefined : 'WEBHOOK is not declared and the profile is not TRANSACTIONAL'),
+  skipReason: (a) =>
+    a.profile === 'TRANSACTIONAL' || a.declared.has('WEBHOOK')
+      ? undefined
+      : 'WEBHOOK is not declared and the profile is not TRANSACTIONAL',
   after: ['payment-pending', 'idempotency', 'cancel', 'quote-expiry', 'quote-binding', 'action-validation'],
   createsOrders: true,
   async run(ctx) {
@@ -138,7 +195,10 @@ export const check: CheckDefinition = {
     if (received.length === 0) {
       // The creation that should have produced an event is the evidence.
       keepEvidence(f, pending.response);
-      f.problem(`no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`, 'WEBHOOK-EVENT-TYPE');
+      f.problem(
+        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`,
+        'WEBHOOK-EVENT-TYPE',
+      );
       return f.outcome('');
     }
     for (const m of missing) f.problem(`${m} at ${url}`, 'WEBHOOK-EVENT-TYPE');
@@ -148,9 +208,14 @@ export const check: CheckDefinition = {
     for (const w of accepted) {
       const label = `event ${field(w, 'eventId') ?? '?'}`;
       const type = field(w, 'eventType');
-      if (type !== STATUS_EVENT) f.warn(`${label} has eventType ${type ?? '(none)'}; the documented type is ${STATUS_EVENT}`, 'WEBHOOK-EVENT-TYPE');
+      if (type !== STATUS_EVENT)
+        f.warn(
+          `${label} has eventType ${type ?? '(none)'}; the documented type is ${STATUS_EVENT}`,
+          'WEBHOOK-EVENT-TYPE',
+        );
       const slug = field(w, 'providerSlug');
-      if (slug !== info.slug) f.problem(`${label} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
+      if (slug !== info.slug)
+        f.problem(`${label} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
       if (w.slug === null) f.warn(`${label} used the legacy slugless route; new integrations post to ${url}`);
       if (!w.duplicate && w.event) {
         for (const r of reasonProblems(w.event, label, ctx.secrets)) f.problem(r.message, r.requirement);
@@ -162,7 +227,10 @@ export const check: CheckDefinition = {
       const about = accepted.filter((w) => names(a, field(w, 'actionId')));
       if (about.length > 0 && !about.some((w) => field(w, 'eventType') === STATUS_EVENT)) {
         const types = [...new Set(about.map((w) => field(w, 'eventType') ?? '(none)'))].join(', ');
-        f.problem(`the events about test action ${a.publicId} have eventType ${types}; each created test order dispatches a signed ${STATUS_EVENT} event`, 'WEBHOOK-EVENT-TYPE');
+        f.problem(
+          `the events about test action ${a.publicId} have eventType ${types}; each created test order dispatches a signed ${STATUS_EVENT} event`,
+          'WEBHOOK-EVENT-TYPE',
+        );
       }
     }
     await compareWithStatus(ctx, f, actions, accepted);

@@ -7,13 +7,16 @@ import type { CheckDefinition } from './types.js';
 export const check: CheckDefinition = {
   id: 'wrong-credential',
   title: 'Wrong and missing credentials are rejected with 401',
-  rule:
-    'Contract, Errors: 401 UNAUTHORIZED "credential missing or wrong"; Provider route behaviour rule 5: "wrong credential rejected"; docs/decisions.md, Wrong credential',
+  rule: 'Contract, Errors: 401 UNAUTHORIZED "credential missing or wrong"; Provider route behaviour rule 5: "wrong credential rejected"; docs/decisions.md, Wrong credential',
   requirements: ['AUTH-WRONG-CREDENTIAL-REJECTED', 'AUTH-MISSING-CREDENTIAL-REJECTED'],
-  appliesTo: { description: 'providers using API_KEY or BEARER_TOKEN (with HMAC_SIGNATURE, the signature check covers a wrong and a missing credential)' },
+  appliesTo: {
+    description:
+      'providers using API_KEY or BEARER_TOKEN (with HMAC_SIGNATURE, the signature check covers a wrong and a missing credential)',
+  },
   skipReason(ctx) {
     // With HMAC the credential is the signing secret: a wrong one is a wrong signature. One rule, one check.
-    if (ctx.authMethod === 'HMAC_SIGNATURE') return 'with HMAC_SIGNATURE the credential is the signing secret: a wrong secret and a missing signature are checked by the signature check';
+    if (ctx.authMethod === 'HMAC_SIGNATURE')
+      return 'with HMAC_SIGNATURE the credential is the signing secret: a wrong secret and a missing signature are checked by the signature check';
     return undefined;
   },
   async run(ctx) {
@@ -36,7 +39,15 @@ export const check: CheckDefinition = {
     const outcomes = await Promise.all(requests.map((r) => ctx.client.send(r.request)));
     requests.forEach((r, i) => {
       const outcome = outcomes[i];
-      if (outcome) expectError(f, outcome, { what: r.what, statuses: [401], codes: ['UNAUTHORIZED'], requirement: r.what.startsWith('missing') ? 'AUTH-MISSING-CREDENTIAL-REJECTED' : 'AUTH-WRONG-CREDENTIAL-REJECTED' });
+      if (outcome)
+        expectError(f, outcome, {
+          what: r.what,
+          statuses: [401],
+          codes: ['UNAUTHORIZED'],
+          requirement: r.what.startsWith('missing')
+            ? 'AUTH-MISSING-CREDENTIAL-REJECTED'
+            : 'AUTH-WRONG-CREDENTIAL-REJECTED',
+        });
     });
     return f.outcome(`${requests.map((r) => r.what).join(', ')}: each answered 401 UNAUTHORIZED`);
   },

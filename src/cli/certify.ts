@@ -1,10 +1,10 @@
 import type { RunReport } from '../model/report.js';
+import type { RunConfig } from '../model/run-config.js';
 import { createConsoleReporter, terminalMode } from '../report/console.js';
 import { isGithubActions, renderGithubAnnotations } from '../report/github.js';
-import { writeReports, type ReportTarget } from '../report/index.js';
-import type { RunConfig } from '../model/run-config.js';
-import { runCertification, type RunDeps } from '../runner/run.js';
-import { EXIT, type CliIo } from './io.js';
+import { type ReportTarget, writeReports } from '../report/index.js';
+import { type RunDeps, runCertification } from '../runner/run.js';
+import { type CliIo, EXIT } from './io.js';
 
 /**
  * Runs a certification with live console output, then writes the requested reports. Returns the exit
@@ -29,6 +29,5 @@ export async function certifyWithReports(
   const code = report.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
   return { code, report };
 }
-
 
 const signalName = (reason: unknown): string => (typeof reason === 'string' ? reason : 'interrupt');

@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { UsageError } from '../model/errors.js';
 import { SpecLoadError } from '../spec/load.js';
 import type { CommandSpec } from './command.js';
-import { EXIT, processIo, type CliIo } from './io.js';
+import { type CliIo, EXIT, processIo } from './io.js';
 import { buildProgram } from './program.js';
 
 /** Signals a command may handle: Ctrl-C, and what CI runners and `kill` send. */
@@ -59,7 +59,11 @@ async function runCommand(spec: CommandSpec, args: unknown[], io: CliIo, signals
  * 2 usage, configuration or fatal error (one clear line on stderr) · 130/143 stopped by SIGINT/SIGTERM.
  * Commands return their code or throw; every code is decided here.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo(), signals: SignalSource = processSignals): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: CliIo = processIo(),
+  signals: SignalSource = processSignals,
+): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = buildProgram(io, async (spec, args) => {
     exitCode = await runCommand(spec, args, io, signals);
@@ -77,7 +81,9 @@ export async function main(argv: readonly string[], io: CliIo = processIo(), sig
       if (error instanceof UsageError && error.hint) io.stderr.write(`  ${error.hint}\n`);
       return EXIT.usage;
     }
-    io.stderr.write(`provcert: unexpected error — this is likely a bug in provcert; please report it with this output:\n`);
+    io.stderr.write(
+      `provcert: unexpected error — this is likely a bug in provcert; please report it with this output:\n`,
+    );
     io.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT.usage;
   }

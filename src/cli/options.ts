@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { nonPublicHostReason } from '../http/host.js';
 import { parseAuthMethod } from '../http/auth.js';
-import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../model/contract-constants.js';
+import { nonPublicHostReason } from '../http/host.js';
+import { type AuthMethod, DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 
 /**
@@ -14,14 +14,17 @@ import { UsageError } from '../model/errors.js';
 const AUTH_NAMES = 'API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (aliases: api-key, bearer, hmac)';
 
 export const authOption = (command: Command, description = AUTH_NAMES, fallback?: string): Command =>
-  fallback === undefined ? command.option('--auth <method>', description) : command.option('--auth <method>', description, fallback);
+  fallback === undefined
+    ? command.option('--auth <method>', description)
+    : command.option('--auth <method>', description, fallback);
 
 export const credentialOptions = (command: Command, what = 'holding the credential'): Command =>
   command
     .option('--credential-env <name>', `environment variable ${what} (default ${DEFAULT_CREDENTIAL_ENV})`)
     .option('--credential-file <path>', `file ${what} (instead of an environment variable)`);
 
-export const baseUrlOption = (command: Command, description = 'provider API base address'): Command => command.option('--base-url <url>', description);
+export const baseUrlOption = (command: Command, description = 'provider API base address'): Command =>
+  command.option('--base-url <url>', description);
 
 /** --json/--junit/--markdown/--html; `-` writes to stdout. */
 export const reportFileOptions = (command: Command): Command =>
@@ -32,13 +35,19 @@ export const reportFileOptions = (command: Command): Command =>
     .option('--html <file>', 'write a self-contained HTML report');
 
 export const noColorOption = (command: Command): Command =>
-  command.option('--no-color', 'plain output: no colour and no spinner (also NO_COLOR, CI, TERM=dumb, or output not a terminal)');
+  command.option(
+    '--no-color',
+    'plain output: no colour and no spinner (also NO_COLOR, CI, TERM=dumb, or output not a terminal)',
+  );
 
 /** `--auth` as given (an alias or any case) → the method; anything else is a usage error. */
 export function parseAuthFlag(value: string | undefined): AuthMethod {
   if (!value) throw new UsageError(`missing --auth <${AUTH_NAMES.split(' (')[0]?.replace(/ \| /g, '|')}>`);
   const method = parseAuthMethod(value);
-  if (!method) throw new UsageError(`--auth "${value}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`);
+  if (!method)
+    throw new UsageError(
+      `--auth "${value}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`,
+    );
   return method;
 }
 
@@ -66,21 +75,33 @@ export function parseBaseUrlFlag(value: string | undefined, local = false): stri
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url "${value}" is not a URL (expected e.g. https://provider.example.com/api)`, suggestion);
+    throw new UsageError(
+      `--base-url "${value}" is not a URL (expected e.g. https://provider.example.com/api)`,
+      suggestion,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
   return value;
 }
 
 /** A whole number flag within bounds (ports, timeouts, counts); absent → the fallback. */
-export function parseIntegerFlag(flag: string, value: string | undefined, fallback: number, min: number, max: number): number {
+export function parseIntegerFlag(
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${value}")`);
   return n;
 }
 
-export const parsePortFlag = (flag: string, value: string | undefined, fallback: number): number => parseIntegerFlag(flag, value, fallback, 0, 65535);
+export const parsePortFlag = (flag: string, value: string | undefined, fallback: number): number =>
+  parseIntegerFlag(flag, value, fallback, 0, 65535);
 
 /** A positive number flag (seconds may be fractional); absent → undefined. */
 export function parsePositiveFlag(flag: string, value: string | undefined): number | undefined {
@@ -101,7 +122,13 @@ export function readCredentialFile(path: string, cwd: string): { value: string; 
 }
 
 /** A repeatable option whose values may also be comma-separated (`--fault a --fault b,c`). */
-export const collectList = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+export const collectList = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 /** Where `provcert mock-provider` listens unless told otherwise (the CI examples use it). */
 export const MOCK_PROVIDER_DEFAULT_PORT = 4010;
@@ -110,13 +137,25 @@ export const MOCK_PROVIDER_DEFAULT_PORT = 4010;
 export function runOptions(command: Command): Command {
   const identity = credentialOptions(authOption(baseUrlOption(command)));
   const run = identity
-    .option('--profile <profile>', 'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)')
-    .option('--capabilities <list>', 'capabilities declared in the portal, comma-separated; must match GET /provider-info')
-    .option('--fulfillment <mode>', 'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)')
+    .option(
+      '--profile <profile>',
+      'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)',
+    )
+    .option(
+      '--capabilities <list>',
+      'capabilities declared in the portal, comma-separated; must match GET /provider-info',
+    )
+    .option(
+      '--fulfillment <mode>',
+      'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)',
+    )
     .option('--local', 'permit http:// and loopback/private base addresses (local self-test)')
     .option('--webhook-port <n>', 'port of the embedded webhook receiver (default 8787; 0 = any free port)')
     .option('--webhook-host <host>', 'host of the embedded webhook receiver (default 127.0.0.1)')
-    .option('--webhook-secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET; generated and printed when unset)')
+    .option(
+      '--webhook-secret-env <name>',
+      'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET; generated and printed when unset)',
+    )
     .option('--webhook-timeout <ms>', 'how long to wait for each expected webhook event (default 30000)')
     .option('--timeout <ms>', 'per-request timeout (default 10000)')
     .option('--max-expiry-wait <s>', 'longest wait for a quote to expire (default 120)')
@@ -127,8 +166,27 @@ export function runOptions(command: Command): Command {
     .option('--concurrency <n>', 'checks running at once (default 8)');
   return noColorOption(
     reportFileOptions(run)
-      .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)')
+      .option(
+        '--reporter <names>',
+        'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)',
+      )
       .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
-      .option('--config <file>', 'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults'),
+      .option(
+        '--config <file>',
+        'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults',
+      ),
   );
+}
+
+/** The webhook secret from `--secret-env NAME` (default SERVICE_WEBHOOK_SECRET); missing is a usage error. */
+/** The webhook secret from the environment; never from a flag value (it would land in shell history). */
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined): string {
+  const envName = name ?? DEFAULT_WEBHOOK_SECRET_ENV;
+  const secret = env[envName];
+  if (!secret)
+    throw new UsageError(
+      `missing webhook secret: the environment variable ${envName} is not set`,
+      'set it, or pass --secret-env NAME',
+    );
+  return secret;
 }

@@ -1,19 +1,26 @@
 import { Command } from 'commander';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
+import { ACTION_STATUSES, DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { REFERENCE_SLUG } from '../reference-provider/info.js';
 import { VARIANTS } from '../reference-provider/variants.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES, limitFlag } from '../server/limits.js';
-import { ACTION_STATUSES } from '../model/contract-constants.js';
 import { toolVersion } from '../util/package-root.js';
 import type { CommandSpec } from './command.js';
 import type { CliIo } from './io.js';
 import {
-  MOCK_PROVIDER_DEFAULT_PORT, authOption, baseUrlOption, collectList as collect, credentialOptions, noColorOption, reportFileOptions, runOptions,
+  authOption,
+  baseUrlOption,
+  collectList as collect,
+  credentialOptions,
+  MOCK_PROVIDER_DEFAULT_PORT,
+  noColorOption,
+  reportFileOptions,
+  runOptions,
 } from './options.js';
 
 /** `serve`'s resource limits, one flag each (--max-body-bytes …). */
 function withLimitOptions(command: Command): Command {
-  for (const name of LIMIT_NAMES) command.option(`${limitFlag(name)} <n>`, `limit: ${name} (default ${DEFAULT_LIMITS[name]})`);
+  for (const name of LIMIT_NAMES)
+    command.option(`${limitFlag(name)} <n>`, `limit: ${name} (default ${DEFAULT_LIMITS[name]})`);
   return command;
 }
 
@@ -25,7 +32,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'run',
     declare: (c) =>
-      runOptions(c.description('certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)')),
+      runOptions(
+        c.description(
+          'certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)',
+        ),
+      ),
     signals: 'stop',
     load: () => import('./commands/run.js'),
   },
@@ -36,8 +47,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         reportFileOptions(
           authOption(
             c
-              .description('certify the bundled reference provider end to end (no configuration); --fault NAME shows a failure')
-              .option('--fault <name>', 'switch on a fault of the reference provider (repeatable; see provcert mock-provider --list-faults)', collect),
+              .description(
+                'certify the bundled reference provider end to end (no configuration); --fault NAME shows a failure',
+              )
+              .option(
+                '--fault <name>',
+                'switch on a fault of the reference provider (repeatable; see provcert mock-provider --list-faults)',
+                collect,
+              ),
             'auth method of the reference provider',
             'API_KEY',
           ).option('--quote-ttl <seconds>', 'quote validity of the reference provider (default 5)'),
@@ -49,58 +66,73 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'validate',
     declare: (c) =>
-      c.description('validate a JSON payload offline against a schema of the contract (exit 0 valid, 1 invalid, 2 unusable input)')
-    .argument('[schema]', 'schema name, e.g. Offering (see --list)')
-    .argument('[file]', 'JSON file, or - for standard input', '-')
-    .option('--list', 'list the schema names and exit')
-    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract'),
+      c
+        .description(
+          'validate a JSON payload offline against a schema of the contract (exit 0 valid, 1 invalid, 2 unusable input)',
+        )
+        .argument('[schema]', 'schema name, e.g. Offering (see --list)')
+        .argument('[file]', 'JSON file, or - for standard input', '-')
+        .option('--list', 'list the schema names and exit')
+        .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract'),
     load: () => import('./commands/validate.js'),
   },
   {
     name: 'list',
     declare: (c) =>
-      c.description('list every check: id, title, the contract rule it enforces, where it applies')
-    .option('--json', 'print as JSON')
-    .option('--markdown', 'print as a Markdown table (the one in the README)'),
+      c
+        .description('list every check: id, title, the contract rule it enforces, where it applies')
+        .option('--json', 'print as JSON')
+        .option('--markdown', 'print as a Markdown table (the one in the README)'),
     load: () => import('./commands/list.js'),
   },
   {
     name: 'coverage',
     declare: (c) =>
-      c.description('list every contract requirement with the checks that verify it and the reference-provider faults that prove them; exit 1 when a checked requirement is unproven')
-    .option('--json', 'print as JSON'),
+      c
+        .description(
+          'list every contract requirement with the checks that verify it and the reference-provider faults that prove them; exit 1 when a checked requirement is unproven',
+        )
+        .option('--json', 'print as JSON'),
     load: () => import('./commands/coverage.js'),
   },
   {
     name: 'replay',
     declare: (c) =>
-      c.description(
-      'rerun the failed checks of a JSON report (or one with --check) and say of each: still fails, now errors, not run, fixed, ' +
-        'or was not a failure (exit 0 when every replayed failure is fixed and nothing fails now, 1 otherwise, 2 usage)',
-    )
-    .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
-    .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
-    .option('--base-url <url>', 'override the recorded base URL (e.g. a local copy of the provider)')
-    .option('--local', 'permit http:// and loopback base addresses')
-    .option('--credential-env <name>', 'read the credential from this environment variable instead of the recorded source')
-    .option('--credential-file <path>', 'read the credential from this file instead of the recorded source'),
+      c
+        .description(
+          'rerun the failed checks of a JSON report (or one with --check) and say of each: still fails, now errors, not run, fixed, ' +
+            'or was not a failure (exit 0 when every replayed failure is fixed and nothing fails now, 1 otherwise, 2 usage)',
+        )
+        .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
+        .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
+        .option('--base-url <url>', 'override the recorded base URL (e.g. a local copy of the provider)')
+        .option('--local', 'permit http:// and loopback base addresses')
+        .option(
+          '--credential-env <name>',
+          'read the credential from this environment variable instead of the recorded source',
+        )
+        .option('--credential-file <path>', 'read the credential from this file instead of the recorded source'),
     signals: 'stop',
     load: () => import('./commands/replay.js'),
   },
   {
     name: 'report',
     declare: (c) =>
-      c.description(
-      'render a stored JSON report (provcert run --json FILE) as console text, HTML, Markdown, JUnit, JSON or GitHub annotations, ' +
-        'without re-running (exit 0 when rendered, whatever the verdict; 2 when the report or an output path is unusable)',
-    )
-    .argument('<report>', 'JSON report of an earlier run')
-    .option('--json <file>', 'write the JSON report (- for stdout)')
-    .option('--junit <file>', 'write a JUnit XML report (- for stdout)')
-    .option('--markdown <file>', 'write a Markdown summary (- for stdout)')
-    .option('--html <file>', 'write a self-contained HTML report (- for stdout)')
-    .option('--github', 'print GitHub Actions annotations')
-    .option('--reporter <names>', 'reporters, comma-separated: console, json, junit, markdown, html, github (default: console when no file is named)'),
+      c
+        .description(
+          'render a stored JSON report (provcert run --json FILE) as console text, HTML, Markdown, JUnit, JSON or GitHub annotations, ' +
+            'without re-running (exit 0 when rendered, whatever the verdict; 2 when the report or an output path is unusable)',
+        )
+        .argument('<report>', 'JSON report of an earlier run')
+        .option('--json <file>', 'write the JSON report (- for stdout)')
+        .option('--junit <file>', 'write a JUnit XML report (- for stdout)')
+        .option('--markdown <file>', 'write a Markdown summary (- for stdout)')
+        .option('--html <file>', 'write a self-contained HTML report (- for stdout)')
+        .option('--github', 'print GitHub Actions annotations')
+        .option(
+          '--reporter <names>',
+          'reporters, comma-separated: console, json, junit, markdown, html, github (default: console when no file is named)',
+        ),
     load: () => import('./commands/report.js'),
   },
   {
@@ -126,65 +158,111 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'init',
     declare: (c) =>
-      c.description('write a commented starter provcert.config.yaml (every run option with its default)')
-    .option('--force', 'overwrite an existing file')
-    .option('--config <file>', 'write to this file instead of provcert.config.yaml'),
+      c
+        .description('write a commented starter provcert.config.yaml (every run option with its default)')
+        .option('--force', 'overwrite an existing file')
+        .option('--config <file>', 'write to this file instead of provcert.config.yaml'),
     load: () => import('./commands/init.js'),
   },
   {
     name: 'mock-provider',
     declare: (c) =>
-      c.description(`serve the reference provider "${REFERENCE_SLUG}" (every provider route; --fault NAME breaks one contract rule)`)
-    .option('--port <n>', 'port to listen on (0 = any free port)', String(MOCK_PROVIDER_DEFAULT_PORT))
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--auth <method>', 'API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (aliases: api-key, bearer, hmac)', 'API_KEY')
-    .option('--fault <name>', 'switch on a fault (repeatable, or comma-separated)', collect, [])
-    .option('--variant <name>', `a conforming variant: ${VARIANTS.join(', ')} (minimal omits every optional field; noisy adds vendor fields and repeats events)`, 'standard')
-    .option('--list-faults', 'list the faults: name, the check that catches it, what it breaks')
-    .option('--webhook-url <url>', 'where signed status events are posted, e.g. http://127.0.0.1:8787/api/v1/webhooks/demo-kitchen (default: not sent; needs the webhook secret)')
-    .option('--quote-ttl <seconds>', 'quote validity in seconds (default 5)')
-    .option('--data-file <path>', 'JSON file keeping actions and idempotency keys across restarts (default: a temporary file removed on exit)')
-    .option('--capabilities <list>', 'declare these capabilities instead of all eleven (comma-separated)')
-    .option('--credential-env <name>', `environment variable with the credential (default ${DEFAULT_CREDENTIAL_ENV})`)
-    .option('--webhook-secret-env <name>', `environment variable with the webhook secret that signs events (default ${DEFAULT_WEBHOOK_SECRET_ENV}; only needed with --webhook-url)`),
+      c
+        .description(
+          `serve the reference provider "${REFERENCE_SLUG}" (every provider route; --fault NAME breaks one contract rule)`,
+        )
+        .option('--port <n>', 'port to listen on (0 = any free port)', String(MOCK_PROVIDER_DEFAULT_PORT))
+        .option('--host <host>', 'address to listen on', '127.0.0.1')
+        .option(
+          '--auth <method>',
+          'API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (aliases: api-key, bearer, hmac)',
+          'API_KEY',
+        )
+        .option('--fault <name>', 'switch on a fault (repeatable, or comma-separated)', collect, [])
+        .option(
+          '--variant <name>',
+          `a conforming variant: ${VARIANTS.join(', ')} (minimal omits every optional field; noisy adds vendor fields and repeats events)`,
+          'standard',
+        )
+        .option('--list-faults', 'list the faults: name, the check that catches it, what it breaks')
+        .option(
+          '--webhook-url <url>',
+          'where signed status events are posted, e.g. http://127.0.0.1:8787/api/v1/webhooks/demo-kitchen (default: not sent; needs the webhook secret)',
+        )
+        .option('--quote-ttl <seconds>', 'quote validity in seconds (default 5)')
+        .option(
+          '--data-file <path>',
+          'JSON file keeping actions and idempotency keys across restarts (default: a temporary file removed on exit)',
+        )
+        .option('--capabilities <list>', 'declare these capabilities instead of all eleven (comma-separated)')
+        .option(
+          '--credential-env <name>',
+          `environment variable with the credential (default ${DEFAULT_CREDENTIAL_ENV})`,
+        )
+        .option(
+          '--webhook-secret-env <name>',
+          `environment variable with the webhook secret that signs events (default ${DEFAULT_WEBHOOK_SECRET_ENV}; only needed with --webhook-url)`,
+        ),
     signals: 'serve',
     load: () => import('./commands/mock-provider.js'),
   },
   {
     name: 'serve',
     declare: (c) =>
-      withLimitOptions(c.description('run the core server: ingest signed provider webhooks, register and certify providers')
-    .option('--port <n>', 'port to listen on (default 8787; 0 = any free port)')
-    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
-    .option('--data-dir <dir>', 'where events, registrations and certifications are kept (default ./.provcert)')
-    .option('--config <file>', 'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]')
-    .option('--slug <slugs>', 'accept webhooks for these provider slugs with the server webhook secret (comma-separated)')
-    .option('--webhook-secret-env <name>', 'environment variable with the server webhook secret (default SERVICE_WEBHOOK_SECRET; generated once when unset)')
-    .option('--local', 'allow http:// and loopback/private provider base addresses in registrations')
-    .option('--credential-dir <dir>', 'registrations\' credentialFile references are read from this directory only (default <data-dir>/credentials)')
-    .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')),
+      withLimitOptions(
+        c
+          .description('run the core server: ingest signed provider webhooks, register and certify providers')
+          .option('--port <n>', 'port to listen on (default 8787; 0 = any free port)')
+          .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+          .option('--data-dir <dir>', 'where events, registrations and certifications are kept (default ./.provcert)')
+          .option(
+            '--config <file>',
+            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
+          )
+          .option(
+            '--slug <slugs>',
+            'accept webhooks for these provider slugs with the server webhook secret (comma-separated)',
+          )
+          .option(
+            '--webhook-secret-env <name>',
+            'environment variable with the server webhook secret (default SERVICE_WEBHOOK_SECRET; generated once when unset)',
+          )
+          .option('--local', 'allow http:// and loopback/private provider base addresses in registrations')
+          .option(
+            '--credential-dir <dir>',
+            "registrations' credentialFile references are read from this directory only (default <data-dir>/credentials)",
+          )
+          .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract'),
+      ),
     signals: 'serve',
     load: () => import('./commands/serve.js'),
   },
   {
     name: 'sign',
     declare: (c) =>
-      c.description('print the x-service-signature of the exact bytes given: lowercase hex HMAC-SHA256 with the webhook secret')
-    .argument('[file]', 'file to sign, or - for standard input', '-')
-    .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)'),
+      c
+        .description(
+          'print the x-service-signature of the exact bytes given: lowercase hex HMAC-SHA256 with the webhook secret',
+        )
+        .argument('[file]', 'file to sign, or - for standard input', '-')
+        .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)'),
     load: () => import('./commands/sign.js'),
   },
   {
     name: 'send-event',
     declare: (c) =>
-      c.description('post a correctly signed action.status_updated test event and print the answer (exit 0 on 2xx, 1 otherwise or when not delivered, 2 usage)')
-    .requiredOption('--to <url>', 'core address (http://host:port), or the full webhook address')
-    .requiredOption('--slug <slug>', 'provider slug (path and providerSlug)')
-    .option('--status <status>', `newStatus: ${ACTION_STATUSES.join(', ')}`, 'COMPLETED')
-    .option('--action-id <id>', 'actionId carried by the event', 'test-action')
-    .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)'),
+      c
+        .description(
+          'post a correctly signed action.status_updated test event and print the answer (exit 0 on 2xx, 1 otherwise or when not delivered, 2 usage)',
+        )
+        .requiredOption('--to <url>', 'core address (http://host:port), or the full webhook address')
+        .requiredOption('--slug <slug>', 'provider slug (path and providerSlug)')
+        .option('--status <status>', `newStatus: ${ACTION_STATUSES.join(', ')}`, 'COMPLETED')
+        .option('--action-id <id>', 'actionId carried by the event', 'test-action')
+        .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)'),
     load: () => import('./commands/send-event.js'),
-  },];
+  },
+];
 
 /** The commander program: declarations only; `dispatch` runs the chosen command's module. */
 export function buildProgram(io: CliIo, dispatch: (spec: CommandSpec, args: unknown[]) => Promise<void>): Command {

@@ -1,14 +1,16 @@
+import type { RawRunOptions } from '../config/flags.js';
 import type { CheckId, CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
-import type { RawRunOptions } from '../config/flags.js';
 
 export interface ReplayPlan {
   flags: RawRunOptions;
   checks: CheckId[];
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-const list = (v: unknown): string | undefined => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(',') : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+const list = (v: unknown): string | undefined =>
+  Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(',') : undefined;
 
 const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
 
@@ -20,13 +22,23 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
   const failed = report.checks.filter((c) => isFailure(c.status)).map((c) => c.id);
   const checks = only ? [only] : failed;
   if (only && !report.checks.some((c) => c.id === only)) return { error: `the report has no check "${only}"` };
-  if (checks.length === 0) return { error: 'the report has no failed check to replay (verdict ' + report.verdict + '); pass --check ID to rerun one anyway' };
+  if (checks.length === 0)
+    return {
+      error:
+        'the report has no failed check to replay (verdict ' +
+        report.verdict +
+        '); pass --check ID to rerun one anyway',
+    };
   const i = report.inputs;
   const source = i['credentialSource'] as { kind?: string; name?: string; path?: string } | undefined;
   const flags: RawRunOptions = {
     baseUrl: str(i['baseUrl']) ?? report.provider.baseUrl,
     auth: str(i['authMethod']) ?? report.provider.authMethod,
-    ...(source?.kind === 'file' && source.path ? { credentialFile: source.path } : source?.name ? { credentialEnv: source.name } : {}),
+    ...(source?.kind === 'file' && source.path
+      ? { credentialFile: source.path }
+      : source?.name
+        ? { credentialEnv: source.name }
+        : {}),
     ...(str(i['profile']) ? { profile: str(i['profile']) } : {}),
     ...(list(i['capabilities']) ? { capabilities: list(i['capabilities']) } : {}),
     ...(str(i['fulfillment']) ? { fulfillment: str(i['fulfillment']) } : {}),
@@ -53,10 +65,18 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
  */
 export type ReplayVerdict = 'still-fails' | 'now-errors' | 'not-run' | 'fixed' | 'was-not-a-failure' | 'fails-now';
 
-export const REPLAY_VERDICTS: readonly ReplayVerdict[] = ['still-fails', 'now-errors', 'not-run', 'fails-now', 'fixed', 'was-not-a-failure'];
+export const REPLAY_VERDICTS: readonly ReplayVerdict[] = [
+  'still-fails',
+  'now-errors',
+  'not-run',
+  'fails-now',
+  'fixed',
+  'was-not-a-failure',
+];
 
 /** Verdicts that keep the replay from exiting 0: a failure seen now, or one that could not be shown fixed. */
-export const isStillFailing = (verdict: ReplayVerdict): boolean => verdict !== 'fixed' && verdict !== 'was-not-a-failure';
+export const isStillFailing = (verdict: ReplayVerdict): boolean =>
+  verdict !== 'fixed' && verdict !== 'was-not-a-failure';
 
 const LABEL: Record<ReplayVerdict, [one: string, many: string]> = {
   'still-fails': ['still fails', 'still fail'],

@@ -1,16 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCheckIds, CHECKS } from '../checks/registry.js';
-import type { CheckId } from '../model/check-ids.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, PROFILES, type Profile } from '../model/contract-constants.js';
-import { nonPublicHostReason } from '../http/host.js';
+import { CHECKS, parseCheckIds } from '../checks/registry.js';
 import { didYouMean } from '../config/explain.js';
+import type { RawRunOptions } from '../config/flags.js';
 import { credentialFinding } from '../doctor/auth.js';
 import { parseAuthMethod } from '../http/auth.js';
-import type { RunConfig } from '../model/run-config.js';
+import { nonPublicHostReason } from '../http/host.js';
+import type { CheckId } from '../model/check-ids.js';
+import {
+  DEFAULT_CREDENTIAL_ENV,
+  DEFAULT_WEBHOOK_SECRET_ENV,
+  PROFILES,
+  type Profile,
+} from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import type { RawRunOptions } from '../config/flags.js';
+import type { RunConfig } from '../model/run-config.js';
 
 export interface ResolvedRun {
   config: RunConfig;
@@ -23,7 +28,8 @@ export interface ResolvedRun {
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`);
   return n;
 }
 
@@ -42,7 +48,11 @@ function refuseStrayWhitespace(credential: string, source: string): void {
   if (judged.status === 'fail') throw new UsageError(judged.detail, judged.fix);
 }
 
-function readCredential(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): { credential: string; source: RunConfig['credentialSource'] } {
+function readCredential(
+  raw: RawRunOptions,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { credential: string; source: RunConfig['credentialSource'] } {
   if (raw.credentialFile) {
     const path = resolve(cwd, raw.credentialFile);
     let credential: string;
@@ -50,14 +60,20 @@ function readCredential(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string)
       // One trailing newline is an editor artefact, not part of the secret.
       credential = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
     } catch (e) {
-      throw new UsageError(`cannot read --credential-file ${raw.credentialFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new UsageError(
+        `cannot read --credential-file ${raw.credentialFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     refuseStrayWhitespace(credential, `the file ${raw.credentialFile}`);
     return { credential, source: { kind: 'file', path } };
   }
   const name = raw.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
   const credential = env[name];
-  if (!credential) throw new UsageError(`missing credential: the environment variable ${name} is not set`, `set ${name}, or pass --credential-env NAME or --credential-file PATH`);
+  if (!credential)
+    throw new UsageError(
+      `missing credential: the environment variable ${name} is not set`,
+      `set ${name}, or pass --credential-env NAME or --credential-file PATH`,
+    );
   refuseStrayWhitespace(credential, name);
   return { credential, source: { kind: 'env', name } };
 }
@@ -86,12 +102,19 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
   try {
     url = new URL(raw.baseUrl);
   } catch {
-    throw new UsageError(`--base-url "${raw.baseUrl}" is not a URL (expected e.g. https://provider.example.com/api)`, suggestion);
+    throw new UsageError(
+      `--base-url "${raw.baseUrl}" is not a URL (expected e.g. https://provider.example.com/api)`,
+      suggestion,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
   if (!raw.auth) throw new UsageError('missing --auth <API_KEY|BEARER_TOKEN|HMAC_SIGNATURE>');
   const authMethod = parseAuthMethod(raw.auth);
-  if (!authMethod) throw new UsageError(`--auth "${raw.auth}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`);
+  if (!authMethod)
+    throw new UsageError(
+      `--auth "${raw.auth}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`,
+    );
   let profile: Profile | undefined;
   if (raw.profile) {
     profile = PROFILES.find((p) => p === raw.profile?.toUpperCase());
@@ -107,7 +130,14 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
     authMethod,
     credentialSource: source,
     ...(profile ? { profile } : {}),
-    ...(raw.capabilities ? { capabilities: raw.capabilities.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean) } : {}),
+    ...(raw.capabilities
+      ? {
+          capabilities: raw.capabilities
+            .split(',')
+            .map((c) => c.trim().toUpperCase())
+            .filter(Boolean),
+        }
+      : {}),
     ...(raw.fulfillment ? { fulfillment: raw.fulfillment.toUpperCase() } : {}),
     local: raw.local === true,
     webhookHost: raw.webhookHost ?? '127.0.0.1',

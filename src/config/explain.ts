@@ -25,7 +25,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     prev = row;
   }
@@ -61,7 +65,9 @@ function secretKeyReason(key: string): string {
 function unknownKeyReason(key: string): string {
   if (looksLikeSecretKey(key)) return secretKeyReason(key);
   const suggestion = nearest(key, OPTION_KEYS);
-  return suggestion ? `unknown key "${key}" (did you mean ${suggestion}?)` : `unknown key "${key}"; known keys: ${OPTION_KEYS.join(', ')}`;
+  return suggestion
+    ? `unknown key "${key}" (did you mean ${suggestion}?)`
+    : `unknown key "${key}"; known keys: ${OPTION_KEYS.join(', ')}`;
 }
 
 function found(e: ErrorObject): string {

@@ -23,7 +23,11 @@ export function locateConfig(cwd: string, env: NodeJS.ProcessEnv, configPath?: s
 }
 
 /** One clear line for the first problem; the others follow in the hint so none is lost. */
-export function problemsError(prefix: string, problems: readonly ConfigProblem[], where: (p: ConfigProblem) => string): UsageError {
+export function problemsError(
+  prefix: string,
+  problems: readonly ConfigProblem[],
+  where: (p: ConfigProblem) => string,
+): UsageError {
   const lines = problems.map((p) => (where(p) ? `${where(p)} ${p.reason}` : p.reason));
   const [first = 'is invalid', ...rest] = lines;
   return new UsageError(`${prefix}${first}`, rest.length > 0 ? `also: ${rest.join('; ')}` : undefined);
@@ -52,13 +56,16 @@ export async function readConfigFile(location: ConfigLocation): Promise<Record<s
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !location.explicit) return undefined;
-    if (code === 'ENOENT') throw new UsageError(`config file ${location.label} not found`, 'create one with: provcert init');
+    if (code === 'ENOENT')
+      throw new UsageError(`config file ${location.label} not found`, 'create one with: provcert init');
     throw new UsageError(`cannot read config file ${location.label} (${code ?? 'error'})`);
   }
   const parsed = parseYaml(text, location.label);
   if (parsed === null || parsed === undefined) return {};
   if (!isRecord(parsed)) {
-    throw new UsageError(`${location.label}: must be a mapping of option: value (e.g. "baseUrl: https://…"), found ${Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}`);
+    throw new UsageError(
+      `${location.label}: must be a mapping of option: value (e.g. "baseUrl: https://…"), found ${Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}`,
+    );
   }
   const values = splitLists(parsed);
   const problems = validateConfig(values);

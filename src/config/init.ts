@@ -19,7 +19,8 @@ export async function writeStarterConfig(cwd: string, options: { force: boolean;
     await writeFile(path, renderStarterConfig(), { encoding: 'utf8', flag: options.force ? 'w' : 'wx' });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new UsageError(`${label} already exists; not overwritten`, 'use provcert init --force to replace it');
+    if (code === 'EEXIST')
+      throw new UsageError(`${label} already exists; not overwritten`, 'use provcert init --force to replace it');
     throw new UsageError(`cannot write ${label} (${code ?? 'error'})`);
   }
   return { label, overwritten: options.force };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { packageRoot } from '../util/package-root.js';
-import { explainConfigError, type ConfigProblem } from './explain.js';
+import { type ConfigProblem, explainConfigError } from './explain.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

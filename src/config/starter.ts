@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { DEFAULT_CONFIG_FILE, envNameOf, isOptionKey, flagNameOf } from './options.js';
+import { DEFAULT_CONFIG_FILE, envNameOf, flagNameOf, isOptionKey } from './options.js';
 import { configSchema, type PropertySchema } from './schema.js';
 
 const HEADER = [
@@ -11,7 +11,8 @@ const HEADER = [
   '# JSON Schema of this file: spec/config.schema.json in the provcert package.',
 ];
 
-const yamlValue = (value: unknown): string => stringify(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
+const yamlValue = (value: unknown): string =>
+  stringify(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
 
 function block(key: string, property: PropertySchema): string[] {
   const hasDefault = property.default !== undefined;

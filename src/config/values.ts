@@ -6,7 +6,10 @@ export function splitLists(values: Record<string, unknown>): Record<string, unkn
   const out: Record<string, unknown> = { ...values };
   for (const [key, value] of Object.entries(values)) {
     if (isOptionKey(key) && OPTION_KINDS[key] === 'list' && typeof value === 'string') {
-      out[key] = value.split(',').map((s) => s.trim()).filter(Boolean);
+      out[key] = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     }
   }
   return out;

@@ -1,17 +1,32 @@
 import { nonPublicHostReason } from '../http/host.js';
-import { finding, type Finding } from './types.js';
+import { type Finding, finding } from './types.js';
 
 /** HTTPS on a public host is what hosted certification needs; http is tolerated only for local self-tests. */
 export function httpsFinding(url: URL): Finding {
   const hostReason = nonPublicHostReason(url.hostname);
   if (url.protocol === 'http:') {
     if (hostReason) {
-      return finding('https', 'warn', `http:// to ${url.hostname}, which ${hostReason}: fine for a local self-test (provcert run --local), but hosted certification needs a public HTTPS address`, 'before certifying in the portal, expose the backend on a public https:// address');
+      return finding(
+        'https',
+        'warn',
+        `http:// to ${url.hostname}, which ${hostReason}: fine for a local self-test (provcert run --local), but hosted certification needs a public HTTPS address`,
+        'before certifying in the portal, expose the backend on a public https:// address',
+      );
     }
-    return finding('https', 'fail', `the base URL uses http://; a provider base address must be public HTTPS`, `serve the API over HTTPS and use --base-url https://${url.host}${url.pathname}`);
+    return finding(
+      'https',
+      'fail',
+      `the base URL uses http://; a provider base address must be public HTTPS`,
+      `serve the API over HTTPS and use --base-url https://${url.host}${url.pathname}`,
+    );
   }
   if (hostReason) {
-    return finding('https', 'warn', `https, but the host ${url.hostname} ${hostReason}: hosted callers cannot reach it (fine for a local self-test with --local)`, 'before certifying in the portal, use the public address of the backend');
+    return finding(
+      'https',
+      'warn',
+      `https, but the host ${url.hostname} ${hostReason}: hosted callers cannot reach it (fine for a local self-test with --local)`,
+      'before certifying in the portal, use the public address of the backend',
+    );
   }
   return finding('https', 'ok', `https on the public host ${url.hostname}`);
 }
@@ -21,10 +36,20 @@ export function basePathFinding(url: URL): Finding {
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/health$/i.test(path)) {
     const parent = path.slice(0, -'/health'.length);
-    return finding('base-path', 'fail', `the base URL ends with /health; the service appends /health and the other route paths itself`, `use --base-url ${url.origin}${parent || ''}`);
+    return finding(
+      'base-path',
+      'fail',
+      `the base URL ends with /health; the service appends /health and the other route paths itself`,
+      `use --base-url ${url.origin}${parent || ''}`,
+    );
   }
   if (url.search || url.hash) {
-    return finding('base-path', 'warn', 'the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake', `use --base-url ${url.origin}${path}`);
+    return finding(
+      'base-path',
+      'warn',
+      'the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake',
+      `use --base-url ${url.origin}${path}`,
+    );
   }
   return finding('base-path', 'ok', `routes are requested under ${path || '/'} (e.g. ${path}/provider-info)`);
 }

@@ -1,8 +1,8 @@
-import { AUTH_METHODS, type AuthMethod } from '../model/contract-constants.js';
 import { authHeader } from '../http/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
-import { ROUTES, type Probes, type Route } from './http-probes.js';
-import { finding, type DoctorCredential, type Finding } from './types.js';
+import { AUTH_METHODS, type AuthMethod } from '../model/contract-constants.js';
+import { type Probes, ROUTES, type Route } from './http-probes.js';
+import { type DoctorCredential, type Finding, finding } from './types.js';
 
 /** How each scheme shows up on the wire, for messages (header names only, never values). */
 const HEADER_LABEL: Record<AuthMethod, string> = {
@@ -22,14 +22,25 @@ const rejected = (o: HttpOutcome): boolean => o.kind === 'response' && (o.status
 export function credentialFinding(credential: DoctorCredential | undefined): Finding {
   if (!credential) return finding('credential', 'skip', 'no credential given');
   const { value, source } = credential;
-  if (value === '') return finding('credential', 'fail', `the credential from ${source} is empty`, `put the provider credential in ${source}`);
+  if (value === '')
+    return finding(
+      'credential',
+      'fail',
+      `the credential from ${source} is empty`,
+      `put the provider credential in ${source}`,
+    );
   const problems: string[] = [];
   if (/^\s/.test(value)) problems.push('leading whitespace');
   if (/[\r\n]$/.test(value)) problems.push('a trailing newline');
   else if (/\s$/.test(value)) problems.push('trailing whitespace');
   if (/[\r\n]/.test(value.trim())) problems.push('a line break inside');
   if (problems.length > 0) {
-    return finding('credential', 'fail', `the credential from ${source} has ${problems.join(' and ')} (value not shown)`, `remove the whitespace from ${source} (write files with printf '%s' rather than echo; check the value stored in the portal too)`);
+    return finding(
+      'credential',
+      'fail',
+      `the credential from ${source} has ${problems.join(' and ')} (value not shown)`,
+      `remove the whitespace from ${source} (write files with printf '%s' rather than echo; check the value stored in the portal too)`,
+    );
   }
   return finding('credential', 'ok', `no stray whitespace around the credential from ${source}`);
 }
@@ -45,21 +56,36 @@ interface Attempt {
 }
 
 /** Try schemes (and the trimmed credential) until the provider accepts one. */
-async function findAccepted(client: ProviderClient, route: string, credential: string, attempts: readonly Attempt[]): Promise<{ attempt: Attempt; status: number } | undefined> {
+async function findAccepted(
+  client: ProviderClient,
+  route: string,
+  credential: string,
+  attempts: readonly Attempt[],
+): Promise<{ attempt: Attempt; status: number } | undefined> {
   for (const attempt of attempts) {
     const value = attempt.trimmed ? credential.trim() : credential;
     const [name, headerValue] = authHeader(attempt.method, value, '');
-    const outcome = await client.send({ method: 'GET', path: route, auth: { kind: 'headers', headers: { [name]: headerValue } } });
+    const outcome = await client.send({
+      method: 'GET',
+      path: route,
+      auth: { kind: 'headers', headers: { [name]: headerValue } },
+    });
     if (ok2xx(outcome) && outcome.kind === 'response') return { attempt, status: outcome.status };
   }
   return undefined;
 }
 
 function attemptsFor(configured: AuthMethod | undefined, credential: string): Attempt[] {
-  const others = headerSafe(credential) ? AUTH_METHODS.filter((m) => m !== configured).map((method) => ({ method, trimmed: false })) : [];
+  const others = headerSafe(credential)
+    ? AUTH_METHODS.filter((m) => m !== configured).map((method) => ({ method, trimmed: false }))
+    : [];
   const trimmed = STRAY_WHITESPACE.test(credential) ? AUTH_METHODS.map((method) => ({ method, trimmed: true })) : [];
   // The configured scheme with a trimmed value first: whitespace is the likelier mistake than the scheme.
-  return [...trimmed.filter((a) => a.method === configured), ...others, ...trimmed.filter((a) => a.method !== configured)];
+  return [
+    ...trimmed.filter((a) => a.method === configured),
+    ...others,
+    ...trimmed.filter((a) => a.method !== configured),
+  ];
 }
 
 const everyScheme = AUTH_METHODS.map((m) => HEADER_LABEL[m]).join(', ');
@@ -68,15 +94,37 @@ const everyScheme = AUTH_METHODS.map((m) => HEADER_LABEL[m]).join(', ');
  * Auth header mismatch: when the configured scheme is rejected, try the other two header names with
  * the same credential and say which one the provider seems to expect.
  */
-export async function authFinding(probes: Probes, client: ProviderClient, configured: AuthMethod | undefined, credential: DoctorCredential | undefined): Promise<Finding> {
-  if (!credential) return finding('auth', 'skip', 'no credential given, so authentication was not tested', 'set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH');
+export async function authFinding(
+  probes: Probes,
+  client: ProviderClient,
+  configured: AuthMethod | undefined,
+  credential: DoctorCredential | undefined,
+): Promise<Finding> {
+  if (!credential)
+    return finding(
+      'auth',
+      'skip',
+      'no credential given, so authentication was not tested',
+      'set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH',
+    );
   const route = authRoute(probes);
-  if (!route) return finding('auth', 'skip', 'no required route answered 2xx or 401, so authentication could not be judged (see routes)');
+  if (!route)
+    return finding(
+      'auth',
+      'skip',
+      'no required route answered 2xx or 401, so authentication could not be judged (see routes)',
+    );
   return authFindingOn(route, probes.routes[route], client, configured, credential);
 }
 
 /** The auth diagnosis from one route's answer to the configured credential (provcert run uses it when GET /provider-info is refused). */
-export async function authFindingOn(route: string, first: HttpOutcome, client: ProviderClient, configured: AuthMethod | undefined, credential: DoctorCredential): Promise<Finding> {
+export async function authFindingOn(
+  route: string,
+  first: HttpOutcome,
+  client: ProviderClient,
+  configured: AuthMethod | undefined,
+  credential: DoctorCredential,
+): Promise<Finding> {
   const status = first.kind === 'response' ? first.status : 0;
 
   const sendable = headerSafe(credential.value);
@@ -84,26 +132,56 @@ export async function authFindingOn(route: string, first: HttpOutcome, client: P
     return finding('auth', 'ok', `GET ${route} answered ${status} with ${HEADER_LABEL[configured]} (${configured})`);
   }
   if ((!configured || !sendable) && ok2xx(first)) {
-    return finding('auth', 'warn', `GET ${route} answered ${status} without any credential: provider routes must answer 401 to a missing credential`, 'protect the provider routes with the auth method chosen in the portal (provcert run checks this in wrong-credential)');
+    return finding(
+      'auth',
+      'warn',
+      `GET ${route} answered ${status} without any credential: provider routes must answer 401 to a missing credential`,
+      'protect the provider routes with the auth method chosen in the portal (provcert run checks this in wrong-credential)',
+    );
   }
   const accepted = await findAccepted(client, route, credential.value, attemptsFor(configured, credential.value));
   const unsendable = `the credential from ${credential.source} contains a line break, which no HTTP header can carry`;
   if (!sendable && !accepted) {
-    return finding('auth', 'fail', `${unsendable}, and GET ${route} answered ${status} to every scheme with the whitespace removed`, `remove the whitespace from ${credential.source}, and check that it holds the provider credential the backend expects`);
+    return finding(
+      'auth',
+      'fail',
+      `${unsendable}, and GET ${route} answered ${status} to every scheme with the whitespace removed`,
+      `remove the whitespace from ${credential.source}, and check that it holds the provider credential the backend expects`,
+    );
   }
   if (!accepted) {
-    return finding('auth', 'fail', `GET ${route} answered ${status} with every scheme (${everyScheme}): the credential itself is not accepted`, `check that ${credential.source} holds the provider credential the backend expects (not the webhook secret or an account token) and that it was not rotated`);
+    return finding(
+      'auth',
+      'fail',
+      `GET ${route} answered ${status} with every scheme (${everyScheme}): the credential itself is not accepted`,
+      `check that ${credential.source} holds the provider credential the backend expects (not the webhook secret or an account token) and that it was not rotated`,
+    );
   }
   const { attempt } = accepted;
   const how = `${HEADER_LABEL[attempt.method]}${attempt.trimmed ? ' and the whitespace removed from the credential' : ''}`;
   if (!configured) {
-    if (attempt.trimmed) return finding('auth', 'fail', `GET ${route} answered ${accepted.status} only with ${how}`, `remove the whitespace from ${credential.source} and use --auth ${attempt.method}`);
+    if (attempt.trimmed)
+      return finding(
+        'auth',
+        'fail',
+        `GET ${route} answered ${accepted.status} only with ${how}`,
+        `remove the whitespace from ${credential.source} and use --auth ${attempt.method}`,
+      );
     return finding('auth', 'ok', `GET ${route} answered ${accepted.status} with ${how}: use --auth ${attempt.method}`);
   }
   const fixes = [
     ...(attempt.trimmed ? [`remove the whitespace from ${credential.source}`] : []),
-    ...(attempt.method !== configured ? [`use --auth ${attempt.method} (and choose ${attempt.method} in the portal)`] : []),
+    ...(attempt.method !== configured
+      ? [`use --auth ${attempt.method} (and choose ${attempt.method} in the portal)`]
+      : []),
   ];
-  const tried = sendable ? `GET ${route} answered ${status} with ${HEADER_LABEL[configured]} (${configured}) but` : `${unsendable}; GET ${route} answered`;
-  return finding('auth', 'fail', `${tried} ${accepted.status} with ${how}; you configured ${configured}`, fixes.join(', and '));
+  const tried = sendable
+    ? `GET ${route} answered ${status} with ${HEADER_LABEL[configured]} (${configured}) but`
+    : `${unsendable}; GET ${route} answered`;
+  return finding(
+    'auth',
+    'fail',
+    `${tried} ${accepted.status} with ${how}; you configured ${configured}`,
+    fixes.join(', and '),
+  );
 }

@@ -1,13 +1,13 @@
 import { isIP } from 'node:net';
 import { createProviderClient } from '../http/client.js';
-import { Redactor } from '../util/redact.js';
 import type { HttpResponse } from '../http/types.js';
+import { Redactor } from '../util/redact.js';
 import { basePathFinding, httpsFinding } from './address.js';
 import { authFinding, credentialFinding, headerSafe } from './auth.js';
 import { frontendFinding, latencyFinding, probeApi, routesFinding } from './http-probes.js';
 import { dnsProbe, tcpProbe } from './network.js';
 import { tlsProbe } from './tls.js';
-import { finding, FINDING_IDS, type DoctorInput, type Finding, type FindingId } from './types.js';
+import { type DoctorInput, FINDING_IDS, type Finding, type FindingId, finding } from './types.js';
 
 const DEFAULT_SLOW_MS = 2_000;
 /** Doctor reads only status lines and small bodies; a big body is not worth waiting for. */
@@ -19,7 +19,13 @@ const defaultPort = (url: URL): number => (url.port ? Number(url.port) : url.pro
 
 /** Every secret-looking part of the input, masked wherever it could surface in a text. */
 function redactorFor(input: DoctorInput, url: URL): Redactor {
-  return new Redactor([input.credential?.value, url.password, safeDecode(url.password), url.username, safeDecode(url.username)]);
+  return new Redactor([
+    input.credential?.value,
+    url.password,
+    safeDecode(url.password),
+    url.username,
+    safeDecode(url.username),
+  ]);
 }
 
 function safeDecode(text: string): string {
@@ -45,10 +51,17 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
   const dns = await dnsProbe(url.hostname, input.timeoutMs);
   findings.push(dns.finding);
   if (dns.resolved) say(`connecting to ${url.hostname}:${defaultPort(url)} (TCP)`);
-  const tcp = dns.resolved ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs) : { finding: finding('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
+  const tcp = dns.resolved
+    ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs)
+    : { finding: finding('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
   findings.push(tcp.finding);
 
-  let blockedBy: string | undefined = tcp.finding.status === 'ok' ? undefined : dns.resolved ? 'no TCP connection (see tcp)' : 'the host does not resolve (see dns)';
+  let blockedBy: string | undefined =
+    tcp.finding.status === 'ok'
+      ? undefined
+      : dns.resolved
+        ? 'no TCP connection (see tcp)'
+        : 'the host does not resolve (see dns)';
   if (url.protocol !== 'https:') {
     findings.push(finding('tls', 'skip', 'plain http: no TLS'));
   } else if (blockedBy || !tcp.address) {
@@ -79,28 +92,50 @@ async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean
   const credential = input.credential?.value ?? '';
   const redactor = redactorFor(input, url);
   const clientFor = (baseUrl: string) =>
-    createProviderClient({ baseUrl, authMethod: input.authMethod ?? 'API_KEY', credential, timeoutMs: input.timeoutMs, maxBodyBytes: MAX_BODY_BYTES }, { redactor });
+    createProviderClient(
+      {
+        baseUrl,
+        authMethod: input.authMethod ?? 'API_KEY',
+        credential,
+        timeoutMs: input.timeoutMs,
+        maxBodyBytes: MAX_BODY_BYTES,
+      },
+      { redactor },
+    );
   const client = clientFor(input.baseUrl);
   // A credential with a line break cannot be sent; probe without it (routes still answer, e.g. 401).
-  const auth = input.authMethod && input.credential && headerSafe(credential) ? ({ kind: 'configured' } as const) : ({ kind: 'none' } as const);
+  const auth =
+    input.authMethod && input.credential && headerSafe(credential)
+      ? ({ kind: 'configured' } as const)
+      : ({ kind: 'none' } as const);
   try {
     const probes = await probeApi(client, auth);
     const probeCandidate = async (baseUrl: string): Promise<HttpResponse | undefined> => {
       const candidate = clientFor(baseUrl);
       try {
-        const answers = await Promise.all(['/provider-info', '/health'].map((path) => candidate.send({ method: 'GET', path, auth })));
-        return answers.find((o): o is HttpResponse => o.kind === 'response' && o.status !== 404 && o.bodyKind !== 'html');
+        const answers = await Promise.all(
+          ['/provider-info', '/health'].map((path) => candidate.send({ method: 'GET', path, auth })),
+        );
+        return answers.find(
+          (o): o is HttpResponse => o.kind === 'response' && o.status !== 404 && o.bodyKind !== 'html',
+        );
       } finally {
         await candidate.close();
       }
     };
     const routes = await routesFinding(probes, input.baseUrl, probeCandidate);
     // Under a wrong base path the probes hit no provider route, so what they say about auth means nothing.
-    const wrongPath = basePathWrong ? 'the base path is wrong (see base-path)' : routes.status === 'fail' ? 'the provider routes were not found (see routes)' : undefined;
+    const wrongPath = basePathWrong
+      ? 'the base path is wrong (see base-path)'
+      : routes.status === 'fail'
+        ? 'the provider routes were not found (see routes)'
+        : undefined;
     return [
       frontendFinding(probes),
       routes,
-      wrongPath ? finding('auth', 'skip', `skipped: ${wrongPath}`) : await authFinding(probes, client, input.authMethod, input.credential),
+      wrongPath
+        ? finding('auth', 'skip', `skipped: ${wrongPath}`)
+        : await authFinding(probes, client, input.authMethod, input.credential),
       latencyFinding(probes, input.slowMs ?? DEFAULT_SLOW_MS),
     ];
   } finally {
@@ -109,4 +144,5 @@ async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean
 }
 
 /** Exit code of a diagnosis: 1 when anything failed, else 0 (warnings never fail). */
-export const doctorExitCode = (findings: readonly Finding[]): 0 | 1 => (findings.some((f) => f.status === 'fail') ? 1 : 0);
+export const doctorExitCode = (findings: readonly Finding[]): 0 | 1 =>
+  findings.some((f) => f.status === 'fail') ? 1 : 0;

@@ -1,5 +1,5 @@
 import type { AuthOverride, HttpOutcome, HttpResponse, ProviderClient } from '../http/types.js';
-import { finding, type Finding } from './types.js';
+import { type Finding, finding } from './types.js';
 
 /** Routes every profile requires: if none of them exists, the base path is wrong. */
 export const ROUTES = ['/provider-info', '/health', '/catalog'] as const;
@@ -13,21 +13,33 @@ export interface Probes {
 
 export async function probeApi(client: ProviderClient, auth: AuthOverride): Promise<Probes> {
   const get = (path: string): Promise<HttpOutcome> => client.send({ method: 'GET', path, auth });
-  const [root, info, health, catalog] = await Promise.all([get(''), get('/provider-info'), get('/health'), get('/catalog')]);
+  const [root, info, health, catalog] = await Promise.all([
+    get(''),
+    get('/provider-info'),
+    get('/health'),
+    get('/catalog'),
+  ]);
   return { root, routes: { '/provider-info': info, '/health': health, '/catalog': catalog } };
 }
 
-const isHtml = (o: HttpOutcome): o is HttpResponse => o.kind === 'response' && (o.bodyKind === 'html' || /text\/html/i.test(o.contentType));
+const isHtml = (o: HttpOutcome): o is HttpResponse =>
+  o.kind === 'response' && (o.bodyKind === 'html' || /text\/html/i.test(o.contentType));
 const responded = (o: HttpOutcome): o is HttpResponse => o.kind === 'response';
 
 /** An HTML answer means a website or frontend address was entered instead of the API's. */
 export function frontendFinding(probes: Probes): Finding {
   const info = probes.routes['/provider-info'];
   if (isHtml(info)) {
-    return finding('frontend', 'fail', `GET /provider-info answered an HTML page (${info.status}, content-type ${info.contentType || 'none'}): this is a website, not the provider API`, 'use the base address of the provider backend (the prefix under which /provider-info answers JSON), not the website, portal or frontend address');
+    return finding(
+      'frontend',
+      'fail',
+      `GET /provider-info answered an HTML page (${info.status}, content-type ${info.contentType || 'none'}): this is a website, not the provider API`,
+      'use the base address of the provider backend (the prefix under which /provider-info answers JSON), not the website, portal or frontend address',
+    );
   }
   if (!responded(info) && !responded(probes.root)) return finding('frontend', 'skip', 'no HTTP answer (see routes)');
-  if (isHtml(probes.root)) return finding('frontend', 'ok', 'the base address itself serves an HTML page, but /provider-info does not');
+  if (isHtml(probes.root))
+    return finding('frontend', 'ok', 'the base address itself serves an HTML page, but /provider-info does not');
   return finding('frontend', 'ok', 'no HTML pages: the address answers like an API');
 }
 
@@ -55,32 +67,61 @@ export async function routesFinding(probes: Probes, baseUrl: string, probeCandid
   const failures = outcomes.filter(([, o]) => o.kind === 'failure');
   if (failures.length > 0) {
     const detail = failures.map(([r, o]) => `GET ${r}: ${o.kind === 'failure' ? o.message : ''}`).join('; ');
-    return finding('routes', 'fail', detail, 'make the base address answer the provider routes directly (no redirects, within --timeout)');
+    return finding(
+      'routes',
+      'fail',
+      detail,
+      'make the base address answer the provider routes directly (no redirects, within --timeout)',
+    );
   }
   const statuses = outcomes.map(([, o]) => (o.kind === 'response' ? o.status : 0));
   if (statuses.every((s) => s === 404)) {
     for (const candidate of candidateBases(baseUrl)) {
       const answer = await probeCandidate(candidate);
       if (answer) {
-        return finding('routes', 'fail', `GET /provider-info, /health and /catalog all answered 404: the base path is wrong; ${candidate} answers (GET /provider-info ${answer.status})`, `use --base-url ${candidate}`);
+        return finding(
+          'routes',
+          'fail',
+          `GET /provider-info, /health and /catalog all answered 404: the base path is wrong; ${candidate} answers (GET /provider-info ${answer.status})`,
+          `use --base-url ${candidate}`,
+        );
       }
     }
-    return finding('routes', 'fail', 'GET /provider-info, /health and /catalog all answered 404: the base path is wrong (nothing answers at <base>/api, the parent path or <origin>/api either)', 'use the prefix under which the backend serves /provider-info; the service appends the route paths itself');
+    return finding(
+      'routes',
+      'fail',
+      'GET /provider-info, /health and /catalog all answered 404: the base path is wrong (nothing answers at <base>/api, the parent path or <origin>/api either)',
+      'use the prefix under which the backend serves /provider-info; the service appends the route paths itself',
+    );
   }
-  const missing = outcomes.filter(([, o]) => o.kind === 'response' && (o.status === 404 || o.status >= 500)).map(([r, o]) => `${r} ${o.kind === 'response' ? o.status : ''}`);
+  const missing = outcomes
+    .filter(([, o]) => o.kind === 'response' && (o.status === 404 || o.status >= 500))
+    .map(([r, o]) => `${r} ${o.kind === 'response' ? o.status : ''}`);
   if (missing.length > 0) {
-    return finding('routes', 'warn', `${statusList(probes.routes)}: ${missing.join(', ')} did not answer properly`, 'every profile requires GET /provider-info, /health and /catalog; implement the missing routes (provcert run shows the details)');
+    return finding(
+      'routes',
+      'warn',
+      `${statusList(probes.routes)}: ${missing.join(', ')} did not answer properly`,
+      'every profile requires GET /provider-info, /health and /catalog; implement the missing routes (provcert run shows the details)',
+    );
   }
   return finding('routes', 'ok', statusList(probes.routes));
 }
 
 /** Answers slower than the threshold are a warning: hosted callers use time-outs. */
 export function latencyFinding(probes: Probes, slowMs: number): Finding {
-  const timed = [['(base URL)', probes.root] as const, ...ROUTES.map((r) => [r, probes.routes[r]] as const)].filter(([, o]) => o.kind === 'response');
+  const timed = [['(base URL)', probes.root] as const, ...ROUTES.map((r) => [r, probes.routes[r]] as const)].filter(
+    ([, o]) => o.kind === 'response',
+  );
   if (timed.length === 0) return finding('latency', 'skip', 'no HTTP answer to time (see routes)');
   const slow = timed.filter(([, o]) => o.durationMs > slowMs);
   if (slow.length > 0) {
-    return finding('latency', 'warn', `slow answers (over ${slowMs} ms): ${slow.map(([r, o]) => `GET ${r} ${o.durationMs} ms`).join(', ')}`, 'make the backend answer faster (cold starts, database queries, distance); the hosted service calls with time-outs');
+    return finding(
+      'latency',
+      'warn',
+      `slow answers (over ${slowMs} ms): ${slow.map(([r, o]) => `GET ${r} ${o.durationMs} ms`).join(', ')}`,
+      'make the backend answer faster (cold starts, database queries, distance); the hosted service calls with time-outs',
+    );
   }
   const [route, slowest] = timed.reduce((a, b) => (b[1].durationMs > a[1].durationMs ? b : a));
   return finding('latency', 'ok', `slowest answer ${slowest.durationMs} ms (GET ${route})`);

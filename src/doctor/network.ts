@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP } from 'node:net';
 import { nonPublicHostReason } from '../http/host.js';
-import { finding, type Finding } from './types.js';
+import { type Finding, finding } from './types.js';
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 
@@ -21,16 +21,34 @@ export interface DnsResult {
 /** Resolve the host the way the client will (node:dns lookup, i.e. the system resolver). */
 export async function dnsProbe(hostname: string, timeoutMs: number): Promise<DnsResult> {
   const host = bareHost(hostname);
-  if (isIP(host)) return { finding: finding('dns', 'ok', `${host} is an IP address; no lookup needed`), resolved: true };
+  if (isIP(host))
+    return { finding: finding('dns', 'ok', `${host} is an IP address; no lookup needed`), resolved: true };
   try {
     const answer = await withTimeout(lookup(host, { all: true }), timeoutMs);
     if (answer === 'timeout') {
-      return { finding: finding('dns', 'fail', `no DNS answer for ${host} within ${timeoutMs} ms`, 'check the network and resolver of this machine, then the DNS records of the host'), resolved: false };
+      return {
+        finding: finding(
+          'dns',
+          'fail',
+          `no DNS answer for ${host} within ${timeoutMs} ms`,
+          'check the network and resolver of this machine, then the DNS records of the host',
+        ),
+        resolved: false,
+      };
     }
     const addresses = answer.map((a) => a.address);
-    const privateOnly = nonPublicHostReason(host) === undefined && addresses.every((a) => nonPublicHostReason(a) !== undefined);
+    const privateOnly =
+      nonPublicHostReason(host) === undefined && addresses.every((a) => nonPublicHostReason(a) !== undefined);
     if (privateOnly) {
-      return { finding: finding('dns', 'warn', `${host} resolves only to non-public addresses (${addresses.join(', ')}): hosted callers cannot reach it`, 'publish a public DNS record for the API host before certifying in the portal'), resolved: true };
+      return {
+        finding: finding(
+          'dns',
+          'warn',
+          `${host} resolves only to non-public addresses (${addresses.join(', ')}): hosted callers cannot reach it`,
+          'publish a public DNS record for the API host before certifying in the portal',
+        ),
+        resolved: true,
+      };
     }
     return { finding: finding('dns', 'ok', `${host} resolves to ${addresses.join(', ')}`), resolved: true };
   } catch (e) {
@@ -41,7 +59,15 @@ export async function dnsProbe(hostname: string, timeoutMs: number): Promise<Dns
         : code === 'EAI_AGAIN'
           ? `the DNS lookup of ${host} failed temporarily (EAI_AGAIN): the resolver is unreachable or the name has no answer yet`
           : `the DNS lookup of ${host} failed (${code})`;
-    return { finding: finding('dns', 'fail', detail, 'check the spelling of the host in --base-url and that its DNS record is public'), resolved: false };
+    return {
+      finding: finding(
+        'dns',
+        'fail',
+        detail,
+        'check the spelling of the host in --base-url and that its DNS record is public',
+      ),
+      resolved: false,
+    };
   }
 }
 
@@ -60,23 +86,47 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
     const socket = connect({ host, port, autoSelectFamily: true });
     const timer = setTimeout(() => {
       socket.destroy();
-      resolve({ finding: finding('tcp', 'fail', `no answer within ${timeoutMs} ms when connecting to ${target}`, 'a firewall drops the connection, or the address is not reachable from here; check the host and port, or raise --timeout') });
+      resolve({
+        finding: finding(
+          'tcp',
+          'fail',
+          `no answer within ${timeoutMs} ms when connecting to ${target}`,
+          'a firewall drops the connection, or the address is not reachable from here; check the host and port, or raise --timeout',
+        ),
+      });
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
       const address = socket.remoteAddress;
       const ms = Math.round(performance.now() - started);
       socket.destroy();
-      resolve({ finding: finding('tcp', 'ok', `connected to ${address ?? host}:${port} in ${ms} ms`), ...(address ? { address } : {}) });
+      resolve({
+        finding: finding('tcp', 'ok', `connected to ${address ?? host}:${port} in ${ms} ms`),
+        ...(address ? { address } : {}),
+      });
     });
     socket.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       socket.destroy();
       const code = e.code ?? 'error';
       if (code === 'ECONNREFUSED') {
-        resolve({ finding: finding('tcp', 'fail', `connection to ${target} refused: nothing listens there`, 'start the provider backend, or fix the port in --base-url (https defaults to 443, http to 80)') });
+        resolve({
+          finding: finding(
+            'tcp',
+            'fail',
+            `connection to ${target} refused: nothing listens there`,
+            'start the provider backend, or fix the port in --base-url (https defaults to 443, http to 80)',
+          ),
+        });
       } else {
-        resolve({ finding: finding('tcp', 'fail', `cannot connect to ${target} (${code})`, 'check the host and port in --base-url and that the backend is reachable from this network') });
+        resolve({
+          finding: finding(
+            'tcp',
+            'fail',
+            `cannot connect to ${target} (${code})`,
+            'check the host and port in --base-url and that the backend is reachable from this network',
+          ),
+        });
       }
     });
   });

@@ -31,7 +31,13 @@ function displayUrl(baseUrl: string): string {
 export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined, findings: Finding[]): DoctorReport {
   const summary: Record<FindingStatus, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
   for (const f of findings) summary[f.status] += 1;
-  return { baseUrl: displayUrl(baseUrl), ...(authMethod ? { authMethod } : {}), verdict: summary.fail > 0 ? 'FAIL' : 'PASS', summary, findings };
+  return {
+    baseUrl: displayUrl(baseUrl),
+    ...(authMethod ? { authMethod } : {}),
+    verdict: summary.fail > 0 ? 'FAIL' : 'PASS',
+    summary,
+    findings,
+  };
 }
 
 /** One line per finding (✓ ok · ! warning · ✗ failed · - skipped), the fix indented under it. */
@@ -48,7 +54,8 @@ export function renderDoctorText(report: DoctorReport, options: { color: boolean
   const { ok, warn, fail, skip } = report.summary;
   const verdict = report.verdict === 'PASS' ? c.green.bold('PASS') : c.red.bold('FAIL');
   lines.push(`${verdict}  ${ok} passed, ${warn} warning${warn === 1 ? '' : 's'}, ${fail} failed, ${skip} skipped`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
-export const renderDoctorJson = (report: DoctorReport): string => jsonTerminalSafe(JSON.stringify(report, null, 2)) + '\n';
+export const renderDoctorJson = (report: DoctorReport): string =>
+  `${jsonTerminalSafe(JSON.stringify(report, null, 2))}\n`;

@@ -3,7 +3,18 @@ import type { AuthMethod } from '../model/contract-constants.js';
 export type FindingStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 /** Stable ids, in the order findings are reported (network stack first, then the API on top of it). */
-export const FINDING_IDS = ['https', 'base-path', 'dns', 'tcp', 'tls', 'frontend', 'routes', 'auth', 'credential', 'latency'] as const;
+export const FINDING_IDS = [
+  'https',
+  'base-path',
+  'dns',
+  'tcp',
+  'tls',
+  'frontend',
+  'routes',
+  'auth',
+  'credential',
+  'latency',
+] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
 
 /** One diagnosis: what was looked at, what was seen, and (for warn/fail) what to do about it. */

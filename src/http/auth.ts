@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract-constants.js';
+import { API_KEY_HEADER, type AuthMethod, SIGNATURE_HEADER } from '../model/contract-constants.js';
 import { hmacHex } from '../util/hmac.js';
 import type { AuthOverride } from './types.js';
 
@@ -15,7 +15,12 @@ export function authHeader(method: AuthMethod, credential: string, body: string)
 }
 
 /** The authentication headers of one request, given the override a check asked for. */
-export function authHeadersFor(method: AuthMethod, credential: string, body: string, override: AuthOverride): Record<string, string> {
+export function authHeadersFor(
+  method: AuthMethod,
+  credential: string,
+  body: string,
+  override: AuthOverride,
+): Record<string, string> {
   switch (override.kind) {
     case 'configured':
       return Object.fromEntries([authHeader(method, credential, body)]);
@@ -31,9 +36,13 @@ export function authHeadersFor(method: AuthMethod, credential: string, body: str
 }
 
 const ALIASES: Record<string, AuthMethod> = {
-  API_KEY: 'API_KEY', 'API-KEY': 'API_KEY', APIKEY: 'API_KEY',
-  BEARER_TOKEN: 'BEARER_TOKEN', BEARER: 'BEARER_TOKEN',
-  HMAC_SIGNATURE: 'HMAC_SIGNATURE', HMAC: 'HMAC_SIGNATURE',
+  API_KEY: 'API_KEY',
+  'API-KEY': 'API_KEY',
+  APIKEY: 'API_KEY',
+  BEARER_TOKEN: 'BEARER_TOKEN',
+  BEARER: 'BEARER_TOKEN',
+  HMAC_SIGNATURE: 'HMAC_SIGNATURE',
+  HMAC: 'HMAC_SIGNATURE',
 };
 
 /** Accepts the contract names and the short aliases (api-key, bearer, hmac), any case. */

@@ -1,25 +1,35 @@
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import type { Exchange } from '../model/exchange.js';
+import type { Redactor } from '../util/redact.js';
 import { authHeadersFor } from './auth.js';
 import { classifyBody, contentCoding, jsonDeeperThan, MAX_JSON_DEPTH } from './body.js';
-import type { Redactor } from '../util/redact.js';
-import type { Exchange } from '../model/exchange.js';
-import type { HttpOutcome, ProviderClient, ProviderClientOptions, ProviderRequest, TransportFailureKind } from './types.js';
+import type {
+  HttpOutcome,
+  ProviderClient,
+  ProviderClientOptions,
+  ProviderRequest,
+  TransportFailureKind,
+} from './types.js';
 
 /** Bodies kept as evidence are cut here; the full body is still parsed for checks. */
 const EVIDENCE_BODY_LIMIT = 4096;
 
 const truncate = (text: string): { body: string; truncated: boolean } =>
-  text.length > EVIDENCE_BODY_LIMIT ? { body: text.slice(0, EVIDENCE_BODY_LIMIT) + '…', truncated: true } : { body: text, truncated: false };
+  text.length > EVIDENCE_BODY_LIMIT
+    ? { body: `${text.slice(0, EVIDENCE_BODY_LIMIT)}…`, truncated: true }
+    : { body: text, truncated: false };
 
 function buildUrl(baseUrl: string, path: string, query: ProviderRequest['query']): string {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) url.searchParams.set(key, String(value));
   return url.toString();
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -37,23 +47,41 @@ function describeFailure(
   timedOut: boolean,
 ): { kind: TransportFailureKind; message: string } {
   const timeoutMs = timeouts.requestMs;
-  if (timedOut) return { kind: 'timeout', message: `timed out after ${timeoutMs} ms waiting for ${url}: the address is not reachable or the backend is too slow (raise --timeout if it is just slow)` };
+  if (timedOut)
+    return {
+      kind: 'timeout',
+      message: `timed out after ${timeoutMs} ms waiting for ${url}: the address is not reachable or the backend is too slow (raise --timeout if it is just slow)`,
+    };
   const e = error as { code?: string; cause?: { code?: string }; message?: string };
   const code = e.code ?? e.cause?.code ?? '';
   const host = new URL(url).host;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message: `the host ${host} could not be resolved (DNS): check the base URL's spelling` };
-  if (code === 'ECONNREFUSED') return { kind: 'refused', message: `connection to ${host} refused: nothing listens there; is the provider backend running?` };
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', message: `the connection to ${host} was closed before a complete answer arrived` };
-  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return { kind: 'tls', message: `TLS to ${host} failed (${code}): the certificate is invalid, expired or for another host` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { kind: 'dns', message: `the host ${host} could not be resolved (DNS): check the base URL's spelling` };
+  if (code === 'ECONNREFUSED')
+    return {
+      kind: 'refused',
+      message: `connection to ${host} refused: nothing listens there; is the provider backend running?`,
+    };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return { kind: 'reset', message: `the connection to ${host} was closed before a complete answer arrived` };
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT')
+    return {
+      kind: 'tls',
+      message: `TLS to ${host} failed (${code}): the certificate is invalid, expired or for another host`,
+    };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    const why = 'nothing answers at that address (wrong host or port, a firewall dropping packets, or not publicly reachable)';
+    const why =
+      'nothing answers at that address (wrong host or port, a firewall dropping packets, or not publicly reachable)';
     return { kind: 'timeout', message: `could not connect to ${host} within ${timeouts.connectMs} ms: ${why}` };
   }
   return { kind: 'network', message: `request to ${url} failed: ${code || e.message || 'network error'}` };
 }
 
 /** Read at most `limit` bytes; reports whether the body was larger. */
-async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ text: string; tooLarge: boolean; bytes: number }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  limit: number,
+): Promise<{ text: string; tooLarge: boolean; bytes: number }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -77,7 +105,10 @@ export interface HttpClientDeps {
 }
 
 /** The outbound client: auth, per-request timeout, size cap, redirects reported, redacted evidence. */
-export function createProviderClient(options: ProviderClientOptions, deps: HttpClientDeps): ProviderClient & { close(): Promise<void> } {
+export function createProviderClient(
+  options: ProviderClientOptions,
+  deps: HttpClientDeps,
+): ProviderClient & { close(): Promise<void> } {
   const now = deps.now ?? (() => performance.now());
   const connectMs = Math.min(deps.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);
   const agent = new Agent({ connections: 32, connect: { timeout: connectMs } });
@@ -119,7 +150,8 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
       exchange.failure = deps.redactor.text(message);
       return { kind: 'failure', failure: kind, message: exchange.failure, durationMs: exchange.durationMs, exchange };
     };
-    if (deps.signal?.aborted) return failure('blocked', `not sent: the run was interrupted before ${req.method} ${req.path}`);
+    if (deps.signal?.aborted)
+      return failure('blocked', `not sent: the run was interrupted before ${req.method} ${req.path}`);
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -143,27 +175,55 @@ export function createProviderClient(options: ProviderClientOptions, deps: HttpC
         // Not read at all (a bomb stays a few bytes); the abort this causes is expected, not an error.
         res.body.on('error', () => undefined).destroy();
         exchange.response = { status: res.statusCode, headers: deps.redactor.headers(resHeaders) };
-        return failure('compressed', `${req.method} ${req.path} answered a body compressed with ${coding} (Content-Encoding: ${coding}); provcert does not decompress provider answers: send uncompressed JSON (provcert asks for Accept-Encoding: identity)`);
+        return failure(
+          'compressed',
+          `${req.method} ${req.path} answered a body compressed with ${coding} (Content-Encoding: ${coding}); provcert does not decompress provider answers: send uncompressed JSON (provcert asks for Accept-Encoding: identity)`,
+        );
       }
       const read = await readCapped(res.body, options.maxBodyBytes);
       exchange.durationMs = Math.round(now() - started);
       // Masked before it is cut, so no secret is split by the cut and shown in part.
       const shown = truncate(deps.redactor.text(read.text));
-      exchange.response = { status: res.statusCode, headers: deps.redactor.headers(resHeaders), body: shown.body, ...(shown.truncated || read.tooLarge ? { truncated: true } : {}) };
+      exchange.response = {
+        status: res.statusCode,
+        headers: deps.redactor.headers(resHeaders),
+        body: shown.body,
+        ...(shown.truncated || read.tooLarge ? { truncated: true } : {}),
+      };
       if (read.tooLarge) {
-        return failure('too-large', `${req.method} ${req.path} answered more than ${options.maxBodyBytes} bytes; reading stopped there (the body limit protects the run)`);
+        return failure(
+          'too-large',
+          `${req.method} ${req.path} answered more than ${options.maxBodyBytes} bytes; reading stopped there (the body limit protects the run)`,
+        );
       }
       if (res.statusCode >= 300 && res.statusCode < 400) {
         const location = resHeaders['location'] ?? '(no location header)';
-        return failure('redirect', `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`);
+        return failure(
+          'redirect',
+          `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`,
+        );
       }
       if (jsonDeeperThan(read.text, MAX_JSON_DEPTH)) {
-        return failure('too-deep', `${req.method} ${req.path} answered JSON nested deeper than ${MAX_JSON_DEPTH} levels; provcert does not read it (the contract's payloads are a few levels deep)`);
+        return failure(
+          'too-deep',
+          `${req.method} ${req.path} answered JSON nested deeper than ${MAX_JSON_DEPTH} levels; provcert does not read it (the contract's payloads are a few levels deep)`,
+        );
       }
       const { kind, json } = classifyBody(contentType, read.text);
-      return { kind: 'response', status: res.statusCode, headers: resHeaders, contentType, text: read.text, bodyKind: kind, json, durationMs: exchange.durationMs, exchange };
+      return {
+        kind: 'response',
+        status: res.statusCode,
+        headers: resHeaders,
+        contentType,
+        text: read.text,
+        bodyKind: kind,
+        json,
+        durationMs: exchange.durationMs,
+        exchange,
+      };
     } catch (error) {
-      if (deps.signal?.aborted && !timedOut) return failure('network', `${req.method} ${req.path} was stopped: the run was interrupted`);
+      if (deps.signal?.aborted && !timedOut)
+        return failure('network', `${req.method} ${req.path} was stopped: the run was interrupted`);
       const { kind, message } = describeFailure(error, url, { requestMs: timeoutMs, connectMs }, timedOut);
       return failure(kind, message);
     } finally {

@@ -2,7 +2,10 @@ import { isIP } from 'node:net';
 
 /** Why a host is not publicly reachable by a hosted caller, or undefined when it looks public. */
 export function nonPublicHostReason(hostname: string): string | undefined {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'is localhost';
   if (host.endsWith('.local')) return 'is a .local (mDNS) name';
   if (host.endsWith('.internal')) return 'is an .internal name';

@@ -1,6 +1,6 @@
-import { API_KEY_HEADER, SIGNATURE_HEADER, type AuthMethod } from '../model/contract-constants.js';
-import { isSensitiveHeader } from '../util/redact.js';
+import { API_KEY_HEADER, type AuthMethod, SIGNATURE_HEADER } from '../model/contract-constants.js';
 import type { Exchange } from '../model/exchange.js';
+import { isSensitiveHeader } from '../util/redact.js';
 
 export type CredentialSource = { kind: 'env'; name: string } | { kind: 'file'; path: string };
 
@@ -25,14 +25,17 @@ export function curlFor(exchange: Exchange, authMethod: AuthMethod, source: Cred
   if (hasBody) lines.push(`BODY=${shellQuote(body)}`);
   const args = [`curl -sS -i -X ${method} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(exchange.request.headers)) {
-    if (isSensitiveHeader(name) || name === 'user-agent' || name === 'content-length' || name === 'accept-encoding') continue;
+    if (isSensitiveHeader(name) || name === 'user-agent' || name === 'content-length' || name === 'accept-encoding')
+      continue;
     args.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   const secret = auth === 'credential' ? shellQuote(WRONG_CREDENTIAL_PLACEHOLDER) : credentialExpr(source);
   if (auth !== 'none' && auth !== 'headers') {
     if (authMethod === 'HMAC_SIGNATURE') {
       const signed = auth === 'sign-other-bytes' ? shellQuote(signedBytes ?? '') : hasBody ? '"$BODY"' : "''";
-      args.push(`-H "${SIGNATURE_HEADER}: $(printf '%s' ${signed} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.* //')"`);
+      args.push(
+        `-H "${SIGNATURE_HEADER}: $(printf '%s' ${signed} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.* //')"`,
+      );
     } else if (authMethod === 'BEARER_TOKEN') {
       args.push(`-H "authorization: Bearer ${secret.replace(/^"|"$/g, '').replace(/^'|'$/g, '')}"`);
     } else {

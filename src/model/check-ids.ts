@@ -1,8 +1,27 @@
 /** Stable check ids (docs/decisions.md, Results). */
 export const CHECK_IDS = [
-  'base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search',
-  'wrong-credential', 'signature', 'quote-math', 'quote-validation', 'quote-expiry', 'quote-binding', 'action-validation',
-  'payment-pending', 'action-status', 'idempotency', 'webhook', 'cancel', 'payment-options', 'errors',
+  'base-url',
+  'metadata',
+  'capabilities',
+  'health',
+  'locations',
+  'catalog',
+  'offering',
+  'search',
+  'wrong-credential',
+  'signature',
+  'quote-math',
+  'quote-validation',
+  'quote-expiry',
+  'quote-binding',
+  'action-validation',
+  'payment-pending',
+  'action-status',
+  'idempotency',
+  'webhook',
+  'cancel',
+  'payment-options',
+  'errors',
 ] as const;
 
 export type CheckId = (typeof CHECK_IDS)[number];

@@ -23,4 +23,12 @@ export const MIN_QUOTE_VALIDITY_MS = 5_000;
 export const CONTRACT_VERSION = '1.0.0';
 
 /** Action statuses (contract, States and transitions › Action status). */
-export const ACTION_STATUSES = ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'] as const;
+export const ACTION_STATUSES = [
+  'CREATED',
+  'AWAITING_PAYMENT',
+  'CONFIRMED',
+  'PROCESSING',
+  'COMPLETED',
+  'CANCELLED',
+  'FAILED',
+] as const;

@@ -4,7 +4,10 @@
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }

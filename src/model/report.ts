@@ -59,7 +59,15 @@ export interface RunReport {
   tool: { name: 'provcert'; version: string };
   contract: { version: string; spec: string };
   /** profile and fulfillment are absent when GET /provider-info could not tell them (the run's root cause). */
-  provider: { baseUrl: string; slug?: string; name?: string; authMethod: AuthMethod; profile?: Profile; capabilities: string[]; fulfillment?: string };
+  provider: {
+    baseUrl: string;
+    slug?: string;
+    name?: string;
+    authMethod: AuthMethod;
+    profile?: Profile;
+    capabilities: string[];
+    fulfillment?: string;
+  };
   verdict: 'PASS' | 'FAIL';
   startedAt: string;
   finishedAt: string;

@@ -1,5 +1,5 @@
-import type { AuthMethod, Profile } from './contract-constants.js';
 import type { CheckId } from './check-ids.js';
+import type { AuthMethod, Profile } from './contract-constants.js';
 
 /** Fully resolved options of one certification run (flags > environment > config file > defaults). */
 export interface RunConfig {

@@ -27,11 +27,17 @@ export interface WebhookInbox {
   urlFor(slug: string): string;
   all(): readonly ReceivedWebhook[];
   /** Resolves with the first received webhook (past or future) matching, or undefined after timeoutMs. */
-  waitFor(predicate: (w: ReceivedWebhook) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined>;
+  waitFor(
+    predicate: (w: ReceivedWebhook) => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ReceivedWebhook | undefined>;
 }
 
 /** The string fields that identify an event (each absent when the body does not carry it as a string). */
-export function eventIdentity(w: ReceivedWebhook): Pick<WebhookTimelineEntry, 'eventId' | 'eventType' | 'actionId' | 'newStatus'> {
+export function eventIdentity(
+  w: ReceivedWebhook,
+): Pick<WebhookTimelineEntry, 'eventId' | 'eventType' | 'actionId' | 'newStatus'> {
   const identity: Pick<WebhookTimelineEntry, 'eventId' | 'eventType' | 'actionId' | 'newStatus'> = {};
   for (const key of ['eventId', 'eventType', 'actionId', 'newStatus'] as const) {
     const value = w.event?.[key];

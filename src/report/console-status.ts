@@ -7,7 +7,8 @@ export type StatusStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: 
  * A terminal that reports no width (some CI pseudo-terminals, `script` sessions) cannot hold a redrawn
  * line: the spinner divides by the width and would clear lines forever.
  */
-export const hasWidth = (stream: { columns?: number }): boolean => typeof stream.columns === 'number' && stream.columns > 0;
+export const hasWidth = (stream: { columns?: number }): boolean =>
+  typeof stream.columns === 'number' && stream.columns > 0;
 
 /** The one line at the bottom of a terminal that is redrawn in place (a spinner and what the run is doing). */
 export interface StatusLine {

@@ -1,11 +1,9 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckProgress } from '../model/report.js';
-import type { CheckResult, RunReport } from '../model/report.js';
+import type { CheckProgress, CheckResult, RunBeginInfo, RunReport, RunStartInfo } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, hasWidth, type StatusLine, type StatusStream } from './console-status.js';
 import { checkResultLines, verdictLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
-import type { RunBeginInfo, RunStartInfo } from '../model/report.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type OutputStream = StatusStream;
@@ -37,7 +35,8 @@ export interface ConsoleReporterOptions {
   now?: () => number;
 }
 
-const isSet = (value: string | undefined): boolean => value !== undefined && value !== '' && value !== '0' && value !== 'false';
+const isSet = (value: string | undefined): boolean =>
+  value !== undefined && value !== '' && value !== '0' && value !== 'false';
 
 export interface TerminalMode {
   color: boolean;
@@ -51,19 +50,26 @@ export interface TerminalMode {
  * colour (as in Node itself) but never a spinner; --no-color beats it. A spinner also needs a terminal
  * that reports a positive width.
  */
-export function terminalMode(stream: { isTTY?: boolean; columns?: number }, env: Env, options: { noColor?: boolean } = {}): TerminalMode {
+export function terminalMode(
+  stream: { isTTY?: boolean; columns?: number },
+  env: Env,
+  options: { noColor?: boolean } = {},
+): TerminalMode {
   const plain = options.noColor === true || isSet(env['NO_COLOR']) || isSet(env['CI']) || env['TERM'] === 'dumb';
   const force = env['FORCE_COLOR'];
   const tty = stream.isTTY === true;
-  const color = options.noColor === true ? false : force !== undefined ? force !== '0' && force !== 'false' : tty && !plain;
+  const color =
+    options.noColor === true ? false : force !== undefined ? force !== '0' && force !== 'false' : tty && !plain;
   return { color, spinner: tty && hasWidth(stream) && !plain };
 }
 
 /** terminalMode's colour decision (for outputs without a status line: replay, report). */
-export const shouldUseColor = (stream: { isTTY?: boolean }, env: Env, options: { noColor?: boolean } = {}): boolean => terminalMode(stream, env, options).color;
+export const shouldUseColor = (stream: { isTTY?: boolean }, env: Env, options: { noColor?: boolean } = {}): boolean =>
+  terminalMode(stream, env, options).color;
 
 /** terminalMode's spinner decision. */
-export const shouldBeInteractive = (stream: { isTTY?: boolean; columns?: number }, env: Env): boolean => terminalMode(stream, env).spinner;
+export const shouldBeInteractive = (stream: { isTTY?: boolean; columns?: number }, env: Env): boolean =>
+  terminalMode(stream, env).spinner;
 
 /** Provider text printed raw could rewrite the screen or hide a failure with escape sequences. */
 const terminalSafe = (text: string): string => sanitizeTerminalText(text);
@@ -85,7 +91,8 @@ interface Wait {
 
 /** "webhook: 2 of 4 expected events received, up to 24 s left": one line, also on the status line. */
 function waitLine(id: string, wait: Wait, now: number): string {
-  const left = wait.deadline === undefined ? '' : `, ${wait.endsEarly ? 'up to ' : ''}${secondsText(wait.deadline - now)} left`;
+  const left =
+    wait.deadline === undefined ? '' : `, ${wait.endsEarly ? 'up to ' : ''}${secondsText(wait.deadline - now)} left`;
   return sanitizeTerminalText(`${id}: ${wait.text}${left}`, { oneLine: true });
 }
 
@@ -169,7 +176,9 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       begun = true;
       phase = 'reading GET /provider-info';
       const limit = `requests time out after ${timeoutText(info.timeoutMs)}`;
-      print([`${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)}: reading GET /provider-info first (${limit})`]);
+      print([
+        `${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)}: reading GET /provider-info first (${limit})`,
+      ]);
       refresh();
     },
     onRunStart(info) {
@@ -208,7 +217,10 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       waits.clear();
       phase = undefined;
       close();
-      const closing = ending.interruptedBy !== undefined ? interruptedLines(report, ending.interruptedBy, c) : verdictLines(report, c);
+      const closing =
+        ending.interruptedBy !== undefined
+          ? interruptedLines(report, ending.interruptedBy, c)
+          : verdictLines(report, c);
       print(['', ...closing]);
     },
   };

@@ -1,8 +1,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult, RunReport } from '../model/report.js';
-import { citationText, violatedRequirements } from './requirements.js';
-import { formatDuration, formatValue, requestLine, summaryText } from './format.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
+import { formatDuration, formatValue, requestLine, summaryText } from './format.js';
+import { citationText, violatedRequirements } from './requirements.js';
 
 /**
  * A check result as terminal lines, the way `run` prints it: the status line, then for a failure what it
@@ -14,7 +14,10 @@ import { sanitizeTerminalText } from '../util/terminal.js';
 type Cited = Pick<RunReport, 'requirements'>;
 
 const indent = (text: string, spaces: number): string =>
-  sanitizeTerminalText(text).split('\n').map((line) => `${' '.repeat(spaces)}${line}`).join('\n');
+  sanitizeTerminalText(text)
+    .split('\n')
+    .map((line) => `${' '.repeat(spaces)}${line}`)
+    .join('\n');
 
 /** The indented lines under a failed or erroring check. */
 export function failureDetailLines(result: CheckResult, c: ChalkInstance, report: Cited): string[] {
@@ -25,7 +28,10 @@ export function failureDetailLines(result: CheckResult, c: ChalkInstance, report
   if (result.expected !== undefined) lines.push(`    ${c.green('expected:')}`, indent(formatValue(result.expected), 6));
   if (result.actual !== undefined) lines.push(`    ${c.red('found:')}`, indent(formatValue(result.actual), 6));
   for (const row of result.quoteMath ?? []) {
-    if (!row.ok) lines.push(indent(`${row.label}: expected ${row.formula} = ${row.expected}, provider ${row.actual ?? 'missing'}`, 4));
+    if (!row.ok)
+      lines.push(
+        indent(`${row.label}: expected ${row.formula} = ${row.expected}, provider ${row.actual ?? 'missing'}`, 4),
+      );
   }
   if (result.reproduce) lines.push(`    ${c.cyan('reproduce:')}`, indent(result.reproduce, 6));
   const first = result.evidence[0];
@@ -40,7 +46,9 @@ export function checkResultLines(result: CheckResult, c: ChalkInstance, report: 
   const lines: string[] = [];
   switch (result.status) {
     case 'pass':
-      lines.push(`${c.green('✓')} ${id}  ${sanitizeTerminalText(result.title)} ${c.dim(`(${formatDuration(result.durationMs)})`)}`);
+      lines.push(
+        `${c.green('✓')} ${id}  ${sanitizeTerminalText(result.title)} ${c.dim(`(${formatDuration(result.durationMs)})`)}`,
+      );
       break;
     case 'skip':
       lines.push(c.dim(`- ${sanitizeTerminalText(result.id)}  ${message}`));
@@ -59,7 +67,10 @@ export function checkResultLines(result: CheckResult, c: ChalkInstance, report: 
 }
 
 /** The verdict lines that end a run's console output. */
-export function verdictLines(report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'>, c: ChalkInstance): string[] {
+export function verdictLines(
+  report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'>,
+  c: ChalkInstance,
+): string[] {
   const passed = report.verdict === 'PASS';
   const verdict = passed ? c.green.bold('PASS') : c.red.bold('FAIL');
   return [

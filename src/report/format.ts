@@ -1,5 +1,5 @@
-import type { CheckResult, RunReport } from '../model/report.js';
 import type { Exchange } from '../model/exchange.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 
 /**

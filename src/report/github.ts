@@ -29,11 +29,14 @@ export function renderGithubAnnotations(input: RunReport): string {
   const report = maskReport(input);
   const lines: string[] = [];
   for (const check of report.checks) {
-    if (check.status === 'fail' || check.status === 'error') lines.push(command('error', `provcert ${check.id}`, problemMessage(check, report)));
-    for (const warning of check.findings.filter((f) => f.severity === 'warn')) lines.push(command('warning', `provcert ${check.id} [${warning.requirement}]`, warning.message));
+    if (check.status === 'fail' || check.status === 'error')
+      lines.push(command('error', `provcert ${check.id}`, problemMessage(check, report)));
+    for (const warning of check.findings.filter((f) => f.severity === 'warn'))
+      lines.push(command('warning', `provcert ${check.id} [${warning.requirement}]`, warning.message));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 /** GitHub Actions sets GITHUB_ACTIONS=true in every step. */
-export const isGithubActions = (env: Readonly<Record<string, string | undefined>>): boolean => env['GITHUB_ACTIONS'] === 'true';
+export const isGithubActions = (env: Readonly<Record<string, string | undefined>>): boolean =>
+  env['GITHUB_ACTIONS'] === 'true';

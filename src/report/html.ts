@@ -1,6 +1,6 @@
-import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import type { CheckStatus } from '../model/check-ids.js';
 import type { Exchange } from '../model/exchange.js';
+import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
 import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
@@ -35,7 +35,13 @@ function quoteMathTable(rows: QuoteMathRow[]): string {
     ['Value', 'Expected computation', 'Expected', 'Provider', 'OK'],
     rows.map((r) => ({
       cls: r.ok ? '' : 'bad',
-      cells: [td(r.label), td(r.formula), td(String(r.expected), 'num'), td(r.actual === null ? '(missing)' : String(r.actual), 'num'), td(r.ok ? '✓' : '✗')],
+      cells: [
+        td(r.label),
+        td(r.formula),
+        td(String(r.expected), 'num'),
+        td(r.actual === null ? '(missing)' : String(r.actual), 'num'),
+        td(r.ok ? '✓' : '✗'),
+      ],
     })),
   );
 }
@@ -47,8 +53,14 @@ function webhookTable(events: WebhookTimelineEntry[]): string {
     events.map((ev, i) => ({
       cls: ev.verified ? '' : 'bad',
       cells: [
-        td(ev.receivedAt), td(ev.eventId ?? ''), td(ev.eventType ?? ''), td(ev.actionId ?? ''), td(ev.newStatus ?? ''),
-        td(`${ev.verified ? 'verified' : 'NOT verified'}${ev.duplicate ? ' (duplicate)' : ''}`), td(ev.header ?? ''), td(diagnoses[i] ?? ''),
+        td(ev.receivedAt),
+        td(ev.eventId ?? ''),
+        td(ev.eventType ?? ''),
+        td(ev.actionId ?? ''),
+        td(ev.newStatus ?? ''),
+        td(`${ev.verified ? 'verified' : 'NOT verified'}${ev.duplicate ? ' (duplicate)' : ''}`),
+        td(ev.header ?? ''),
+        td(diagnoses[i] ?? ''),
       ],
     })),
   );
@@ -64,7 +76,10 @@ function requestText(exchange: Exchange): string {
 function responseText(exchange: Exchange): string {
   const response = exchange.response;
   if (!response) return exchange.failure ?? 'no response';
-  const lines = [`${response.status} (${formatDuration(exchange.durationMs)})`, ...Object.entries(response.headers).map(([n, v]) => `${n}: ${v}`)];
+  const lines = [
+    `${response.status} (${formatDuration(exchange.durationMs)})`,
+    ...Object.entries(response.headers).map(([n, v]) => `${n}: ${v}`),
+  ];
   if (response.body !== undefined) lines.push('', response.body + (response.truncated ? '\n… (truncated)' : ''));
   if (exchange.failure) lines.push('', exchange.failure);
   return lines.join('\n');
@@ -72,8 +87,9 @@ function responseText(exchange: Exchange): string {
 
 function evidenceHtml(evidence: Exchange[]): string {
   return evidence
-    .map((exchange, i) =>
-      `<div class="exchange"><h3>Evidence ${i + 1}</h3><div class="side-by-side"><div><strong>Request</strong>${pre(requestText(exchange), 'request')}</div><div><strong>Response</strong>${pre(responseText(exchange), 'response')}</div></div></div>`,
+    .map(
+      (exchange, i) =>
+        `<div class="exchange"><h3>Evidence ${i + 1}</h3><div class="side-by-side"><div><strong>Request</strong>${pre(requestText(exchange), 'request')}</div><div><strong>Response</strong>${pre(responseText(exchange), 'response')}</div></div></div>`,
     )
     .join('\n');
 }
@@ -83,15 +99,30 @@ function checkHtml(check: CheckResult, report: RunReport): string {
   const parts: string[] = [];
   const violated = violatedRequirements(report, check);
   if (violated.length > 0) {
-    parts.push(`<p class="requirements"><strong>Violates:</strong> ${violated.map((r) => `<code class="requirement">${e(r.id)}</code>${r.section ? ` (${e(r.section)})` : ''}`).join('; ')}</p>`);
+    parts.push(
+      `<p class="requirements"><strong>Violates:</strong> ${violated.map((r) => `<code class="requirement">${e(r.id)}</code>${r.section ? ` (${e(r.section)})` : ''}`).join('; ')}</p>`,
+    );
   }
-  parts.push(`<p class="rule"><strong>Rule:</strong> ${e(check.rule)} <span class="verifies">verifies ${check.requirements.map((id) => `<code>${e(id)}</code>`).join(' ')}</span></p>`);
-  if (check.details?.length) parts.push(`<ul class="details">${uniqueLines(check.details).map((d) => `<li>${e(d)}</li>`).join('')}</ul>`);
+  parts.push(
+    `<p class="rule"><strong>Rule:</strong> ${e(check.rule)} <span class="verifies">verifies ${check.requirements.map((id) => `<code>${e(id)}</code>`).join(' ')}</span></p>`,
+  );
+  if (check.details?.length)
+    parts.push(
+      `<ul class="details">${uniqueLines(check.details)
+        .map((d) => `<li>${e(d)}</li>`)
+        .join('')}</ul>`,
+    );
   const warnings = check.findings.filter((f) => f.severity === 'warn');
-  if (warnings.length > 0) parts.push(`<ul class="warnings">${warnings.map((w) => `<li class="warning">warning [<code>${e(w.requirement)}</code>]: ${e(w.message)}</li>`).join('')}</ul>`);
+  if (warnings.length > 0)
+    parts.push(
+      `<ul class="warnings">${warnings.map((w) => `<li class="warning">warning [<code>${e(w.requirement)}</code>]: ${e(w.message)}</li>`).join('')}</ul>`,
+    );
   if (check.expected !== undefined || check.actual !== undefined) {
-    const side = (title: string, value: unknown): string => `<div><h3>${title}</h3>${value === undefined ? '<p>—</p>' : pre(formatValue(value))}</div>`;
-    parts.push(`<div class="side-by-side expected-actual">${side('Expected', check.expected)}${side('Found', check.actual)}</div>`);
+    const side = (title: string, value: unknown): string =>
+      `<div><h3>${title}</h3>${value === undefined ? '<p>—</p>' : pre(formatValue(value))}</div>`;
+    parts.push(
+      `<div class="side-by-side expected-actual">${side('Expected', check.expected)}${side('Found', check.actual)}</div>`,
+    );
   }
   if (check.quoteMath?.length) parts.push(`<h3>Quote math</h3>${quoteMathTable(check.quoteMath)}`);
   if (check.reproduce) parts.push(`<h3>Reproduce</h3>${pre(check.reproduce, 'reproduce')}`);
@@ -119,7 +150,10 @@ export function renderHtml(input: RunReport): string {
   const passed = report.verdict === 'PASS';
   const verdictClass = passed ? 'pass' : 'fail';
   const { provider, summary } = report;
-  const counts = STATUSES.map((s) => `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`).join('');
+  const counts = STATUSES.map(
+    (s) =>
+      `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`,
+  ).join('');
   const events = report.webhooks.events;
   return `<!doctype html>
 <html lang="en">
@@ -140,7 +174,9 @@ export function renderHtml(input: RunReport): string {
 <section class="summary" id="summary">${counts}<span class="count">in ${e(formatDuration(report.durationMs))}</span></section>
 <div class="toolbar"><button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button><label><input type="checkbox" id="only-problems"> Only failures and errors</label></div>
 <section id="checks">
-${problemsFirst(report.checks).map((c) => checkHtml(c, report)).join('\n')}
+${problemsFirst(report.checks)
+  .map((c) => checkHtml(c, report))
+  .join('\n')}
 </section>
 <section id="webhooks">
 <h2>Webhook timeline</h2>

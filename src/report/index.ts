@@ -1,7 +1,7 @@
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { RunReport } from '../model/report.js';
 import { UsageError } from '../model/errors.js';
+import type { RunReport } from '../model/report.js';
 import { REPORTERS, type RenderingReporterName } from './reporters.js';
 
 /** Where a report goes: a file path, or '-' for stdout. */
@@ -22,13 +22,18 @@ export interface ReportFailure {
   message: string;
 }
 
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+const describe = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 /**
  * Renders and writes each requested report. One that fails (renderer or write) is reported on stderr
  * in one line and does not stop the others; the failures are returned so the caller can decide.
  */
-export async function writeReports(report: RunReport, targets: readonly ReportTarget[], io: ReportIo): Promise<ReportFailure[]> {
+export async function writeReports(
+  report: RunReport,
+  targets: readonly ReportTarget[],
+  io: ReportIo,
+): Promise<ReportFailure[]> {
   const failures: ReportFailure[] = [];
   for (const target of targets) {
     try {
@@ -56,7 +61,9 @@ async function unusableBecause(absolute: string): Promise<string | undefined> {
     await mkdir(parent, { recursive: true });
   } catch (error) {
     const code = errnoCode(error);
-    return code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of its folder path is a file, not a folder' : `its folder cannot be created (${code})`;
+    return code === 'ENOTDIR' || code === 'EEXIST'
+      ? 'a part of its folder path is a file, not a folder'
+      : `its folder cannot be created (${code})`;
   }
   // Open for append: proves the file can be written without touching an existing one; a probe file is removed again.
   try {
@@ -79,7 +86,10 @@ export async function prepareReportTargets(targets: readonly ReportTarget[], cwd
     if (target.path === '-') continue;
     const absolute = resolve(cwd, target.path);
     const other = seen.get(absolute);
-    if (other) throw new UsageError(`the ${other} and ${target.name} reports would both be written to ${target.path}; give each its own file`);
+    if (other)
+      throw new UsageError(
+        `the ${other} and ${target.name} reports would both be written to ${target.path}; give each its own file`,
+      );
     seen.set(absolute, target.name);
     const reason = await unusableBecause(absolute);
     if (reason) throw new UsageError(`cannot write the ${target.name} report to ${target.path}: ${reason}`);

@@ -1,6 +1,6 @@
 import type { RunReport } from '../model/report.js';
-import { maskReport } from './mask.js';
 import { jsonTerminalSafe } from '../util/terminal.js';
+import { maskReport } from './mask.js';
 
 /** The machine-readable report (format: spec/report.schema.json). */
 export function renderJson(report: RunReport): string {

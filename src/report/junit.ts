@@ -20,7 +20,9 @@ function failureText(check: CheckResult, report: RunReport): string {
   if (check.expected !== undefined) parts.push(`Expected:\n${formatValue(check.expected)}`);
   if (check.actual !== undefined) parts.push(`Found:\n${formatValue(check.actual)}`);
   if (check.quoteMath?.length) {
-    const rows = check.quoteMath.map((r) => `${r.ok ? 'ok ' : 'BAD'} ${r.label}: ${r.formula} = ${r.expected}, provider ${r.actual ?? 'missing'}`);
+    const rows = check.quoteMath.map(
+      (r) => `${r.ok ? 'ok ' : 'BAD'} ${r.label}: ${r.formula} = ${r.expected}, provider ${r.actual ?? 'missing'}`,
+    );
     parts.push(`Quote math:\n${rows.join('\n')}`);
   }
   if (check.reproduce) parts.push(`Reproduce:\n${check.reproduce}`);
@@ -42,14 +44,20 @@ function testcase(check: CheckResult, report: RunReport): string {
   const children: string[] = [requirementProperties(check, report)];
   if (check.status === 'skip') children.push(`      <skipped message="${xmlAttr(check.message)}"/>`);
   if (check.status === 'fail') {
-    children.push(`      <failure message="${xmlAttr(check.message)}" type="CertificationFailure">${xmlEscape(failureText(check, report))}</failure>`);
+    children.push(
+      `      <failure message="${xmlAttr(check.message)}" type="CertificationFailure">${xmlEscape(failureText(check, report))}</failure>`,
+    );
   }
   if (check.status === 'error') {
-    children.push(`      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check, report))}</error>`);
+    children.push(
+      `      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check, report))}</error>`,
+    );
   }
   const warnings = check.findings.filter((f) => f.severity === 'warn');
   if (warnings.length > 0) {
-    children.push(`      <system-out>${xmlEscape(warnings.map((w) => `warning [${w.requirement}]: ${w.message}`).join('\n'))}</system-out>`);
+    children.push(
+      `      <system-out>${xmlEscape(warnings.map((w) => `warning [${w.requirement}]: ${w.message}`).join('\n'))}</system-out>`,
+    );
   }
   return `${open}>\n${children.join('\n')}\n    </testcase>`;
 }

@@ -1,7 +1,15 @@
-import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import type { CheckStatus } from '../model/check-ids.js';
-import { exchangeText, formatDuration, formatValue, problemChecks, providerLabel, stripControl, summaryText } from './format.js';
+import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
+import {
+  exchangeText,
+  formatDuration,
+  formatValue,
+  problemChecks,
+  providerLabel,
+  stripControl,
+  summaryText,
+} from './format.js';
 import { maskReport } from './mask.js';
 import { violatedRequirements } from './requirements.js';
 
@@ -21,7 +29,10 @@ export function mdText(text: string): string {
 }
 
 /** mdText for a value that starts a paragraph: it must not turn into a list item either. */
-export const mdParagraph = (text: string): string => mdText(text).replace(/^([-+])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
+export const mdParagraph = (text: string): string =>
+  mdText(text)
+    .replace(/^([-+])/, '\\$1')
+    .replace(/^(\d+)([.)])/, '$1\\$2');
 
 /** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
 export function mdCodeBlock(raw: string, lang = ''): string {
@@ -32,12 +43,22 @@ export function mdCodeBlock(raw: string, lang = ''): string {
 }
 
 const table = (header: string[], rows: string[][]): string =>
-  [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 
 function quoteMathTable(rows: QuoteMathRow[]): string {
   return table(
     ['', 'Value', 'Expected computation', 'Expected', 'Provider'],
-    rows.map((r) => [r.ok ? '✅' : '❌', mdText(r.label), mdText(r.formula), String(r.expected), r.actual === null ? '(missing)' : String(r.actual)]),
+    rows.map((r) => [
+      r.ok ? '✅' : '❌',
+      mdText(r.label),
+      mdText(r.formula),
+      String(r.expected),
+      r.actual === null ? '(missing)' : String(r.actual),
+    ]),
   );
 }
 
@@ -46,17 +67,32 @@ function webhookTable(events: WebhookTimelineEntry[]): string {
   return table(
     ['Received', 'Event', 'Action', 'New status', 'Signature', 'Diagnosis'],
     events.map((ev, i) => [
-      mdText(ev.receivedAt), mdText(`${ev.eventType ?? ''} ${ev.eventId ?? ''}`.trim()), mdText(ev.actionId ?? ''), mdText(ev.newStatus ?? ''),
-      `${ev.verified ? '✅ verified' : '❌ not verified'}${ev.header ? ` (${mdText(ev.header)})` : ''}${ev.duplicate ? ' duplicate' : ''}`, mdText(diagnoses[i] ?? ''),
+      mdText(ev.receivedAt),
+      mdText(`${ev.eventType ?? ''} ${ev.eventId ?? ''}`.trim()),
+      mdText(ev.actionId ?? ''),
+      mdText(ev.newStatus ?? ''),
+      `${ev.verified ? '✅ verified' : '❌ not verified'}${ev.header ? ` (${mdText(ev.header)})` : ''}${ev.duplicate ? ' duplicate' : ''}`,
+      mdText(diagnoses[i] ?? ''),
     ]),
   );
 }
 
 function problemSection(check: CheckResult, report: RunReport): string {
-  const parts = [`#### ${STATUS_CELL[check.status]}: \`${check.id}\` ${mdText(check.title)}`, mdParagraph(check.message)];
-  if (check.details?.length) parts.push(uniqueLines(check.details).map((d) => `- ${mdParagraph(d)}`).join('\n'));
+  const parts = [
+    `#### ${STATUS_CELL[check.status]}: \`${check.id}\` ${mdText(check.title)}`,
+    mdParagraph(check.message),
+  ];
+  if (check.details?.length)
+    parts.push(
+      uniqueLines(check.details)
+        .map((d) => `- ${mdParagraph(d)}`)
+        .join('\n'),
+    );
   const violated = violatedRequirements(report, check);
-  if (violated.length > 0) parts.push(`Violates: ${violated.map((r) => `\`${r.id}\`${r.section ? ` (${mdText(r.section)})` : ''}`).join('; ')}`);
+  if (violated.length > 0)
+    parts.push(
+      `Violates: ${violated.map((r) => `\`${r.id}\`${r.section ? ` (${mdText(r.section)})` : ''}`).join('; ')}`,
+    );
   parts.push(`Rule: ${mdText(check.rule)}`);
   if (check.expected !== undefined) parts.push(`Expected:\n\n${mdCodeBlock(formatValue(check.expected))}`);
   if (check.actual !== undefined) parts.push(`Found:\n\n${mdCodeBlock(formatValue(check.actual))}`);
@@ -65,7 +101,9 @@ function problemSection(check: CheckResult, report: RunReport): string {
   if (check.reproduce) parts.push(`Reproduce:\n\n${mdCodeBlock(check.reproduce, 'sh')}`);
   if (check.evidence.length > 0) {
     const text = check.evidence.map(exchangeText).join('\n\n────────\n\n');
-    parts.push(`<details><summary>Evidence (${check.evidence.length} ${check.evidence.length === 1 ? 'exchange' : 'exchanges'})</summary>\n\n${mdCodeBlock(text, 'http')}\n\n</details>`);
+    parts.push(
+      `<details><summary>Evidence (${check.evidence.length} ${check.evidence.length === 1 ? 'exchange' : 'exchanges'})</summary>\n\n${mdCodeBlock(text, 'http')}\n\n</details>`,
+    );
   }
   return parts.join('\n\n');
 }
@@ -90,7 +128,9 @@ export function renderMarkdown(input: RunReport): string {
   if (problems.length > 0) sections.push('### What to fix', ...problems.map((c) => problemSection(c, report)));
   const warned = report.checks.filter((c) => c.warnings?.length);
   if (warned.length > 0) {
-    const warnings = warned.flatMap((c) => c.findings.filter((f) => f.severity === 'warn').map((w) => ({ id: c.id, w })));
+    const warnings = warned.flatMap((c) =>
+      c.findings.filter((f) => f.severity === 'warn').map((w) => ({ id: c.id, w })),
+    );
     const lines = warnings.map(({ id, w }) => `- \`${id}\` [\`${w.requirement}\`]: ${mdText(w.message)}`);
     sections.push('### Warnings (do not affect the verdict)', uniqueLines(lines).join('\n'));
   }

@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { UsageError } from '../model/errors.js';
 import type { RunReport } from '../model/report.js';
 import { isRecord } from '../util/json.js';
 import { packageRoot } from '../util/package-root.js';
-import { UsageError } from '../model/errors.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
@@ -30,7 +30,10 @@ function validate(): ValidateFunction {
 /** "/checks/0/status must be equal to one of the allowed values" — the report's own text shown escaped, on one line. */
 function explain(error: ErrorObject): string {
   const where = error.instancePath || 'the top level';
-  const extra = error.keyword === 'additionalProperties' ? ` ("${String((error.params as { additionalProperty?: unknown }).additionalProperty)}")` : '';
+  const extra =
+    error.keyword === 'additionalProperties'
+      ? ` ("${String((error.params as { additionalProperty?: unknown }).additionalProperty)}")`
+      : '';
   return sanitizeTerminalText(`${where} ${error.message ?? 'is invalid'}${extra}`, { oneLine: true }).slice(0, 200);
 }
 
@@ -40,16 +43,21 @@ function explain(error: ErrorObject): string {
  */
 function parseReport(value: unknown, path: string): RunReport {
   const what = 'provcert JSON report (written by provcert run --json FILE)';
-  if (!isRecord(value) || !('reportVersion' in value)) throw new UsageError(`${path} is not a ${what}: it has no reportVersion`);
+  if (!isRecord(value) || !('reportVersion' in value))
+    throw new UsageError(`${path} is not a ${what}: it has no reportVersion`);
   const version = value['reportVersion'];
   if (version !== READ_VERSION) {
     const shown = sanitizeTerminalText(JSON.stringify(version) ?? String(version), { oneLine: true }).slice(0, 40);
-    throw new UsageError(`${path} has reportVersion ${shown}; this provcert reads reportVersion ${READ_VERSION} reports`);
+    throw new UsageError(
+      `${path} has reportVersion ${shown}; this provcert reads reportVersion ${READ_VERSION} reports`,
+    );
   }
   const check = validate();
   if (!check(value)) {
     const first = check.errors?.[0];
-    throw new UsageError(`${path} is not a valid ${what}: ${first ? explain(first) : 'it does not match spec/report.schema.json'}`);
+    throw new UsageError(
+      `${path} is not a valid ${what}: ${first ? explain(first) : 'it does not match spec/report.schema.json'}`,
+    );
   }
   return value as unknown as RunReport;
 }

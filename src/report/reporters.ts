@@ -32,14 +32,22 @@ export const REPORTERS = {
 type Table = typeof REPORTERS;
 export type ReporterName = keyof Table;
 /** Reporters that write a file: json, junit, markdown, html. */
-export type FileReporterName = { [K in ReporterName]: Table[K] extends { defaultFile: string } ? K : never }[ReporterName];
+export type FileReporterName = {
+  [K in ReporterName]: Table[K] extends { defaultFile: string } ? K : never;
+}[ReporterName];
 /** Reporters that render a finished report: all but the live console. */
-export type RenderingReporterName = { [K in ReporterName]: Table[K] extends { render: unknown } ? K : never }[ReporterName];
+export type RenderingReporterName = {
+  [K in ReporterName]: Table[K] extends { render: unknown } ? K : never;
+}[ReporterName];
 
 export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
 
-export const FILE_REPORTER_NAMES = REPORTER_NAMES.filter((name): name is FileReporterName => 'defaultFile' in REPORTERS[name]);
+export const FILE_REPORTER_NAMES = REPORTER_NAMES.filter(
+  (name): name is FileReporterName => 'defaultFile' in REPORTERS[name],
+);
 
-export const RENDERING_REPORTER_NAMES = REPORTER_NAMES.filter((name): name is RenderingReporterName => 'render' in REPORTERS[name]);
+export const RENDERING_REPORTER_NAMES = REPORTER_NAMES.filter(
+  (name): name is RenderingReporterName => 'render' in REPORTERS[name],
+);
 
 export const isReporterName = (name: string): name is ReporterName => Object.hasOwn(REPORTERS, name);

@@ -1,5 +1,5 @@
-import type { CheckResult, RunReport } from '../model/report.js';
 import type { RequirementId } from '../model/findings.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 
 /** A requirement cited by a report line: its id and, when the report knows it, the contract section. */
 export interface CitedRequirement {

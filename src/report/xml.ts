@@ -2,7 +2,8 @@
  * XML 1.0 text: characters the format forbids (most C0 controls, lone surrogates, U+FFFE/U+FFFF)
  * are dropped, because one stray byte from a provider would make the whole file unreadable to CI.
  */
-const FORBIDDEN_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN_XML_CHARS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const stripXmlForbidden = (text: string): string => text.replace(FORBIDDEN_XML_CHARS, '');
 

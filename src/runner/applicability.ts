@@ -1,18 +1,20 @@
 import type { ApplicabilityContext, CheckDefinition } from '../checks/types.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { ProviderInfoView } from '../checks/views.js';
-import type { Profile } from '../model/contract-constants.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../http/types.js';
+import type { CheckId } from '../model/check-ids.js';
 
 /** Why a check does not apply to this provider, or undefined when it does. Derived from the spec's x- extensions. */
 export function skipReasonFor(def: CheckDefinition, ctx: ApplicabilityContext): string | undefined {
   const { profiles, authMethods, operations } = def.appliesTo;
   if (profiles && !profiles.includes(ctx.profile)) return `not part of the ${ctx.profile} profile`;
-  if (authMethods && !authMethods.includes(ctx.authMethod)) return `applies only to auth method ${authMethods.join(', ')} (this run uses ${ctx.authMethod})`;
+  if (authMethods && !authMethods.includes(ctx.authMethod))
+    return `applies only to auth method ${authMethods.join(', ')} (this run uses ${ctx.authMethod})`;
   if (operations && operations.length > 0) {
     const infos = operations.map((key) => ctx.contract.operation(key));
-    const applies = infos.some((op) => op && ((op.capability !== undefined && ctx.declared.has(op.capability)) || op.requiredIn.includes(ctx.profile)));
+    const applies = infos.some(
+      (op) =>
+        op && ((op.capability !== undefined && ctx.declared.has(op.capability)) || op.requiredIn.includes(ctx.profile)),
+    );
     if (!applies) {
       const caps = [...new Set(infos.map((op) => op?.capability).filter((c): c is string => c !== undefined))];
       return `capability ${caps.join(', ') || operations.join(', ')} is not declared and not required in the ${ctx.profile} profile`;
@@ -44,15 +46,23 @@ const statusPhrase = (outcome: HttpResponse): string => {
  */
 export function providerInfoCause(outcome: HttpOutcome): ProviderInfoCause | undefined {
   if (outcome.kind === 'failure') {
-    if (NO_ANSWER.has(outcome.failure)) return { kind: 'unreachable', summary: `the provider could not be reached (GET /provider-info: ${outcome.message})` };
+    if (NO_ANSWER.has(outcome.failure))
+      return {
+        kind: 'unreachable',
+        summary: `the provider could not be reached (GET /provider-info: ${outcome.message})`,
+      };
     return { kind: 'unusable', summary: `GET /provider-info gave no usable answer (${outcome.message})` };
   }
   if (outcome.status === 401 || outcome.status === 403) {
     return { kind: 'refused', summary: `GET /provider-info was refused for the credential (${statusPhrase(outcome)})` };
   }
-  if (outcome.status !== 200) return { kind: 'unusable', summary: `GET /provider-info answered ${statusPhrase(outcome)}, not 200` };
+  if (outcome.status !== 200)
+    return { kind: 'unusable', summary: `GET /provider-info answered ${statusPhrase(outcome)}, not 200` };
   if (outcome.bodyKind !== 'json') {
-    return { kind: 'unusable', summary: `GET /provider-info did not answer JSON (it answered ${describeBody(outcome.bodyKind, outcome.contentType)})` };
+    return {
+      kind: 'unusable',
+      summary: `GET /provider-info did not answer JSON (it answered ${describeBody(outcome.bodyKind, outcome.contentType)})`,
+    };
   }
   return undefined;
 }
@@ -83,7 +93,8 @@ export const causeCarrier = (addressProblem: boolean, selected: readonly CheckId
   addressProblem && selected.includes('base-url') ? 'base-url' : 'metadata';
 
 /** The skip reason of every check the root cause stops. */
-export const causeSkipReason = (cause: ProviderInfoCause, carrier: CheckId): string => `skipped: ${cause.summary} — see ${carrier}`;
+export const causeSkipReason = (cause: ProviderInfoCause, carrier: CheckId): string =>
+  `skipped: ${cause.summary} — see ${carrier}`;
 
 const NOT_SAFE =
   'not run: this check creates test orders, and manifest.certification.safeTestEnvironment is not true (see metadata); no POST request was sent';
@@ -99,7 +110,9 @@ export function applicabilitySkips(
 ): Map<CheckId, string> {
   const skips = new Map<CheckId, string>();
   for (const def of defs) {
-    const reason = skipReasonFor(def, ctx) ?? (def.createsOrders && safety !== 'safe' ? (safety === 'unsafe' ? NOT_SAFE : NOT_CONFIRMED) : undefined);
+    const reason =
+      skipReasonFor(def, ctx) ??
+      (def.createsOrders && safety !== 'safe' ? (safety === 'unsafe' ? NOT_SAFE : NOT_CONFIRMED) : undefined);
     if (reason !== undefined) skips.set(def.id, reason);
   }
   return skips;

@@ -38,14 +38,20 @@ export interface Coverage {
   problems: string[];
 }
 
-export function computeCoverage(catalog: readonly Requirement[], checks: readonly CheckDeclaration[], faults: readonly FaultDeclaration[]): Coverage {
+export function computeCoverage(
+  catalog: readonly Requirement[],
+  checks: readonly CheckDeclaration[],
+  faults: readonly FaultDeclaration[],
+): Coverage {
   const known = new Set(catalog.map((r) => r.id));
   const problems: string[] = [];
   for (const c of checks) {
-    for (const id of c.requirements) if (!known.has(id)) problems.push(`check ${c.id} cites ${id}, which is not in spec/requirements.yaml`);
+    for (const id of c.requirements)
+      if (!known.has(id)) problems.push(`check ${c.id} cites ${id}, which is not in spec/requirements.yaml`);
   }
   for (const f of faults) {
-    if (!known.has(f.requirement)) problems.push(`fault ${f.name} names ${f.requirement}, which is not in spec/requirements.yaml`);
+    if (!known.has(f.requirement))
+      problems.push(`fault ${f.name} names ${f.requirement}, which is not in spec/requirements.yaml`);
   }
 
   const totals = { checked: 0, 'core-side': 0, 'not-observable': 0, proven: 0 };
@@ -58,7 +64,8 @@ export function computeCoverage(catalog: readonly Requirement[], checks: readonl
     if (entry.verification === 'checked') {
       if (listed.length === 0) rowProblems.push('checked, but names no check');
       const undeclared = listed.filter((id) => !declaring.includes(id));
-      if (undeclared.length > 0) rowProblems.push(`the catalog lists ${undeclared.join(', ')}, which do not declare ${entry.id}`);
+      if (undeclared.length > 0)
+        rowProblems.push(`the catalog lists ${undeclared.join(', ')}, which do not declare ${entry.id}`);
       const unlisted = declaring.filter((id) => !listed.includes(id));
       if (unlisted.length > 0) rowProblems.push(`${unlisted.join(', ')} declare it but the catalog does not list them`);
       if (proving.length === 0) rowProblems.push('no fault proves that a listed check catches a violation');
@@ -85,4 +92,5 @@ export function coverageTotalsText(c: Coverage): string {
   return `checked ${t.checked}, core-side ${t['core-side']}, not observable ${t['not-observable']}; ${t.proven}/${t.checked} checked requirements proven by a fault`;
 }
 
-export const coverageHolds = (c: Coverage): boolean => c.problems.length === 0 && c.rows.every((r) => r.problems.length === 0);
+export const coverageHolds = (c: Coverage): boolean =>
+  c.problems.length === 0 && c.rows.every((r) => r.problems.length === 0);

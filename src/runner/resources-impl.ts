@@ -1,14 +1,20 @@
+import {
+  type CreatedAction,
+  PrerequisiteError,
+  type QuoteAttempt,
+  type Resources,
+  type Selection,
+} from '../checks/resources.js';
 import { schemaRequirement } from '../checks/support/expect.js';
-import type { CheckId } from '../model/check-ids.js';
+import { deriveItems } from '../checks/support/selection.js';
 import type { Clock } from '../checks/types.js';
 import type { ActionView, CatalogView, ProviderInfoView, QuoteView } from '../checks/views.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { RunConfig } from '../model/run-config.js';
 import type { Contract } from '../spec/contract.js';
 import { problemTexts } from '../spec/explain.js';
-import type { RunConfig } from '../model/run-config.js';
-import { PrerequisiteError, type CreatedAction, type QuoteAttempt, type Resources, type Selection } from '../checks/resources.js';
-import { deriveItems } from '../checks/support/selection.js';
 
 const DEFAULT_CUSTOMER = { name: 'Provcert Certification', phone: '+15550100000' };
 const DEFAULT_DESTINATION = { raw: '1 Certification Street (provcert test order, do not fulfil)' };
@@ -18,7 +24,10 @@ export function whyNotJson200(what: string, outcome: HttpOutcome): string | unde
   if (outcome.kind === 'failure') return `${what}: ${outcome.message}`;
   if (outcome.status !== 200) {
     const body = outcome.json as { code?: unknown; message?: unknown } | undefined;
-    const said = outcome.bodyKind === 'json' && typeof body?.code === 'string' ? ` ${body.code}${typeof body.message === 'string' ? `: ${body.message}` : ''}` : '';
+    const said =
+      outcome.bodyKind === 'json' && typeof body?.code === 'string'
+        ? ` ${body.code}${typeof body.message === 'string' ? `: ${body.message}` : ''}`
+        : '';
     return `${what} answered HTTP ${outcome.status}${said}${outcome.bodyKind === 'json' ? '' : ` with ${describeBody(outcome.bodyKind, outcome.contentType)}`}`;
   }
   if (outcome.bodyKind !== 'json') return `${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}`;
@@ -44,14 +53,17 @@ export function createResources({ client, contract, config, clock, runId }: Reso
 
   async function getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>) {
     const outcome = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
-    if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json') return { outcome, problems: [] };
+    if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json')
+      return { outcome, problems: [] };
     const result = contract.validateResponse(operation, 200, outcome.json);
     return { outcome, problems: result ? problemTexts(result.problems) : [] };
   }
 
   async function validResource<T>(path: string, operation: string, owner: CheckId): Promise<T> {
     const { outcome, problems } = await getValidated(path, operation);
-    const why = whyNotJson200(`GET ${path}`, outcome) ?? (problems.length > 0 ? `GET ${path} does not match the schema (${problems[0]})` : undefined);
+    const why =
+      whyNotJson200(`GET ${path}`, outcome) ??
+      (problems.length > 0 ? `GET ${path} does not match the schema (${problems[0]})` : undefined);
     if (why) throw new PrerequisiteError(owner, why, { evidence: outcome });
     return (outcome as { json: unknown }).json as T;
   }
@@ -62,7 +74,9 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   const activeLocationId = memo(async (): Promise<string | undefined> => {
     const { outcome } = await getValidated('/locations', 'GET /locations');
     if (outcome.kind !== 'response' || !Array.isArray(outcome.json)) return undefined;
-    const active = (outcome.json as { id?: unknown; isActive?: unknown }[]).find((l) => l.isActive !== false && typeof l.id === 'string');
+    const active = (outcome.json as { id?: unknown; isActive?: unknown }[]).find(
+      (l) => l.isActive !== false && typeof l.id === 'string',
+    );
     return active?.id as string | undefined;
   });
 
@@ -71,7 +85,8 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     const input = info.manifest?.certificationInput;
     const items = deriveItems(cat);
     if (items.length === 0) throw new PrerequisiteError('catalog', 'the catalog has no available offering to quote');
-    const locationId = input?.locationId ?? (info.capabilities.includes('LOCATIONS') ? await activeLocationId() : undefined);
+    const locationId =
+      input?.locationId ?? (info.capabilities.includes('LOCATIONS') ? await activeLocationId() : undefined);
     return {
       ...(locationId ? { locationId } : {}),
       items,
@@ -103,7 +118,8 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   async function requestQuote(body?: Record<string, unknown>): Promise<QuoteAttempt> {
     const outcome = await client.send({ method: 'POST', path: '/quote', json: body ?? (await quoteBody()) });
     const answeredAt = clock.now();
-    if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json') return { outcome, answeredAt };
+    if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json')
+      return { outcome, answeredAt };
     const result = contract.validateResponse('POST /quote', 200, outcome.json);
     const warnings = result?.warnings.length ? { schemaWarnings: result.warnings } : {};
     if (result && !result.valid) return { outcome, answeredAt, schemaProblems: result.problems, ...warnings };
@@ -113,7 +129,9 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   async function freshQuote(): Promise<{ quote: QuoteView; answeredAt: number }> {
     const attempt = await requestQuote();
     if (attempt.quote) return { quote: attempt.quote, answeredAt: attempt.answeredAt };
-    const why = whyNotJson200('POST /quote', attempt.outcome) ?? `POST /quote does not match the schema (${attempt.schemaProblems?.[0]?.text ?? 'invalid'})`;
+    const why =
+      whyNotJson200('POST /quote', attempt.outcome) ??
+      `POST /quote does not match the schema (${attempt.schemaProblems?.[0]?.text ?? 'invalid'})`;
     throw new PrerequisiteError('quote-math', why);
   }
 
@@ -129,13 +147,19 @@ export function createResources({ client, contract, config, clock, runId }: Reso
       userConfirmed: true,
       customer: sel?.customer ?? DEFAULT_CUSTOMER,
       destination: sel?.destination ?? DEFAULT_DESTINATION,
-      items: (sel?.items ?? []).map((i) => ({ offeringId: i.offeringId, ...(i.variantId ? { variantId: i.variantId } : {}), quantity: i.quantity, ...(i.selectedOptions ? { selectedOptions: i.selectedOptions } : {}) })),
+      items: (sel?.items ?? []).map((i) => ({
+        offeringId: i.offeringId,
+        ...(i.variantId ? { variantId: i.variantId } : {}),
+        quantity: i.quantity,
+        ...(i.selectedOptions ? { selectedOptions: i.selectedOptions } : {}),
+      })),
     };
   }
   let resolvedSelection: Selection | undefined;
 
   function noteCreatedAction(action: { id: string; publicId?: string }): void {
-    if (!created.some((c) => c.id === action.id)) created.push({ id: action.id, publicId: action.publicId ?? action.id, cancelled: false });
+    if (!created.some((c) => c.id === action.id))
+      created.push({ id: action.id, publicId: action.publicId ?? action.id, cancelled: false });
   }
 
   async function createAction(label: string): Promise<CreatedAction> {
@@ -144,7 +168,11 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     const body = actionBody(quote, key);
     const outcome = await client.send({ method: 'POST', path: '/actions', json: body });
     const why = whyNotJson200('POST /actions', outcome);
-    if (why || outcome.kind !== 'response') throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed', { requirement: 'ROUTE-ACTIONS', evidence: outcome });
+    if (why || outcome.kind !== 'response')
+      throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed', {
+        requirement: 'ROUTE-ACTIONS',
+        evidence: outcome,
+      });
     const result = contract.validateResponse('POST /actions', 200, outcome.json);
     const first = result && !result.valid ? result.problems[0] : undefined;
     if (first) {

@@ -1,13 +1,20 @@
+import { PrerequisiteError, type Resources } from '../checks/resources.js';
 import type { CheckDefinition } from '../checks/types.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { CheckOutcome } from '../model/report.js';
 import type { ProviderInfoView } from '../checks/views.js';
 import { authFindingOn } from '../doctor/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
-import type { Contract } from '../spec/contract.js';
-import { causeCarrier, causeSkipReason, declaredIn, isAddressProblem, providerInfoCause, type ProviderInfoCause } from './applicability.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { CheckOutcome } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
-import { PrerequisiteError, type Resources } from '../checks/resources.js';
+import type { Contract } from '../spec/contract.js';
+import {
+  causeCarrier,
+  causeSkipReason,
+  declaredIn,
+  isAddressProblem,
+  type ProviderInfoCause,
+  providerInfoCause,
+} from './applicability.js';
 
 /** Why the run cannot decide what applies, and the one check that says so; every other check is skipped naming it. */
 export interface RootCause extends ProviderInfoCause {
@@ -38,8 +45,14 @@ const credentialSource = (config: RunConfig): string =>
   config.credentialSource.kind === 'env' ? config.credentialSource.name : `the file ${config.credentialSource.path}`;
 
 /** Doctor's auth diagnosis on the refused answer: it tries the other schemes (and a trimmed value) to say what would work. */
-async function refusedDiagnosis(outcome: HttpOutcome, { client, config, credential }: ReadingDeps): Promise<string | undefined> {
-  const found = await authFindingOn('/provider-info', outcome, client, config.authMethod, { value: credential, source: credentialSource(config) });
+async function refusedDiagnosis(
+  outcome: HttpOutcome,
+  { client, config, credential }: ReadingDeps,
+): Promise<string | undefined> {
+  const found = await authFindingOn('/provider-info', outcome, client, config.authMethod, {
+    value: credential,
+    source: credentialSource(config),
+  });
   if (found.status !== 'fail') return undefined;
   return `${found.detail}${found.fix ? ` — fix: ${found.fix}` : ''}`;
 }
@@ -59,17 +72,27 @@ export async function readProviderInfo(deps: ReadingDeps): Promise<ProviderInfoR
   }
   const found = providerInfoCause(outcome);
   if (!found) {
-    const declared = declaredIn(outcome.kind === 'response' ? outcome.json : undefined, deps.contract.enumValues('Capability'));
+    const declared = declaredIn(
+      outcome.kind === 'response' ? outcome.json : undefined,
+      deps.contract.enumValues('Capability'),
+    );
     if (declared) return { declared };
     if (deps.config.profile || deps.config.capabilities) return {};
-    const summary = 'GET /provider-info does not match the schema and its capabilities cannot be read, so which checks apply is not known';
+    const summary =
+      'GET /provider-info does not match the schema and its capabilities cannot be read, so which checks apply is not known';
     return { cause: { kind: 'undeclared', summary, carrier: 'metadata', outcome } };
   }
   // No answer at all is the address's problem (base-url probes /health itself); an HTML page or a 404 is when /health agrees.
-  const mayBeAddress = found.kind !== 'refused' && (outcome.kind === 'failure' || outcome.bodyKind === 'html' || outcome.status === 404);
-  const address = mayBeAddress && (outcome.kind === 'failure' || isAddressProblem(outcome, await deps.client.send({ method: 'GET', path: '/health' })));
+  const mayBeAddress =
+    found.kind !== 'refused' && (outcome.kind === 'failure' || outcome.bodyKind === 'html' || outcome.status === 404);
+  const address =
+    mayBeAddress &&
+    (outcome.kind === 'failure' ||
+      isAddressProblem(outcome, await deps.client.send({ method: 'GET', path: '/health' })));
   const diagnosis = found.kind === 'refused' ? await refusedDiagnosis(outcome, deps) : undefined;
-  return { cause: { ...found, carrier: causeCarrier(address, deps.selected), outcome, ...(diagnosis ? { diagnosis } : {}) } };
+  return {
+    cause: { ...found, carrier: causeCarrier(address, deps.selected), outcome, ...(diagnosis ? { diagnosis } : {}) },
+  };
 }
 
 /** The outcome with its first problem restated (the message is the first problem's text). */
@@ -85,7 +108,8 @@ export function carrying(def: CheckDefinition, cause: RootCause): CheckDefinitio
     ...def,
     async run(ctx) {
       const outcome = await def.run(ctx);
-      if (outcome.status === 'fail') return cause.diagnosis && def.id === 'metadata' ? restated(outcome, cause.diagnosis) : outcome;
+      if (outcome.status === 'fail')
+        return cause.diagnosis && def.id === 'metadata' ? restated(outcome, cause.diagnosis) : outcome;
       if (outcome.status !== 'pass') return outcome;
       // provcert saw the cause itself: a run that could not use GET /provider-info must not pass for want of a red line.
       return {
@@ -93,7 +117,10 @@ export function carrying(def: CheckDefinition, cause: RootCause): CheckDefinitio
         status: 'fail',
         message: cause.summary,
         evidence: [cause.outcome.exchange, ...outcome.evidence],
-        findings: [{ severity: 'fail', requirement: 'ROUTE-PROVIDER-INFO', message: cause.summary }, ...(outcome.findings ?? [])],
+        findings: [
+          { severity: 'fail', requirement: 'ROUTE-PROVIDER-INFO', message: cause.summary },
+          ...(outcome.findings ?? []),
+        ],
       };
     },
   };
@@ -111,6 +138,7 @@ export function stoppedRun(
   const ids = new Set([...selected.map((d) => d.id), cause.carrier]);
   const defs = all.filter((d) => ids.has(d.id)).map((d) => (d.id === cause.carrier ? carrying(d, cause) : d));
   const skips = new Map<CheckId, string>();
-  for (const def of defs) if (def.id !== cause.carrier && def.id !== 'base-url') skips.set(def.id, causeSkipReason(cause, cause.carrier));
+  for (const def of defs)
+    if (def.id !== cause.carrier && def.id !== 'base-url') skips.set(def.id, causeSkipReason(cause, cause.carrier));
   return { defs, skips };
 }

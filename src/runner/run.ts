@@ -1,28 +1,27 @@
 import { CHECKS } from '../checks/registry.js';
+import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
 import type { ApplicabilityContext, CheckContext, CheckDefinition, Clock } from '../checks/types.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { CheckResult, RunReport } from '../model/report.js';
-import type { Profile } from '../model/contract-constants.js';
 import { createProviderClient } from '../http/client.js';
-import { Redactor } from '../util/redact.js';
 import { curlFor } from '../http/reproduce.js';
-import { startCoreServer } from '../server/core-server.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { Profile } from '../model/contract-constants.js';
+import { CONTRACT_VERSION } from '../model/contract-constants.js';
+import type { CheckResult, RunBeginInfo, RunReport, RunStartInfo } from '../model/report.js';
+import type { RunConfig } from '../model/run-config.js';
 import type { WebhookInbox } from '../model/webhooks.js';
+import { timelineEntry } from '../model/webhooks.js';
+import { startCoreServer } from '../server/core-server.js';
 import type { Contract } from '../spec/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
-import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import { toolVersion } from '../util/package-root.js';
+import { Redactor } from '../util/redact.js';
 import { applicabilitySkips } from './applicability.js';
-import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
 import { systemClock } from './clock.js';
-import type { RunConfig } from '../model/run-config.js';
 import { guardPosts } from './guarded-client.js';
 import { createResources } from './resources-impl.js';
 import { readProviderInfo, stoppedRun } from './root-cause.js';
-import { scheduleChecks, type RunHooks } from './schedule.js';
+import { type RunHooks, scheduleChecks } from './schedule.js';
 import { applyStrict } from './strict.js';
-import type { RunBeginInfo, RunStartInfo } from '../model/report.js';
-import { timelineEntry } from '../model/webhooks.js';
 
 export interface RunDeps {
   contract: Contract;
@@ -41,8 +40,15 @@ export interface RunDeps {
 let bundledCatalog: Promise<RequirementCatalog> | undefined;
 
 /** Section and quote of each requirement the checks (and their findings) cite. */
-function citedRequirements(catalog: RequirementCatalog, defs: readonly { requirements: readonly string[] }[], results: readonly CheckResult[]): RunReport['requirements'] {
-  const ids = new Set([...defs.flatMap((d) => d.requirements), ...results.flatMap((r) => r.findings.map((f) => f.requirement))]);
+function citedRequirements(
+  catalog: RequirementCatalog,
+  defs: readonly { requirements: readonly string[] }[],
+  results: readonly CheckResult[],
+): RunReport['requirements'] {
+  const ids = new Set([
+    ...defs.flatMap((d) => d.requirements),
+    ...results.flatMap((r) => r.findings.map((f) => f.requirement)),
+  ]);
   const cited: RunReport['requirements'] = {};
   for (const id of [...ids].sort()) {
     const r = catalog.requirementById(id);
@@ -61,7 +67,13 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
   const redactor = new Redactor([deps.credential, deps.webhookSecret]);
 
   const inner = createProviderClient(
-    { baseUrl: config.baseUrl, authMethod: config.authMethod, credential: deps.credential, timeoutMs: config.timeoutMs, maxBodyBytes: config.maxBodyBytes },
+    {
+      baseUrl: config.baseUrl,
+      authMethod: config.authMethod,
+      credential: deps.credential,
+      timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+    },
     // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
     { redactor, ...(deps.signal ? { signal: deps.signal } : {}) },
   );
@@ -90,7 +102,14 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
     // check is skipped naming it, and nothing is guessed (the report then has no profile).
     const selected = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
     const selectedIds = selected.map((d) => d.id);
-    const reading = await readProviderInfo({ resources, client, contract: deps.contract, config, credential: deps.credential, selected: selectedIds });
+    const reading = await readProviderInfo({
+      resources,
+      client,
+      contract: deps.contract,
+      config,
+      credential: deps.credential,
+      selected: selectedIds,
+    });
     const { info, cause } = reading;
     safe = info?.manifest?.certification?.safeTestEnvironment === true;
     const declared = new Set(info?.capabilities ?? reading.declared ?? config.capabilities ?? []);
@@ -104,15 +123,37 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
     } else {
       profile = inferProfile(config.profile, declared);
       fulfillment = resolveFulfillment(config.fulfillment, info);
-      const applicability: ApplicabilityContext = { config, contract: deps.contract, declared, profile, fulfillment, authMethod: config.authMethod };
+      const applicability: ApplicabilityContext = {
+        config,
+        contract: deps.contract,
+        declared,
+        profile,
+        fulfillment,
+        authMethod: config.authMethod,
+      };
       decided = applicabilitySkips(defs, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
     }
 
     const slug = info?.slug ?? 'provider';
     deps.hooks?.onRunStart?.(
-      redactor.deep({ baseUrl: config.baseUrl, webhookUrl: inbox.urlFor(slug), profile: profile ?? 'unknown', checks: defs.length, requirements: citedRequirements(catalog, defs, []) }),
+      redactor.deep({
+        baseUrl: config.baseUrl,
+        webhookUrl: inbox.urlFor(slug),
+        profile: profile ?? 'unknown',
+        checks: defs.length,
+        requirements: citedRequirements(catalog, defs, []),
+      }),
     );
-    const ctx: CheckContext = { client, contract: deps.contract, config, resources, webhooks: inbox, clock, signal: abort.signal, secrets: [deps.credential, deps.webhookSecret] };
+    const ctx: CheckContext = {
+      client,
+      contract: deps.contract,
+      config,
+      resources,
+      webhooks: inbox,
+      clock,
+      signal: abort.signal,
+      secrets: [deps.credential, deps.webhookSecret],
+    };
     const strict = config.strict === true;
     const results = (
       await scheduleChecks(defs, ctx, decided, {

@@ -1,8 +1,7 @@
-import type { CheckContext, CheckDefinition } from '../checks/types.js';
-import type { CheckProgress } from '../model/report.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { CheckOutcome, CheckResult } from '../model/report.js';
 import { PrerequisiteError } from '../checks/resources.js';
+import type { CheckContext, CheckDefinition } from '../checks/types.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { CheckOutcome, CheckProgress, CheckResult } from '../model/report.js';
 
 export interface RunHooks {
   onCheckStart?(id: CheckId, title: string): void;
@@ -37,14 +36,20 @@ const INTERRUPTED = 'interrupted before this check finished (the run was stopped
 async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
   try {
     const outcome = await def.run(ctx);
-    return ctx.signal.aborted && outcome.status !== 'pass' ? { ...outcome, status: 'skip', message: INTERRUPTED, details: [outcome.message, ...(outcome.details ?? [])] } : outcome;
+    return ctx.signal.aborted && outcome.status !== 'pass'
+      ? { ...outcome, status: 'skip', message: INTERRUPTED, details: [outcome.message, ...(outcome.details ?? [])] }
+      : outcome;
   } catch (error) {
     if (ctx.signal.aborted) return skipped(INTERRUPTED);
     if (error instanceof PrerequisiteError) {
       return skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`);
     }
     const text = error instanceof Error ? error.message : String(error);
-    return { status: 'error', message: `the check could not run: ${text} (this is a bug in provcert; please report it with the JSON report)`, evidence: [] };
+    return {
+      status: 'error',
+      message: `the check could not run: ${text} (this is a bug in provcert; please report it with the JSON report)`,
+      evidence: [],
+    };
   }
 }
 
@@ -93,10 +98,13 @@ export async function scheduleChecks(
       const reason = decided.get(def.id);
       if (reason !== undefined) return finish(def, skipped(reason), now());
       const deps = (def.dependsOn ?? []).filter((id) => selected.has(id) && id !== def.id);
-      const depResults = await Promise.all(deps.map((id) => tasks.get(id) ?? Promise.reject(new Error(`unknown dependency ${id}`))));
+      const depResults = await Promise.all(
+        deps.map((id) => tasks.get(id) ?? Promise.reject(new Error(`unknown dependency ${id}`))),
+      );
       const failedDep = depResults.find((r) => r.status !== 'pass');
       if (failedDep) {
-        const how = failedDep.status === 'skip' ? 'was skipped' : failedDep.status === 'error' ? 'could not run' : 'failed';
+        const how =
+          failedDep.status === 'skip' ? 'was skipped' : failedDep.status === 'error' ? 'could not run' : 'failed';
         return finish(def, skipped(`skipped: depends on ${failedDep.id}, which ${how}`), now());
       }
       await Promise.all((def.after ?? []).filter((id) => selected.has(id) && id !== def.id).map((id) => tasks.get(id)));

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 interface PendingWrite {
@@ -18,7 +18,8 @@ export interface LogIo {
 export const NODE_LOG_IO: LogIo = {
   async write(handle, data, position) {
     let done = 0;
-    while (done < data.length) done += (await handle.write(data, done, data.length - done, position + done)).bytesWritten;
+    while (done < data.length)
+      done += (await handle.write(data, done, data.length - done, position + done)).bytesWritten;
   },
   sync: (handle) => handle.datasync(),
   truncate: (handle, size) => handle.truncate(size),
@@ -49,7 +50,12 @@ export class AppendLog {
   /** Bytes in the file at open (after the cut): records before this offset were written by earlier processes. */
   readonly openedSize: number;
 
-  private constructor(private readonly handle: FileHandle, readonly path: string, size: number, private readonly io: LogIo) {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly path: string,
+    size: number,
+    private readonly io: LogIo,
+  ) {
     this.end = size;
     this.openedSize = size;
   }
@@ -76,7 +82,7 @@ export class AppendLog {
 
   append(record: unknown): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`log ${this.path} is closed`));
-    const text = JSON.stringify(record) + '\n';
+    const text = `${JSON.stringify(record)}\n`;
     const done = new Promise<void>((resolve, reject) => this.pending.push({ text, resolve, reject }));
     this.startFlush();
     return done;
@@ -106,7 +112,10 @@ export class AppendLog {
       }
       return at;
     });
-    this.writeChain = written.then(() => undefined, () => undefined);
+    this.writeChain = written.then(
+      () => undefined,
+      () => undefined,
+    );
     const synced = written.then(async (at) => {
       try {
         await this.io.sync(this.handle);

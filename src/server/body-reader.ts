@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { InflightBudget } from './limits.js';
 
 export type SignedBodyOutcome =
-  | { ok: true; body: Buffer; /** HMAC-SHA256 of the body, when a secret was given. */ digest?: Buffer }
+  | { ok: true; body: Buffer /** HMAC-SHA256 of the body, when a secret was given. */; digest?: Buffer }
   | { ok: false; status: 400 | 408 | 413 | 503; message: string };
 
 export interface SignedBodyLimits {
@@ -17,7 +17,11 @@ export interface SignedBodyLimits {
  * the HMAC while the bytes stream in. Over the declared or actual cap it stops at once (413); when the
  * budget is spent it stops too (503). The caller answers, closes the connection and calls `release`.
  */
-export function readSignedBody(req: IncomingMessage, secret: string | undefined, limits: SignedBodyLimits): { outcome: Promise<SignedBodyOutcome>; release(): void } {
+export function readSignedBody(
+  req: IncomingMessage,
+  secret: string | undefined,
+  limits: SignedBodyLimits,
+): { outcome: Promise<SignedBodyOutcome>; release(): void } {
   let taken = 0;
   const release = (): void => {
     limits.budget.give(taken);
@@ -25,7 +29,14 @@ export function readSignedBody(req: IncomingMessage, secret: string | undefined,
   };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
-    return { outcome: Promise.resolve({ ok: false, status: 413, message: `body of ${declared} bytes exceeds the limit of ${limits.maxBytes} bytes` }), release };
+    return {
+      outcome: Promise.resolve({
+        ok: false,
+        status: 413,
+        message: `body of ${declared} bytes exceeds the limit of ${limits.maxBytes} bytes`,
+      }),
+      release,
+    };
   }
   const outcome = new Promise<SignedBodyOutcome>((resolve) => {
     const hmac: Hmac | undefined = secret === undefined ? undefined : createHmac('sha256', secret);
@@ -50,16 +61,28 @@ export function readSignedBody(req: IncomingMessage, secret: string | undefined,
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limits.maxBytes) return finish({ ok: false, status: 413, message: `body exceeds the limit of ${limits.maxBytes} bytes` });
-      if (!limits.budget.tryTake(chunk.length)) return finish({ ok: false, status: 503, message: 'the server is receiving too much data at once; retry later' });
+      if (size > limits.maxBytes)
+        return finish({ ok: false, status: 413, message: `body exceeds the limit of ${limits.maxBytes} bytes` });
+      if (!limits.budget.tryTake(chunk.length))
+        return finish({
+          ok: false,
+          status: 503,
+          message: 'the server is receiving too much data at once; retry later',
+        });
       taken += chunk.length;
       hmac?.update(chunk);
       chunks.push(chunk);
     };
-    const onEnd = (): void => finish({ ok: true, body: Buffer.concat(chunks, size), ...(hmac ? { digest: hmac.digest() } : {}) });
-    const onError = (): void => finish({ ok: false, status: 400, message: 'the request body could not be read (connection error)' });
+    const onEnd = (): void =>
+      finish({ ok: true, body: Buffer.concat(chunks, size), ...(hmac ? { digest: hmac.digest() } : {}) });
+    const onError = (): void =>
+      finish({ ok: false, status: 400, message: 'the request body could not be read (connection error)' });
     const onAborted = (): void => finish({ ok: false, status: 400, message: 'the sender aborted the request body' });
-    const timer = setTimeout(() => finish({ ok: false, status: 408, message: `the request body did not arrive within ${limits.timeoutMs} ms` }), limits.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({ ok: false, status: 408, message: `the request body did not arrive within ${limits.timeoutMs} ms` }),
+      limits.timeoutMs,
+    );
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

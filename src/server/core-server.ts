@@ -1,20 +1,20 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WebhookInbox } from '../model/webhooks.js';
 import type { Contract } from '../spec/contract.js';
 import type { LogIo } from './append-log.js';
 import { CONNECTION_CHECK_INTERVAL_MS, guardConnections } from './connection-guard.js';
 import { ListenError, PortInUseError } from './errors.js';
 import type { EventCursor } from './event-pages.js';
 import { sendError } from './http-io.js';
-import { InflightBudget, resolveLimits, type IngestLimits } from './limits.js';
+import { InflightBudget, type IngestLimits, resolveLimits } from './limits.js';
 import { RateGate } from './rate-gate.js';
-import { route, RouteTable, type Route } from './route-table.js';
-import type { WebhookInbox } from '../model/webhooks.js';
+import { type Route, RouteTable, route } from './route-table.js';
 import { handleWebhook, type WebhookRouteDeps } from './webhook-route.js';
-import { WebhookStore, type EventPage } from './webhook-store.js';
+import { type EventPage, WebhookStore } from './webhook-store.js';
 
 export const API_PREFIX = '/api/v1';
 /** Signature diagnoses and rejection log lines per second; beyond them a flood costs little. */
@@ -60,9 +60,16 @@ export interface CoreServer extends WebhookInbox {
 
 /** The webhook receiver's lines of the route table. */
 function webhookRoutes(deps: WebhookRouteDeps): Route[] {
-  const postOnly = { wrongMethod: (method: string): string => `${method} is not supported on /api/v1/webhooks; use POST` };
+  const postOnly = {
+    wrongMethod: (method: string): string => `${method} is not supported on /api/v1/webhooks; use POST`,
+  };
   return [
-    route('POST', '/api/v1/webhooks/:providerSlug', ({ req, res, params }) => handleWebhook(req, res, params.providerSlug, deps), postOnly),
+    route(
+      'POST',
+      '/api/v1/webhooks/:providerSlug',
+      ({ req, res, params }) => handleWebhook(req, res, params.providerSlug, deps),
+      postOnly,
+    ),
     route('POST', '/api/v1/webhooks', ({ req, res }) => handleWebhook(req, res, null, deps), postOnly),
   ];
 }
@@ -71,7 +78,8 @@ function webhookRoutes(deps: WebhookRouteDeps): Route[] {
 export async function startCoreServer(options: CoreServerOptions): Promise<CoreServer> {
   const ephemeral = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'provcert-run-')));
-  const removeEphemeral = (): Promise<void> => (ephemeral ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve());
+  const removeEphemeral = (): Promise<void> =>
+    ephemeral ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve();
   let store: WebhookStore;
   try {
     store = await WebhookStore.open(dataDir, options.logIo ? { io: options.logIo } : {});

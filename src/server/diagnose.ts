@@ -38,14 +38,17 @@ interface Variant<T> {
 const headerValue = (raw: string | string[] | undefined): string | undefined => (Array.isArray(raw) ? raw[0] : raw);
 
 /** Where the sender put its signature: an accepted header, or a look-alike header name. */
-function locateSignature(headers: SignatureDiagnosisInput['headers']): { name: string; value: string; canonical: boolean } | undefined {
+function locateSignature(
+  headers: SignatureDiagnosisInput['headers'],
+): { name: string; value: string; canonical: boolean } | undefined {
   for (const name of ACCEPTED_SIGNATURE_HEADERS) {
     const value = headerValue(headers[name]);
     if (value !== undefined) return { name, value, canonical: true };
   }
   for (const [name, raw] of Object.entries(headers)) {
     const value = headerValue(raw);
-    if (value !== undefined && /signature|hmac/i.test(name)) return { name: name.toLowerCase(), value, canonical: false };
+    if (value !== undefined && /signature|hmac/i.test(name))
+      return { name: name.toLowerCase(), value, canonical: false };
   }
   return undefined;
 }
@@ -74,12 +77,13 @@ function decodeDigest(value: string): { digest?: Buffer; mistakes: SignatureMist
 function secretVariants(secret: string): Variant<string>[] {
   const variants: Variant<string>[] = [{ value: secret }];
   const trimmed = secret.trim();
-  if (trimmed !== secret && trimmed.length > 0) variants.push({ value: trimmed, label: 'the secret without its surrounding whitespace' });
+  if (trimmed !== secret && trimmed.length > 0)
+    variants.push({ value: trimmed, label: 'the secret without its surrounding whitespace' });
   variants.push(
-    { value: secret + '\n', label: 'the secret followed by a newline' },
-    { value: secret + '\r\n', label: 'the secret followed by CR LF' },
-    { value: secret + ' ', label: 'the secret followed by a space' },
-    { value: ' ' + secret, label: 'the secret preceded by a space' },
+    { value: `${secret}\n`, label: 'the secret followed by a newline' },
+    { value: `${secret}\r\n`, label: 'the secret followed by CR LF' },
+    { value: `${secret} `, label: 'the secret followed by a space' },
+    { value: ` ${secret}`, label: 'the secret preceded by a space' },
     { value: `"${secret}"`, label: 'the secret wrapped in quotes' },
   );
   return variants;
@@ -117,11 +121,14 @@ function bodyVariants(raw: Buffer): Variant<Buffer>[] {
     add(JSON.stringify(sortKeys(parsed), null, 2), 'JSON with sorted keys, pretty-printed');
   }
   add(text.trim(), 'the body without its surrounding whitespace');
-  add(text + '\n', 'the body plus a trailing newline');
+  add(`${text}\n`, 'the body plus a trailing newline');
   return variants;
 }
 
-const MISTAKE_TEXT: Record<Exclude<SignatureMistake, 'secret-whitespace' | 'reserialized-body' | 'non-canonical-header'>, string> = {
+const MISTAKE_TEXT: Record<
+  Exclude<SignatureMistake, 'secret-whitespace' | 'reserialized-body' | 'non-canonical-header'>,
+  string
+> = {
   'missing-header': `no signature header: send the lowercase hex HMAC-SHA256 of the raw body in ${CANONICAL}`,
   'empty-value': `the ${CANONICAL} header is empty`,
   'malformed-value': 'the value is neither 64 hex characters nor a base64 SHA-256 digest',
@@ -129,7 +136,7 @@ const MISTAKE_TEXT: Record<Exclude<SignatureMistake, 'secret-whitespace' | 'rese
   base64: 'the digest is base64-encoded; send it as lowercase hex',
   'sha256-prefix': 'the value carries a "sha256=" prefix; send the bare hex digest',
   'different-secret':
-    'it matches no common mistake (re-serialized JSON, whitespace around the secret, encodings): most likely it was signed with a different secret (an old or rotated one, or another environment\'s) — which one cannot be known here',
+    "it matches no common mistake (re-serialized JSON, whitespace around the secret, encodings): most likely it was signed with a different secret (an old or rotated one, or another environment's) — which one cannot be known here",
 };
 
 /**
@@ -145,7 +152,9 @@ export function diagnoseSignature(input: SignatureDiagnosisInput): SignatureDiag
   const notes: string[] = [];
   if (!found.canonical) {
     mistakes.push('non-canonical-header');
-    notes.push(`signature sent in header "${found.name}", which is not accepted; send it in ${CANONICAL} (${ACCEPTED_SIGNATURE_HEADERS[1]} is accepted for compatibility)`);
+    notes.push(
+      `signature sent in header "${found.name}", which is not accepted; send it in ${CANONICAL} (${ACCEPTED_SIGNATURE_HEADERS[1]} is accepted for compatibility)`,
+    );
   }
   if (found.value.trim() === '') return conclude([...mistakes, 'empty-value'], notes);
 

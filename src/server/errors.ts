@@ -2,7 +2,10 @@ import { UsageError } from '../model/errors.js';
 
 /** The listen address is taken; the message names the flag to change it (printed without a stack). */
 export class PortInUseError extends UsageError {
-  constructor(readonly port: number, portFlag: string) {
+  constructor(
+    readonly port: number,
+    portFlag: string,
+  ) {
     super(`port ${port} is in use; pass ${portFlag} with a free port (0 picks one)`);
   }
 }

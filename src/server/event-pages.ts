@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { parseLine } from './append-log.js';
 
 /** Where a listing continues: offsets into the provider's log and the legacy log, the last in-memory seq, and the count listed. */
@@ -43,8 +43,14 @@ const CHUNK = 64 * 1024;
  * Up to `max` complete lines from `offset` whose record `matches`, reading at most `scanCap` bytes (a
  * page may come back short; the cursor continues from the last line returned). A missing file is empty.
  */
-export async function readLines(path: string, offset: number, max: number, matches: (record: unknown) => boolean, scanCap: number): Promise<LogLine[]> {
-  let handle;
+export async function readLines(
+  path: string,
+  offset: number,
+  max: number,
+  matches: (record: unknown) => boolean,
+  scanCap: number,
+): Promise<LogLine[]> {
+  let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (e) {

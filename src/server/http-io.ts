@@ -9,14 +9,30 @@ export interface ErrorBody {
   message: string;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, status: number, code: CoreErrorCode, message: string, closeConnection = false, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: CoreErrorCode,
+  message: string,
+  closeConnection = false,
+  headers: Record<string, string> = {},
+): void {
   const body: ErrorBody = { code, message };
   sendJson(res, status, body, closeConnection ? { ...headers, connection: 'close' } : headers);
 }

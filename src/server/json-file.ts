@@ -7,7 +7,7 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
-    await handle.writeFile(JSON.stringify(value, null, 2) + '\n');
+    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
     await handle.sync();
   } finally {
     await handle.close();

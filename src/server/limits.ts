@@ -69,4 +69,5 @@ export class InflightBudget {
 }
 
 /** The command-line flag of a limit: maxBodyBytes → --max-body-bytes. */
-export const limitFlag = (name: keyof IngestLimits): string => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+export const limitFlag = (name: keyof IngestLimits): string =>
+  `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -4,7 +4,10 @@ export class RateGate {
   private passed = 0;
   private refused = 0;
 
-  constructor(private readonly perSecond: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** True when this one may pass. `refusedBefore` says how many were refused in the window that just ended. */
   pass(): { ok: boolean; refusedBefore: number } {

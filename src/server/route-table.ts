@@ -45,7 +45,12 @@ export interface Route {
 }
 
 /** A table line; the handler's `params` are typed from the pattern's `:names`. */
-export function route<P extends string>(method: HttpMethod, pattern: P, handler: RouteHandler<PathParams<P>>, options: RouteOptions = {}): Route {
+export function route<P extends string>(
+  method: HttpMethod,
+  pattern: P,
+  handler: RouteHandler<PathParams<P>>,
+  options: RouteOptions = {},
+): Route {
   // The matcher fills `params` with exactly the pattern's names, so the handler's narrower type holds.
   return { method, pattern, handler: handler as RouteHandler<Readonly<Record<string, string>>>, options };
 }
@@ -63,15 +68,18 @@ function compile(r: Route): CompiledRoute {
   const refuse = (why: string): Error => new Error(`route ${r.method} ${r.pattern}: ${why}`);
   if (!r.pattern.startsWith('/')) throw refuse('the pattern must start with /');
   const names = new Set<string>();
-  const segments = r.pattern.slice(1).split('/').map((s): Segment => {
-    if (s === '') throw refuse('empty path segment');
-    if (!s.startsWith(':')) return { literal: s };
-    const param = s.slice(1);
-    if (!PARAM_NAME.test(param)) throw refuse(`parameter ":${param}" must be a name (letters and digits)`);
-    if (names.has(param)) throw refuse(`parameter ":${param}" appears twice`);
-    names.add(param);
-    return { param };
-  });
+  const segments = r.pattern
+    .slice(1)
+    .split('/')
+    .map((s): Segment => {
+      if (s === '') throw refuse('empty path segment');
+      if (!s.startsWith(':')) return { literal: s };
+      const param = s.slice(1);
+      if (!PARAM_NAME.test(param)) throw refuse(`parameter ":${param}" must be a name (letters and digits)`);
+      if (names.has(param)) throw refuse(`parameter ":${param}" appears twice`);
+      names.add(param);
+      return { param };
+    });
   return { route: r, segments };
 }
 
@@ -153,7 +161,13 @@ export class RouteTable {
       try {
         params[name] = decodeURIComponent(value);
       } catch {
-        return sendError(res, 400, 'INVALID_ARGUMENT', `the ${words(name)} in the path is not valid percent-encoding`, true);
+        return sendError(
+          res,
+          400,
+          'INVALID_ARGUMENT',
+          `the ${words(name)} in the path is not valid percent-encoding`,
+          true,
+        );
       }
     }
     const query = (): URLSearchParams => new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1));

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import { SLUG_PATTERN } from './core-routes/registration.js';
-import { LIMIT_NAMES, limitFlag, type IngestLimits } from './limits.js';
+import { type IngestLimits, LIMIT_NAMES, limitFlag } from './limits.js';
 
 export const DEFAULT_SERVE_PORT = 8787;
 export const DEFAULT_SERVE_HOST = '127.0.0.1';
@@ -54,17 +54,20 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function port(value: unknown, where: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${where} must be a port number from 0 to 65535 (got "${String(value)}")`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`${where} must be a port number from 0 to 65535 (got "${String(value)}")`);
   return n;
 }
 
 function slugOf(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !SLUG_PATTERN.test(value)) throw new UsageError(`${where}: "${String(value)}" is not a provider slug (lowercase letters, digits, dashes)`);
+  if (typeof value !== 'string' || !SLUG_PATTERN.test(value))
+    throw new UsageError(`${where}: "${String(value)}" is not a provider slug (lowercase letters, digits, dashes)`);
   return value;
 }
 
 function envName(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !ENV_NAME.test(value)) throw new UsageError(`${where} must be an environment variable name (got "${String(value)}")`);
+  if (typeof value !== 'string' || !ENV_NAME.test(value))
+    throw new UsageError(`${where} must be an environment variable name (got "${String(value)}")`);
   return value;
 }
 
@@ -82,10 +85,24 @@ async function readConfigFile(path: string): Promise<Record<string, unknown>> {
     throw new UsageError(`--config ${path} is not valid YAML/JSON: ${(e as Error).message.split('\n')[0] ?? ''}`);
   }
   if (doc === null || doc === undefined) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new UsageError(`--config ${path} must hold a mapping of settings`);
-  const known = new Set(['port', 'host', 'dataDir', 'local', 'webhookSecretEnv', 'adminTokenEnv', 'credentialDir', ...LIMIT_NAMES, 'providers']);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new UsageError(`--config ${path} must hold a mapping of settings`);
+  const known = new Set([
+    'port',
+    'host',
+    'dataDir',
+    'local',
+    'webhookSecretEnv',
+    'adminTokenEnv',
+    'credentialDir',
+    ...LIMIT_NAMES,
+    'providers',
+  ]);
   const unknown = Object.keys(doc).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new UsageError(`--config ${path}: unknown setting ${unknown.join(', ')} (known: ${[...known].join(', ')}); secrets belong in the environment`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--config ${path}: unknown setting ${unknown.join(', ')} (known: ${[...known].join(', ')}); secrets belong in the environment`,
+    );
   return doc as Record<string, unknown>;
 }
 
@@ -102,10 +119,18 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
       const entry = (typeof p === 'object' && p !== null ? p : {}) as Record<string, unknown>;
       const slug = slugOf(entry['slug'], `config providers[${i}].slug`);
       const secretEnv = entry['webhookSecretEnv'];
-      providers.push({ slug, ...(secretEnv === undefined ? {} : { webhookSecretEnv: envName(secretEnv, `config providers[${i}].webhookSecretEnv`) }) });
+      providers.push({
+        slug,
+        ...(secretEnv === undefined
+          ? {}
+          : { webhookSecretEnv: envName(secretEnv, `config providers[${i}].webhookSecretEnv`) }),
+      });
     });
   }
-  for (const s of (raw.slug ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const s of (raw.slug ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (!providers.some((p) => p.slug === s)) providers.push({ slug: slugOf(s, '--slug') });
   }
   const limits: Partial<IngestLimits> = {};
@@ -114,24 +139,42 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
     const value = flag !== undefined ? Number(flag) : file[name];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw new UsageError(`${flag !== undefined ? limitFlag(name) : `config ${name}`} must be a positive whole number (got "${String(flag ?? value)}")`);
+      throw new UsageError(
+        `${flag !== undefined ? limitFlag(name) : `config ${name}`} must be a positive whole number (got "${String(flag ?? value)}")`,
+      );
     }
     limits[name] = value;
   }
   const host = raw.host ?? file['host'] ?? DEFAULT_SERVE_HOST;
   if (typeof host !== 'string' || host === '') throw new UsageError('host must be a host name or address');
-  const dataDir = raw.dataDir === undefined ? (typeof file['dataDir'] === 'string' ? resolve(base, file['dataDir']) : resolve(cwd, DEFAULT_DATA_DIR)) : resolve(cwd, raw.dataDir);
+  const dataDir =
+    raw.dataDir === undefined
+      ? typeof file['dataDir'] === 'string'
+        ? resolve(base, file['dataDir'])
+        : resolve(cwd, DEFAULT_DATA_DIR)
+      : resolve(cwd, raw.dataDir);
   return {
     host,
-    port: raw.port !== undefined ? port(raw.port, '--port') : file['port'] !== undefined ? port(file['port'], 'config port') : DEFAULT_SERVE_PORT,
+    port:
+      raw.port !== undefined
+        ? port(raw.port, '--port')
+        : file['port'] !== undefined
+          ? port(file['port'], 'config port')
+          : DEFAULT_SERVE_PORT,
     dataDir,
     local: raw.local === true || file['local'] === true,
-    webhookSecretEnv: envName(raw.webhookSecretEnv ?? file['webhookSecretEnv'] ?? DEFAULT_WEBHOOK_SECRET_ENV, 'webhookSecretEnv'),
+    webhookSecretEnv: envName(
+      raw.webhookSecretEnv ?? file['webhookSecretEnv'] ?? DEFAULT_WEBHOOK_SECRET_ENV,
+      'webhookSecretEnv',
+    ),
     adminTokenEnv: envName(file['adminTokenEnv'] ?? DEFAULT_ADMIN_TOKEN_ENV, 'config adminTokenEnv'),
     limits,
-    credentialDir: raw.credentialDir !== undefined
-      ? resolve(cwd, raw.credentialDir)
-      : typeof file['credentialDir'] === 'string' ? resolve(base, file['credentialDir']) : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
+    credentialDir:
+      raw.credentialDir !== undefined
+        ? resolve(cwd, raw.credentialDir)
+        : typeof file['credentialDir'] === 'string'
+          ? resolve(base, file['credentialDir'])
+          : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
   };
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Contract } from '../spec/contract.js';
 import { UsageError } from '../model/errors.js';
-import { createCoreRoutes, type Certifier } from './core-routes/routes.js';
+import type { Contract } from '../spec/contract.js';
+import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
-import { API_PREFIX, startCoreServer, type CoreServer } from './core-server.js';
+import { createCoreRoutes } from './core-routes/routes.js';
+import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
 import type { ServeSettings } from './serve-config.js';
 
 export interface ServeDeps {
@@ -26,7 +27,10 @@ export interface RunningServe {
 const SECRET_FILE = 'webhook-secret';
 
 /** The server-wide webhook secret: from the environment, else generated once and kept in the data dir. */
-async function serverSecret(settings: ServeSettings, env: NodeJS.ProcessEnv): Promise<{ secret: string; origin: 'env' | 'generated' | 'stored' }> {
+async function serverSecret(
+  settings: ServeSettings,
+  env: NodeJS.ProcessEnv,
+): Promise<{ secret: string; origin: 'env' | 'generated' | 'stored' }> {
   const fromEnv = env[settings.webhookSecretEnv];
   if (fromEnv) return { secret: fromEnv, origin: 'env' };
   const path = join(settings.dataDir, SECRET_FILE);
@@ -39,7 +43,7 @@ async function serverSecret(settings: ServeSettings, env: NodeJS.ProcessEnv): Pr
   const secret = randomBytes(32).toString('hex');
   const handle = await open(path, 'wx', 0o600);
   try {
-    await handle.writeFile(secret + '\n');
+    await handle.writeFile(`${secret}\n`);
     await handle.sync();
   } finally {
     await handle.close();
@@ -60,7 +64,10 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
       continue;
     }
     const own = deps.env[p.webhookSecretEnv];
-    if (!own) throw new UsageError(`the webhook secret of provider ${p.slug} is missing: environment variable ${p.webhookSecretEnv} is not set`);
+    if (!own)
+      throw new UsageError(
+        `the webhook secret of provider ${p.slug} is missing: environment variable ${p.webhookSecretEnv} is not set`,
+      );
     configured.set(p.slug, own);
   }
   const adminToken = deps.env[settings.adminTokenEnv] || undefined;
@@ -98,12 +105,18 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     `  webhooks:       POST ${core.url}${API_PREFIX}/webhooks/{providerSlug}  (legacy: POST ${core.url}${API_PREFIX}/webhooks)`,
   ];
   if (shared.origin === 'generated') {
-    banner.push(`  webhook secret: ${shared.secret}`, '                  (generated and shown only now: set it as the webhook secret in your provider backend)');
+    banner.push(
+      `  webhook secret: ${shared.secret}`,
+      '                  (generated and shown only now: set it as the webhook secret in your provider backend)',
+    );
   } else {
-    banner.push(`  webhook secret: ${shared.origin === 'env' ? `from ${settings.webhookSecretEnv}` : `generated earlier (kept in ${join(settings.dataDir, SECRET_FILE)}; not shown again)`}`);
+    banner.push(
+      `  webhook secret: ${shared.origin === 'env' ? `from ${settings.webhookSecretEnv}` : `generated earlier (kept in ${join(settings.dataDir, SECRET_FILE)}; not shown again)`}`,
+    );
   }
   for (const [slug] of configured) banner.push(`  accepting:      ${core.urlFor(slug)}`);
-  if (configured.size === 0) banner.push('  no provider slug configured yet: pass --slug S, list providers in --config, or register one');
+  if (configured.size === 0)
+    banner.push('  no provider slug configured yet: pass --slug S, list providers in --config, or register one');
   banner.push(
     adminToken
       ? `  core routes:    ${core.url}${API_PREFIX}/providers/… (Authorization: Bearer $${settings.adminTokenEnv})`

@@ -10,7 +10,9 @@ export interface SignatureHeader {
 }
 
 /** The accepted signature header present on a request (canonical wins), if any. */
-export function findSignatureHeader(headers: Record<string, string | string[] | undefined>): SignatureHeader | undefined {
+export function findSignatureHeader(
+  headers: Record<string, string | string[] | undefined>,
+): SignatureHeader | undefined {
   for (const name of ACCEPTED_SIGNATURE_HEADERS) {
     const raw = headers[name];
     const value = Array.isArray(raw) ? raw[0] : raw;

@@ -1,14 +1,15 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { SIGNATURE_HEADER } from '../model/contract-constants.js';
+import type { ReceivedWebhook } from '../model/webhooks.js';
 import type { Contract } from '../spec/contract.js';
+import { hmacDigest } from '../util/hmac.js';
+import { isSensitiveHeader, MASK } from '../util/redact.js';
 import { readSignedBody } from './body-reader.js';
 import { diagnoseSignature } from './diagnose.js';
-import { dropUnreadBody, isJsonContentType, logSafe, sendError, sendJson, type CoreErrorCode } from './http-io.js';
-import { RETRY_AFTER_S, type InflightBudget, type IngestLimits } from './limits.js';
+import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendJson } from './http-io.js';
+import { type InflightBudget, type IngestLimits, RETRY_AFTER_S } from './limits.js';
 import type { RateGate } from './rate-gate.js';
-import { hmacDigest } from '../util/hmac.js';
 import { digestMatches, findSignatureHeader } from './signature.js';
-import type { ReceivedWebhook } from '../model/webhooks.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 
 export interface WebhookRouteDeps {
@@ -27,7 +28,6 @@ export interface WebhookRouteDeps {
   log(line: string): void;
 }
 
-const MASKED_HEADER = /signature|hmac|secret|token|key|authorization|cookie/i;
 const MAX_SCHEMA_PROBLEMS_SHOWN = 5;
 /** Bodies above this are not diagnosed (each diagnosis hashes dozens of variants). */
 const DIAGNOSE_MAX_BYTES = 16 * 1024;
@@ -37,13 +37,13 @@ const EVENT_SUMMARY_FIELDS = ['eventId', 'eventType', 'providerSlug', 'timestamp
 /** WebhookIngestionResponse of an accepted event. */
 const SUCCESS = { success: true } as const;
 
-/** Header values that may carry credentials or signatures are masked; the names are kept. */
+/** Header values that may carry credentials or signatures are masked (the one masker's rule); the names are kept. */
 export function maskHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, raw] of Object.entries(headers)) {
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    out[name] = MASKED_HEADER.test(name) ? `***(${value.length} chars)` : logSafe(value, 200);
+    out[name] = isSensitiveHeader(name) ? MASK : logSafe(value, 200);
   }
   return out;
 }
@@ -59,27 +59,56 @@ interface Rejection {
 }
 
 /** POST /api/v1/webhooks/{slug} and the legacy POST /api/v1/webhooks (slug null). Never throws. */
-export async function handleWebhook(req: IncomingMessage, res: ServerResponse, slug: string | null, deps: WebhookRouteDeps): Promise<void> {
+export async function handleWebhook(
+  req: IncomingMessage,
+  res: ServerResponse,
+  slug: string | null,
+  deps: WebhookRouteDeps,
+): Promise<void> {
   const receivedAt = new Date().toISOString();
-  const base: NewWebhook = { receivedAt, slug, headers: maskHeaders(req.headers), rawBody: '', verified: false, answeredStatus: 0, duplicate: false };
+  const base: NewWebhook = {
+    receivedAt,
+    slug,
+    headers: maskHeaders(req.headers),
+    rawBody: '',
+    verified: false,
+    answeredStatus: 0,
+    duplicate: false,
+  };
 
   const reject = (r: Rejection, extra: Partial<NewWebhook> = {}): void => {
     sendError(res, r.status, r.code, r.message, r.closeConnection, r.headers);
     if (r.closeConnection) dropUnreadBody(req, res);
-    const kept = { ...extra, rawBody: (extra.rawBody ?? '').slice(0, REJECTED_BODY_KEPT), ...(extra.event ? { event: summary(extra.event) } : {}) };
+    const kept = {
+      ...extra,
+      rawBody: (extra.rawBody ?? '').slice(0, REJECTED_BODY_KEPT),
+      ...(extra.event ? { event: summary(extra.event) } : {}),
+    };
     const entry = deps.store.record({ ...base, ...kept, answeredStatus: r.status, problem: r.problem ?? r.message });
     const gate = deps.rejectionLines.pass();
-    if (gate.refusedBefore > 0) deps.log(`… ${gate.refusedBefore} more rejected webhook requests in that second were not logged`);
+    if (gate.refusedBefore > 0)
+      deps.log(`… ${gate.refusedBefore} more rejected webhook requests in that second were not logged`);
     if (gate.ok) deps.log(describe(entry));
   };
 
   // Unknown slugs are refused before a byte of the body is read.
   const pathSecret = slug === null ? undefined : deps.secretFor(slug);
   if (slug !== null && pathSecret === undefined) {
-    return reject({ status: 404, code: 'NOT_FOUND', message: `no provider with slug "${logSafe(slug, 64)}" is known to this server`, closeConnection: true });
+    return reject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: `no provider with slug "${logSafe(slug, 64)}" is known to this server`,
+      closeConnection: true,
+    });
   }
   if (slug === null && !deps.legacyRoute) {
-    return reject({ status: 404, code: 'NOT_FOUND', message: 'the legacy route /api/v1/webhooks is not configured on this server; post to /api/v1/webhooks/{providerSlug}', closeConnection: true });
+    return reject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message:
+        'the legacy route /api/v1/webhooks is not configured on this server; post to /api/v1/webhooks/{providerSlug}',
+      closeConnection: true,
+    });
   }
   const contentType = req.headers['content-type'];
   if (!isJsonContentType(contentType)) {
@@ -91,7 +120,11 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
     });
   }
 
-  const reading = readSignedBody(req, pathSecret, { maxBytes: deps.limits.maxBodyBytes, timeoutMs: deps.limits.bodyTimeoutMs, budget: deps.budget });
+  const reading = readSignedBody(req, pathSecret, {
+    maxBytes: deps.limits.maxBodyBytes,
+    timeoutMs: deps.limits.bodyTimeoutMs,
+    budget: deps.budget,
+  });
   try {
     const read = await reading.outcome;
     if (!read.ok) {
@@ -109,7 +142,11 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
     reading.release();
   }
 
-  async function accept(body: Buffer, streamedDigest: Buffer | undefined, knownSecret: string | undefined): Promise<void> {
+  async function accept(
+    body: Buffer,
+    streamedDigest: Buffer | undefined,
+    knownSecret: string | undefined,
+  ): Promise<void> {
     const rawBody = body.toString('utf8');
     const withBody: Partial<NewWebhook> = { rawBody };
     const signature = findSignatureHeader(req.headers);
@@ -121,11 +158,26 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
     if (secret === undefined) {
       const named = namedProvider(rawBody);
       if (named === undefined) {
-        return reject({ status: 400, code: 'INVALID_ARGUMENT', message: 'the legacy route needs a JSON event with a string providerSlug; post to /api/v1/webhooks/{providerSlug}' }, withBody);
+        return reject(
+          {
+            status: 400,
+            code: 'INVALID_ARGUMENT',
+            message:
+              'the legacy route needs a JSON event with a string providerSlug; post to /api/v1/webhooks/{providerSlug}',
+          },
+          withBody,
+        );
       }
       secret = deps.secretFor(named);
       if (secret === undefined) {
-        return reject({ status: 404, code: 'NOT_FOUND', message: `no provider with slug "${logSafe(named, 64)}" is known to this server` }, { ...withBody, ...parsedEvent(rawBody) });
+        return reject(
+          {
+            status: 404,
+            code: 'NOT_FOUND',
+            message: `no provider with slug "${logSafe(named, 64)}" is known to this server`,
+          },
+          { ...withBody, ...parsedEvent(rawBody) },
+        );
       }
       digest = hmacDigest(secret, body);
     }
@@ -135,21 +187,38 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
         ? `signature in ${signature.name} does not match the HMAC-SHA256 (lowercase hex) of the raw body`
         : `missing signature: send the lowercase hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
       const problem = explain(body, secret);
-      const hint = problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
-      return reject({ status: 401, code: 'UNAUTHORIZED', message: message + hint, problem: problem.message }, { ...withBody, ...parsedEvent(rawBody) });
+      const hint =
+        problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
+      return reject(
+        { status: 401, code: 'UNAUTHORIZED', message: message + hint, problem: problem.message },
+        { ...withBody, ...parsedEvent(rawBody) },
+      );
     }
 
     if (rawBody.trim() === '') {
-      return reject({ status: 400, code: 'INVALID_ARGUMENT', message: 'the body is empty; expected a NormalizedWebhookEvent JSON object' }, withBody);
+      return reject(
+        {
+          status: 400,
+          code: 'INVALID_ARGUMENT',
+          message: 'the body is empty; expected a NormalizedWebhookEvent JSON object',
+        },
+        withBody,
+      );
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(rawBody);
     } catch (e) {
-      return reject({ status: 400, code: 'INVALID_ARGUMENT', message: `the body is not valid JSON: ${(e as Error).message}` }, withBody);
+      return reject(
+        { status: 400, code: 'INVALID_ARGUMENT', message: `the body is not valid JSON: ${(e as Error).message}` },
+        withBody,
+      );
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return reject({ status: 400, code: 'INVALID_ARGUMENT', message: 'the body must be a JSON object (NormalizedWebhookEvent)' }, withBody);
+      return reject(
+        { status: 400, code: 'INVALID_ARGUMENT', message: 'the body must be a JSON object (NormalizedWebhookEvent)' },
+        withBody,
+      );
     }
     const event = parsed as Record<string, unknown>;
     withBody.event = event;
@@ -163,20 +232,38 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
     const providerSlug = event['providerSlug'];
     const eventId = event['eventId'];
     if (typeof providerSlug !== 'string' || typeof eventId !== 'string') {
-      return reject({ status: 400, code: 'INVALID_ARGUMENT', message: 'the event needs string eventId and providerSlug' }, withBody);
+      return reject(
+        { status: 400, code: 'INVALID_ARGUMENT', message: 'the event needs string eventId and providerSlug' },
+        withBody,
+      );
     }
     if (slug !== null && providerSlug !== slug) {
       return reject(
-        { status: 400, code: 'INVALID_ARGUMENT', message: `providerSlug "${logSafe(providerSlug, 60)}" in the body does not match "${logSafe(slug, 60)}" in the path` },
+        {
+          status: 400,
+          code: 'INVALID_ARGUMENT',
+          message: `providerSlug "${logSafe(providerSlug, 60)}" in the body does not match "${logSafe(slug, 60)}" in the path`,
+        },
         withBody,
       );
     }
 
     let duplicate: boolean;
     try {
-      ({ duplicate } = await deps.store.commit({ v: 1, receivedAt, slug, providerSlug, eventId, signatureHeader: signature.name, rawBody }));
+      ({ duplicate } = await deps.store.commit({
+        v: 1,
+        receivedAt,
+        slug,
+        providerSlug,
+        eventId,
+        signatureHeader: signature.name,
+        rawBody,
+      }));
     } catch {
-      return reject({ status: 500, code: 'INTERNAL_ERROR', message: 'the event could not be recorded durably; retry later' }, { ...withBody, verified: true });
+      return reject(
+        { status: 500, code: 'INTERNAL_ERROR', message: 'the event could not be recorded durably; retry later' },
+        { ...withBody, verified: true },
+      );
     }
     sendJson(res, 200, SUCCESS);
     const entry = deps.store.record({ ...base, ...withBody, verified: true, answeredStatus: 200, duplicate });
@@ -184,8 +271,10 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
   }
 
   function explain(body: Buffer, secret: string): { mistakes: string[]; message: string } {
-    if (body.length > DIAGNOSE_MAX_BYTES) return { mistakes: [], message: `signature rejected (a body of ${body.length} bytes is not diagnosed)` };
-    if (!deps.diagnoses.pass().ok) return { mistakes: [], message: 'signature rejected (not diagnosed: too many bad signatures this second)' };
+    if (body.length > DIAGNOSE_MAX_BYTES)
+      return { mistakes: [], message: `signature rejected (a body of ${body.length} bytes is not diagnosed)` };
+    if (!deps.diagnoses.pass().ok)
+      return { mistakes: [], message: 'signature rejected (not diagnosed: too many bad signatures this second)' };
     return diagnoseSignature({ rawBody: body, secret, headers: req.headers });
   }
 }
@@ -194,7 +283,10 @@ export async function handleWebhook(req: IncomingMessage, res: ServerResponse, s
 function namedProvider(rawBody: string): string | undefined {
   try {
     const v: unknown = JSON.parse(rawBody);
-    const slug = typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)['providerSlug'] : undefined;
+    const slug =
+      typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? (v as Record<string, unknown>)['providerSlug']
+        : undefined;
     return typeof slug === 'string' ? slug : undefined;
   } catch {
     return undefined;
@@ -231,6 +323,11 @@ export function describe(w: ReceivedWebhook): string {
     `newStatus=${logSafe(e['newStatus'], 20)}`,
     `→ ${w.answeredStatus}`,
   ];
-  const verdict = w.answeredStatus === 200 ? (w.duplicate ? 'verified, duplicate (not applied again)' : 'verified') : `rejected: ${logSafe(w.problem ?? '', 300)}`;
+  const verdict =
+    w.answeredStatus === 200
+      ? w.duplicate
+        ? 'verified, duplicate (not applied again)'
+        : 'verified'
+      : `rejected: ${logSafe(w.problem ?? '', 300)}`;
   return `${fields.join(' ')} ${verdict}`;
 }

@@ -1,8 +1,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppendLog, NODE_LOG_IO, type LogIo } from './append-log.js';
-import { encodeCursor, readLines, START_CURSOR, type EventCursor, type LogLine } from './event-pages.js';
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
+import { AppendLog, type LogIo, NODE_LOG_IO } from './append-log.js';
+import { type EventCursor, encodeCursor, type LogLine, readLines, START_CURSOR } from './event-pages.js';
 
 /** One accepted event as written to the per-provider JSON-lines log. */
 export interface LoggedEvent {
@@ -45,12 +45,18 @@ const PAGE_SCAN_CAP = 8 * 1024 * 1024;
 const isLoggedEvent = (r: unknown): r is LoggedEvent => {
   if (typeof r !== 'object' || r === null) return false;
   const o = r as Record<string, unknown>;
-  return o['v'] === 1 && typeof o['eventId'] === 'string' && typeof o['providerSlug'] === 'string' && typeof o['rawBody'] === 'string';
+  return (
+    o['v'] === 1 &&
+    typeof o['eventId'] === 'string' &&
+    typeof o['providerSlug'] === 'string' &&
+    typeof o['rawBody'] === 'string'
+  );
 };
 
 const dedupKey = (providerSlug: string, eventId: string): string => `${providerSlug}\u0000${eventId}`;
 const isLogged = (w: ReceivedWebhook): boolean => w.verified && w.answeredStatus === 200 && !w.duplicate;
-const listedUnder = (w: ReceivedWebhook, slug: string): boolean => w.slug === slug || (w.slug === null && w.event?.['providerSlug'] === slug);
+const listedUnder = (w: ReceivedWebhook, slug: string): boolean =>
+  w.slug === slug || (w.slug === null && w.event?.['providerSlug'] === slug);
 
 /**
  * Received webhooks: durable accepted events (one append-only log per provider under
@@ -71,7 +77,11 @@ export class WebhookStore {
   private readonly keptAccepted: number;
   private readonly keptUnlogged: number;
 
-  private constructor(private readonly dir: string, private readonly io: LogIo, options: StoreOptions) {
+  private constructor(
+    private readonly dir: string,
+    private readonly io: LogIo,
+    options: StoreOptions,
+  ) {
     this.keptAccepted = options.keptAccepted ?? 5_000;
     this.keptUnlogged = options.keptUnlogged ?? 1_000;
   }
@@ -186,7 +196,9 @@ export class WebhookStore {
       readLines(join(this.dir, `${slugKey}.jsonl`), cursor.slugOffset, limit, accepted, PAGE_SCAN_CAP),
       readLines(join(this.dir, `${LEGACY_FILE}.jsonl`), cursor.legacyOffset, limit, accepted, PAGE_SCAN_CAP),
     ]);
-    const memory = this.session.filter((w) => w.seq > cursor.memorySeq && !isLogged(w) && listedUnder(w, slug)).slice(0, limit);
+    const memory = this.session
+      .filter((w) => w.seq > cursor.memorySeq && !isLogged(w) && listedUnder(w, slug))
+      .slice(0, limit);
 
     type Source = 'own' | 'legacy' | 'memory';
     const candidates: { source: Source; at: string; line?: LogLine; entry?: ReceivedWebhook }[] = [
@@ -212,12 +224,21 @@ export class WebhookStore {
       return restoredView(line.record as LoggedEvent, seq, line.at < (this.openedSizes.get(fileKey) ?? 0));
     });
     next.listed = cursor.listed + items.length;
-    const more = candidates.length > taken.length || own.length === limit || legacy.length === limit || memory.length === limit;
+    const more =
+      candidates.length > taken.length || own.length === limit || legacy.length === limit || memory.length === limit;
     const unlogged = this.session.filter((w) => !isLogged(w) && listedUnder(w, slug)).length;
-    return { items, total: (this.acceptedCount.get(slug) ?? 0) + unlogged, ...(more && items.length > 0 ? { nextCursor: encodeCursor(next) } : {}) };
+    return {
+      items,
+      total: (this.acceptedCount.get(slug) ?? 0) + unlogged,
+      ...(more && items.length > 0 ? { nextCursor: encodeCursor(next) } : {}),
+    };
   }
 
-  waitFor(predicate: (w: ReceivedWebhook) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedWebhook | undefined> {
+  waitFor(
+    predicate: (w: ReceivedWebhook) => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ReceivedWebhook | undefined> {
     const past = this.session.find(predicate);
     if (past) return Promise.resolve(past);
     if (signal?.aborted) return Promise.resolve(undefined);

@@ -46,13 +46,15 @@ async function bundle(node: Json, baseFile: string, rootDoc: Json, depth = 0): P
     const loaded = await readYaml(target);
     if (!loaded.ok) return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile}: ${loaded.error.message}` });
     const picked = fragment ? follow(loaded.value, fragment) : loaded.value;
-    if (picked === undefined) return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile} points to nothing` });
+    if (picked === undefined)
+      return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile} points to nothing` });
     return bundle(picked, target, loaded.value, depth + 1);
   }
   if (typeof ref === 'string' && depth > 0) {
     // An internal ref of an external file: inline its target from that file.
     const picked = follow(rootDoc, ref.slice(1));
-    if (picked === undefined) return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile} points to nothing` });
+    if (picked === undefined)
+      return err({ kind: 'bad-ref', message: `$ref "${ref}" in ${baseFile} points to nothing` });
     return bundle(picked, baseFile, rootDoc, depth + 1);
   }
   const out: Record<string, Json> = {};
@@ -71,7 +73,10 @@ export async function readBundledSpec(specPath: string): Promise<Result<Record<s
   if (!loaded.ok) return loaded;
   const doc = loaded.value;
   if (!isRecord(doc) || typeof doc['openapi'] !== 'string' || !doc['openapi'].startsWith('3.1')) {
-    return err({ kind: 'not-openapi', message: `${path} is not an OpenAPI 3.1 document (expected "openapi: 3.1.x" at the top)` });
+    return err({
+      kind: 'not-openapi',
+      message: `${path} is not an OpenAPI 3.1 document (expected "openapi: 3.1.x" at the top)`,
+    });
   }
   const bundled = await bundle(doc, path, doc);
   return bundled.ok ? ok(bundled.value as Record<string, unknown>) : bundled;

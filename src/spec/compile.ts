@@ -2,7 +2,7 @@ import { _, Ajv2020, Name, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { err, ok, type Result } from '../util/result.js';
 import type { Contract } from './contract.js';
-import { contractFromData, type ContractValidator } from './contract-from-data.js';
+import { type ContractValidator, contractFromData } from './contract-from-data.js';
 import { contractFormats } from './formats.js';
 import { buildContractModel, CONTRACT_ID, type ContractModel } from './model.js';
 import type { SpecError } from './types.js';
@@ -22,7 +22,11 @@ export const FORMATS_IMPORT = 'contractFormats';
  * and the component schemas under CONTRACT_ID. With `standalone`, it keeps the code of what it compiles
  * (ES module syntax, formats read from FORMATS_IMPORT) for the build to write out; validation is the same.
  */
-export function createContractAjv(model: ContractModel, specPath: string, standalone = false): Result<Ajv2020, SpecError> {
+export function createContractAjv(
+  model: ContractModel,
+  specPath: string,
+  standalone = false,
+): Result<Ajv2020, SpecError> {
   const options: Options = { allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false };
   if (standalone) options.code = { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_IMPORT)}` };
   const ajv = new Ajv2020(options);
@@ -30,11 +34,15 @@ export function createContractAjv(model: ContractModel, specPath: string, standa
   for (const [name, format] of Object.entries(contractFormats)) ajv.addFormat(name, format);
   for (const keyword of warningKeywords) ajv.addKeyword(keyword);
   const warningNames = new Set<string>(WARNING_KEYWORDS);
-  for (const keyword of [...OPENAPI_KEYWORDS, ...model.extensions]) if (!warningNames.has(keyword)) ajv.addKeyword(keyword);
+  for (const keyword of [...OPENAPI_KEYWORDS, ...model.extensions])
+    if (!warningNames.has(keyword)) ajv.addKeyword(keyword);
   try {
     ajv.addSchema({ $id: CONTRACT_ID, $defs: model.defs });
   } catch (e) {
-    return err({ kind: 'bad-schema', message: `${specPath}: components/schemas cannot be compiled: ${(e as Error).message}` });
+    return err({
+      kind: 'bad-schema',
+      message: `${specPath}: components/schemas cannot be compiled: ${(e as Error).message}`,
+    });
   }
   return ok(ajv);
 }

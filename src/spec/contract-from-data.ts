@@ -11,14 +11,19 @@ export interface ContractValidator {
   errors?: ErrorObject[] | null;
 }
 
-const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+const own = <T>(record: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 /**
  * The one Contract implementation: lookups by schema name, operation and status over ContractData, and
  * validation through `validatorById`. The run-time and the precompiled contract differ only in where the
  * validators come from, so they explain problems and warnings the same way.
  */
-export function contractFromData(data: ContractData, specPath: string, validatorById: (id: string) => ContractValidator): Contract {
+export function contractFromData(
+  data: ContractData,
+  specPath: string,
+  validatorById: (id: string) => ContractValidator,
+): Contract {
   const operations = new Map(data.operations.map((o) => [o.key, o]));
   const sortedNames = Object.keys(data.schemas).sort();
 

@@ -1,4 +1,5 @@
 export type { SchemaProblem } from './types.js';
+
 import type { OperationInfo, ValidationResult } from './types.js';
 
 /** The contract as compiled from spec/openapi.yaml: validators by schema name and by operation. */

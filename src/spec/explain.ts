@@ -19,7 +19,7 @@ export function describeValue(value: unknown): string {
   if (type === 'object') return 'object {…}';
   if (type === 'array') return `array of ${(value as unknown[]).length}`;
   const json = JSON.stringify(value);
-  return `${type} ${json.length > 60 ? json.slice(0, 57) + '…"' : json}`;
+  return `${type} ${json.length > 60 ? `${json.slice(0, 57)}…"` : json}`;
 }
 
 const at = (pointer: string): string => pointer || '(root)';

@@ -1,5 +1,5 @@
-import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Format } from 'ajv/dist/2020.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { ISO_TIMESTAMP_FORMAT, isIsoTimestamp } from './timestamp.js';
 
 /**

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
+import { BUNDLED_SPEC_PATH } from './bundled-path.js';
 import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from './generate.js';
-import { BUNDLED_SPEC_PATH } from './load.js';
 
 /*
  * `npm run build`, after tsc: generate the bundled contract's validators, write them into dist (beside this
@@ -33,6 +33,10 @@ const { js, dts } = generated.value;
 await writeIfChanged(join(import.meta.dirname, GENERATED_DIR, GENERATED_JS), js);
 const sourceDir = join(packageRoot, 'src', 'spec', GENERATED_DIR);
 if (existsSync(join(packageRoot, 'src', 'spec'))) {
-  const changed = [await writeIfChanged(join(sourceDir, GENERATED_JS), js), await writeIfChanged(join(sourceDir, GENERATED_DTS), dts)];
-  if (changed.some(Boolean)) process.stdout.write(`provcert build: regenerated src/spec/${GENERATED_DIR}/ from spec/openapi.yaml (commit it)\n`);
+  const changed = [
+    await writeIfChanged(join(sourceDir, GENERATED_JS), js),
+    await writeIfChanged(join(sourceDir, GENERATED_DTS), dts),
+  ];
+  if (changed.some(Boolean))
+    process.stdout.write(`provcert build: regenerated src/spec/${GENERATED_DIR}/ from spec/openapi.yaml (commit it)\n`);
 }

@@ -1,10 +1,8 @@
-import { join, resolve } from 'node:path';
-import { packageRoot } from '../util/package-root.js';
+import { resolve } from 'node:path';
 import { ok, type Result } from '../util/result.js';
+import { BUNDLED_SPEC_PATH } from './bundled-path.js';
 import type { Contract } from './contract.js';
 import type { SpecError } from './types.js';
-
-export const BUNDLED_SPEC_PATH = join(packageRoot, 'spec', 'openapi.yaml');
 
 /*
  * The bundled spec is served by validators generated at build time (precompiled.ts): no YAML parsing and no

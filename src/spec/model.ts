@@ -1,5 +1,5 @@
-import type { OperationInfo } from './types.js';
 import { isRecord } from '../util/json.js';
+import type { OperationInfo } from './types.js';
 
 /**
  * What a Contract needs from the bundled OpenAPI document, as plain JSON: names, enums, operations and,
@@ -38,7 +38,8 @@ const SCHEMA_REF_PREFIX = '#/components/schemas/';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type Obj = Record<string, unknown>;
-const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const stringList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
 /** Rewrite component refs to the contract's absolute id and collect x- keywords used inside schemas. */
 function rewriteRefs(node: unknown, extensions: Set<string>): unknown {
@@ -60,7 +61,8 @@ function rewriteRefs(node: unknown, extensions: Set<string>): unknown {
 function deref(doc: Obj, node: unknown): unknown {
   if (isRecord(node) && typeof node['$ref'] === 'string' && node['$ref'].startsWith('#/')) {
     let target: unknown = doc;
-    for (const part of node['$ref'].slice(2).split('/')) target = isRecord(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    for (const part of node['$ref'].slice(2).split('/'))
+      target = isRecord(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     return target;
   }
   return node;
@@ -75,7 +77,10 @@ function jsonSchemaOf(doc: Obj, holder: unknown): unknown {
 
 function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
   const found: { info: OperationInfo; raw: Obj }[] = [];
-  for (const [section, prefix] of [['paths', ''], ['webhooks', 'WEBHOOK ']] as const) {
+  for (const [section, prefix] of [
+    ['paths', ''],
+    ['webhooks', 'WEBHOOK '],
+  ] as const) {
     const entries = doc[section];
     if (!isRecord(entries)) continue;
     for (const [name, item] of Object.entries(entries)) {
@@ -134,7 +139,10 @@ export function buildContractModel(doc: Obj): ContractModel {
     requests: {},
   };
   for (const [name, schema] of Object.entries(schemas)) {
-    data.schemas[name] = validatorFor({ $ref: `${SCHEMA_REF_PREFIX}${name}` }, () => `schema_${name.replace(/[^A-Za-z0-9_$]/g, '_')}`);
+    data.schemas[name] = validatorFor(
+      { $ref: `${SCHEMA_REF_PREFIX}${name}` },
+      () => `schema_${name.replace(/[^A-Za-z0-9_$]/g, '_')}`,
+    );
     const values = isRecord(schema) ? stringList(schema['enum']) : [];
     if (values.length > 0) data.enums[name] = values;
     const suggested = isRecord(schema) ? stringList(schema['x-suggested-values']) : [];

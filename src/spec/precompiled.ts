@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { BUNDLED_SPEC_PATH } from './bundled-path.js';
 import type { Contract } from './contract.js';
-import { contractFromData, type ContractValidator } from './contract-from-data.js';
+import { type ContractValidator, contractFromData } from './contract-from-data.js';
 import { contractData, specSha256, validators } from './generated/contract-validators.js';
-import { BUNDLED_SPEC_PATH } from './load.js';
 import { sha256 } from './spec-hash.js';
 
 /** The bundled contract from the validators `npm run build` generated: nothing to parse or compile. */

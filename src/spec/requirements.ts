@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { UsageError } from '../model/errors.js';
 import { packageRoot } from '../util/package-root.js';
 import { err, ok, type Result } from '../util/result.js';
-import { UsageError } from '../model/errors.js';
 import { readYamlFile } from './yaml-file.js';
 
 /**
@@ -98,9 +98,12 @@ function where(pointer: string, doc: unknown): string {
 function describeSchemaError(e: ErrorObject, doc: unknown): string {
   const params = e.params as Record<string, unknown>;
   if (e.keyword === 'required') return `${where(e.instancePath, doc)}: missing "${String(params['missingProperty'])}"`;
-  if (e.keyword === 'additionalProperties') return `${where(e.instancePath, doc)}: unknown field "${String(params['additionalProperty'])}"`;
-  if (e.keyword === 'enum') return `${where(e.instancePath, doc)}: must be one of ${(params['allowedValues'] as unknown[]).join(', ')}`;
-  if (e.keyword === 'false schema') return `${where(e.instancePath, doc)}: not allowed with this verification (checked entries take "checks", others "reason")`;
+  if (e.keyword === 'additionalProperties')
+    return `${where(e.instancePath, doc)}: unknown field "${String(params['additionalProperty'])}"`;
+  if (e.keyword === 'enum')
+    return `${where(e.instancePath, doc)}: must be one of ${(params['allowedValues'] as unknown[]).join(', ')}`;
+  if (e.keyword === 'false schema')
+    return `${where(e.instancePath, doc)}: not allowed with this verification (checked entries take "checks", others "reason")`;
   return `${where(e.instancePath, doc)}: ${e.message ?? e.keyword}`;
 }
 
@@ -108,11 +111,15 @@ function describeSchemaError(e: ErrorObject, doc: unknown): string {
 function problemsOf(doc: unknown, validate: Validator): string[] {
   if (!validate(doc)) {
     // `if` only says which branch failed; the branch's own error is the useful one.
-    return [...new Set((validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => describeSchemaError(e, doc)))];
+    return [
+      ...new Set((validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => describeSchemaError(e, doc))),
+    ];
   }
   const ids = (doc as { requirements: { id: string }[] }).requirements.map((r) => r.id);
   const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-  return repeated.length > 0 ? [`requirement id(s) ${repeated.join(', ')} occur more than once; ids must be unique`] : [];
+  return repeated.length > 0
+    ? [`requirement id(s) ${repeated.join(', ')} occur more than once; ids must be unique`]
+    : [];
 }
 
 function catalogOf(path: string, doc: { contract: string; requirements: Requirement[] }): RequirementCatalog {
@@ -121,7 +128,9 @@ function catalogOf(path: string, doc: { contract: string; requirements: Requirem
 }
 
 /** Read, parse and validate a catalog; errors are values naming the file and the problem. */
-export async function tryLoadRequirements(path: string = BUNDLED_REQUIREMENTS_PATH): Promise<Result<RequirementCatalog, RequirementsError>> {
+export async function tryLoadRequirements(
+  path: string = BUNDLED_REQUIREMENTS_PATH,
+): Promise<Result<RequirementCatalog, RequirementsError>> {
   const file = resolve(path);
   const read = await readYamlFile(file, 'requirements catalog');
   if (!read.ok) return read;

@@ -34,7 +34,11 @@ const shown = (value: string): string => (/^[\x21-\x7e]{1,60}$/.test(value) ? va
 /** `x-warn-without-offset: true`: a timestamp that names no UTC offset. */
 export function warnIfOffsetless(data: string, pointer: string): void {
   if (parseIsoTimestamp(data)?.hasOffset === false) {
-    add({ pointer, rule: 'offsetless-timestamp', text: `${at(pointer)} ${shown(data)} has no UTC offset; read as UTC (ambiguous)` });
+    add({
+      pointer,
+      rule: 'offsetless-timestamp',
+      text: `${at(pointer)} ${shown(data)} has no UTC offset; read as UTC (ambiguous)`,
+    });
   }
 }
 
@@ -42,5 +46,9 @@ export function warnIfOffsetless(data: string, pointer: string): void {
 export function warnIfNotSuggested(data: string, pointer: string, suggested: readonly unknown[], label: string): void {
   if (suggested.includes(data)) return;
   const list = suggested.map(String).join(', ');
-  add({ pointer, rule: 'suggested-values', text: `${at(pointer)} ${shown(data)} is not one of the contract's suggested ${label} (${list})` });
+  add({
+    pointer,
+    rule: 'suggested-values',
+    text: `${at(pointer)} ${shown(data)} is not one of the contract's suggested ${label} (${list})`,
+  });
 }

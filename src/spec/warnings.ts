@@ -1,4 +1,11 @@
-import { _, Name, type AnySchemaObject, type Code, type CodeKeywordDefinition, type KeywordCxt } from 'ajv/dist/2020.js';
+import {
+  _,
+  type AnySchemaObject,
+  type Code,
+  type CodeKeywordDefinition,
+  type KeywordCxt,
+  Name,
+} from 'ajv/dist/2020.js';
 import { strConcat } from 'ajv/dist/compile/codegen/index.js';
 import { warnIfNotSuggested, warnIfOffsetless } from './warning-hooks.js';
 

@@ -9,7 +9,11 @@ export interface YamlFileError {
 }
 
 /** Read and parse a YAML/JSON file; every failure is a value naming the file ("spec file …", "requirements catalog …"). */
-export async function readYamlFile(path: string, label: string, formats = 'YAML'): Promise<Result<unknown, YamlFileError>> {
+export async function readYamlFile(
+  path: string,
+  label: string,
+  formats = 'YAML',
+): Promise<Result<unknown, YamlFileError>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -22,6 +26,9 @@ export async function readYamlFile(path: string, label: string, formats = 'YAML'
   try {
     return ok(parse(text, { maxAliasCount: 1000 }) as unknown);
   } catch (e) {
-    return err({ kind: 'not-yaml', message: `${label} ${path} is not valid ${formats}: ${(e as Error).message.split('\n')[0]}` });
+    return err({
+      kind: 'not-yaml',
+      message: `${label} ${path} is not valid ${formats}: ${(e as Error).message.split('\n')[0]}`,
+    });
   }
 }

@@ -18,7 +18,7 @@ const escapeUnit = (unit: string): string =>
 function source(trie: TrieNode): string {
   const branches = [...trie.children].map(([unit, child]) => escapeUnit(unit) + source(child));
   if (branches.length === 0) return '';
-  const group = branches.length === 1 ? branches[0] ?? '' : `(?:${branches.join('|')})`;
+  const group = branches.length === 1 ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
   // Longer first: `?` is greedy, so the deepest literal that matches wins.
   if (!trie.end) return group;
   return branches.length === 1 && (branches[0] ?? '').length === 1 ? `${group}?` : `(?:${group})?`;

@@ -7,13 +7,24 @@ export const MASK = '****';
 
 /** Headers whose values are credentials or derived from them: always masked, whatever their value. */
 const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
-  'authorization', 'proxy-authorization', API_KEY_HEADER, SIGNATURE_HEADER, COMPAT_SIGNATURE_HEADER,
-  'x-signature', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-admin-token',
+  'authorization',
+  'proxy-authorization',
+  API_KEY_HEADER,
+  SIGNATURE_HEADER,
+  COMPAT_SIGNATURE_HEADER,
+  'x-signature',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+  'x-auth-token',
+  'x-admin-token',
 ]);
 /** Custom names a provider may use for the same things (x-session-token, x-client-secret, …). */
-const SENSITIVE_NAME = /token|secret|passw|api-?key|signature|credential|session|cookie/i;
+const SENSITIVE_NAME = /token|secret|passw|api-?key|signature|hmac|credential|session|cookie/i;
 
-export const isSensitiveHeader = (name: string): boolean => SENSITIVE_HEADERS.has(name.toLowerCase()) || SENSITIVE_NAME.test(name);
+export const isSensitiveHeader = (name: string): boolean =>
+  SENSITIVE_HEADERS.has(name.toLowerCase()) || SENSITIVE_NAME.test(name);
 
 function maskHeaderValue(name: string, value: string): string {
   if (!isSensitiveHeader(name)) return value;
@@ -67,7 +78,8 @@ export class Redactor {
   /** Header values masked by name, then every other value searched for secrets. */
   headers(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) out[this.text(name.toLowerCase())] = this.text(maskHeaderValue(name, value));
+    for (const [name, value] of Object.entries(headers))
+      out[this.text(name.toLowerCase())] = this.text(maskHeaderValue(name, value));
     return out;
   }
 

@@ -14,7 +14,10 @@ const MIN_ENCODED = 6;
 const unique = (values: Iterable<string>): string[] => [...new Set(values)].filter((v) => v.length > 0);
 
 /** Lowercase percent-escapes too: `%2f` is as valid as `%2F`. */
-const withLowerPercent = (encoded: string): string[] => [encoded, encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())];
+const withLowerPercent = (encoded: string): string[] => [
+  encoded,
+  encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+];
 
 function jsonForms(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
@@ -60,7 +63,8 @@ export function addSecretForms(pattern: LiteralPattern, secret: string): void {
   if (secret.length < MIN_SECRET_LENGTH) return;
   pattern.add(secret);
   if (secret.length < MIN_LENGTH_FOR_FORMS) return;
-  for (const form of unique([...jsonForms(secret), ...urlForms(secret), ...base64Forms(secret), ...hexForms(secret)])) pattern.add(form);
+  for (const form of unique([...jsonForms(secret), ...urlForms(secret), ...base64Forms(secret), ...hexForms(secret)]))
+    pattern.add(form);
   const piece = pieceLength(secret);
   if (secret.length <= piece) return;
   // Every suffix, matching from `piece` characters on (and from where the piece stops reading like words).

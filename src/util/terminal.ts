@@ -10,14 +10,14 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202
 // eslint-disable-next-line no-control-regex
 const CONTROL_ONE_LINE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
 
-const escape = (ch: string): string => {
+const escaped = (ch: string): string => {
   const code = ch.charCodeAt(0);
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 };
 
 export function sanitizeTerminalText(text: string, options: { oneLine?: boolean } = {}): string {
   // CRLF is a line break; only a lone CR (return to the line start and overwrite it) is escaped.
-  return text.replace(/\r\n/g, '\n').replace(options.oneLine ? CONTROL_ONE_LINE : CONTROL, escape);
+  return text.replace(/\r\n/g, '\n').replace(options.oneLine ? CONTROL_ONE_LINE : CONTROL, escaped);
 }
 
 // eslint-disable-next-line no-control-regex

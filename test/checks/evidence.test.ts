@@ -11,8 +11,19 @@ function response(status: number, text: string, path = '/catalog'): HttpResponse
   const { kind, json } = classifyBody('application/json', text);
   const url = `http://127.0.0.1${path}`;
   return {
-    kind: 'response', status, headers: { 'content-type': 'application/json' }, contentType: 'application/json', text, bodyKind: kind, json, durationMs: 1,
-    exchange: { request: { method: 'GET', url, headers: {} }, response: { status, headers: {}, body: text }, durationMs: 1 },
+    kind: 'response',
+    status,
+    headers: { 'content-type': 'application/json' },
+    contentType: 'application/json',
+    text,
+    bodyKind: kind,
+    json,
+    durationMs: 1,
+    exchange: {
+      request: { method: 'GET', url, headers: {} },
+      response: { status, headers: {}, body: text },
+      durationMs: 1,
+    },
   };
 }
 

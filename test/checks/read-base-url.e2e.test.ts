@@ -29,7 +29,11 @@ afterEach(async () => {
 
 async function baseUrlResult(baseUrl: string, timeoutMs = 5_000): Promise<CheckResult | undefined> {
   const contract = await loadContract();
-  const report = await runCertification(testConfig(baseUrl, { only: ['base-url'], timeoutMs }), { contract, credential: TEST_CREDENTIAL, webhookSecret: TEST_WEBHOOK_SECRET });
+  const report = await runCertification(testConfig(baseUrl, { only: ['base-url'], timeoutMs }), {
+    contract,
+    credential: TEST_CREDENTIAL,
+    webhookSecret: TEST_WEBHOOK_SECRET,
+  });
   return report.checks.find((c) => c.id === 'base-url');
 }
 

@@ -2,43 +2,73 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_CAPABILITIES, startReferenceProvider } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { ALL_CAPABILITIES, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
-import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, certify, testConfig } from '../support/certify.js';
+import { certify, TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
 
-const READ_CHECKS: CheckId[] = ['base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search', 'wrong-credential', 'signature', 'errors'];
+const READ_CHECKS: CheckId[] = [
+  'base-url',
+  'metadata',
+  'capabilities',
+  'health',
+  'locations',
+  'catalog',
+  'offering',
+  'search',
+  'wrong-credential',
+  'signature',
+  'errors',
+];
 const READONLY = ['METADATA', 'HEALTH', 'CATALOG', 'LOCATIONS', 'SEARCH'];
 const find = (report: RunReport, id: CheckId): CheckResult | undefined => report.checks.find((c) => c.id === id);
 
 describe('capabilities', () => {
   it('fails when the portal declaration differs from GET /provider-info, naming both sides', async () => {
     const provider = await startReferenceProvider({
-      authMethod: 'API_KEY', credential: TEST_CREDENTIAL, webhookSecret: TEST_WEBHOOK_SECRET,
+      authMethod: 'API_KEY',
+      credential: TEST_CREDENTIAL,
+      webhookSecret: TEST_WEBHOOK_SECRET,
       dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-read-cap-')), 'data.json'),
     });
     try {
       const portal = [...ALL_CAPABILITIES.filter((c) => c !== 'SEARCH'), 'NOT_A_CAPABILITY'];
       const config = testConfig(provider.url, { capabilities: portal, only: ['capabilities'] });
-      const report = await runCertification(config, { contract: await loadContract(), credential: TEST_CREDENTIAL, webhookSecret: TEST_WEBHOOK_SECRET });
+      const report = await runCertification(config, {
+        contract: await loadContract(),
+        credential: TEST_CREDENTIAL,
+        webhookSecret: TEST_WEBHOOK_SECRET,
+      });
       const result = find(report, 'capabilities');
       expect(result?.status).toBe('fail');
-      expect(result?.message).toMatch(/declared in the portal \(--capabilities\) but not by GET \/provider-info: NOT_A_CAPABILITY; declared by GET \/provider-info but not in the portal: SEARCH/);
+      expect(result?.message).toMatch(
+        /declared in the portal \(--capabilities\) but not by GET \/provider-info: NOT_A_CAPABILITY; declared by GET \/provider-info but not in the portal: SEARCH/,
+      );
     } finally {
       await provider.close();
     }
   });
 
   it('fails a TRANSACTIONAL provider that does not declare WEBHOOK', async () => {
-    const { report } = await certify({ capabilities: ALL_CAPABILITIES.filter((c) => c !== 'WEBHOOK'), only: ['capabilities'] });
-    expect(find(report, 'capabilities')?.message).toMatch(/the TRANSACTIONAL profile requires WEBHOOK, which GET \/provider-info does not declare/);
+    const { report } = await certify({
+      capabilities: ALL_CAPABILITIES.filter((c) => c !== 'WEBHOOK'),
+      only: ['capabilities'],
+    });
+    expect(find(report, 'capabilities')?.message).toMatch(
+      /the TRANSACTIONAL profile requires WEBHOOK, which GET \/provider-info does not declare/,
+    );
   });
 
   it('requires LOCATIONS of a delivery provider, even read-only', async () => {
-    const { report } = await certify({ capabilities: READONLY.filter((c) => c !== 'LOCATIONS'), only: ['capabilities', 'locations'] });
-    expect(find(report, 'capabilities')?.message).toMatch(/DISCOVERY_READONLY profile requires LOCATIONS.*because fulfillment is DELIVERY/);
+    const { report } = await certify({
+      capabilities: READONLY.filter((c) => c !== 'LOCATIONS'),
+      only: ['capabilities', 'locations'],
+    });
+    expect(find(report, 'capabilities')?.message).toMatch(
+      /DISCOVERY_READONLY profile requires LOCATIONS.*because fulfillment is DELIVERY/,
+    );
     // The fulfillment mode alone makes the locations check apply.
     expect(find(report, 'locations')?.status).toBe('pass');
   });
@@ -47,14 +77,20 @@ describe('capabilities', () => {
 describe('a read-only provider', () => {
   it('passes the read checks without any POST request', async () => {
     const { report, provider } = await certify({ capabilities: READONLY, only: READ_CHECKS });
-    const bad = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
+    const bad = report.checks
+      .filter((c) => c.status === 'fail' || c.status === 'error')
+      .map((c) => `${c.id}: ${c.message}`);
     expect(bad).toEqual([]);
     expect(find(report, 'wrong-credential')?.warnings?.join('\n')).toMatch(/POST \/quote was not probed/);
     expect(provider.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
   it('sends no POST at all to an unsafe test environment, and metadata says so', async () => {
-    const { report, provider } = await certify({ faults: ['unsafe-test-environment'], authMethod: 'HMAC_SIGNATURE', only: READ_CHECKS });
+    const { report, provider } = await certify({
+      faults: ['unsafe-test-environment'],
+      authMethod: 'HMAC_SIGNATURE',
+      only: READ_CHECKS,
+    });
     expect(find(report, 'metadata')?.status).toBe('fail');
     expect(find(report, 'signature')?.status).toBe('pass');
     expect(provider.requests.filter((r) => r.method === 'POST')).toEqual([]);

@@ -7,14 +7,32 @@ import type { HttpFailure, HttpOutcome, HttpResponse } from '../../src/http/type
 function response(status: number, text: string, contentType = 'application/json'): HttpResponse {
   const { kind, json } = classifyBody(contentType, text);
   return {
-    kind: 'response', status, headers: { 'content-type': contentType }, contentType, text, bodyKind: kind, json, durationMs: 1,
-    exchange: { request: { method: 'GET', url: 'http://127.0.0.1/x', headers: {} }, response: { status, headers: {}, body: text }, durationMs: 1 },
+    kind: 'response',
+    status,
+    headers: { 'content-type': contentType },
+    contentType,
+    text,
+    bodyKind: kind,
+    json,
+    durationMs: 1,
+    exchange: {
+      request: { method: 'GET', url: 'http://127.0.0.1/x', headers: {} },
+      response: { status, headers: {}, body: text },
+      durationMs: 1,
+    },
   };
 }
 
 const timeout: HttpFailure = {
-  kind: 'failure', failure: 'timeout', message: 'timed out after 10000 ms waiting for http://127.0.0.1/catalog', durationMs: 10000,
-  exchange: { request: { method: 'GET', url: 'http://127.0.0.1/catalog', headers: {} }, failure: 'timed out', durationMs: 10000 },
+  kind: 'failure',
+  failure: 'timeout',
+  message: 'timed out after 10000 ms waiting for http://127.0.0.1/catalog',
+  durationMs: 10000,
+  exchange: {
+    request: { method: 'GET', url: 'http://127.0.0.1/catalog', headers: {} },
+    failure: 'timed out',
+    durationMs: 10000,
+  },
 };
 
 const first = (f: Findings): string => f.outcome('ok').message;
@@ -22,10 +40,18 @@ const first = (f: Findings): string => f.outcome('ok').message;
 describe('expectJson', () => {
   const cases: [string, HttpOutcome, RegExp | null][] = [
     ['a 200 JSON answer', response(200, '{"a":1}'), null],
-    ['an HTML page', response(200, '<!doctype html><html></html>', 'text/html'), /GET \/catalog answered an HTML page \(content-type text\/html\): the base URL looks like a website/],
+    [
+      'an HTML page',
+      response(200, '<!doctype html><html></html>', 'text/html'),
+      /GET \/catalog answered an HTML page \(content-type text\/html\): the base URL looks like a website/,
+    ],
     ['an empty body', response(200, ''), /answered an empty body/],
     ['truncated JSON', response(200, '{"offerings":[{"id":'), /truncated or malformed JSON/],
-    ['another status', response(500, '{"code":"INTERNAL_ERROR","message":"x"}'), /answered HTTP 500 INTERNAL_ERROR; expected 200/],
+    [
+      'another status',
+      response(500, '{"code":"INTERNAL_ERROR","message":"x"}'),
+      /answered HTTP 500 INTERNAL_ERROR; expected 200/,
+    ],
     ['a timeout', timeout, /GET \/catalog: timed out after 10000 ms/],
   ];
   it.each(cases)('%s', (_name, outcome, message) => {
@@ -43,10 +69,22 @@ describe('expectError', () => {
   const opts = { what: 'wrong credential on GET /catalog', statuses: [401], codes: ['UNAUTHORIZED'] };
   const cases: [string, HttpOutcome, RegExp | null][] = [
     ['401 UNAUTHORIZED', response(401, '{"code":"UNAUTHORIZED","message":"bad key"}'), null],
-    ['accepted', response(200, '{"offerings":[]}'), /wrong credential on GET \/catalog was answered HTTP 200; expected 401 UNAUTHORIZED ErrorResponse/],
-    ['another code', response(401, '{"code":"FORBIDDEN","message":"no"}'), /with code FORBIDDEN; expected 401 UNAUTHORIZED/],
+    [
+      'accepted',
+      response(200, '{"offerings":[]}'),
+      /wrong credential on GET \/catalog was answered HTTP 200; expected 401 UNAUTHORIZED ErrorResponse/,
+    ],
+    [
+      'another code',
+      response(401, '{"code":"FORBIDDEN","message":"no"}'),
+      /with code FORBIDDEN; expected 401 UNAUTHORIZED/,
+    ],
     ['no message', response(401, '{"code":"UNAUTHORIZED"}'), /not an ErrorResponse \("message" is missing\)/],
-    ['an HTML 401', response(401, '<html>denied</html>', 'text/html'), /HTTP 401 with an HTML page \(content-type text\/html\); expected 401/],
+    [
+      'an HTML 401',
+      response(401, '<html>denied</html>', 'text/html'),
+      /HTTP 401 with an HTML page \(content-type text\/html\); expected 401/,
+    ],
     ['a timeout', timeout, /failed: timed out after 10000 ms/],
   ];
   it.each(cases)('%s', (_name, outcome, message) => {
@@ -57,7 +95,9 @@ describe('expectError', () => {
 
   it('accepts any code when none is required', () => {
     const f = new Findings();
-    expect(expectError(f, response(422, '{"code":"SOMETHING_ELSE","message":"x"}'), { what: 'x', statuses: [400, 422] })).toBe(true);
+    expect(
+      expectError(f, response(422, '{"code":"SOMETHING_ELSE","message":"x"}'), { what: 'x', statuses: [400, 422] }),
+    ).toBe(true);
   });
 });
 

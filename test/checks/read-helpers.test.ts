@@ -12,7 +12,11 @@ const CATALOG: CatalogView = {
   categories: [],
   offerings: [
     {
-      id: 'o1', providerId: 'p', offeringCode: 'P1', title: 'Margherita Pizza', basePrice: 900,
+      id: 'o1',
+      providerId: 'p',
+      offeringCode: 'P1',
+      title: 'Margherita Pizza',
+      basePrice: 900,
       variants: [{ id: 'v1' }],
       optionGroups: [{ id: 'g1', options: [{ id: 'a' }] }],
     },
@@ -28,7 +32,11 @@ describe('deepEqual and diffTopLevel', () => {
   });
 
   it('separates changed fields from one-sided ones', () => {
-    const diff = diffTopLevel({ id: 'o1', basePrice: 900, tags: ['x'] }, { basePrice: 1000, id: 'o1', description: 'd' }, { reference: 'catalog', actual: 'GET /offerings/o1' });
+    const diff = diffTopLevel(
+      { id: 'o1', basePrice: 900, tags: ['x'] },
+      { basePrice: 1000, id: 'o1', description: 'd' },
+      { reference: 'catalog', actual: 'GET /offerings/o1' },
+    );
     expect(diff.changed).toEqual(['basePrice 1000 (catalog 900)']);
     expect(diff.oneSided).toEqual(['description only in GET /offerings/o1', 'tags only in catalog']);
   });
@@ -36,11 +44,31 @@ describe('deepEqual and diffTopLevel', () => {
 
 describe('certificationInputProblems', () => {
   it.each<[string, NonNullable<Parameters<typeof certificationInputProblems>[0]['items']>, string[]]>([
-    ['valid references', [{ offeringId: 'o1', variantId: 'v1', quantity: 2, selectedOptions: [{ groupId: 'g1', optionId: 'a' }] }], []],
-    ['an unknown offering', [{ offeringId: 'nope', quantity: 1 }], ['manifest.certificationInput.items[0].offeringId "nope" is not an offering id of GET /catalog']],
-    ['an unknown variant', [{ offeringId: 'o1', variantId: 'v9', quantity: 1 }], ['manifest.certificationInput.items[0].variantId "v9" is not a variant of offering o1']],
-    ['an unknown group', [{ offeringId: 'o1', quantity: 1, selectedOptions: [{ groupId: 'g9', optionId: 'a' }] }], ['manifest.certificationInput.items[0].selectedOptions[0].groupId "g9" is not an option group of offering o1']],
-    ['an unknown option', [{ offeringId: 'o1', quantity: 1, selectedOptions: [{ groupId: 'g1', optionId: 'z' }] }], ['manifest.certificationInput.items[0].selectedOptions[0].optionId "z" is not an option of group g1']],
+    [
+      'valid references',
+      [{ offeringId: 'o1', variantId: 'v1', quantity: 2, selectedOptions: [{ groupId: 'g1', optionId: 'a' }] }],
+      [],
+    ],
+    [
+      'an unknown offering',
+      [{ offeringId: 'nope', quantity: 1 }],
+      ['manifest.certificationInput.items[0].offeringId "nope" is not an offering id of GET /catalog'],
+    ],
+    [
+      'an unknown variant',
+      [{ offeringId: 'o1', variantId: 'v9', quantity: 1 }],
+      ['manifest.certificationInput.items[0].variantId "v9" is not a variant of offering o1'],
+    ],
+    [
+      'an unknown group',
+      [{ offeringId: 'o1', quantity: 1, selectedOptions: [{ groupId: 'g9', optionId: 'a' }] }],
+      ['manifest.certificationInput.items[0].selectedOptions[0].groupId "g9" is not an option group of offering o1'],
+    ],
+    [
+      'an unknown option',
+      [{ offeringId: 'o1', quantity: 1, selectedOptions: [{ groupId: 'g1', optionId: 'z' }] }],
+      ['manifest.certificationInput.items[0].selectedOptions[0].optionId "z" is not an option of group g1'],
+    ],
   ])('%s', (_name, items, problems) => {
     expect(certificationInputProblems({ items }, CATALOG)).toEqual(problems);
   });
@@ -64,14 +92,33 @@ describe('sampleOfferings', () => {
 describe('capabilities from the spec', () => {
   it('derives the required capabilities of each profile and fulfillment', async () => {
     const contract = await loadContract();
-    expect(requiredCapabilities(contract, 'DISCOVERY_READONLY', 'REMOTE').sort()).toEqual(['CATALOG', 'HEALTH', 'METADATA']);
-    expect(requiredCapabilities(contract, 'TRANSACTIONAL', 'REMOTE').sort()).toEqual(['ACTION_CREATE', 'ACTION_STATUS', 'CATALOG', 'HEALTH', 'METADATA', 'QUOTE', 'WEBHOOK']);
+    expect(requiredCapabilities(contract, 'DISCOVERY_READONLY', 'REMOTE').sort()).toEqual([
+      'CATALOG',
+      'HEALTH',
+      'METADATA',
+    ]);
+    expect(requiredCapabilities(contract, 'TRANSACTIONAL', 'REMOTE').sort()).toEqual([
+      'ACTION_CREATE',
+      'ACTION_STATUS',
+      'CATALOG',
+      'HEALTH',
+      'METADATA',
+      'QUOTE',
+      'WEBHOOK',
+    ]);
     expect(requiredCapabilities(contract, 'DISCOVERY_READONLY', 'PICKUP')).toContain('LOCATIONS');
   });
 
   it('probes only GET routes without path parameters of declared capabilities', async () => {
     const contract = await loadContract();
-    const probes = routeProbes(contract, ['METADATA', 'HEALTH', 'CATALOG', 'SEARCH', 'ACTION_STATUS', 'PAYMENT_OPTIONS']);
+    const probes = routeProbes(contract, [
+      'METADATA',
+      'HEALTH',
+      'CATALOG',
+      'SEARCH',
+      'ACTION_STATUS',
+      'PAYMENT_OPTIONS',
+    ]);
     expect(probes).toEqual([
       { capability: 'METADATA', path: '/provider-info' },
       { capability: 'HEALTH', path: '/health' },

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
-import type { CheckResult } from '../../src/model/report.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
-import { FAULTS, certify, type CertifyOptions } from '../support/certify.js';
+import type { CheckResult } from '../../src/model/report.js';
+import {
+  ALL_CAPABILITIES,
+  type FaultName,
+  INPUT_FAULTS,
+  type InputFaultName,
+} from '../../src/reference-provider/index.js';
+import { type CertifyOptions, certify, FAULTS } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
-import { ALL_CAPABILITIES, INPUT_FAULTS, type FaultName, type InputFaultName } from '../../src/reference-provider/index.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -20,11 +25,13 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'locations-none-active': /no active location/,
   'search-limit-ignored': /limit must be honoured/,
   'search-route-missing': /declared capability SEARCH: GET \/search answered HTTP 404/,
-  'bad-signature-accepted': /GET \/catalog signed over other bytes than the body sent \(tampered body\) was answered HTTP 200; expected 401/,
+  'bad-signature-accepted':
+    /GET \/catalog signed over other bytes than the body sent \(tampered body\) was answered HTTP 200; expected 401/,
   'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
   'error-not-json': /an HTML page/,
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
-  'catalog-ids-unstable': /GET \/catalog twice: offering .* had id .*, then .*; ids must be stable across catalog refreshes/,
+  'catalog-ids-unstable':
+    /GET \/catalog twice: offering .* had id .*, then .*; ids must be stable across catalog refreshes/,
   'provider-info-missing-name': /GET \/provider-info does not match the schema: .*name/,
   'location-missing-address': /GET \/locations.* does not match the schema: .*address/,
   'catalog-missing-slug': /GET \/catalog does not match the schema: .*providerSlug/,
@@ -32,16 +39,23 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,
   'health-route-missing': /GET \/health answered HTTP 404 NOT_FOUND; expected 200/,
   'provider-info-route-missing': /GET \/provider-info answered HTTP 404 NOT_FOUND; expected 200/,
-  'provider-status-unknown': /GET \/provider-info does not match the schema: \/status must be one of DRAFT, SANDBOX, ACTIVE, SUSPENDED, DISABLED \(found string "LIVE"\)/,
-  'certification-input-unknown-offering': /manifest\.certificationInput\.items\[1\]\.offeringId "off-discontinued" is not an offering id of GET \/catalog/,
-  'capability-health-undeclared': /the TRANSACTIONAL profile requires HEALTH, which GET \/provider-info does not declare/,
-  'capability-webhook-undeclared': /the TRANSACTIONAL profile requires WEBHOOK, which GET \/provider-info does not declare/,
-  'capability-cancel-undeclared': /declared in the portal \(--capabilities\) but not by GET \/provider-info: ACTION_CANCEL/,
+  'provider-status-unknown':
+    /GET \/provider-info does not match the schema: \/status must be one of DRAFT, SANDBOX, ACTIVE, SUSPENDED, DISABLED \(found string "LIVE"\)/,
+  'certification-input-unknown-offering':
+    /manifest\.certificationInput\.items\[1\]\.offeringId "off-discontinued" is not an offering id of GET \/catalog/,
+  'capability-health-undeclared':
+    /the TRANSACTIONAL profile requires HEALTH, which GET \/provider-info does not declare/,
+  'capability-webhook-undeclared':
+    /the TRANSACTIONAL profile requires WEBHOOK, which GET \/provider-info does not declare/,
+  'capability-cancel-undeclared':
+    /declared in the portal \(--capabilities\) but not by GET \/provider-info: ACTION_CANCEL/,
   'catalog-route-missing': /GET \/catalog answered HTTP 404 NOT_FOUND; expected 200/,
   'catalog-renamed-fields': /is missing required field "title" \(found "name": canonical field names are not renamed/,
-  'offering-by-code-missing': /GET \/offerings\/PZ-[A-Z]+ \(by offeringCode\) answered HTTP 404 NOT_FOUND; expected 200/,
+  'offering-by-code-missing':
+    /GET \/offerings\/PZ-[A-Z]+ \(by offeringCode\) answered HTTP 404 NOT_FOUND; expected 200/,
   'health-timestamp-not-iso': /\/timestamp must be a valid ISO 8601 date-time \(found string "\w{3}, \d{2} \w{3} \d{4}/,
-  'hmac-over-reserialized-body': /POST \/quote with a pretty-printed JSON body, signed over exactly the bytes sent, was answered HTTP 401.*raw body bytes/,
+  'hmac-over-reserialized-body':
+    /POST \/quote with a pretty-printed JSON body, signed over exactly the bytes sent, was answered HTTP 401.*raw body bytes/,
 };
 
 /** What a wrong run input's failure must name. */
@@ -58,19 +72,26 @@ const RUN_WITH: Partial<Record<FaultName, CertifyOptions>> = {
 
 const byId = (checks: readonly CheckResult[], id: CheckId): CheckResult | undefined => checks.find((c) => c.id === id);
 
-const readFaults = (Object.entries(FAULTS) as [FaultName, { check: CheckId }][]).filter(([, f]) => READ_CHECKS.includes(f.check));
+const readFaults = (Object.entries(FAULTS) as [FaultName, { check: CheckId }][]).filter(([, f]) =>
+  READ_CHECKS.includes(f.check),
+);
 
 describe('read-only checks against the reference provider', () => {
-  it.each<AuthMethod>(['API_KEY', 'BEARER_TOKEN', 'HMAC_SIGNATURE'])('pass on the conforming provider with %s', async (authMethod) => {
-    const { report } = await certify({ authMethod, only: READ_CHECKS });
-    const bad = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`);
-    expect(bad).toEqual([]);
-    for (const id of READ_CHECKS) {
-      const hmac = authMethod === 'HMAC_SIGNATURE';
-      const expected = (id === 'signature' && !hmac) || (id === 'wrong-credential' && hmac) ? 'skip' : 'pass';
-      expect(byId(report.checks, id)?.status, id).toBe(expected);
-    }
-  });
+  it.each<AuthMethod>(['API_KEY', 'BEARER_TOKEN', 'HMAC_SIGNATURE'])(
+    'pass on the conforming provider with %s',
+    async (authMethod) => {
+      const { report } = await certify({ authMethod, only: READ_CHECKS });
+      const bad = report.checks
+        .filter((c) => c.status === 'fail' || c.status === 'error')
+        .map((c) => `${c.id}: ${c.message}`);
+      expect(bad).toEqual([]);
+      for (const id of READ_CHECKS) {
+        const hmac = authMethod === 'HMAC_SIGNATURE';
+        const expected = (id === 'signature' && !hmac) || (id === 'wrong-credential' && hmac) ? 'skip' : 'pass';
+        expect(byId(report.checks, id)?.status, id).toBe(expected);
+      }
+    },
+  );
 
   it('covers every read-only fault switch with an expected message', () => {
     expect(readFaults.map(([name]) => name).sort()).toEqual(Object.keys(NAMES_THE_PROBLEM).sort());
@@ -85,16 +106,25 @@ describe('read-only checks against the reference provider', () => {
     expect(text).toMatch(NAMES_THE_PROBLEM[fault] ?? /^$/);
     // Proven coverage: the failure stands on the requirement the fault breaks.
     const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
-    expect(result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), text).toContain(requirement);
+    expect(
+      result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
+      text,
+    ).toContain(requirement);
     expect(result?.evidence.length).toBeGreaterThan(0);
   });
 
-  it.each(Object.entries(INPUT_FAULTS) as [InputFaultName, (typeof INPUT_FAULTS)[InputFaultName]][])('wrong input %s fails %s on its requirement', async (name, input) => {
-    const { report } = await certify({ only: [input.check], baseUrl: input.baseUrl, local: input.local });
-    const result = byId(report.checks, input.check);
-    expect(result?.status, result?.message).toBe('fail');
-    const text = [result?.message, ...(result?.details ?? [])].join('\n');
-    expect(text).toMatch(INPUT_NAMES[name]);
-    expect(result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), text).toContain(input.requirement);
-  });
+  it.each(Object.entries(INPUT_FAULTS) as [InputFaultName, (typeof INPUT_FAULTS)[InputFaultName]][])(
+    'wrong input %s fails %s on its requirement',
+    async (name, input) => {
+      const { report } = await certify({ only: [input.check], baseUrl: input.baseUrl, local: input.local });
+      const result = byId(report.checks, input.check);
+      expect(result?.status, result?.message).toBe('fail');
+      const text = [result?.message, ...(result?.details ?? [])].join('\n');
+      expect(text).toMatch(INPUT_NAMES[name]);
+      expect(
+        result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
+        text,
+      ).toContain(input.requirement);
+    },
+  );
 });

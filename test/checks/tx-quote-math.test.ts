@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkQuoteMath, formatQuoteMathTable, pairLines, selectionProblems } from '../../src/checks/support/quote-math.js';
+import {
+  checkQuoteMath,
+  formatQuoteMathTable,
+  pairLines,
+  selectionProblems,
+} from '../../src/checks/support/quote-math.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from '../../src/checks/views.js';
 
 const catalog: CatalogView = {
@@ -7,16 +12,36 @@ const catalog: CatalogView = {
   categories: [],
   offerings: [
     {
-      id: 'pizza', providerId: 'p', offeringCode: 'PZ', title: 'Pizza', basePrice: 1000,
+      id: 'pizza',
+      providerId: 'p',
+      offeringCode: 'PZ',
+      title: 'Pizza',
+      basePrice: 1000,
       variants: [{ id: 'pizza-40', basePrice: 1400, isAvailable: true }],
-      optionGroups: [{ id: 'top', isRequired: false, minSelections: 0, maxSelections: 2, options: [{ id: 'olives', priceDelta: 150 }, { id: 'basil', priceDelta: 50 }] }],
+      optionGroups: [
+        {
+          id: 'top',
+          isRequired: false,
+          minSelections: 0,
+          maxSelections: 2,
+          options: [
+            { id: 'olives', priceDelta: 150 },
+            { id: 'basil', priceDelta: 50 },
+          ],
+        },
+      ],
     },
     { id: 'water', providerId: 'p', offeringCode: 'WA', title: 'Water', basePrice: 250 },
   ],
 };
 
 const items: QuoteItemInput[] = [
-  { offeringId: 'pizza', variantId: 'pizza-40', quantity: 2, selectedOptions: [{ groupId: 'top', optionId: 'olives', quantity: 1 }] },
+  {
+    offeringId: 'pizza',
+    variantId: 'pizza-40',
+    quantity: 2,
+    selectedOptions: [{ groupId: 'top', optionId: 'olives', quantity: 1 }],
+  },
   { offeringId: 'water', quantity: 1 },
 ];
 
@@ -25,16 +50,34 @@ const SENT = Date.parse('2030-01-01T12:00:00.000Z');
 /** A correct quote for `items`: pizza 1400×2 + 150×1×2 = 3100, water 250; fees 300 + 99. */
 function goodQuote(): QuoteView {
   return {
-    id: 'q1', providerSlug: 'demo', expiresAt: '2030-01-01T12:00:05.000Z',
+    id: 'q1',
+    providerSlug: 'demo',
+    expiresAt: '2030-01-01T12:00:05.000Z',
     lines: [
-      { offeringId: 'pizza', variantId: 'pizza-40', quantity: 2, unitPrice: 1400, optionsTotal: 300, lineTotal: 3100, selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150 }] },
+      {
+        offeringId: 'pizza',
+        variantId: 'pizza-40',
+        quantity: 2,
+        unitPrice: 1400,
+        optionsTotal: 300,
+        lineTotal: 3100,
+        selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150 }],
+      },
       { offeringId: 'water', quantity: 1, unitPrice: 250, optionsTotal: 0, lineTotal: 250, selectedOptions: [] },
     ],
-    subtotal: 3350, fees: [{ name: 'delivery', amount: 300 }, { name: 'service', amount: 99 }], totalFees: 399, totalDiscount: 0, total: 3749,
+    subtotal: 3350,
+    fees: [
+      { name: 'delivery', amount: 300 },
+      { name: 'service', amount: 99 },
+    ],
+    totalFees: 399,
+    totalDiscount: 0,
+    total: 3749,
   };
 }
 
-const run = (quote: QuoteView, sentAt = SENT) => checkQuoteMath({ items, catalog, quote, sentAt, providerSlug: 'demo' });
+const run = (quote: QuoteView, sentAt = SENT) =>
+  checkQuoteMath({ items, catalog, quote, sentAt, providerSlug: 'demo' });
 const withLine = (index: number, patch: object): QuoteView => {
   const q = goodQuote();
   q.lines = q.lines.map((l, i) => (i === index ? { ...l, ...patch } : l));
@@ -54,36 +97,103 @@ describe('checkQuoteMath', () => {
       ['subtotal', '3100 + 250', 3350, 3350, true],
       ['totalFees', '300 + 99', 399, 399, true],
       ['total', '3350 + 399 − 0', 3749, 3749, true],
-      ['validity (ms, minimum)', 'expiresAt 2030-01-01T12:00:05.000Z − sent 2030-01-01T12:00:00.000Z ≥ 5000', 5000, 5000, true],
+      [
+        'validity (ms, minimum)',
+        'expiresAt 2030-01-01T12:00:05.000Z − sent 2030-01-01T12:00:00.000Z ≥ 5000',
+        5000,
+        5000,
+        true,
+      ],
     ]);
   });
 
   const cases: [string, QuoteView, RegExp][] = [
-    ['option not multiplied by the item quantity', withLine(0, { optionsTotal: 150, lineTotal: 2950 }), /^line 1 optionsTotal is 150; expected 300 = 150 × 1 × 2/],
+    [
+      'option not multiplied by the item quantity',
+      withLine(0, { optionsTotal: 150, lineTotal: 2950 }),
+      /^line 1 optionsTotal is 150; expected 300 = 150 × 1 × 2/,
+    ],
     ['lineTotal wrong', withLine(1, { lineTotal: 300 }), /^line 2 lineTotal is 300; expected 250 = 250 × 1 \+ 0/],
-    ['subtotal not the sum of lines', { ...goodQuote(), subtotal: 3000, total: 3399 }, /^subtotal is 3000; expected 3350 = 3100 \+ 250/],
-    ['fees not summing', { ...goodQuote(), totalFees: 400, total: 3750 }, /^totalFees is 400; expected 399 = 300 \+ 99/],
+    [
+      'subtotal not the sum of lines',
+      { ...goodQuote(), subtotal: 3000, total: 3399 },
+      /^subtotal is 3000; expected 3350 = 3100 \+ 250/,
+    ],
+    [
+      'fees not summing',
+      { ...goodQuote(), totalFees: 400, total: 3750 },
+      /^totalFees is 400; expected 399 = 300 \+ 99/,
+    ],
     ['total wrong', { ...goodQuote(), total: 3700 }, /^total is 3700; expected 3749 = 3350 \+ 399 − 0/],
-    ['validity too short', { ...goodQuote(), expiresAt: '2030-01-01T12:00:02.000Z' }, /only 2\.0 s after the request; the minimum quote validity is 5 s/],
-    ['expiresAt not a timestamp', { ...goodQuote(), expiresAt: 'soon' }, /expiresAt "soon" is not a valid ISO 8601 timestamp/],
-    ['another provider', { ...goodQuote(), providerSlug: 'other' }, /the quote names provider other; GET \/provider-info says demo/],
-    ['a quantity differing from the selection', withLine(1, { quantity: 3, lineTotal: 750 }), /quote line 2 \(offering water\) has quantity 3; 1 was selected/],
-    ['a variant differing from the selection', withLine(0, { variantId: 'pizza-30' }), /has variant pizza-30; variant pizza-40 was selected/],
-    ['a missing selected option', withLine(0, { selectedOptions: [], optionsTotal: 0, lineTotal: 2800 }), /lacks the selected option\(s\) top\/olives/],
-    ['an option nobody selected', withLine(1, { selectedOptions: [{ groupId: 'top', optionId: 'basil', priceDelta: 50 }], optionsTotal: 50, lineTotal: 300 }), /carries option\(s\) top\/basil that were not selected/],
-    ['a substituted offering', withLine(1, { offeringId: 'soda' }), /quote line 2 names offering soda, which was not selected/],
+    [
+      'validity too short',
+      { ...goodQuote(), expiresAt: '2030-01-01T12:00:02.000Z' },
+      /only 2\.0 s after the request; the minimum quote validity is 5 s/,
+    ],
+    [
+      'expiresAt not a timestamp',
+      { ...goodQuote(), expiresAt: 'soon' },
+      /expiresAt "soon" is not a valid ISO 8601 timestamp/,
+    ],
+    [
+      'another provider',
+      { ...goodQuote(), providerSlug: 'other' },
+      /the quote names provider other; GET \/provider-info says demo/,
+    ],
+    [
+      'a quantity differing from the selection',
+      withLine(1, { quantity: 3, lineTotal: 750 }),
+      /quote line 2 \(offering water\) has quantity 3; 1 was selected/,
+    ],
+    [
+      'a variant differing from the selection',
+      withLine(0, { variantId: 'pizza-30' }),
+      /has variant pizza-30; variant pizza-40 was selected/,
+    ],
+    [
+      'a missing selected option',
+      withLine(0, { selectedOptions: [], optionsTotal: 0, lineTotal: 2800 }),
+      /lacks the selected option\(s\) top\/olives/,
+    ],
+    [
+      'an option nobody selected',
+      withLine(1, {
+        selectedOptions: [{ groupId: 'top', optionId: 'basil', priceDelta: 50 }],
+        optionsTotal: 50,
+        lineTotal: 300,
+      }),
+      /carries option\(s\) top\/basil that were not selected/,
+    ],
+    [
+      'a substituted offering',
+      withLine(1, { offeringId: 'soda' }),
+      /quote line 2 names offering soda, which was not selected/,
+    ],
   ];
 
   it.each(cases)('finds %s', (_name, quote, message) => {
     const r = run(quote);
-    expect(r.problems.some((p) => message.test(p)), r.problems.join('\n')).toBe(true);
+    expect(
+      r.problems.some((p) => message.test(p)),
+      r.problems.join('\n'),
+    ).toBe(true);
   });
 
   it.each([
-    ['an "Options surcharge" fee equal to the options total', { name: 'Options surcharge', amount: 300 }, /fee "Options surcharge" \(300\) equals the options' contribution \(300\)/],
-    ['a fee named like a selected option', { name: 'Olives', amount: 10 }, /fee "Olives" \(10\) names a selected option/],
+    [
+      'an "Options surcharge" fee equal to the options total',
+      { name: 'Options surcharge', amount: 300 },
+      /fee "Options surcharge" \(300\) equals the options' contribution \(300\)/,
+    ],
+    [
+      'a fee named like a selected option',
+      { name: 'Olives', amount: 10 },
+      /fee "Olives" \(10\) names a selected option/,
+    ],
   ])('finds options charged again in fees: %s', (_name, fee, message) => {
-    const q = withLine(0, { selectedOptions: [{ groupId: 'top', optionId: 'olives', name: 'Olives', priceDelta: 150 }] });
+    const q = withLine(0, {
+      selectedOptions: [{ groupId: 'top', optionId: 'olives', name: 'Olives', priceDelta: 150 }],
+    });
     q.fees = [{ name: 'service', amount: 99 }, fee];
     q.totalFees = 99 + fee.amount;
     q.total = q.subtotal + q.totalFees;
@@ -105,17 +215,25 @@ describe('checkQuoteMath', () => {
   });
 
   it('warns, without failing, when a unit price or priceDelta differs from the catalog', () => {
-    const q = withLine(0, { unitPrice: 1500, lineTotal: 3300, selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150 }] });
+    const q = withLine(0, {
+      unitPrice: 1500,
+      lineTotal: 3300,
+      selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150 }],
+    });
     const r = run({ ...q, subtotal: 3550, total: 3949 });
     expect(r.problems).toEqual([]);
-    expect(r.warnings).toEqual(['quote line 1 unitPrice 1500 differs from the catalog price 1400 (the quote is authoritative; a warning, not a failure)']);
+    expect(r.warnings).toEqual([
+      'quote line 1 unitPrice 1500 differs from the catalog price 1400 (the quote is authoritative; a warning, not a failure)',
+    ]);
   });
 
   it('uses the catalog priceDelta when the quote does not echo the options, and says it could not compare them', () => {
     const r = run(withLine(0, { selectedOptions: undefined }));
     expect(r.problems).toEqual([]);
     expect(r.rows[0]).toMatchObject({ label: 'line 1 optionsTotal', formula: '150 × 1 × 2', ok: true });
-    expect(r.warnings).toEqual(['quote line 1 does not list its selectedOptions, so the options could not be compared with the selection']);
+    expect(r.warnings).toEqual([
+      'quote line 1 does not list its selectedOptions, so the options could not be compared with the selection',
+    ]);
   });
 
   it('counts absent fees and discount as 0 and honours a discount', () => {
@@ -132,10 +250,31 @@ describe('checkQuoteMath', () => {
   });
 
   it('multiplies option quantity, priceDelta and item quantity', () => {
-    const three: QuoteItemInput[] = [{ offeringId: 'pizza', variantId: 'pizza-40', quantity: 3, selectedOptions: [{ groupId: 'top', optionId: 'olives', quantity: 2 }] }];
+    const three: QuoteItemInput[] = [
+      {
+        offeringId: 'pizza',
+        variantId: 'pizza-40',
+        quantity: 3,
+        selectedOptions: [{ groupId: 'top', optionId: 'olives', quantity: 2 }],
+      },
+    ];
     const quote: QuoteView = {
-      id: 'q', providerSlug: 'demo', expiresAt: '2030-01-01T12:00:10.000Z', subtotal: 5100, total: 5100,
-      lines: [{ offeringId: 'pizza', variantId: 'pizza-40', quantity: 3, unitPrice: 1400, optionsTotal: 900, lineTotal: 5100, selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150 }] }],
+      id: 'q',
+      providerSlug: 'demo',
+      expiresAt: '2030-01-01T12:00:10.000Z',
+      subtotal: 5100,
+      total: 5100,
+      lines: [
+        {
+          offeringId: 'pizza',
+          variantId: 'pizza-40',
+          quantity: 3,
+          unitPrice: 1400,
+          optionsTotal: 900,
+          lineTotal: 5100,
+          selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150 }],
+        },
+      ],
     };
     const r = checkQuoteMath({ items: three, catalog, quote, sentAt: SENT });
     expect(r.problems).toEqual([]);
@@ -148,7 +287,10 @@ describe('pairLines and selectionProblems', () => {
     const q = goodQuote();
     const reversed = [...q.lines].reverse();
     const { pairs, unmatchedItems, unmatchedLines } = pairLines(items, reversed);
-    expect(pairs.map((p) => [p.item.offeringId, p.lineIndex])).toEqual([['pizza', 1], ['water', 0]]);
+    expect(pairs.map((p) => [p.item.offeringId, p.lineIndex])).toEqual([
+      ['pizza', 1],
+      ['water', 0],
+    ]);
     expect(unmatchedItems).toEqual([]);
     expect(unmatchedLines).toEqual([]);
     expect(selectionProblems(items, { ...q, lines: reversed }).problems).toEqual([]);
@@ -156,7 +298,9 @@ describe('pairLines and selectionProblems', () => {
 
   it('names a selected item the quote dropped', () => {
     const q = goodQuote();
-    expect(selectionProblems(items, { ...q, lines: [q.lines[0] ?? {}] }).problems).toEqual(['the quote has no line for the selected offering water × 1']);
+    expect(selectionProblems(items, { ...q, lines: [q.lines[0] ?? {}] }).problems).toEqual([
+      'the quote has no line for the selected offering water × 1',
+    ]);
   });
 });
 

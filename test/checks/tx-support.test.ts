@@ -3,46 +3,105 @@ import { checkoutUrlProblem } from '../../src/checks/payment-pending.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
 import type { CatalogView } from '../../src/checks/views.js';
 import { latestStatus, rejectionProblems, thisRun } from '../../src/checks/webhook.js';
-import { timelineEntry, type ReceivedWebhook } from '../../src/model/webhooks.js';
+import { type ReceivedWebhook, timelineEntry } from '../../src/model/webhooks.js';
 
 const catalog: CatalogView = {
   providerSlug: 'demo',
   categories: [],
   offerings: [
     {
-      id: 'pizza', providerId: 'p', offeringCode: 'PZ', title: 'Pizza', basePrice: 1000,
+      id: 'pizza',
+      providerId: 'p',
+      offeringCode: 'PZ',
+      title: 'Pizza',
+      basePrice: 1000,
       optionGroups: [
-        { id: 'crust', isRequired: true, minSelections: 1, maxSelections: 1, options: [{ id: 'thin' }, { id: 'classic', isDefault: true }, { id: 'gf', isAvailable: false }] },
-        { id: 'top', isRequired: false, minSelections: 0, maxSelections: 2, options: [{ id: 'olives', priceDelta: 150 }, { id: 'basil', priceDelta: 50 }] },
+        {
+          id: 'crust',
+          isRequired: true,
+          minSelections: 1,
+          maxSelections: 1,
+          options: [{ id: 'thin' }, { id: 'classic', isDefault: true }, { id: 'gf', isAvailable: false }],
+        },
+        {
+          id: 'top',
+          isRequired: false,
+          minSelections: 0,
+          maxSelections: 2,
+          options: [
+            { id: 'olives', priceDelta: 150 },
+            { id: 'basil', priceDelta: 50 },
+          ],
+        },
       ],
     },
-    { id: 'truffle', providerId: 'p', offeringCode: 'TR', title: 'Truffle', basePrice: 1900, isAvailable: false, optionGroups: [{ id: 'crust', isRequired: true, minSelections: 1, maxSelections: 1, options: [{ id: 'classic' }] }] },
+    {
+      id: 'truffle',
+      providerId: 'p',
+      offeringCode: 'TR',
+      title: 'Truffle',
+      basePrice: 1900,
+      isAvailable: false,
+      optionGroups: [
+        { id: 'crust', isRequired: true, minSelections: 1, maxSelections: 1, options: [{ id: 'classic' }] },
+      ],
+    },
   ],
 };
 
 describe('invalidSelections', () => {
-  const byName = Object.fromEntries(invalidSelections(catalog, [{ offeringId: 'pizza', quantity: 2, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }] }]).map((c) => [c.name, c]));
+  const byName = Object.fromEntries(
+    invalidSelections(catalog, [
+      { offeringId: 'pizza', quantity: 2, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }] },
+    ]).map((c) => [c.name, c]),
+  );
 
   it('sets quantity 0 on the valid selection, keeping its options', () => {
-    expect(byName['quantity-zero']?.items).toEqual([{ offeringId: 'pizza', quantity: 0, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }] }]);
+    expect(byName['quantity-zero']?.items).toEqual([
+      { offeringId: 'pizza', quantity: 0, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }] },
+    ]);
   });
 
   it('asks for the unavailable offering with its required groups satisfied', () => {
-    expect(byName['unavailable-offering']).toMatchObject({ offeringId: 'truffle', items: [{ offeringId: 'truffle', quantity: 1, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }] }] });
+    expect(byName['unavailable-offering']).toMatchObject({
+      offeringId: 'truffle',
+      items: [
+        {
+          offeringId: 'truffle',
+          quantity: 1,
+          selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }],
+        },
+      ],
+    });
   });
 
   it('leaves out exactly one required group', () => {
     expect(byName['missing-required-group']?.items).toEqual([{ offeringId: 'pizza', quantity: 1 }]);
-    expect(byName['missing-required-group']?.describe).toBe('offering pizza without a choice in its required option group crust');
+    expect(byName['missing-required-group']?.describe).toBe(
+      'offering pizza without a choice in its required option group crust',
+    );
   });
 
   it('chooses one more available option than maxSelections allows', () => {
-    expect(byName['too-many-options']?.items).toEqual([{ offeringId: 'pizza', quantity: 1, selectedOptions: [{ groupId: 'crust', optionId: 'thin', quantity: 1 }, { groupId: 'crust', optionId: 'classic', quantity: 1 }] }]);
+    expect(byName['too-many-options']?.items).toEqual([
+      {
+        offeringId: 'pizza',
+        quantity: 1,
+        selectedOptions: [
+          { groupId: 'crust', optionId: 'thin', quantity: 1 },
+          { groupId: 'crust', optionId: 'classic', quantity: 1 },
+        ],
+      },
+    ]);
     expect(byName['too-many-options']?.describe).toBe('2 options in group crust of offering pizza (maxSelections 1)');
   });
 
   it('says which cases a plain catalog cannot express', () => {
-    const plain: CatalogView = { providerSlug: 'demo', categories: [], offerings: [{ id: 'water', providerId: 'p', offeringCode: 'W', title: 'Water', basePrice: 250 }] };
+    const plain: CatalogView = {
+      providerSlug: 'demo',
+      categories: [],
+      offerings: [{ id: 'water', providerId: 'p', offeringCode: 'W', title: 'Water', basePrice: 250 }],
+    };
     const cases = invalidSelections(plain, []);
     expect(cases.map((c) => [c.name, c.items === undefined])).toEqual([
       ['quantity-zero', false],
@@ -71,7 +130,16 @@ describe('checkoutUrlProblem', () => {
 });
 
 const hook = (seq: number, event: Record<string, unknown>, extra: Partial<ReceivedWebhook> = {}): ReceivedWebhook => ({
-  seq, receivedAt: `2030-01-01T00:00:0${seq}.000Z`, slug: 'demo', headers: {}, rawBody: JSON.stringify(event), event, verified: true, answeredStatus: 200, duplicate: false, ...extra,
+  seq,
+  receivedAt: `2030-01-01T00:00:0${seq}.000Z`,
+  slug: 'demo',
+  headers: {},
+  rawBody: JSON.stringify(event),
+  event,
+  verified: true,
+  answeredStatus: 200,
+  duplicate: false,
+  ...extra,
 });
 
 describe('webhook helpers', () => {
@@ -79,11 +147,17 @@ describe('webhook helpers', () => {
     const events = [
       hook(1, { eventId: 'a', newStatus: 'CANCELLED', timestamp: '2030-01-01T00:00:02.000Z' }),
       hook(2, { eventId: 'b', newStatus: 'AWAITING_PAYMENT', timestamp: '2030-01-01T00:00:01.000Z' }),
-      hook(3, { eventId: 'c', newStatus: 'COMPLETED', timestamp: '2030-01-01T00:00:09.000Z' }, { verified: false, answeredStatus: 401 }),
+      hook(
+        3,
+        { eventId: 'c', newStatus: 'COMPLETED', timestamp: '2030-01-01T00:00:09.000Z' },
+        { verified: false, answeredStatus: 401 },
+      ),
       hook(4, { eventId: 'a', newStatus: 'CANCELLED', timestamp: '2030-01-01T00:00:02.000Z' }, { duplicate: true }),
     ];
     expect(latestStatus(events)).toMatchObject({ status: 'CANCELLED', event: { seq: 1 } });
-    expect(latestStatus([hook(1, { newStatus: 'A', timestamp: 'x' }), hook(2, { newStatus: 'B', timestamp: 'x' })])?.status).toBe('B');
+    expect(
+      latestStatus([hook(1, { newStatus: 'A', timestamp: 'x' }), hook(2, { newStatus: 'B', timestamp: 'x' })])?.status,
+    ).toBe('B');
     expect(latestStatus([])).toBeUndefined();
   });
 
@@ -93,7 +167,15 @@ describe('webhook helpers', () => {
       hook(1, { eventId: 'e1' }, { verified: false, answeredStatus: 401, problem }),
       hook(2, { eventId: 'e2' }, { verified: false, answeredStatus: 401, problem }),
       hook(3, { eventId: 'e3' }),
-      hook(4, { eventId: 'e4' }, { verified: false, answeredStatus: 400, problem: 'the event does not match NormalizedWebhookEvent: /timestamp must be a valid date-time' }),
+      hook(
+        4,
+        { eventId: 'e4' },
+        {
+          verified: false,
+          answeredStatus: 400,
+          problem: 'the event does not match NormalizedWebhookEvent: /timestamp must be a valid date-time',
+        },
+      ),
     ]);
     expect(lines).toEqual([
       `2 events (e1, e2) were rejected by the receiver (HTTP 401: ${problem})`,
@@ -109,8 +191,22 @@ describe('webhook helpers', () => {
   });
 
   it('builds timeline entries from what the receiver saw', () => {
-    expect(timelineEntry(hook(1, { eventId: 'e1', eventType: 'action.status_updated', actionId: 'A1', newStatus: 'CANCELLED' }, { signatureHeader: 'x-service-signature' }))).toEqual({
-      receivedAt: '2030-01-01T00:00:01.000Z', eventId: 'e1', eventType: 'action.status_updated', actionId: 'A1', newStatus: 'CANCELLED', verified: true, header: 'x-service-signature',
+    expect(
+      timelineEntry(
+        hook(
+          1,
+          { eventId: 'e1', eventType: 'action.status_updated', actionId: 'A1', newStatus: 'CANCELLED' },
+          { signatureHeader: 'x-service-signature' },
+        ),
+      ),
+    ).toEqual({
+      receivedAt: '2030-01-01T00:00:01.000Z',
+      eventId: 'e1',
+      eventType: 'action.status_updated',
+      actionId: 'A1',
+      newStatus: 'CANCELLED',
+      verified: true,
+      header: 'x-service-signature',
     });
   });
 });

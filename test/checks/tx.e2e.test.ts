@@ -14,7 +14,8 @@ const result = (report: RunReport, id: CheckId): CheckResult => {
   return found;
 };
 
-const explain = (r: CheckResult): string => `${r.id}: ${r.status} — ${r.message}${r.details ? `\n  ${r.details.join('\n  ')}` : ''}`;
+const explain = (r: CheckResult): string =>
+  `${r.id}: ${r.status} — ${r.message}${r.details ? `\n  ${r.details.join('\n  ')}` : ''}`;
 
 /** What each fault's failure message must name (the problem, in the check's words). */
 const NAMES: Record<string, RegExp> = {
@@ -26,10 +27,13 @@ const NAMES: Record<string, RegExp> = {
   'unavailable-item-substituted': /^silent substitution: POST \/quote with unavailable offering/,
   'option-limits-unchecked': /POST \/quote with \d+ options in group .* \(maxSelections \d+\) was accepted/,
   'quantity-unchecked': /POST \/quote with quantity 0 .* was accepted/,
-  'required-group-unchecked': /POST \/quote with offering .* without a choice in its required option group .* was accepted/,
+  'required-group-unchecked':
+    /POST \/quote with offering .* without a choice in its required option group .* was accepted/,
   'expired-quote-accepted': /expired at .* was answered 20\d and created action/,
-  'expired-quote-wrong-code': /expired at .* was answered HTTP 4\d\d with code INVALID_ARGUMENT; expected .*QUOTE_EXPIRED/,
-  'missing-field-quote-expired': /was answered HTTP \d+ QUOTE_EXPIRED; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR/,
+  'expired-quote-wrong-code':
+    /expired at .* was answered HTTP 4\d\d with code INVALID_ARGUMENT; expected .*QUOTE_EXPIRED/,
+  'missing-field-quote-expired':
+    /was answered HTTP \d+ QUOTE_EXPIRED; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR/,
   'unconfirmed-action-accepted': /POST \/actions with userConfirmed false was accepted .* and created action/,
   'missing-next-action': /has no nextAction/,
   'payment-invented': /^payment success invented: .* paymentStatus PAID/,
@@ -37,22 +41,29 @@ const NAMES: Record<string, RegExp> = {
   'unknown-action-found': /GET \/actions\/provcert-unknown-.* was answered HTTP 200; expected 404 NOT_FOUND/,
   'duplicate-creates-new': /sequential duplicate .* returned action .*; expected the existing action/,
   'concurrent-duplicates-race': /concurrent duplicates .* created \d+ actions/,
-  'changed-payload-accepted': /reusing an idempotencyKey with a different customer name was answered 200 with the existing action; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD|reusing an idempotencyKey .* expected 409/,
+  'changed-payload-accepted':
+    /reusing an idempotencyKey with a different customer name was answered 200 with the existing action; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD|reusing an idempotencyKey .* expected 409/,
   'webhook-wrong-secret': /rejected by the receiver \(HTTP 401: .*secret/i,
   'webhook-reserialized': /rejected by the receiver \(HTTP 401: .*(re-serialized|pretty-printed)/i,
   'webhook-noncanonical-header': /rejected by the receiver \(HTTP 401: .*x-signature/i,
-  'webhook-not-sent': /^no webhook event arrived at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/demo-kitchen within \d+ ms; is the provider's webhook URL set to it\?/,
-  'webhook-status-mismatch': /latest event for action .* says newStatus CONFIRMED; GET \/actions\/.* says "AWAITING_PAYMENT"/,
+  'webhook-not-sent':
+    /^no webhook event arrived at http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/demo-kitchen within \d+ ms; is the provider's webhook URL set to it\?/,
+  'webhook-status-mismatch':
+    /latest event for action .* says newStatus CONFIRMED; GET \/actions\/.* says "AWAITING_PAYMENT"/,
   'cancel-returns-external-id': /actionId is the provider's externalActionId .*; expected the public reference/,
   'payment-options-not-array': /answered an object with keys options; expected a top-level array of PaymentOption/,
-  'quote-binding-items-ignored': /POST \/actions with quote .* with (quantity \d+ instead of \d+|offering .* instead of .*) .*was answered 20\d and created action .*; a quote cannot authorize a different order/,
-  'quote-binding-destination-ignored': /POST \/actions with quote .* with destination .* was answered 20\d and created action .*; a quote cannot authorize a different order/,
+  'quote-binding-items-ignored':
+    /POST \/actions with quote .* with (quantity \d+ instead of \d+|offering .* instead of .*) .*was answered 20\d and created action .*; a quote cannot authorize a different order/,
+  'quote-binding-destination-ignored':
+    /POST \/actions with quote .* with destination .* was answered 20\d and created action .*; a quote cannot authorize a different order/,
   'fees-charge-options': /fee ".*" \(\d+\) equals the options' contribution .*never again in fees/,
-  'webhook-event-type-other': /the events about test action .* have eventType order\.updated; each created test order dispatches a signed action\.status_updated event/,
+  'webhook-event-type-other':
+    /the events about test action .* have eventType order\.updated; each created test order dispatches a signed action\.status_updated event/,
   'terminal-event-no-reason': /event .* reports the terminal status CANCELLED without reasonCode and reason/,
   'reason-leaks-card': /event .* has a reason that contains a card number/,
   'reason-leaks-secret': /event .* has a reason that contains this run's credential or webhook secret/,
-  'unavailable-variant-substituted': /^silent substitution: POST \/quote with unavailable variant .* was answered 200 quoting/,
+  'unavailable-variant-substituted':
+    /^silent substitution: POST \/quote with unavailable variant .* was answered 200 quoting/,
   'payment-status-failed': /the created action .* has paymentStatus FAILED; expected PENDING/,
   'action-created-confirmed': /the created action .* has status CONFIRMED; expected AWAITING_PAYMENT/,
   'action-missing-created-at': /GET \/actions\/.* does not match NormalizedAction: .*createdAt/,
@@ -62,17 +73,24 @@ const NAMES: Record<string, RegExp> = {
   'quote-missing-expiry': /POST \/quote answer does not match NormalizedQuote: .*expiresAt/,
   'quote-line-total-wrong': /line 2 lineTotal is \d+; expected \d+ = \d+ × \d+ \+ \d+/,
   'webhook-event-no-timestamp': /rejected by the receiver \(HTTP 400: .*timestamp/,
-  'webhook-content-type-text': /rejected by the receiver \(HTTP 415: Content-Type must be application\/json \(found "text\/plain"\)\)/,
+  'webhook-content-type-text':
+    /rejected by the receiver \(HTTP 415: Content-Type must be application\/json \(found "text\/plain"\)\)/,
   'quote-quantity-inflated': /quote line 1 \(offering .*\) has quantity 3; 2 was selected/,
   'quote-route-missing': /POST \/quote for the .* answered HTTP 404 NOT_FOUND; expected 200 with a NormalizedQuote/,
-  'quote-lines-by-title': /quote line 1 names its offering "Margherita Pizza", the display title of off-margherita; the order flow uses ids, not display names/,
+  'quote-lines-by-title':
+    /quote line 1 names its offering "Margherita Pizza", the display title of off-margherita; the order flow uses ids, not display names/,
   'actions-route-missing': /creating a test action failed: POST \/actions answered HTTP 404 NOT_FOUND/,
-  'payment-status-unknown': /creating a test action failed: POST \/actions does not match the schema \(\/paymentStatus must be one of PENDING, .* \(found string "UNPAID"\)\)/,
+  'payment-status-unknown':
+    /creating a test action failed: POST \/actions does not match the schema \(\/paymentStatus must be one of PENDING, .* \(found string "UNPAID"\)\)/,
   'action-status-route-missing': /GET \/actions\/.* answered HTTP 404 NOT_FOUND; expected 200/,
-  'action-status-internal': /GET \/actions\/.* does not match NormalizedAction: \/status must be one of .* \(found string "KITCHEN_QUEUE"\)/,
-  'action-without-quote-accepted': /POST \/actions with a missing quoteId was accepted \(HTTP 200\) and created action .*; expected 400\/422 VALIDATION_ERROR and no action/,
-  'action-unknown-quote-accepted': /POST \/actions with a quoteId the provider never issued was accepted \(HTTP 200\) and created action .*; expected 4xx ErrorResponse and no action/,
-  'quote-binding-options-ignored': /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
+  'action-status-internal':
+    /GET \/actions\/.* does not match NormalizedAction: \/status must be one of .* \(found string "KITCHEN_QUEUE"\)/,
+  'action-without-quote-accepted':
+    /POST \/actions with a missing quoteId was accepted \(HTTP 200\) and created action .*; expected 400\/422 VALIDATION_ERROR and no action/,
+  'action-unknown-quote-accepted':
+    /POST \/actions with a quoteId the provider never issued was accepted \(HTTP 200\) and created action .*; expected 4xx ErrorResponse and no action/,
+  'quote-binding-options-ignored':
+    /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */
@@ -82,7 +100,10 @@ const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
   'reason-leaks-secret': ['cancel'],
 };
 
-const faults = Object.entries(FAULTS).filter(([, f]) => (TX_IDS as string[]).includes(f.check)) as [keyof typeof FAULTS, { check: CheckId }][];
+const faults = Object.entries(FAULTS).filter(([, f]) => (TX_IDS as string[]).includes(f.check)) as [
+  keyof typeof FAULTS,
+  { check: CheckId },
+][];
 
 describe('transactional checks against the reference provider', () => {
   it('all pass on the conforming provider', async () => {
@@ -95,11 +116,14 @@ describe('transactional checks against the reference provider', () => {
     expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(1);
   });
 
-  it.each(['BEARER_TOKEN', 'HMAC_SIGNATURE'] as const)('pass with %s (signed bodies, same checks; quote-expiry is covered above)', async (authMethod) => {
-    const only = TX_IDS.filter((id) => id !== 'quote-expiry');
-    const { report } = await certify({ only, authMethod, quoteTtlSeconds: 5 });
-    for (const id of only) expect(result(report, id).status, explain(result(report, id))).toBe('pass');
-  });
+  it.each(['BEARER_TOKEN', 'HMAC_SIGNATURE'] as const)(
+    'pass with %s (signed bodies, same checks; quote-expiry is covered above)',
+    async (authMethod) => {
+      const only = TX_IDS.filter((id) => id !== 'quote-expiry');
+      const { report } = await certify({ only, authMethod, quoteTtlSeconds: 5 });
+      for (const id of only) expect(result(report, id).status, explain(result(report, id))).toBe('pass');
+    },
+  );
 
   it('skip with the reason and send no POST when the test environment is not declared safe', async () => {
     const { report, provider } = await certify({ only: TX_IDS, faults: ['unsafe-test-environment'] });
@@ -130,10 +154,16 @@ describe('transactional checks against the reference provider', () => {
     const r = result(report, check);
     expect(r.status, explain(r)).toBe('fail');
     const lines = [r.message, ...(r.details ?? [])];
-    expect(lines.some((l) => NAMES[fault]?.test(l)), explain(r)).toBe(true);
+    expect(
+      lines.some((l) => NAMES[fault]?.test(l)),
+      explain(r),
+    ).toBe(true);
     expect(r.evidence.length + (r.webhookTimeline?.length ?? 0), 'a failure shows its evidence').toBeGreaterThan(0);
     // Proven coverage: the failure stands on the requirement the fault breaks.
     const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
-    expect(r.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement), explain(r)).toContain(requirement);
+    expect(
+      r.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
+      explain(r),
+    ).toContain(requirement);
   });
 });

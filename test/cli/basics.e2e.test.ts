@@ -9,7 +9,8 @@ describe('provcert CLI basics', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage: provcert/);
-    for (const command of ['run', 'validate', 'demo', 'list', 'replay', 'serve', 'mock-provider', 'doctor', 'init']) expect(help.stdout).toContain(command);
+    for (const command of ['run', 'validate', 'demo', 'list', 'replay', 'serve', 'mock-provider', 'doctor', 'init'])
+      expect(help.stdout).toContain(command);
     const version = await runCli(['--version']);
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -26,17 +27,27 @@ describe('provcert validate', () => {
   it('lists the schema names', async () => {
     const r = await runCli(['validate', '--list']);
     expect(r.code).toBe(0);
-    for (const name of ['ProviderInfo', 'Offering', 'NormalizedQuote', 'NormalizedWebhookEvent', 'ErrorCode']) expect(r.stdout.split('\n')).toContain(name);
+    for (const name of ['ProviderInfo', 'Offering', 'NormalizedQuote', 'NormalizedWebhookEvent', 'ErrorCode'])
+      expect(r.stdout.split('\n')).toContain(name);
   });
 
   it('exits 0 on a valid payload from a file', async () => {
-    const r = await runCli(['validate', 'ErrorResponse', '-'], { input: '{"code":"NOT_FOUND","message":"no such offering"}' });
+    const r = await runCli(['validate', 'ErrorResponse', '-'], {
+      input: '{"code":"NOT_FOUND","message":"no such offering"}',
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^valid ErrorResponse/);
   });
 
   it('exits 1 and explains each problem with pointer, rule and the value found', async () => {
-    const offering = { id: 'o1', providerId: 'p', offeringCode: 'C1', title: 'Soup', basePrice: '12.50', description: null };
+    const offering = {
+      id: 'o1',
+      providerId: 'p',
+      offeringCode: 'C1',
+      title: 'Soup',
+      basePrice: '12.50',
+      description: null,
+    };
     const r = await runCli(['validate', 'Offering', '-'], { input: JSON.stringify(offering) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('/basePrice must be integer (found string "12.50")');
@@ -60,8 +71,16 @@ describe('provcert run: configuration errors', () => {
     [['run', '--auth', 'API_KEY'], {}, /missing --base-url/],
     [['run', '--base-url', 'not a url', '--auth', 'API_KEY'], {}, /is not a URL/],
     [['run', '--base-url', 'https://p.example', '--auth', 'PASSWORD'], {}, /is not an auth method/],
-    [['run', '--base-url', 'https://p.example', '--auth', 'api-key'], {}, /missing credential: the environment variable PROVIDER_API_KEY is not set/],
-    [['run', '--base-url', 'https://p.example', '--auth', 'bearer', '--only', 'catalog,quote-maths'], { PROVIDER_API_KEY: 'k' }, /unknown check id "quote-maths" \(did you mean quote-math\?\); known ids: base-url, metadata/],
+    [
+      ['run', '--base-url', 'https://p.example', '--auth', 'api-key'],
+      {},
+      /missing credential: the environment variable PROVIDER_API_KEY is not set/,
+    ],
+    [
+      ['run', '--base-url', 'https://p.example', '--auth', 'bearer', '--only', 'catalog,quote-maths'],
+      { PROVIDER_API_KEY: 'k' },
+      /unknown check id "quote-maths" \(did you mean quote-math\?\); known ids: base-url, metadata/,
+    ],
   ])('%j exits 2 with one line', async (args, env, message) => {
     const r = await runCli(args, { env });
     expect(r.code).toBe(2);

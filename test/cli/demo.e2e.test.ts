@@ -22,6 +22,6 @@ describe('provcert demo (the README quick start)', () => {
   it('rejects an unknown fault with exit 2', async () => {
     const r = await runCli(['demo', '--fault', 'everything-broken']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown fault everything-broken\n  see provcert mock-provider --list-faults/);
+    expect(r.stderr).toMatch(/unknown fault everything-broken\n {2}see provcert mock-provider --list-faults/);
   });
 });

@@ -35,13 +35,20 @@ afterAll(async () => {
  * Runs the shell commands of a CI example as they are written (installing provcert with `npm ci`, then `npx provcert`)
  * in a copy of the provider repository, and returns the last command's exit code and the directory with the reports.
  */
-async function runScript(script: string, jobEnv: Record<string, string>): Promise<{ code: number | null; output: string; dir: string }> {
+async function runScript(
+  script: string,
+  jobEnv: Record<string, string>,
+): Promise<{ code: number | null; output: string; dir: string }> {
   const dir = await mkdtemp(join(work, 'job-'));
   await cp(providerRepo, dir, { recursive: true });
   const secrets = { PROVIDER_API_KEY: 'example-key-123', SERVICE_WEBHOOK_SECRET: 'example-secret-456' };
   // set -e: a failing line fails the job, as in both CI systems. The backend started in the background ends with the job.
   const env = userEnv({ ...secrets, ...jobEnv });
-  const r = await runCommand('bash', ['-c', `set -e\n${script}`], dir, { env, timeoutMs: 180_000, endProcessGroup: true });
+  const r = await runCommand('bash', ['-c', `set -e\n${script}`], dir, {
+    env,
+    timeoutMs: 180_000,
+    endProcessGroup: true,
+  });
   return { code: r.code, output: r.stdout + r.stderr, dir };
 }
 
@@ -66,7 +73,9 @@ describe('CI examples run as written', () => {
   it('GitLab CI: the same job fails the pipeline (exit 1) when the backend breaks a rule', async () => {
     const job = (parse(await readFile(join(examples, 'gitlab-ci.yml'), 'utf8')) as GitlabJob).certify;
     // The provider's own backend would be broken here; the reference provider is, with one fault switch.
-    const script = job.script.join('\n').replace('mock-provider --port 4010', 'mock-provider --fault quote-total-wrong --port 4010');
+    const script = job.script
+      .join('\n')
+      .replace('mock-provider --port 4010', 'mock-provider --fault quote-total-wrong --port 4010');
     const r = await runScript(script, job.variables);
     expect(r.code, r.output).toBe(1);
     const junit = await readFile(join(r.dir, 'provcert-junit.xml'), 'utf8');

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -50,7 +50,13 @@ function watch(child: ChildProcess, target: () => number | undefined): LiveCli {
   child.stderr?.on('data', (d: Buffer) => seen(d, 'err'));
   const exit = new Promise<{ code: number; ms: number; bytes: number }>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? (SIGNAL_NUMBERS[signal] ?? 0) : 0), ms: performance.now() - started, bytes }));
+    child.on('close', (code, signal) =>
+      resolve({
+        code: code ?? 128 + (signal ? (SIGNAL_NUMBERS[signal] ?? 0) : 0),
+        ms: performance.now() - started,
+        bytes,
+      }),
+    );
   });
   return {
     output: () => out + err,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import { spawnCliInTerminal, type LiveCli } from './live-spawn.js';
+import { type LiveCli, spawnCliInTerminal } from './live-spawn.js';
 
 /** What the terminal shows, without colours and cursor movements. */
 const shown = (cli: LiveCli): string => stripVTControlCharacters(cli.output());

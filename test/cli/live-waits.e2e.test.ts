@@ -2,8 +2,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { RunReport } from '../../src/model/report.js';
+import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { freePort } from '../support/ports.js';
 import { silentServer, spawnCli } from './live-spawn.js';
 
@@ -20,9 +20,13 @@ afterEach(async () => {
 async function referenceProvider(faults: string[]): Promise<{ provider: RunningProvider; webhookPort: number }> {
   const webhookPort = await freePort();
   const provider = await startReferenceProvider({
-    authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: SECRET,
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: SECRET,
     webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    faults: faults as never[], dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-live-')), 'data.json'), quoteTtlSeconds: 5,
+    faults: faults as never[],
+    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-live-')), 'data.json'),
+    quoteTtlSeconds: 5,
   });
   closers.push(() => provider.close());
   return { provider, webhookPort };
@@ -34,18 +38,42 @@ async function unansweringProvider(): Promise<string> {
   return server.url;
 }
 
-const runArgs = (baseUrl: string, ...extra: string[]) => ['run', '--base-url', baseUrl, '--auth', 'API_KEY', '--local', '--webhook-port', '0', ...extra];
+const runArgs = (baseUrl: string, ...extra: string[]) => [
+  'run',
+  '--base-url',
+  baseUrl,
+  '--auth',
+  'API_KEY',
+  '--local',
+  '--webhook-port',
+  '0',
+  ...extra,
+];
 
 describe('long waits say what they wait for (output on a pipe)', () => {
   it('prints one line when the quote-expiry wait starts, and one for a webhook wait whose state never changes', async () => {
     const { provider, webhookPort } = await referenceProvider(['webhook-not-sent']);
-    const args = ['run', '--base-url', provider.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort), '--webhook-timeout', '2000'];
+    const args = [
+      'run',
+      '--base-url',
+      provider.url,
+      '--auth',
+      'API_KEY',
+      '--local',
+      '--webhook-port',
+      String(webhookPort),
+      '--webhook-timeout',
+      '2000',
+    ];
     const cli = spawnCli([...args, '--json', '-'], env);
     const { code } = await cli.exit;
     expect(code, cli.stderr()).toBe(1);
     const report = JSON.parse(cli.stdout()) as RunReport;
     expect(report.checks.find((c) => c.id === 'webhook')?.status).toBe('fail');
-    const waits = cli.stderr().split('\n').filter((line) => line.startsWith('… '));
+    const waits = cli
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('… '));
     const expiryLine = /^… quote-expiry: waiting for quote \S+ to expire, \d\.\d s left$/;
     expect(waits.filter((line) => line.startsWith('… quote-expiry: '))).toEqual([expect.stringMatching(expiryLine)]);
     // Nothing arrives, so the wait's state never changes: one line, however long the countdown.
@@ -60,7 +88,9 @@ describe('a provider that accepts connections but never answers', () => {
     const dir = await mkdtemp(join(tmpdir(), 'provcert-live-sigint-'));
     // No request could end on its own within the test: only the header before the first request, then SIGINT, end it.
     const cli = spawnCli(runArgs(url, '--timeout', '600000', '--json', join(dir, 'report.json')), env);
-    await cli.waitFor(/^provcert certifying http:\/\/127\.0\.0\.1:\d+: reading GET \/provider-info first \(requests time out after 600 s\)$/m);
+    await cli.waitFor(
+      /^provcert certifying http:\/\/127\.0\.0\.1:\d+: reading GET \/provider-info first \(requests time out after 600 s\)$/m,
+    );
     const signalled = performance.now();
     cli.signal('SIGINT');
     const { code } = await cli.exit;
@@ -95,7 +125,9 @@ describe('a provider that accepts connections but never answers', () => {
     const url = await unansweringProvider();
     const cli = spawnCli(['doctor', '--base-url', url, '--auth', 'API_KEY', '--timeout', '600000'], env);
     // Waiting on the HTTP probe that never ends: the line is there while it waits.
-    await cli.waitFor(/^doctor: asking the API: GET on the base address, \/provider-info, \/health, \/catalog \(HTTP\), up to 600 s…$/m);
+    await cli.waitFor(
+      /^doctor: asking the API: GET on the base address, \/provider-info, \/health, \/catalog \(HTTP\), up to 600 s…$/m,
+    );
     expect(cli.stderr()).toMatch(/^doctor: connecting to 127\.0\.0\.1:\d+ \(TCP\), up to 600 s…$/m);
     expect(cli.stdout()).toBe('');
     cli.signal('SIGTERM');

@@ -3,7 +3,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installInFreshProject, packProvcert, repo, runCommand, writeJson, type PackedTarball } from './packed-provcert.js';
+import {
+  installInFreshProject,
+  type PackedTarball,
+  packProvcert,
+  repo,
+  runCommand,
+  writeJson,
+} from './packed-provcert.js';
 
 // What the installed CLI needs at run time (compiled CLI, the reference provider behind demo and mock-provider, the
 // spec files it reads from the package root) and what a provider developer reads (docs, example payloads).
@@ -36,8 +43,16 @@ describe('provcert installed from its npm pack tarball in a fresh project', () =
 
   it('packs the runtime and nothing of the tests, sources or benchmarks, and leaves no tarball in the checkout', () => {
     expect(packed.files.filter((f) => !SHIPPED.some((pattern) => pattern.test(f)))).toEqual([]);
-    for (const needed of ['bin/provcert.js', 'dist/src/cli/main.js', 'dist/src/reference-provider/index.js', 'spec/openapi.yaml',
-      'spec/requirements.yaml', 'spec/requirements.schema.json', 'spec/config.schema.json', 'README.md']) {
+    for (const needed of [
+      'bin/provcert.js',
+      'dist/src/cli/main.js',
+      'dist/src/reference-provider/index.js',
+      'spec/openapi.yaml',
+      'spec/requirements.yaml',
+      'spec/requirements.schema.json',
+      'spec/config.schema.json',
+      'README.md',
+    ]) {
       expect(packed.files).toContain(needed);
     }
     expect(existsSync(join(repo, packed.filename))).toBe(false);
@@ -51,7 +66,13 @@ describe('provcert installed from its npm pack tarball in a fresh project', () =
   }, 60_000);
 
   it('npx provcert validate reads the packaged spec: a valid payload exits 0, an invalid one 1 with the reason', async () => {
-    const offering = { id: 'off_tiramisu', providerId: 'prov_pizzaroma', offeringCode: 'DS-TIRA', title: 'Tiramisu', basePrice: 500 };
+    const offering = {
+      id: 'off_tiramisu',
+      providerId: 'prov_pizzaroma',
+      offeringCode: 'DS-TIRA',
+      title: 'Tiramisu',
+      basePrice: 500,
+    };
     await writeJson(join(project, 'offering.json'), offering);
     await writeJson(join(project, 'bad-offering.json'), { ...offering, basePrice: '5.00' });
 

@@ -13,7 +13,12 @@ export interface CommandResult {
 }
 
 // npm settings a provider's machine would also have (registry, cache, auth file), kept for the child npm.
-const KEPT_NPM_SETTINGS = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_cafile']);
+const KEPT_NPM_SETTINGS = new Set([
+  'npm_config_cache',
+  'npm_config_registry',
+  'npm_config_userconfig',
+  'npm_config_cafile',
+]);
 
 /**
  * This process's environment without what `npm test` exports to its scripts: npm_config_local_prefix and
@@ -42,7 +47,12 @@ export interface RunOptions {
 }
 
 /** Runs a command to its end (killed after timeoutMs) and collects its output; never rejects on a non-zero exit. */
-export function runCommand(command: string, args: string[], cwd: string, options: RunOptions = {}): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  cwd: string,
+  options: RunOptions = {},
+): Promise<CommandResult> {
   const { env = userEnv(), timeoutMs = 120_000, endProcessGroup = false } = options;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: endProcessGroup });
@@ -72,7 +82,8 @@ export function runCommand(command: string, args: string[], cwd: string, options
 
 async function succeed(command: string, args: string[], cwd: string): Promise<string> {
   const r = await runCommand(command, args, cwd);
-  if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${String(r.code)} in ${cwd}:\n${r.stderr}${r.stdout}`);
+  if (r.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${String(r.code)} in ${cwd}:\n${r.stderr}${r.stdout}`);
   return r.stdout;
 }
 
@@ -98,17 +109,29 @@ export async function packProvcert(destination: string): Promise<PackedTarball> 
   const stdout = await succeed('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], repo);
   const [packed] = JSON.parse(stdout) as NpmPackJson[];
   if (!packed) throw new Error('npm pack --json printed no package');
-  return { path: join(destination, packed.filename), filename: packed.filename, files: packed.files.map((f) => f.path) };
+  return {
+    path: join(destination, packed.filename),
+    filename: packed.filename,
+    files: packed.files.map((f) => f.path),
+  };
 }
 
 /** A fresh project (`npm init -y`) with the tarball installed as a devDependency, as the README says to. */
-export async function installInFreshProject(project: string, tarball: string, options: { lockOnly?: boolean } = {}): Promise<void> {
+export async function installInFreshProject(
+  project: string,
+  tarball: string,
+  options: { lockOnly?: boolean } = {},
+): Promise<void> {
   await mkdir(project, { recursive: true });
   await succeed('npm', ['init', '-y'], project);
   const lockOnly = options.lockOnly ? ['--package-lock-only'] : [];
-  await succeed('npm', ['install', '--save-dev', tarball, '--no-audit', '--no-fund', '--prefer-offline', ...lockOnly], project);
+  await succeed(
+    'npm',
+    ['install', '--save-dev', tarball, '--no-audit', '--no-fund', '--prefer-offline', ...lockOnly],
+    project,
+  );
 }
 
 export async function writeJson(path: string, value: unknown): Promise<void> {
-  await writeFile(path, JSON.stringify(value, null, 2) + '\n');
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
 }

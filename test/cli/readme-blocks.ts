@@ -128,15 +128,23 @@ export function tableAfter(markdown: string, marker: string): string[] {
 
 /** The cells of a table row (`\|` is a pipe inside a cell). */
 export function cellsOf(row: string): string[] {
-  return row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+  return row
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 /** Ports and durations vary between runs; the README shows one run's. */
 export const normaliseOutputLine = (line: string): string =>
-  line.trimEnd().replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/\(\d+(?:\.\d+)? m?s\)/g, '(DURATION)');
+  line
+    .trimEnd()
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+    .replace(/\(\d+(?:\.\d+)? m?s\)/g, '(DURATION)');
 
 function linePattern(sampleLine: string): RegExp {
-  const parts = normaliseOutputLine(sampleLine).split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts = normaliseOutputLine(sampleLine)
+    .split('…')
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${parts.join('.*')}$`);
 }
 
@@ -161,7 +169,9 @@ export function sampleMismatch(sample: string, output: string): string | undefin
     if (at < 0) {
       // Name the first line of the group that is not in the output at all, else the group as a whole.
       const missing = group.find((_, k) => !produced.slice(from).some((l) => patterns[k]?.test(l)));
-      return missing !== undefined ? `not printed: ${missing}` : `not printed as consecutive lines:\n${group.join('\n')}`;
+      return missing !== undefined
+        ? `not printed: ${missing}`
+        : `not printed as consecutive lines:\n${group.join('\n')}`;
     }
     from = at + patterns.length;
   }

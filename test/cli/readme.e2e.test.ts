@@ -5,12 +5,19 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
+import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
 import { repo, runCommand, userEnv } from './packed-provcert.js';
 import {
-  cellsOf, chainOf, fencedBlockAfter, sampleMismatch, shBlocks, tableAfter, unsupportedSyntax, type ReadmeCommand,
+  cellsOf,
+  chainOf,
+  fencedBlockAfter,
+  type ReadmeCommand,
+  sampleMismatch,
+  shBlocks,
+  tableAfter,
+  unsupportedSyntax,
 } from './readme-blocks.js';
 
 /**
@@ -42,10 +49,22 @@ interface World {
 
 /** Literal text of a command replaced before it runs; few on purpose, each for a reason. */
 const SUBSTITUTIONS: { readme: RegExp; actual: (w: World) => string; why: string }[] = [
-  { readme: /\blocalhost:3000\b/g, actual: (w) => `127.0.0.1:${w.backend.port}`, why: 'your backend → the reference provider' },
-  { readme: /\b8787\b/g, actual: (w) => String(w.receiverPort), why: 'the default receiver port → a free one (and PROVCERT_WEBHOOK_PORT)' },
+  {
+    readme: /\blocalhost:3000\b/g,
+    actual: (w) => `127.0.0.1:${w.backend.port}`,
+    why: 'your backend → the reference provider',
+  },
+  {
+    readme: /\b8787\b/g,
+    actual: (w) => String(w.receiverPort),
+    why: 'the default receiver port → a free one (and PROVCERT_WEBHOOK_PORT)',
+  },
   { readme: /\b4010\b/g, actual: (w) => String(w.mockPort), why: "the recipe's mock-provider port → a free one" },
-  { readme: /(^|\s)node bin\/provcert\.js\b/g, actual: () => `$1node ${join(repo, 'bin/provcert.js')}`, why: 'in a provcert checkout' },
+  {
+    readme: /(^|\s)node bin\/provcert\.js\b/g,
+    actual: () => `$1node ${join(repo, 'bin/provcert.js')}`,
+    why: 'in a provcert checkout',
+  },
 ];
 
 /** Values for `export NAME=…`: the placeholder stands for a secret the reader has. */
@@ -68,12 +87,17 @@ const SKIPPED: Record<string, string> = {
   'npm install': 'installs this checkout: the test runs in the installed checkout',
   'npm test': 'this test suite itself',
   'npm pack --pack-destination /path/to/your-repo/vendor': 'test/cli/pack.e2e.test.ts packs this checkout',
-  [`npm install --save-dev ./vendor/provcert-${VERSION}.tgz`]: 'test/cli/pack.e2e.test.ts installs the tarball in a new project',
+  [`npm install --save-dev ./vendor/provcert-${VERSION}.tgz`]:
+    'test/cli/pack.e2e.test.ts installs the tarball in a new project',
 };
 
 /** Exit codes other than 0, by command as written. */
 const EXPECTED_EXIT: { command: RegExp; exit: number; why: string }[] = [
-  { command: /^npx provcert replay report\.json\b/, exit: 1, why: 'report.json holds a quote-math failure the provider still has' },
+  {
+    command: /^npx provcert replay report\.json\b/,
+    exit: 1,
+    why: 'report.json holds a quote-math failure the provider still has',
+  },
 ];
 const signature = (body: string): string => createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
 const readWork = (w: World, file: string): Promise<string> => readFile(join(w.work, file), 'utf8');
@@ -85,7 +109,10 @@ const THEN: { command: RegExp; check: (out: string, w: World) => Promise<void> |
   { command: /provcert validate .*Catalog -$/, check: (out) => expect(out).toMatch(/^valid Catalog/m) },
   { command: /^npx provcert run /, check: (out) => expect(out).toMatch(/^PASS {2}\d+ passed, 0 failed/m) },
   { command: /^npx provcert replay /, check: (out) => expect(out).toMatch(/^replayed 1 check: 1 still fails$/m) },
-  { command: /--html report\.html$/, check: async (_, w) => expect(await readWork(w, 'report.html')).toMatch(/^<!doctype html>/i) },
+  {
+    command: /--html report\.html$/,
+    check: async (_, w) => expect(await readWork(w, 'report.html')).toMatch(/^<!doctype html>/i),
+  },
 ];
 
 /** Commands that serve until stopped: the reader runs them in a second terminal; here they run in the background. */
@@ -106,7 +133,11 @@ function stepOf(command: ReadmeCommand): Step | { kind: 'unknown'; reason: strin
   const syntax = unsupportedSyntax(command.text);
   if (syntax) return { kind: 'unknown', reason: `${where}: ${syntax}` };
   if (command.text.startsWith('export ')) {
-    const assignments = command.text.slice(7).trim().split(/\s+/).map((a) => a.split('=') as [string, string]);
+    const assignments = command.text
+      .slice(7)
+      .trim()
+      .split(/\s+/)
+      .map((a) => a.split('=') as [string, string]);
     const bad = assignments.find(([name, value]) => value === undefined || (value === '…' && !(name in EXPORTED)));
     return bad ? { kind: 'unknown', reason: `${where}: no test value for ${bad[0]}` } : { kind: 'export', assignments };
   }
@@ -117,13 +148,17 @@ function stepOf(command: ReadmeCommand): Step | { kind: 'unknown'; reason: strin
   const understood = (pipeline: string[]): boolean =>
     PROVCERT.test(pipeline.at(-1) ?? '') && pipeline.slice(0, -1).every((p) => FEEDERS.test(p));
   if (!rest.every(understood)) {
-    return { kind: 'unknown', reason: `${where}: the test knows provcert commands (fed by curl or printf) and the skipped npm lines` };
+    return {
+      kind: 'unknown',
+      reason: `${where}: the test knows provcert commands (fed by curl or printf) and the skipped npm lines`,
+    };
   }
   const run = rest.map((p) => p.join(' | ')).join(' && ');
   return { kind: SERVERS.test(run) ? 'server' : 'command', run, skipped };
 }
 
-const substitute = (text: string, w: World): string => SUBSTITUTIONS.reduce((t, s) => t.replace(s.readme, s.actual(w)), text);
+const substitute = (text: string, w: World): string =>
+  SUBSTITUTIONS.reduce((t, s) => t.replace(s.readme, s.actual(w)), text);
 
 interface Background {
   stop: () => Promise<void>;
@@ -143,7 +178,10 @@ async function startServer(run: string, cwd: string, env: Record<string, string>
     await closed;
   };
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`\`${run}\` did not say it was listening within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`\`${run}\` did not say it was listening within 30 s:\n${output}`)),
+      30_000,
+    );
     const seen = (d: Buffer): void => {
       output += d.toString();
       if (/listening on http:\/\/\S+/.test(output)) {
@@ -175,11 +213,21 @@ async function readerFiles(work: string, broken: RunningProvider, receiverPort: 
   const valid = (await readdir(offerings)).filter((f) => f.startsWith('valid-')).sort()[0];
   if (!valid) throw new Error('fixtures/payloads/Offering has no valid-*.json');
   await copyFile(join(offerings, valid), join(work, 'my-offering.json'));
-  const args = ['run', '--base-url', broken.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(receiverPort)];
+  const args = [
+    'run',
+    '--base-url',
+    broken.url,
+    '--auth',
+    'API_KEY',
+    '--local',
+    '--webhook-port',
+    String(receiverPort),
+  ];
   const run = await runCli([...args, '--json', join(work, 'report.json')], {
     env: { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET },
   });
-  if (run.code !== 1) throw new Error(`the run writing report.json exited ${String(run.code)}, not 1:\n${run.stdout}${run.stderr}`);
+  if (run.code !== 1)
+    throw new Error(`the run writing report.json exited ${String(run.code)}, not 1:\n${run.stdout}${run.stderr}`);
 }
 
 beforeAll(async () => {
@@ -187,8 +235,13 @@ beforeAll(async () => {
   const receiverPort = await freePort();
   const provider = (dataFile: string, faults: 'quote-total-wrong'[] = []) =>
     startReferenceProvider({
-      authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults, quoteTtlSeconds: 5,
-      webhookUrl: `http://127.0.0.1:${receiverPort}/api/v1/webhooks/${REFERENCE_SLUG}`, dataFile: join(work, dataFile),
+      authMethod: 'API_KEY',
+      credential: CREDENTIAL,
+      webhookSecret: WEBHOOK_SECRET,
+      faults,
+      quoteTtlSeconds: 5,
+      webhookUrl: `http://127.0.0.1:${receiverPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
+      dataFile: join(work, dataFile),
     });
   const backend = await provider('backend.json');
   const broken = await provider('broken.json', ['quote-total-wrong']);
@@ -211,7 +264,10 @@ describe('README ```sh blocks', () => {
     // Each expectation must still meet a README command, or it tests nothing.
     const runs = BLOCKS.flatMap((b) => b.commands.map((c) => c.text));
     for (const { command } of [...EXPECTED_EXIT, ...THEN]) {
-      expect(runs.some((r) => command.test(r)), String(command)).toBe(true);
+      expect(
+        runs.some((r) => command.test(r)),
+        String(command),
+      ).toBe(true);
     }
   });
 
@@ -227,7 +283,8 @@ describe('README ```sh blocks', () => {
           if (step.kind === 'unknown') throw new Error(step.reason);
           if (step.kind === 'skip') continue;
           if (step.kind === 'export') {
-            for (const [name, value] of step.assignments) env[name] = value === '…' ? (EXPORTED[name]?.(world) ?? '') : value;
+            for (const [name, value] of step.assignments)
+              env[name] = value === '…' ? (EXPORTED[name]?.(world) ?? '') : value;
             continue;
           }
           const run = substitute(step.run, world);
@@ -252,7 +309,10 @@ describe('README sample outputs', () => {
     const command = /`(node bin\/provcert\.js demo --fault [a-z-]+)`/.exec(README)?.[1];
     if (!command) throw new Error('README.md no longer names `node bin/provcert.js demo --fault …`');
     const sample = fencedBlockAfter(README, command, 'text');
-    const r = await runCommand('bash', ['-c', substitute(command, world)], world.work, { env: readerEnv(world), timeoutMs: 120_000 });
+    const r = await runCommand('bash', ['-c', substitute(command, world)], world.work, {
+      env: readerEnv(world),
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(sampleMismatch(sample, r.stdout), r.stdout).toBeUndefined();
     // The comparison can fail: the same sample with one number changed does not match.
@@ -273,19 +333,26 @@ describe('README tables', () => {
   it('the Checks table is what `provcert list --markdown` prints', async () => {
     const r = await runCli(['list', '--markdown']);
     expect(r.code, r.stderr).toBe(0);
-    expect(tableAfter(README, '## Checks').join('\n') + '\n').toBe(r.stdout);
+    expect(`${tableAfter(README, '## Checks').join('\n')}\n`).toBe(r.stdout);
   });
 
   it('the faults table is what `provcert mock-provider --list-faults` prints', async () => {
     const r = await runCli(['mock-provider', '--list-faults']);
     expect(r.code, r.stderr).toBe(0);
-    const listed = r.stdout.trim().split('\n').map((line) => line.split(/\s{2,}/));
+    const listed = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s{2,}/));
     const rows = tableAfter(README, '## The reference provider and its faults').slice(2).map(cellsOf);
-    expect(rows.map(([fault, check, breaks]) => [fault?.replace(/`/g, ''), check?.replace(/`/g, ''), breaks])).toEqual(listed);
+    expect(rows.map(([fault, check, breaks]) => [fault?.replace(/`/g, ''), check?.replace(/`/g, ''), breaks])).toEqual(
+      listed,
+    );
   });
 
   it('every command of the Commands table has --help naming each flag the table shows, and no command is missing', async () => {
-    const rows = tableAfter(README, '## Commands').slice(2).map((row) => cellsOf(row)[0] ?? '');
+    const rows = tableAfter(README, '## Commands')
+      .slice(2)
+      .map((row) => cellsOf(row)[0] ?? '');
     const documented = rows.map((cell) => ({ cell, name: /`provcert ([a-z-]+)/.exec(cell)?.[1] ?? '' }));
     const listed = (await runCli(['--help'])).stdout.split('Commands:')[1] ?? '';
     const commands = [...listed.matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]).filter((c) => c !== 'help');

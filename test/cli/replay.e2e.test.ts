@@ -2,8 +2,13 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { RunReport } from '../../src/model/report.js';
+import {
+  type FaultName,
+  REFERENCE_SLUG,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
 import { passingReport } from '../report/sample-reports.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
@@ -13,8 +18,12 @@ const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: 'replay-secr
 
 async function providerOn(port: number, webhookPort: number, faults: FaultName[]): Promise<RunningProvider> {
   return startReferenceProvider({
-    port, authMethod: 'API_KEY', credential: env.PROVIDER_API_KEY, webhookSecret: env.SERVICE_WEBHOOK_SECRET,
-    webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`, faults,
+    port,
+    authMethod: 'API_KEY',
+    credential: env.PROVIDER_API_KEY,
+    webhookSecret: env.SERVICE_WEBHOOK_SECRET,
+    webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
+    faults,
     dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-replay-')), 'data.json'),
   });
 }
@@ -33,11 +42,23 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     dir = await mkdtemp(join(tmpdir(), 'provcert-replay-report-'));
     reportPath = join(dir, 'report.json');
     provider = await providerOn(port, webhookPort, ['quote-total-wrong']);
-    const flags = ['--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort), '--skip', 'quote-expiry', '--json', reportPath];
+    const flags = [
+      '--auth',
+      'API_KEY',
+      '--local',
+      '--webhook-port',
+      String(webhookPort),
+      '--skip',
+      'quote-expiry',
+      '--json',
+      reportPath,
+    ];
     const run = await runCli(['run', '--base-url', provider.url, ...flags], { env });
     expect(run.code).toBe(1);
     const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
-    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id)).toEqual(['quote-math']);
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id)).toEqual([
+      'quote-math',
+    ]);
   });
   afterAll(async () => {
     await provider?.close();
@@ -58,7 +79,11 @@ describe('provcert replay (operator flow against the reference provider)', () =>
 
   it.each([
     ['health', 'passed', /^health: was not a failure — originally passed; now passes: /m],
-    ['signature', 'skipped', /^signature: was not a failure — originally skipped; now skipped: applies only to auth method HMAC_SIGNATURE/m],
+    [
+      'signature',
+      'skipped',
+      /^signature: was not a failure — originally skipped; now skipped: applies only to auth method HMAC_SIGNATURE/m,
+    ],
   ])('--check %s (a check that %s) is "was not a failure", exit 0', async (id, _status, line) => {
     const replay = await runCli(['replay', reportPath, '--check', id], { env });
     expect(replay.stdout).toMatch(line);
@@ -76,7 +101,9 @@ describe('provcert replay (operator flow against the reference provider)', () =>
         '  set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH to replay with another source\n',
     );
 
-    const byEnv = await runCli(['replay', reportPath, '--credential-env', 'OTHER_PROVIDER_KEY'], { env: { ...withoutKey, OTHER_PROVIDER_KEY: CREDENTIAL } });
+    const byEnv = await runCli(['replay', reportPath, '--credential-env', 'OTHER_PROVIDER_KEY'], {
+      env: { ...withoutKey, OTHER_PROVIDER_KEY: CREDENTIAL },
+    });
     expect(lastLine(byEnv.stdout)).toBe('replayed 1 check: 1 still fails');
     expect(byEnv.code).toBe(1);
 
@@ -102,7 +129,9 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     await writeFile(hostilePath, JSON.stringify(report));
 
     const replay = await runCli(['replay', hostilePath], { env });
-    expect(replay.stdout).toMatch(/^quote-math: fixed — passes now \(was fail: total wrong \*\*\*\* \\x1b\[2J\\x07\)$/m);
+    expect(replay.stdout).toMatch(
+      /^quote-math: fixed — passes now \(was fail: total wrong \*\*\*\* \\x1b\[2J\\x07\)$/m,
+    );
     expect(replay.stdout).not.toMatch(/[\u0007\u001b]/);
     expect(replay.stdout).not.toContain(CREDENTIAL);
     expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 fixed');
@@ -126,16 +155,28 @@ describe('provcert replay: unusable input is one line, exit 2', () => {
     await writeFile(join(dir, 'pass.json'), JSON.stringify(passingReport()));
     await writeFile(join(dir, 'not-json.json'), '{"reportVersion": 1,');
     await writeFile(join(dir, 'v2.json'), JSON.stringify({ ...passingReport(), reportVersion: 2 }));
-    await writeFile(join(dir, 'bad-status.json'), JSON.stringify({ ...passingReport(), checks: [{ ...passingReport().checks[0], status: 'passed' }] }));
+    await writeFile(
+      join(dir, 'bad-status.json'),
+      JSON.stringify({ ...passingReport(), checks: [{ ...passingReport().checks[0], status: 'passed' }] }),
+    );
   });
 
   it.each([
     [['missing.json'], /^provcert: cannot read report missing\.json \(no such file\)$/],
-    [['package.json'], /^provcert: package\.json is not a provcert JSON report \(written by provcert run --json FILE\): it has no reportVersion$/],
+    [
+      ['package.json'],
+      /^provcert: package\.json is not a provcert JSON report \(written by provcert run --json FILE\): it has no reportVersion$/,
+    ],
     [['not-json.json'], /^provcert: not-json\.json is not JSON; expected the JSON report of a run/],
     [['v2.json'], /^provcert: v2\.json has reportVersion 2; this provcert reads reportVersion 1 reports$/],
-    [['bad-status.json'], /^provcert: bad-status\.json is not a valid provcert JSON report .*: \/checks\/0\/status must be equal to one of the/],
-    [['pass.json'], /^provcert: the report has no failed check to replay \(verdict PASS\); pass --check ID to rerun one anyway$/],
+    [
+      ['bad-status.json'],
+      /^provcert: bad-status\.json is not a valid provcert JSON report .*: \/checks\/0\/status must be equal to one of the/,
+    ],
+    [
+      ['pass.json'],
+      /^provcert: the report has no failed check to replay \(verdict PASS\); pass --check ID to rerun one anyway$/,
+    ],
     [['pass.json', '--check', 'nonsense'], /^provcert: --check takes one known check id \(got "nonsense"\)$/],
     [['pass.json', '--check', 'idempotency'], /^provcert: the report has no check "idempotency"$/],
   ])('replay %j', async (args, message) => {

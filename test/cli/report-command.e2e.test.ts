@@ -24,7 +24,17 @@ const report = (args: string[]) => runCli(['report', ...args], { cwd: dir, env: 
 
 describe('provcert report: renders a stored JSON report without re-running', () => {
   it('writes every file format into folders it creates; exit 0 even for a FAIL verdict (rendered)', async () => {
-    const r = await report(['fail.json', '--html', 'out/html/r.html', '--markdown', 'out/r.md', '--junit', 'out/junit.xml', '--json', 'out/r.json']);
+    const r = await report([
+      'fail.json',
+      '--html',
+      'out/html/r.html',
+      '--markdown',
+      'out/r.md',
+      '--junit',
+      'out/junit.xml',
+      '--json',
+      'out/r.json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual([
@@ -40,7 +50,10 @@ describe('provcert report: renders a stored JSON report without re-running', () 
     expect(html).toContain('Certification FAILED');
     expect(markdown).toContain('`quote-math`');
     expect(junit).toMatch(/<testsuite name="provcert certification" tests="8" failures="3" errors="1" skipped="1"/);
-    expect({ verdict: json.verdict, ids: json.checks.map((c) => c.id) }).toEqual({ verdict: 'FAIL', ids: failingReport().checks.map((c) => c.id) });
+    expect({ verdict: json.verdict, ids: json.checks.map((c) => c.id) }).toEqual({
+      verdict: 'FAIL',
+      ids: failingReport().checks.map((c) => c.id),
+    });
     for (const text of [html, markdown, junit, JSON.stringify(json)]) {
       expect(text).not.toContain(CANARY);
       expect(text).not.toContain(LOCAL_SECRET);
@@ -50,7 +63,8 @@ describe('provcert report: renders a stored JSON report without re-running', () 
   it('prints the console text by default: each check, the failure details, the verdict; masked and escaped', async () => {
     const r = await report(['fail.json']);
     expect(r.code).toBe(0);
-    const header = 'provcert report of Demo <b>Pizza</b> (demo-pizza) at http://127.0.0.1:4010 (profile TRANSACTIONAL; run 2025-03-01T10:00:00.000Z, ';
+    const header =
+      'provcert report of Demo <b>Pizza</b> (demo-pizza) at http://127.0.0.1:4010 (profile TRANSACTIONAL; run 2025-03-01T10:00:00.000Z, ';
     expect(r.stdout.startsWith(header)).toBe(true);
     expect(r.stdout).toMatch(/^✗ quote-math {2}total 2350 ≠ subtotal 2100 \+ fees 300 − discount 0$/m);
     expect(r.stdout).toMatch(/^ {4}total: expected 2100 \+ 300 − 0 = 2400, provider 2350$/m);
@@ -81,8 +95,14 @@ describe('provcert report: renders a stored JSON report without re-running', () 
   });
 
   it.each([
-    [['fail.json', '--html', 'a-folder'], /^provcert: cannot write the html report to a-folder: it is a directory; name a file inside it$/],
-    [['fail.json', '--junit', 'fail.json/junit.xml'], /^provcert: cannot write the junit report to fail\.json\/junit\.xml: a part of its folder path/],
+    [
+      ['fail.json', '--html', 'a-folder'],
+      /^provcert: cannot write the html report to a-folder: it is a directory; name a file inside it$/,
+    ],
+    [
+      ['fail.json', '--junit', 'fail.json/junit.xml'],
+      /^provcert: cannot write the junit report to fail\.json\/junit\.xml: a part of its folder path/,
+    ],
     [['fail.json', '--json', '-', '--markdown', '-'], /^provcert: only one report can go to standard output \(-\)$/],
     [['fail.json', '--reporter', 'pdf'], /^provcert: --reporter: unknown reporter pdf; known: /],
     [['missing.json', '--html', 'x.html'], /^provcert: cannot read report missing\.json \(no such file\)$/],

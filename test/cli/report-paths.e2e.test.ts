@@ -2,8 +2,13 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider } from '../../src/reference-provider/index.js';
 import { main } from '../../src/cli/main.js';
+import {
+  type FaultName,
+  REFERENCE_SLUG,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
 import { captureIo } from '../config/cli-io.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
@@ -19,7 +24,10 @@ afterEach(async () => {
 async function start(faults: FaultName[] = []): Promise<{ provider: RunningProvider; webhookPort: number }> {
   const webhookPort = await freePort();
   provider = await startReferenceProvider({
-    authMethod: 'API_KEY', credential: env.PROVIDER_API_KEY, webhookSecret: env.SERVICE_WEBHOOK_SECRET, faults,
+    authMethod: 'API_KEY',
+    credential: env.PROVIDER_API_KEY,
+    webhookSecret: env.SERVICE_WEBHOOK_SECRET,
+    faults,
     webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
     dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-paths-')), 'data.json'),
   });
@@ -32,7 +40,15 @@ describe('report paths of provcert run are checked before the run', () => {
     const dir = await mkdtemp(join(tmpdir(), 'provcert-config-paths-'));
     await writeFile(
       join(dir, 'provcert.config.yaml'),
-      [`baseUrl: ${p.url}`, 'auth: API_KEY', 'local: true', `webhookPort: ${webhookPort}`, 'only: [health]', 'junit: reports/junit.xml', ''].join('\n'),
+      [
+        `baseUrl: ${p.url}`,
+        'auth: API_KEY',
+        'local: true',
+        `webhookPort: ${webhookPort}`,
+        'only: [health]',
+        'junit: reports/junit.xml',
+        '',
+      ].join('\n'),
     );
     const r = await runCli(['run'], { cwd: dir, env });
     expect(r.stderr).toBe('');
@@ -41,7 +57,11 @@ describe('report paths of provcert run are checked before the run', () => {
   });
 
   it.each([
-    ['--html naming a directory', (dir: string) => ['--html', dir], /^provcert: cannot write the html report to .*: it is a directory; name a file inside it$/],
+    [
+      '--html naming a directory',
+      (dir: string) => ['--html', dir],
+      /^provcert: cannot write the html report to .*: it is a directory; name a file inside it$/,
+    ],
     [
       '--junit under a file',
       (dir: string) => ['--junit', join(dir, 'a-file', 'junit.xml')],
@@ -52,7 +72,18 @@ describe('report paths of provcert run are checked before the run', () => {
     const dir = await mkdtemp(join(tmpdir(), 'provcert-bad-paths-'));
     await writeFile(join(dir, 'a-file'), 'a file, not a folder');
     await mkdir(join(dir, 'sub'));
-    const run = ['run', '--base-url', p.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort), '--json', join(dir, 'ok.json')];
+    const run = [
+      'run',
+      '--base-url',
+      p.url,
+      '--auth',
+      'API_KEY',
+      '--local',
+      '--webhook-port',
+      String(webhookPort),
+      '--json',
+      join(dir, 'ok.json'),
+    ];
     const r = await runCli([...run, ...flags(dir)], { env });
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -65,15 +96,33 @@ describe('a report that cannot be written late never hides the verdict', () => {
   it.each([
     ['a passing run', 0, [] as FaultName[]],
     ['a failing run', 1, ['health-route-missing'] as FaultName[]],
-  ] as const)('%s exits %i (its verdict) and names the report it could not write on stderr', async (_name, code, faults) => {
-    const { provider: p, webhookPort } = await start(faults);
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-late-write-'));
-    const { io, err } = captureIo(dir, env);
-    // The path is fine before the run; the disk fills up afterwards.
-    const failingIo = { ...io, writeFile: () => Promise.reject(new Error('ENOSPC: no space left on device')) };
-    const run = ['run', '--base-url', p.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort), '--only', 'health', '--junit', 'junit.xml'];
-    const exit = await main(['node', 'provcert', ...run], failingIo);
-    expect(err()).toContain('provcert: could not write the junit report to junit.xml: ENOSPC: no space left on device\n');
-    expect(exit).toBe(code);
-  });
+  ] as const)(
+    '%s exits %i (its verdict) and names the report it could not write on stderr',
+    async (_name, code, faults) => {
+      const { provider: p, webhookPort } = await start(faults);
+      const dir = await mkdtemp(join(tmpdir(), 'provcert-late-write-'));
+      const { io, err } = captureIo(dir, env);
+      // The path is fine before the run; the disk fills up afterwards.
+      const failingIo = { ...io, writeFile: () => Promise.reject(new Error('ENOSPC: no space left on device')) };
+      const run = [
+        'run',
+        '--base-url',
+        p.url,
+        '--auth',
+        'API_KEY',
+        '--local',
+        '--webhook-port',
+        String(webhookPort),
+        '--only',
+        'health',
+        '--junit',
+        'junit.xml',
+      ];
+      const exit = await main(['node', 'provcert', ...run], failingIo);
+      expect(err()).toContain(
+        'provcert: could not write the junit report to junit.xml: ENOSPC: no space left on device\n',
+      );
+      expect(exit).toBe(code);
+    },
+  );
 });

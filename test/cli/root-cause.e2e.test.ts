@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
 
@@ -33,24 +33,35 @@ async function serve(answer: (path: string, res: ServerResponse) => void): Promi
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const html = (res: ServerResponse): void => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Shop</body></html>');
+const html = (res: ServerResponse): void =>
+  void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Shop</body></html>');
 const healthy = (res: ServerResponse): void =>
-  void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"HEALTHY","latencyMs":1,"timestamp":"2026-01-01T00:00:00Z"}');
+  void res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end('{"status":"HEALTHY","latencyMs":1,"timestamp":"2026-01-01T00:00:00Z"}');
 
 let addresses: Record<'htmlInfo' | 'website' | 'truncatedInfo' | 'noCapabilities', string>;
 
 beforeAll(async () => {
   reference = await startReferenceProvider({
-    authMethod: 'API_KEY', credential: KEY, webhookSecret: SECRET,
+    authMethod: 'API_KEY',
+    credential: KEY,
+    webhookSecret: SECRET,
     dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-root-cause-')), 'data.json'),
   });
   addresses = {
     htmlInfo: await serve((path, res) => (path === '/provider-info' ? html(res) : healthy(res))),
     website: await serve((_path, res) => html(res)),
     truncatedInfo: await serve((path, res) =>
-      path === '/provider-info' ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"p1","slug":"demo","capab') : healthy(res)),
+      path === '/provider-info'
+        ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"p1","slug":"demo","capab')
+        : healthy(res),
+    ),
     noCapabilities: await serve((path, res) =>
-      path === '/provider-info' ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"p1","slug":"demo"}') : healthy(res)),
+      path === '/provider-info'
+        ? void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"p1","slug":"demo"}')
+        : healthy(res),
+    ),
   };
 });
 
@@ -77,7 +88,8 @@ const cases: Case[] = [
     baseUrl: () => reference.url,
     key: OTHER_KEY,
     carrier: 'metadata',
-    message: /^GET \/provider-info answered 401 with every scheme \(.*\): the credential itself is not accepted — fix: check that PROVIDER_API_KEY holds/,
+    message:
+      /^GET \/provider-info answered 401 with every scheme \(.*\): the credential itself is not accepted — fix: check that PROVIDER_API_KEY holds/,
     skip: /^skipped: GET \/provider-info was refused for the credential \(HTTP 401 UNAUTHORIZED\) — see metadata$/,
   },
   {
@@ -86,7 +98,8 @@ const cases: Case[] = [
     key: KEY,
     args: ['--auth', 'BEARER_TOKEN'],
     carrier: 'metadata',
-    message: /^GET \/provider-info answered 401 with Authorization: Bearer \(BEARER_TOKEN\) but 200 with x-provider-api-key; .* — fix: use --auth API_KEY/,
+    message:
+      /^GET \/provider-info answered 401 with Authorization: Bearer \(BEARER_TOKEN\) but 200 with x-provider-api-key; .* — fix: use --auth API_KEY/,
     skip: /^skipped: GET \/provider-info was refused for the credential \(HTTP 401 UNAUTHORIZED\) — see metadata$/,
   },
   {
@@ -134,15 +147,34 @@ const cases: Case[] = [
 async function reportValidator() {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
-  return ajv.compile(JSON.parse(await readFile(join(import.meta.dirname, '../../spec/report.schema.json'), 'utf8')) as object);
+  return ajv.compile(
+    JSON.parse(await readFile(join(import.meta.dirname, '../../spec/report.schema.json'), 'utf8')) as object,
+  );
 }
 
 const certify = async (baseUrl: string, key: string, args: string[] = []) => {
   const dir = await mkdtemp(join(tmpdir(), 'provcert-root-cause-report-'));
   const file = join(dir, 'report.json');
-  const r = await runCli(['run', '--base-url', baseUrl, '--auth', 'API_KEY', '--local', '--webhook-port', '0', '--timeout', '2000', '--json', file, ...args], {
-    env: { PROVIDER_API_KEY: key, SERVICE_WEBHOOK_SECRET: SECRET },
-  });
+  const r = await runCli(
+    [
+      'run',
+      '--base-url',
+      baseUrl,
+      '--auth',
+      'API_KEY',
+      '--local',
+      '--webhook-port',
+      '0',
+      '--timeout',
+      '2000',
+      '--json',
+      file,
+      ...args,
+    ],
+    {
+      env: { PROVIDER_API_KEY: key, SERVICE_WEBHOOK_SECRET: SECRET },
+    },
+  );
   return { ...r, report: JSON.parse(await readFile(file, 'utf8')) as RunReport };
 };
 
@@ -176,7 +208,11 @@ describe.concurrent('provcert run: one root cause, one red line', () => {
   it('metadata carries the cause even when --only left it out', async () => {
     const { code, report } = await certify(reference.url, OTHER_KEY, ['--only', 'catalog,health']);
     expect(code).toBe(1);
-    expect(report.checks.map((c) => [c.id, c.status])).toEqual([['metadata', 'fail'], ['health', 'skip'], ['catalog', 'skip']]);
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['metadata', 'fail'],
+      ['health', 'skip'],
+      ['catalog', 'skip'],
+    ]);
   });
 
   it('the right credential still certifies, with the profile read from GET /provider-info', async () => {

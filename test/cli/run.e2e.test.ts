@@ -1,16 +1,15 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import type { RunReport } from '../../src/model/report.js';
+import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
-import { createServer } from 'node:net';
 import { freePort } from '../support/ports.js';
 
 const CANARY_CREDENTIAL = 'canary-credential-Zq81xT';
 const CANARY_SECRET = 'canary-webhook-secret-Pm42vW';
-
 
 let provider: RunningProvider | undefined;
 afterEach(async () => {
@@ -38,7 +37,25 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
   it('passes with exit 0, writes a JSON report, and never prints the secrets', async () => {
     const { provider: p, port } = await startProvider();
     const dir = await mkdtemp(join(tmpdir(), 'provcert-cli-report-'));
-    const r = await runCli(['run', '--base-url', p.url, '--auth', 'hmac', '--local', '--webhook-port', String(port), '--webhook-timeout', '3000', '--json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml')], { env });
+    const r = await runCli(
+      [
+        'run',
+        '--base-url',
+        p.url,
+        '--auth',
+        'hmac',
+        '--local',
+        '--webhook-port',
+        String(port),
+        '--webhook-timeout',
+        '3000',
+        '--json',
+        join(dir, 'r.json'),
+        '--junit',
+        join(dir, 'r.xml'),
+      ],
+      { env },
+    );
     const json = await readFile(join(dir, 'r.json'), 'utf8');
     const junit = await readFile(join(dir, 'r.xml'), 'utf8');
     expect(r.stderr).toBe('');
@@ -53,7 +70,23 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
 
   it('fails with exit 1 naming the check, the problem and a reproduce command', async () => {
     const { provider: p, port } = await startProvider(['quote-total-wrong']);
-    const r = await runCli(['run', '--base-url', p.url, '--auth', 'HMAC_SIGNATURE', '--local', '--webhook-port', String(port), '--skip', 'quote-expiry', '--json', '-'], { env });
+    const r = await runCli(
+      [
+        'run',
+        '--base-url',
+        p.url,
+        '--auth',
+        'HMAC_SIGNATURE',
+        '--local',
+        '--webhook-port',
+        String(port),
+        '--skip',
+        'quote-expiry',
+        '--json',
+        '-',
+      ],
+      { env },
+    );
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as RunReport;
     const check = report.checks.find((c) => c.id === 'quote-math');
@@ -65,7 +98,23 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
 
   it('reports an unreachable provider as a failed run with the reason, not a stack trace', async () => {
     const port = await freePort();
-    const r = await runCli(['run', '--base-url', `http://127.0.0.1:${port}`, '--auth', 'API_KEY', '--local', '--webhook-port', '0', '--timeout', '2000', '--json', '-'], { env });
+    const r = await runCli(
+      [
+        'run',
+        '--base-url',
+        `http://127.0.0.1:${port}`,
+        '--auth',
+        'API_KEY',
+        '--local',
+        '--webhook-port',
+        '0',
+        '--timeout',
+        '2000',
+        '--json',
+        '-',
+      ],
+      { env },
+    );
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as RunReport;
     expect(report.checks.find((c) => c.id === 'base-url')?.message).toMatch(/refused/);
@@ -79,7 +128,10 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
     const address = blocker.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      const r = await runCli(['run', '--base-url', 'http://127.0.0.1:1', '--auth', 'API_KEY', '--local', '--webhook-port', String(port)], { env });
+      const r = await runCli(
+        ['run', '--base-url', 'http://127.0.0.1:1', '--auth', 'API_KEY', '--local', '--webhook-port', String(port)],
+        { env },
+      );
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`port ${port} is in use; pass --webhook-port`));
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -93,20 +145,39 @@ describe('provcert run: interrupted', () => {
   it('Ctrl-C ends the run early with exit 130, still writes the report, and cut-short checks are skipped, not failed', async () => {
     const port = await freePort();
     provider = await startReferenceProvider({
-      authMethod: 'API_KEY', credential: CANARY_CREDENTIAL, webhookSecret: CANARY_SECRET,
+      authMethod: 'API_KEY',
+      credential: CANARY_CREDENTIAL,
+      webhookSecret: CANARY_SECRET,
       webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
       dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-cli-')), 'data.json'),
       quoteTtlSeconds: 60,
     });
     const dir = await mkdtemp(join(tmpdir(), 'provcert-cli-int-'));
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/provcert.js'), 'run', '--base-url', provider.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(port), '--json', join(dir, 'r.json')], {
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(import.meta.dirname, '../../bin/provcert.js'),
+        'run',
+        '--base-url',
+        provider.url,
+        '--auth',
+        'API_KEY',
+        '--local',
+        '--webhook-port',
+        String(port),
+        '--json',
+        join(dir, 'r.json'),
+      ],
+      {
+        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...env },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     // Interrupt once the quick checks are done and only the 60 s expiry wait remains.
-    for (let i = 0; i < 100 && !out.includes('✓ webhook') && !out.includes('✓ cancel'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && !out.includes('✓ webhook') && !out.includes('✓ cancel'); i++)
+      await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(130);

@@ -29,7 +29,10 @@ async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: s
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const stdin = Object.assign(Readable.from([Buffer.from(options.stdin ?? '')]), options.stdinIsTty ? { isTTY: true } : {});
+  const stdin = Object.assign(
+    Readable.from([Buffer.from(options.stdin ?? '')]),
+    options.stdinIsTty ? { isTTY: true } : {},
+  );
   const io: CliIo = { stdout, stderr, stdin, env: options.env ?? {}, cwd: dir, writeFile: async () => undefined };
   const code = await main(['node', 'provcert', ...args], io);
   return { code, out, err };
@@ -37,7 +40,10 @@ async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: s
 
 describe('a reader that closes the pipe early (provcert list | head)', () => {
   it('ends quietly with exit 0: no EPIPE stack trace', async () => {
-    const child = spawn(process.execPath, [BIN, 'list'], { env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'list'], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // Closed before the CLI has even loaded, so its first write meets a closed pipe.
     child.stdout.destroy();
     let stderr = '';
@@ -51,8 +57,18 @@ describe('a reader that closes the pipe early (provcert list | head)', () => {
 describe('waiting on a terminal says so (validate, sign)', () => {
   const env = { SERVICE_WEBHOOK_SECRET: 'small-fixes-webhook-secret' };
   it.each([
-    ['validate, stdin a terminal, no file', ['validate', 'Offering'], true, 'reading the payload from stdin (end with Ctrl-D)…\n'],
-    ['validate, stdin a terminal, -', ['validate', 'Offering', '-'], true, 'reading the payload from stdin (end with Ctrl-D)…\n'],
+    [
+      'validate, stdin a terminal, no file',
+      ['validate', 'Offering'],
+      true,
+      'reading the payload from stdin (end with Ctrl-D)…\n',
+    ],
+    [
+      'validate, stdin a terminal, -',
+      ['validate', 'Offering', '-'],
+      true,
+      'reading the payload from stdin (end with Ctrl-D)…\n',
+    ],
     ['validate, stdin a pipe', ['validate', 'Offering', '-'], false, ''],
     ['validate, a file', ['validate', 'Offering', 'offering.json'], true, ''],
     ['sign, stdin a terminal, no file', ['sign'], true, 'reading the bytes to sign from stdin (end with Ctrl-D)…\n'],
@@ -68,11 +84,31 @@ describe('waiting on a terminal says so (validate, sign)', () => {
 describe('did you mean', () => {
   const RUN = ['run', '--base-url', 'http://127.0.0.1:1', '--auth', 'API_KEY'];
   it.each([
-    ['a schema name with a typo', ['validate', 'Ofering', 'offering.json'], 'provcert: unknown schema "Ofering" (did you mean Offering?); see provcert'],
-    ['a schema name in the wrong case', ['validate', 'offering', 'offering.json'], 'provcert: unknown schema "offering" (did you mean Offering?); see provcert'],
-    ['a check id in --only', [...RUN, '--only', 'quote-mth'], 'provcert: --only: unknown check id "quote-mth" (did you mean quote-math?); known ids: '],
-    ['a check id in --skip', [...RUN, '--skip', 'webhooks'], 'provcert: --skip: unknown check id "webhooks" (did you mean webhook?); known ids: '],
-    ['a fault name', ['mock-provider', '--fault', 'quote-totl-wrong'], 'provcert: unknown fault quote-totl-wrong (did you mean quote-total-wrong?)'],
+    [
+      'a schema name with a typo',
+      ['validate', 'Ofering', 'offering.json'],
+      'provcert: unknown schema "Ofering" (did you mean Offering?); see provcert',
+    ],
+    [
+      'a schema name in the wrong case',
+      ['validate', 'offering', 'offering.json'],
+      'provcert: unknown schema "offering" (did you mean Offering?); see provcert',
+    ],
+    [
+      'a check id in --only',
+      [...RUN, '--only', 'quote-mth'],
+      'provcert: --only: unknown check id "quote-mth" (did you mean quote-math?); known ids: ',
+    ],
+    [
+      'a check id in --skip',
+      [...RUN, '--skip', 'webhooks'],
+      'provcert: --skip: unknown check id "webhooks" (did you mean webhook?); known ids: ',
+    ],
+    [
+      'a fault name',
+      ['mock-provider', '--fault', 'quote-totl-wrong'],
+      'provcert: unknown fault quote-totl-wrong (did you mean quote-total-wrong?)',
+    ],
   ])('%s', async (_name, args, line) => {
     const { code, err } = await cli(args, { env: { PROVIDER_API_KEY: KEY } });
     expect(code).toBe(2);
@@ -80,7 +116,9 @@ describe('did you mean', () => {
   });
 
   it('no suggestion for a name that is not close to any', async () => {
-    const { err } = await cli(['run', '--base-url', 'http://127.0.0.1:1', '--auth', 'API_KEY', '--only', 'zzzzzz'], { env: { PROVIDER_API_KEY: KEY } });
+    const { err } = await cli(['run', '--base-url', 'http://127.0.0.1:1', '--auth', 'API_KEY', '--only', 'zzzzzz'], {
+      env: { PROVIDER_API_KEY: KEY },
+    });
     expect(err).toContain(`unknown check id "zzzzzz"; known ids: ${CHECKS.map((c) => c.id).join(', ')}`);
   });
 });
@@ -99,9 +137,13 @@ describe('--base-url without a scheme suggests the URL it most likely means', ()
   });
 
   it('prints the suggestion under the error', async () => {
-    const { code, err } = await cli(['run', '--base-url', 'localhost:3000', '--auth', 'API_KEY'], { env: { PROVIDER_API_KEY: KEY } });
+    const { code, err } = await cli(['run', '--base-url', 'localhost:3000', '--auth', 'API_KEY'], {
+      env: { PROVIDER_API_KEY: KEY },
+    });
     expect(code).toBe(2);
-    expect(err).toBe('provcert: --base-url must be http(s), got localhost:\n  did you mean --base-url http://localhost:3000 --local?\n');
+    expect(err).toBe(
+      'provcert: --base-url must be http(s), got localhost:\n  did you mean --base-url http://localhost:3000 --local?\n',
+    );
   });
 });
 
@@ -126,7 +168,9 @@ describe('run refuses whitespace around the credential exactly as doctor flags i
     await writeFile(join(dir, 'spaces.txt'), `${KEY}  \n`);
     const { code, err } = await cli([...run, '--credential-file', 'spaces.txt']);
     expect(code).toBe(2);
-    expect(err).toContain('provcert: the credential from the file spaces.txt has trailing whitespace (value not shown)');
+    expect(err).toContain(
+      'provcert: the credential from the file spaces.txt has trailing whitespace (value not shown)',
+    );
   });
 });
 
@@ -136,7 +180,9 @@ describe('send-event: a delivery failure is exit 1, as its help says', () => {
     const env = { SERVICE_WEBHOOK_SECRET: 'small-fixes-secret' };
     const { code, err } = await cli(['send-event', '--to', `http://127.0.0.1:${port}`, '--slug', 'demo'], { env });
     expect(code).toBe(1);
-    expect(err).toBe(`provcert: could not post to http://127.0.0.1:${port}/api/v1/webhooks/demo: connection refused (is provcert serve running?)\n`);
+    expect(err).toBe(
+      `provcert: could not post to http://127.0.0.1:${port}/api/v1/webhooks/demo: connection refused (is provcert serve running?)\n`,
+    );
   });
 
   it('its help names exit 1 for that', async () => {

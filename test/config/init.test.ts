@@ -48,9 +48,19 @@ describe('provcert init', () => {
     // credentialFile is the alternative to credentialEnv; both at once is (rightly) an error.
     await writeFile(starterPath(), uncomment(text, ['credentialFile']));
     const loaded = await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir });
-    expect(loaded).toMatchObject({ baseUrl: 'https://provider.example.com/api', auth: 'API_KEY', credentialEnv: 'PROVIDER_API_KEY', timeout: '10000', local: false, reporter: 'console', only: 'metadata,catalog' });
+    expect(loaded).toMatchObject({
+      baseUrl: 'https://provider.example.com/api',
+      auth: 'API_KEY',
+      credentialEnv: 'PROVIDER_API_KEY',
+      timeout: '10000',
+      local: false,
+      reporter: 'console',
+      only: 'metadata,catalog',
+    });
     await writeFile(starterPath(), uncomment(text, ['credentialEnv']));
-    expect((await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir })).credentialFile).toBe('./secrets/provider-api-key');
+    expect((await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir })).credentialFile).toBe(
+      './secrets/provider-api-key',
+    );
   });
 
   it('refuses to overwrite without --force, overwrites with it', async () => {

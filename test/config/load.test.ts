@@ -14,8 +14,11 @@ afterEach(async () => {
   await tmp.remove();
 });
 
-const load = (flags: Record<string, string | boolean | undefined> = {}, env: NodeJS.ProcessEnv = {}, configPath?: string) =>
-  loadRunOptions({ flags, env, cwd: tmp.dir, ...(configPath ? { configPath } : {}) });
+const load = (
+  flags: Record<string, string | boolean | undefined> = {},
+  env: NodeJS.ProcessEnv = {},
+  configPath?: string,
+) => loadRunOptions({ flags, env, cwd: tmp.dir, ...(configPath ? { configPath } : {}) });
 
 describe('precedence: flags > environment > file > defaults', () => {
   const cases: Array<[string, { flag?: string; env?: string; file?: string }, string | undefined]> = [
@@ -28,7 +31,10 @@ describe('precedence: flags > environment > file > defaults', () => {
   for (const [name, given, want] of cases) {
     it(name, async () => {
       if (given.file) await tmp.write('provcert.config.yaml', `timeout: ${given.file}\n`);
-      const merged = await load(given.flag ? { timeout: given.flag } : {}, given.env ? { PROVCERT_TIMEOUT: given.env } : {});
+      const merged = await load(
+        given.flag ? { timeout: given.flag } : {},
+        given.env ? { PROVCERT_TIMEOUT: given.env } : {},
+      );
       expect(merged.timeout).toBe(want);
     });
   }
@@ -37,21 +43,63 @@ describe('precedence: flags > environment > file > defaults', () => {
     await tmp.write('provcert.config.yaml', 'baseUrl: https://provider.example.com\nauth: bearer\nwebhookPort: 0\n');
     const merged = await load({}, { PROVIDER_API_KEY: 'k-123456' });
     const { config } = resolveRunOptions(merged, { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
-    expect(config).toMatchObject({ baseUrl: 'https://provider.example.com', authMethod: 'BEARER_TOKEN', webhookPort: 0, timeoutMs: 10_000, webhookTimeoutMs: 30_000, maxExpiryWaitS: 120, concurrency: 8, webhookHost: '127.0.0.1' });
+    expect(config).toMatchObject({
+      baseUrl: 'https://provider.example.com',
+      authMethod: 'BEARER_TOKEN',
+      webhookPort: 0,
+      timeoutMs: 10_000,
+      webhookTimeoutMs: 30_000,
+      maxExpiryWaitS: 120,
+      concurrency: 8,
+      webhookHost: '127.0.0.1',
+    });
   });
 
   it('converts every kind: lists, booleans, integers, paths; extra flags pass through', async () => {
     await tmp.write(
       'provcert.config.yaml',
-      ['capabilities: [METADATA, HEALTH, CATALOG]', 'only: metadata, catalog', 'local: true', 'concurrency: 4', 'seed: 42', 'json: out/report.json', 'reporter: [console, junit]'].join('\n'),
+      [
+        'capabilities: [METADATA, HEALTH, CATALOG]',
+        'only: metadata, catalog',
+        'local: true',
+        'concurrency: 4',
+        'seed: 42',
+        'json: out/report.json',
+        'reporter: [console, junit]',
+      ].join('\n'),
     );
     const merged = await load({ spec: 'custom.yaml' } as Record<string, string>);
-    expect(merged).toMatchObject({ capabilities: 'METADATA,HEALTH,CATALOG', only: 'metadata,catalog', local: true, concurrency: '4', seed: '42', json: 'out/report.json', reporter: 'console,junit', spec: 'custom.yaml' });
+    expect(merged).toMatchObject({
+      capabilities: 'METADATA,HEALTH,CATALOG',
+      only: 'metadata,catalog',
+      local: true,
+      concurrency: '4',
+      seed: '42',
+      json: 'out/report.json',
+      reporter: 'console,junit',
+      spec: 'custom.yaml',
+    });
   });
 
   it('reads every option from PROVCERT_* variables', async () => {
-    const merged = await load({}, { PROVCERT_BASE_URL: 'https://p.example.com', PROVCERT_AUTH: 'HMAC_SIGNATURE', PROVCERT_LOCAL: 'yes', PROVCERT_SKIP: 'search,cancel', PROVCERT_WEBHOOK_PORT: '9000', PROVCERT_PROFILE: '' });
-    expect(merged).toMatchObject({ baseUrl: 'https://p.example.com', auth: 'HMAC_SIGNATURE', local: true, skip: 'search,cancel', webhookPort: '9000' });
+    const merged = await load(
+      {},
+      {
+        PROVCERT_BASE_URL: 'https://p.example.com',
+        PROVCERT_AUTH: 'HMAC_SIGNATURE',
+        PROVCERT_LOCAL: 'yes',
+        PROVCERT_SKIP: 'search,cancel',
+        PROVCERT_WEBHOOK_PORT: '9000',
+        PROVCERT_PROFILE: '',
+      },
+    );
+    expect(merged).toMatchObject({
+      baseUrl: 'https://p.example.com',
+      auth: 'HMAC_SIGNATURE',
+      local: true,
+      skip: 'search,cancel',
+      webhookPort: '9000',
+    });
     expect(merged.profile).toBeUndefined();
   });
 
@@ -66,7 +114,11 @@ describe('precedence: flags > environment > file > defaults', () => {
     await mkdir(join(tmp.dir, 'ci'));
     await tmp.write('ci/provcert.yaml', 'credentialFile: key.txt\njunit: reports/junit.xml\njson: "-"\n');
     const merged = await load({}, {}, 'ci/provcert.yaml');
-    expect(merged).toMatchObject({ credentialFile: join('ci', 'key.txt'), junit: join('ci', 'reports', 'junit.xml'), json: '-' });
+    expect(merged).toMatchObject({
+      credentialFile: join('ci', 'key.txt'),
+      junit: join('ci', 'reports', 'junit.xml'),
+      json: '-',
+    });
   });
 
   it('PROVCERT_CONFIG names the file when --config is absent', async () => {
@@ -96,19 +148,55 @@ async function usageError(run: () => Promise<unknown>): Promise<{ message: strin
 describe('config errors: key path + reason, exit 2 (UsageError)', () => {
   const fileCases: Array<[string, string, string]> = [
     ['wrong type', 'webhookPort: abc\n', 'provcert.config.yaml: /webhookPort must be integer (found string "abc")'],
-    ['unknown key with a suggestion', 'baseURL: https://x.example.com\n', 'provcert.config.yaml: unknown key "baseURL" (did you mean baseUrl?)'],
-    ['kebab-case key', 'webhook-port: 1\n', 'provcert.config.yaml: unknown key "webhook-port" (did you mean webhookPort?)'],
+    [
+      'unknown key with a suggestion',
+      'baseURL: https://x.example.com\n',
+      'provcert.config.yaml: unknown key "baseURL" (did you mean baseUrl?)',
+    ],
+    [
+      'kebab-case key',
+      'webhook-port: 1\n',
+      'provcert.config.yaml: unknown key "webhook-port" (did you mean webhookPort?)',
+    ],
     ['typo', 'timout: 100\n', 'provcert.config.yaml: unknown key "timout" (did you mean timeout?)'],
-    ['unknown key far from any', 'colour: red\n', 'provcert.config.yaml: unknown key "colour"; known keys: baseUrl, auth,'],
-    ['out of range', 'webhookPort: 70000\n', 'provcert.config.yaml: /webhookPort must be at most 65535 (found integer 70000)'],
+    [
+      'unknown key far from any',
+      'colour: red\n',
+      'provcert.config.yaml: unknown key "colour"; known keys: baseUrl, auth,',
+    ],
+    [
+      'out of range',
+      'webhookPort: 70000\n',
+      'provcert.config.yaml: /webhookPort must be at most 65535 (found integer 70000)',
+    ],
     ['below minimum', 'timeout: 5\n', 'provcert.config.yaml: /timeout must be at least 100 (found integer 5)'],
-    ['enum with suggestion', 'profile: TRANSACTION\n', 'provcert.config.yaml: /profile must be one of TRANSACTIONAL, DISCOVERY_READONLY, transactional, discovery_readonly (found string "TRANSACTION") (did you mean TRANSACTIONAL?)'],
-    ['unknown check id in a list', 'only: [metadata, catlog]\n', 'provcert.config.yaml: /only/1 must be one of base-url,'],
+    [
+      'enum with suggestion',
+      'profile: TRANSACTION\n',
+      'provcert.config.yaml: /profile must be one of TRANSACTIONAL, DISCOVERY_READONLY, transactional, discovery_readonly (found string "TRANSACTION") (did you mean TRANSACTIONAL?)',
+    ],
+    [
+      'unknown check id in a list',
+      'only: [metadata, catlog]\n',
+      'provcert.config.yaml: /only/1 must be one of base-url,',
+    ],
     ['boolean written as text', 'local: "yes"\n', 'provcert.config.yaml: /local must be boolean (found string "yes")'],
-    ['not a URL', 'baseUrl: provider.example.com\n', 'provcert.config.yaml: /baseUrl must be an http(s) URL such as https://provider.example.com/api (found string "provider.example.com")'],
+    [
+      'not a URL',
+      'baseUrl: provider.example.com\n',
+      'provcert.config.yaml: /baseUrl must be an http(s) URL such as https://provider.example.com/api (found string "provider.example.com")',
+    ],
     ['null value', 'timeout:\n', 'provcert.config.yaml: /timeout must be integer (found null)'],
-    ['list of wrong type', 'reporter: 3\n', 'provcert.config.yaml: /reporter must be a list of reporter names, or one comma-separated string (found integer 3)'],
-    ['both credential sources', 'credentialEnv: A\ncredentialFile: b.txt\n', 'provcert.config.yaml: set credentialEnv or credentialFile, not both'],
+    [
+      'list of wrong type',
+      'reporter: 3\n',
+      'provcert.config.yaml: /reporter must be a list of reporter names, or one comma-separated string (found integer 3)',
+    ],
+    [
+      'both credential sources',
+      'credentialEnv: A\ncredentialFile: b.txt\n',
+      'provcert.config.yaml: set credentialEnv or credentialFile, not both',
+    ],
     ['not a mapping', '- baseUrl\n', 'provcert.config.yaml: must be a mapping of option: value'],
     ['YAML syntax', 'baseUrl: [unclosed\n', 'provcert.config.yaml:'],
     ['duplicate key', 'timeout: 1000\ntimeout: 2000\n', 'provcert.config.yaml:2:1: invalid YAML:'],
@@ -140,19 +228,36 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
   });
 
   it('environment values are checked and named by their variable', async () => {
-    expect((await usageError(() => load({}, { PROVCERT_TIMEOUT: 'soon' }))).message).toBe('environment variable PROVCERT_TIMEOUT must be integer (found string "soon")');
-    expect((await usageError(() => load({}, { PROVCERT_LOCAL: 'maybe' }))).message).toBe('environment variable PROVCERT_LOCAL must be boolean (found string "maybe")');
-    expect((await usageError(() => load({}, { PROVCERT_ONLY: 'metadata,nope' }))).message).toMatch(/^environment variable PROVCERT_ONLY \(entry 2\) must be one of base-url, /);
+    expect((await usageError(() => load({}, { PROVCERT_TIMEOUT: 'soon' }))).message).toBe(
+      'environment variable PROVCERT_TIMEOUT must be integer (found string "soon")',
+    );
+    expect((await usageError(() => load({}, { PROVCERT_LOCAL: 'maybe' }))).message).toBe(
+      'environment variable PROVCERT_LOCAL must be boolean (found string "maybe")',
+    );
+    expect((await usageError(() => load({}, { PROVCERT_ONLY: 'metadata,nope' }))).message).toMatch(
+      /^environment variable PROVCERT_ONLY \(entry 2\) must be one of base-url, /,
+    );
   });
 });
 
 describe('secrets only as environment variable names', () => {
   const CANARY = 'sk_live_CANARY_93f1';
-  for (const key of ['credential', 'apiKey', 'api_key', 'secret', 'token', 'bearerToken', 'password', 'providerApiKey']) {
+  for (const key of [
+    'credential',
+    'apiKey',
+    'api_key',
+    'secret',
+    'token',
+    'bearerToken',
+    'password',
+    'providerApiKey',
+  ]) {
     it(`rejects "${key}" and points to credentialEnv, without echoing the value`, async () => {
       await tmp.write('provcert.config.yaml', `${key}: ${CANARY}\n`);
       const { message, hint } = await usageError(() => load());
-      expect(message).toBe(`provcert.config.yaml: key "${key}" would hold a secret, and secrets never go in the config file: put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile`);
+      expect(message).toBe(
+        `provcert.config.yaml: key "${key}" would hold a secret, and secrets never go in the config file: put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile`,
+      );
       expect(`${message} ${hint ?? ''}`).not.toContain(CANARY);
     });
   }
@@ -167,11 +272,15 @@ describe('secrets only as environment variable names', () => {
   it('a secret pasted as credentialEnv is rejected without being echoed', async () => {
     await tmp.write('provcert.config.yaml', `credentialEnv: ${CANARY.toLowerCase()}\n`);
     const { message } = await usageError(() => load());
-    expect(message).toBe('provcert.config.yaml: /credentialEnv must be the NAME of an environment variable in capitals, such as PROVIDER_API_KEY (not the secret itself) (value not shown: it may be a secret)');
+    expect(message).toBe(
+      'provcert.config.yaml: /credentialEnv must be the NAME of an environment variable in capitals, such as PROVIDER_API_KEY (not the secret itself) (value not shown: it may be a secret)',
+    );
   });
 
   it('a near-miss of a naming key is a typo, not a secret', async () => {
     await tmp.write('provcert.config.yaml', 'credentialsEnv: MY_KEY\n');
-    expect((await usageError(() => load())).message).toBe('provcert.config.yaml: unknown key "credentialsEnv" (did you mean credentialEnv?)');
+    expect((await usageError(() => load())).message).toBe(
+      'provcert.config.yaml: unknown key "credentialsEnv" (did you mean credentialEnv?)',
+    );
   });
 });

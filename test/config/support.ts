@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A throwaway working directory, optionally holding a provcert.config.yaml. */
-export async function tempDir(): Promise<{ dir: string; write(name: string, text: string): Promise<string>; remove(): Promise<void> }> {
+export async function tempDir(): Promise<{
+  dir: string;
+  write(name: string, text: string): Promise<string>;
+  remove(): Promise<void>;
+}> {
   const dir = await mkdtemp(join(tmpdir(), 'provcert-config-'));
   return {
     dir,

@@ -1,23 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { candidateBases } from '../../src/doctor/http-probes.js';
-import { FINDING_IDS, type DoctorInput } from '../../src/doctor/types.js';
+import { type DoctorInput, FINDING_IDS } from '../../src/doctor/types.js';
 import { byId, json, providerApi, serveEachTest, startServer } from './support.js';
 
 const SECRET = 'pk_test_doctor_5e1f';
 const serve = serveEachTest();
 
 const doctor = (input: Partial<DoctorInput> & { baseUrl: string }) =>
-  runDoctor({ timeoutMs: 2_000, credential: { value: SECRET, source: 'PROVIDER_API_KEY' }, authMethod: 'API_KEY', ...input });
+  runDoctor({
+    timeoutMs: 2_000,
+    credential: { value: SECRET, source: 'PROVIDER_API_KEY' },
+    authMethod: 'API_KEY',
+    ...input,
+  });
 
 describe('doctor against a conforming local provider', () => {
   it('reports every finding in order, nothing failed, http on loopback only warned', async () => {
     const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET }));
     const findings = await doctor({ baseUrl: server.url });
     expect(findings.map((f) => f.id)).toEqual([...FINDING_IDS]);
-    expect(byId(findings, 'https')).toMatchObject({ status: 'warn', detail: expect.stringContaining('hosted certification needs a public HTTPS address') });
+    expect(byId(findings, 'https')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('hosted certification needs a public HTTPS address'),
+    });
     expect(byId(findings, 'tls')).toMatchObject({ status: 'skip', detail: 'plain http: no TLS' });
-    for (const id of ['base-path', 'dns', 'tcp', 'frontend', 'routes', 'auth', 'credential', 'latency'] as const) expect(byId(findings, id).status, id).toBe('ok');
+    for (const id of ['base-path', 'dns', 'tcp', 'frontend', 'routes', 'auth', 'credential', 'latency'] as const)
+      expect(byId(findings, id).status, id).toBe('ok');
     expect(byId(findings, 'auth').detail).toBe('GET /provider-info answered 200 with x-provider-api-key (API_KEY)');
     expect(doctorExitCode(findings)).toBe(0);
   });
@@ -25,9 +34,17 @@ describe('doctor against a conforming local provider', () => {
 
 describe('doctor diagnoses the troubleshooting list', () => {
   it('an HTML frontend: "this is a website, not the provider API"', async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body>Shop</body></html>'));
+    const server = await serve((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><body>Shop</body></html>'),
+    );
     const findings = await doctor({ baseUrl: server.url });
-    expect(byId(findings, 'frontend')).toMatchObject({ status: 'fail', detail: expect.stringContaining('this is a website, not the provider API'), fix: expect.stringContaining('not the website') });
+    expect(byId(findings, 'frontend')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('this is a website, not the provider API'),
+      fix: expect.stringContaining('not the website'),
+    });
     expect(doctorExitCode(findings)).toBe(1);
   });
 
@@ -40,18 +57,28 @@ describe('doctor diagnoses the troubleshooting list', () => {
 
   it('404 on every route: the parent path is suggested when it answers', async () => {
     const server = await serve(providerApi({ prefix: '/api', method: 'API_KEY', secret: SECRET }));
-    expect(byId(await doctor({ baseUrl: `${server.url}/api/v9` }), 'routes')).toMatchObject({ status: 'fail', fix: `use --base-url ${server.url}/api` });
+    expect(byId(await doctor({ baseUrl: `${server.url}/api/v9` }), 'routes')).toMatchObject({
+      status: 'fail',
+      fix: `use --base-url ${server.url}/api`,
+    });
   });
 
   it('404 on every route: <origin>/api is suggested for a wrong version path', async () => {
     const server = await serve(providerApi({ prefix: '/api', method: 'API_KEY', secret: SECRET }));
-    expect(byId(await doctor({ baseUrl: `${server.url}/v1` }), 'routes')).toMatchObject({ status: 'fail', fix: `use --base-url ${server.url}/api` });
+    expect(byId(await doctor({ baseUrl: `${server.url}/v1` }), 'routes')).toMatchObject({
+      status: 'fail',
+      fix: `use --base-url ${server.url}/api`,
+    });
   });
 
   it('candidate bases are distinct and never the base itself', () => {
     expect(candidateBases('https://h.example/api')).toEqual(['https://h.example/api/api', 'https://h.example']);
     expect(candidateBases('https://h.example/')).toEqual(['https://h.example/api']);
-    expect(candidateBases('https://h.example/x/v1')).toEqual(['https://h.example/x/v1/api', 'https://h.example/x', 'https://h.example/api']);
+    expect(candidateBases('https://h.example/x/v1')).toEqual([
+      'https://h.example/x/v1/api',
+      'https://h.example/x',
+      'https://h.example/api',
+    ]);
   });
 
   it('404 everywhere with nothing nearby: wrong base path, no suggestion', async () => {
@@ -67,12 +94,18 @@ describe('doctor diagnoses the troubleshooting list', () => {
     expect(byId(findings, 'base-path')).toMatchObject({ status: 'fail', fix: `use --base-url ${server.url}` });
     expect(byId(findings, 'routes')).toMatchObject({ status: 'fail', fix: `use --base-url ${server.url}` });
     // The probes hit no provider route: no verdict on the credential from them.
-    expect(byId(findings, 'auth')).toMatchObject({ status: 'skip', detail: 'skipped: the base path is wrong (see base-path)' });
+    expect(byId(findings, 'auth')).toMatchObject({
+      status: 'skip',
+      detail: 'skipped: the base path is wrong (see base-path)',
+    });
   });
 
   it('404 everywhere: the auth finding is skipped naming routes, not judged', async () => {
     const server = await serve((_req, res) => json(res, 404, { code: 'NOT_FOUND', message: 'nothing' }));
-    expect(byId(await doctor({ baseUrl: server.url }), 'auth')).toMatchObject({ status: 'skip', detail: 'skipped: the provider routes were not found (see routes)' });
+    expect(byId(await doctor({ baseUrl: server.url }), 'auth')).toMatchObject({
+      status: 'skip',
+      detail: 'skipped: the provider routes were not found (see routes)',
+    });
   });
 
   it('wrong auth header: provider expects Bearer, configured API_KEY → names BEARER_TOKEN', async () => {
@@ -80,7 +113,9 @@ describe('doctor diagnoses the troubleshooting list', () => {
     const findings = await doctor({ baseUrl: server.url, authMethod: 'API_KEY' });
     const auth = byId(findings, 'auth');
     expect(auth.status).toBe('fail');
-    expect(auth.detail).toBe('GET /provider-info answered 401 with x-provider-api-key (API_KEY) but 200 with Authorization: Bearer; you configured API_KEY');
+    expect(auth.detail).toBe(
+      'GET /provider-info answered 401 with x-provider-api-key (API_KEY) but 200 with Authorization: Bearer; you configured API_KEY',
+    );
     expect(auth.fix).toContain('use --auth BEARER_TOKEN');
     expect(doctorExitCode(findings)).toBe(1);
   });
@@ -88,7 +123,10 @@ describe('doctor diagnoses the troubleshooting list', () => {
   it('no --auth: tries every scheme and names the accepted one', async () => {
     const server = await serve(providerApi({ method: 'HMAC_SIGNATURE', secret: SECRET }));
     const auth = byId(await doctor({ baseUrl: server.url, authMethod: undefined }), 'auth');
-    expect(auth).toMatchObject({ status: 'ok', detail: 'GET /provider-info answered 200 with x-service-signature: use --auth HMAC_SIGNATURE' });
+    expect(auth).toMatchObject({
+      status: 'ok',
+      detail: 'GET /provider-info answered 200 with x-service-signature: use --auth HMAC_SIGNATURE',
+    });
   });
 
   it('a credential no scheme accepts: says the credential itself is wrong', async () => {
@@ -108,11 +146,19 @@ describe('doctor diagnoses the troubleshooting list', () => {
 
   it('stray whitespace in the credential: fail with fix, value never shown', async () => {
     const server = await serve(providerApi({ method: 'BEARER_TOKEN', secret: SECRET }));
-    const findings = await doctor({ baseUrl: server.url, authMethod: 'BEARER_TOKEN', credential: { value: ` ${SECRET}\n`, source: 'PROVIDER_API_KEY' } });
-    expect(byId(findings, 'credential')).toMatchObject({ status: 'fail', detail: 'the credential from PROVIDER_API_KEY has leading whitespace and a trailing newline (value not shown)' });
+    const findings = await doctor({
+      baseUrl: server.url,
+      authMethod: 'BEARER_TOKEN',
+      credential: { value: ` ${SECRET}\n`, source: 'PROVIDER_API_KEY' },
+    });
+    expect(byId(findings, 'credential')).toMatchObject({
+      status: 'fail',
+      detail: 'the credential from PROVIDER_API_KEY has leading whitespace and a trailing newline (value not shown)',
+    });
     expect(byId(findings, 'auth')).toMatchObject({
       status: 'fail',
-      detail: 'the credential from PROVIDER_API_KEY contains a line break, which no HTTP header can carry; GET /provider-info answered 200 with Authorization: Bearer and the whitespace removed from the credential; you configured BEARER_TOKEN',
+      detail:
+        'the credential from PROVIDER_API_KEY contains a line break, which no HTTP header can carry; GET /provider-info answered 200 with Authorization: Bearer and the whitespace removed from the credential; you configured BEARER_TOKEN',
       fix: 'remove the whitespace from PROVIDER_API_KEY',
     });
     // Probed without the unsendable credential, the routes still answer (401), so they are not blamed.
@@ -122,11 +168,19 @@ describe('doctor diagnoses the troubleshooting list', () => {
 
   it('a trailing space breaks an HMAC signature: the trimmed secret is named as the fix', async () => {
     const server = await serve(providerApi({ method: 'HMAC_SIGNATURE', secret: SECRET }));
-    const findings = await doctor({ baseUrl: server.url, authMethod: 'HMAC_SIGNATURE', credential: { value: `${SECRET} `, source: 'the file key.txt' } });
-    expect(byId(findings, 'credential')).toMatchObject({ status: 'fail', detail: 'the credential from the file key.txt has trailing whitespace (value not shown)' });
+    const findings = await doctor({
+      baseUrl: server.url,
+      authMethod: 'HMAC_SIGNATURE',
+      credential: { value: `${SECRET} `, source: 'the file key.txt' },
+    });
+    expect(byId(findings, 'credential')).toMatchObject({
+      status: 'fail',
+      detail: 'the credential from the file key.txt has trailing whitespace (value not shown)',
+    });
     expect(byId(findings, 'auth')).toMatchObject({
       status: 'fail',
-      detail: 'GET /provider-info answered 401 with x-service-signature (HMAC_SIGNATURE) but 200 with x-service-signature and the whitespace removed from the credential; you configured HMAC_SIGNATURE',
+      detail:
+        'GET /provider-info answered 401 with x-service-signature (HMAC_SIGNATURE) but 200 with x-service-signature and the whitespace removed from the credential; you configured HMAC_SIGNATURE',
       fix: 'remove the whitespace from the file key.txt',
     });
   });
@@ -134,14 +188,20 @@ describe('doctor diagnoses the troubleshooting list', () => {
   it('a slow answer is a warning, not a failure', async () => {
     const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET, delayMs: { '/catalog': 250 } }));
     const findings = await doctor({ baseUrl: server.url, slowMs: 100 });
-    expect(byId(findings, 'latency')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^slow answers \(over 100 ms\): GET \/catalog \d+ ms$/) });
+    expect(byId(findings, 'latency')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/^slow answers \(over 100 ms\): GET \/catalog \d+ ms$/),
+    });
     expect(doctorExitCode(findings)).toBe(0);
   });
 
   it('a timeout is said in those words', async () => {
     const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET, delayMs: { '/health': 1_000 } }));
     const routes = byId(await doctor({ baseUrl: server.url, timeoutMs: 200 }), 'routes');
-    expect(routes).toMatchObject({ status: 'fail', detail: expect.stringContaining('GET /health: timed out after 200 ms') });
+    expect(routes).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('GET /health: timed out after 200 ms'),
+    });
   });
 
   it('a refused port: TCP fails, the HTTP findings are skipped naming it', async () => {
@@ -149,8 +209,12 @@ describe('doctor diagnoses the troubleshooting list', () => {
     const url = server.url;
     await server.close();
     const findings = await doctor({ baseUrl: url });
-    expect(byId(findings, 'tcp')).toMatchObject({ status: 'fail', detail: expect.stringContaining('refused: nothing listens there') });
-    for (const id of ['frontend', 'routes', 'auth', 'latency'] as const) expect(byId(findings, id)).toMatchObject({ status: 'skip', detail: 'skipped: no TCP connection (see tcp)' });
+    expect(byId(findings, 'tcp')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('refused: nothing listens there'),
+    });
+    for (const id of ['frontend', 'routes', 'auth', 'latency'] as const)
+      expect(byId(findings, id)).toMatchObject({ status: 'skip', detail: 'skipped: no TCP connection (see tcp)' });
     expect(doctorExitCode(findings)).toBe(1);
   });
 
@@ -163,6 +227,9 @@ describe('doctor diagnoses the troubleshooting list', () => {
 
   it('http:// on a public host fails', async () => {
     const findings = await doctor({ baseUrl: 'http://provcert-doctor-test.invalid/api' });
-    expect(byId(findings, 'https')).toMatchObject({ status: 'fail', fix: 'serve the API over HTTPS and use --base-url https://provcert-doctor-test.invalid/api' });
+    expect(byId(findings, 'https')).toMatchObject({
+      status: 'fail',
+      fix: 'serve the API over HTTPS and use --base-url https://provcert-doctor-test.invalid/api',
+    });
   });
 });

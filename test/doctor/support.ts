@@ -3,8 +3,8 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import type { AuthMethod } from '../../src/model/contract-constants.js';
 import type { Finding, FindingId } from '../../src/doctor/types.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -14,7 +14,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function listen(server: ReturnType<typeof createHttpServer>, scheme: 'http' | 'https', host: string): Promise<TestServer> {
+async function listen(
+  server: ReturnType<typeof createHttpServer>,
+  scheme: 'http' | 'https',
+  host: string,
+): Promise<TestServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -28,7 +32,8 @@ async function listen(server: ReturnType<typeof createHttpServer>, scheme: 'http
   };
 }
 
-export const startServer = (handler: Handler): Promise<TestServer> => listen(createHttpServer(handler), 'http', '127.0.0.1');
+export const startServer = (handler: Handler): Promise<TestServer> =>
+  listen(createHttpServer(handler), 'http', '127.0.0.1');
 
 /** Servers started through `serve` are closed after each test of the file that calls this. */
 export function serveEachTest(): (handler: Handler) => Promise<TestServer> {
@@ -43,7 +48,11 @@ export function serveEachTest(): (handler: Handler) => Promise<TestServer> {
   };
 }
 
-export const startHttpsServer = (handler: Handler, tls: { key: string; cert: string }, host: string): Promise<TestServer> =>
+export const startHttpsServer = (
+  handler: Handler,
+  tls: { key: string; cert: string },
+  host: string,
+): Promise<TestServer> =>
   listen(createHttpsServer(tls, handler) as unknown as ReturnType<typeof createHttpServer>, 'https', host);
 
 export function json(res: ServerResponse, status: number, body: unknown): void {
@@ -63,20 +72,33 @@ export function authenticates(req: IncomingMessage, method: AuthMethod, secret: 
 }
 
 const ROUTE_BODIES: Record<string, unknown> = {
-  '/provider-info': { id: 'p1', slug: 'demo', name: 'Demo', status: 'SANDBOX', type: 'DELIVERY', capabilities: ['METADATA', 'HEALTH', 'CATALOG'] },
+  '/provider-info': {
+    id: 'p1',
+    slug: 'demo',
+    name: 'Demo',
+    status: 'SANDBOX',
+    type: 'DELIVERY',
+    capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+  },
   '/health': { status: 'HEALTHY', latencyMs: 1, timestamp: new Date(0).toISOString() },
   '/catalog': { providerSlug: 'demo', categories: [], offerings: [] },
 };
 
 /** A minimal provider API under `prefix`, protected by `method` with `secret`; 404 JSON elsewhere. */
-export function providerApi(options: { prefix?: string; method: AuthMethod; secret: string; delayMs?: Record<string, number> }): Handler {
+export function providerApi(options: {
+  prefix?: string;
+  method: AuthMethod;
+  secret: string;
+  delayMs?: Record<string, number>;
+}): Handler {
   const prefix = options.prefix ?? '';
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
     const body = route === undefined ? undefined : ROUTE_BODIES[route];
     if (body === undefined) return json(res, 404, { code: 'NOT_FOUND', message: `no route ${path}` });
-    if (!authenticates(req, options.method, options.secret)) return json(res, 401, { code: 'UNAUTHORIZED', message: 'wrong credential' });
+    if (!authenticates(req, options.method, options.secret))
+      return json(res, 401, { code: 'UNAUTHORIZED', message: 'wrong credential' });
     const delay = options.delayMs?.[route ?? ''] ?? 0;
     setTimeout(() => json(res, 200, body), delay);
   };

@@ -1,15 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ALL_CAPABILITIES,
+  REFERENCE_SLUG,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
 import { freePort } from '../support/ports.js';
-import { ALL_CAPABILITIES, REFERENCE_SLUG, startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const ADMIN = 'admin-token-e2e-91ac';
 const PROVIDER_KEY = 'provider-key-e2e-55d0';
-
 
 let serve: ChildProcess | undefined;
 let provider: RunningProvider | undefined;
@@ -24,9 +28,21 @@ describe('provcert serve: register, certify, events, submit for review', () => {
   it('certifies a registered provider whose webhooks arrive at the same core', async () => {
     const [corePort, providerPort] = [await freePort(), await freePort()];
     const core = `http://127.0.0.1:${corePort}/api/v1`;
-    serve = spawn(process.execPath, [BIN, 'serve', '--port', String(corePort), '--data-dir', await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-')), '--local'], {
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
-    });
+    serve = spawn(
+      process.execPath,
+      [
+        BIN,
+        'serve',
+        '--port',
+        String(corePort),
+        '--data-dir',
+        await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-')),
+        '--local',
+      ],
+      {
+        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
+      },
+    );
     serve.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     for (let i = 0; i < 100 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
@@ -42,8 +58,15 @@ describe('provcert serve: register, certify, events, submit for review', () => {
 
     expect((await fetch(`${core}/providers/${REFERENCE_SLUG}/certifications`)).status).toBe(401);
     const registered = await call('POST', '/providers/register', {
-      name: 'Demo Kitchen', slug: REFERENCE_SLUG, type: 'DELIVERY', category: 'food_delivery', geography: ['DE'],
-      baseUrl: `http://127.0.0.1:${providerPort}`, authMethod: 'API_KEY', capabilities: [...ALL_CAPABILITIES], credentialEnv: 'DEMO_KEY',
+      name: 'Demo Kitchen',
+      slug: REFERENCE_SLUG,
+      type: 'DELIVERY',
+      category: 'food_delivery',
+      geography: ['DE'],
+      baseUrl: `http://127.0.0.1:${providerPort}`,
+      authMethod: 'API_KEY',
+      capabilities: [...ALL_CAPABILITIES],
+      credentialEnv: 'DEMO_KEY',
     });
     expect(registered.status).toBe(201);
     const webhook = registered.json['webhook'] as { url: string; secret: string };
@@ -51,13 +74,20 @@ describe('provcert serve: register, certify, events, submit for review', () => {
 
     // The provider developer configures the handed-off webhook address and secret, then starts the backend.
     provider = await startReferenceProvider({
-      port: providerPort, authMethod: 'API_KEY', credential: PROVIDER_KEY, webhookSecret: webhook.secret, webhookUrl: webhook.url,
+      port: providerPort,
+      authMethod: 'API_KEY',
+      credential: PROVIDER_KEY,
+      webhookSecret: webhook.secret,
+      webhookUrl: webhook.url,
       dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-provider-')), 'data.json'),
     });
 
     const certified = await call('POST', `/providers/${REFERENCE_SLUG}/certify`);
     expect(certified.status).toBe(200);
-    const report = certified.json['report'] as { verdict: string; checks: { id: string; status: string; message: string }[] };
+    const report = certified.json['report'] as {
+      verdict: string;
+      checks: { id: string; status: string; message: string }[];
+    };
     expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'error')).toEqual([]);
     expect(certified.json['verdict']).toBe('PASS');
 

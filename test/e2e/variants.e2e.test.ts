@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Variant } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
+import type { Variant } from '../../src/reference-provider/index.js';
 import { certify } from '../support/certify.js';
 
 /**
@@ -16,23 +16,45 @@ interface ExpectedWarning {
 
 const cases: [Variant, ExpectedWarning[]][] = [
   ['standard', []],
-  ['minimal', [
-    { why: 'health timestamp without offset', checks: ['health'], warning: /timestamp .* has no UTC offset/ },
-    { why: 'catalog updatedAt without offset', checks: ['catalog'], warning: /updatedAt .* has no UTC offset/ },
-    { why: 'an AWAITING_PAYMENT action without the optional paymentStatus', checks: ['payment-pending'], warning: /paymentStatus/ },
-    { why: 'quote expiresAt without offset', checks: ['quote-math'], warning: /POST \/quote: \/expiresAt .* has no UTC offset/ },
-    { why: 'action createdAt without offset', checks: ['payment-pending', 'action-status'], warning: /\/createdAt .* has no UTC offset/ },
-    { why: 'event timestamp without offset', checks: ['webhook'], warning: /^event .*: \/timestamp .* has no UTC offset/ },
-  ]],
-  ['noisy', [
-    { why: 'a reason code outside the suggested list', checks: ['webhook'], warning: /^event .*: \/reasonCode .*/ },
-  ]],
+  [
+    'minimal',
+    [
+      { why: 'health timestamp without offset', checks: ['health'], warning: /timestamp .* has no UTC offset/ },
+      { why: 'catalog updatedAt without offset', checks: ['catalog'], warning: /updatedAt .* has no UTC offset/ },
+      {
+        why: 'an AWAITING_PAYMENT action without the optional paymentStatus',
+        checks: ['payment-pending'],
+        warning: /paymentStatus/,
+      },
+      {
+        why: 'quote expiresAt without offset',
+        checks: ['quote-math'],
+        warning: /POST \/quote: \/expiresAt .* has no UTC offset/,
+      },
+      {
+        why: 'action createdAt without offset',
+        checks: ['payment-pending', 'action-status'],
+        warning: /\/createdAt .* has no UTC offset/,
+      },
+      {
+        why: 'event timestamp without offset',
+        checks: ['webhook'],
+        warning: /^event .*: \/timestamp .* has no UTC offset/,
+      },
+    ],
+  ],
+  [
+    'noisy',
+    [{ why: 'a reason code outside the suggested list', checks: ['webhook'], warning: /^event .*: \/reasonCode .*/ }],
+  ],
 ];
 
 describe.concurrent('every conforming variant of the reference provider passes certification', () => {
   it.each(cases)('%s: PASS, no failed or errored check, the expected warnings', async (variant, expectedWarnings) => {
     const { report } = await certify({ variant });
-    const problems = report.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id} (${c.status}): ${c.message}`);
+    const problems = report.checks
+      .filter((c) => c.status === 'fail' || c.status === 'error')
+      .map((c) => `${c.id} (${c.status}): ${c.message}`);
     expect(problems).toEqual([]);
     expect(report.verdict).toBe('PASS');
 
@@ -54,6 +76,12 @@ describe.concurrent('every conforming variant of the reference provider passes c
     expect(report.strict).toBe(true);
     const health = report.checks.find((c) => c.id === 'health');
     expect(health?.status).toBe('fail');
-    expect(health?.findings).toContainEqual(expect.objectContaining({ severity: 'fail', requirement: 'TIMESTAMPS-ISO8601', message: expect.stringMatching(/^\(strict\) GET \/health: \/timestamp .* has no UTC offset/) }));
+    expect(health?.findings).toContainEqual(
+      expect.objectContaining({
+        severity: 'fail',
+        requirement: 'TIMESTAMPS-ISO8601',
+        message: expect.stringMatching(/^\(strict\) GET \/health: \/timestamp .* has no UTC offset/),
+      }),
+    );
   });
 });

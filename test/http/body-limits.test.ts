@@ -4,9 +4,9 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../src/http/body.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/util/redact.js';
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
+import { Redactor } from '../../src/util/redact.js';
 import { testConfig } from '../support/certify.js';
 
 const nested = (levels: number): string => '['.repeat(levels) + ']'.repeat(levels);
@@ -19,11 +19,20 @@ let acceptEncoding: string | undefined;
 const routes: Record<string, (res: ServerResponse) => void> = {
   '/deep': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP),
   '/provider-info': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP),
-  '/deep-inside-a-string': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: nested(5_000) })),
-  '/gzip-bomb': (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB),
-  '/deflate': (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateSync(JSON_BODY)),
-  '/br': (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }).end(brotliCompressSync(JSON_BODY)),
-  '/identity': (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'identity' }).end(JSON_BODY),
+  '/deep-inside-a-string': (res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: nested(5_000) })),
+  '/gzip-bomb': (res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB),
+  '/deflate': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' })
+      .end(deflateSync(JSON_BODY)),
+  '/br': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' })
+      .end(brotliCompressSync(JSON_BODY)),
+  '/identity': (res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'identity' }).end(JSON_BODY),
 };
 
 let server: Server;
@@ -40,7 +49,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function get(path: string) {
-  const client = createProviderClient({ baseUrl, authMethod: 'API_KEY', credential: 'body-limits-key', timeoutMs: 5_000, maxBodyBytes: 1024 * 1024 }, { redactor: new Redactor(['body-limits-key']) });
+  const client = createProviderClient(
+    { baseUrl, authMethod: 'API_KEY', credential: 'body-limits-key', timeoutMs: 5_000, maxBodyBytes: 1024 * 1024 },
+    { redactor: new Redactor(['body-limits-key']) },
+  );
   try {
     return await client.send({ method: 'GET', path });
   } finally {
@@ -63,7 +75,11 @@ describe('jsonDeeperThan', () => {
 describe('provider client: bodies it will not read are named', () => {
   it.each([
     ['/deep', 'too-deep', `answered JSON nested deeper than ${MAX_JSON_DEPTH} levels`],
-    ['/gzip-bomb', 'compressed', 'answered a body compressed with gzip (Content-Encoding: gzip); provcert does not decompress provider answers'],
+    [
+      '/gzip-bomb',
+      'compressed',
+      'answered a body compressed with gzip (Content-Encoding: gzip); provcert does not decompress provider answers',
+    ],
     ['/deflate', 'compressed', 'compressed with deflate (Content-Encoding: deflate)'],
     ['/br', 'compressed', 'compressed with br (Content-Encoding: br)'],
   ])('%s is a %s failure', async (path, kind, message) => {
@@ -87,7 +103,9 @@ describe('provider client: bodies it will not read are named', () => {
 
   it('a run against a provider answering 5,000 levels deep reports a finding, not a crash', async () => {
     const report = await runCertification(testConfig(baseUrl, { only: ['metadata'] }), {
-      contract: await loadContract(), credential: 'body-limits-key', webhookSecret: 'body-limits-webhook-secret',
+      contract: await loadContract(),
+      credential: 'body-limits-key',
+      webhookSecret: 'body-limits-webhook-secret',
     });
     const metadata = report.checks.find((c) => c.id === 'metadata');
     expect(metadata?.status).toBe('fail');

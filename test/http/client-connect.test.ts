@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECT_TIMEOUT_MS, createProviderClient } from '../../src/http/client.js';
 import { Redactor } from '../../src/util/redact.js';
@@ -53,14 +53,21 @@ async function silentServer(): Promise<{ url: string; requested: Promise<void> }
   const requested = new Promise<void>((resolve) => (seen = resolve));
   const server: Server = createServer(() => seen());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requested };
 }
 
-const clientFor = (baseUrl: string, timeoutMs: number, deps: { connectTimeoutMs?: number; signal?: AbortSignal } = {}) => {
+const clientFor = (
+  baseUrl: string,
+  timeoutMs: number,
+  deps: { connectTimeoutMs?: number; signal?: AbortSignal } = {},
+) => {
   const options = { baseUrl, authMethod: 'API_KEY', credential: CREDENTIAL, timeoutMs, maxBodyBytes: 10_000 } as const;
   const client = createProviderClient(options, { redactor: new Redactor([CREDENTIAL]), ...deps });
   cleanups.push(() => client.close());
@@ -75,17 +82,24 @@ describe('provider client: connect timeout apart from the request timeout', () =
   it('an address that never completes the TCP handshake fails on the connect timeout, naming the cause', async () => {
     const baseUrl = await unansweredAddress();
     // Request timeout far beyond the test's own: only the connect timeout can end this request in time.
-    const outcome = await clientFor(baseUrl, 600_000, { connectTimeoutMs: 300 }).send({ method: 'GET', path: '/provider-info' });
+    const outcome = await clientFor(baseUrl, 600_000, { connectTimeoutMs: 300 }).send({
+      method: 'GET',
+      path: '/provider-info',
+    });
     expect(outcome.kind).toBe('failure');
     if (outcome.kind !== 'failure') return;
     expect(outcome.failure).toBe('timeout');
-    expect(outcome.message).toMatch(/^could not connect to 127\.0\.0\.1:\d+ within 300 ms: nothing answers at that address/);
+    expect(outcome.message).toMatch(
+      /^could not connect to 127\.0\.0\.1:\d+ within 300 ms: nothing answers at that address/,
+    );
   });
 
   it('a server that accepts but never answers fails on the request timeout (the connection itself worked)', async () => {
     const { url } = await silentServer();
     const outcome = await clientFor(url, 500, { connectTimeoutMs: 300 }).send({ method: 'GET', path: '/health' });
-    expect(outcome.kind === 'failure' && outcome.message).toMatch(/^timed out after 500 ms waiting for http:\/\/127\.0\.0\.1:\d+\/health/);
+    expect(outcome.kind === 'failure' && outcome.message).toMatch(
+      /^timed out after 500 ms waiting for http:\/\/127\.0\.0\.1:\d+\/health/,
+    );
   });
 });
 
@@ -97,7 +111,10 @@ describe('provider client: an interrupted run', () => {
     await requested;
     interrupt.abort('SIGTERM');
     const outcome = await pending;
-    expect(outcome.kind === 'failure' && [outcome.failure, outcome.message]).toEqual(['network', 'GET /health was stopped: the run was interrupted']);
+    expect(outcome.kind === 'failure' && [outcome.failure, outcome.message]).toEqual([
+      'network',
+      'GET /health was stopped: the run was interrupted',
+    ]);
   });
 
   it('sends nothing once the run is interrupted', async () => {
@@ -110,9 +127,14 @@ describe('provider client: an interrupted run', () => {
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const interrupt = new AbortController();
     interrupt.abort('SIGINT');
-    const client = clientFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 5_000, { signal: interrupt.signal });
+    const client = clientFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 5_000, {
+      signal: interrupt.signal,
+    });
     const outcome = await client.send({ method: 'POST', path: '/actions', json: {} });
-    expect(outcome.kind === 'failure' && [outcome.failure, outcome.message]).toEqual(['blocked', 'not sent: the run was interrupted before POST /actions']);
+    expect(outcome.kind === 'failure' && [outcome.failure, outcome.message]).toEqual([
+      'blocked',
+      'not sent: the run was interrupted before POST /actions',
+    ]);
     expect(requests).toBe(0);
   });
 });

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hmacHex } from '../../src/util/hmac.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/util/redact.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
+import { hmacHex } from '../../src/util/hmac.js';
+import { Redactor } from '../../src/util/redact.js';
 
 const CREDENTIAL = 'client-test-credential-42';
 const seen: { headers: IncomingMessage['headers']; body: string }[] = [];
@@ -14,16 +14,19 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
   '/json': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
   '/echo': (req, res, body) => {
     seen.push({ headers: req.headers, body });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: req.headers['x-provider-api-key'] ?? null }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ echoed: req.headers['x-provider-api-key'] ?? null }));
   },
-  '/html': (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Welcome</body></html>'),
+  '/html': (_q, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Welcome</body></html>'),
   '/empty': (_q, res) => res.writeHead(200).end(),
   '/truncated': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"offerings":[{"id":"a"'),
   '/text': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'),
   '/redirect': (_q, res) => res.writeHead(301, { location: 'https://elsewhere.example/api' }).end(),
   '/huge': (_q, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('[' + '"x",'.repeat(20_000) + '"x"]');
+    res.end(`[${'"x",'.repeat(20_000)}"x"]`);
   },
   '/slow': (_q, res) => setTimeout(() => res.writeHead(200).end('{}'), 2_000),
 };
@@ -35,7 +38,9 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => (routes[(req.url ?? '').split('?')[0] ?? ''] ?? ((_q, r) => r.writeHead(404).end()))(req, res, body));
+    req.on('end', () =>
+      (routes[(req.url ?? '').split('?')[0] ?? ''] ?? ((_q, r) => r.writeHead(404).end()))(req, res, body),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -43,7 +48,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function client(authMethod: AuthMethod = 'API_KEY', timeoutMs = 1_000) {
-  return createProviderClient({ baseUrl, authMethod, credential: CREDENTIAL, timeoutMs, maxBodyBytes: 50_000 }, { redactor: new Redactor([CREDENTIAL]) });
+  return createProviderClient(
+    { baseUrl, authMethod, credential: CREDENTIAL, timeoutMs, maxBodyBytes: 50_000 },
+    { redactor: new Redactor([CREDENTIAL]) },
+  );
 }
 
 describe('provider client: what the provider answered, named', () => {
@@ -78,7 +86,16 @@ describe('provider client: what the provider answered, named', () => {
   });
 
   it('reports a refused connection without throwing', async () => {
-    const c = createProviderClient({ baseUrl: 'http://127.0.0.1:1', authMethod: 'API_KEY', credential: CREDENTIAL, timeoutMs: 1_000, maxBodyBytes: 1_000 }, { redactor: new Redactor([]) });
+    const c = createProviderClient(
+      {
+        baseUrl: 'http://127.0.0.1:1',
+        authMethod: 'API_KEY',
+        credential: CREDENTIAL,
+        timeoutMs: 1_000,
+        maxBodyBytes: 1_000,
+      },
+      { redactor: new Redactor([]) },
+    );
     const outcome = await c.send({ method: 'GET', path: '/health' });
     await c.close();
     expect(outcome).toMatchObject({ kind: 'failure', failure: 'refused' });
@@ -102,7 +119,12 @@ describe('provider client: authentication and redaction', () => {
     seen.length = 0;
     await c.send({ method: 'POST', path: '/echo', json: { b: 2, a: [1, 'é'] } });
     await c.send({ method: 'GET', path: '/echo' });
-    await c.send({ method: 'POST', path: '/echo', json: { a: 1 }, auth: { kind: 'sign-other-bytes', bytes: '{"a":2}' } });
+    await c.send({
+      method: 'POST',
+      path: '/echo',
+      json: { a: 1 },
+      auth: { kind: 'sign-other-bytes', bytes: '{"a":2}' },
+    });
     await c.close();
     expect(seen[0]?.headers['x-service-signature']).toBe(hmacHex(CREDENTIAL, seen[0]?.body ?? ''));
     expect(seen[1]?.headers['x-service-signature']).toBe(hmacHex(CREDENTIAL, ''));

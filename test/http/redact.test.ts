@@ -24,27 +24,51 @@ describe('Redactor: every form of every secret is masked', () => {
     ['a secret under 4 characters is not searched for', 'abc', 'abc', 'abc'],
     ['a piece shorter than half the secret stays', CREDENTIAL, 'sk_live_9f8 is a prefix', 'sk_live_9f8 is a prefix'],
     ['a piece of half the secret is masked', CREDENTIAL, `x${CREDENTIAL.slice(2, 16)}x`, `x${MASK}x`],
-    ['a piece that reads like words stays', 'test-credential-7f3a9c', 'check wrong-credential and test-credential', 'check wrong-credential and test-credential'],
+    [
+      'a piece that reads like words stays',
+      'test-credential-7f3a9c',
+      'check wrong-credential and test-credential',
+      'check wrong-credential and test-credential',
+    ],
     ['a piece with the random part is masked', 'test-credential-7f3a9c', 'x credential-7f3a y', `x ${MASK} y`],
-    ['ordinary text is untouched', CREDENTIAL, 'GET /catalog → 200 (content-type application/json)', 'GET /catalog → 200 (content-type application/json)'],
+    [
+      'ordinary text is untouched',
+      CREDENTIAL,
+      'GET /catalog → 200 (content-type application/json)',
+      'GET /catalog → 200 (content-type application/json)',
+    ],
   ])('%s', (_name, secret, text, expected) => {
     expect(new Redactor([secret]).text(text)).toBe(expected);
   });
 
   it('masks secret-bearing headers by name, and secrets in any other header', () => {
     expect(maskHeaders({ Authorization: 'Bearer abc', 'x-session-token': 'zzz', accept: 'application/json' })).toEqual({
-      authorization: `Bearer ${MASK}`, 'x-session-token': MASK, accept: 'application/json',
+      authorization: `Bearer ${MASK}`,
+      'x-session-token': MASK,
+      accept: 'application/json',
     });
-    expect(redactor.headers({ 'x-echo': `v=${CREDENTIAL}`, 'set-cookie': 'sid=1' })).toEqual({ 'x-echo': `v=${MASK}`, 'set-cookie': MASK });
+    expect(redactor.headers({ 'x-echo': `v=${CREDENTIAL}`, 'set-cookie': 'sid=1' })).toEqual({
+      'x-echo': `v=${MASK}`,
+      'set-cookie': MASK,
+    });
   });
 
   it('masks a whole value deeply: keys, arrays, nested headers; stops at a bounded depth', () => {
     let deep: unknown = 'bottom';
     for (let i = 0; i < 5_000; i++) deep = [deep];
-    const value = { [CREDENTIAL]: [{ message: `code ${CREDENTIAL}` }], evidence: { headers: { cookie: 'a=b' } }, deep, n: 3 };
+    const value = {
+      [CREDENTIAL]: [{ message: `code ${CREDENTIAL}` }],
+      evidence: { headers: { cookie: 'a=b' } },
+      deep,
+      n: 3,
+    };
     const masked = redactor.deep(value);
     expect(JSON.stringify(masked)).not.toContain(CREDENTIAL);
-    expect(masked).toMatchObject({ [MASK]: [{ message: `code ${MASK}` }], evidence: { headers: { cookie: MASK } }, n: 3 });
+    expect(masked).toMatchObject({
+      [MASK]: [{ message: `code ${MASK}` }],
+      evidence: { headers: { cookie: MASK } },
+      n: 3,
+    });
     expect(JSON.stringify(masked)).toContain(TOO_DEEP);
   });
 });

@@ -3,9 +3,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_SLUG, startReferenceProvider, type FaultName } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
+import { type FaultName, REFERENCE_SLUG, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
@@ -13,7 +13,9 @@ import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/cer
 
 function bash(script: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('bash', ['-c', script], { env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    execFile('bash', ['-c', script], { env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
   });
 }
 
@@ -30,37 +32,56 @@ describe('reproduce commands send the failing request again', () => {
     ['quote-total-wrong', 'quote-math', 'HMAC_SIGNATURE'],
     ['bad-signature-accepted', 'signature', 'HMAC_SIGNATURE'],
     ['offering-disagrees', 'offering', 'BEARER_TOKEN'],
-  ] as [FaultName, CheckId, AuthMethod][])('%s (%s, %s): same status and body as the evidence', async (fault, checkId, authMethod) => {
-    const contract = await loadContract();
-    const scratch = await mkdtemp(join(tmpdir(), 'provcert-repro-'));
-    const core = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir: join(scratch, 'core'), contract, secretFor: () => TEST_WEBHOOK_SECRET });
-    const provider = await startReferenceProvider({
-      authMethod, credential: TEST_CREDENTIAL, webhookSecret: TEST_WEBHOOK_SECRET, webhookUrl: core.urlFor(REFERENCE_SLUG),
-      faults: [fault], dataFile: join(scratch, 'provider.json'),
-    });
-    try {
-      const report = await runCertification(testConfig(provider.url, { authMethod, only: [checkId] }), {
-        contract, credential: TEST_CREDENTIAL, webhookSecret: TEST_WEBHOOK_SECRET, inbox: core,
+  ] as [FaultName, CheckId, AuthMethod][])(
+    '%s (%s, %s): same status and body as the evidence',
+    async (fault, checkId, authMethod) => {
+      const contract = await loadContract();
+      const scratch = await mkdtemp(join(tmpdir(), 'provcert-repro-'));
+      const core = await startCoreServer({
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: join(scratch, 'core'),
+        contract,
+        secretFor: () => TEST_WEBHOOK_SECRET,
       });
-      const check = report.checks.find((c) => c.id === checkId);
-      expect(check?.status).toBe('fail');
-      expect(check?.reproduce).toBeDefined();
-      expect(check?.reproduce).not.toContain(TEST_CREDENTIAL);
-      const answer = parseCurl(await bash(check?.reproduce ?? '', { PROVIDER_API_KEY: TEST_CREDENTIAL }));
-      const shown = [...(check?.evidence ?? [])].reverse().find((e) => e.response);
-      expect(answer.status).toBe(shown?.response?.status);
-      const kept = shown?.response?.body ?? '';
-      if (shown?.response?.truncated) {
-        // Evidence keeps the first 4 KiB of a large body: the same answer starts with it.
-        expect(answer.text.startsWith(kept.replace(/…$/, ''))).toBe(true);
-      } else {
-        // Ids and timestamps differ between two quotes; everything else must be the same answer.
-        const stable = (text: string): unknown => JSON.parse(text, (k: string, x: unknown) => (['id', 'expiresAt', 'createdAt', 'updatedAt', 'timestamp', 'latencyMs'].includes(k) ? '*' : x));
-        expect(stable(answer.text)).toEqual(stable(kept));
+      const provider = await startReferenceProvider({
+        authMethod,
+        credential: TEST_CREDENTIAL,
+        webhookSecret: TEST_WEBHOOK_SECRET,
+        webhookUrl: core.urlFor(REFERENCE_SLUG),
+        faults: [fault],
+        dataFile: join(scratch, 'provider.json'),
+      });
+      try {
+        const report = await runCertification(testConfig(provider.url, { authMethod, only: [checkId] }), {
+          contract,
+          credential: TEST_CREDENTIAL,
+          webhookSecret: TEST_WEBHOOK_SECRET,
+          inbox: core,
+        });
+        const check = report.checks.find((c) => c.id === checkId);
+        expect(check?.status).toBe('fail');
+        expect(check?.reproduce).toBeDefined();
+        expect(check?.reproduce).not.toContain(TEST_CREDENTIAL);
+        const answer = parseCurl(await bash(check?.reproduce ?? '', { PROVIDER_API_KEY: TEST_CREDENTIAL }));
+        const shown = [...(check?.evidence ?? [])].reverse().find((e) => e.response);
+        expect(answer.status).toBe(shown?.response?.status);
+        const kept = shown?.response?.body ?? '';
+        if (shown?.response?.truncated) {
+          // Evidence keeps the first 4 KiB of a large body: the same answer starts with it.
+          expect(answer.text.startsWith(kept.replace(/…$/, ''))).toBe(true);
+        } else {
+          // Ids and timestamps differ between two quotes; everything else must be the same answer.
+          const stable = (text: string): unknown =>
+            JSON.parse(text, (k: string, x: unknown) =>
+              ['id', 'expiresAt', 'createdAt', 'updatedAt', 'timestamp', 'latencyMs'].includes(k) ? '*' : x,
+            );
+          expect(stable(answer.text)).toEqual(stable(kept));
+        }
+      } finally {
+        await provider.close();
+        await core.close();
       }
-    } finally {
-      await provider.close();
-      await core.close();
-    }
-  });
+    },
+  );
 });

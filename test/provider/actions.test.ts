@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProvider } from '../../src/reference-provider/index.js';
-import { CREDENTIAL, at, certificationQuoteBody, clientFor, createAction, startProvider, str, type Call } from './helpers.js';
+import {
+  at,
+  type Call,
+  CREDENTIAL,
+  certificationQuoteBody,
+  clientFor,
+  createAction,
+  startProvider,
+  str,
+} from './helpers.js';
 
 let provider: RunningProvider;
 let call: Call;
@@ -24,7 +33,11 @@ describe('POST /actions validation', () => {
     ['quoteId', /quoteId/],
     ['userConfirmed', /userConfirmed/],
   ])('a missing %s answers 400 VALIDATION_ERROR (never QUOTE_EXPIRED)', async (field, message) => {
-    const body: Record<string, unknown> = { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: true };
+    const body: Record<string, unknown> = {
+      providerSlug: 'demo-kitchen',
+      quoteId: await freshQuoteId(),
+      userConfirmed: true,
+    };
     delete body[field];
     const answer = await call('POST', '/actions', { body });
     expect(answer.status).toBe(400);
@@ -38,13 +51,17 @@ describe('POST /actions validation', () => {
   });
 
   it('userConfirmed false answers 422 ACTION_NOT_CONFIRMED', async () => {
-    const answer = await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: false } });
+    const answer = await call('POST', '/actions', {
+      body: { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: false },
+    });
     expect(answer.status).toBe(422);
     expect(at(answer.json, 'code')).toBe('ACTION_NOT_CONFIRMED');
   });
 
   it('an unknown quote answers 404 NOT_FOUND', async () => {
-    const answer = await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: true } });
+    const answer = await call('POST', '/actions', {
+      body: { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: true },
+    });
     expect(answer.status).toBe(404);
     expect(at(answer.json, 'code')).toBe('NOT_FOUND');
   });
@@ -57,18 +74,51 @@ describe('POST /actions validation', () => {
       ['the quoted items, in another order', (items) => ({ items: [...items].reverse() }), 200, undefined],
       ['no items and no destination (the quoted ones apply)', () => ({}), 200, undefined],
       ['the quoted destination', () => ({ destination: QUOTED_DESTINATION }), 200, undefined],
-      ['a changed quantity', ([first, ...rest]) => ({ items: [{ ...first, quantity: 3 }, ...rest] }), 400, /items differ from the quoted selection/],
-      ['another offering, same quantity', ([first, ...rest]) => ({ items: [{ ...first, offeringId: 'off-pepperoni', variantId: undefined }, ...rest] }), 400, /items differ/],
-      ['another variant', ([first, ...rest]) => ({ items: [{ ...first, variantId: 'var-margherita-30' }, ...rest] }), 400, /items differ/],
-      ['other options', ([first, ...rest]) => ({ items: [{ ...first, selectedOptions: [] }, ...rest] }), 400, /items differ/],
+      [
+        'a changed quantity',
+        ([first, ...rest]) => ({ items: [{ ...first, quantity: 3 }, ...rest] }),
+        400,
+        /items differ from the quoted selection/,
+      ],
+      [
+        'another offering, same quantity',
+        ([first, ...rest]) => ({ items: [{ ...first, offeringId: 'off-pepperoni', variantId: undefined }, ...rest] }),
+        400,
+        /items differ/,
+      ],
+      [
+        'another variant',
+        ([first, ...rest]) => ({ items: [{ ...first, variantId: 'var-margherita-30' }, ...rest] }),
+        400,
+        /items differ/,
+      ],
+      [
+        'other options',
+        ([first, ...rest]) => ({ items: [{ ...first, selectedOptions: [] }, ...rest] }),
+        400,
+        /items differ/,
+      ],
       ['a missing line', ([first]) => ({ items: [first] }), 400, /items differ/],
-      ['another destination', () => ({ destination: { raw: '99 Elsewhere Road' } }), 400, /destination differs from the quoted one; request a fresh quote/],
+      [
+        'another destination',
+        () => ({ destination: { raw: '99 Elsewhere Road' } }),
+        400,
+        /destination differs from the quoted one; request a fresh quote/,
+      ],
     ];
     it.each(cases)('an action with %s answers %i', async (_name, change, status, message) => {
-      const quoteBody: Record<string, unknown> = { ...(await certificationQuoteBody(call)), destination: QUOTED_DESTINATION };
+      const quoteBody: Record<string, unknown> = {
+        ...(await certificationQuoteBody(call)),
+        destination: QUOTED_DESTINATION,
+      };
       const quote = (await call('POST', '/quote', { body: quoteBody })).json;
       const before = provider.webhookDeliveries.length;
-      const body = { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true, ...change(quoteBody.items as Item[]) };
+      const body = {
+        providerSlug: 'demo-kitchen',
+        quoteId: str(quote, 'id'),
+        userConfirmed: true,
+        ...change(quoteBody.items as Item[]),
+      };
       const answer = await call('POST', '/actions', { body });
       expect(answer.status).toBe(status);
       if (message) {
@@ -82,9 +132,13 @@ describe('POST /actions validation', () => {
 
     it('a quote asked without destination binds none; a malformed destination is refused', async () => {
       const quoteId = await freshQuoteId();
-      const answer = await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId, userConfirmed: true, destination: { raw: 'Anywhere 1' } } });
+      const answer = await call('POST', '/actions', {
+        body: { providerSlug: 'demo-kitchen', quoteId, userConfirmed: true, destination: { raw: 'Anywhere 1' } },
+      });
       expect(answer.status).toBe(200);
-      const malformed = await call('POST', '/quote', { body: { ...(await certificationQuoteBody(call)), destination: 'Anywhere 1' } });
+      const malformed = await call('POST', '/quote', {
+        body: { ...(await certificationQuoteBody(call)), destination: 'Anywhere 1' },
+      });
       expect(malformed.status).toBe(400);
       expect(str(malformed.json, 'message')).toMatch(/destination must be an object with a string raw/);
     });
@@ -107,13 +161,20 @@ describe('idempotency', () => {
     const reordered = Object.fromEntries(Object.entries(body).reverse());
     expect((await call('POST', '/actions', { body: reordered })).text).toBe(action.text);
 
-    const changed = await call('POST', '/actions', { body: { ...body, customer: { name: 'Someone Else', phone: '+15550100001' } } });
+    const changed = await call('POST', '/actions', {
+      body: { ...body, customer: { name: 'Someone Else', phone: '+15550100001' } },
+    });
     expect(changed.status).toBe(409);
     expect(at(changed.json, 'code')).toBe('IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD');
   });
 
   it('10 concurrent duplicates with a fresh key create exactly one action', async () => {
-    const body = { providerSlug: 'demo-kitchen', quoteId: await freshQuoteId(), userConfirmed: true, idempotencyKey: 'concurrent-1' };
+    const body = {
+      providerSlug: 'demo-kitchen',
+      quoteId: await freshQuoteId(),
+      userConfirmed: true,
+      idempotencyKey: 'concurrent-1',
+    };
     const before = provider.webhookDeliveries.length;
     const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/actions', { body })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -137,7 +198,13 @@ describe('idempotency', () => {
         const again = await secondCall('POST', '/actions', { body });
         expect(again.text).toBe(action.text);
         expect((await secondCall('GET', `/actions/${str(action.json, 'publicId')}`)).json).toEqual(action.json);
-        expect((await secondCall('POST', '/actions', { body: { ...body, userConfirmed: true, destination: { raw: 'elsewhere' } } })).status).toBe(409);
+        expect(
+          (
+            await secondCall('POST', '/actions', {
+              body: { ...body, userConfirmed: true, destination: { raw: 'elsewhere' } },
+            })
+          ).status,
+        ).toBe(409);
         // Numbering continues after the restart.
         const next = await createAction(secondCall);
         expect(at(next.action.json, 'publicId')).toBe('DK-1002');
@@ -155,7 +222,9 @@ describe('idempotency', () => {
       const dataFile = join(dir, 'broken.json');
       writeFileSync(dataFile, '{"hello":');
       await expect(startProvider({ dataFile })).rejects.toThrow(/cannot read data file/);
-      await expect(startProvider({ dataFile: join(dir, 'missing-dir', 'provider.json') })).rejects.toThrow(/cannot write data file/);
+      await expect(startProvider({ dataFile: join(dir, 'missing-dir', 'provider.json') })).rejects.toThrow(
+        /cannot write data file/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,12 +1,31 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { AuthMethod } from '../../src/model/contract-constants.js';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
-import { loadRequirements } from '../../src/spec/requirements.js';
-import { FAULTS, type FaultName, type ReferenceProviderOptions, type RunningProvider } from '../../src/reference-provider/index.js';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
 import {
-  CREDENTIAL, WEBHOOK_SECRET, arr, authHeaders, at, certificationQuoteBody, clientFor, createAction, hmac, num, startProvider, startReceiver, str,
-  type Answer, type Call, type ReceivedEvent,
+  FAULTS,
+  type FaultName,
+  type ReferenceProviderOptions,
+  type RunningProvider,
+} from '../../src/reference-provider/index.js';
+import { loadRequirements } from '../../src/spec/requirements.js';
+import {
+  type Answer,
+  arr,
+  at,
+  authHeaders,
+  type Call,
+  CREDENTIAL,
+  certificationQuoteBody,
+  clientFor,
+  createAction,
+  hmac,
+  num,
+  type ReceivedEvent,
+  startProvider,
+  startReceiver,
+  str,
+  WEBHOOK_SECRET,
 } from './helpers.js';
 
 interface Ctx {
@@ -38,7 +57,9 @@ async function certificationQuote(call: Call): Promise<unknown> {
 async function expiredQuoteAnswer(call: Call) {
   const quote = await certificationQuote(call);
   await delay(Math.max(0, Date.parse(str(quote, 'expiresAt')) - Date.now()) + 20);
-  return call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true } });
+  return call('POST', '/actions', {
+    body: { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true },
+  });
 }
 
 /** The event about one action (created unless stated), as received. */
@@ -65,26 +86,44 @@ function holdsCardNumber(text: string): boolean {
 }
 
 /** An action request for an existing certification quote, with some of its terms changed. */
-async function actionWithChangedTerms(call: Call, quoteExtra: Record<string, unknown>, change: Record<string, unknown>): Promise<Answer> {
+async function actionWithChangedTerms(
+  call: Call,
+  quoteExtra: Record<string, unknown>,
+  change: Record<string, unknown>,
+): Promise<Answer> {
   const quoteBody = { ...(await certificationQuoteBody(call)), ...quoteExtra };
   const quote = (await call('POST', '/quote', { body: quoteBody })).json;
-  const body = { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true, items: quoteBody.items, ...change };
+  const body = {
+    providerSlug: 'demo-kitchen',
+    quoteId: str(quote, 'id'),
+    userConfirmed: true,
+    items: quoteBody.items,
+    ...change,
+  };
   return call('POST', '/actions', { body });
 }
 
-const notIso = (value: unknown): boolean => typeof value !== 'string' || Number.isNaN(Date.parse(value)) || new Date(value).toISOString() !== value;
+const notIso = (value: unknown): boolean =>
+  typeof value !== 'string' || Number.isNaN(Date.parse(value)) || new Date(value).toISOString() !== value;
 
 const CASES = {
-  'wrong-credential-accepted': { broken: async ({ call }) => (await call('GET', '/catalog', { credential: 'not-the-key' })).status === 200 },
-  'missing-credential-accepted': { broken: async ({ call }) => (await call('GET', '/catalog', { credential: null })).status === 200 },
+  'wrong-credential-accepted': {
+    broken: async ({ call }) => (await call('GET', '/catalog', { credential: 'not-the-key' })).status === 200,
+  },
+  'missing-credential-accepted': {
+    broken: async ({ call }) => (await call('GET', '/catalog', { credential: null })).status === 200,
+  },
   'catalog-missing-field': {
-    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'title') === undefined),
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'title') === undefined),
   },
   'catalog-wrong-type': {
-    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'basePrice') === '12.50'),
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'basePrice') === '12.50'),
   },
   'catalog-null': {
-    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'description') === null),
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'description') === null),
   },
   'offering-disagrees': {
     broken: async ({ call }) => {
@@ -93,7 +132,9 @@ const CASES = {
       return at(single, 'id') !== at(fromCatalog, 'id') || at(single, 'basePrice') !== at(fromCatalog, 'basePrice');
     },
   },
-  'unknown-offering-found': { broken: async ({ call }) => (await call('GET', '/offerings/no-such-offering')).status === 200 },
+  'unknown-offering-found': {
+    broken: async ({ call }) => (await call('GET', '/offerings/no-such-offering')).status === 200,
+  },
   'health-unhealthy-shape': {
     broken: async ({ call }) => {
       const health = (await call('GET', '/health')).json;
@@ -101,12 +142,15 @@ const CASES = {
     },
   },
   'locations-inactive-only': {
-    broken: async ({ call }) => arr((await call('GET', '/locations?activeOnly=true')).json).some((l) => at(l, 'isActive') === false),
+    broken: async ({ call }) =>
+      arr((await call('GET', '/locations?activeOnly=true')).json).some((l) => at(l, 'isActive') === false),
   },
   'locations-none-active': {
     broken: async ({ call }) => !arr((await call('GET', '/locations')).json).some((l) => at(l, 'isActive') !== false),
   },
-  'search-limit-ignored': { broken: async ({ call }) => arr((await call('GET', '/search?q=pizza&limit=1')).json).length > 1 },
+  'search-limit-ignored': {
+    broken: async ({ call }) => arr((await call('GET', '/search?q=pizza&limit=1')).json).length > 1,
+  },
   'search-route-missing': {
     broken: async ({ call }) => {
       const declared = arr(at((await call('GET', '/provider-info')).json, 'capabilities')).includes('SEARCH');
@@ -143,18 +187,37 @@ const CASES = {
   },
   'unavailable-item-substituted': {
     broken: async ({ call }) => {
-      const answer = await call('POST', '/quote', { body: { items: [{ offeringId: 'off-truffle', quantity: 1, selectedOptions: [{ groupId: 'grp-truffle-crust', optionId: 'opt-truffle-crust-classic' }] }] } });
+      const answer = await call('POST', '/quote', {
+        body: {
+          items: [
+            {
+              offeringId: 'off-truffle',
+              quantity: 1,
+              selectedOptions: [{ groupId: 'grp-truffle-crust', optionId: 'opt-truffle-crust-classic' }],
+            },
+          ],
+        },
+      });
       return answer.status === 200 && at(answer.json, 'lines.0.offeringId') !== 'off-truffle';
     },
   },
   'option-limits-unchecked': {
-    broken: async ({ call }) => (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 1, selectedOptions: [crust, topping('basil'), topping('olives'), topping('mozzarella')] }])) === 200,
+    broken: async ({ call }) =>
+      (await quoteStatus(call, [
+        {
+          offeringId: 'off-margherita',
+          quantity: 1,
+          selectedOptions: [crust, topping('basil'), topping('olives'), topping('mozzarella')],
+        },
+      ])) === 200,
   },
   'quantity-unchecked': {
-    broken: async ({ call }) => (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 0, selectedOptions: [crust] }])) === 200,
+    broken: async ({ call }) =>
+      (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 0, selectedOptions: [crust] }])) === 200,
   },
   'required-group-unchecked': {
-    broken: async ({ call }) => (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 1, selectedOptions: [] }])) === 200,
+    broken: async ({ call }) =>
+      (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 1, selectedOptions: [] }])) === 200,
   },
   'expired-quote-accepted': {
     options: { quoteTtlSeconds: 0.2 },
@@ -168,13 +231,21 @@ const CASES = {
     },
   },
   'missing-field-quote-expired': {
-    broken: async ({ call }) => at((await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', userConfirmed: true } })).json, 'code') === 'QUOTE_EXPIRED',
+    broken: async ({ call }) =>
+      at(
+        (await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', userConfirmed: true } })).json,
+        'code',
+      ) === 'QUOTE_EXPIRED',
   },
   'unconfirmed-action-accepted': {
     broken: async ({ call }) => (await createAction(call, { userConfirmed: false })).action.status === 200,
   },
-  'missing-next-action': { broken: async ({ call }) => at((await createAction(call)).action.json, 'nextAction') === undefined },
-  'payment-invented': { broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') !== 'PENDING' },
+  'missing-next-action': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'nextAction') === undefined,
+  },
+  'payment-invented': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') !== 'PENDING',
+  },
   'action-status-mismatch': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
@@ -196,7 +267,12 @@ const CASES = {
   'concurrent-duplicates-race': {
     broken: async ({ call }) => {
       const quote = await certificationQuote(call);
-      const body = { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true, idempotencyKey: 'race-1' };
+      const body = {
+        providerSlug: 'demo-kitchen',
+        quoteId: str(quote, 'id'),
+        userConfirmed: true,
+        idempotencyKey: 'race-1',
+      };
       const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/actions', { body })));
       const concurrentIds = new Set(answers.map((a) => at(a.json, 'id')));
       // Only the concurrent case is broken: a later sequential duplicate still finds the key.
@@ -207,14 +283,23 @@ const CASES = {
   'changed-payload-accepted': {
     broken: async ({ call }) => {
       const { body } = await createAction(call, { idempotencyKey: 'changed-1' });
-      return (await call('POST', '/actions', { body: { ...body, customer: { name: 'Other Person', phone: '+15550100009' } } })).status === 200;
+      return (
+        (
+          await call('POST', '/actions', {
+            body: { ...body, customer: { name: 'Other Person', phone: '+15550100009' } },
+          })
+        ).status === 200
+      );
     },
   },
   'bad-signature-accepted': {
     auth: 'HMAC_SIGNATURE',
     broken: async ({ call }) => {
       const body = await certificationQuoteBody(call);
-      const wrong = await call('POST', '/quote', { body, headers: { 'x-service-signature': hmac('another-secret', JSON.stringify(body)) } });
+      const wrong = await call('POST', '/quote', {
+        body,
+        headers: { 'x-service-signature': hmac('another-secret', JSON.stringify(body)) },
+      });
       const missing = await call('POST', '/quote', { body, credential: null });
       return wrong.status === 200 && missing.status === 200;
     },
@@ -230,13 +315,20 @@ const CASES = {
       const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
       if (!event) return false;
       const signature = event.headers['x-service-signature'];
-      return signature !== hmac(WEBHOOK_SECRET, event.raw) && signature === hmac(WEBHOOK_SECRET, JSON.stringify(JSON.parse(event.raw), null, 2));
+      return (
+        signature !== hmac(WEBHOOK_SECRET, event.raw) &&
+        signature === hmac(WEBHOOK_SECRET, JSON.stringify(JSON.parse(event.raw), null, 2))
+      );
     },
   },
   'webhook-noncanonical-header': {
     broken: async (ctx) => {
       const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
-      return event !== undefined && event.headers['x-service-signature'] === undefined && event.headers['x-signature'] === hmac(WEBHOOK_SECRET, event.raw);
+      return (
+        event !== undefined &&
+        event.headers['x-service-signature'] === undefined &&
+        event.headers['x-signature'] === hmac(WEBHOOK_SECRET, event.raw)
+      );
     },
   },
   'webhook-not-sent': {
@@ -253,7 +345,8 @@ const CASES = {
   'cancel-returns-external-id': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
-      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } })).json;
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } }))
+        .json;
       return at(result, 'actionId') === at(action.json, 'externalActionId');
     },
   },
@@ -264,7 +357,8 @@ const CASES = {
     },
   },
   'unsafe-test-environment': {
-    broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'manifest.certification.safeTestEnvironment') !== true,
+    broken: async ({ call }) =>
+      at((await call('GET', '/provider-info')).json, 'manifest.certification.safeTestEnvironment') !== true,
   },
   'error-not-json': {
     broken: async ({ call }) => {
@@ -284,17 +378,34 @@ const CASES = {
       const [first, ...rest] = items;
       const changes = [
         [{ ...first, quantity: num(first, 'quantity') + 1 }, ...rest],
-        [{ offeringId: 'off-pepperoni', quantity: num(first, 'quantity'), selectedOptions: [{ groupId: 'grp-pepperoni-crust', optionId: 'opt-pepperoni-crust-classic' }] }, ...rest],
+        [
+          {
+            offeringId: 'off-pepperoni',
+            quantity: num(first, 'quantity'),
+            selectedOptions: [{ groupId: 'grp-pepperoni-crust', optionId: 'opt-pepperoni-crust-classic' }],
+          },
+          ...rest,
+        ],
       ];
       const answers = await Promise.all(changes.map((changed) => actionWithChangedTerms(call, {}, { items: changed })));
       // Broken: an action is created for the changed order (its first line is what was asked, not what was quoted).
-      return answers.some((answer, i) => answer.status === 200
-        && at(answer.json, 'lines.0.offeringId') === at(changes[i], '0.offeringId') && at(answer.json, 'lines.0.quantity') === at(changes[i], '0.quantity'));
+      return answers.some(
+        (answer, i) =>
+          answer.status === 200 &&
+          at(answer.json, 'lines.0.offeringId') === at(changes[i], '0.offeringId') &&
+          at(answer.json, 'lines.0.quantity') === at(changes[i], '0.quantity'),
+      );
     },
   },
   'quote-binding-destination-ignored': {
     broken: async ({ call }) =>
-      (await actionWithChangedTerms(call, { destination: { raw: '1 Test Street' } }, { destination: { raw: '99 Elsewhere Road' } })).status === 200,
+      (
+        await actionWithChangedTerms(
+          call,
+          { destination: { raw: '1 Test Street' } },
+          { destination: { raw: '99 Elsewhere Road' } },
+        )
+      ).status === 200,
   },
   'fees-charge-options': {
     broken: async ({ call }) => {
@@ -305,11 +416,18 @@ const CASES = {
   },
   'catalog-ids-unstable': {
     broken: async ({ call }) => {
-      const idsByCode = async () => new Map(arr(at((await call('GET', '/catalog')).json, 'offerings')).map((o) => [str(o, 'offeringCode'), str(o, 'id')]));
+      const idsByCode = async () =>
+        new Map(
+          arr(at((await call('GET', '/catalog')).json, 'offerings')).map((o) => [str(o, 'offeringCode'), str(o, 'id')]),
+        );
       const first = await idsByCode();
       const latest = await idsByCode();
       const moved = [...first].every(([code, id]) => latest.get(code) !== id);
-      const resolves = await Promise.all([...latest.values()].map(async (id) => (await call('GET', `/offerings/${encodeURIComponent(id)}`)).status === 200));
+      const resolves = await Promise.all(
+        [...latest.values()].map(
+          async (id) => (await call('GET', `/offerings/${encodeURIComponent(id)}`)).status === 200,
+        ),
+      );
       return moved && resolves.every(Boolean);
     },
   },
@@ -322,14 +440,24 @@ const CASES = {
   'terminal-event-no-reason': {
     broken: async (ctx) => {
       const event = await cancellationEvent(ctx);
-      return event !== undefined && (typeof at(event, 'reasonCode') !== 'string' || typeof at(event, 'reason') !== 'string');
+      return (
+        event !== undefined && (typeof at(event, 'reasonCode') !== 'string' || typeof at(event, 'reason') !== 'string')
+      );
     },
   },
   'reason-leaks-card': { broken: async (ctx) => holdsCardNumber(String(at(await cancellationEvent(ctx), 'reason'))) },
-  'reason-leaks-secret': { broken: async (ctx) => String(at(await cancellationEvent(ctx), 'reason')).includes(CREDENTIAL) },
+  'reason-leaks-secret': {
+    broken: async (ctx) => String(at(await cancellationEvent(ctx), 'reason')).includes(CREDENTIAL),
+  },
   'unavailable-variant-substituted': {
     broken: async ({ call }) => {
-      const answer = await call('POST', '/quote', { body: { items: [{ offeringId: 'off-margherita', variantId: 'var-margherita-50', quantity: 1, selectedOptions: [crust] }] } });
+      const answer = await call('POST', '/quote', {
+        body: {
+          items: [
+            { offeringId: 'off-margherita', variantId: 'var-margherita-50', quantity: 1, selectedOptions: [crust] },
+          ],
+        },
+      });
       return answer.status === 200 && at(answer.json, 'lines.0.variantId') !== 'var-margherita-50';
     },
   },
@@ -352,13 +480,16 @@ const CASES = {
     broken: async ({ call }) => {
       const catalog = (await call('GET', '/catalog')).json;
       const offerings = arr(at(catalog, 'offerings'));
-      return arr(at(catalog, 'categories')).some((c) => num(c, 'offeringsCount') !== offerings.filter((o) => at(o, 'categorySlug') === at(c, 'slug')).length);
+      return arr(at(catalog, 'categories')).some(
+        (c) => num(c, 'offeringsCount') !== offerings.filter((o) => at(o, 'categorySlug') === at(c, 'slug')).length,
+      );
     },
   },
   'option-group-limits-inverted': {
-    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings'))
-      .flatMap((o) => (Array.isArray(at(o, 'optionGroups')) ? arr(at(o, 'optionGroups')) : []))
-      .some((g) => num(g, 'minSelections') > num(g, 'maxSelections')),
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/catalog')).json, 'offerings'))
+        .flatMap((o) => (Array.isArray(at(o, 'optionGroups')) ? arr(at(o, 'optionGroups')) : []))
+        .some((g) => num(g, 'minSelections') > num(g, 'maxSelections')),
   },
   'health-route-missing': {
     broken: async ({ call }) => {
@@ -366,8 +497,12 @@ const CASES = {
       return health.status === 404 && info.status === 200;
     },
   },
-  'payment-status-failed': { broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') === 'FAILED' },
-  'action-created-confirmed': { broken: async ({ call }) => at((await createAction(call)).action.json, 'status') !== 'AWAITING_PAYMENT' },
+  'payment-status-failed': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') === 'FAILED',
+  },
+  'action-created-confirmed': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'status') !== 'AWAITING_PAYMENT',
+  },
   'action-missing-created-at': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
@@ -377,20 +512,24 @@ const CASES = {
   'payment-option-missing-type': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
-      return arr((await call('GET', `/actions/${str(action.json, 'id')}/payment-options`)).json).some((o) => at(o, 'type') === undefined);
+      return arr((await call('GET', `/actions/${str(action.json, 'id')}/payment-options`)).json).some(
+        (o) => at(o, 'type') === undefined,
+      );
     },
   },
   'cancel-result-no-message': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
-      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } })).json;
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } }))
+        .json;
       return at(result, 'success') === true && at(result, 'message') === undefined;
     },
   },
   'cancel-previous-status-wrong': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
-      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } })).json;
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } }))
+        .json;
       return at(action.json, 'status') === 'AWAITING_PAYMENT' && at(result, 'previousStatus') !== 'AWAITING_PAYMENT';
     },
   },
@@ -403,13 +542,19 @@ const CASES = {
   'webhook-content-type-text': {
     broken: async (ctx) => {
       const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
-      return event !== undefined && event.headers['content-type'] === 'text/plain' && event.headers['x-service-signature'] === hmac(WEBHOOK_SECRET, event.raw);
+      return (
+        event !== undefined &&
+        event.headers['content-type'] === 'text/plain' &&
+        event.headers['x-service-signature'] === hmac(WEBHOOK_SECRET, event.raw)
+      );
     },
   },
   'quote-missing-expiry': { broken: async ({ call }) => at(await certificationQuote(call), 'expiresAt') === undefined },
   'quote-line-total-wrong': {
-    broken: async ({ call }) => arr(at(await certificationQuote(call), 'lines'))
-      .some((l) => num(l, 'lineTotal') !== num(l, 'unitPrice') * num(l, 'quantity') + num(l, 'optionsTotal')),
+    broken: async ({ call }) =>
+      arr(at(await certificationQuote(call), 'lines')).some(
+        (l) => num(l, 'lineTotal') !== num(l, 'unitPrice') * num(l, 'quantity') + num(l, 'optionsTotal'),
+      ),
   },
   'quote-quantity-inflated': {
     broken: async ({ call }) => {
@@ -424,7 +569,9 @@ const CASES = {
       return info.status === 404 && health.status === 200;
     },
   },
-  'provider-status-unknown': { broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'status') === 'LIVE' },
+  'provider-status-unknown': {
+    broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'status') === 'LIVE',
+  },
   'certification-input-unknown-offering': {
     broken: async ({ call }) => {
       const [info, catalog] = await Promise.all([call('GET', '/provider-info'), call('GET', '/catalog')]);
@@ -455,20 +602,31 @@ const CASES = {
   },
   'catalog-route-missing': {
     broken: async ({ call }) => {
-      const [catalog, offering] = await Promise.all([call('GET', '/catalog'), call('GET', '/offerings/off-margherita')]);
+      const [catalog, offering] = await Promise.all([
+        call('GET', '/catalog'),
+        call('GET', '/offerings/off-margherita'),
+      ]);
       return catalog.status === 404 && offering.status === 200;
     },
   },
   'catalog-renamed-fields': {
-    broken: async ({ call }) => arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'title') === undefined && typeof at(o, 'name') === 'string'),
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/catalog')).json, 'offerings')).some(
+        (o) => at(o, 'title') === undefined && typeof at(o, 'name') === 'string',
+      ),
   },
   'offering-by-code-missing': {
     broken: async ({ call }) => {
-      const [byId, byCode] = await Promise.all([call('GET', '/offerings/off-margherita'), call('GET', '/offerings/PZ-MARG')]);
+      const [byId, byCode] = await Promise.all([
+        call('GET', '/offerings/off-margherita'),
+        call('GET', '/offerings/PZ-MARG'),
+      ]);
       return byId.status === 200 && byCode.status === 404;
     },
   },
-  'health-timestamp-not-iso': { broken: async ({ call }) => notIso(at((await call('GET', '/health')).json, 'timestamp')) },
+  'health-timestamp-not-iso': {
+    broken: async ({ call }) => notIso(at((await call('GET', '/health')).json, 'timestamp')),
+  },
   'hmac-over-reserialized-body': {
     auth: 'HMAC_SIGNATURE',
     broken: async ({ call, provider }) => {
@@ -479,12 +637,18 @@ const CASES = {
       return answer.status === 401;
     },
   },
-  'quote-route-missing': { broken: async ({ call }) => (await call('POST', '/quote', { body: await certificationQuoteBody(call) })).status === 404 },
+  'quote-route-missing': {
+    broken: async ({ call }) =>
+      (await call('POST', '/quote', { body: await certificationQuoteBody(call) })).status === 404,
+  },
   'quote-lines-by-title': {
-    broken: async ({ call }) => arr(at(await certificationQuote(call), 'lines')).some((l) => at(l, 'offeringId') === at(l, 'offeringTitle')),
+    broken: async ({ call }) =>
+      arr(at(await certificationQuote(call), 'lines')).some((l) => at(l, 'offeringId') === at(l, 'offeringTitle')),
   },
   'actions-route-missing': { broken: async ({ call }) => (await createAction(call)).action.status === 404 },
-  'payment-status-unknown': { broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') === 'UNPAID' },
+  'payment-status-unknown': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') === 'UNPAID',
+  },
   'action-status-route-missing': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
@@ -500,21 +664,36 @@ const CASES = {
   'action-without-quote-accepted': {
     broken: async ({ call }) => {
       const { items } = await certificationQuoteBody(call);
-      return (await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', userConfirmed: true, items } })).status === 200;
+      return (
+        (await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', userConfirmed: true, items } }))
+          .status === 200
+      );
     },
   },
   'action-unknown-quote-accepted': {
     broken: async ({ call }) => {
       const { items } = await certificationQuoteBody(call);
-      return (await call('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: 'q_never_issued', userConfirmed: true, items } })).status === 200;
+      return (
+        (
+          await call('POST', '/actions', {
+            body: { providerSlug: 'demo-kitchen', quoteId: 'q_never_issued', userConfirmed: true, items },
+          })
+        ).status === 200
+      );
     },
   },
   'quote-binding-options-ignored': {
     broken: async ({ call }) => {
       const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
       const [first, ...rest] = items;
-      const otherCrust = [{ groupId: 'grp-margherita-crust', optionId: 'opt-margherita-crust-classic', quantity: 1 }, { groupId: 'grp-margherita-toppings', optionId: 'opt-margherita-top-olives', quantity: 1 }];
-      return (await actionWithChangedTerms(call, {}, { items: [{ ...first, selectedOptions: otherCrust }, ...rest] })).status === 200;
+      const otherCrust = [
+        { groupId: 'grp-margherita-crust', optionId: 'opt-margherita-crust-classic', quantity: 1 },
+        { groupId: 'grp-margherita-toppings', optionId: 'opt-margherita-top-olives', quantity: 1 },
+      ];
+      return (
+        (await actionWithChangedTerms(call, {}, { items: [{ ...first, selectedOptions: otherCrust }, ...rest] }))
+          .status === 200
+      );
     },
   },
 } satisfies Record<FaultName, FaultCase>;
@@ -548,7 +727,10 @@ describe('fault switches', () => {
       expect(fault.description.length, name).toBeGreaterThan(10);
       const requirement = catalog.requirementById(fault.requirement);
       expect(requirement, `${name}: requirement ${fault.requirement} in spec/requirements.yaml`).toBeDefined();
-      expect(requirement?.verification === 'checked' ? requirement.checks : [], `${name}: ${fault.requirement} is verified by ${fault.check}`).toContain(fault.check);
+      expect(
+        requirement?.verification === 'checked' ? requirement.checks : [],
+        `${name}: ${fault.requirement} is verified by ${fault.check}`,
+      ).toContain(fault.check);
     }
     expect(Object.keys(CASES).sort()).toEqual(Object.keys(FAULTS).sort());
   });
@@ -559,6 +741,8 @@ describe('fault switches', () => {
   });
 
   it('rejects an unknown fault name', async () => {
-    await expect(startProvider({ faults: ['no-such-fault' as FaultName] })).rejects.toThrow(/unknown fault "no-such-fault"/);
+    await expect(startProvider({ faults: ['no-such-fault' as FaultName] })).rejects.toThrow(
+      /unknown fault "no-such-fault"/,
+    );
   });
 });

@@ -2,7 +2,11 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
-import { startReferenceProvider, type ReferenceProviderOptions, type RunningProvider } from '../../src/reference-provider/index.js';
+import {
+  type ReferenceProviderOptions,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
 
 export const CREDENTIAL = 'test-credential-7f3a';
 export const WEBHOOK_SECRET = 'test-webhook-secret-91c2';
@@ -60,12 +64,18 @@ export function clientFor(provider: Pick<RunningProvider, 'url'>, method: AuthMe
 export type Call = ReturnType<typeof clientFor>;
 
 export async function startProvider(overrides: Partial<ReferenceProviderOptions> = {}): Promise<RunningProvider> {
-  return startReferenceProvider({ authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, ...overrides });
+  return startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    ...overrides,
+  });
 }
 
 /** A JSON object, or a thrown error naming what was found (tests fail on a wrong shape). */
 export function obj(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`expected a JSON object, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`expected a JSON object, got ${JSON.stringify(value)}`);
   return value as Record<string, unknown>;
 }
 
@@ -119,21 +129,29 @@ export async function startReceiver(): Promise<{ url: string; events: ReceivedEv
   return {
     url: `http://127.0.0.1:${port}/api/v1/webhooks/demo-kitchen`,
     events,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
 /** The certification selection from the manifest, as the engine would send it. */
 export async function certificationQuoteBody(call: Call): Promise<Record<string, unknown>> {
   const info = (await call('GET', '/provider-info')).json;
-  return { providerSlug: at(info, 'slug'), locationId: at(info, 'manifest.certificationInput.locationId'), items: at(info, 'manifest.certificationInput.items') };
+  return {
+    providerSlug: at(info, 'slug'),
+    locationId: at(info, 'manifest.certificationInput.locationId'),
+    items: at(info, 'manifest.certificationInput.items'),
+  };
 }
 
 /** Quotes the certification selection and creates an action from it. */
-export async function createAction(call: Call, extra: Record<string, unknown> = {}): Promise<{ quote: unknown; action: Answer; body: Record<string, unknown> }> {
+export async function createAction(
+  call: Call,
+  extra: Record<string, unknown> = {},
+): Promise<{ quote: unknown; action: Answer; body: Record<string, unknown> }> {
   const quote = (await call('POST', '/quote', { body: await certificationQuoteBody(call) })).json;
   const body = {
     providerSlug: 'demo-kitchen',

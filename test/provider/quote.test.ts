@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProvider } from '../../src/reference-provider/index.js';
-import { arr, at, certificationQuoteBody, clientFor, num, startProvider, str, type Call } from './helpers.js';
+import { arr, at, type Call, certificationQuoteBody, clientFor, num, startProvider, str } from './helpers.js';
 
 let provider: RunningProvider;
 let call: Call;
@@ -12,12 +12,20 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
-interface Item { offeringId: string; variantId?: string; quantity: number; selectedOptions?: { groupId: string; optionId: string; quantity?: number }[] }
+interface Item {
+  offeringId: string;
+  variantId?: string;
+  quantity: number;
+  selectedOptions?: { groupId: string; optionId: string; quantity?: number }[];
+}
 
 /** The expected line totals, computed from the published catalog with DECISIONS.md's formulas. */
 function expectedLine(catalog: unknown, item: Item): { unitPrice: number; optionsTotal: number; lineTotal: number } {
   const offering = arr(at(catalog, 'offerings')).find((o) => at(o, 'id') === item.offeringId);
-  const variant = item.variantId === undefined ? undefined : arr(at(offering, 'variants')).find((v) => at(v, 'id') === item.variantId);
+  const variant =
+    item.variantId === undefined
+      ? undefined
+      : arr(at(offering, 'variants')).find((v) => at(v, 'id') === item.variantId);
   const unitPrice = num(variant ?? offering, 'basePrice');
   let optionsTotal = 0;
   for (const selected of item.selectedOptions ?? []) {
@@ -39,12 +47,21 @@ describe('POST /quote math', () => {
     const lines = arr(at(quote, 'lines'));
     expect(lines).toHaveLength(items.length);
     items.forEach((item, i) => {
-      expect(lines[i]).toMatchObject({ offeringId: item.offeringId, variantId: item.variantId, quantity: item.quantity, ...expectedLine(catalog, item) });
+      expect(lines[i]).toMatchObject({
+        offeringId: item.offeringId,
+        variantId: item.variantId,
+        quantity: item.quantity,
+        ...expectedLine(catalog, item),
+      });
     });
     // The option price must be multiplied by the item quantity: the first line exercises it.
     expect(lines[0]).toMatchObject({ unitPrice: 1650, quantity: 2, optionsTotal: 240, lineTotal: 3540 });
     expect(arr(at(lines[0], 'selectedOptions'))[1]).toEqual({
-      groupId: 'grp-margherita-toppings', optionId: 'opt-margherita-top-olives', name: 'Olives', priceDelta: 120, quantity: 1,
+      groupId: 'grp-margherita-toppings',
+      optionId: 'opt-margherita-top-olives',
+      name: 'Olives',
+      priceDelta: 120,
+      quantity: 1,
     });
 
     const subtotal = lines.reduce((sum: number, l) => sum + num(l, 'lineTotal'), 0);
@@ -58,9 +75,22 @@ describe('POST /quote math', () => {
   });
 
   it('defaults an option quantity to 1 and multiplies explicit option quantities', async () => {
-    const quote = (await call('POST', '/quote', {
-      body: { items: [{ offeringId: 'off-caesar', quantity: 3, selectedOptions: [{ groupId: 'grp-caesar-extras', optionId: 'opt-caesar-chicken', quantity: 2 }, { groupId: 'grp-caesar-extras', optionId: 'opt-caesar-egg' }] }] },
-    })).json;
+    const quote = (
+      await call('POST', '/quote', {
+        body: {
+          items: [
+            {
+              offeringId: 'off-caesar',
+              quantity: 3,
+              selectedOptions: [
+                { groupId: 'grp-caesar-extras', optionId: 'opt-caesar-chicken', quantity: 2 },
+                { groupId: 'grp-caesar-extras', optionId: 'opt-caesar-egg' },
+              ],
+            },
+          ],
+        },
+      })
+    ).json;
     expect(at(quote, 'lines.0.optionsTotal')).toBe(250 * 2 * 3 + 80 * 1 * 3);
     expect(at(quote, 'lines.0.lineTotal')).toBe(990 * 3 + 250 * 2 * 3 + 80 * 3);
     expect(at(quote, 'locationId')).toBe('loc-downtown');
@@ -69,7 +99,12 @@ describe('POST /quote math', () => {
 
 const crust = { groupId: 'grp-margherita-crust', optionId: 'opt-margherita-crust-classic' };
 const topping = (name: string) => ({ groupId: 'grp-margherita-toppings', optionId: `opt-margherita-top-${name}` });
-const margherita = (extra: Record<string, unknown>) => ({ offeringId: 'off-margherita', quantity: 1, selectedOptions: [crust], ...extra });
+const margherita = (extra: Record<string, unknown>) => ({
+  offeringId: 'off-margherita',
+  quantity: 1,
+  selectedOptions: [crust],
+  ...extra,
+});
 
 describe('POST /quote validation', () => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
@@ -78,15 +113,47 @@ describe('POST /quote validation', () => {
     ['quantity as a string', { items: [margherita({ quantity: '2' })] }, /quantity/],
     ['no items', { items: [] }, /items must be a non-empty array/],
     ['unknown offering', { items: [{ offeringId: 'off-nothing', quantity: 1 }] }, /unknown offering "off-nothing"/],
-    ['unavailable offering', { items: [{ offeringId: 'off-truffle', quantity: 1, selectedOptions: [{ groupId: 'grp-truffle-crust', optionId: 'opt-truffle-crust-classic' }] }] }, /"off-truffle".*not available/],
+    [
+      'unavailable offering',
+      {
+        items: [
+          {
+            offeringId: 'off-truffle',
+            quantity: 1,
+            selectedOptions: [{ groupId: 'grp-truffle-crust', optionId: 'opt-truffle-crust-classic' }],
+          },
+        ],
+      },
+      /"off-truffle".*not available/,
+    ],
     ['unknown variant', { items: [margherita({ variantId: 'var-nothing' })] }, /unknown variant/],
-    ['unavailable variant', { items: [margherita({ variantId: 'var-margherita-50' })] }, /variant "var-margherita-50".*not available/],
+    [
+      'unavailable variant',
+      { items: [margherita({ variantId: 'var-margherita-50' })] },
+      /variant "var-margherita-50".*not available/,
+    ],
     ['unknown option', { items: [margherita({ selectedOptions: [crust, topping('pineapple')] })] }, /unknown option/],
     ['unavailable option', { items: [margherita({ selectedOptions: [crust, topping('jalapeno')] })] }, /not available/],
-    ['option selected twice', { items: [margherita({ selectedOptions: [crust, topping('basil'), topping('basil')] })] }, /selected twice/],
-    ['option quantity 0', { items: [margherita({ selectedOptions: [{ ...crust, quantity: 0 }] })] }, /selectedOptions\[0\]\.quantity/],
-    ['required group missing', { items: [margherita({ selectedOptions: [] })] }, /required option group "grp-margherita-crust".*missing/],
-    ['more than maxSelections', { items: [margherita({ selectedOptions: [crust, topping('basil'), topping('olives'), topping('mozzarella')] })] }, /at most 2 selections \(found 3\)/],
+    [
+      'option selected twice',
+      { items: [margherita({ selectedOptions: [crust, topping('basil'), topping('basil')] })] },
+      /selected twice/,
+    ],
+    [
+      'option quantity 0',
+      { items: [margherita({ selectedOptions: [{ ...crust, quantity: 0 }] })] },
+      /selectedOptions\[0\]\.quantity/,
+    ],
+    [
+      'required group missing',
+      { items: [margherita({ selectedOptions: [] })] },
+      /required option group "grp-margherita-crust".*missing/,
+    ],
+    [
+      'more than maxSelections',
+      { items: [margherita({ selectedOptions: [crust, topping('basil'), topping('olives'), topping('mozzarella')] })] },
+      /at most 2 selections \(found 3\)/,
+    ],
     ['unknown location', { locationId: 'loc-moon', items: [margherita({})] }, /unknown locationId "loc-moon"/],
     ['inactive location', { locationId: 'loc-harbour', items: [margherita({})] }, /not active/],
     ['another provider', { providerSlug: 'other-kitchen', items: [margherita({})] }, /providerSlug/],
@@ -100,7 +167,9 @@ describe('POST /quote validation', () => {
   });
 
   it('accepts the same item with valid selections', async () => {
-    const answer = await call('POST', '/quote', { body: { items: [margherita({ selectedOptions: [crust, topping('basil'), topping('olives')] })] } });
+    const answer = await call('POST', '/quote', {
+      body: { items: [margherita({ selectedOptions: [crust, topping('basil'), topping('olives')] })] },
+    });
     expect(answer.status).toBe(200);
   });
 });
@@ -113,14 +182,28 @@ describe('quote expiry', () => {
       const quote = (await shortCall('POST', '/quote', { body: await certificationQuoteBody(shortCall) })).json;
       const wait = Date.parse(str(quote, 'expiresAt')) - Date.now();
       await delay(Math.max(0, wait) + 20);
-      const answer = await shortCall('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: str(quote, 'id'), userConfirmed: true, idempotencyKey: 'expired-1' } });
+      const answer = await shortCall('POST', '/actions', {
+        body: {
+          providerSlug: 'demo-kitchen',
+          quoteId: str(quote, 'id'),
+          userConfirmed: true,
+          idempotencyKey: 'expired-1',
+        },
+      });
       expect(answer.status).toBe(422);
       expect(at(answer.json, 'code')).toBe('QUOTE_EXPIRED');
       expect(shortLived.webhookDeliveries).toHaveLength(0);
 
       // Nothing was created: the next action gets the first public number, and the key is still free.
       const fresh = (await shortCall('POST', '/quote', { body: await certificationQuoteBody(shortCall) })).json;
-      const created = await shortCall('POST', '/actions', { body: { providerSlug: 'demo-kitchen', quoteId: str(fresh, 'id'), userConfirmed: true, idempotencyKey: 'expired-1' } });
+      const created = await shortCall('POST', '/actions', {
+        body: {
+          providerSlug: 'demo-kitchen',
+          quoteId: str(fresh, 'id'),
+          userConfirmed: true,
+          idempotencyKey: 'expired-1',
+        },
+      });
       expect(created.status).toBe(200);
       expect(at(created.json, 'publicId')).toBe('DK-1001');
     } finally {

@@ -1,7 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_METHODS } from '../../src/model/contract-constants.js';
 import type { RunningProvider } from '../../src/reference-provider/index.js';
-import { CREDENTIAL, arr, authHeaders, at, certificationQuoteBody, clientFor, createAction, hmac, num, obj, startProvider, str, type Call } from './helpers.js';
+import {
+  arr,
+  at,
+  authHeaders,
+  type Call,
+  CREDENTIAL,
+  certificationQuoteBody,
+  clientFor,
+  createAction,
+  hmac,
+  num,
+  obj,
+  startProvider,
+  str,
+} from './helpers.js';
 
 describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
   let provider: RunningProvider;
@@ -17,7 +31,13 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     const answer = await call('GET', '/provider-info');
     expect(answer.status).toBe(200);
     expect(answer.contentType).toBe('application/json');
-    expect(answer.json).toMatchObject({ slug: 'demo-kitchen', status: 'SANDBOX', type: 'DELIVERY', authMethod, environment: 'sandbox' });
+    expect(answer.json).toMatchObject({
+      slug: 'demo-kitchen',
+      status: 'SANDBOX',
+      type: 'DELIVERY',
+      authMethod,
+      environment: 'sandbox',
+    });
     expect(arr(at(answer.json, 'capabilities'))).toHaveLength(11);
     expect(at(answer.json, 'manifest.certification.safeTestEnvironment')).toBe(true);
     expect(at(answer.json, 'manifest.inputMode')).toBe('OFFERING');
@@ -51,7 +71,9 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     const categories = arr(at(answer.json, 'categories'));
     expect(offerings.length).toBeGreaterThanOrEqual(5);
     for (const category of categories) {
-      expect(num(category, 'offeringsCount')).toBe(offerings.filter((o) => at(o, 'categorySlug') === at(category, 'slug')).length);
+      expect(num(category, 'offeringsCount')).toBe(
+        offerings.filter((o) => at(o, 'categorySlug') === at(category, 'slug')).length,
+      );
     }
     for (const offering of offerings) expect(Number.isInteger(at(offering, 'basePrice'))).toBe(true);
     expect(offerings.some((o) => at(o, 'isAvailable') === false)).toBe(true);
@@ -65,7 +87,9 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     const catalog = (await call('GET', '/catalog')).json;
     const first = arr(at(catalog, 'offerings'))[0];
     expect((await call('GET', `/offerings/${str(first, 'id')}`)).json).toEqual(first);
-    expect((await call('GET', `/offerings/${encodeURIComponent(str(first, 'offeringCode')).replace('-', '%2D')}`)).json).toEqual(first);
+    expect(
+      (await call('GET', `/offerings/${encodeURIComponent(str(first, 'offeringCode')).replace('-', '%2D')}`)).json,
+    ).toEqual(first);
     const missing = await call('GET', '/offerings/no-such-offering');
     expect(missing.status).toBe(404);
     expect(at(missing.json, 'code')).toBe('NOT_FOUND');
@@ -83,8 +107,14 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     const { quote, action } = await createAction(call);
     expect(action.status).toBe(200);
     expect(action.json).toMatchObject({
-      providerSlug: 'demo-kitchen', status: 'AWAITING_PAYMENT', paymentStatus: 'PENDING', quoteId: str(quote, 'id'),
-      total: num(quote, 'total'), subtotal: num(quote, 'subtotal'), fees: num(quote, 'totalFees'), fulfillmentType: 'STANDARD',
+      providerSlug: 'demo-kitchen',
+      status: 'AWAITING_PAYMENT',
+      paymentStatus: 'PENDING',
+      quoteId: str(quote, 'id'),
+      total: num(quote, 'total'),
+      subtotal: num(quote, 'subtotal'),
+      fees: num(quote, 'totalFees'),
+      fulfillmentType: 'STANDARD',
       nextAction: { type: 'OPEN_URL' },
     });
     expect(str(action.json, 'nextAction.url')).toMatch(/^https:\/\/pay\.demo-kitchen\.example\/checkout\//);
@@ -99,10 +129,17 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     const options = arr((await call('GET', `/actions/${id}/payment-options`)).json);
     expect(options.map((o) => at(o, 'type'))).toEqual(['CARD', 'CASH']);
 
-    const cancel = await call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: changed mind' } });
+    const cancel = await call('POST', `/actions/${id}/cancel`, {
+      body: { reason: 'CUSTOMER_CANCELLED: changed mind' },
+    });
     expect(cancel.json).toEqual({
-      success: true, actionId: publicId, externalActionId: str(action.json, 'externalActionId'),
-      previousStatus: 'AWAITING_PAYMENT', newStatus: 'CANCELLED', message: `Order ${publicId} cancelled`, refundInitiated: false,
+      success: true,
+      actionId: publicId,
+      externalActionId: str(action.json, 'externalActionId'),
+      previousStatus: 'AWAITING_PAYMENT',
+      newStatus: 'CANCELLED',
+      message: `Order ${publicId} cancelled`,
+      refundInitiated: false,
     });
     const after = (await call('GET', `/actions/${publicId}`)).json;
     expect(at(after, 'status')).toBe('CANCELLED');
@@ -115,7 +152,11 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
   it('rejects a wrong and a missing credential with 401 UNAUTHORIZED on reads and on POST /quote', async () => {
     const body = await certificationQuoteBody(call);
     for (const credential of [null, `${CREDENTIAL}x`, CREDENTIAL.toUpperCase()]) {
-      for (const [method, path] of [['GET', '/catalog'], ['GET', '/provider-info'], ['POST', '/quote']] as const) {
+      for (const [method, path] of [
+        ['GET', '/catalog'],
+        ['GET', '/provider-info'],
+        ['POST', '/quote'],
+      ] as const) {
         const answer = await call(method, path, { credential, ...(method === 'POST' ? { body } : {}) });
         expect(answer.status, `${method} ${path} with ${credential === null ? 'no' : 'a wrong'} credential`).toBe(401);
         expect(obj(answer.json)).toEqual({ code: 'UNAUTHORIZED', message: expect.any(String) });
@@ -133,7 +174,9 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
 
     const raw = '{"items": [';
     const response = await fetch(`${provider.url}/quote`, {
-      method: 'POST', body: raw, headers: { 'content-type': 'application/json', ...authHeaders(authMethod, CREDENTIAL, raw) },
+      method: 'POST',
+      body: raw,
+      headers: { 'content-type': 'application/json', ...authHeaders(authMethod, CREDENTIAL, raw) },
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'INVALID_ARGUMENT' });
@@ -143,7 +186,10 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     const before = provider.requests.length;
     await call('GET', '/health');
     await call('GET', '/catalog?category=pizza');
-    expect(provider.requests.slice(before)).toEqual([{ method: 'GET', path: '/health' }, { method: 'GET', path: '/catalog' }]);
+    expect(provider.requests.slice(before)).toEqual([
+      { method: 'GET', path: '/health' },
+      { method: 'GET', path: '/catalog' },
+    ]);
   });
 });
 
@@ -152,9 +198,12 @@ describe('HMAC_SIGNATURE verification', () => {
     const provider = await startProvider({ authMethod: 'HMAC_SIGNATURE' });
     try {
       const body = JSON.stringify(await certificationQuoteBody(clientFor(provider, 'HMAC_SIGNATURE')));
-      const post = (signature: string, sent: string) => fetch(`${provider.url}/quote`, {
-        method: 'POST', body: sent, headers: { 'content-type': 'application/json', 'x-service-signature': signature },
-      });
+      const post = (signature: string, sent: string) =>
+        fetch(`${provider.url}/quote`, {
+          method: 'POST',
+          body: sent,
+          headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+        });
       expect((await post(hmac(CREDENTIAL, body), body)).status).toBe(200);
       expect((await post(hmac(CREDENTIAL, body).toUpperCase(), body)).status).toBe(200);
       expect((await post(hmac(CREDENTIAL, body), body.replace('"quantity":2', '"quantity":3'))).status).toBe(401);

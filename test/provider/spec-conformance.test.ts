@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VARIANTS, type RunningProvider } from '../../src/reference-provider/index.js';
+import { type RunningProvider, VARIANTS } from '../../src/reference-provider/index.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
-import { arr, at, certificationQuoteBody, clientFor, createAction, startProvider, startReceiver, str, type Call } from './helpers.js';
+import {
+  arr,
+  at,
+  type Call,
+  certificationQuoteBody,
+  clientFor,
+  createAction,
+  startProvider,
+  startReceiver,
+  str,
+} from './helpers.js';
 
 describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml', (variant) => {
   let contract: Contract;
@@ -35,7 +45,8 @@ describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml
     await conforms('GET /health', 'GET', '/health');
     await conforms('GET /locations', 'GET', '/locations?activeOnly=false');
     const catalog = await conforms('GET /catalog', 'GET', '/catalog');
-    for (const offering of arr(at(catalog, 'offerings'))) await conforms('GET /offerings/{id}', 'GET', `/offerings/${str(offering, 'id')}`);
+    for (const offering of arr(at(catalog, 'offerings')))
+      await conforms('GET /offerings/{id}', 'GET', `/offerings/${str(offering, 'id')}`);
     await conforms('GET /search', 'GET', '/search?q=pizza&limit=2');
     await conforms('POST /quote', 'POST', '/quote', await certificationQuoteBody(call));
 
@@ -44,14 +55,17 @@ describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml
     const id = str(action.json, 'id');
     await conforms('GET /actions/{id}', 'GET', `/actions/${id}`);
     await conforms('GET /actions/{id}/payment-options', 'GET', `/actions/${id}/payment-options`);
-    await conforms('POST /actions/{id}/cancel', 'POST', `/actions/${id}/cancel`, { reason: 'CUSTOMER_CANCELLED: test' });
+    await conforms('POST /actions/{id}/cancel', 'POST', `/actions/${id}/cancel`, {
+      reason: 'CUSTOMER_CANCELLED: test',
+    });
     await conforms('GET /actions/{id}', 'GET', `/actions/${id}`);
 
     await provider.webhooksSettled();
     const events = receiver.events.filter((e) => e.raw.includes(id));
     // Two status changes (created, cancelled); the noisy variant delivers each event twice.
     expect(events).toHaveLength(variant === 'noisy' ? 4 : 2);
-    for (const event of events) expect(contract.validate('NormalizedWebhookEvent', JSON.parse(event.raw)).problems).toEqual([]);
+    for (const event of events)
+      expect(contract.validate('NormalizedWebhookEvent', JSON.parse(event.raw)).problems).toEqual([]);
   });
 
   it('error answers are ErrorResponses with documented codes', async () => {
@@ -61,8 +75,18 @@ describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml
       ['GET /search', 'GET', '/search', undefined],
       ['POST /quote', 'POST', '/quote', { items: [] }],
       ['POST /actions', 'POST', '/actions', { quoteId: 'q' }],
-      ['POST /actions', 'POST', '/actions', { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: false }],
-      ['POST /actions', 'POST', '/actions', { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: true }],
+      [
+        'POST /actions',
+        'POST',
+        '/actions',
+        { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: false },
+      ],
+      [
+        'POST /actions',
+        'POST',
+        '/actions',
+        { providerSlug: 'demo-kitchen', quoteId: 'q_nothing', userConfirmed: true },
+      ],
       ['GET /actions/{id}', 'GET', '/actions/nothing', undefined],
     ];
     for (const [operation, method, path, body] of errors) {
@@ -70,6 +94,8 @@ describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml
       expect(codes).toContain(at(json, 'code'));
     }
     const unauthorized = await call('GET', '/catalog', { credential: null });
-    expect(contract.validateResponse('GET /catalog', 401, unauthorized.json)?.problems ?? ['no 401 in spec']).toEqual([]);
+    expect(contract.validateResponse('GET /catalog', 401, unauthorized.json)?.problems ?? ['no 401 in spec']).toEqual(
+      [],
+    );
   });
 });

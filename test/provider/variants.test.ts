@@ -1,6 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProvider, Variant } from '../../src/reference-provider/index.js';
-import { arr, at, certificationQuoteBody, clientFor, createAction, num, startProvider, startReceiver, str, type Call } from './helpers.js';
+import {
+  arr,
+  at,
+  type Call,
+  certificationQuoteBody,
+  clientFor,
+  createAction,
+  num,
+  startProvider,
+  startReceiver,
+  str,
+} from './helpers.js';
 
 /** Every answer of one certification-like pass over the provider, by name, and the events it caused. */
 interface Pass {
@@ -30,9 +41,15 @@ async function runPass(variant: Variant): Promise<Pass> {
     answers.action = action.json;
     const id = str(action.json, 'id');
     answers.paymentOptions = await get(`/actions/${id}/payment-options`);
-    answers.cancel = (await call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } })).json;
+    answers.cancel = (
+      await call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } })
+    ).json;
     await provider.webhooksSettled();
-    return { answers, events: receiver.events.map((e) => ({ raw: e.raw, json: JSON.parse(e.raw) as unknown })), quoteAskedAtMs };
+    return {
+      answers,
+      events: receiver.events.map((e) => ({ raw: e.raw, json: JSON.parse(e.raw) as unknown })),
+      quoteAskedAtMs,
+    };
   } finally {
     await provider.close();
     await receiver.close();
@@ -55,12 +72,28 @@ describe('the minimal variant', () => {
     ['locations.0', ['latitude', 'longitude', 'serviceRadiusKm', 'isActive', 'metadata']],
     ['catalog', ['version']],
     ['catalog.categories.0', ['description', 'displayOrder', 'offeringsCount']],
-    ['catalog.offerings.0', ['description', 'categorySlug', 'categoryTitle', 'currency', 'isAvailable', 'tags', 'metadata']],
+    [
+      'catalog.offerings.0',
+      ['description', 'categorySlug', 'categoryTitle', 'currency', 'isAvailable', 'tags', 'metadata'],
+    ],
     ['catalog.offerings.0.variants.0', ['metadata']],
     ['offering', ['description', 'categorySlug', 'currency', 'tags']],
     ['search.0', ['description', 'categorySlug', 'currency', 'tags']],
     ['quote', ['locationId', 'currency', 'totalDiscount', 'fees', 'discounts', 'metadata']],
-    ['action', ['externalActionId', 'quoteId', 'paymentStatus', 'fees', 'discount', 'currency', 'customer', 'fulfillmentType', 'metadata']],
+    [
+      'action',
+      [
+        'externalActionId',
+        'quoteId',
+        'paymentStatus',
+        'fees',
+        'discount',
+        'currency',
+        'customer',
+        'fulfillmentType',
+        'metadata',
+      ],
+    ],
     ['paymentOptions.0', ['checkoutUrl', 'isAvailable']],
     ['cancel', ['refundInitiated', 'externalActionId']],
   ];
@@ -80,7 +113,13 @@ describe('the minimal variant', () => {
     expect(num(quote, 'total')).toBe(num(quote, 'subtotal') + num(quote, 'totalFees'));
   });
 
-  const timestamps = ['health.timestamp', 'catalog.updatedAt', 'quote.expiresAt', 'action.createdAt', 'action.updatedAt'];
+  const timestamps = [
+    'health.timestamp',
+    'catalog.updatedAt',
+    'quote.expiresAt',
+    'action.createdAt',
+    'action.updatedAt',
+  ];
   it.each(timestamps)('%s is written without an offset', (path) => {
     expect(str(pass.answers, path)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   });
@@ -99,9 +138,27 @@ describe('the noisy variant', () => {
     pass = await runPass('noisy');
   });
 
-  const noisy = ['providerInfo', 'providerInfo.manifest', 'health', 'locations.0', 'catalog', 'catalog.categories.0', 'catalog.offerings.0',
-    'catalog.offerings.0.optionGroups.0.options.0', 'offering.variants.0', 'search.0', 'error', 'quote', 'quote.lines.0',
-    'quote.lines.0.selectedOptions.0', 'quote.fees.0', 'action', 'action.nextAction', 'paymentOptions.0', 'cancel'];
+  const noisy = [
+    'providerInfo',
+    'providerInfo.manifest',
+    'health',
+    'locations.0',
+    'catalog',
+    'catalog.categories.0',
+    'catalog.offerings.0',
+    'catalog.offerings.0.optionGroups.0.options.0',
+    'offering.variants.0',
+    'search.0',
+    'error',
+    'quote',
+    'quote.lines.0',
+    'quote.lines.0.selectedOptions.0',
+    'quote.fees.0',
+    'action',
+    'action.nextAction',
+    'paymentOptions.0',
+    'cancel',
+  ];
   it.each(noisy)('%s carries unknown vendor fields', (path) => {
     expect(at(pass.answers, `${path}.x_vendor`), path).toBeTypeOf('object');
     expect(at(pass.answers, `${path}.internalNote`), path).toBeTypeOf('string');
@@ -114,7 +171,8 @@ describe('the noisy variant', () => {
 
   it('delivers every event twice with the same eventId and bytes, with vendor fields and its own reason code', () => {
     const byId = new Map<string, Pass['events']>();
-    for (const event of pass.events) byId.set(str(event.json, 'eventId'), [...(byId.get(str(event.json, 'eventId')) ?? []), event]);
+    for (const event of pass.events)
+      byId.set(str(event.json, 'eventId'), [...(byId.get(str(event.json, 'eventId')) ?? []), event]);
     expect(byId.size).toBe(2);
     for (const copies of byId.values()) {
       expect(copies).toHaveLength(2);

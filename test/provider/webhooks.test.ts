@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_SECRET, at, clientFor, createAction, hmac, startProvider, startReceiver, str } from './helpers.js';
+import { at, clientFor, createAction, hmac, startProvider, startReceiver, str, WEBHOOK_SECRET } from './helpers.js';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
@@ -29,10 +29,19 @@ describe('status webhooks', () => {
       }
       const [created, cancelled] = mine.map((e) => JSON.parse(e.raw) as unknown);
       expect(created).toEqual({
-        eventId: expect.stringMatching(/^[0-9a-f-]{36}$/), eventType: 'action.status_updated', providerSlug: 'demo-kitchen',
-        timestamp: expect.any(String), actionId: id, newStatus: 'AWAITING_PAYMENT',
+        eventId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        eventType: 'action.status_updated',
+        providerSlug: 'demo-kitchen',
+        timestamp: expect.any(String),
+        actionId: id,
+        newStatus: 'AWAITING_PAYMENT',
       });
-      expect(cancelled).toMatchObject({ actionId: id, newStatus: 'CANCELLED', reasonCode: 'CUSTOMER_CANCELLED', reason: expect.any(String) });
+      expect(cancelled).toMatchObject({
+        actionId: id,
+        newStatus: 'CANCELLED',
+        reasonCode: 'CUSTOMER_CANCELLED',
+        reason: expect.any(String),
+      });
       expect(str(cancelled, 'reason').length).toBeGreaterThanOrEqual(12);
       expect(at(created, 'eventId')).not.toBe(at(cancelled, 'eventId'));
       const status = (await call('GET', `/actions/${id}`)).json;

@@ -53,7 +53,9 @@ describe('console reporter: the header at once', () => {
     const stream = new Capture();
     const reporter = createConsoleReporter({ stream, color: false, interactive: false });
     reporter.onRunBegin({ baseUrl: BASE, timeoutMs: 10_000 });
-    expect(stream.text).toBe(`provcert certifying ${BASE}: reading GET /provider-info first (requests time out after 10 s)\n`);
+    expect(stream.text).toBe(
+      `provcert certifying ${BASE}: reading GET /provider-info first (requests time out after 10 s)\n`,
+    );
     reporter.onRunStart({ baseUrl: BASE, webhookUrl: WEBHOOK_URL, profile: 'TRANSACTIONAL', checks: 8 });
     expect(lines(stream).slice(1, 3)).toEqual([
       'profile TRANSACTIONAL, 8 checks',
@@ -67,11 +69,23 @@ describe('console reporter: what a wait is waiting for', () => {
     const stream = new Capture();
     const reporter = createConsoleReporter({ stream, color: false, interactive: false });
     reporter.onCheckStart('webhook', 'Signed status events');
-    reporter.onCheckProgress('webhook', { text: '0 of 4 expected events received', remainingMs: 30_000, endsEarly: true });
+    reporter.onCheckProgress('webhook', {
+      text: '0 of 4 expected events received',
+      remainingMs: 30_000,
+      endsEarly: true,
+    });
     vi.advanceTimersByTime(1_000);
-    reporter.onCheckProgress('webhook', { text: '0 of 4 expected events received', remainingMs: 29_000, endsEarly: true });
+    reporter.onCheckProgress('webhook', {
+      text: '0 of 4 expected events received',
+      remainingMs: 29_000,
+      endsEarly: true,
+    });
     vi.advanceTimersByTime(5_000);
-    reporter.onCheckProgress('webhook', { text: '2 of 4 expected events received', remainingMs: 24_000, endsEarly: true });
+    reporter.onCheckProgress('webhook', {
+      text: '2 of 4 expected events received',
+      remainingMs: 24_000,
+      endsEarly: true,
+    });
     reporter.onCheckStart('quote-expiry', 'An expired quote creates no action');
     reporter.onCheckProgress('quote-expiry', { text: 'waiting for quote q-1 to expire', remainingMs: 3_240 });
     expect(lines(stream)).toEqual([
@@ -99,7 +113,11 @@ describe('console reporter: what a wait is waiting for', () => {
     const reporter = createConsoleReporter({ stream, color: false, interactive: true });
     reporter.onCheckStart('catalog', 'Catalog');
     reporter.onCheckStart('webhook', 'Signed status events');
-    reporter.onCheckProgress('webhook', { text: '0 of 4 expected events received', remainingMs: 30_000, endsEarly: true });
+    reporter.onCheckProgress('webhook', {
+      text: '0 of 4 expected events received',
+      remainingMs: 30_000,
+      endsEarly: true,
+    });
     vi.advanceTimersByTime(100); // the next spinner frame
     expect(stream.text).toContain('webhook: 0 of 4 expected events received, up to 30 s left · running catalog');
     vi.advanceTimersByTime(6_000);
@@ -112,7 +130,14 @@ describe('console reporter: what a wait is waiting for', () => {
   });
 
   it('formats countdowns in whole seconds from 10 s, tenths below, never negative', () => {
-    expect([30_000, 10_000, 9_960, 3_240, 0, -50].map(secondsText)).toEqual(['30 s', '10 s', '10.0 s', '3.2 s', '0.0 s', '0.0 s']);
+    expect([30_000, 10_000, 9_960, 3_240, 0, -50].map(secondsText)).toEqual([
+      '30 s',
+      '10 s',
+      '10.0 s',
+      '3.2 s',
+      '0.0 s',
+      '0.0 s',
+    ]);
   });
 });
 
@@ -122,7 +147,11 @@ describe('console reporter: a terminal without width', () => {
     const reporter = createConsoleReporter({ stream, color: false, interactive: true });
     reporter.onRunBegin({ baseUrl: BASE, timeoutMs: 10_000 });
     reporter.onCheckStart('webhook', 'Signed status events');
-    reporter.onCheckProgress('webhook', { text: '0 of 2 expected events received', remainingMs: 30_000, endsEarly: true });
+    reporter.onCheckProgress('webhook', {
+      text: '0 of 2 expected events received',
+      remainingMs: 30_000,
+      endsEarly: true,
+    });
     vi.advanceTimersByTime(5_000);
     reporter.onRunEnd(failingReport());
     expect(stream.text).not.toContain('\u001b');
@@ -139,7 +168,11 @@ describe('console reporter: a terminal without width', () => {
     const before = stream.text.length;
     vi.advanceTimersByTime(2_000);
     expect(stream.text.length).toBe(before);
-    reporter.onCheckProgress('webhook', { text: '1 of 2 expected events received', remainingMs: 20_000, endsEarly: true });
+    reporter.onCheckProgress('webhook', {
+      text: '1 of 2 expected events received',
+      remainingMs: 20_000,
+      endsEarly: true,
+    });
     expect(stream.text.slice(before)).toBe('… webhook: 1 of 2 expected events received, up to 20 s left\n');
   });
 });

@@ -30,7 +30,12 @@ class FakeTty extends Capture {
 
 function play(report: RunReport, stream: Capture, options: { color: boolean; interactive: boolean }): string {
   const reporter = createConsoleReporter({ stream, ...options });
-  reporter.onRunStart({ baseUrl: report.provider.baseUrl, webhookUrl: report.webhooks.url, profile: report.provider.profile ?? 'unknown', checks: report.checks.length });
+  reporter.onRunStart({
+    baseUrl: report.provider.baseUrl,
+    webhookUrl: report.webhooks.url,
+    profile: report.provider.profile ?? 'unknown',
+    checks: report.checks.length,
+  });
   for (const check of report.checks) reporter.onCheckStart(check.id, check.title);
   for (const check of report.checks) reporter.onCheckEnd(check);
   reporter.onRunEnd(report);
@@ -42,12 +47,18 @@ describe('createConsoleReporter', () => {
     const out = play(failingReport(), new Capture(), { color: false, interactive: false });
     const lines = out.split('\n');
     expect(lines[0]).toBe('provcert certifying http://127.0.0.1:4010 (profile TRANSACTIONAL, 8 checks)');
-    expect(lines[1]).toBe('webhook receiver: http://127.0.0.1:8787/api/v1/webhooks/demo-pizza  (the provider must post its status events here)');
+    expect(lines[1]).toBe(
+      'webhook receiver: http://127.0.0.1:8787/api/v1/webhooks/demo-pizza  (the provider must post its status events here)',
+    );
     expect(lines).toContain('✓ catalog  Catalog schema and consistency (12 ms)');
     expect(lines).toContain('✗ quote-math  total 2350 ≠ subtotal 2100 + fees 300 − discount 0');
-    expect(lines).toContain('- search  SEARCH is not declared | skipped <script>window.__provcertInjected = true</script>');
+    expect(lines).toContain(
+      '- search  SEARCH is not declared | skipped <script>window.__provcertInjected = true</script>',
+    );
     expect(lines).toContain('! errors  the check could not run: timed out after 10000 ms');
-    expect(lines).toContain('    warning [METADATA-RULE]: catalog price differs from quote: 900 vs 950 (100%: not a failure)');
+    expect(lines).toContain(
+      '    warning [METADATA-RULE]: catalog price differs from quote: 900 vs 950 (100%: not a failure)',
+    );
     expect(lines.at(-3)).toBe('FAIL  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
     expect(lines.at(-2)).toMatch(/^Certification failed/);
     expect(out).not.toContain('\u001b');
@@ -59,13 +70,15 @@ describe('createConsoleReporter', () => {
     const start = out.indexOf('✗ quote-math');
     const block = out.slice(start, out.indexOf('\n✗ webhook', start));
     expect(block).toContain('\n    - line 1 offeringTitle is provider text:');
-    expect(block).toMatch(/\n    violates: QUOTE-TOTAL( \(Endpoints › Provider route behaviour rules\))?\n/);
+    expect(block).toMatch(/\n {4}violates: QUOTE-TOTAL( \(Endpoints › Provider route behaviour rules\))?\n/);
     // Shown escaped, never interpreted (sanitizeTerminalText).
     expect(block).toContain('\n    - control characters\\x1b[2J\\x07 are dropped');
     expect(block).toContain('\n    expected:\n      {\n        "total": 2400\n      }');
     expect(block).toContain('\n    found:\n      {\n        "total": 2350,');
     expect(block).toContain('\n    total: expected 2100 + 300 − 0 = 2400, provider 2350');
-    expect(block).toContain("\n    reproduce:\n      BODY='{\"providerSlug\":\"demo-pizza\"}'\n      curl -sS -i -X POST");
+    expect(block).toContain(
+      '\n    reproduce:\n      BODY=\'{"providerSlug":"demo-pizza"}\'\n      curl -sS -i -X POST',
+    );
     expect(block).toContain('\n    request: POST http://127.0.0.1:4010/quote → 200');
   });
 
@@ -111,9 +124,21 @@ describe('terminalMode: the one decision of colour and spinner', () => {
     ['CI=0', tty, { CI: '0' }, {}, { color: true, spinner: true }],
     ['TERM=dumb', tty, { TERM: 'dumb' }, {}, { color: false, spinner: false }],
     ['TERM=xterm-256color', tty, { TERM: 'xterm-256color' }, {}, { color: true, spinner: true }],
-    ['FORCE_COLOR=1 on a pipe (colour, never a spinner)', pipe, { FORCE_COLOR: '1' }, {}, { color: true, spinner: false }],
+    [
+      'FORCE_COLOR=1 on a pipe (colour, never a spinner)',
+      pipe,
+      { FORCE_COLOR: '1' },
+      {},
+      { color: true, spinner: false },
+    ],
     ['FORCE_COLOR=0', tty, { FORCE_COLOR: '0' }, {}, { color: false, spinner: true }],
-    ['FORCE_COLOR beats NO_COLOR for colour, not for the spinner', tty, { NO_COLOR: '1', FORCE_COLOR: '1' }, {}, { color: true, spinner: false }],
+    [
+      'FORCE_COLOR beats NO_COLOR for colour, not for the spinner',
+      tty,
+      { NO_COLOR: '1', FORCE_COLOR: '1' },
+      {},
+      { color: true, spinner: false },
+    ],
     ['--no-color beats FORCE_COLOR', tty, { FORCE_COLOR: '1' }, { noColor: true }, { color: false, spinner: false }],
   ])('%s', (_name, stream, env, options, expected) => {
     expect(terminalMode(stream, env, options)).toEqual(expected);

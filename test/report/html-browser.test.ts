@@ -3,20 +3,27 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderHtml } from '../../src/report/html.js';
 import type { RunReport } from '../../src/model/report.js';
+import { renderHtml } from '../../src/report/html.js';
 import { failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn('HTML browser test not run: chromium not found — install with: apt-get install chromium');
+if (!hasChromium)
+  console.warn('HTML browser test not run: chromium not found — install with: apt-get install chromium');
 
 /** Headless Chromium that phones nowhere by itself, so every request seen comes from the page. */
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 describe.runIf(hasChromium)('HTML report in headless Chromium', () => {
@@ -27,7 +34,11 @@ describe.runIf(hasChromium)('HTML report in headless Chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'provcert-html-'));
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS });
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+    });
     context.on('request', (request) => requests.push(request.url()));
     context.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());

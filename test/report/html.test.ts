@@ -23,16 +23,27 @@ describe('renderHtml (static)', () => {
   it('has a row per check, each expandable, with the verdict and counts', () => {
     const report = failingReport();
     expect(html).toContain('<h1>Certification FAILED</h1>');
-    for (const check of report.checks) expect(html).toMatch(new RegExp(`<details class="check ${check.status}" id="check-${check.id}" data-status="${check.status}"( open)?>`));
+    for (const check of report.checks)
+      expect(html).toMatch(
+        new RegExp(
+          `<details class="check ${check.status}" id="check-${check.id}" data-status="${check.status}"( open)?>`,
+        ),
+      );
     expect(html).toContain('<span class="count fail" data-status="fail"><strong>3</strong>failed</span>');
     expect(renderHtml(passingReport())).toContain('<h1>Certification PASSED</h1>');
   });
 
   it('lists failures and errors first, expanded; the rest after, collapsed, each group in report order', () => {
     const report = failingReport();
-    const shown = [...html.matchAll(/<details class="check (\w+)" id="check-([\w-]+)" data-status="\w+"( open)?>/g)].map((m) => ({ status: m[1], id: m[2], open: m[3] === ' open' }));
+    const shown = [
+      ...html.matchAll(/<details class="check (\w+)" id="check-([\w-]+)" data-status="\w+"( open)?>/g),
+    ].map((m) => ({ status: m[1], id: m[2], open: m[3] === ' open' }));
     const problem = (status: string): boolean => status === 'fail' || status === 'error';
-    expect(shown.map((c) => c.id)).toEqual([...report.checks.filter((c) => problem(c.status)), ...report.checks.filter((c) => !problem(c.status))].map((c) => c.id));
+    expect(shown.map((c) => c.id)).toEqual(
+      [...report.checks.filter((c) => problem(c.status)), ...report.checks.filter((c) => !problem(c.status))].map(
+        (c) => c.id,
+      ),
+    );
     expect(shown.slice(0, 4).map((c) => c.status)).toEqual(['fail', 'fail', 'fail', 'error']);
     for (const check of shown) expect(check.open, check.id).toBe(problem(check.status ?? ''));
   });
@@ -40,7 +51,11 @@ describe('renderHtml (static)', () => {
   type Provider = RunReport['provider'];
   it.each<[string, (p: Provider) => Provider, string]>([
     ['the profile and fulfillment when known', (p) => p, 'Profile TRANSACTIONAL · auth API_KEY · fulfillment DELIVERY'],
-    ['"unknown" when GET /provider-info could not tell them', ({ profile: _p, fulfillment: _f, ...rest }) => rest, 'Profile unknown · auth API_KEY · fulfillment unknown'],
+    [
+      '"unknown" when GET /provider-info could not tell them',
+      ({ profile: _p, fulfillment: _f, ...rest }) => rest,
+      'Profile unknown · auth API_KEY · fulfillment unknown',
+    ],
   ])('names %s', (_name, provider, line) => {
     const report = failingReport();
     expect(renderHtml({ ...report, provider: provider(report.provider) })).toContain(line);
@@ -50,8 +65,14 @@ describe('renderHtml (static)', () => {
     const report = failingReport();
     const event = report.webhooks.events[0];
     if (!event) throw new Error('the sample report has a webhook event');
-    const events = [event, { ...event, eventId: 'evt-2' }, { ...event, eventId: 'evt-3', diagnosis: 'another diagnosis' }];
-    const checks = report.checks.map((c) => (c.id === 'quote-math' ? { ...c, details: ['same detail', 'same detail', 'other detail'] } : c));
+    const events = [
+      event,
+      { ...event, eventId: 'evt-2' },
+      { ...event, eventId: 'evt-3', diagnosis: 'another diagnosis' },
+    ];
+    const checks = report.checks.map((c) =>
+      c.id === 'quote-math' ? { ...c, details: ['same detail', 'same detail', 'other detail'] } : c,
+    );
     const out = renderHtml({ ...report, checks, webhooks: { ...report.webhooks, events } });
     const timeline = out.slice(out.indexOf('<section id="webhooks">'));
     expect(timeline.match(/signed re-serialized JSON/g)).toHaveLength(1);

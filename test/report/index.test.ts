@@ -1,10 +1,16 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareReportTargets, writeReports, type ReportIo, type ReportTarget } from '../../src/report/index.js';
-import { FILE_REPORTER_NAMES, isReporterName, RENDERING_REPORTER_NAMES, REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
 import { UsageError } from '../../src/model/errors.js';
+import { prepareReportTargets, type ReportIo, type ReportTarget, writeReports } from '../../src/report/index.js';
+import {
+  FILE_REPORTER_NAMES,
+  isReporterName,
+  RENDERING_REPORTER_NAMES,
+  REPORTER_NAMES,
+  REPORTERS,
+} from '../../src/report/reporters.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
 function memoryIo(writeFileImpl: ReportIo['writeFile']): ReportIo & { out: string; err: string } {
@@ -23,7 +29,10 @@ describe('REPORTERS', () => {
     expect(REPORTER_NAMES).toEqual(['console', 'json', 'junit', 'markdown', 'html', 'github']);
     expect(FILE_REPORTER_NAMES).toEqual(['json', 'junit', 'markdown', 'html']);
     expect(FILE_REPORTER_NAMES.map((name) => REPORTERS[name].defaultFile)).toEqual([
-      'provcert-report.json', 'provcert-junit.xml', 'provcert-report.md', 'provcert-report.html',
+      'provcert-report.json',
+      'provcert-junit.xml',
+      'provcert-report.md',
+      'provcert-report.html',
     ]);
     expect(RENDERING_REPORTER_NAMES).toEqual(['json', 'junit', 'markdown', 'html', 'github']);
     expect(isReporterName('console')).toBe(true);
@@ -81,7 +90,14 @@ describe('writeReports', () => {
     const io = memoryIo((path) => {
       if (path === 'bad.md') throw new Error('disk full\nsecond line is not printed');
     });
-    const failures = await writeReports(passingReport(), [{ name: 'markdown', path: 'bad.md' }, { name: 'json', path: 'good.json' }], io);
+    const failures = await writeReports(
+      passingReport(),
+      [
+        { name: 'markdown', path: 'bad.md' },
+        { name: 'json', path: 'good.json' },
+      ],
+      io,
+    );
     expect(failures).toEqual([{ name: 'markdown', path: 'bad.md', message: 'disk full' }]);
     expect(io.err).toBe('provcert: could not write the markdown report to bad.md: disk full\n');
   });
@@ -131,7 +147,10 @@ describe('prepareReportTargets (before the run)', () => {
     },
     {
       name: 'two reports to one file',
-      targets: (d) => [{ name: 'json', path: join(d, 'same.out') }, { name: 'html', path: 'same.out' }],
+      targets: (d) => [
+        { name: 'json', path: join(d, 'same.out') },
+        { name: 'html', path: 'same.out' },
+      ],
       message: /^the json and html reports would both be written to same\.out; give each its own file$/,
     },
   ];
@@ -148,7 +167,14 @@ describe('writeReports after a late failure', () => {
   it('names the failed report on stderr and still writes the others (the caller keeps the verdict)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'provcert-late-'));
     const io = memoryIo((path, content) => writeFile(path, content, 'utf8'));
-    const failures = await writeReports(passingReport(), [{ name: 'html', path: dir }, { name: 'json', path: join(dir, 'r.json') }], io);
+    const failures = await writeReports(
+      passingReport(),
+      [
+        { name: 'html', path: dir },
+        { name: 'json', path: join(dir, 'r.json') },
+      ],
+      io,
+    );
     expect(failures.map((f) => f.name)).toEqual(['html']);
     expect(io.err).toMatch(/^provcert: could not write the html report to .*: EISDIR/);
     expect(JSON.parse(await readFile(join(dir, 'r.json'), 'utf8'))).toMatchObject({ verdict: 'PASS' });

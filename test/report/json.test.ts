@@ -9,7 +9,10 @@ import { CANARY, failingReport, passingReport } from './sample-reports.js';
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-const schema = JSON.parse(readFileSync(new URL('../../spec/report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const schema = JSON.parse(readFileSync(new URL('../../spec/report.schema.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 function compile() {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -29,7 +32,11 @@ describe('renderJson and spec/report.schema.json', () => {
   });
 
   it('rejects what the format does not allow', () => {
-    const report = JSON.parse(renderJson(failingReport())) as { checks: Record<string, unknown>[]; verdict: string; extra?: unknown };
+    const report = JSON.parse(renderJson(failingReport())) as {
+      checks: Record<string, unknown>[];
+      verdict: string;
+      extra?: unknown;
+    };
     const badStatus = structuredClone(report);
     const firstCheck = badStatus.checks[0];
     if (firstCheck) firstCheck['status'] = 'passed';
@@ -48,7 +55,12 @@ describe('renderJson and spec/report.schema.json', () => {
     expect(text).not.toContain(CANARY);
     const parsed = JSON.parse(text) as ReturnType<typeof failingReport>;
     const headers = parsed.checks.find((c) => c.id === 'quote-math')?.evidence[0]?.request.headers;
-    expect(headers).toEqual({ 'content-type': 'application/json', 'x-provider-api-key': '****', authorization: 'Bearer ****', cookie: '****' });
+    expect(headers).toEqual({
+      'content-type': 'application/json',
+      'x-provider-api-key': '****',
+      authorization: 'Bearer ****',
+      cookie: '****',
+    });
     expect(parsed.checks.map((c) => c.id)).toEqual(failingReport().checks.map((c) => c.id));
   });
 });

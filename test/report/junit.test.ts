@@ -16,25 +16,44 @@ describe('renderJUnit', () => {
     const root = parseXml(renderJUnit(report));
     expect(root.name).toBe('testsuites');
     const suite = onlyChild(root, 'testsuite');
-    expect(suite.attributes).toMatchObject({ name: 'provcert certification', tests: '8', failures: '3', errors: '1', skipped: '1', time: '6.200', timestamp: '2025-03-01T10:00:00' });
+    expect(suite.attributes).toMatchObject({
+      name: 'provcert certification',
+      tests: '8',
+      failures: '3',
+      errors: '1',
+      skipped: '1',
+      time: '6.200',
+      timestamp: '2025-03-01T10:00:00',
+    });
     expect(root.attributes).toMatchObject({ tests: '8', failures: '3', errors: '1', time: '6.200' });
     const cases = childrenNamed(suite, 'testcase');
     expect(cases.map((c) => c.attributes['classname'])).toEqual(report.checks.map((c) => `provcert.${c.id}`));
-    expect(cases[0]?.attributes).toEqual({ classname: 'provcert.base-url', name: 'base-url: Base address is public HTTPS', time: '0.012' });
+    expect(cases[0]?.attributes).toEqual({
+      classname: 'provcert.base-url',
+      name: 'base-url: Base address is public HTTPS',
+      time: '0.012',
+    });
     // A passing check carries only the requirements it verifies.
     expect(cases[0]?.children.map((c) => c.name)).toEqual(['properties']);
   });
 
   it('marks skips, failures and errors with their reasons', () => {
     const suite = onlyChild(parseXml(renderJUnit(failingReport())), 'testsuite');
-    expect(onlyChild(caseById(suite, 'search'), 'skipped').attributes['message']).toBe(`SEARCH is not declared | skipped ${INJECTED_SCRIPT}`);
+    expect(onlyChild(caseById(suite, 'search'), 'skipped').attributes['message']).toBe(
+      `SEARCH is not declared | skipped ${INJECTED_SCRIPT}`,
+    );
 
     const failure = onlyChild(caseById(suite, 'quote-math'), 'failure');
-    expect(failure.attributes).toEqual({ message: 'total 2350 ≠ subtotal 2100 + fees 300 − discount 0', type: 'CertificationFailure' });
+    expect(failure.attributes).toEqual({
+      message: 'total 2350 ≠ subtotal 2100 + fees 300 − discount 0',
+      type: 'CertificationFailure',
+    });
     expect(failure.text).toContain('Expected:\n{\n  "total": 2400\n}');
     expect(failure.text).toContain('"total": 2350');
     expect(failure.text).toContain('Reproduce:\nBODY=');
-    expect(failure.text).toContain('POST http://127.0.0.1:4010/quote\ncontent-type: application/json\nx-provider-api-key: ****');
+    expect(failure.text).toContain(
+      'POST http://127.0.0.1:4010/quote\ncontent-type: application/json\nx-provider-api-key: ****',
+    );
     expect(failure.text).toContain('← 200');
     expect(failure.text).toContain('BAD total: 2100 + 300 − 0 = 2400, provider 2350');
 
@@ -42,24 +61,42 @@ describe('renderJUnit', () => {
     expect(error.attributes['message']).toBe('the check could not run: timed out after 10000 ms');
     expect(error.text).toContain('✗ timed out after 10000 ms');
 
-    expect(onlyChild(caseById(suite, 'metadata'), 'system-out').text).toContain('warning [METADATA-RULE]: catalog price differs');
+    expect(onlyChild(caseById(suite, 'metadata'), 'system-out').text).toContain(
+      'warning [METADATA-RULE]: catalog price differs',
+    );
   });
 
   it('names the requirements each check verifies, and those a failure violates, as testcase properties', () => {
     const suite = onlyChild(parseXml(renderJUnit(failingReport())), 'testsuite');
-    const props = childrenNamed(onlyChild(caseById(suite, 'quote-math'), 'properties'), 'property').map((p) => [p.attributes['name'], p.attributes['value']]);
+    const props = childrenNamed(onlyChild(caseById(suite, 'quote-math'), 'properties'), 'property').map((p) => [
+      p.attributes['name'],
+      p.attributes['value'],
+    ]);
     expect(props).toEqual([
       ['requirement', 'QUOTE-TOTAL'],
       ['requirement', 'QUOTE-SUBTOTAL'],
       ['violates', 'QUOTE-TOTAL (Endpoints › Provider route behaviour rules)'],
     ]);
-    expect(onlyChild(caseById(suite, 'quote-math'), 'failure').text).toContain('Violates: QUOTE-TOTAL (Endpoints › Provider route behaviour rules)');
+    expect(onlyChild(caseById(suite, 'quote-math'), 'failure').text).toContain(
+      'Violates: QUOTE-TOTAL (Endpoints › Provider route behaviour rules)',
+    );
   });
 
   it('carries provider facts as properties', () => {
     const suite = onlyChild(parseXml(renderJUnit(failingReport())), 'testsuite');
-    const props = Object.fromEntries(childrenNamed(onlyChild(suite, 'properties'), 'property').map((p) => [p.attributes['name'], p.attributes['value']]));
-    expect(props).toMatchObject({ 'provider.baseUrl': 'http://127.0.0.1:4010', 'provider.slug': 'demo-pizza', 'provider.profile': 'TRANSACTIONAL', 'provider.authMethod': 'API_KEY', verdict: 'FAIL' });
+    const props = Object.fromEntries(
+      childrenNamed(onlyChild(suite, 'properties'), 'property').map((p) => [
+        p.attributes['name'],
+        p.attributes['value'],
+      ]),
+    );
+    expect(props).toMatchObject({
+      'provider.baseUrl': 'http://127.0.0.1:4010',
+      'provider.slug': 'demo-pizza',
+      'provider.profile': 'TRANSACTIONAL',
+      'provider.authMethod': 'API_KEY',
+      verdict: 'FAIL',
+    });
   });
 
   it('escapes hostile text so it survives parsing unchanged, minus forbidden control characters', () => {
@@ -75,7 +112,11 @@ describe('renderJUnit', () => {
   it('writes a passing run without failure elements', () => {
     const suite = onlyChild(parseXml(renderJUnit(passingReport())), 'testsuite');
     expect(suite.attributes).toMatchObject({ tests: '6', failures: '0', errors: '0', skipped: '1' });
-    expect(childrenNamed(suite, 'testcase').flatMap((c) => c.children.map((x) => x.name)).filter((n) => n !== 'properties')).toEqual(['skipped']);
+    expect(
+      childrenNamed(suite, 'testcase')
+        .flatMap((c) => c.children.map((x) => x.name))
+        .filter((n) => n !== 'properties'),
+    ).toEqual(['skipped']);
   });
 
   it.each([
@@ -92,13 +133,10 @@ describe('renderJUnit', () => {
     expect(parseXml(`<x m="${xmlAttr('a\nb')}"/>`).attributes['m']).toBe('a\nb');
   });
 
-  it.each([
-    ['<a><b></a>'],
-    ['<a>x & y</a>'],
-    ['<a m="<"/>'],
-    ['<a/><b/>'],
-    ['<a>]]></a>'],
-  ])('the test parser rejects malformed XML: %s', (xml) => {
-    expect(() => parseXml(xml)).toThrow();
-  });
+  it.each([['<a><b></a>'], ['<a>x & y</a>'], ['<a m="<"/>'], ['<a/><b/>'], ['<a>]]></a>']])(
+    'the test parser rejects malformed XML: %s',
+    (xml) => {
+      expect(() => parseXml(xml)).toThrow();
+    },
+  );
 });

@@ -4,7 +4,11 @@ import { mdCodeBlock, mdParagraph, mdText, renderMarkdown } from '../../src/repo
 import { CANARY, failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 
 /** Cells of a table row, splitting on pipes that are not escaped. */
-const cells = (row: string): string[] => row.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+const cells = (row: string): string[] =>
+  row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 
 describe('renderMarkdown', () => {
   it('has a verdict headline and one summary row per check, with three cells each', () => {
@@ -18,20 +22,26 @@ describe('renderMarkdown', () => {
     const rows = lines.slice(header + 2, header + 2 + report.checks.length);
     expect(rows.map((r) => cells(r).length)).toEqual(report.checks.map(() => 3));
     expect(rows.map((r) => cells(r)[0])).toEqual(report.checks.map((c) => `\`${c.id}\` ${mdText(c.title)}`));
-    expect(cells(rows[3] ?? '')).toEqual(['`search` Search', '⏭️ skip', 'SEARCH is not declared \\| skipped &lt;script&gt;window.\\_\\_provcertInjected = true&lt;/script&gt;']);
+    expect(cells(rows[3] ?? '')).toEqual([
+      '`search` Search',
+      '⏭️ skip',
+      'SEARCH is not declared \\| skipped &lt;script&gt;window.\\_\\_provcertInjected = true&lt;/script&gt;',
+    ]);
     expect(lines[header + 2 + report.checks.length]).toBe('');
   });
 
   it('details each failed check: reproduce block, quote math table, evidence', () => {
     const md = renderMarkdown(failingReport());
     expect(md).toContain('#### ❌ fail: `quote-math` Quote matches the selection and its math holds');
-    expect(md).toContain("```sh\nBODY='{\"providerSlug\":\"demo-pizza\"}'\ncurl -sS -i -X POST");
+    expect(md).toContain('```sh\nBODY=\'{"providerSlug":"demo-pizza"}\'\ncurl -sS -i -X POST');
     expect(md).toContain('| ❌ | total | 2100 + 300 − 0 | 2400 | 2350 |');
     expect(md).toContain('<details><summary>Evidence (1 exchange)</summary>');
     expect(md).toContain('#### ⚠️ error: `errors` Error responses');
     expect(md).toContain('- `metadata` [`METADATA-RULE`]: catalog price differs');
     expect(md).toContain('Violates: `QUOTE-TOTAL` (Endpoints › Provider route behaviour rules)');
-    expect(md).toContain('| 2025-03-01T10:00:01.000Z | action.status\\_updated evt-1 | act-1 | AWAITING\\_PAYMENT | ❌ not verified (x-service-signature) |');
+    expect(md).toContain(
+      '| 2025-03-01T10:00:01.000Z | action.status\\_updated evt-1 | act-1 | AWAITING\\_PAYMENT | ❌ not verified (x-service-signature) |',
+    );
   });
 
   it('keeps provider text inert: no raw HTML outside code blocks, no table breaks, no control characters', () => {
@@ -50,16 +60,33 @@ describe('renderMarkdown', () => {
       if (c.id === 'webhook') {
         const first = c.webhookTimeline?.[0];
         if (!first) throw new Error('the sample webhook check has a timeline');
-        return { ...c, webhookTimeline: ['evt-1', 'evt-2', 'evt-3', 'evt-4'].map((eventId) => ({ ...first, eventId, diagnosis: signature })) };
+        return {
+          ...c,
+          webhookTimeline: ['evt-1', 'evt-2', 'evt-3', 'evt-4'].map((eventId) => ({
+            ...first,
+            eventId,
+            diagnosis: signature,
+          })),
+        };
       }
       if (c.id === 'quote-math') return { ...c, details: ['line 2 is wrong', 'line 2 is wrong', 'line 3 is wrong'] };
       return c;
     });
     const skipped = (id: 'health' | 'locations' | 'offering') => ({
-      id, title: id, rule: 'r', requirements: ['R'], findings: [], status: 'skip' as const, durationMs: 0, evidence: [],
+      id,
+      title: id,
+      rule: 'r',
+      requirements: ['R'],
+      findings: [],
+      status: 'skip' as const,
+      durationMs: 0,
+      evidence: [],
       message: 'skipped: GET /provider-info was refused for the credential (HTTP 401) — see metadata',
     });
-    const md = renderMarkdown({ ...report, checks: [...checks, skipped('health'), skipped('locations'), skipped('offering')] });
+    const md = renderMarkdown({
+      ...report,
+      checks: [...checks, skipped('health'), skipped('locations'), skipped('offering')],
+    });
     expect(md.match(/signature rejected: most likely signed with a different secret/g)).toHaveLength(1);
     expect(md.match(/\| same as above \|$/gm)).toHaveLength(3 + 2);
     expect(md.match(/refused for the credential/g)).toHaveLength(1);
@@ -68,7 +95,11 @@ describe('renderMarkdown', () => {
 
   it.each([
     ['the profile when known', (p: RunReport['provider']) => p, ' · profile TRANSACTIONAL · '],
-    ['"unknown" when GET /provider-info could not tell it', ({ profile: _p, ...rest }: RunReport['provider']) => rest, ' · profile unknown · '],
+    [
+      '"unknown" when GET /provider-info could not tell it',
+      ({ profile: _p, ...rest }: RunReport['provider']) => rest,
+      ' · profile unknown · ',
+    ],
   ])('names %s', (_name, provider, text) => {
     const report = failingReport();
     expect(renderMarkdown({ ...report, provider: provider(report.provider) })).toContain(text);

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { doctorReport, renderDoctorJson, renderDoctorText } from '../../src/doctor/render.js';
 import type { CheckResult } from '../../src/model/report.js';
-import { renderDoctorJson, renderDoctorText, doctorReport } from '../../src/doctor/render.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../src/util/terminal.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
@@ -52,8 +52,18 @@ describe('every printed output passes the sanitizer', () => {
     stream.on('data', (c: Buffer) => (out += c.toString()));
     const reporter = createConsoleReporter({ stream, color: false, interactive: false });
     const result: CheckResult = {
-      id: 'health', title: HOSTILE, rule: 'r', status: 'fail', message: HOSTILE, details: [HOSTILE], warnings: [HOSTILE],
-      expected: HOSTILE, actual: { note: HOSTILE }, durationMs: 1, evidence: [], requirements: ['ROUTE-HEALTH'],
+      id: 'health',
+      title: HOSTILE,
+      rule: 'r',
+      status: 'fail',
+      message: HOSTILE,
+      details: [HOSTILE],
+      warnings: [HOSTILE],
+      expected: HOSTILE,
+      actual: { note: HOSTILE },
+      durationMs: 1,
+      evidence: [],
+      requirements: ['ROUTE-HEALTH'],
       findings: [{ severity: 'warn', requirement: 'ROUTE-HEALTH', message: HOSTILE }],
     };
     reporter.onRunStart({ baseUrl: HOSTILE, webhookUrl: HOSTILE, profile: 'TRANSACTIONAL', checks: 1 });
@@ -63,7 +73,9 @@ describe('every printed output passes the sanitizer', () => {
   });
 
   it('doctor text and JSON', () => {
-    const report = doctorReport('https://provider.example/api', 'API_KEY', [{ id: 'routes', status: 'fail', title: 'Routes', detail: HOSTILE, fix: HOSTILE }]);
+    const report = doctorReport('https://provider.example/api', 'API_KEY', [
+      { id: 'routes', status: 'fail', title: 'Routes', detail: HOSTILE, fix: HOSTILE },
+    ]);
     expect(renderDoctorText(report, { color: false })).toContain('\\x1b]0;pwned\\x07');
     expect(renderDoctorText(report, { color: false })).not.toMatch(RAW_CONTROL);
     expect(renderDoctorJson(report)).not.toMatch(RAW_CONTROL);
@@ -72,7 +84,9 @@ describe('every printed output passes the sanitizer', () => {
   it('replay: the report file and the provider answer both shown escaped, secrets masked', async () => {
     const credential = 'replay-credential-5d1f9a7c';
     // The rerun's schema message quotes the provider's answer.
-    const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(`${HOSTILE} ${credential}`)));
+    const server: Server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(`${HOSTILE} ${credential}`)),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -84,10 +98,22 @@ describe('every printed output passes the sanitizer', () => {
         provider: { ...sample.provider, baseUrl, authMethod: 'API_KEY' },
         verdict: 'FAIL',
         checks: [{ ...sample.checks[1], id: 'metadata', status: 'fail', message: `${HOSTILE} ${credential}` }],
-        inputs: { baseUrl, authMethod: 'API_KEY', credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' }, local: true, webhookHost: '127.0.0.1', webhookPort: 0, timeoutMs: 2000, seed: 'hostile' },
+        inputs: {
+          baseUrl,
+          authMethod: 'API_KEY',
+          credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' },
+          local: true,
+          webhookHost: '127.0.0.1',
+          webhookPort: 0,
+          timeoutMs: 2000,
+          seed: 'hostile',
+        },
       };
       await writeFile(join(dir, 'report.json'), JSON.stringify(report));
-      const { io, out } = captureIo(dir, { PROVIDER_API_KEY: credential, SERVICE_WEBHOOK_SECRET: 'replay-webhook-secret-3e8b' });
+      const { io, out } = captureIo(dir, {
+        PROVIDER_API_KEY: credential,
+        SERVICE_WEBHOOK_SECRET: 'replay-webhook-secret-3e8b',
+      });
       await runCommand(io, ['replay', 'report.json']);
       const text = out();
       expect(text).toContain('metadata');

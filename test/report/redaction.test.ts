@@ -6,7 +6,7 @@ import { RENDERING_REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';
-import { secretEncodings, startHostileProvider, type HostileProvider } from '../support/hostile-provider.js';
+import { type HostileProvider, secretEncodings, startHostileProvider } from '../support/hostile-provider.js';
 
 const CREDENTIAL = 'sk_live_9f8e7d6c5b4a3f2e1d0c';
 // Space, quote, slash, plus and equals: its JSON, URL and form encodings all differ from it.
@@ -26,12 +26,17 @@ const decodeEntities = (text: string): string =>
   text
     .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
     .replace(/&#x([0-9a-f]+);/gi, (_m, code: string) => String.fromCharCode(parseInt(code, 16)))
-    .replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 function jsonStrings(value: unknown, into: string[] = []): string[] {
   if (typeof value === 'string') into.push(value);
   else if (Array.isArray(value)) for (const item of value) jsonStrings(item, into);
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) jsonStrings(v, into.concat(k));
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) jsonStrings(v, into.concat(k));
   return into;
 }
 
@@ -41,7 +46,10 @@ const READINGS: Record<string, (text: string) => string[]> = {
   junit: (text) => [text, decodeEntities(text)],
   html: (text) => [text, decodeEntities(text)],
   markdown: (text) => [text, decodeEntities(text)],
-  github: (text) => [text, text.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%')],
+  github: (text) => [
+    text,
+    text.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%'),
+  ],
 };
 
 let provider: HostileProvider;
@@ -59,7 +67,10 @@ beforeAll(async () => {
     hooks: consoleReporter,
   });
   consoleReporter.onRunEnd(report);
-  outputs = { console: screen.text, ...Object.fromEntries(RENDERING_REPORTER_NAMES.map((name) => [name, REPORTERS[name].render(report)])) };
+  outputs = {
+    console: screen.text,
+    ...Object.fromEntries(RENDERING_REPORTER_NAMES.map((name) => [name, REPORTERS[name].render(report)])),
+  };
 });
 afterAll(() => provider.close());
 

@@ -12,7 +12,15 @@ export const ANSI_BELL = '\u001b[2J\u0007';
 const BASE = 'http://127.0.0.1:4010';
 
 const pass = (id: CheckResult['id'], title: string, durationMs = 12): CheckResult => ({
-  id, title, rule: `Contract rule for ${id}`, requirements: [`${id.toUpperCase()}-RULE`], status: 'pass', message: `${id} conforms`, durationMs, evidence: [], findings: [],
+  id,
+  title,
+  rule: `Contract rule for ${id}`,
+  requirements: [`${id.toUpperCase()}-RULE`],
+  status: 'pass',
+  message: `${id} conforms`,
+  durationMs,
+  evidence: [],
+  findings: [],
 });
 
 function quoteMathFailure(): CheckResult {
@@ -38,7 +46,12 @@ function quoteMathFailure(): CheckResult {
           method: 'POST',
           url: `${BASE}/quote`,
           // An engine bug left credentials unmasked: reporters must mask them anyway.
-          headers: { 'content-type': 'application/json', 'x-provider-api-key': CANARY, authorization: `Bearer ${CANARY}`, cookie: `session=${CANARY}` },
+          headers: {
+            'content-type': 'application/json',
+            'x-provider-api-key': CANARY,
+            authorization: `Bearer ${CANARY}`,
+            cookie: `session=${CANARY}`,
+          },
           body: '{"providerSlug":"demo-pizza","items":[{"offeringId":"pizza-1","quantity":2}]}',
           auth: 'configured',
         },
@@ -68,11 +81,26 @@ function webhookFailure(): CheckResult {
     requirements: ['WEBHOOK-SIGNATURE'],
     status: 'fail',
     message: 'the event signature does not verify: it matches a signature over re-serialized JSON',
-    findings: [{ severity: 'fail', requirement: 'WEBHOOK-SIGNATURE', message: 'the event signature does not verify: it matches a signature over re-serialized JSON' }],
+    findings: [
+      {
+        severity: 'fail',
+        requirement: 'WEBHOOK-SIGNATURE',
+        message: 'the event signature does not verify: it matches a signature over re-serialized JSON',
+      },
+    ],
     durationMs: 1200,
     evidence: [],
     webhookTimeline: [
-      { receivedAt: '2025-03-01T10:00:01.000Z', eventId: 'evt-1', eventType: 'action.status_updated', actionId: 'act-1', newStatus: 'AWAITING_PAYMENT', verified: false, header: 'x-service-signature', diagnosis: `signed re-serialized JSON ${INJECTED_SCRIPT}` },
+      {
+        receivedAt: '2025-03-01T10:00:01.000Z',
+        eventId: 'evt-1',
+        eventType: 'action.status_updated',
+        actionId: 'act-1',
+        newStatus: 'AWAITING_PAYMENT',
+        verified: false,
+        header: 'x-service-signature',
+        diagnosis: `signed re-serialized JSON ${INJECTED_SCRIPT}`,
+      },
     ],
   };
 }
@@ -83,10 +111,26 @@ export function failingReport(): RunReport {
     {
       ...pass('metadata', 'Provider info and manifest', 20),
       warnings: ['catalog price differs from quote: 900 vs 950 (100%: not a failure)'],
-      findings: [{ severity: 'warn', requirement: 'METADATA-RULE', message: 'catalog price differs from quote: 900 vs 950 (100%: not a failure)' }],
+      findings: [
+        {
+          severity: 'warn',
+          requirement: 'METADATA-RULE',
+          message: 'catalog price differs from quote: 900 vs 950 (100%: not a failure)',
+        },
+      ],
     },
     pass('catalog', 'Catalog schema and consistency'),
-    { id: 'search', title: 'Search', rule: 'GET /search when declared', requirements: ['SEARCH-ROUTE'], findings: [], status: 'skip', message: `SEARCH is not declared | skipped ${INJECTED_SCRIPT}`, durationMs: 0, evidence: [] },
+    {
+      id: 'search',
+      title: 'Search',
+      rule: 'GET /search when declared',
+      requirements: ['SEARCH-ROUTE'],
+      findings: [],
+      status: 'skip',
+      message: `SEARCH is not declared | skipped ${INJECTED_SCRIPT}`,
+      durationMs: 0,
+      evidence: [],
+    },
     quoteMathFailure(),
     webhookFailure(),
     {
@@ -96,11 +140,22 @@ export function failingReport(): RunReport {
       requirements: ['AUTH-WRONG-CREDENTIAL'],
       status: 'fail',
       message: 'a wrong credential on GET /catalog was answered 200, expected 401 UNAUTHORIZED',
-      findings: [{ severity: 'fail', requirement: 'AUTH-WRONG-CREDENTIAL', message: 'a wrong credential on GET /catalog was answered 200, expected 401 UNAUTHORIZED' }],
+      findings: [
+        {
+          severity: 'fail',
+          requirement: 'AUTH-WRONG-CREDENTIAL',
+          message: 'a wrong credential on GET /catalog was answered 200, expected 401 UNAUTHORIZED',
+        },
+      ],
       durationMs: 7,
       evidence: [
         {
-          request: { method: 'GET', url: `${BASE}/catalog`, headers: { 'x-provider-api-key': '****' }, auth: 'credential' },
+          request: {
+            method: 'GET',
+            url: `${BASE}/catalog`,
+            headers: { 'x-provider-api-key': '****' },
+            auth: 'credential',
+          },
           response: { status: 200, headers: { 'set-cookie': `sid=${CANARY}` }, body: '{"providerSlug":"demo-pizza"}' },
           durationMs: 3,
         },
@@ -115,14 +170,28 @@ export function failingReport(): RunReport {
       status: 'error',
       message: 'the check could not run: timed out after 10000 ms',
       durationMs: 10000,
-      evidence: [{ request: { method: 'GET', url: `${BASE}/no-such-route`, headers: {} }, failure: 'timed out after 10000 ms', durationMs: 10000 }],
+      evidence: [
+        {
+          request: { method: 'GET', url: `${BASE}/no-such-route`, headers: {} },
+          failure: 'timed out after 10000 ms',
+          durationMs: 10000,
+        },
+      ],
     },
   ];
   return {
     reportVersion: 1,
     tool: { name: 'provcert', version: '0.1.0' },
     contract: { version: '1.0.0', spec: '1.0.0' },
-    provider: { baseUrl: BASE, slug: 'demo-pizza', name: `Demo <b>Pizza</b>`, authMethod: 'API_KEY', profile: 'TRANSACTIONAL', capabilities: ['METADATA', 'HEALTH', 'CATALOG', 'QUOTE'], fulfillment: 'DELIVERY' },
+    provider: {
+      baseUrl: BASE,
+      slug: 'demo-pizza',
+      name: `Demo <b>Pizza</b>`,
+      authMethod: 'API_KEY',
+      profile: 'TRANSACTIONAL',
+      capabilities: ['METADATA', 'HEALTH', 'CATALOG', 'QUOTE'],
+      fulfillment: 'DELIVERY',
+    },
     verdict: 'FAIL',
     startedAt: '2025-03-01T10:00:00.000Z',
     finishedAt: '2025-03-01T10:00:06.200Z',
@@ -132,14 +201,38 @@ export function failingReport(): RunReport {
     webhooks: {
       url: 'http://127.0.0.1:8787/api/v1/webhooks/demo-pizza',
       events: [
-        { receivedAt: '2025-03-01T10:00:01.000Z', eventId: 'evt-1', eventType: 'action.status_updated', actionId: 'act-1', newStatus: 'AWAITING_PAYMENT', verified: false, header: 'x-service-signature', diagnosis: `signed re-serialized JSON ${INJECTED_SCRIPT}` },
-        { receivedAt: '2025-03-01T10:00:02.000Z', eventId: 'evt-1', eventType: 'action.status_updated', actionId: 'act-1', newStatus: 'CANCELLED', verified: true, header: 'x-provider-signature', duplicate: true },
+        {
+          receivedAt: '2025-03-01T10:00:01.000Z',
+          eventId: 'evt-1',
+          eventType: 'action.status_updated',
+          actionId: 'act-1',
+          newStatus: 'AWAITING_PAYMENT',
+          verified: false,
+          header: 'x-service-signature',
+          diagnosis: `signed re-serialized JSON ${INJECTED_SCRIPT}`,
+        },
+        {
+          receivedAt: '2025-03-01T10:00:02.000Z',
+          eventId: 'evt-1',
+          eventType: 'action.status_updated',
+          actionId: 'act-1',
+          newStatus: 'CANCELLED',
+          verified: true,
+          header: 'x-provider-signature',
+          duplicate: true,
+        },
       ],
     },
     inputs: { credentialEnv: 'PROVIDER_API_KEY', seed: 'seed-1', only: null },
     requirements: {
-      'QUOTE-TOTAL': { section: 'Endpoints › Provider route behaviour rules', quote: '`total = subtotal + totalFees - totalDiscount`' },
-      'WEBHOOK-SIGNATURE': { section: 'Authentication', quote: 'the signature is the hex HMAC-SHA256 of the raw body computed with the webhook secret' },
+      'QUOTE-TOTAL': {
+        section: 'Endpoints › Provider route behaviour rules',
+        quote: '`total = subtotal + totalFees - totalDiscount`',
+      },
+      'WEBHOOK-SIGNATURE': {
+        section: 'Authentication',
+        quote: 'the signature is the hex HMAC-SHA256 of the raw body computed with the webhook secret',
+      },
     },
   };
 }
@@ -150,14 +243,35 @@ export function passingReport(): RunReport {
     pass('metadata', 'Provider info and manifest'),
     pass('health', 'Health'),
     pass('catalog', 'Catalog schema and consistency'),
-    { ...pass('quote-math', 'Quote math', 30), quoteMath: [{ label: 'total', formula: '2100 + 300 − 0', expected: 2400, actual: 2400, ok: true }] },
-    { id: 'cancel', title: 'Cancel', rule: 'POST /actions/{id}/cancel when declared', requirements: ['CANCEL-RESULT'], findings: [], status: 'skip', message: 'ACTION_CANCEL is not declared', durationMs: 0, evidence: [] },
+    {
+      ...pass('quote-math', 'Quote math', 30),
+      quoteMath: [{ label: 'total', formula: '2100 + 300 − 0', expected: 2400, actual: 2400, ok: true }],
+    },
+    {
+      id: 'cancel',
+      title: 'Cancel',
+      rule: 'POST /actions/{id}/cancel when declared',
+      requirements: ['CANCEL-RESULT'],
+      findings: [],
+      status: 'skip',
+      message: 'ACTION_CANCEL is not declared',
+      durationMs: 0,
+      evidence: [],
+    },
   ];
   return {
     reportVersion: 1,
     tool: { name: 'provcert', version: '0.1.0' },
     contract: { version: '1.0.0', spec: '1.0.0' },
-    provider: { baseUrl: BASE, slug: 'demo-pizza', name: 'Demo Pizza', authMethod: 'HMAC_SIGNATURE', profile: 'TRANSACTIONAL', capabilities: ['METADATA', 'HEALTH', 'CATALOG'], fulfillment: 'REMOTE' },
+    provider: {
+      baseUrl: BASE,
+      slug: 'demo-pizza',
+      name: 'Demo Pizza',
+      authMethod: 'HMAC_SIGNATURE',
+      profile: 'TRANSACTIONAL',
+      capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+      fulfillment: 'REMOTE',
+    },
     verdict: 'PASS',
     startedAt: '2025-03-01T10:00:00.000Z',
     finishedAt: '2025-03-01T10:00:05.900Z',

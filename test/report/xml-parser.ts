@@ -124,7 +124,8 @@ export function parseXml(source: string): XmlElement {
   return root;
 }
 
-export const childrenNamed = (element: XmlElement, name: string): XmlElement[] => element.children.filter((c) => c.name === name);
+export const childrenNamed = (element: XmlElement, name: string): XmlElement[] =>
+  element.children.filter((c) => c.name === name);
 
 export function onlyChild(element: XmlElement, name: string): XmlElement {
   const found = childrenNamed(element, name);

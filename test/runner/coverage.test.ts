@@ -6,29 +6,64 @@ import type { Requirement } from '../../src/spec/requirements.js';
 import { READ_CHECKS, TX_CHECKS } from '../support/check-groups.js';
 
 const entry = (id: string, verification: Requirement['verification'], checks: string[] = []): Requirement =>
-  verification === 'checked' ? { id, section: 'S', quote: 'q', verification, checks } : { id, section: 'S', quote: 'q', verification, reason: 'r' };
+  verification === 'checked'
+    ? { id, section: 'S', quote: 'q', verification, checks }
+    : { id, section: 'S', quote: 'q', verification, reason: 'r' };
 
 describe('computeCoverage', () => {
   it.each([
-    ['a checked requirement with a proving fault', [entry('A-ONE', 'checked', ['catalog'])], [{ name: 'f', check: 'catalog' as const, requirement: 'A-ONE' }], []],
-    ['a checked requirement without a fault', [entry('A-ONE', 'checked', ['catalog'])], [], ['no fault proves that a listed check catches a violation']],
-    ['a fault whose check is not listed for the requirement', [entry('A-ONE', 'checked', ['catalog'])], [{ name: 'f', check: 'offering' as const, requirement: 'A-ONE' }], ['no fault proves that a listed check catches a violation']],
+    [
+      'a checked requirement with a proving fault',
+      [entry('A-ONE', 'checked', ['catalog'])],
+      [{ name: 'f', check: 'catalog' as const, requirement: 'A-ONE' }],
+      [],
+    ],
+    [
+      'a checked requirement without a fault',
+      [entry('A-ONE', 'checked', ['catalog'])],
+      [],
+      ['no fault proves that a listed check catches a violation'],
+    ],
+    [
+      'a fault whose check is not listed for the requirement',
+      [entry('A-ONE', 'checked', ['catalog'])],
+      [{ name: 'f', check: 'offering' as const, requirement: 'A-ONE' }],
+      ['no fault proves that a listed check catches a violation'],
+    ],
   ])('%s', (_name, catalog, faults, problems) => {
-    const c = computeCoverage(catalog, [{ id: 'catalog', requirements: ['A-ONE'] }, { id: 'offering', requirements: [] }], faults);
+    const c = computeCoverage(
+      catalog,
+      [
+        { id: 'catalog', requirements: ['A-ONE'] },
+        { id: 'offering', requirements: [] },
+      ],
+      faults,
+    );
     expect(c.rows[0]?.problems).toEqual(problems);
   });
 
   it('flags a check or fault citing an unknown requirement, a catalog listing a check that does not declare it, and a declared core-side rule', () => {
     const c = computeCoverage(
       [entry('A-ONE', 'checked', ['catalog', 'offering']), entry('B-TWO', 'core-side')],
-      [{ id: 'catalog', requirements: ['A-ONE', 'B-TWO', 'C-NONE'] }, { id: 'offering', requirements: [] }],
-      [{ name: 'f', check: 'catalog', requirement: 'A-ONE' }, { name: 'g', check: 'catalog', requirement: 'D-NONE' }],
+      [
+        { id: 'catalog', requirements: ['A-ONE', 'B-TWO', 'C-NONE'] },
+        { id: 'offering', requirements: [] },
+      ],
+      [
+        { name: 'f', check: 'catalog', requirement: 'A-ONE' },
+        { name: 'g', check: 'catalog', requirement: 'D-NONE' },
+      ],
     );
-    expect(c.problems).toEqual(['check catalog cites C-NONE, which is not in spec/requirements.yaml', 'fault g names D-NONE, which is not in spec/requirements.yaml']);
+    expect(c.problems).toEqual([
+      'check catalog cites C-NONE, which is not in spec/requirements.yaml',
+      'fault g names D-NONE, which is not in spec/requirements.yaml',
+    ]);
     expect(c.rows[0]?.problems).toEqual(['the catalog lists offering, which do not declare A-ONE']);
     expect(c.rows[1]?.problems).toEqual(['core-side, but catalog declare it']);
     expect(coverageHolds(c)).toBe(false);
-    expect(coverageTotalsText(c)).toBe('checked 1, core-side 1, not observable 0; 1/1 checked requirements proven by a fault');
+    expect(coverageTotalsText(c)).toBe(
+      'checked 1, core-side 1, not observable 0; 1/1 checked requirements proven by a fault',
+    );
   });
 });
 
@@ -36,7 +71,9 @@ describe('the bundled catalog, checks and faults', () => {
   it('agree: every check cites catalog ids, every checked id lists exactly the checks that declare it, every fault names a requirement', async () => {
     const c = await bundledCoverage();
     expect(c.problems).toEqual([]);
-    const disagreements = c.rows.flatMap((r) => r.problems.filter((p) => !p.startsWith('no fault proves')).map((p) => `${r.id}: ${p}`));
+    const disagreements = c.rows.flatMap((r) =>
+      r.problems.filter((p) => !p.startsWith('no fault proves')).map((p) => `${r.id}: ${p}`),
+    );
     expect(disagreements).toEqual([]);
   });
 
@@ -45,7 +82,9 @@ describe('the bundled catalog, checks and faults', () => {
     const unproven = c.rows.filter((r) => r.verification === 'checked' && r.faults.length === 0).map((r) => r.id);
     expect(unproven).toEqual([]);
     expect(coverageHolds(c)).toBe(true);
-    expect(coverageTotalsText(c)).toBe(`checked ${c.totals.checked}, core-side ${c.totals['core-side']}, not observable ${c.totals['not-observable']}; ${c.totals.checked}/${c.totals.checked} checked requirements proven by a fault`);
+    expect(coverageTotalsText(c)).toBe(
+      `checked ${c.totals.checked}, core-side ${c.totals['core-side']}, not observable ${c.totals['not-observable']}; ${c.totals.checked}/${c.totals.checked} checked requirements proven by a fault`,
+    );
   });
 
   it('run every fault through a table-driven end-to-end test (each check belongs to the read or the transactional group)', () => {

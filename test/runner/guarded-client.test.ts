@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReferenceProvider, type RunningProvider } from '../../src/reference-provider/index.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/util/redact.js';
 import type { ProviderClient } from '../../src/http/types.js';
+import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { guardPosts } from '../../src/runner/guarded-client.js';
+import { Redactor } from '../../src/util/redact.js';
 
 const CREDENTIAL = 'guarded-client-credential-4d21';
 
@@ -11,9 +11,19 @@ let provider: RunningProvider;
 let client: ProviderClient & { close(): Promise<void> };
 
 beforeAll(async () => {
-  provider = await startReferenceProvider({ authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: 'guarded-client-webhook-secret' });
+  provider = await startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: 'guarded-client-webhook-secret',
+  });
   client = createProviderClient(
-    { baseUrl: provider.url, authMethod: 'API_KEY', credential: CREDENTIAL, timeoutMs: 5000, maxBodyBytes: 1024 * 1024 },
+    {
+      baseUrl: provider.url,
+      authMethod: 'API_KEY',
+      credential: CREDENTIAL,
+      timeoutMs: 5000,
+      maxBodyBytes: 1024 * 1024,
+    },
     { redactor: new Redactor([CREDENTIAL]) },
   );
 });

@@ -1,9 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import {
+  compareResults,
+  isStillFailing,
+  planReplay,
+  type ReplayVerdict,
+  replaySummary,
+} from '../../src/cli/replay-plan.js';
 import type { CheckId, CheckStatus } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../../src/cli/replay-plan.js';
 
-const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({ id, title: id, rule: 'rule', requirements: ['TEST-RULE'], status, message, evidence: [], findings: [], durationMs: 1 });
+const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({
+  id,
+  title: id,
+  rule: 'rule',
+  requirements: ['TEST-RULE'],
+  status,
+  message,
+  evidence: [],
+  findings: [],
+  durationMs: 1,
+});
 
 /** Inputs exactly as run.ts records them (recordInputs). */
 const recordedInputs = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -33,7 +49,13 @@ function report(checks: CheckResult[], inputs: Record<string, unknown> = recorde
     tool: { name: 'provcert', version: '0.0.0' },
     contract: { version: '1.0.0', spec: 'spec/openapi.yaml' },
     requirements: {},
-    provider: { baseUrl: 'https://from-provider-section.example', authMethod: 'API_KEY', profile: 'TRANSACTIONAL', capabilities: [], fulfillment: 'REMOTE' },
+    provider: {
+      baseUrl: 'https://from-provider-section.example',
+      authMethod: 'API_KEY',
+      profile: 'TRANSACTIONAL',
+      capabilities: [],
+      fulfillment: 'REMOTE',
+    },
     verdict: checks.some((c) => c.status === 'fail' || c.status === 'error') ? 'FAIL' : 'PASS',
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:00:10.000Z',
@@ -45,7 +67,13 @@ function report(checks: CheckResult[], inputs: Record<string, unknown> = recorde
   };
 }
 
-const mixed = [result('metadata', 'pass'), result('quote-math', 'fail'), result('search', 'skip'), result('webhook', 'error'), result('cancel', 'pass')];
+const mixed = [
+  result('metadata', 'pass'),
+  result('quote-math', 'fail'),
+  result('search', 'skip'),
+  result('webhook', 'error'),
+  result('cancel', 'pass'),
+];
 
 describe('planReplay', () => {
   it('reruns the failed and erroring checks with the recorded flags', () => {
@@ -71,25 +99,45 @@ describe('planReplay', () => {
   });
 
   const credentialCases: { name: string; source: unknown; want: Record<string, string> }[] = [
-    { name: 'env var by name', source: { kind: 'env', name: 'PROVIDER_API_KEY' }, want: { credentialEnv: 'PROVIDER_API_KEY' } },
-    { name: 'file by path', source: { kind: 'file', path: '/secrets/provider.key' }, want: { credentialFile: '/secrets/provider.key' } },
+    {
+      name: 'env var by name',
+      source: { kind: 'env', name: 'PROVIDER_API_KEY' },
+      want: { credentialEnv: 'PROVIDER_API_KEY' },
+    },
+    {
+      name: 'file by path',
+      source: { kind: 'file', path: '/secrets/provider.key' },
+      want: { credentialFile: '/secrets/provider.key' },
+    },
     { name: 'nothing recorded', source: undefined, want: {} },
   ];
   for (const c of credentialCases) {
     it(`takes the credential from the recorded source: ${c.name}`, () => {
       const plan = planReplay(report(mixed, recordedInputs({ credentialSource: c.source })));
       if ('error' in plan) throw new Error(plan.error);
-      expect({ credentialEnv: plan.flags.credentialEnv, credentialFile: plan.flags.credentialFile }).toEqual({ credentialEnv: undefined, credentialFile: undefined, ...c.want });
+      expect({ credentialEnv: plan.flags.credentialEnv, credentialFile: plan.flags.credentialFile }).toEqual({
+        credentialEnv: undefined,
+        credentialFile: undefined,
+        ...c.want,
+      });
     });
   }
 
   it('keeps the recorded webhook host and port, so the provider reaches the rerun at the same address', () => {
-    const plan = planReplay(report(mixed, recordedInputs({ webhookHost: '192.0.2.10', webhookPort: 9443, local: true })));
+    const plan = planReplay(
+      report(mixed, recordedInputs({ webhookHost: '192.0.2.10', webhookPort: 9443, local: true })),
+    );
     expect(plan).toMatchObject({ flags: { webhookHost: '192.0.2.10', webhookPort: '9443', local: true } });
   });
 
   it('leaves out what the original run left to inference and falls back to the provider section', () => {
-    const inputs = recordedInputs({ baseUrl: undefined, authMethod: undefined, profile: null, capabilities: null, fulfillment: null });
+    const inputs = recordedInputs({
+      baseUrl: undefined,
+      authMethod: undefined,
+      profile: null,
+      capabilities: null,
+      fulfillment: null,
+    });
     const plan = planReplay(report(mixed, inputs));
     if ('error' in plan) throw new Error(plan.error);
     expect(plan.flags.baseUrl).toBe('https://from-provider-section.example');
@@ -108,7 +156,9 @@ describe('planReplay', () => {
 
   it('refuses a report without failures, pointing at --check', () => {
     const plan = planReplay(report([result('metadata', 'pass'), result('search', 'skip')]));
-    expect(plan).toEqual({ error: 'the report has no failed check to replay (verdict PASS); pass --check ID to rerun one anyway' });
+    expect(plan).toEqual({
+      error: 'the report has no failed check to replay (verdict PASS); pass --check ID to rerun one anyway',
+    });
   });
 
   it('carries --strict, so a warning that failed the run fails the rerun too', () => {
@@ -118,13 +168,22 @@ describe('planReplay', () => {
   });
 
   it('never carries a secret value, only where the credential comes from', () => {
-    const plan = planReplay(report(mixed, recordedInputs({ credential: 'super-secret-value', webhookSecret: 'another-secret' })));
+    const plan = planReplay(
+      report(mixed, recordedInputs({ credential: 'super-secret-value', webhookSecret: 'another-secret' })),
+    );
     expect(JSON.stringify(plan)).not.toMatch(/secret-value|another-secret/);
   });
 });
 
 describe('compareResults', () => {
-  const cases: { name: string; before: CheckResult; after: CheckResult | undefined; verdict: ReplayVerdict; failing: boolean; line: string }[] = [
+  const cases: {
+    name: string;
+    before: CheckResult;
+    after: CheckResult | undefined;
+    verdict: ReplayVerdict;
+    failing: boolean;
+    line: string;
+  }[] = [
     {
       name: 'fail → fail, same message',
       before: result('quote-math', 'fail', 'total 2300 ≠ 2400'),
@@ -228,7 +287,9 @@ describe('compareResults', () => {
       expect({ verdict: comparison.verdict, line: comparison.line }).toEqual({ verdict: c.verdict, line: c.line });
       expect(isStillFailing(comparison.verdict)).toBe(c.failing);
       // The rerun's result comes along exactly when it shows a problem, to be printed with its evidence.
-      expect(comparison.failure).toBe(c.after && (c.after.status === 'fail' || c.after.status === 'error') ? c.after : undefined);
+      expect(comparison.failure).toBe(
+        c.after && (c.after.status === 'fail' || c.after.status === 'error') ? c.after : undefined,
+      );
     });
   }
 });
@@ -237,8 +298,14 @@ describe('replaySummary', () => {
   const cases: { verdicts: ReplayVerdict[]; want: string }[] = [
     { verdicts: ['was-not-a-failure'], want: 'replayed 1 check: 1 was not a failure' },
     { verdicts: ['still-fails'], want: 'replayed 1 check: 1 still fails' },
-    { verdicts: ['fixed', 'still-fails', 'still-fails', 'now-errors'], want: 'replayed 4 checks: 2 still fail, 1 now errors, 1 fixed' },
-    { verdicts: ['not-run', 'fails-now', 'was-not-a-failure', 'was-not-a-failure'], want: 'replayed 4 checks: 1 not run, 1 fails now, 2 were not failures' },
+    {
+      verdicts: ['fixed', 'still-fails', 'still-fails', 'now-errors'],
+      want: 'replayed 4 checks: 2 still fail, 1 now errors, 1 fixed',
+    },
+    {
+      verdicts: ['not-run', 'fails-now', 'was-not-a-failure', 'was-not-a-failure'],
+      want: 'replayed 4 checks: 1 not run, 1 fails now, 2 were not failures',
+    },
   ];
   for (const c of cases) {
     it(`${c.verdicts.join(', ')} → "${c.want}"`, () => {

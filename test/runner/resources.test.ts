@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CERTIFICATION_INPUT, startReferenceProvider, type FaultName, type RunningProvider } from '../../src/reference-provider/index.js';
+import { PrerequisiteError, type Resources } from '../../src/checks/resources.js';
+import { exercisesMath } from '../../src/checks/support/selection.js';
 import { createProviderClient } from '../../src/http/client.js';
-import { Redactor } from '../../src/util/redact.js';
-import type { Exchange } from '../../src/model/exchange.js';
 import type { HttpOutcome, ProviderClient } from '../../src/http/types.js';
+import type { Exchange } from '../../src/model/exchange.js';
+import {
+  CERTIFICATION_INPUT,
+  type FaultName,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
 import { systemClock } from '../../src/runner/clock.js';
 import { guardPosts } from '../../src/runner/guarded-client.js';
-import { PrerequisiteError, type Resources } from '../../src/checks/resources.js';
 import { createResources, whyNotJson200 } from '../../src/runner/resources-impl.js';
-import { exercisesMath } from '../../src/checks/support/selection.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { Redactor } from '../../src/util/redact.js';
 import { testConfig } from '../support/certify.js';
 
 const CREDENTIAL = 'resources-credential-9b17';
@@ -18,26 +23,65 @@ const WEBHOOK_SECRET = 'resources-webhook-secret-0c55';
 
 describe('whyNotJson200', () => {
   const exchange: Exchange = { request: { method: 'GET', url: 'http://p/x', headers: {} }, durationMs: 1 };
-  const response = (status: number, bodyKind: 'json' | 'html' | 'empty' | 'not-json', json: unknown, contentType: string): HttpOutcome => ({
-    kind: 'response', status, headers: {}, contentType, text: '', bodyKind, json, durationMs: 1, exchange,
+  const response = (
+    status: number,
+    bodyKind: 'json' | 'html' | 'empty' | 'not-json',
+    json: unknown,
+    contentType: string,
+  ): HttpOutcome => ({
+    kind: 'response',
+    status,
+    headers: {},
+    contentType,
+    text: '',
+    bodyKind,
+    json,
+    durationMs: 1,
+    exchange,
   });
   const cases: { name: string; outcome: HttpOutcome; want: string | undefined }[] = [
     { name: '200 JSON', outcome: response(200, 'json', { ok: true }, 'application/json'), want: undefined },
     {
       name: 'transport failure',
-      outcome: { kind: 'failure', failure: 'refused', message: 'connection to p refused: nothing listens there', durationMs: 1, exchange },
+      outcome: {
+        kind: 'failure',
+        failure: 'refused',
+        message: 'connection to p refused: nothing listens there',
+        durationMs: 1,
+        exchange,
+      },
       want: 'GET /catalog: connection to p refused: nothing listens there',
     },
-    { name: 'error JSON with code and message', outcome: response(401, 'json', { code: 'UNAUTHORIZED', message: 'bad key' }, 'application/json'), want: 'GET /catalog answered HTTP 401 UNAUTHORIZED: bad key' },
-    { name: 'error JSON with code only', outcome: response(503, 'json', { code: 'UNAVAILABLE' }, 'application/json'), want: 'GET /catalog answered HTTP 503 UNAVAILABLE' },
-    { name: 'error JSON without code', outcome: response(500, 'json', { error: 'x' }, 'application/json'), want: 'GET /catalog answered HTTP 500' },
+    {
+      name: 'error JSON with code and message',
+      outcome: response(401, 'json', { code: 'UNAUTHORIZED', message: 'bad key' }, 'application/json'),
+      want: 'GET /catalog answered HTTP 401 UNAUTHORIZED: bad key',
+    },
+    {
+      name: 'error JSON with code only',
+      outcome: response(503, 'json', { code: 'UNAVAILABLE' }, 'application/json'),
+      want: 'GET /catalog answered HTTP 503 UNAVAILABLE',
+    },
+    {
+      name: 'error JSON without code',
+      outcome: response(500, 'json', { error: 'x' }, 'application/json'),
+      want: 'GET /catalog answered HTTP 500',
+    },
     {
       name: 'error HTML page',
       outcome: response(404, 'html', undefined, 'text/html'),
       want: 'GET /catalog answered HTTP 404 with an HTML page (content-type text/html): the base URL looks like a website or frontend, not the provider API',
     },
-    { name: '200 empty body', outcome: response(200, 'empty', undefined, ''), want: 'GET /catalog answered an empty body (no content-type)' },
-    { name: '200 not JSON', outcome: response(200, 'not-json', undefined, 'text/plain'), want: 'GET /catalog answered a body that is not JSON (content-type text/plain)' },
+    {
+      name: '200 empty body',
+      outcome: response(200, 'empty', undefined, ''),
+      want: 'GET /catalog answered an empty body (no content-type)',
+    },
+    {
+      name: '200 not JSON',
+      outcome: response(200, 'not-json', undefined, 'text/plain'),
+      want: 'GET /catalog answered a body that is not JSON (content-type text/plain)',
+    },
   ];
   for (const c of cases) {
     it(`${c.name} → ${c.want ?? 'usable'}`, () => {
@@ -53,18 +97,28 @@ describe('createResources against the reference provider', () => {
   const closers: (() => Promise<void>)[] = [];
 
   const clientFor = (url: string, credential = CREDENTIAL): ProviderClient & { close(): Promise<void> } => {
-    const c = createProviderClient({ baseUrl: url, authMethod: 'API_KEY', credential, timeoutMs: 5000, maxBodyBytes: 1024 * 1024 }, { redactor: new Redactor([credential]) });
+    const c = createProviderClient(
+      { baseUrl: url, authMethod: 'API_KEY', credential, timeoutMs: 5000, maxBodyBytes: 1024 * 1024 },
+      { redactor: new Redactor([credential]) },
+    );
     closers.push(() => c.close());
     return c;
   };
-  const resourcesFor = (c: ProviderClient, url = provider.url): Resources => createResources({ client: c, contract, config: testConfig(url), clock: systemClock, runId: 'run1' });
+  const resourcesFor = (c: ProviderClient, url = provider.url): Resources =>
+    createResources({ client: c, contract, config: testConfig(url), clock: systemClock, runId: 'run1' });
   const startProvider = async (faults: FaultName[] = []): Promise<RunningProvider> => {
-    const p = await startReferenceProvider({ authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults });
+    const p = await startReferenceProvider({
+      authMethod: 'API_KEY',
+      credential: CREDENTIAL,
+      webhookSecret: WEBHOOK_SECRET,
+      faults,
+    });
     closers.push(() => p.close());
     return p;
   };
   /** Requests the provider received since `from`, as "METHOD /path". */
-  const sentSince = (p: RunningProvider, from: number): string[] => p.requests.slice(from).map((r) => `${r.method} ${r.path}`);
+  const sentSince = (p: RunningProvider, from: number): string[] =>
+    p.requests.slice(from).map((r) => `${r.method} ${r.path}`);
 
   beforeAll(async () => {
     contract = await loadContract();
@@ -89,10 +143,19 @@ describe('createResources against the reference provider', () => {
   it('shares one GET /catalog, and the selections reuse both', async () => {
     const from = provider.requests.length;
     const resources = resourcesFor(client);
-    const [cat1, cat2, selection, derived] = await Promise.all([resources.catalog(), resources.catalog(), resources.selection(), resources.derivedSelection()]);
+    const [cat1, cat2, selection, derived] = await Promise.all([
+      resources.catalog(),
+      resources.catalog(),
+      resources.selection(),
+      resources.derivedSelection(),
+    ]);
     expect(cat1).toBe(cat2);
     expect(sentSince(provider, from).sort()).toEqual(['GET /catalog', 'GET /provider-info']);
-    expect(selection).toMatchObject({ source: 'certificationInput', locationId: CERTIFICATION_INPUT.locationId, items: CERTIFICATION_INPUT.items });
+    expect(selection).toMatchObject({
+      source: 'certificationInput',
+      locationId: CERTIFICATION_INPUT.locationId,
+      items: CERTIFICATION_INPUT.items,
+    });
     expect(derived.source).toBe('catalog');
     expect(derived.locationId).toBe(CERTIFICATION_INPUT.locationId);
     expect(exercisesMath(derived.items, cat1)).toBe(true);
@@ -111,7 +174,11 @@ describe('createResources against the reference provider', () => {
   it('creates one pending action for concurrent callers, and a new one per createAction', async () => {
     const from = provider.requests.length;
     const resources = resourcesFor(client);
-    const pending = await Promise.all([resources.pendingAction(), resources.pendingAction(), resources.pendingAction()]);
+    const pending = await Promise.all([
+      resources.pendingAction(),
+      resources.pendingAction(),
+      resources.pendingAction(),
+    ]);
     expect(new Set(pending).size).toBe(1);
     expect(pending[0]?.idempotencyKey).toBe('provcert-test-run1-pending');
     expect(sentSince(provider, from).filter((r) => r === 'POST /actions')).toHaveLength(1);
@@ -119,7 +186,11 @@ describe('createResources against the reference provider', () => {
     const second = await resources.createAction('second');
     expect(second.idempotencyKey).toBe('provcert-test-run1-second');
     expect(second.action.id).not.toBe(pending[0]?.action.id);
-    expect(second.body).toMatchObject({ idempotencyKey: 'provcert-test-run1-second', userConfirmed: true, quoteId: second.quote.id });
+    expect(second.body).toMatchObject({
+      idempotencyKey: 'provcert-test-run1-second',
+      userConfirmed: true,
+      quoteId: second.quote.id,
+    });
     expect(sentSince(provider, from).filter((r) => r === 'POST /actions')).toHaveLength(2);
 
     expect(resources.createdActions().map((c) => c.id)).toEqual([pending[0]?.action.id, second.action.id]);
@@ -137,10 +208,15 @@ describe('createResources against the reference provider', () => {
   it('blames metadata (once, memoized) when provider-info is refused', async () => {
     const from = provider.requests.length;
     const resources = resourcesFor(clientFor(provider.url, 'not-the-credential'));
-    const errors = await Promise.all([resources.providerInfo(), resources.providerInfo()].map((p) => p.catch((e: unknown) => e)));
+    const errors = await Promise.all(
+      [resources.providerInfo(), resources.providerInfo()].map((p) => p.catch((e: unknown) => e)),
+    );
     for (const error of errors) {
       expect(error).toBeInstanceOf(PrerequisiteError);
-      expect(error).toMatchObject({ checkId: 'metadata', message: expect.stringMatching(/^GET \/provider-info answered HTTP 401 UNAUTHORIZED/) });
+      expect(error).toMatchObject({
+        checkId: 'metadata',
+        message: expect.stringMatching(/^GET \/provider-info answered HTTP 401 UNAUTHORIZED/),
+      });
     }
     await expect(resources.selection()).rejects.toMatchObject({ checkId: 'metadata' });
     expect(sentSince(provider, from)).toEqual(['GET /provider-info']);
@@ -149,14 +225,21 @@ describe('createResources against the reference provider', () => {
   it('blames catalog when the catalog does not match the schema', async () => {
     const faulty = await startProvider(['catalog-missing-field']);
     const resources = resourcesFor(clientFor(faulty.url), faulty.url);
-    await expect(resources.catalog()).rejects.toMatchObject({ name: 'PrerequisiteError', checkId: 'catalog', message: expect.stringMatching(/^GET \/catalog does not match the schema \(.+\)$/) });
+    await expect(resources.catalog()).rejects.toMatchObject({
+      name: 'PrerequisiteError',
+      checkId: 'catalog',
+      message: expect.stringMatching(/^GET \/catalog does not match the schema \(.+\)$/),
+    });
     await expect(resources.derivedSelection()).rejects.toMatchObject({ checkId: 'catalog' });
   });
 
   it('blames quote-math when no quote can be had, and sends no POST through an unsafe guard', async () => {
     const from = provider.requests.length;
     const resources = resourcesFor(guardPosts(client, () => false));
-    await expect(resources.freshQuote()).rejects.toMatchObject({ checkId: 'quote-math', message: expect.stringMatching(/^POST \/quote: not sent: /) });
+    await expect(resources.freshQuote()).rejects.toMatchObject({
+      checkId: 'quote-math',
+      message: expect.stringMatching(/^POST \/quote: not sent: /),
+    });
     await expect(resources.pendingAction()).rejects.toMatchObject({ checkId: 'quote-math' });
     expect(sentSince(provider, from).filter((r) => r.startsWith('POST'))).toEqual([]);
   });

@@ -1,17 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import { PrerequisiteError } from '../../src/checks/resources.js';
 import type { CheckContext, CheckDefinition } from '../../src/checks/types.js';
 import type { CheckId, CheckStatus } from '../../src/model/check-ids.js';
 import type { CheckOutcome, CheckResult } from '../../src/model/report.js';
-import { PrerequisiteError } from '../../src/checks/resources.js';
-import { scheduleChecks, topologicalOrder, type RunHooks, type Verdicts } from '../../src/runner/schedule.js';
+import { type RunHooks, scheduleChecks, topologicalOrder, type Verdicts } from '../../src/runner/schedule.js';
 
 // The scheduler reads only the context's signal (interrupts); these fake checks never read the rest.
 const ctx = { signal: new AbortController().signal } as CheckContext;
 
-const outcome = (status: CheckStatus, message = `${status} message`): CheckOutcome => ({ status, message, evidence: [] });
+const outcome = (status: CheckStatus, message = `${status} message`): CheckOutcome => ({
+  status,
+  message,
+  evidence: [],
+});
 
-function check(id: CheckId, run: CheckDefinition['run'] = async () => outcome('pass'), extra: Partial<CheckDefinition> = {}): CheckDefinition {
-  return { id, title: `title of ${id}`, rule: `rule of ${id}`, requirements: ['TEST-RULE'], appliesTo: { description: 'always' }, run, ...extra };
+function check(
+  id: CheckId,
+  run: CheckDefinition['run'] = async () => outcome('pass'),
+  extra: Partial<CheckDefinition> = {},
+): CheckDefinition {
+  return {
+    id,
+    title: `title of ${id}`,
+    rule: `rule of ${id}`,
+    requirements: ['TEST-RULE'],
+    appliesTo: { description: 'always' },
+    run,
+    ...extra,
+  };
 }
 
 /** A promise the test resolves when it chooses, to order events without sleeping. */
@@ -23,8 +39,14 @@ function gate(): { opened: Promise<void>; open(): void } {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function schedule(defs: CheckDefinition[], options: { decided?: Verdicts; concurrency?: number; hooks?: RunHooks } = {}): Promise<CheckResult[]> {
-  return scheduleChecks(defs, ctx, options.decided ?? new Map(), { concurrency: options.concurrency ?? 4, ...(options.hooks ? { hooks: options.hooks } : {}) });
+function schedule(
+  defs: CheckDefinition[],
+  options: { decided?: Verdicts; concurrency?: number; hooks?: RunHooks } = {},
+): Promise<CheckResult[]> {
+  return scheduleChecks(defs, ctx, options.decided ?? new Map(), {
+    concurrency: options.concurrency ?? 4,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  });
 }
 
 const byId = (results: CheckResult[]): Map<CheckId, CheckResult> => new Map(results.map((r) => [r.id, r]));
@@ -51,18 +73,38 @@ describe('scheduleChecks: results', () => {
   it('carries title, rule, the outcome and a duration from the injected clock', async () => {
     let t = 100;
     const [result] = await scheduleChecks(
-      [check('health', async () => {
-        t += 42;
-        return { ...outcome('fail', 'latencyMs is a string'), details: ['second problem'], findings: [{ severity: 'fail', message: 'latencyMs is a string' }, { severity: 'fail', requirement: 'OTHER-RULE', message: 'second problem' }] };
-      })],
+      [
+        check('health', async () => {
+          t += 42;
+          return {
+            ...outcome('fail', 'latencyMs is a string'),
+            details: ['second problem'],
+            findings: [
+              { severity: 'fail', message: 'latencyMs is a string' },
+              { severity: 'fail', requirement: 'OTHER-RULE', message: 'second problem' },
+            ],
+          };
+        }),
+      ],
       ctx,
       new Map(),
       { concurrency: 1, now: () => t },
     );
     // A finding recorded without a requirement stands on the check's primary one.
     expect(result).toEqual({
-      id: 'health', title: 'title of health', rule: 'rule of health', requirements: ['TEST-RULE'], status: 'fail', message: 'latencyMs is a string', details: ['second problem'], evidence: [], durationMs: 42,
-      findings: [{ severity: 'fail', requirement: 'TEST-RULE', message: 'latencyMs is a string' }, { severity: 'fail', requirement: 'OTHER-RULE', message: 'second problem' }],
+      id: 'health',
+      title: 'title of health',
+      rule: 'rule of health',
+      requirements: ['TEST-RULE'],
+      status: 'fail',
+      message: 'latencyMs is a string',
+      details: ['second problem'],
+      evidence: [],
+      durationMs: 42,
+      findings: [
+        { severity: 'fail', requirement: 'TEST-RULE', message: 'latencyMs is a string' },
+        { severity: 'fail', requirement: 'OTHER-RULE', message: 'second problem' },
+      ],
     });
   });
 });
@@ -70,8 +112,16 @@ describe('scheduleChecks: results', () => {
 describe('scheduleChecks: dependsOn', () => {
   const cases: { name: string; dependency: CheckDefinition['run']; decided?: Verdicts; message: string }[] = [
     { name: 'failed', dependency: async () => outcome('fail'), message: 'skipped: depends on catalog, which failed' },
-    { name: 'was skipped', dependency: async () => outcome('skip'), message: 'skipped: depends on catalog, which was skipped' },
-    { name: 'could not run (error outcome)', dependency: async () => outcome('error'), message: 'skipped: depends on catalog, which could not run' },
+    {
+      name: 'was skipped',
+      dependency: async () => outcome('skip'),
+      message: 'skipped: depends on catalog, which was skipped',
+    },
+    {
+      name: 'could not run (error outcome)',
+      dependency: async () => outcome('error'),
+      message: 'skipped: depends on catalog, which could not run',
+    },
     {
       name: 'could not run (threw)',
       dependency: async () => {
@@ -79,18 +129,29 @@ describe('scheduleChecks: dependsOn', () => {
       },
       message: 'skipped: depends on catalog, which could not run',
     },
-    { name: 'was skipped by decision', dependency: async () => outcome('pass'), decided: new Map([['catalog', 'not applicable']]), message: 'skipped: depends on catalog, which was skipped' },
+    {
+      name: 'was skipped by decision',
+      dependency: async () => outcome('pass'),
+      decided: new Map([['catalog', 'not applicable']]),
+      message: 'skipped: depends on catalog, which was skipped',
+    },
   ];
 
   for (const c of cases) {
     it(`skips a dependent whose dependency ${c.name}, naming it, without running it`, async () => {
       let ran = false;
-      const dependent = check('offering', async () => {
-        ran = true;
-        return outcome('pass');
-      }, { dependsOn: ['catalog'] });
+      const dependent = check(
+        'offering',
+        async () => {
+          ran = true;
+          return outcome('pass');
+        },
+        { dependsOn: ['catalog'] },
+      );
       // Declared before its dependency on purpose: the scheduler orders by dependencies, not by position.
-      const results = byId(await schedule([dependent, check('catalog', c.dependency)], c.decided ? { decided: c.decided } : {}));
+      const results = byId(
+        await schedule([dependent, check('catalog', c.dependency)], c.decided ? { decided: c.decided } : {}),
+      );
       expect(results.get('offering')).toMatchObject({ status: 'skip', message: c.message });
       expect(ran).toBe(false);
     });
@@ -99,10 +160,14 @@ describe('scheduleChecks: dependsOn', () => {
   it('runs a dependent after its dependency passed', async () => {
     const events: string[] = [];
     const defs = [
-      check('offering', async () => {
-        events.push('offering');
-        return outcome('pass');
-      }, { dependsOn: ['catalog'] }),
+      check(
+        'offering',
+        async () => {
+          events.push('offering');
+          return outcome('pass');
+        },
+        { dependsOn: ['catalog'] },
+      ),
       check('catalog', async () => {
         await tick();
         events.push('catalog');
@@ -115,7 +180,11 @@ describe('scheduleChecks: dependsOn', () => {
   });
 
   it('names the first dependency that did not pass', async () => {
-    const defs = [check('metadata'), check('catalog', async () => outcome('fail')), check('offering', undefined, { dependsOn: ['metadata', 'catalog'] })];
+    const defs = [
+      check('metadata'),
+      check('catalog', async () => outcome('fail')),
+      check('offering', undefined, { dependsOn: ['metadata', 'catalog'] }),
+    ];
     expect(byId(await schedule(defs)).get('offering')?.message).toBe('skipped: depends on catalog, which failed');
   });
 
@@ -140,10 +209,14 @@ describe('scheduleChecks: after', () => {
       const events: string[] = [];
       const release = gate();
       const defs = [
-        check('cancel', async () => {
-          events.push('cancel');
-          return outcome('pass');
-        }, { after: ['webhook'] }),
+        check(
+          'cancel',
+          async () => {
+            events.push('cancel');
+            return outcome('pass');
+          },
+          { after: ['webhook'] },
+        ),
         check('webhook', async () => {
           await release.opened;
           events.push('webhook');
@@ -175,7 +248,10 @@ describe('scheduleChecks: thrown errors', () => {
       }),
     ];
     const [result] = await schedule(defs);
-    expect(result).toMatchObject({ status: 'skip', message: 'skipped: POST /quote answered HTTP 500 (see quote-math)' });
+    expect(result).toMatchObject({
+      status: 'skip',
+      message: 'skipped: POST /quote answered HTTP 500 (see quote-math)',
+    });
   });
 
   it('uses the message itself when the check owns the PrerequisiteError', async () => {
@@ -189,7 +265,11 @@ describe('scheduleChecks: thrown errors', () => {
   });
 
   const thrown: { name: string; value: unknown; text: string }[] = [
-    { name: 'an Error', value: new TypeError('cannot read properties of undefined'), text: 'cannot read properties of undefined' },
+    {
+      name: 'an Error',
+      value: new TypeError('cannot read properties of undefined'),
+      text: 'cannot read properties of undefined',
+    },
     { name: 'a non-Error value', value: 'plain string', text: 'plain string' },
   ];
   for (const t of thrown) {
@@ -217,9 +297,18 @@ describe('scheduleChecks: decided skips', () => {
         }),
         check('health'),
       ],
-      { decided: new Map([['search', 'capability SEARCH is not declared and not required in the TRANSACTIONAL profile']]) },
+      {
+        decided: new Map([
+          ['search', 'capability SEARCH is not declared and not required in the TRANSACTIONAL profile'],
+        ]),
+      },
     );
-    expect(results[0]).toMatchObject({ id: 'search', status: 'skip', message: 'capability SEARCH is not declared and not required in the TRANSACTIONAL profile', evidence: [] });
+    expect(results[0]).toMatchObject({
+      id: 'search',
+      status: 'skip',
+      message: 'capability SEARCH is not declared and not required in the TRANSACTIONAL profile',
+      evidence: [],
+    });
     expect(results[1]?.status).toBe('pass');
     expect(ran).toBe(false);
   });
@@ -247,7 +336,10 @@ describe('scheduleChecks: concurrency', () => {
         running--;
         return outcome('pass');
       };
-      const results = await schedule(ids.slice(0, c.checks).map((id) => check(id, run)), { concurrency: c.concurrency });
+      const results = await schedule(
+        ids.slice(0, c.checks).map((id) => check(id, run)),
+        { concurrency: c.concurrency },
+      );
       expect(results).toHaveLength(c.checks);
       expect(results.every((r) => r.status === 'pass')).toBe(true);
       expect(peak).toBe(c.expected);
@@ -298,7 +390,12 @@ describe('scheduleChecks: hooks', () => {
           return outcome('pass');
         }),
       ],
-      { hooks: { onCheckStart: (id, title) => events.push(`start ${id} ${title}`), onCheckEnd: (r) => events.push(`end ${r.id}`) } },
+      {
+        hooks: {
+          onCheckStart: (id, title) => events.push(`start ${id} ${title}`),
+          onCheckEnd: (r) => events.push(`end ${r.id}`),
+        },
+      },
     );
     expect(events).toEqual(['start health title of health', 'run', 'end health']);
   });
@@ -306,11 +403,24 @@ describe('scheduleChecks: hooks', () => {
 
 describe('dependency cycles and order', () => {
   const cycles: { name: string; defs: CheckDefinition[] }[] = [
-    { name: 'dependsOn', defs: [check('catalog', undefined, { dependsOn: ['offering'] }), check('offering', undefined, { dependsOn: ['catalog'] })] },
-    { name: 'after', defs: [check('cancel', undefined, { after: ['webhook'] }), check('webhook', undefined, { after: ['cancel'] })] },
+    {
+      name: 'dependsOn',
+      defs: [
+        check('catalog', undefined, { dependsOn: ['offering'] }),
+        check('offering', undefined, { dependsOn: ['catalog'] }),
+      ],
+    },
+    {
+      name: 'after',
+      defs: [check('cancel', undefined, { after: ['webhook'] }), check('webhook', undefined, { after: ['cancel'] })],
+    },
     {
       name: 'three checks, mixed',
-      defs: [check('quote-math', undefined, { dependsOn: ['idempotency'] }), check('payment-pending', undefined, { dependsOn: ['quote-math'] }), check('idempotency', undefined, { after: ['payment-pending'] })],
+      defs: [
+        check('quote-math', undefined, { dependsOn: ['idempotency'] }),
+        check('payment-pending', undefined, { dependsOn: ['quote-math'] }),
+        check('idempotency', undefined, { after: ['payment-pending'] }),
+      ],
     },
   ];
   for (const c of cycles) {
@@ -328,7 +438,13 @@ describe('dependency cycles and order', () => {
       check('quote-math', undefined, { after: ['catalog'] }),
       check('catalog'),
     ];
-    expect(topologicalOrder(defs).map((d) => d.id)).toEqual(['catalog', 'quote-math', 'payment-pending', 'idempotency', 'health']);
+    expect(topologicalOrder(defs).map((d) => d.id)).toEqual([
+      'catalog',
+      'quote-math',
+      'payment-pending',
+      'idempotency',
+      'health',
+    ]);
   });
 });
 
@@ -353,7 +469,11 @@ describe('scheduleChecks: interrupted (Ctrl-C)', () => {
     await running.opened;
     interrupt.abort();
     const [first, second] = await results;
-    expect(first).toMatchObject({ status: 'skip', message: 'interrupted before this check finished (the run was stopped)', details: ['no event arrived'] });
+    expect(first).toMatchObject({
+      status: 'skip',
+      message: 'interrupted before this check finished (the run was stopped)',
+      details: ['no event arrived'],
+    });
     expect(second?.status).toBe('skip');
     expect(secondRan).toBe(false);
   });
@@ -361,7 +481,15 @@ describe('scheduleChecks: interrupted (Ctrl-C)', () => {
   it('skips a check that had not started when the run was interrupted', async () => {
     const interrupt = new AbortController();
     interrupt.abort();
-    const [result] = await scheduleChecks([check('catalog', async () => outcome('pass'))], { signal: interrupt.signal } as CheckContext, new Map(), { concurrency: 1 });
-    expect(result).toMatchObject({ status: 'skip', message: 'interrupted before this check finished (the run was stopped)' });
+    const [result] = await scheduleChecks(
+      [check('catalog', async () => outcome('pass'))],
+      { signal: interrupt.signal } as CheckContext,
+      new Map(),
+      { concurrency: 1 },
+    );
+    expect(result).toMatchObject({
+      status: 'skip',
+      message: 'interrupted before this check finished (the run was stopped)',
+    });
   });
 });

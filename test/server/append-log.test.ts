@@ -12,7 +12,10 @@ describe('AppendLog (pipelined group commit)', () => {
     await Promise.all(Array.from({ length: 500 }, (_, i) => log.append({ i }).then(() => acked.push(i))));
     await log.close();
     expect(acked).toEqual(Array.from({ length: 500 }, (_, i) => i));
-    const lines = (await readFile(path, 'utf8')).trimEnd().split('\n').map((l) => (JSON.parse(l) as { i: number }).i);
+    const lines = (await readFile(path, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { i: number }).i);
     expect(lines).toEqual(acked);
   });
 

@@ -2,24 +2,35 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServe, type RunningServe } from '../../src/server/serve.js';
+import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, sign } from './support/http-client.js';
-import { send, type Answer } from './support/raw-request.js';
+import { type Answer, send } from './support/raw-request.js';
 
 const ADMIN = 'admin-token-table-63';
 const SERVER_SECRET = 'server-webhook-secret-table-18';
 const SLUG = 'demo-kitchen';
-const env: NodeJS.ProcessEnv = { PROVCERT_ADMIN_TOKEN: ADMIN, SERVICE_WEBHOOK_SECRET: SERVER_SECRET, DEMO_CREDENTIAL: 'credential-table-40' };
+const env: NodeJS.ProcessEnv = {
+  PROVCERT_ADMIN_TOKEN: ADMIN,
+  SERVICE_WEBHOOK_SECRET: SERVER_SECRET,
+  DEMO_CREDENTIAL: 'credential-table-40',
+};
 const BEARER = { authorization: `Bearer ${ADMIN}` };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 const registration = {
-  name: 'Demo Kitchen', slug: SLUG, type: 'DELIVERY', category: 'food_delivery', geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api', authMethod: 'API_KEY', capabilities: ['METADATA', 'HEALTH', 'CATALOG'], credentialEnv: 'DEMO_CREDENTIAL',
+  name: 'Demo Kitchen',
+  slug: SLUG,
+  type: 'DELIVERY',
+  category: 'food_delivery',
+  geography: ['DE'],
+  baseUrl: 'http://127.0.0.1:9/api',
+  authMethod: 'API_KEY',
+  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+  credentialEnv: 'DEMO_CREDENTIAL',
 };
 
 let contract: Contract;
@@ -35,12 +46,24 @@ beforeAll(async () => {
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'provcert-route-table-'));
   const settings = await resolveServeSettings({ port: '0', dataDir, local: true, slug: 'sandbox' }, dataDir);
-  serve = await startServe(settings, { contract, certify: () => Promise.resolve(fakeReport('PASS')), env, cwd: dataDir, log: () => undefined });
+  serve = await startServe(settings, {
+    contract,
+    certify: () => Promise.resolve(fakeReport('PASS')),
+    env,
+    cwd: dataDir,
+    log: () => undefined,
+  });
   const body = JSON.stringify(registration);
-  const registered = await send(serve.core.url, 'POST', '/api/v1/providers/register', { headers: { ...BEARER, ...JSON_TYPE }, body });
+  const registered = await send(serve.core.url, 'POST', '/api/v1/providers/register', {
+    headers: { ...BEARER, ...JSON_TYPE },
+    body,
+  });
   const certified = await send(serve.core.url, 'POST', `/api/v1/providers/${SLUG}/certify`, { headers: BEARER });
   expect([registered.status, certified.status]).toEqual([201, 200]);
-  fixture = { secret: (registered.json as { webhook: { secret: string } }).webhook.secret, certificationId: (certified.json as { id: string }).id };
+  fixture = {
+    secret: (registered.json as { webhook: { secret: string } }).webhook.secret,
+    certificationId: (certified.json as { id: string }).id,
+  };
 });
 
 afterEach(async () => {
@@ -61,13 +84,25 @@ interface RouteCase {
 
 function signedEvent(path: string, slug: string, secret: string): Promise<Answer> {
   const body = JSON.stringify(event({ providerSlug: slug }));
-  return send(serve.core.url, 'POST', path, { headers: { ...JSON_TYPE, 'x-service-signature': sign(secret, body) }, body });
+  return send(serve.core.url, 'POST', path, {
+    headers: { ...JSON_TYPE, 'x-service-signature': sign(secret, body) },
+    body,
+  });
 }
 const webhookWrongMethod = (method: string): string => `${method} is not supported on /api/v1/webhooks; use POST`;
 const noRoute = (method: string, path: string): string => `no route ${method} ${path}`;
-const operator = (method: 'GET' | 'POST', path: () => string, status = 200, body?: string): Omit<RouteCase, 'wrongMethod'> => ({
+const operator = (
+  method: 'GET' | 'POST',
+  path: () => string,
+  status = 200,
+  body?: string,
+): Omit<RouteCase, 'wrongMethod'> => ({
   path,
-  call: () => send(serve.core.url, method, path(), { headers: { ...BEARER, ...(body ? JSON_TYPE : {}) }, ...(body ? { body } : {}) }),
+  call: () =>
+    send(serve.core.url, method, path(), {
+      headers: { ...BEARER, ...(body ? JSON_TYPE : {}) },
+      ...(body ? { body } : {}),
+    }),
   status,
   operatorOnly: true,
 });
@@ -75,24 +110,43 @@ const operator = (method: 'GET' | 'POST', path: () => string, status = 200, body
 /** One case per line of the core's route table, keyed `METHOD pattern`; a route without a case fails the first test. */
 const cases: Record<string, RouteCase> = {
   'POST /api/v1/webhooks/:providerSlug': {
-    path: () => `/api/v1/webhooks/${SLUG}`, call: () => signedEvent(`/api/v1/webhooks/${SLUG}`, SLUG, fixture.secret), status: 200,
-    wrongMethod: webhookWrongMethod, operatorOnly: false,
+    path: () => `/api/v1/webhooks/${SLUG}`,
+    call: () => signedEvent(`/api/v1/webhooks/${SLUG}`, SLUG, fixture.secret),
+    status: 200,
+    wrongMethod: webhookWrongMethod,
+    operatorOnly: false,
   },
   'POST /api/v1/webhooks': {
-    path: () => '/api/v1/webhooks', call: () => signedEvent('/api/v1/webhooks', 'sandbox', SERVER_SECRET), status: 200,
-    wrongMethod: webhookWrongMethod, operatorOnly: false,
+    path: () => '/api/v1/webhooks',
+    call: () => signedEvent('/api/v1/webhooks', 'sandbox', SERVER_SECRET),
+    status: 200,
+    wrongMethod: webhookWrongMethod,
+    operatorOnly: false,
   },
   'POST /api/v1/providers/register': {
     ...operator('POST', () => '/api/v1/providers/register', 200, JSON.stringify(registration)),
     wrongMethod: (_method, path) => `use POST on ${path}`,
   },
-  'POST /api/v1/providers/:slug/certify': { ...operator('POST', () => `/api/v1/providers/${SLUG}/certify`), wrongMethod: noRoute },
-  'GET /api/v1/providers/:slug/certifications': { ...operator('GET', () => `/api/v1/providers/${SLUG}/certifications`), wrongMethod: noRoute },
-  'GET /api/v1/providers/:slug/certifications/:id': {
-    ...operator('GET', () => `/api/v1/providers/${SLUG}/certifications/${fixture.certificationId}`), wrongMethod: noRoute,
+  'POST /api/v1/providers/:slug/certify': {
+    ...operator('POST', () => `/api/v1/providers/${SLUG}/certify`),
+    wrongMethod: noRoute,
   },
-  'POST /api/v1/providers/:slug/submit-review': { ...operator('POST', () => `/api/v1/providers/${SLUG}/submit-review`), wrongMethod: noRoute },
-  'GET /api/v1/providers/:slug/events': { ...operator('GET', () => `/api/v1/providers/${SLUG}/events?limit=5`), wrongMethod: noRoute },
+  'GET /api/v1/providers/:slug/certifications': {
+    ...operator('GET', () => `/api/v1/providers/${SLUG}/certifications`),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/providers/:slug/certifications/:id': {
+    ...operator('GET', () => `/api/v1/providers/${SLUG}/certifications/${fixture.certificationId}`),
+    wrongMethod: noRoute,
+  },
+  'POST /api/v1/providers/:slug/submit-review': {
+    ...operator('POST', () => `/api/v1/providers/${SLUG}/submit-review`),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/providers/:slug/events': {
+    ...operator('GET', () => `/api/v1/providers/${SLUG}/events?limit=5`),
+    wrongMethod: noRoute,
+  },
 };
 
 const caseOf = (key: string): RouteCase => {
@@ -113,21 +167,33 @@ describe('the core route table', () => {
     expect(answer.headers['connection']).not.toBe('close');
   });
 
-  it.each(Object.keys(cases))('another method on %s: 405 with the route\'s message, the connection closed', async (key) => {
-    const c = caseOf(key);
-    const method = otherMethod(key);
-    const path = c.path().split('?')[0] ?? '';
-    const answer = await send(serve.core.url, method, path, { headers: BEARER });
-    expect({ status: answer.status, json: answer.json }).toEqual({ status: 405, json: { code: 'NOT_FOUND', message: c.wrongMethod(method, path) } });
-    expect(answer.headers['connection']).toBe('close');
-  });
+  it.each(Object.keys(cases))(
+    "another method on %s: 405 with the route's message, the connection closed",
+    async (key) => {
+      const c = caseOf(key);
+      const method = otherMethod(key);
+      const path = c.path().split('?')[0] ?? '';
+      const answer = await send(serve.core.url, method, path, { headers: BEARER });
+      expect({ status: answer.status, json: answer.json }).toEqual({
+        status: 405,
+        json: { code: 'NOT_FOUND', message: c.wrongMethod(method, path) },
+      });
+      expect(answer.headers['connection']).toBe('close');
+    },
+  );
 
-  it.each(Object.keys(cases).filter((key) => caseOf(key).operatorOnly))('%s without the operator token: 401 whatever the method', async (key) => {
-    for (const method of ['GET', 'POST']) {
-      const answer = await send(serve.core.url, method, caseOf(key).path());
-      expect({ status: answer.status, code: (answer.json as { code: string }).code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
-    }
-  });
+  it.each(Object.keys(cases).filter((key) => caseOf(key).operatorOnly))(
+    '%s without the operator token: 401 whatever the method',
+    async (key) => {
+      for (const method of ['GET', 'POST']) {
+        const answer = await send(serve.core.url, method, caseOf(key).path());
+        expect({ status: answer.status, code: (answer.json as { code: string }).code }).toEqual({
+          status: 401,
+          code: 'UNAUTHORIZED',
+        });
+      }
+    },
+  );
 
   it.each([
     ['GET', '/api/v1/providers'],
@@ -138,7 +204,10 @@ describe('the core route table', () => {
     ['DELETE', `/api/v1/providers/${SLUG}/certify/now`],
   ])('%s %s is no route: 404, the connection closed', async (method, path) => {
     const answer = await send(serve.core.url, method, path, { headers: BEARER });
-    expect({ status: answer.status, json: answer.json }).toEqual({ status: 404, json: { code: 'NOT_FOUND', message: `no route ${method} ${path}` } });
+    expect({ status: answer.status, json: answer.json }).toEqual({
+      status: 404,
+      json: { code: 'NOT_FOUND', message: `no route ${method} ${path}` },
+    });
     expect(answer.headers['connection']).toBe('close');
   });
 });

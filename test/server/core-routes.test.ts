@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import type { CertifyInput } from '../../src/server/core-routes/routes.js';
-import { startServe, type RunningServe } from '../../src/server/serve.js';
+import type { CertifyInput } from '../../src/server/core-routes/deps.js';
+import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
@@ -16,10 +16,25 @@ const CREDENTIAL = 'provider-credential-canary-42';
 function fakeReport(verdict: 'PASS' | 'FAIL'): RunReport {
   const now = new Date().toISOString();
   return {
-    reportVersion: 1, tool: { name: 'provcert', version: '0.0.0' }, contract: { version: '1.0.0', spec: 'test' },
-    provider: { baseUrl: 'http://127.0.0.1:9', authMethod: 'API_KEY', profile: 'TRANSACTIONAL', capabilities: [], fulfillment: 'REMOTE' },
-    verdict, startedAt: now, finishedAt: now, durationMs: 1, summary: { pass: verdict === 'PASS' ? 1 : 0, fail: verdict === 'FAIL' ? 1 : 0, skip: 0, error: 0 },
-    checks: [], webhooks: { url: '', events: [] }, inputs: {}, requirements: {},
+    reportVersion: 1,
+    tool: { name: 'provcert', version: '0.0.0' },
+    contract: { version: '1.0.0', spec: 'test' },
+    provider: {
+      baseUrl: 'http://127.0.0.1:9',
+      authMethod: 'API_KEY',
+      profile: 'TRANSACTIONAL',
+      capabilities: [],
+      fulfillment: 'REMOTE',
+    },
+    verdict,
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 1,
+    summary: { pass: verdict === 'PASS' ? 1 : 0, fail: verdict === 'FAIL' ? 1 : 0, skip: 0, error: 0 },
+    checks: [],
+    webhooks: { url: '', events: [] },
+    inputs: {},
+    requirements: {},
   };
 }
 
@@ -33,18 +48,33 @@ let hold: Promise<void> | undefined;
 const logLines: string[] = [];
 const env: NodeJS.ProcessEnv = { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_CREDENTIAL: CREDENTIAL };
 
-async function api(method: 'GET' | 'POST', path: string, body?: unknown, token = ADMIN): Promise<{ status: number; json: Record<string, unknown> }> {
+async function api(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  token = ADMIN,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${serve.core.url}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 const registration = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name: 'Demo Kitchen', slug: 'demo-kitchen', type: 'DELIVERY', category: 'food_delivery', geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api', authMethod: 'API_KEY', capabilities: ['METADATA', 'HEALTH', 'CATALOG'], credentialEnv: 'DEMO_CREDENTIAL',
+  name: 'Demo Kitchen',
+  slug: 'demo-kitchen',
+  type: 'DELIVERY',
+  category: 'food_delivery',
+  geography: ['DE'],
+  baseUrl: 'http://127.0.0.1:9/api',
+  authMethod: 'API_KEY',
+  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+  credentialEnv: 'DEMO_CREDENTIAL',
   ...overrides,
 });
 
@@ -98,21 +128,47 @@ describe('core routes', () => {
     expect(JSON.stringify(again.json)).not.toContain(webhook.secret);
 
     const body = JSON.stringify(event({ providerSlug: 'demo-kitchen' }));
-    const answer = await post(webhook.url, body, { 'content-type': 'application/json', 'x-service-signature': sign(webhook.secret, body) });
+    const answer = await post(webhook.url, body, {
+      'content-type': 'application/json',
+      'x-service-signature': sign(webhook.secret, body),
+    });
     expect(answer.status).toBe(200);
     const events = await api('GET', '/api/v1/providers/demo-kitchen/events');
     expect(events.json['total']).toBe(1);
-    expect((events.json['data'] as Record<string, unknown>[])[0]).toMatchObject({ verified: true, eventType: 'action.status_updated', answeredStatus: 200 });
+    expect((events.json['data'] as Record<string, unknown>[])[0]).toMatchObject({
+      verified: true,
+      eventType: 'action.status_updated',
+      answeredStatus: 200,
+    });
     expect(JSON.stringify({ events: events.json, logLines })).not.toContain(webhook.secret);
   });
 
   it('rejects invalid registrations with every problem named', async () => {
-    const r = await api('POST', '/api/v1/providers/register', registration({ slug: 'Bad Slug', authMethod: 'PASSWORD', capabilities: ['TELEPORT'], baseUrl: 'https://x.example/health', credentialEnv: undefined, credential: 'plain', name: ' ', geography: undefined }));
+    const r = await api(
+      'POST',
+      '/api/v1/providers/register',
+      registration({
+        slug: 'Bad Slug',
+        authMethod: 'PASSWORD',
+        capabilities: ['TELEPORT'],
+        baseUrl: 'https://x.example/health',
+        credentialEnv: undefined,
+        credential: 'plain',
+        name: ' ',
+        geography: undefined,
+      }),
+    );
     expect(r.status).toBe(400);
     const message = String(r.json['message']);
     const named = [
-      /slug "Bad Slug" must be lowercase/, /\/authMethod must be one of API_KEY, BEARER_TOKEN, HMAC_SIGNATURE/, /\/capabilities\/0 must be one of .*TELEPORT/,
-      /must not end with \/health/, /never the credential itself/, /exactly one credential reference/, /name must not be blank/, /required field "geography"/,
+      /slug "Bad Slug" must be lowercase/,
+      /\/authMethod must be one of API_KEY, BEARER_TOKEN, HMAC_SIGNATURE/,
+      /\/capabilities\/0 must be one of .*TELEPORT/,
+      /must not end with \/health/,
+      /never the credential itself/,
+      /exactly one credential reference/,
+      /name must not be blank/,
+      /required field "geography"/,
     ];
     for (const part of named) expect(message).toMatch(part);
     expect(message).not.toContain('plain');
@@ -120,32 +176,70 @@ describe('core routes', () => {
 
   it.each([
     ['both credential references', { credentialFile: 'key.txt' }, /exactly one credential reference/],
-    ['an environment variable name that is not one', { credentialEnv: 'MY-KEY' }, /credentialEnv "MY-KEY" must be an environment variable name/],
+    [
+      'an environment variable name that is not one',
+      { credentialEnv: 'MY-KEY' },
+      /credentialEnv "MY-KEY" must be an environment variable name/,
+    ],
     ['no capability', { capabilities: [] }, /\/capabilities must NOT have fewer than 1 items/],
     ['an unknown fulfillment mode', { fulfillment: 'TELEPORT' }, /\/fulfillment must be one of DELIVERY/],
     ['a body that is not an object', null, /the body must be a JSON object/],
   ])('rejects a registration with %s', async (_name, overrides, message) => {
-    const r = await api('POST', '/api/v1/providers/register', overrides === null ? [registration()] : registration(overrides));
+    const r = await api(
+      'POST',
+      '/api/v1/providers/register',
+      overrides === null ? [registration()] : registration(overrides),
+    );
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) as unknown });
   });
 
   it('stores a valid registration as sent, the credential reference echoed, type upper-cased', async () => {
-    const r = await api('POST', '/api/v1/providers/register', registration({ type: 'delivery', fulfillment: 'PICKUP', credentialEnv: undefined, credentialFile: 'secrets/demo.key' }));
+    const r = await api(
+      'POST',
+      '/api/v1/providers/register',
+      registration({
+        type: 'delivery',
+        fulfillment: 'PICKUP',
+        credentialEnv: undefined,
+        credentialFile: 'secrets/demo.key',
+      }),
+    );
     expect(r.status).toBe(201);
-    expect(r.json['provider']).toMatchObject({ type: 'DELIVERY', fulfillment: 'PICKUP', credentialFile: 'secrets/demo.key', status: 'DRAFT', reviewStatus: 'DRAFT', configVersion: 1 });
+    expect(r.json['provider']).toMatchObject({
+      type: 'DELIVERY',
+      fulfillment: 'PICKUP',
+      credentialFile: 'secrets/demo.key',
+      status: 'DRAFT',
+      reviewStatus: 'DRAFT',
+      configVersion: 1,
+    });
     expect(r.json['provider']).not.toHaveProperty('credentialEnv');
   });
 
   it('applies the base-address rules without --local', async () => {
     await serve.close();
     const settings = await resolveServeSettings({ port: '0', dataDir }, dataDir);
-    serve = await startServe(settings, { contract, certify: () => Promise.resolve(fakeReport('PASS')), env, cwd: dataDir, log: () => undefined });
-    for (const baseUrl of ['http://provider.example.com', 'https://127.0.0.1/api', 'https://10.1.2.3', 'https://localhost:8443']) {
+    serve = await startServe(settings, {
+      contract,
+      certify: () => Promise.resolve(fakeReport('PASS')),
+      env,
+      cwd: dataDir,
+      log: () => undefined,
+    });
+    for (const baseUrl of [
+      'http://provider.example.com',
+      'https://127.0.0.1/api',
+      'https://10.1.2.3',
+      'https://localhost:8443',
+    ]) {
       const r = await api('POST', '/api/v1/providers/register', registration({ baseUrl }));
       expect(r.status, baseUrl).toBe(400);
     }
-    expect((await api('POST', '/api/v1/providers/register', registration({ baseUrl: 'https://provider.example.com/api' }))).status).toBe(201);
+    expect(
+      (await api('POST', '/api/v1/providers/register', registration({ baseUrl: 'https://provider.example.com/api' })))
+        .status,
+    ).toBe(201);
   });
 
   it('certify runs the engine with the credential and secret, stores the report, lists newest first', async () => {
@@ -154,7 +248,10 @@ describe('core routes', () => {
     verdict = 'FAIL';
     const second = await api('POST', '/api/v1/providers/demo-kitchen/certify');
     expect([first.status, second.status]).toEqual([200, 200]);
-    expect(certifyCalls[0]).toMatchObject({ credential: CREDENTIAL, webhookSecret: (created.json['webhook'] as { secret: string }).secret });
+    expect(certifyCalls[0]).toMatchObject({
+      credential: CREDENTIAL,
+      webhookSecret: (created.json['webhook'] as { secret: string }).secret,
+    });
     expect(certifyCalls[0]?.inbox.urlFor('demo-kitchen')).toBe(`${serve.core.url}/api/v1/webhooks/demo-kitchen`);
 
     const list = await api('GET', '/api/v1/providers/demo-kitchen/certifications');
@@ -186,12 +283,16 @@ describe('core routes', () => {
     verdict = 'PASS';
     await api('POST', '/api/v1/providers/demo-kitchen/certify');
     await api('POST', '/api/v1/providers/register', registration({ baseUrl: 'http://127.0.0.1:10/api' }));
-    expect((await api('POST', '/api/v1/providers/demo-kitchen/submit-review')).json['message']).toMatch(/changed after the latest certification/);
+    expect((await api('POST', '/api/v1/providers/demo-kitchen/submit-review')).json['message']).toMatch(
+      /changed after the latest certification/,
+    );
 
     await api('POST', '/api/v1/providers/demo-kitchen/certify');
     env['DEMO_CREDENTIAL'] = 'rotated-credential';
     try {
-      expect((await api('POST', '/api/v1/providers/demo-kitchen/submit-review')).json['message']).toMatch(/credential changed/);
+      expect((await api('POST', '/api/v1/providers/demo-kitchen/submit-review')).json['message']).toMatch(
+        /credential changed/,
+      );
     } finally {
       env['DEMO_CREDENTIAL'] = CREDENTIAL;
     }
@@ -205,7 +306,13 @@ describe('core routes', () => {
     await api('POST', '/api/v1/providers/demo-kitchen/certify');
     await serve.close();
     const settings = await resolveServeSettings({ port: '0', dataDir, local: true }, dataDir);
-    serve = await startServe(settings, { contract, certify: () => Promise.resolve(fakeReport('PASS')), env, cwd: dataDir, log: () => undefined });
+    serve = await startServe(settings, {
+      contract,
+      certify: () => Promise.resolve(fakeReport('PASS')),
+      env,
+      cwd: dataDir,
+      log: () => undefined,
+    });
     expect((await api('GET', '/api/v1/providers/demo-kitchen/certifications')).json['total']).toBe(1);
     expect((await api('POST', '/api/v1/providers/demo-kitchen/submit-review')).status).toBe(200);
   });
@@ -213,7 +320,12 @@ describe('core routes', () => {
   it('every answer of the core routes matches its response schema in spec/openapi.yaml', async () => {
     const answers: { key: string; status: number; json: unknown }[] = [];
     /** Call a route and keep the answer under its operation key ("GET /api/v1/providers/{slug}/events"). */
-    const call = async (method: 'GET' | 'POST', path: string, body?: unknown, token = ADMIN): Promise<Record<string, unknown>> => {
+    const call = async (
+      method: 'GET' | 'POST',
+      path: string,
+      body?: unknown,
+      token = ADMIN,
+    ): Promise<Record<string, unknown>> => {
       const r = await api(method, path, body, token);
       const template = path
         .replace(/\/providers\/(?!register$)[^/]+/, '/providers/{slug}')
@@ -221,7 +333,8 @@ describe('core routes', () => {
       answers.push({ key: `${method} ${template}`, status: r.status, json: r.json });
       return r.json;
     };
-    const serverSecret = /([0-9a-f]{64})/.exec(serve.banner.find((l) => l.includes('webhook secret:')) ?? '')?.[1] ?? '';
+    const serverSecret =
+      /([0-9a-f]{64})/.exec(serve.banner.find((l) => l.includes('webhook secret:')) ?? '')?.[1] ?? '';
 
     await call('POST', '/api/v1/providers/register', registration(), 'wrong'); // 401
     await call('POST', '/api/v1/providers/register', registration({ slug: 'Bad Slug' })); // 400
@@ -247,35 +360,66 @@ describe('core routes', () => {
 
     const secret = (created['webhook'] as { secret: string }).secret;
     const signed = JSON.stringify(event({ providerSlug: 'demo-kitchen' }));
-    await post(serve.core.urlFor('demo-kitchen'), signed, { 'content-type': 'application/json', 'x-service-signature': sign(secret, signed) });
-    await post(serve.core.urlFor('demo-kitchen'), signed, { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) });
+    await post(serve.core.urlFor('demo-kitchen'), signed, {
+      'content-type': 'application/json',
+      'x-service-signature': sign(secret, signed),
+    });
+    await post(serve.core.urlFor('demo-kitchen'), signed, {
+      'content-type': 'application/json',
+      'x-service-signature': 'ab'.repeat(32),
+    });
     const legacy = JSON.stringify(event({ providerSlug: 'sandbox' }));
-    await post(`${serve.core.url}/api/v1/webhooks`, legacy, { 'content-type': 'application/json', 'x-service-signature': sign(serverSecret, legacy) });
+    await post(`${serve.core.url}/api/v1/webhooks`, legacy, {
+      'content-type': 'application/json',
+      'x-service-signature': sign(serverSecret, legacy),
+    });
     const events = await call('GET', '/api/v1/providers/demo-kitchen/events'); // 200: verified and rejected
     const legacyEvents = await call('GET', '/api/v1/providers/sandbox/events'); // 200: from the legacy route
     await call('GET', '/api/v1/providers/nobody/events'); // 404
     expect(events['total']).toBe(2);
-    expect(legacyEvents['data']).toEqual([expect.objectContaining({ slug: 'sandbox', legacyRoute: true, verified: true })]);
+    expect(legacyEvents['data']).toEqual([
+      expect.objectContaining({ slug: 'sandbox', legacyRoute: true, verified: true }),
+    ]);
 
-    expect(answers.map((a) => `${a.key} ${a.status}`)).toEqual(expect.arrayContaining([
-      'POST /api/v1/providers/register 201', 'POST /api/v1/providers/register 200', 'POST /api/v1/providers/register 400',
-      'POST /api/v1/providers/register 401', 'POST /api/v1/providers/register 413', 'POST /api/v1/providers/{slug}/certify 200',
-      'POST /api/v1/providers/{slug}/certify 404', 'POST /api/v1/providers/{slug}/certify 409', 'POST /api/v1/providers/{slug}/submit-review 200',
-      'POST /api/v1/providers/{slug}/submit-review 404', 'POST /api/v1/providers/{slug}/submit-review 409',
-      'GET /api/v1/providers/{slug}/certifications 200', 'GET /api/v1/providers/{slug}/certifications 404',
-      'GET /api/v1/providers/{slug}/certifications/{id} 200', 'GET /api/v1/providers/{slug}/certifications/{id} 404',
-      'GET /api/v1/providers/{slug}/events 200', 'GET /api/v1/providers/{slug}/events 404',
-    ]));
+    expect(answers.map((a) => `${a.key} ${a.status}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/providers/register 201',
+        'POST /api/v1/providers/register 200',
+        'POST /api/v1/providers/register 400',
+        'POST /api/v1/providers/register 401',
+        'POST /api/v1/providers/register 413',
+        'POST /api/v1/providers/{slug}/certify 200',
+        'POST /api/v1/providers/{slug}/certify 404',
+        'POST /api/v1/providers/{slug}/certify 409',
+        'POST /api/v1/providers/{slug}/submit-review 200',
+        'POST /api/v1/providers/{slug}/submit-review 404',
+        'POST /api/v1/providers/{slug}/submit-review 409',
+        'GET /api/v1/providers/{slug}/certifications 200',
+        'GET /api/v1/providers/{slug}/certifications 404',
+        'GET /api/v1/providers/{slug}/certifications/{id} 200',
+        'GET /api/v1/providers/{slug}/certifications/{id} 404',
+        'GET /api/v1/providers/{slug}/events 200',
+        'GET /api/v1/providers/{slug}/events 404',
+      ]),
+    );
     for (const a of answers) {
       const result = contract.validateResponse(a.key, a.status, a.json);
       expect(result, `${a.key} ${a.status} is documented`).toBeDefined();
-      expect(result?.problems.map((p) => p.text), `${a.key} ${a.status}: ${JSON.stringify(a.json)}`).toEqual([]);
+      expect(
+        result?.problems.map((p) => p.text),
+        `${a.key} ${a.status}: ${JSON.stringify(a.json)}`,
+      ).toEqual([]);
     }
   });
 
   it('the registration bodies of these tests match CoreRegistrationInput', () => {
     expect(contract.validateRequest('POST /api/v1/providers/register', registration())?.valid).toBe(true);
-    expect(contract.validateRequest('POST /api/v1/providers/register', registration({ credentialEnv: undefined, credentialFile: 'k' }))?.valid).toBe(true);
+    expect(
+      contract.validateRequest(
+        'POST /api/v1/providers/register',
+        registration({ credentialEnv: undefined, credentialFile: 'k' }),
+      )?.valid,
+    ).toBe(true);
   });
 
   it('configured slugs use the server secret, generated once and not shown again after a restart', async () => {
@@ -283,12 +427,32 @@ describe('core routes', () => {
     const secret = /([0-9a-f]{64})/.exec(secretLine)?.[1] ?? '';
     expect(secret).not.toBe('');
     const body = JSON.stringify(event({ providerSlug: 'sandbox' }));
-    expect((await post(serve.core.urlFor('sandbox'), body, { 'content-type': 'application/json', 'x-service-signature': sign(secret, body) })).status).toBe(200);
+    expect(
+      (
+        await post(serve.core.urlFor('sandbox'), body, {
+          'content-type': 'application/json',
+          'x-service-signature': sign(secret, body),
+        })
+      ).status,
+    ).toBe(200);
     await serve.close();
     const settings = await resolveServeSettings({ port: '0', dataDir, slug: 'sandbox' }, dataDir);
-    serve = await startServe(settings, { contract, certify: () => Promise.resolve(fakeReport('PASS')), env, cwd: dataDir, log: () => undefined });
+    serve = await startServe(settings, {
+      contract,
+      certify: () => Promise.resolve(fakeReport('PASS')),
+      env,
+      cwd: dataDir,
+      log: () => undefined,
+    });
     expect(serve.banner.join('\n')).not.toContain(secret);
     const body2 = JSON.stringify(event({ providerSlug: 'sandbox' }));
-    expect((await post(serve.core.urlFor('sandbox'), body2, { 'content-type': 'application/json', 'x-service-signature': sign(secret, body2) })).status).toBe(200);
+    expect(
+      (
+        await post(serve.core.urlFor('sandbox'), body2, {
+          'content-type': 'application/json',
+          'x-service-signature': sign(secret, body2),
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -6,27 +6,78 @@ const SECRET = 'whsec_diag_canary_91';
 const hmac = (secret: string, body: string): Buffer => createHmac('sha256', secret).update(body).digest();
 const hex = (secret: string, body: string): string => hmac(secret, body).toString('hex');
 
-const parsed = { providerSlug: 'demo', eventId: 'e1', eventType: 'action.status_updated', timestamp: '2025-01-01T00:00:00Z' };
-const RAW = '{"providerSlug": "demo", "eventId": "e1", "eventType": "action.status_updated", "timestamp": "2025-01-01T00:00:00Z"}';
+const parsed = {
+  providerSlug: 'demo',
+  eventId: 'e1',
+  eventType: 'action.status_updated',
+  timestamp: '2025-01-01T00:00:00Z',
+};
+const RAW =
+  '{"providerSlug": "demo", "eventId": "e1", "eventType": "action.status_updated", "timestamp": "2025-01-01T00:00:00Z"}';
 
 const sortedKeys = (o: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 const cases: [string, Record<string, string>, SignatureMistake[], RegExp][] = [
   ['no signature header at all', {}, ['missing-header'], /no signature header.*x-service-signature/],
-  ['x-signature instead of the canonical header', { 'x-signature': hex(SECRET, RAW) }, ['non-canonical-header'], /"x-signature".*x-service-signature.*otherwise right/],
-  ['x-hub-signature-256 with a sha256= prefix', { 'x-hub-signature-256': 'sha256=' + hex(SECRET, RAW) }, ['non-canonical-header', 'sha256-prefix'], /"x-hub-signature-256".*"sha256=" prefix/],
+  [
+    'x-signature instead of the canonical header',
+    { 'x-signature': hex(SECRET, RAW) },
+    ['non-canonical-header'],
+    /"x-signature".*x-service-signature.*otherwise right/,
+  ],
+  [
+    'x-hub-signature-256 with a sha256= prefix',
+    { 'x-hub-signature-256': `sha256=${hex(SECRET, RAW)}` },
+    ['non-canonical-header', 'sha256-prefix'],
+    /"x-hub-signature-256".*"sha256=" prefix/,
+  ],
   ['uppercase hex', { 'x-service-signature': hex(SECRET, RAW).toUpperCase() }, ['uppercase-hex'], /uppercase/],
   ['base64 digest', { 'x-service-signature': hmac(SECRET, RAW).toString('base64') }, ['base64'], /base64/],
   ['base64url digest', { 'x-provider-signature': hmac(SECRET, RAW).toString('base64url') }, ['base64'], /base64/],
-  ['sha256= prefix', { 'x-service-signature': 'sha256=' + hex(SECRET, RAW) }, ['sha256-prefix'], /prefix/],
-  ['secret with a trailing newline', { 'x-service-signature': hex(SECRET + '\n', RAW) }, ['secret-whitespace'], /secret followed by a newline/],
-  ['secret with a leading space', { 'x-service-signature': hex(' ' + SECRET, RAW) }, ['secret-whitespace'], /secret preceded by a space/],
-  ['compact re-serialization', { 'x-service-signature': hex(SECRET, JSON.stringify(parsed)) }, ['reserialized-body'], /compact JSON.stringify/],
-  ['pretty-printed with 4 spaces', { 'x-service-signature': hex(SECRET, JSON.stringify(parsed, null, 4)) }, ['reserialized-body'], /4 spaces/],
-  ['sorted keys', { 'x-service-signature': hex(SECRET, JSON.stringify(sortedKeys(parsed))) }, ['reserialized-body'], /sorted keys/],
-  ['re-serialized AND uppercase', { 'x-service-signature': hex(SECRET, JSON.stringify(parsed)).toUpperCase() }, ['uppercase-hex', 'reserialized-body'], /uppercase.*re-serialized|uppercase.*compact/],
-  ['a different secret', { 'x-service-signature': hex('some-other-secret', RAW) }, ['different-secret'], /different secret.*cannot be known/],
+  ['sha256= prefix', { 'x-service-signature': `sha256=${hex(SECRET, RAW)}` }, ['sha256-prefix'], /prefix/],
+  [
+    'secret with a trailing newline',
+    { 'x-service-signature': hex(`${SECRET}\n`, RAW) },
+    ['secret-whitespace'],
+    /secret followed by a newline/,
+  ],
+  [
+    'secret with a leading space',
+    { 'x-service-signature': hex(` ${SECRET}`, RAW) },
+    ['secret-whitespace'],
+    /secret preceded by a space/,
+  ],
+  [
+    'compact re-serialization',
+    { 'x-service-signature': hex(SECRET, JSON.stringify(parsed)) },
+    ['reserialized-body'],
+    /compact JSON.stringify/,
+  ],
+  [
+    'pretty-printed with 4 spaces',
+    { 'x-service-signature': hex(SECRET, JSON.stringify(parsed, null, 4)) },
+    ['reserialized-body'],
+    /4 spaces/,
+  ],
+  [
+    'sorted keys',
+    { 'x-service-signature': hex(SECRET, JSON.stringify(sortedKeys(parsed))) },
+    ['reserialized-body'],
+    /sorted keys/,
+  ],
+  [
+    're-serialized AND uppercase',
+    { 'x-service-signature': hex(SECRET, JSON.stringify(parsed)).toUpperCase() },
+    ['uppercase-hex', 'reserialized-body'],
+    /uppercase.*re-serialized|uppercase.*compact/,
+  ],
+  [
+    'a different secret',
+    { 'x-service-signature': hex('some-other-secret', RAW) },
+    ['different-secret'],
+    /different secret.*cannot be known/,
+  ],
   ['a value that is no digest', { 'x-service-signature': 'not-a-signature' }, ['malformed-value'], /neither 64 hex/],
   ['an empty value', { 'x-service-signature': '' }, ['empty-value'], /empty/],
 ];
@@ -41,13 +92,21 @@ describe('diagnoseSignature', () => {
   });
 
   it('recognizes a secret configured with stray whitespace on our side, signed trimmed by the sender', () => {
-    const d = diagnoseSignature({ rawBody: RAW, secret: `  ${SECRET}\n`, headers: { 'x-service-signature': hex(SECRET, RAW) } });
+    const d = diagnoseSignature({
+      rawBody: RAW,
+      secret: `  ${SECRET}\n`,
+      headers: { 'x-service-signature': hex(SECRET, RAW) },
+    });
     expect(d.mistakes).toEqual(['secret-whitespace']);
     expect(d.message).toMatch(/without its surrounding whitespace/);
   });
 
   it('works on a body that is not JSON (no re-serialization variants)', () => {
-    const d = diagnoseSignature({ rawBody: Buffer.from('plain'), secret: SECRET, headers: { 'x-service-signature': hex('x', 'plain') } });
+    const d = diagnoseSignature({
+      rawBody: Buffer.from('plain'),
+      secret: SECRET,
+      headers: { 'x-service-signature': hex('x', 'plain') },
+    });
     expect(d.mistakes).toEqual(['different-secret']);
   });
 });

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transpileClosure } from './support/transpile.js';
 import { event, pool, post, sign } from './support/http-client.js';
+import { transpileClosure } from './support/transpile.js';
 
 const SECRET = 'whsec_durability_canary';
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 function startChild(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [childScript, dataDir, join(ROOT, 'spec', 'openapi.yaml')], { env: { ...process.env, CHILD_WEBHOOK_SECRET: SECRET }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [childScript, dataDir, join(ROOT, 'spec', 'openapi.yaml')], {
+    env: { ...process.env, CHILD_WEBHOOK_SECRET: SECRET },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`child exited early with ${String(code)}`)));
@@ -49,7 +52,12 @@ describe('durability', () => {
       if (killed) return;
       const body = JSON.stringify(event({ eventId: id }));
       try {
-        const answer = await post(`http://127.0.0.1:${port}/api/v1/webhooks/demo`, body, { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, body) }, agent);
+        const answer = await post(
+          `http://127.0.0.1:${port}/api/v1/webhooks/demo`,
+          body,
+          { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, body) },
+          agent,
+        );
         if (answer.status === 200) acknowledged.push(id);
       } catch {
         return; // the server died under this request: not acknowledged
@@ -64,12 +72,19 @@ describe('durability', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(400);
 
     const restarted = await startChild(dataDir);
-    const reloaded = await post(`http://127.0.0.1:${restarted.port}/api/v1/webhooks/demo`, '{}', { 'content-type': 'application/json' });
+    const reloaded = await post(`http://127.0.0.1:${restarted.port}/api/v1/webhooks/demo`, '{}', {
+      'content-type': 'application/json',
+    });
     expect(reloaded.status).toBe(401); // the restarted server serves
     restarted.child.kill('SIGKILL');
 
     const text = await readFile(join(dataDir, 'webhooks', 'demo.jsonl'), 'utf8');
-    const logged = new Set(text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventId: string }).eventId));
+    const logged = new Set(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { eventId: string }).eventId),
+    );
     const missing = acknowledged.filter((id) => !logged.has(id));
     expect(missing).toEqual([]);
   });

@@ -1,15 +1,15 @@
-import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_LOG_IO, type LogIo } from '../../src/server/append-log.js';
-import { startCoreServer, type CoreServer, type CoreServerOptions } from '../../src/server/core-server.js';
+import { type LogIo, NODE_LOG_IO } from '../../src/server/append-log.js';
+import { type CoreServer, type CoreServerOptions, startCoreServer } from '../../src/server/core-server.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
-import { event, pool, post, sign } from './support/http-client.js';
 import { halfSentHeaders, heapUsed, hostilePost, type Outcome } from './support/hostile.js';
+import { event, pool, post, sign } from './support/http-client.js';
 
 const SECRET = 'whsec_hostile_demo';
 const OWN_SECRET = 'whsec_hostile_owned';
@@ -30,22 +30,39 @@ async function scratch(): Promise<string> {
 
 async function start(extra: Partial<CoreServerOptions> = {}): Promise<CoreServer> {
   return startCoreServer({
-    host: '127.0.0.1', port: 0, dataDir: await scratch(), contract,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: await scratch(),
+    contract,
     secretFor: (slug) => (slug === 'demo' ? SECRET : slug === 'owned' ? OWN_SECRET : undefined),
     log: (l) => logLines.push(l),
     ...extra,
   });
 }
 
-const signedHeaders = (secret: string, body: string | Buffer): Record<string, string> => ({ 'content-type': 'application/json', 'x-service-signature': sign(secret, body) });
-const genuine = async (target: CoreServer, slug = 'demo', secret = SECRET, overrides: Record<string, unknown> = {}): Promise<{ status: number; eventId: string }> => {
+const signedHeaders = (secret: string, body: string | Buffer): Record<string, string> => ({
+  'content-type': 'application/json',
+  'x-service-signature': sign(secret, body),
+});
+const genuine = async (
+  target: CoreServer,
+  slug = 'demo',
+  secret = SECRET,
+  overrides: Record<string, unknown> = {},
+): Promise<{ status: number; eventId: string }> => {
   const e = event({ providerSlug: slug, ...overrides });
   const body = JSON.stringify(e);
-  return { status: (await post(target.urlFor(slug), body, signedHeaders(secret, body))).status, eventId: String(e['eventId']) };
+  return {
+    status: (await post(target.urlFor(slug), body, signedHeaders(secret, body))).status,
+    eventId: String(e['eventId']),
+  };
 };
 const loggedIds = async (dataDir: string, file: string): Promise<string[]> => {
   const text = await readFile(join(dataDir, 'webhooks', `${file}.jsonl`), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventId: string }).eventId);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { eventId: string }).eventId);
 };
 const statusOf = (o: Outcome): number | 'reset' => o.status;
 
@@ -76,68 +93,125 @@ const NEAR_CAP = Buffer.from(JSON.stringify(event({ padding: 'y'.repeat(60 * 102
 const floods: FloodCase[] = [
   {
     name: '1 MiB unsigned bodies at the slugless legacy route',
-    requests: 200, concurrency: 16,
+    requests: 200,
+    concurrency: 16,
     send: () => hostilePost(`${server.url}/api/v1/webhooks`, { body: ONE_MIB }),
-    allowed: [413, 'reset'], expected: 413,
+    allowed: [413, 'reset'],
+    expected: 413,
   },
   {
     name: '1 MiB wrongly signed chunked bodies at a slug route',
-    requests: 100, concurrency: 16,
-    send: () => hostilePost(server.urlFor('demo'), { body: ONE_MIB, chunked: true, headers: { 'x-service-signature': sign('wrong', ONE_MIB) } }),
-    allowed: [413, 'reset'], expected: 413,
+    requests: 100,
+    concurrency: 16,
+    send: () =>
+      hostilePost(server.urlFor('demo'), {
+        body: ONE_MIB,
+        chunked: true,
+        headers: { 'x-service-signature': sign('wrong', ONE_MIB) },
+      }),
+    allowed: [413, 'reset'],
+    expected: 413,
   },
   {
     name: 'bodies just under the cap with bad signatures, at volume',
-    requests: 400, concurrency: 16,
-    send: () => hostilePost(server.urlFor('demo'), { body: NEAR_CAP, headers: { 'x-service-signature': sign('wrong', NEAR_CAP) } }),
-    allowed: [401], expected: 401,
+    requests: 400,
+    concurrency: 16,
+    send: () =>
+      hostilePost(server.urlFor('demo'), {
+        body: NEAR_CAP,
+        headers: { 'x-service-signature': sign('wrong', NEAR_CAP) },
+      }),
+    allowed: [401],
+    expected: 401,
   },
   {
     name: 'legacy route, bodies just under the cap signed with a guessed secret',
-    requests: 300, concurrency: 16,
-    send: () => hostilePost(`${server.url}/api/v1/webhooks`, { body: NEAR_CAP, headers: { 'x-service-signature': sign('guess', NEAR_CAP) } }),
-    allowed: [401], expected: 401,
+    requests: 300,
+    concurrency: 16,
+    send: () =>
+      hostilePost(`${server.url}/api/v1/webhooks`, {
+        body: NEAR_CAP,
+        headers: { 'x-service-signature': sign('guess', NEAR_CAP) },
+      }),
+    allowed: [401],
+    expected: 401,
   },
   {
     name: 'unknown slug with a declared 1 MiB body that never comes (refused before reading)',
-    requests: 200, concurrency: 16,
+    requests: 200,
+    concurrency: 16,
     send: () => hostilePost(server.urlFor('nobody'), { declaredLength: MiB }),
-    allowed: [404], expected: 404,
+    allowed: [404],
+    expected: 404,
   },
 ];
 
 describe('hostile traffic against the core server', () => {
   it.each(floods)('$name: bounded memory, a clear error, genuine events still accepted', async (c) => {
     const before = heapUsed();
-    const outcomes = await pool(Array.from({ length: c.requests }, (_, i) => i), c.concurrency, () => c.send());
+    const outcomes = await pool(
+      Array.from({ length: c.requests }, (_, i) => i),
+      c.concurrency,
+      () => c.send(),
+    );
     const growth = heapUsed() - before;
     const statuses = outcomes.map(statusOf);
     expect(statuses.filter((s) => !c.allowed.includes(s))).toEqual([]);
     expect(statuses).toContain(c.expected);
     const answered = outcomes.find((o): o is Exclude<Outcome, { status: 'reset' }> => o.status === c.expected);
-    expect(JSON.parse(answered?.text ?? '{}')).toMatchObject({ code: expect.any(String) as unknown, message: expect.any(String) as unknown });
+    expect(JSON.parse(answered?.text ?? '{}')).toMatchObject({
+      code: expect.any(String) as unknown,
+      message: expect.any(String) as unknown,
+    });
     expect(growth).toBeLessThan(HEAP_GROWTH_BOUND);
     // What is kept in memory of rejected requests is bounded per request.
-    expect(server.all().filter((w) => !w.verified).every((w) => w.rawBody.length <= 1024)).toBe(true);
+    expect(
+      server
+        .all()
+        .filter((w) => !w.verified)
+        .every((w) => w.rawBody.length <= 1024),
+    ).toBe(true);
     const ok = await genuine(server);
     expect(ok.status).toBe(200);
     expect(await loggedIds(server.dataDir, 'demo')).toContain(ok.eventId);
   });
 
   it('answers 503 with Retry-After once the in-flight body bytes are spent, and recovers when they are released', async () => {
-    const tight = await start({ limits: { maxBodyBytes: 32 * 1024, maxInflightBytes: 64 * 1024, bodyTimeoutMs: 1_500 } });
+    const tight = await start({
+      limits: { maxBodyBytes: 32 * 1024, maxInflightBytes: 64 * 1024, bodyTimeoutMs: 1_500 },
+    });
     try {
       // Two senders each park 30 KiB of a body they never finish.
       const part = Buffer.alloc(30 * 1024, ' ');
-      const parked = [hostilePost(tight.urlFor('demo'), { body: part, declaredLength: 31 * 1024, headers: { 'x-service-signature': 'ab'.repeat(32) } }),
-        hostilePost(tight.urlFor('demo'), { body: part, declaredLength: 31 * 1024, headers: { 'x-service-signature': 'ab'.repeat(32) } })];
+      const parked = [
+        hostilePost(tight.urlFor('demo'), {
+          body: part,
+          declaredLength: 31 * 1024,
+          headers: { 'x-service-signature': 'ab'.repeat(32) },
+        }),
+        hostilePost(tight.urlFor('demo'), {
+          body: part,
+          declaredLength: 31 * 1024,
+          headers: { 'x-service-signature': 'ab'.repeat(32) },
+        }),
+      ];
       const last: { outcome?: Outcome } = {};
-      await expect.poll(async () => {
-        last.outcome = await hostilePost(tight.urlFor('demo'), { body: Buffer.alloc(20 * 1024, ' '), headers: { 'x-service-signature': 'ab'.repeat(32) } });
-        return last.outcome.status;
-      }, { timeout: 4_000, interval: 50 }).toBe(503);
+      await expect
+        .poll(
+          async () => {
+            last.outcome = await hostilePost(tight.urlFor('demo'), {
+              body: Buffer.alloc(20 * 1024, ' '),
+              headers: { 'x-service-signature': 'ab'.repeat(32) },
+            });
+            return last.outcome.status;
+          },
+          { timeout: 4_000, interval: 50 },
+        )
+        .toBe(503);
       const busy = last.outcome;
-      expect(busy !== undefined && busy.status !== 'reset' ? [busy.headers['retry-after'], JSON.parse(busy.text)] : []).toEqual(['1', { code: 'INTERNAL_ERROR', message: expect.stringMatching(/too much data at once/) as unknown }]);
+      expect(
+        busy !== undefined && busy.status !== 'reset' ? [busy.headers['retry-after'], JSON.parse(busy.text)] : [],
+      ).toEqual(['1', { code: 'INTERNAL_ERROR', message: expect.stringMatching(/too much data at once/) as unknown }]);
       // The parked bodies time out (408) and release their bytes; genuine events flow again.
       expect((await Promise.all(parked)).map(statusOf)).toEqual([408, 408]);
       expect((await genuine(tight)).status).toBe(200);
@@ -156,7 +230,11 @@ describe('hostile traffic against the core server', () => {
         socket.once('close', () => closedByServer++);
         sockets.push(socket);
       }
-      const results = await pool(Array.from({ length: 20 }, (_, i) => i), 4, () => genuine(capped));
+      const results = await pool(
+        Array.from({ length: 20 }, (_, i) => i),
+        4,
+        () => genuine(capped),
+      );
       expect(results.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
       // The server holds at most its cap: the oldest half-sent connections were dropped to make room.
       await expect.poll(() => closedByServer, { timeout: 5_000 }).toBeGreaterThanOrEqual(300 - 50);
@@ -187,16 +265,27 @@ describe('hostile traffic against the core server', () => {
     expect(answer.status).toBe(401);
     const real = await genuine(server, 'owned', OWN_SECRET, { eventId: 'evt-spoofed-1' });
     expect(real.status).toBe(200);
-    expect(server.all().filter((w) => w.event?.['eventId'] === 'evt-spoofed-1').map((w) => [w.answeredStatus, w.duplicate])).toEqual([[401, false], [200, false]]);
+    expect(
+      server
+        .all()
+        .filter((w) => w.event?.['eventId'] === 'evt-spoofed-1')
+        .map((w) => [w.answeredStatus, w.duplicate]),
+    ).toEqual([
+      [401, false],
+      [200, false],
+    ]);
     expect(await loggedIds(server.dataDir, 'owned')).toContain('evt-spoofed-1');
     expect(await loggedIds(server.dataDir, '_legacy')).not.toContain('evt-spoofed-1');
   });
 
   it('control characters in a slug never reach the console log raw', async () => {
-    const hostileSlug = 'x%1b%5b2J%0d%0a2026-01-01T00:00:00.000Z%20webhook%20demo%20%E2%86%92%20200%20verified%e2%80%ae';
+    const hostileSlug =
+      'x%1b%5b2J%0d%0a2026-01-01T00:00:00.000Z%20webhook%20demo%20%E2%86%92%20200%20verified%e2%80%ae';
     // A fresh server: the floods above spent this second's budget of rejection lines.
     const fresh = await start();
-    const answer = await hostilePost(`${fresh.url}/api/v1/webhooks/${hostileSlug}`, { body: Buffer.from('{}') }).finally(() => fresh.close());
+    const answer = await hostilePost(`${fresh.url}/api/v1/webhooks/${hostileSlug}`, {
+      body: Buffer.from('{}'),
+    }).finally(() => fresh.close());
     expect(statusOf(answer)).toBe(404);
     const line = logLines.findLast((l) => l.includes('2J')) ?? '';
     expect(line).toMatch(/^webhook x\\x1b\[2J\\x/);
@@ -229,7 +318,11 @@ describe('recovery', () => {
     const first = await start({ dataDir, logIo: disk.io });
     const acknowledged: string[] = [];
     const sendBatch = async (n: number): Promise<number[]> => {
-      const results = await pool(Array.from({ length: n }, (_, i) => i), 8, () => genuine(first));
+      const results = await pool(
+        Array.from({ length: n }, (_, i) => i),
+        8,
+        () => genuine(first),
+      );
       for (const r of results) if (r.status === 200) acknowledged.push(r.eventId);
       return results.map((r) => r.status);
     };
@@ -243,7 +336,19 @@ describe('recovery', () => {
 
     const text = await readFile(join(dataDir, 'webhooks', 'demo.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.split('\n').filter(Boolean).every((l) => { try { JSON.parse(l); return true; } catch { return false; } })).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => {
+          try {
+            JSON.parse(l);
+            return true;
+          } catch {
+            return false;
+          }
+        }),
+    ).toBe(true);
     const second = await start({ dataDir });
     try {
       const listed = await second.events('demo', undefined, 1_000);
@@ -253,32 +358,60 @@ describe('recovery', () => {
     }
   });
 
-  interface TornCase { name: string; content: (good: string) => string; survivors: string[] }
-  const goodLine = (id: string): string => JSON.stringify({ v: 1, receivedAt: new Date().toISOString(), slug: 'demo', providerSlug: 'demo', eventId: id, signatureHeader: 'x-service-signature', rawBody: JSON.stringify(event({ eventId: id })) });
+  interface TornCase {
+    name: string;
+    content: (good: string) => string;
+    survivors: string[];
+  }
+  const goodLine = (id: string): string =>
+    JSON.stringify({
+      v: 1,
+      receivedAt: new Date().toISOString(),
+      slug: 'demo',
+      providerSlug: 'demo',
+      eventId: id,
+      signatureHeader: 'x-service-signature',
+      rawBody: JSON.stringify(event({ eventId: id })),
+    });
   const torn: TornCase[] = [
     { name: 'a torn last line', content: () => `${goodLine('a')}\n${goodLine('b').slice(0, 40)}`, survivors: ['a'] },
-    { name: 'a torn line with a corrupt byte, then a newline-less tail', content: () => `${goodLine('a')}\n${goodLine('b').slice(0, 30)}\u0000\u00ff${goodLine('c').slice(0, 10)}`, survivors: ['a'] },
-    { name: 'a record glued onto a torn line (older versions)', content: () => `${goodLine('a')}\n${goodLine('b').slice(0, 30)}${goodLine('c')}\n`, survivors: ['a', 'c'] },
-    { name: 'a damaged line in the middle', content: () => `${goodLine('a')}\n{"v":1,"broken\n${goodLine('c')}\n`, survivors: ['a', 'c'] },
+    {
+      name: 'a torn line with a corrupt byte, then a newline-less tail',
+      content: () => `${goodLine('a')}\n${goodLine('b').slice(0, 30)}\u0000\u00ff${goodLine('c').slice(0, 10)}`,
+      survivors: ['a'],
+    },
+    {
+      name: 'a record glued onto a torn line (older versions)',
+      content: () => `${goodLine('a')}\n${goodLine('b').slice(0, 30)}${goodLine('c')}\n`,
+      survivors: ['a', 'c'],
+    },
+    {
+      name: 'a damaged line in the middle',
+      content: () => `${goodLine('a')}\n{"v":1,"broken\n${goodLine('c')}\n`,
+      survivors: ['a', 'c'],
+    },
   ];
-  it.each(torn)('$name: cut back to the last complete record; the next acknowledged event survives restart', async (c) => {
-    const dataDir = await scratch();
-    await mkdir(join(dataDir, 'webhooks'), { recursive: true });
-    await writeFile(join(dataDir, 'webhooks', 'demo.jsonl'), c.content(''));
-    const first = await start({ dataDir });
-    const next = await genuine(first);
-    expect(next.status).toBe(200);
-    await first.close();
-    const second = await start({ dataDir });
-    try {
-      const listed = await second.events('demo', undefined, 1_000);
-      expect(listed.items.map((w) => w.event?.['eventId'])).toEqual([...c.survivors, next.eventId]);
-    } finally {
-      await second.close();
-    }
-  });
+  it.each(torn)(
+    '$name: cut back to the last complete record; the next acknowledged event survives restart',
+    async (c) => {
+      const dataDir = await scratch();
+      await mkdir(join(dataDir, 'webhooks'), { recursive: true });
+      await writeFile(join(dataDir, 'webhooks', 'demo.jsonl'), c.content(''));
+      const first = await start({ dataDir });
+      const next = await genuine(first);
+      expect(next.status).toBe(200);
+      await first.close();
+      const second = await start({ dataDir });
+      try {
+        const listed = await second.events('demo', undefined, 1_000);
+        expect(listed.items.map((w) => w.event?.['eventId'])).toEqual([...c.survivors, next.eventId]);
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
-  it('the run\'s receiver (no dataDir) removes its temporary folder at close', async () => {
+  it("the run's receiver (no dataDir) removes its temporary folder at close", async () => {
     const ephemeral = await startCoreServer({ host: '127.0.0.1', port: 0, contract, secretFor: () => SECRET });
     expect(ephemeral.dataDir).toMatch(/provcert-run-/);
     expect((await genuine(ephemeral)).status).toBe(200);

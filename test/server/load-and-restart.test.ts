@@ -3,7 +3,7 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
+import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
 import { event, pool, post, sign } from './support/http-client.js';
 
@@ -14,12 +14,21 @@ afterAll(async () => {
 });
 
 async function start(dataDir: string): Promise<CoreServer> {
-  return startCoreServer({ host: '127.0.0.1', port: 0, dataDir, contract: await loadContract(), secretFor: (s) => (s === 'demo' ? SECRET : undefined) });
+  return startCoreServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    contract: await loadContract(),
+    secretFor: (s) => (s === 'demo' ? SECRET : undefined),
+  });
 }
 
 async function logIds(dataDir: string): Promise<string[]> {
   const text = await readFile(join(dataDir, 'webhooks', 'demo.jsonl'), 'utf8');
-  return text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventId: string }).eventId);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { eventId: string }).eventId);
 }
 
 describe('webhook receiver under load', () => {
@@ -31,7 +40,12 @@ describe('webhook receiver under load', () => {
     try {
       const bodies = Array.from({ length: 2_000 }, (_, i) => JSON.stringify(event({ eventId: `load-${i}` })));
       const send = (b: string): Promise<number> =>
-        post(server.urlFor('demo'), b, { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, b) }, agent).then((a) => a.status);
+        post(
+          server.urlFor('demo'),
+          b,
+          { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, b) },
+          agent,
+        ).then((a) => a.status);
 
       const statuses = await pool(bodies, 50, send);
       expect(statuses.every((s) => s === 200)).toBe(true);
@@ -53,7 +67,10 @@ describe('webhook receiver under load', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'provcert-restart-'));
     dirs.push(dataDir);
     const bodies = Array.from({ length: 5 }, (_, i) => JSON.stringify(event({ eventId: `r-${i}` })));
-    const headersFor = (b: string): Record<string, string> => ({ 'content-type': 'application/json', 'x-service-signature': sign(SECRET, b) });
+    const headersFor = (b: string): Record<string, string> => ({
+      'content-type': 'application/json',
+      'x-service-signature': sign(SECRET, b),
+    });
 
     const first = await start(dataDir);
     for (const b of bodies) expect((await post(first.urlFor('demo'), b, headersFor(b))).status).toBe(200);
@@ -79,8 +96,17 @@ describe('webhook receiver under load', () => {
     dirs.push(dataDir);
     const a = await start(dataDir);
     try {
-      const attempt = startCoreServer({ host: '127.0.0.1', port: a.port, dataDir, contract: await loadContract(), secretFor: () => SECRET });
-      await expect(attempt).rejects.toMatchObject({ name: 'UsageError', message: expect.stringMatching(new RegExp(`port ${a.port} is in use; pass --webhook-port`)) as unknown });
+      const attempt = startCoreServer({
+        host: '127.0.0.1',
+        port: a.port,
+        dataDir,
+        contract: await loadContract(),
+        secretFor: () => SECRET,
+      });
+      await expect(attempt).rejects.toMatchObject({
+        name: 'UsageError',
+        message: expect.stringMatching(new RegExp(`port ${a.port} is in use; pass --webhook-port`)) as unknown,
+      });
     } finally {
       await a.close();
     }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import type { CertifyInput } from '../../src/server/core-routes/routes.js';
-import { startServe, type RunningServe } from '../../src/server/serve.js';
+import type { CertifyInput } from '../../src/server/core-routes/deps.js';
+import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
@@ -19,28 +19,57 @@ let serve: RunningServe;
 let credentialsSeen: string[];
 const env: NodeJS.ProcessEnv = { PROVCERT_ADMIN_TOKEN: ADMIN, SERVICE_WEBHOOK_SECRET: 'shared-server-secret-99' };
 
-async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function api(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${serve.core.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 const registration = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name: 'Demo Kitchen', slug: 'demo-kitchen', type: 'DELIVERY', category: 'food_delivery', geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api', authMethod: 'API_KEY', capabilities: ['METADATA', 'HEALTH', 'CATALOG'], credentialEnv: 'UNUSED',
+  name: 'Demo Kitchen',
+  slug: 'demo-kitchen',
+  type: 'DELIVERY',
+  category: 'food_delivery',
+  geography: ['DE'],
+  baseUrl: 'http://127.0.0.1:9/api',
+  authMethod: 'API_KEY',
+  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+  credentialEnv: 'UNUSED',
   ...overrides,
 });
 
 function fakeReport(): RunReport {
   const now = new Date().toISOString();
   return {
-    reportVersion: 1, tool: { name: 'provcert', version: '0.0.0' }, contract: { version: '1.0.0', spec: 'test' },
-    provider: { baseUrl: 'http://127.0.0.1:9', authMethod: 'API_KEY', profile: 'TRANSACTIONAL', capabilities: [], fulfillment: 'REMOTE' },
-    verdict: 'PASS', startedAt: now, finishedAt: now, durationMs: 1, summary: { pass: 1, fail: 0, skip: 0, error: 0 },
-    checks: [], requirements: {}, webhooks: { url: '', events: [] }, inputs: {},
+    reportVersion: 1,
+    tool: { name: 'provcert', version: '0.0.0' },
+    contract: { version: '1.0.0', spec: 'test' },
+    provider: {
+      baseUrl: 'http://127.0.0.1:9',
+      authMethod: 'API_KEY',
+      profile: 'TRANSACTIONAL',
+      capabilities: [],
+      fulfillment: 'REMOTE',
+    },
+    verdict: 'PASS',
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 1,
+    summary: { pass: 1, fail: 0, skip: 0, error: 0 },
+    checks: [],
+    requirements: {},
+    webhooks: { url: '', events: [] },
+    inputs: {},
   };
 }
 
@@ -71,16 +100,27 @@ afterEach(async () => {
 
 describe('provcert serve under hostile use', () => {
   it('20 simultaneous registrations of one new slug: exactly one 201 with one secret; the others 409 or a secret-less update', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api('POST', '/api/v1/providers/register', registration())));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api('POST', '/api/v1/providers/register', registration())),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 201 && s !== 409 && s !== 200)).toEqual([]);
     expect(statuses).toContain(409);
-    const secrets = answers.map((a) => (a.json['webhook'] as { secret?: string } | undefined)?.secret).filter((s) => s !== undefined);
+    const secrets = answers
+      .map((a) => (a.json['webhook'] as { secret?: string } | undefined)?.secret)
+      .filter((s) => s !== undefined);
     expect(secrets).toHaveLength(1);
     const secret = secrets[0] ?? '';
     const body = JSON.stringify(event({ providerSlug: 'demo-kitchen' }));
-    expect((await post(serve.core.urlFor('demo-kitchen'), body, { 'content-type': 'application/json', 'x-service-signature': sign(secret, body) })).status).toBe(200);
+    expect(
+      (
+        await post(serve.core.urlFor('demo-kitchen'), body, {
+          'content-type': 'application/json',
+          'x-service-signature': sign(secret, body),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('the shared server secret never verifies a legacy-route event for a registered provider, which keeps its own eventIds', async () => {
@@ -88,22 +128,50 @@ describe('provcert serve under hostile use', () => {
     const own = (created.json['webhook'] as { secret: string }).secret;
     const shared = env['SERVICE_WEBHOOK_SECRET'] ?? '';
     const spoof = JSON.stringify(event({ providerSlug: 'demo-kitchen', eventId: 'evt-shared-1' }));
-    const spoofed = await post(`${serve.core.url}/api/v1/webhooks`, spoof, { 'content-type': 'application/json', 'x-service-signature': sign(shared, spoof) });
+    const spoofed = await post(`${serve.core.url}/api/v1/webhooks`, spoof, {
+      'content-type': 'application/json',
+      'x-service-signature': sign(shared, spoof),
+    });
     expect(spoofed.status).toBe(401);
     const genuine = JSON.stringify(event({ providerSlug: 'demo-kitchen', eventId: 'evt-shared-1' }));
-    expect((await post(serve.core.urlFor('demo-kitchen'), genuine, { 'content-type': 'application/json', 'x-service-signature': sign(own, genuine) })).status).toBe(200);
+    expect(
+      (
+        await post(serve.core.urlFor('demo-kitchen'), genuine, {
+          'content-type': 'application/json',
+          'x-service-signature': sign(own, genuine),
+        })
+      ).status,
+    ).toBe(200);
     const listed = await api('GET', '/api/v1/providers/demo-kitchen/events');
-    const data = listed.json['data'] as { eventId?: string; verified: boolean; duplicate: boolean; answeredStatus: number }[];
-    expect(data.filter((e) => e.eventId === 'evt-shared-1').map((e) => [e.answeredStatus, e.verified, e.duplicate])).toEqual([[401, false, false], [200, true, false]]);
+    const data = listed.json['data'] as {
+      eventId?: string;
+      verified: boolean;
+      duplicate: boolean;
+      answeredStatus: number;
+    }[];
+    expect(
+      data.filter((e) => e.eventId === 'evt-shared-1').map((e) => [e.answeredStatus, e.verified, e.duplicate]),
+    ).toEqual([
+      [401, false, false],
+      [200, true, false],
+    ]);
   });
 
-  interface CredentialCase { name: string; file: string; prepare?: () => Promise<void>; registration: number; certify?: { status: number; message?: RegExp } }
+  interface CredentialCase {
+    name: string;
+    file: string;
+    prepare?: () => Promise<void>;
+    registration: number;
+    certify?: { status: number; message?: RegExp };
+  }
   const credentialCases: CredentialCase[] = [
     { name: 'a file inside the credential directory', file: 'demo.key', registration: 201, certify: { status: 200 } },
     { name: 'a path climbing out with ..', file: '../webhook-secret', registration: 400 },
     { name: 'an absolute path', file: '/etc/passwd', registration: 400 },
     {
-      name: 'a symlink inside the directory pointing outside it', file: 'escape.key', registration: 201,
+      name: 'a symlink inside the directory pointing outside it',
+      file: 'escape.key',
+      registration: 201,
       prepare: () => symlink(join(dataDir, 'webhook-secret'), join(dataDir, 'credentials', 'escape.key')),
       certify: { status: 400, message: /outside the credential directory/ },
     },

@@ -2,13 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookAddress } from '../../src/cli/commands/send-event.js';
-import { runCommand } from '../config/cli-io.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
+import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
+import { runCommand } from '../config/cli-io.js';
 import { sign } from './support/http-client.js';
 
 const SECRET = 'whsec_cli_canary';
@@ -17,7 +16,13 @@ let server: CoreServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'provcert-cli-'));
-  server = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir: dir, contract: await loadContract(), secretFor: (s) => (s === 'demo' ? SECRET : undefined) });
+  server = await startCoreServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: dir,
+    contract: await loadContract(),
+    secretFor: (s) => (s === 'demo' ? SECRET : undefined),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -25,14 +30,25 @@ afterAll(async () => {
 });
 
 /** Run one command in-process with captured output; the lead wires these into program.ts. */
-async function cli(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const io: CliIo = { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]), env, cwd: dir, writeFile: async () => undefined };
+  const io: CliIo = {
+    stdout,
+    stderr,
+    stdin: Readable.from([Buffer.from(stdin)]),
+    env,
+    cwd: dir,
+    writeFile: async () => undefined,
+  };
   let code = -1;
   try {
     code = (await runCommand(io, args)) ?? -1;
@@ -64,7 +80,10 @@ describe('provcert sign', () => {
 
 describe('provcert send-event', () => {
   it('posts a signed event that the core accepts', async () => {
-    const r = await cli(['send-event', '--to', server.url, '--slug', 'demo', '--status', 'cancelled', '--action-id', 'A-9'], { SERVICE_WEBHOOK_SECRET: SECRET });
+    const r = await cli(
+      ['send-event', '--to', server.url, '--slug', 'demo', '--status', 'cancelled', '--action-id', 'A-9'],
+      { SERVICE_WEBHOOK_SECRET: SECRET },
+    );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/→ 200 \{"success":true\}/);
     expect(server.all().at(-1)?.event).toMatchObject({ actionId: 'A-9', newStatus: 'CANCELLED', providerSlug: 'demo' });
@@ -72,7 +91,9 @@ describe('provcert send-event', () => {
   });
 
   it('exits 1 and prints the answer when the core rejects it', async () => {
-    const r = await cli(['send-event', '--to', server.url, '--slug', 'demo'], { SERVICE_WEBHOOK_SECRET: 'wrong-secret' });
+    const r = await cli(['send-event', '--to', server.url, '--slug', 'demo'], {
+      SERVICE_WEBHOOK_SECRET: 'wrong-secret',
+    });
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/→ 401 .*UNAUTHORIZED/);
   });

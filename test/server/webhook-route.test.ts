@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCoreServer, type CoreServer } from '../../src/server/core-server.js';
+import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
-import { event, post, sign, type RawAnswer } from './support/http-client.js';
+import { event, post, type RawAnswer, sign } from './support/http-client.js';
 
 const SECRET = 'whsec_canary_5f1d2e';
 const logLines: string[] = [];
@@ -41,7 +41,10 @@ async function loggedEventIds(slugFile = 'demo'): Promise<string[]> {
   } catch {
     return [];
   }
-  return text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventId: string }).eventId);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { eventId: string }).eventId);
 }
 
 /** After a rejection the server still accepts a good event. */
@@ -57,12 +60,21 @@ describe('webhook receiver: accepted events', () => {
     expect(answer).toMatchObject({ status: 200, json: { success: true } });
     expect(await loggedEventIds()).toContain(e['eventId']);
     const received = server.all().find((w) => w.event?.['eventId'] === e['eventId']);
-    expect(received).toMatchObject({ verified: true, answeredStatus: 200, duplicate: false, signatureHeader: 'x-service-signature', slug: 'demo' });
+    expect(received).toMatchObject({
+      verified: true,
+      answeredStatus: 200,
+      duplicate: false,
+      signatureHeader: 'x-service-signature',
+      slug: 'demo',
+    });
   });
 
   it('accepts the compatibility header x-provider-signature', async () => {
     const body = JSON.stringify(event());
-    const answer = await post(url(), body, { 'content-type': 'application/json; charset=utf-8', 'x-provider-signature': sign(SECRET, body) });
+    const answer = await post(url(), body, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-provider-signature': sign(SECRET, body),
+    });
     expect(answer.status).toBe(200);
     expect(server.all().at(-1)?.signatureHeader).toBe('x-provider-signature');
   });
@@ -82,7 +94,12 @@ describe('webhook receiver: accepted events', () => {
     expect(second.json).toEqual({ success: true });
     const id = (JSON.parse(body) as { eventId: string }).eventId;
     expect((await loggedEventIds()).filter((x) => x === id)).toHaveLength(1);
-    expect(server.all().filter((w) => w.event?.['eventId'] === id).map((w) => w.duplicate)).toEqual([false, true]);
+    expect(
+      server
+        .all()
+        .filter((w) => w.event?.['eventId'] === id)
+        .map((w) => w.duplicate),
+    ).toEqual([false, true]);
   });
 
   it('waitFor resolves with a past or a future event, and undefined after the timeout', async () => {
@@ -110,67 +127,119 @@ const badCases: BadCase[] = [
   {
     name: 'missing signature',
     send: () => post(url(), body(), { 'content-type': 'application/json' }),
-    status: 401, code: 'UNAUTHORIZED', message: /x-service-signature/, problem: /no signature header/,
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: /x-service-signature/,
+    problem: /no signature header/,
   },
   {
     name: 'signature with a wrong secret',
-    send: () => { const b = body(); return post(url(), b, { 'content-type': 'application/json', 'x-service-signature': sign('another-secret', b) }); },
-    status: 401, code: 'UNAUTHORIZED', message: /does not match/, problem: /different secret/,
+    send: () => {
+      const b = body();
+      return post(url(), b, { 'content-type': 'application/json', 'x-service-signature': sign('another-secret', b) });
+    },
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: /does not match/,
+    problem: /different secret/,
   },
   {
     name: 'signature of other bytes (pretty-printed JSON signed, compact sent)',
-    send: () => { const e = event(); return post(url(), JSON.stringify(e), { 'content-type': 'application/json', 'x-service-signature': sign(SECRET, JSON.stringify(e, null, 2)) }); },
-    status: 401, code: 'UNAUTHORIZED', message: /does not match/, problem: /pretty-printed with 2 spaces/,
+    send: () => {
+      const e = event();
+      return post(url(), JSON.stringify(e), {
+        'content-type': 'application/json',
+        'x-service-signature': sign(SECRET, JSON.stringify(e, null, 2)),
+      });
+    },
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: /does not match/,
+    problem: /pretty-printed with 2 spaces/,
   },
   {
     name: 'correct signature in the non-canonical x-signature header',
-    send: () => { const b = body(); return post(url(), b, { 'content-type': 'application/json', 'x-signature': sign(SECRET, b) }); },
-    status: 401, code: 'UNAUTHORIZED', message: /x-service-signature/, problem: /"x-signature", which is not accepted/,
+    send: () => {
+      const b = body();
+      return post(url(), b, { 'content-type': 'application/json', 'x-signature': sign(SECRET, b) });
+    },
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: /x-service-signature/,
+    problem: /"x-signature", which is not accepted/,
   },
   {
     name: 'empty body, signed',
     send: () => signedPost(''),
-    status: 400, code: 'INVALID_ARGUMENT', message: /empty/,
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /empty/,
   },
   {
     name: 'empty body, unsigned',
     send: () => post(url(), '', { 'content-type': 'application/json' }),
-    status: 401, code: 'UNAUTHORIZED', message: /missing signature/,
+    status: 401,
+    code: 'UNAUTHORIZED',
+    message: /missing signature/,
   },
   {
     name: 'invalid JSON, signed',
     send: () => signedPost('{"eventId": "x",'),
-    status: 400, code: 'INVALID_ARGUMENT', message: /not valid JSON/,
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /not valid JSON/,
   },
   {
     name: 'JSON that is not an object',
     send: () => signedPost('[1,2]'),
-    status: 400, code: 'INVALID_ARGUMENT', message: /JSON object/,
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /JSON object/,
   },
   {
     name: 'schema-invalid event (no eventId)',
-    send: () => { const e = event(); delete e['eventId']; return signedPost(JSON.stringify(e)); },
-    status: 400, code: 'INVALID_ARGUMENT', message: /NormalizedWebhookEvent: .*required field "eventId"/,
+    send: () => {
+      const e = event();
+      delete e['eventId'];
+      return signedPost(JSON.stringify(e));
+    },
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /NormalizedWebhookEvent: .*required field "eventId"/,
   },
   {
     name: 'wrong content type',
-    send: () => { const b = body(); return post(url(), b, { 'content-type': 'text/plain', 'x-service-signature': sign(SECRET, b) }); },
-    status: 415, code: 'INVALID_ARGUMENT', message: /application\/json.*text\/plain/,
+    send: () => {
+      const b = body();
+      return post(url(), b, { 'content-type': 'text/plain', 'x-service-signature': sign(SECRET, b) });
+    },
+    status: 415,
+    code: 'INVALID_ARGUMENT',
+    message: /application\/json.*text\/plain/,
   },
   {
     name: 'huge body (declared length)',
     send: () => signedPost(JSON.stringify(event({ padding: 'x'.repeat(100 * 1024) }))),
-    status: 413, code: 'INVALID_ARGUMENT', message: /exceeds the limit of 65536 bytes/,
+    status: 413,
+    code: 'INVALID_ARGUMENT',
+    message: /exceeds the limit of 65536 bytes/,
   },
   {
     name: 'unknown slug',
-    send: () => { const b = body({ providerSlug: 'nobody' }); return signedPost(b, {}, url('nobody')); },
-    status: 404, code: 'NOT_FOUND', message: /"nobody"/,
+    send: () => {
+      const b = body({ providerSlug: 'nobody' });
+      return signedPost(b, {}, url('nobody'));
+    },
+    status: 404,
+    code: 'NOT_FOUND',
+    message: /"nobody"/,
   },
   {
     name: 'path slug and body providerSlug disagree',
     send: () => signedPost(body({ providerSlug: 'demo' }), {}, url('other')),
-    status: 400, code: 'INVALID_ARGUMENT', message: /"demo" in the body does not match "other"/,
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /"demo" in the body does not match "other"/,
   },
 ];
 
@@ -192,10 +261,14 @@ describe('webhook receiver: bad inputs', () => {
   it('cuts a chunked body over the limit with 413 without reading it all', async () => {
     const answer = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
       let sent = 0;
-      const req = request(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) } }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, sentBytes: sent });
-      });
+      const req = request(
+        url(),
+        { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) } },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, sentBytes: sent });
+        },
+      );
       req.on('error', reject);
       const chunk = Buffer.alloc(16 * 1024, 'x');
       const pump = (): void => {
@@ -214,33 +287,52 @@ describe('webhook receiver: bad inputs', () => {
 
   it('answers 408 to a body that does not arrive in time', async () => {
     const answer = await new Promise<RawAnswer>((resolve, reject) => {
-      const req = request(url(), { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100', 'x-service-signature': 'ab'.repeat(32) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, text, json: JSON.parse(text) as unknown });
-          req.destroy();
-        });
-      });
+      const req = request(
+        url(),
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': '100',
+            'x-service-signature': 'ab'.repeat(32),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            resolve({ status: res.statusCode ?? 0, text, json: JSON.parse(text) as unknown });
+            req.destroy();
+          });
+        },
+      );
       req.on('error', reject);
       req.write('{"eventId":');
     });
     expect(answer.status).toBe(408);
-    expect(answer.json).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/within 200 ms/) as unknown });
+    expect(answer.json).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/within 200 ms/) as unknown,
+    });
     await stillServes();
   });
 
   it('answers 405 to a GET on the webhook route', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      request(url(), { method: 'GET' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
+      request(url(), { method: 'GET' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(405);
   });
 
   it('never writes the secret in logs, answers or recorded headers', async () => {
     const b = body();
-    await post(url(), b, { 'content-type': 'application/json', 'x-service-signature': sign(SECRET + '\n', b) });
+    await post(url(), b, { 'content-type': 'application/json', 'x-service-signature': sign(`${SECRET}\n`, b) });
     const last = server.all().at(-1);
     expect(last?.problem).toMatch(/secret followed by a newline/);
     const everything = JSON.stringify({ logLines, all: server.all() });

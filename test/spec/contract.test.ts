@@ -13,7 +13,12 @@ async function miniContract() {
 describe('compiled contract', () => {
   it('explains problems with pointer, rule and the value found', async () => {
     const c = await miniContract();
-    const r = c.validate('Catalog', { offerings: [{ id: 'a', title: 't', basePrice: 1 }, { id: 'b', basePrice: '12.50', description: null }] });
+    const r = c.validate('Catalog', {
+      offerings: [
+        { id: 'a', title: 't', basePrice: 1 },
+        { id: 'b', basePrice: '12.50', description: null },
+      ],
+    });
     expect(r.valid).toBe(false);
     expect(r.problems.map((p) => p.text)).toEqual([
       '/offerings/1 is missing required field "title"',
@@ -25,7 +30,10 @@ describe('compiled contract', () => {
 
   it('checks formats and enums', async () => {
     const c = await miniContract();
-    const r = c.validate('Catalog', { offerings: [{ id: 'a', title: 't', basePrice: 1, status: 'C' }], updatedAt: 'yesterday' });
+    const r = c.validate('Catalog', {
+      offerings: [{ id: 'a', title: 't', basePrice: 1, status: 'C' }],
+      updatedAt: 'yesterday',
+    });
     expect(r.problems.map((p) => p.text)).toEqual([
       '/offerings/0/status must be one of A, B (found string "C")',
       '/updatedAt must be a valid date-time (found string "yesterday")',
@@ -43,10 +51,16 @@ describe('compiled contract', () => {
   it('looks validators up by operation and status, following response refs and external files', async () => {
     const c = await miniContract();
     expect(c.validateResponse('GET /catalog', 200, { offerings: [] })?.valid).toBe(true);
-    expect(c.validateResponse('GET /catalog', 404, { code: 'NOT_FOUND' })?.problems[0]?.text).toBe('(root) is missing required field "message"');
+    expect(c.validateResponse('GET /catalog', 404, { code: 'NOT_FOUND' })?.problems[0]?.text).toBe(
+      '(root) is missing required field "message"',
+    );
     expect(c.validateResponse('GET /catalog', 500, {})).toBeUndefined();
     expect(c.validateResponse('GET /nothing', 200, {})).toBeUndefined();
-    expect(c.operation('GET /catalog')).toMatchObject({ capability: 'CATALOG', requiredIn: ['TRANSACTIONAL'], operationId: 'getCatalog' });
+    expect(c.operation('GET /catalog')).toMatchObject({
+      capability: 'CATALOG',
+      requiredIn: ['TRANSACTIONAL'],
+      operationId: 'getCatalog',
+    });
     expect(c.enumValues('Status')).toEqual(['A', 'B']);
     expect(c.version).toBe('9.9.9');
   });

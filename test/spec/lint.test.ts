@@ -15,18 +15,42 @@ const T = 'TRANSACTIONAL';
 const D = 'DISCOVERY_READONLY';
 
 /** The contract's capability table (§7) and provider route table, as the spec must encode them. */
-const CAPABILITY_TABLE: { key: string; capability: string; requiredIn: string[]; profiles: string[]; requiredWhen?: string }[] = [
+const CAPABILITY_TABLE: {
+  key: string;
+  capability: string;
+  requiredIn: string[];
+  profiles: string[];
+  requiredWhen?: string;
+}[] = [
   { key: 'GET /provider-info', capability: 'METADATA', requiredIn: [T, D], profiles: [T, D] },
   { key: 'GET /health', capability: 'HEALTH', requiredIn: [T, D], profiles: [T, D] },
   { key: 'GET /catalog', capability: 'CATALOG', requiredIn: [T, D], profiles: [T, D] },
   { key: 'GET /offerings/{id}', capability: 'CATALOG', requiredIn: [T, D], profiles: [T, D] },
-  { key: 'GET /locations', capability: 'LOCATIONS', requiredIn: [], profiles: [T, D], requiredWhen: 'fulfillment DELIVERY|PICKUP|ONSITE|HYBRID' },
+  {
+    key: 'GET /locations',
+    capability: 'LOCATIONS',
+    requiredIn: [],
+    profiles: [T, D],
+    requiredWhen: 'fulfillment DELIVERY|PICKUP|ONSITE|HYBRID',
+  },
   { key: 'GET /search', capability: 'SEARCH', requiredIn: [], profiles: [T, D], requiredWhen: 'declared' },
   { key: 'POST /quote', capability: 'QUOTE', requiredIn: [T], profiles: [T] },
   { key: 'POST /actions', capability: 'ACTION_CREATE', requiredIn: [T], profiles: [T] },
   { key: 'GET /actions/{id}', capability: 'ACTION_STATUS', requiredIn: [T], profiles: [T] },
-  { key: 'GET /actions/{id}/payment-options', capability: 'PAYMENT_OPTIONS', requiredIn: [], profiles: [T], requiredWhen: 'declared' },
-  { key: 'POST /actions/{id}/cancel', capability: 'ACTION_CANCEL', requiredIn: [], profiles: [T], requiredWhen: 'declared' },
+  {
+    key: 'GET /actions/{id}/payment-options',
+    capability: 'PAYMENT_OPTIONS',
+    requiredIn: [],
+    profiles: [T],
+    requiredWhen: 'declared',
+  },
+  {
+    key: 'POST /actions/{id}/cancel',
+    capability: 'ACTION_CANCEL',
+    requiredIn: [],
+    profiles: [T],
+    requiredWhen: 'declared',
+  },
   { key: 'WEBHOOK action.status_updated', capability: 'WEBHOOK', requiredIn: [T], profiles: [T] },
 ];
 
@@ -49,11 +73,15 @@ const providerRoutes = CAPABILITY_TABLE.filter((row) => !row.key.startsWith('WEB
 describe('spec lint', () => {
   it('lints clean with redocly (recommended rules, no warnings)', async () => {
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-    const { stdout, stderr } = await run(process.execPath, [REDOCLY, 'lint', SPEC, '--config', join(packageRoot, 'redocly.yaml')], {
-      cwd: packageRoot,
-      env,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [REDOCLY, 'lint', SPEC, '--config', join(packageRoot, 'redocly.yaml')],
+      {
+        cwd: packageRoot,
+        env,
+        timeout: 60_000,
+      },
+    );
     const output = stdout + stderr;
     expect(output).toContain('Your API description is valid');
     expect(output).not.toMatch(/You have \d+ warnings?/);
@@ -77,7 +105,10 @@ describe('capability extensions', () => {
 
   it('no other operation carries a capability, and every capability has an operation', async () => {
     const contract = await loadContract();
-    const withCapability = contract.operations().filter((o) => o.capability !== undefined).map((o) => o.key);
+    const withCapability = contract
+      .operations()
+      .filter((o) => o.capability !== undefined)
+      .map((o) => o.key);
     expect(withCapability.sort()).toEqual(CAPABILITY_TABLE.map((row) => row.key).sort());
     expect(new Set(CAPABILITY_TABLE.map((row) => row.capability))).toEqual(new Set(contract.enumValues('Capability')));
   });
@@ -86,15 +117,22 @@ describe('capability extensions', () => {
 describe('provider routes', () => {
   const securityOf = (op: Obj): unknown => op['security'] ?? doc['security'];
 
-  it.each(providerRoutes.map((row) => row.key))('%s documents 200 and the contract error responses, with the three auth alternatives', (key) => {
-    const op = rawOperation(key);
-    const responses = isObj(op['responses']) ? Object.keys(op['responses']) : [];
-    const expected = ['200', '400', '401', '404', '422', '500', ...(key === 'POST /actions' ? ['409'] : [])];
-    expect(responses.sort()).toEqual(expected.sort());
-    expect(op['tags']).toEqual(['provider']);
-    expect(typeof op['operationId']).toBe('string');
-    expect(securityOf(op)).toEqual([{ ProviderApiKey: [] }, { ProviderBearerToken: [] }, { ProviderHmacSignature: [] }]);
-  });
+  it.each(providerRoutes.map((row) => row.key))(
+    '%s documents 200 and the contract error responses, with the three auth alternatives',
+    (key) => {
+      const op = rawOperation(key);
+      const responses = isObj(op['responses']) ? Object.keys(op['responses']) : [];
+      const expected = ['200', '400', '401', '404', '422', '500', ...(key === 'POST /actions' ? ['409'] : [])];
+      expect(responses.sort()).toEqual(expected.sort());
+      expect(op['tags']).toEqual(['provider']);
+      expect(typeof op['operationId']).toBe('string');
+      expect(securityOf(op)).toEqual([
+        { ProviderApiKey: [] },
+        { ProviderBearerToken: [] },
+        { ProviderHmacSignature: [] },
+      ]);
+    },
+  );
 
   it('declares the three security schemes with the contract headers', () => {
     const components = doc['components'] as Obj;
@@ -107,9 +145,18 @@ describe('provider routes', () => {
 
   it('keeps the contract parameter defaults', () => {
     const params = (key: string) => (rawOperation(key)['parameters'] as Obj[]).filter((p) => 'name' in p);
-    expect(params('GET /locations')).toContainEqual(expect.objectContaining({ name: 'activeOnly', in: 'query', required: false, schema: { type: 'boolean', default: true } }));
+    expect(params('GET /locations')).toContainEqual(
+      expect.objectContaining({
+        name: 'activeOnly',
+        in: 'query',
+        required: false,
+        schema: { type: 'boolean', default: true },
+      }),
+    );
     expect(params('GET /search')).toContainEqual(expect.objectContaining({ name: 'q', in: 'query', required: true }));
-    expect(params('GET /search')).toContainEqual(expect.objectContaining({ name: 'limit', schema: { type: 'integer', default: 20 } }));
+    expect(params('GET /search')).toContainEqual(
+      expect.objectContaining({ name: 'limit', schema: { type: 'integer', default: 20 } }),
+    );
   });
 
   it('validates the 409 of POST /actions and the array responses through the compiled contract', async () => {
@@ -119,17 +166,32 @@ describe('provider routes', () => {
     const location = contract.validateResponse('GET /locations', 200, [{ id: 'loc_1' }]);
     expect(location?.problems.map((p) => [p.pointer, p.rule])).toEqual(Array(4).fill(['/0', 'required']));
     expect(contract.validateResponse('GET /actions/{id}/payment-options', 200, { id: 'pm' })?.valid).toBe(false);
-    expect(contract.validateRequest('POST /quote', { items: [{ offeringId: 'off_1', quantity: 1 }] })?.valid).toBe(true);
+    expect(contract.validateRequest('POST /quote', { items: [{ offeringId: 'off_1', quantity: 1 }] })?.valid).toBe(
+      true,
+    );
   });
 });
 
 describe('core routes', () => {
   /** The contract's core route table (plus the legacy slugless webhook), all under /api/v1. */
   const CORE_ROUTES = [
-    'GET /providers/find', 'POST /providers/register', 'POST /providers/{slug}/certify', 'POST /providers/{slug}/submit-review',
-    'GET /providers/me/dashboard', 'GET /providers/me/actions/{actionId}', 'GET /admin/providers', 'POST /admin/providers/{slug}/review',
-    'POST /admin/providers/{slug}/reopen', 'GET /admin/logs/events', 'GET /admin/logs/export', 'POST /quotes', 'POST /actions',
-    'GET /actions/{id}', 'POST /actions/{id}/cancel', 'POST /webhooks/{providerSlug}', 'POST /webhooks',
+    'GET /providers/find',
+    'POST /providers/register',
+    'POST /providers/{slug}/certify',
+    'POST /providers/{slug}/submit-review',
+    'GET /providers/me/dashboard',
+    'GET /providers/me/actions/{actionId}',
+    'GET /admin/providers',
+    'POST /admin/providers/{slug}/review',
+    'POST /admin/providers/{slug}/reopen',
+    'GET /admin/logs/events',
+    'GET /admin/logs/export',
+    'POST /quotes',
+    'POST /actions',
+    'GET /actions/{id}',
+    'POST /actions/{id}/cancel',
+    'POST /webhooks/{providerSlug}',
+    'POST /webhooks',
   ].map((route) => route.replace(' /', ' /api/v1/'));
 
   it.each(CORE_ROUTES)('%s is documented on the core server, tagged core', (key) => {
@@ -142,8 +204,11 @@ describe('core routes', () => {
   });
 
   /** Routes of provcert's own core server that the contract does not list; each is marked x-provcert-route. */
-  const PROVCERT_ROUTES = ['GET /providers/{slug}/certifications', 'GET /providers/{slug}/certifications/{id}', 'GET /providers/{slug}/events']
-    .map((route) => route.replace(' /', ' /api/v1/'));
+  const PROVCERT_ROUTES = [
+    'GET /providers/{slug}/certifications',
+    'GET /providers/{slug}/certifications/{id}',
+    'GET /providers/{slug}/events',
+  ].map((route) => route.replace(' /', ' /api/v1/'));
 
   it.each(PROVCERT_ROUTES)('%s is marked as a provcert route, tagged core', (key) => {
     const op = rawOperation(key);
@@ -151,9 +216,11 @@ describe('core routes', () => {
     expect(op['tags']).toContain('core');
   });
 
-  it('documents no other /api/v1 path, and marks no contract route as provcert\'s', () => {
+  it("documents no other /api/v1 path, and marks no contract route as provcert's", () => {
     const corePaths = Object.keys(doc['paths'] as Obj).filter((p) => p.startsWith('/api/v1/') || p === '/api/v1');
-    expect(corePaths.sort()).toEqual([...new Set([...CORE_ROUTES, ...PROVCERT_ROUTES].map((k) => k.split(' ')[1]))].sort());
+    expect(corePaths.sort()).toEqual(
+      [...new Set([...CORE_ROUTES, ...PROVCERT_ROUTES].map((k) => k.split(' ')[1]))].sort(),
+    );
     for (const key of CORE_ROUTES) expect(rawOperation(key)['x-provcert-route']).toBeUndefined();
   });
 });

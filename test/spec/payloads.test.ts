@@ -7,30 +7,83 @@ const PAYLOADS = join(import.meta.dirname, '../../fixtures/payloads');
 
 /** Names code looks up in the spec; the enums hold exactly the contract's values. */
 const RESOURCE_SCHEMAS = [
-  'ProviderInfo', 'ProviderManifest', 'CertificationInput', 'SupportContact', 'HealthCheckResult', 'Location', 'Catalog',
-  'Category', 'Offering', 'Variant', 'OptionGroup', 'Option', 'RequestQuoteInput', 'QuoteItem', 'SelectedOptionInput',
-  'NormalizedQuote', 'QuoteLine', 'QuoteLineOption', 'Fee', 'CreateActionInput', 'NormalizedAction', 'ActionLine', 'NextAction',
-  'PaymentOption', 'CancelActionInput', 'CancelActionResult', 'NormalizedWebhookEvent', 'WebhookIngestionResponse', 'ErrorResponse',
-  'IsoTimestamp', 'ReasonCode',
+  'ProviderInfo',
+  'ProviderManifest',
+  'CertificationInput',
+  'SupportContact',
+  'HealthCheckResult',
+  'Location',
+  'Catalog',
+  'Category',
+  'Offering',
+  'Variant',
+  'OptionGroup',
+  'Option',
+  'RequestQuoteInput',
+  'QuoteItem',
+  'SelectedOptionInput',
+  'NormalizedQuote',
+  'QuoteLine',
+  'QuoteLineOption',
+  'Fee',
+  'CreateActionInput',
+  'NormalizedAction',
+  'ActionLine',
+  'NextAction',
+  'PaymentOption',
+  'CancelActionInput',
+  'CancelActionResult',
+  'NormalizedWebhookEvent',
+  'WebhookIngestionResponse',
+  'ErrorResponse',
+  'IsoTimestamp',
+  'ReasonCode',
 ];
 const ENUMS: Record<string, string[]> = {
-  Capability: ['METADATA', 'HEALTH', 'CATALOG', 'QUOTE', 'ACTION_CREATE', 'ACTION_STATUS', 'WEBHOOK', 'LOCATIONS', 'SEARCH', 'ACTION_CANCEL', 'PAYMENT_OPTIONS'],
+  Capability: [
+    'METADATA',
+    'HEALTH',
+    'CATALOG',
+    'QUOTE',
+    'ACTION_CREATE',
+    'ACTION_STATUS',
+    'WEBHOOK',
+    'LOCATIONS',
+    'SEARCH',
+    'ACTION_CANCEL',
+    'PAYMENT_OPTIONS',
+  ],
   ActionStatus: ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'],
   PaymentStatus: ['PENDING', 'AUTHORIZED', 'PAID', 'FAILED', 'REFUNDED'],
   ProviderStatus: ['DRAFT', 'SANDBOX', 'ACTIVE', 'SUSPENDED', 'DISABLED'],
   AuthMethod: ['API_KEY', 'BEARER_TOKEN', 'HMAC_SIGNATURE'],
   FulfillmentMode: ['DELIVERY', 'PICKUP', 'ONSITE', 'HYBRID', 'REMOTE'],
   ErrorCode: [
-    'INVALID_ARGUMENT', 'VALIDATION_ERROR', 'UNAUTHORIZED', 'NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD',
-    'QUOTE_MATH_INVALID', 'QUOTE_EXPIRED', 'ACTION_NOT_CONFIRMED', 'INTERNAL_ERROR',
+    'INVALID_ARGUMENT',
+    'VALIDATION_ERROR',
+    'UNAUTHORIZED',
+    'NOT_FOUND',
+    'IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD',
+    'QUOTE_MATH_INVALID',
+    'QUOTE_EXPIRED',
+    'ACTION_NOT_CONFIRMED',
+    'INTERNAL_ERROR',
   ],
 };
 
 /** Open strings whose values the contract only suggests: any value passes, one outside the list warns. */
 const SUGGESTED: Record<string, string[]> = {
   ReasonCode: [
-    'CUSTOMER_CANCELLED', 'PROVIDER_REJECTED', 'ITEM_UNAVAILABLE', 'PAYMENT_TIMEOUT', 'PAYMENT_FAILED', 'DUPLICATE_ACTION',
-    'INVALID_CUSTOMER_INFORMATION', 'PROVIDER_TIMEOUT', 'SYSTEM_ERROR', 'OTHER',
+    'CUSTOMER_CANCELLED',
+    'PROVIDER_REJECTED',
+    'ITEM_UNAVAILABLE',
+    'PAYMENT_TIMEOUT',
+    'PAYMENT_FAILED',
+    'DUPLICATE_ACTION',
+    'INVALID_CUSTOMER_INFORMATION',
+    'PROVIDER_TIMEOUT',
+    'SYSTEM_ERROR',
+    'OTHER',
   ],
 };
 
@@ -74,10 +127,13 @@ describe('schema names and enums', () => {
     expect(contract.enumValues(name)).toEqual(values);
   });
 
-  it.each(Object.entries(SUGGESTED))('%s is an open string carrying exactly the contract\'s suggested values', (name, values) => {
-    expect(contract.enumValues(name)).toEqual([]);
-    expect(contract.suggestedValues(name)).toEqual(values);
-  });
+  it.each(Object.entries(SUGGESTED))(
+    "%s is an open string carrying exactly the contract's suggested values",
+    (name, values) => {
+      expect(contract.enumValues(name)).toEqual([]);
+      expect(contract.suggestedValues(name)).toEqual(values);
+    },
+  );
 });
 
 describe('fixture folders', () => {
@@ -88,12 +144,15 @@ describe('fixture folders', () => {
     expect(folders.map((f) => f.schema).sort()).toEqual([...objectSchemas].sort());
   });
 
-  it.each(folders.map((f) => [f.schema, f] as const))('%s has valid and malformed fixtures, each malformed one mapped to a pointer', (_name, folder) => {
-    expect(folder.valid.length).toBeGreaterThanOrEqual(1);
-    expect(folder.invalid.length).toBeGreaterThanOrEqual(2);
-    expect(Object.keys(folder.expected).sort()).toEqual([...folder.invalid].sort());
-    for (const file of Object.keys(folder.warnings)) expect(folder.valid).toContain(file);
-  });
+  it.each(folders.map((f) => [f.schema, f] as const))(
+    '%s has valid and malformed fixtures, each malformed one mapped to a pointer',
+    (_name, folder) => {
+      expect(folder.valid.length).toBeGreaterThanOrEqual(1);
+      expect(folder.invalid.length).toBeGreaterThanOrEqual(2);
+      expect(Object.keys(folder.expected).sort()).toEqual([...folder.invalid].sort());
+      for (const file of Object.keys(folder.warnings)) expect(folder.valid).toContain(file);
+    },
+  );
 });
 
 describe('valid fixtures', () => {
@@ -105,7 +164,9 @@ describe('valid fixtures', () => {
   });
 
   it('some fixtures exercise each warning rule', () => {
-    const rules = validCases.flatMap(([schema, file]) => contract.validate(schema, readJson(join(PAYLOADS, schema, file))).warnings.map((w) => w.rule));
+    const rules = validCases.flatMap(([schema, file]) =>
+      contract.validate(schema, readJson(join(PAYLOADS, schema, file))).warnings.map((w) => w.rule),
+    );
     expect(new Set(rules)).toEqual(new Set(['offsetless-timestamp', 'suggested-values']));
   });
 });

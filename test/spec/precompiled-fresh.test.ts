@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
 import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from '../../src/spec/generate.js';
 import { specSha256 } from '../../src/spec/generated/contract-validators.js';
-import { BUNDLED_SPEC_PATH } from '../../src/spec/load.js';
 import { loadPrecompiledContract } from '../../src/spec/precompiled.js';
 import { sha256 } from '../../src/spec/spec-hash.js';
 
@@ -21,7 +21,8 @@ if (!generated.ok) throw new Error(generated.error.message);
 const { js, dts } = generated.value;
 
 /** Equal or not, without printing half a megabyte of diff. */
-const sameText = (path: string, expected: string): boolean => existsSync(path) && readFileSync(path, 'utf8') === expected;
+const sameText = (path: string, expected: string): boolean =>
+  existsSync(path) && readFileSync(path, 'utf8') === expected;
 
 describe('generated validators are current with the spec', () => {
   it('the committed module is what the spec generates now', () => {
@@ -61,23 +62,30 @@ describe('which validators the bundled spec uses', () => {
   });
 
   /** The package files (below node_modules) a fresh process has loaded after getting a contract and validating once, from dist. */
-  async function packageFilesLoaded(how: 'loadContract()' | 'compileSpecAtRunTime(BUNDLED_SPEC_PATH)'): Promise<string[]> {
+  async function packageFilesLoaded(
+    how: 'loadContract()' | 'compileSpecAtRunTime(BUNDLED_SPEC_PATH)',
+  ): Promise<string[]> {
     const script = `
       import { createRequire } from 'node:module';
-      const { BUNDLED_SPEC_PATH, compileSpecAtRunTime, loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/spec/load.js'))});
+      const { BUNDLED_SPEC_PATH } = await import(${JSON.stringify(join(ROOT, 'dist/src/spec/bundled-path.js'))});
+      const { compileSpecAtRunTime, loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/spec/load.js'))});
       const loaded = await ${how};
       const contract = loaded.ok === undefined ? loaded : loaded.value;
       if (contract.validate('HealthCheckResult', {}).valid) throw new Error('an empty health check validated');
       const files = Object.keys(createRequire(import.meta.url).cache).filter((p) => p.includes('node_modules'));
       console.log(JSON.stringify(files.map((p) => p.split(/node_modules[\\\\/]/).at(-1).replace(/\\\\/g, '/'))));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+    });
     return JSON.parse(stdout) as string[];
   }
 
   it('loading the bundled contract parses no YAML and compiles nothing: only ajv runtime helpers and format checks load', async () => {
     expect(existsSync(join(ROOT, 'dist/src/spec/load.js')), 'run npm run build first').toBe(true);
     const precompiled = await packageFilesLoaded('loadContract()');
-    expect(precompiled.filter((file) => !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats\.js$/.test(file))).toEqual([]);
+    expect(precompiled.filter((file) => !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats\.js$/.test(file))).toEqual(
+      [],
+    );
     const runTime = await packageFilesLoaded('compileSpecAtRunTime(BUNDLED_SPEC_PATH)');
     expect(runTime).toEqual(expect.arrayContaining(['ajv/dist/core.js', 'yaml/dist/index.js']));
   });

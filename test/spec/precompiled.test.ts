@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
 import type { Contract } from '../../src/spec/contract.js';
-import { BUNDLED_SPEC_PATH, compileSpecAtRunTime } from '../../src/spec/load.js';
+import { compileSpecAtRunTime } from '../../src/spec/load.js';
 import { precompiledContract } from '../../src/spec/precompiled.js';
 
 /**
@@ -20,7 +21,10 @@ const STATUSES = [200, 201, 202, 204, 301, 400, 401, 403, 404, 409, 413, 415, 42
 const payloadFiles = readdirSync(PAYLOADS, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.json') && !NOT_PAYLOADS.has(file.split(/[\\/]/).at(-1) ?? ''))
   .sort();
-const payloads = payloadFiles.map((file) => ({ file, value: JSON.parse(readFileSync(join(PAYLOADS, file), 'utf8')) as unknown }));
+const payloads = payloadFiles.map((file) => ({
+  file,
+  value: JSON.parse(readFileSync(join(PAYLOADS, file), 'utf8')) as unknown,
+}));
 
 let runTime: Contract;
 let precompiled: Contract;
@@ -47,7 +51,8 @@ describe('precompiled and run-time contracts', () => {
       expect(precompiled.enumValues(name), name).toStrictEqual(runTime.enumValues(name));
       expect(precompiled.suggestedValues(name), name).toStrictEqual(runTime.suggestedValues(name));
     }
-    for (const { key } of runTime.operations()) expect(precompiled.operation(key)).toStrictEqual(runTime.operation(key));
+    for (const { key } of runTime.operations())
+      expect(precompiled.operation(key)).toStrictEqual(runTime.operation(key));
     expect(precompiled.operation('GET /nothing')).toBeUndefined();
   });
 
@@ -61,7 +66,9 @@ describe('precompiled and run-time contracts', () => {
   it.each(payloadFiles)('%s: the same result as every response and request body', (file) => {
     const { value } = payloads.find((p) => p.file === file) ?? { value: undefined };
     for (const { key } of runTime.operations()) {
-      expect(precompiled.validateRequest(key, value), `${file} as ${key} request`).toStrictEqual(runTime.validateRequest(key, value));
+      expect(precompiled.validateRequest(key, value), `${file} as ${key} request`).toStrictEqual(
+        runTime.validateRequest(key, value),
+      );
       for (const status of STATUSES) {
         const expected = runTime.validateResponse(key, status, value);
         expect(precompiled.validateResponse(key, status, value), `${file} as ${key} ${status}`).toStrictEqual(expected);
@@ -70,18 +77,29 @@ describe('precompiled and run-time contracts', () => {
   });
 
   it('compare results that matter: under its own schema each valid fixture passes, each invalid one fails, some warn', () => {
-    const own = payloads.map(({ file, value }) => ({ file, result: precompiled.validate(file.split(/[\\/]/)[0] ?? '', value) }));
+    const own = payloads.map(({ file, value }) => ({
+      file,
+      result: precompiled.validate(file.split(/[\\/]/)[0] ?? '', value),
+    }));
     expect(own.filter(({ result }) => !result.valid).length).toBeGreaterThan(100);
-    expect(own.filter(({ file, result }) => /[\\/]invalid-/.test(file) === result.valid).map(({ file }) => file)).toEqual([]);
-    expect(new Set(own.flatMap(({ result }) => result.warnings.map((w) => w.rule)))).toEqual(new Set(['offsetless-timestamp', 'suggested-values']));
+    expect(
+      own.filter(({ file, result }) => /[\\/]invalid-/.test(file) === result.valid).map(({ file }) => file),
+    ).toEqual([]);
+    expect(new Set(own.flatMap(({ result }) => result.warnings.map((w) => w.rule)))).toEqual(
+      new Set(['offsetless-timestamp', 'suggested-values']),
+    );
   });
 
   it.each([
     ['an empty object', {}],
     ['null', null],
-    ['a deep catalog with every kind of mistake', { offerings: [{ id: 1, basePrice: '1', createdAt: '2026-13-01T00:00:00' }], categories: 'x' }],
+    [
+      'a deep catalog with every kind of mistake',
+      { offerings: [{ id: 1, basePrice: '1', createdAt: '2026-13-01T00:00:00' }], categories: 'x' },
+    ],
   ])('agree on %s under every schema, including warnings carried over from nothing', (_name, value) => {
-    for (const name of runTime.schemaNames()) expect(precompiled.validate(name, value), name).toStrictEqual(runTime.validate(name, value));
+    for (const name of runTime.schemaNames())
+      expect(precompiled.validate(name, value), name).toStrictEqual(runTime.validate(name, value));
   });
 
   it('reject an unknown schema name the same way', () => {

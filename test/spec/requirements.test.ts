@@ -3,18 +3,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { FAULTS } from '../../src/reference-provider/faults.js';
 import {
   BUNDLED_REQUIREMENTS_PATH,
   CONTRACT_COPY_DIR,
-  REQUIREMENTS_SCHEMA_PATH,
-  RequirementsLoadError,
   loadRequirements,
-  tryLoadRequirements,
+  REQUIREMENTS_SCHEMA_PATH,
   type RequirementCatalog,
+  RequirementsLoadError,
+  tryLoadRequirements,
 } from '../../src/spec/requirements.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
@@ -28,7 +28,10 @@ const KNOWN_CHECK_IDS = new Set<string>(CHECK_IDS);
 
 /** Keyword sentences that are not rules, each with why. Keep it short. */
 const NOT_RULES: readonly { starts: string; why: string }[] = [
-  { starts: 'Which request fields of the quote and action inputs are required beyond', why: 'states a gap of the contract ("not shown"), not a rule' },
+  {
+    starts: 'Which request fields of the quote and action inputs are required beyond',
+    why: 'states a gap of the contract ("not shown"), not a rule',
+  },
 ];
 
 const NORMATIVE = /\b(must|never|required|requires|cannot|is rejected)\b/i;
@@ -57,7 +60,13 @@ function linesOf(text: string): Line[] {
       // "#" is the document title; "##" is the first level of a heading path.
       if (level >= 2) path.splice(level - 2, path.length, heading[2]);
     }
-    lines.push({ start, end: start + raw.length, text: raw, path: [...path], ...(heading?.[1] && heading[2] !== undefined ? { heading: { level: heading[1].length, title: heading[2] } } : {}) });
+    lines.push({
+      start,
+      end: start + raw.length,
+      text: raw,
+      path: [...path],
+      ...(heading?.[1] && heading[2] !== undefined ? { heading: { level: heading[1].length, title: heading[2] } } : {}),
+    });
     start += raw.length + 1;
   }
   return lines;
@@ -79,7 +88,7 @@ function sentencesOf(text: string): Span[] {
       return;
     }
     const marker = /^\s*\d+\.\s+/.exec(line.text)?.[0].length ?? 0;
-    const pattern = /\S[^]*?(?:[.!?](?=\s|$)|$)/g;
+    const pattern = /\S[\s\S]*?(?:[.!?](?=\s|$)|$)/g;
     const body = line.text.slice(marker);
     let pending: { start: number; end: number } | undefined;
     for (const m of body.matchAll(pattern)) {
@@ -100,11 +109,13 @@ function sentencesOf(text: string): Span[] {
 /** Every [start, end) where `needle` occurs in `haystack`. */
 function occurrences(haystack: string, needle: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) found.push({ start: at, end: at + needle.length });
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1))
+    found.push({ start: at, end: at + needle.length });
   return found;
 }
 
-const quotesOf = (catalog: RequirementCatalog) => catalog.requirements.flatMap((r) => [r.quote, ...(r.restatedIn ?? [])].map((quote) => ({ id: r.id, quote })));
+const quotesOf = (catalog: RequirementCatalog) =>
+  catalog.requirements.flatMap((r) => [r.quote, ...(r.restatedIn ?? [])].map((quote) => ({ id: r.id, quote })));
 
 describe('requirements catalog', () => {
   let catalog: RequirementCatalog;
@@ -115,10 +126,15 @@ describe('requirements catalog', () => {
   it('loads the bundled catalog, valid against its schema, with a synchronous lookup by id', async () => {
     const schema = JSON.parse(readFileSync(REQUIREMENTS_SCHEMA_PATH, 'utf8')) as object;
     const validate = new Ajv2020({ allErrors: true, strict: true, strictRequired: false }).compile(schema);
-    expect(validate(parse(readFileSync(BUNDLED_REQUIREMENTS_PATH, 'utf8'))), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(parse(readFileSync(BUNDLED_REQUIREMENTS_PATH, 'utf8'))), JSON.stringify(validate.errors)).toBe(
+      true,
+    );
     expect(catalog.contract).toBe(CONTRACT_FILE);
     expect(catalog.requirements.length).toBeGreaterThanOrEqual(100);
-    expect(catalog.requirementById('QUOTE-BINDING')).toMatchObject({ verification: 'checked', checks: ['quote-binding'] });
+    expect(catalog.requirementById('QUOTE-BINDING')).toMatchObject({
+      verification: 'checked',
+      checks: ['quote-binding'],
+    });
     expect(catalog.requirementById('NO-SUCH-REQUIREMENT')).toBeUndefined();
   });
 
@@ -128,23 +144,54 @@ describe('requirements catalog', () => {
   });
 
   it('names only known check ids', () => {
-    const unknown = catalog.requirements.flatMap((r) => (r.verification === 'checked' ? r.checks.filter((c) => !KNOWN_CHECK_IDS.has(c)).map((c) => `${r.id}: ${c}`) : []));
+    const unknown = catalog.requirements.flatMap((r) =>
+      r.verification === 'checked' ? r.checks.filter((c) => !KNOWN_CHECK_IDS.has(c)).map((c) => `${r.id}: ${c}`) : [],
+    );
     expect(unknown).toEqual([]);
   });
 
   it('keeps the ids other parts of provcert refer to', () => {
     const fixed: [string, string, string[]][] = [
-      ['QUOTE-BINDING', 'The quote is bound to the selection and fulfillment terms and cannot authorize a different order.', ['quote-binding']],
-      ['QUOTE-OPTIONS-ONCE', 'Option contributions are included once in `optionsTotal` and `lineTotal`, never again in fees.', ['quote-math']],
+      [
+        'QUOTE-BINDING',
+        'The quote is bound to the selection and fulfillment terms and cannot authorize a different order.',
+        ['quote-binding'],
+      ],
+      [
+        'QUOTE-OPTIONS-ONCE',
+        'Option contributions are included once in `optionsTotal` and `lineTotal`, never again in fees.',
+        ['quote-math'],
+      ],
       ['CATALOG-IDS-STABLE', 'ids are stable across catalog refreshes', ['catalog']],
-      ['WEBHOOK-EVENT-TYPE', 'Each created test order during certification dispatches a signed `action.status_updated` event.', ['webhook']],
+      [
+        'WEBHOOK-EVENT-TYPE',
+        'Each created test order during certification dispatches a signed `action.status_updated` event.',
+        ['webhook'],
+      ],
       // The CANCELLED event reaches provcert's receiver, so the webhook check is the one that sees its reason.
-      ['WEBHOOK-TERMINAL-REASON', 'Terminal events (cancellation, failure) carry a stable reason code and a human description', ['webhook']],
-      ['REASON-NO-SECRETS', 'A reason or timeline description must not contain secrets, card data, passwords, one-time codes or unnecessary identity documents.', ['cancel', 'webhook']],
-      ['QUOTE-UNAVAILABLE', 'An unavailable item or variant produces a clear error or supported alternative, never a silent replacement.', ['quote-validation']],
-      ['QUOTE-FRESH-ON-CHANGE', 'When the quote expires, or items, quantities, options or destination change, a fresh quote and fresh customer confirmation are needed.', ['quote-binding', 'quote-expiry']],
+      [
+        'WEBHOOK-TERMINAL-REASON',
+        'Terminal events (cancellation, failure) carry a stable reason code and a human description',
+        ['webhook'],
+      ],
+      [
+        'REASON-NO-SECRETS',
+        'A reason or timeline description must not contain secrets, card data, passwords, one-time codes or unnecessary identity documents.',
+        ['cancel', 'webhook'],
+      ],
+      [
+        'QUOTE-UNAVAILABLE',
+        'An unavailable item or variant produces a clear error or supported alternative, never a silent replacement.',
+        ['quote-validation'],
+      ],
+      [
+        'QUOTE-FRESH-ON-CHANGE',
+        'When the quote expires, or items, quantities, options or destination change, a fresh quote and fresh customer confirmation are needed.',
+        ['quote-binding', 'quote-expiry'],
+      ],
     ];
-    for (const [id, quote, checks] of fixed) expect(catalog.requirementById(id), id).toMatchObject({ quote, verification: 'checked', checks });
+    for (const [id, quote, checks] of fixed)
+      expect(catalog.requirementById(id), id).toMatchObject({ quote, verification: 'checked', checks });
   });
 
   it('quotes the contract verbatim, under the section it names', () => {
@@ -159,8 +206,13 @@ describe('requirements catalog', () => {
       const found = occurrences(contract, quote);
       const section = catalog.requirementById(id)?.section ?? '';
       if (found.length === 0) problems.push(`${id}: not in the contract: ${quote}`);
-      else if (quote === catalog.requirementById(id)?.quote && !found.some((o) => matchesSection(section, pathAt(o.start)))) {
-        problems.push(`${id}: quoted text is under ${found.map((o) => pathAt(o.start).join(' › ')).join(' / ')}, not "${section}"`);
+      else if (
+        quote === catalog.requirementById(id)?.quote &&
+        !found.some((o) => matchesSection(section, pathAt(o.start)))
+      ) {
+        problems.push(
+          `${id}: quoted text is under ${found.map((o) => pathAt(o.start).join(' › ')).join(' / ')}, not "${section}"`,
+        );
       }
     }
     expect(problems).toEqual([]);
@@ -169,7 +221,8 @@ describe('requirements catalog', () => {
   /** Normative sentences (outside the core-routes tables, not allowlisted) that no quote overlaps. */
   const uncoveredBy = (quotes: readonly string[]): string[] => {
     const ranges = quotes.flatMap((quote) => occurrences(contract, quote));
-    const inCoreRoutesTable = (s: Span): boolean => s.text.startsWith('|') && s.path.some((h) => h.startsWith('Core routes'));
+    const inCoreRoutesTable = (s: Span): boolean =>
+      s.text.startsWith('|') && s.path.some((h) => h.startsWith('Core routes'));
     return sentencesOf(contract)
       .filter((s) => NORMATIVE.test(s.text) && !inCoreRoutesTable(s))
       .filter((s) => !NOT_RULES.some((n) => s.text.startsWith(n.starts)))
@@ -182,7 +235,12 @@ describe('requirements catalog', () => {
   });
 
   it('finds normative prose sentences and table rows (the coverage rule can fail)', () => {
-    const without = (id: string): string[] => uncoveredBy(quotesOf(catalog).filter((q) => q.id !== id).map((q) => q.quote));
+    const without = (id: string): string[] =>
+      uncoveredBy(
+        quotesOf(catalog)
+          .filter((q) => q.id !== id)
+          .map((q) => q.quote),
+      );
     expect(without('QUOTE-BINDING')).toEqual([
       'Resources and their fields › NormalizedQuote (response of POST /quote): The quote is bound to the selection and fulfillment terms and cannot authorize a different order.',
     ]);
@@ -197,16 +255,21 @@ describe('requirements catalog', () => {
 
   it('lists only allowlisted sentences that exist and are normative', () => {
     const sentences = sentencesOf(contract);
-    for (const n of NOT_RULES) expect(sentences.some((s) => s.text.startsWith(n.starts) && NORMATIVE.test(s.text)), n.starts).toBe(true);
+    for (const n of NOT_RULES)
+      expect(
+        sentences.some((s) => s.text.startsWith(n.starts) && NORMATIVE.test(s.text)),
+        n.starts,
+      ).toBe(true);
   });
 
-  it('maps each fault that names a requirement to a checked requirement of the fault\'s check', () => {
+  it("maps each fault that names a requirement to a checked requirement of the fault's check", () => {
     const faults = Object.entries(FAULTS as Record<string, { check: string; requirement?: string }>);
     const problems = faults.flatMap(([name, fault]) => {
       if (fault.requirement === undefined) return [];
       const r = catalog.requirementById(fault.requirement);
       if (!r) return [`${name}: requirement ${fault.requirement} is not in the catalog`];
-      if (r.verification !== 'checked' || !r.checks.includes(fault.check)) return [`${name}: requirement ${r.id} is not checked by ${fault.check}`];
+      if (r.verification !== 'checked' || !r.checks.includes(fault.check))
+        return [`${name}: requirement ${r.id} is not checked by ${fault.check}`];
       return [];
     });
     expect(problems).toEqual([]);
@@ -222,7 +285,10 @@ describe('contract copy', () => {
       throw new Error(`the shared contract ${SHARED_CONTRACT} is missing; check it out beside the repository`);
     }
     const copy = readFileSync(CONTRACT_COPY);
-    expect(copy.equals(shared), `spec/contract/${CONTRACT_FILE} differs from ${SHARED_CONTRACT}; copy it again: cp ${SHARED_CONTRACT} spec/contract/`).toBe(true);
+    expect(
+      copy.equals(shared),
+      `spec/contract/${CONTRACT_FILE} differs from ${SHARED_CONTRACT}; copy it again: cp ${SHARED_CONTRACT} spec/contract/`,
+    ).toBe(true);
   });
 });
 
@@ -240,17 +306,42 @@ describe('loading a broken catalog', () => {
     { name: 'missing file', text: undefined, kind: 'not-found', says: 'requirements catalog not found' },
     { name: 'not YAML', text: 'contract: [unclosed', kind: 'not-yaml', says: 'is not valid YAML' },
     { name: 'no requirements', text: 'contract: c.md\n', kind: 'invalid', says: '(top level): missing "requirements"' },
-    { name: 'checked without checks', text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: checked\n`, kind: 'invalid', says: 'requirements[0] (QUOTE-BINDING): missing "checks"' },
-    { name: 'core-side without reason', text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: core-side\n`, kind: 'invalid', says: 'requirements[0] (QUOTE-BINDING): missing "reason"' },
+    {
+      name: 'checked without checks',
+      text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: checked\n`,
+      kind: 'invalid',
+      says: 'requirements[0] (QUOTE-BINDING): missing "checks"',
+    },
+    {
+      name: 'core-side without reason',
+      text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: core-side\n`,
+      kind: 'invalid',
+      says: 'requirements[0] (QUOTE-BINDING): missing "reason"',
+    },
     {
       name: 'checked with a reason',
       text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: checked\n    checks: [quote-binding]\n    reason: "not for checked entries"\n`,
       kind: 'invalid',
       says: 'requirements[0] (QUOTE-BINDING) reason: not allowed with this verification',
     },
-    { name: 'unknown verification', text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: maybe\n    reason: "some reason here"\n`, kind: 'invalid', says: 'verification: must be one of checked, core-side, not-observable' },
-    { name: 'malformed id', text: 'contract: c.md\nrequirements:\n  - id: quote_binding\n    section: "S"\n    quote: "The quote is bound"\n    verification: core-side\n    reason: "some reason here"\n', kind: 'invalid', says: 'requirements[0] (quote_binding) id: must match pattern' },
-    { name: 'unknown field', text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: checked\n    checks: [x]\n    note: "?"\n`, kind: 'invalid', says: 'unknown field "note"' },
+    {
+      name: 'unknown verification',
+      text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: maybe\n    reason: "some reason here"\n`,
+      kind: 'invalid',
+      says: 'verification: must be one of checked, core-side, not-observable',
+    },
+    {
+      name: 'malformed id',
+      text: 'contract: c.md\nrequirements:\n  - id: quote_binding\n    section: "S"\n    quote: "The quote is bound"\n    verification: core-side\n    reason: "some reason here"\n',
+      kind: 'invalid',
+      says: 'requirements[0] (quote_binding) id: must match pattern',
+    },
+    {
+      name: 'unknown field',
+      text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: checked\n    checks: [x]\n    note: "?"\n`,
+      kind: 'invalid',
+      says: 'unknown field "note"',
+    },
     {
       name: 'repeated id',
       text: `contract: c.md\nrequirements:\n  - ${entry}\n    verification: checked\n    checks: [quote-binding]\n  - ${entry}\n    verification: checked\n    checks: [quote-binding]\n`,

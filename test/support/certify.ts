@@ -1,11 +1,18 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName, type RunningProvider, type Variant } from '../../src/reference-provider/index.js';
 import type { CheckId } from '../../src/model/check-ids.js';
-import type { RunReport } from '../../src/model/report.js';
 import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
+import type { RunReport } from '../../src/model/report.js';
 import type { RunConfig } from '../../src/model/run-config.js';
+import {
+  FAULTS,
+  type FaultName,
+  REFERENCE_SLUG,
+  type RunningProvider,
+  startReferenceProvider,
+  type Variant,
+} from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';

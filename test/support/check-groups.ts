@@ -1,7 +1,31 @@
 import type { CheckId } from '../../src/model/check-ids.js';
 
 /** Read-only checks, proven both ways by test/checks/read.e2e.test.ts. */
-export const READ_CHECKS: CheckId[] = ['base-url', 'metadata', 'capabilities', 'health', 'locations', 'catalog', 'offering', 'search', 'wrong-credential', 'signature', 'errors'];
+export const READ_CHECKS: CheckId[] = [
+  'base-url',
+  'metadata',
+  'capabilities',
+  'health',
+  'locations',
+  'catalog',
+  'offering',
+  'search',
+  'wrong-credential',
+  'signature',
+  'errors',
+];
 
 /** Transactional checks, proven both ways by test/checks/tx.e2e.test.ts. */
-export const TX_CHECKS: CheckId[] = ['quote-math', 'quote-validation', 'quote-expiry', 'quote-binding', 'action-validation', 'payment-pending', 'action-status', 'idempotency', 'webhook', 'cancel', 'payment-options'];
+export const TX_CHECKS: CheckId[] = [
+  'quote-math',
+  'quote-validation',
+  'quote-expiry',
+  'quote-binding',
+  'action-validation',
+  'payment-pending',
+  'action-status',
+  'idempotency',
+  'webhook',
+  'cancel',
+  'payment-options',
+];

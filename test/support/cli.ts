@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 /** Run the built CLI (`npm test` builds first) as a user would, without colour, in CI mode. */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? join(import.meta.dirname, '../..'),

@@ -41,7 +41,10 @@ export async function startHostileProvider(secrets: readonly string[]): Promise<
     res.setHeader('content-type', contentType);
     res.setHeader('x-echo', all);
     res.setHeader('x-provider-api-key', secrets[0] ?? '');
-    res.setHeader('set-cookie', secrets.map((s, i) => `session${i}=${encodeURIComponent(s)}; Path=/`));
+    res.setHeader(
+      'set-cookie',
+      secrets.map((s, i) => `session${i}=${encodeURIComponent(s)}; Path=/`),
+    );
     forms.forEach((form, i) => res.setHeader(`x-echo-${i}`, form));
   };
 
@@ -55,7 +58,13 @@ export async function startHostileProvider(secrets: readonly string[]): Promise<
     switch (path) {
       case '/provider-info':
         // Wrong types everywhere: schema messages quote what they found.
-        return json(res, 200, { slug: forms, name: 42, providerType: all, capabilities: forms, manifest: { certification: { safeTestEnvironment: all } } });
+        return json(res, 200, {
+          slug: forms,
+          name: 42,
+          providerType: all,
+          capabilities: forms,
+          manifest: { certification: { safeTestEnvironment: all } },
+        });
       case '/health':
         // Not JSON: messages name the content type, which carries the secret.
         echoHeaders(res, `text/plain; charset=${secrets[0] ?? ''}`);
@@ -63,9 +72,17 @@ export async function startHostileProvider(secrets: readonly string[]): Promise<
       case '/catalog':
       case '/locations':
       case '/search':
-        return json(res, 200, { offerings: forms.map((form) => ({ id: form, title: form, basePrice: form, currency: form })), locations: forms, results: forms });
+        return json(res, 200, {
+          offerings: forms.map((form) => ({ id: form, title: form, basePrice: form, currency: form })),
+          locations: forms,
+          results: forms,
+        });
       default:
-        return json(res, 401, { code: secrets[0] ?? 'UNAUTHORIZED', message: `credential ${all} rejected`, details: forms });
+        return json(res, 401, {
+          code: secrets[0] ?? 'UNAUTHORIZED',
+          message: `credential ${all} rejected`,
+          details: forms,
+        });
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -24,7 +24,8 @@ export interface AddressVerdict {
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-const sameHost = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || (LOOPBACK_NAMES.has(a.toLowerCase()) && LOOPBACK_NAMES.has(b.toLowerCase()));
+const sameHost = (a: string, b: string): boolean =>
+  a.toLowerCase() === b.toLowerCase() || (LOOPBACK_NAMES.has(a.toLowerCase()) && LOOPBACK_NAMES.has(b.toLowerCase()));
 
 /** Every static problem of a base address; each names the rule and the fix. */
 export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressVerdict {
@@ -41,13 +42,23 @@ export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressV
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     publicHttps(`the base URL uses ${url.protocol.replace(':', '')}; expected https://`);
   } else if (url.protocol === 'http:') {
-    if (rules.local) warnings.push('the base URL uses http://; allowed by --local, but hosted certification needs a public HTTPS address');
-    else publicHttps('the base URL uses http://; a provider base address must be public HTTPS (use --local only for a local self-test)');
+    if (rules.local)
+      warnings.push(
+        'the base URL uses http://; allowed by --local, but hosted certification needs a public HTTPS address',
+      );
+    else
+      publicHttps(
+        'the base URL uses http://; a provider base address must be public HTTPS (use --local only for a local self-test)',
+      );
   }
   const hostReason = nonPublicHostReason(url.hostname);
   if (hostReason) {
-    if (rules.local) warnings.push(`the host ${url.hostname} ${hostReason}; allowed by --local, but hosted callers cannot reach it`);
-    else publicHttps(`the host ${url.hostname} ${hostReason}; hosted callers cannot reach localhost or private addresses, so the base address must be public (use --local only for a local self-test)`);
+    if (rules.local)
+      warnings.push(`the host ${url.hostname} ${hostReason}; allowed by --local, but hosted callers cannot reach it`);
+    else
+      publicHttps(
+        `the host ${url.hostname} ${hostReason}; hosted callers cannot reach localhost or private addresses, so the base address must be public (use --local only for a local self-test)`,
+      );
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/health$/i.test(path)) {
@@ -71,6 +82,9 @@ export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressV
       });
     }
   }
-  if (url.search || url.hash) warnings.push('the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake');
+  if (url.search || url.hash)
+    warnings.push(
+      'the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake',
+    );
   return { problems, warnings };
 }

@@ -13,7 +13,8 @@ export interface Judgement {
 }
 
 type Obj = Record<string, unknown>;
-const int = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
+const int = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 
 /** Values that occur more than once. */
 function duplicates(values: readonly (string | undefined)[]): string[] {
@@ -38,11 +39,19 @@ function judgeOptionGroups(offering: Obj, at: string, out: Judgement): void {
     const min = int(group['minSelections']);
     const max = int(group['maxSelections']);
     if (min !== undefined && min < 0) out.problems.push(`${where}: minSelections ${min} is negative`);
-    if (min !== undefined && max !== undefined && min > max) out.problems.push(`${where}: minSelections ${min} > maxSelections ${max}`);
-    if (max !== undefined && max > options.length) out.problems.push(`${where}: maxSelections ${max} > its ${options.length} option(s); a customer could never reach the limit the group states`);
-    if (min !== undefined && min > options.length) out.problems.push(`${where}: minSelections ${min} > its ${options.length} option(s); the group can never be satisfied`);
+    if (min !== undefined && max !== undefined && min > max)
+      out.problems.push(`${where}: minSelections ${min} > maxSelections ${max}`);
+    if (max !== undefined && max > options.length)
+      out.problems.push(
+        `${where}: maxSelections ${max} > its ${options.length} option(s); a customer could never reach the limit the group states`,
+      );
+    if (min !== undefined && min > options.length)
+      out.problems.push(
+        `${where}: minSelections ${min} > its ${options.length} option(s); the group can never be satisfied`,
+      );
     if (group['isRequired'] === true && min === 0) out.warnings.push(`${where} is required but minSelections is 0`);
-    if (group['isRequired'] === false && min !== undefined && min > 0) out.warnings.push(`${where} is not required but minSelections is ${min}`);
+    if (group['isRequired'] === false && min !== undefined && min > 0)
+      out.warnings.push(`${where} is not required but minSelections is ${min}`);
     const dupOptions = duplicates(options.map((o) => str(o['id'])));
     if (dupOptions.length > 0) out.problems.push(`${where} has option id(s) ${dupOptions.join(', ')} more than once`);
   }
@@ -58,18 +67,25 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
   }
   const categories = records(catalog['categories']);
   const offerings = records(catalog['offerings']);
-  if (Array.isArray(catalog['offerings']) && offerings.length === 0) out.warnings.push('the catalog has no offerings; nothing can be discovered or quoted');
+  if (Array.isArray(catalog['offerings']) && offerings.length === 0)
+    out.warnings.push('the catalog has no offerings; nothing can be discovered or quoted');
 
   const dupCatIds = duplicates(categories.map((c) => str(c['id'])));
   if (dupCatIds.length > 0) out.problems.push(`category id(s) ${dupCatIds.join(', ')} occur more than once`);
   const dupCatSlugs = duplicates(categories.map((c) => str(c['slug'])));
   if (dupCatSlugs.length > 0) out.problems.push(`category slug(s) ${dupCatSlugs.join(', ')} occur more than once`);
   const dupIds = duplicates(offerings.map((o) => str(o['id'])));
-  if (dupIds.length > 0) out.problems.push(`offering id(s) ${dupIds.join(', ')} occur more than once; ids must identify one offering`);
+  if (dupIds.length > 0)
+    out.problems.push(`offering id(s) ${dupIds.join(', ')} occur more than once; ids must identify one offering`);
   const dupCodes = duplicates(offerings.map((o) => str(o['offeringCode'])));
-  if (dupCodes.length > 0) out.warnings.push(`offeringCode(s) ${dupCodes.join(', ')} occur more than once, so GET /offerings/{offeringCode} is ambiguous`);
+  if (dupCodes.length > 0)
+    out.warnings.push(
+      `offeringCode(s) ${dupCodes.join(', ')} occur more than once, so GET /offerings/{offeringCode} is ambiguous`,
+    );
 
-  const categoryBySlug = new Map(categories.flatMap((c) => (str(c['slug']) === undefined ? [] : [[str(c['slug']) as string, c] as const])));
+  const categoryBySlug = new Map(
+    categories.flatMap((c) => (str(c['slug']) === undefined ? [] : [[str(c['slug']) as string, c] as const])),
+  );
   const counts = new Map<string, number>();
   for (const offering of offerings) {
     const id = str(offering['id']) ?? '?';
@@ -82,12 +98,18 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
       else {
         const title = str(offering['categoryTitle']);
         const catTitle = str(category['title']);
-        if (title !== undefined && catTitle !== undefined && title !== catTitle) out.warnings.push(`${at} has categoryTitle "${title}" but category ${cat} is titled "${catTitle}"`);
+        if (title !== undefined && catTitle !== undefined && title !== catTitle)
+          out.warnings.push(`${at} has categoryTitle "${title}" but category ${cat} is titled "${catTitle}"`);
       }
     }
     const dupVariants = duplicates(records(offering['variants']).map((v) => str(v['id'])));
     if (dupVariants.length > 0) out.problems.push(`${at} has variant id(s) ${dupVariants.join(', ')} more than once`);
-    for (const [field, value] of [['basePrice', offering['basePrice']], ...records(offering['variants']).map((v) => [`variant ${str(v['id']) ?? '?'} basePrice`, v['basePrice']] as const)] as const) {
+    for (const [field, value] of [
+      ['basePrice', offering['basePrice']],
+      ...records(offering['variants']).map(
+        (v) => [`variant ${str(v['id']) ?? '?'} basePrice`, v['basePrice']] as const,
+      ),
+    ] as const) {
       if (typeof value === 'number' && value < 0) out.warnings.push(`${at} ${field} is negative (${value})`);
     }
     judgeOptionGroups(offering, at, out);
@@ -102,7 +124,10 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
     const stated = int(category['offeringsCount']);
     if (cslug === undefined || stated === undefined) continue;
     const actual = counts.get(cslug) ?? 0;
-    if (stated !== actual) out.problems.push(`category ${cslug} states offeringsCount ${stated}, but the catalog lists ${actual} offering(s) with categorySlug "${cslug}"`);
+    if (stated !== actual)
+      out.problems.push(
+        `category ${cslug} states offeringsCount ${stated}, but the catalog lists ${actual} offering(s) with categorySlug "${cslug}"`,
+      );
   }
   return out;
 }

@@ -15,17 +15,20 @@ function identities(catalog: unknown): Map<string, string> {
     if (key !== undefined && id !== undefined && !found.has(key)) found.set(key, id);
   };
   if (!isRecord(catalog)) return found;
-  for (const c of records(catalog['categories'])) add(c['slug'] === undefined ? undefined : `category "${String(c['slug'])}"`, text(c, 'id'));
+  for (const c of records(catalog['categories']))
+    add(c['slug'] === undefined ? undefined : `category "${String(c['slug'])}"`, text(c, 'id'));
   for (const o of records(catalog['offerings'])) {
     const code = text(o, 'offeringCode');
     if (code === undefined) continue;
     const offering = `offering ${code}`;
     add(offering, text(o, 'id'));
-    for (const v of records(o['variants'])) add(text(v, 'name') && `${offering} variant "${text(v, 'name')}"`, text(v, 'id'));
+    for (const v of records(o['variants']))
+      add(text(v, 'name') && `${offering} variant "${text(v, 'name')}"`, text(v, 'id'));
     for (const g of records(o['optionGroups'])) {
       const group = text(g, 'name') && `${offering} option group "${text(g, 'name')}"`;
       add(group, text(g, 'id'));
-      for (const opt of records(g['options'])) add(group && text(opt, 'name') && `${group} option "${text(opt, 'name')}"`, text(opt, 'id'));
+      for (const opt of records(g['options']))
+        add(group && text(opt, 'name') && `${group} option "${text(opt, 'name')}"`, text(opt, 'id'));
     }
   }
   return found;

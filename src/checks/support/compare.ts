@@ -4,7 +4,6 @@ import { isRecord } from '../../util/json.js';
  * GET /offerings/{id} or GET /search), ignoring key order.
  */
 
-
 /** Deep equality, key order ignored. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -32,7 +31,11 @@ export interface PayloadDiff {
  * Top-level differences between `actual` and the `reference` (the catalog entry). Nested values are
  * compared whole, so a difference in one option shows as its containing field (e.g. `optionGroups`).
  */
-export function diffTopLevel(reference: Record<string, unknown>, actual: Record<string, unknown>, names: { reference: string; actual: string }): PayloadDiff {
+export function diffTopLevel(
+  reference: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  names: { reference: string; actual: string },
+): PayloadDiff {
   const changed: string[] = [];
   const oneSided: string[] = [];
   const keys = [...new Set([...Object.keys(reference), ...Object.keys(actual)])].sort();
@@ -40,7 +43,8 @@ export function diffTopLevel(reference: Record<string, unknown>, actual: Record<
     const inRef = Object.hasOwn(reference, key) && reference[key] !== undefined;
     const inActual = Object.hasOwn(actual, key) && actual[key] !== undefined;
     if (inRef && inActual) {
-      if (!deepEqual(reference[key], actual[key])) changed.push(`${key} ${short(actual[key])} (${names.reference} ${short(reference[key])})`);
+      if (!deepEqual(reference[key], actual[key]))
+        changed.push(`${key} ${short(actual[key])} (${names.reference} ${short(reference[key])})`);
     } else if (inRef) {
       oneSided.push(`${key} only in ${names.reference}`);
     } else if (inActual) {

@@ -9,7 +9,8 @@ const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'FAILED']);
 /** Digits of a card number: 13–19 digits, spaces or dashes allowed between them. */
 const CARD_CANDIDATE = /\d(?:[ -]?\d){12,18}/g;
 const PASSWORD = /\b(pass(?:word|wd|code)?|pwd)\b\s*[:=]\s*\S+/i;
-const ONE_TIME_CODE = /\b(otp|one[- ]time (?:code|password)|verification code|security code|cvv|cvc|pin)\b\D{0,12}\d{3,8}\b/i;
+const ONE_TIME_CODE =
+  /\b(otp|one[- ]time (?:code|password)|verification code|security code|cvv|cvc|pin)\b\D{0,12}\d{3,8}\b/i;
 
 function luhnValid(digits: string): boolean {
   let total = 0;
@@ -41,10 +42,15 @@ export interface ReasonFinding {
   message: string;
 }
 
-const str = (event: Record<string, unknown>, name: string): string | undefined => (typeof event[name] === 'string' ? event[name] : undefined);
+const str = (event: Record<string, unknown>, name: string): string | undefined =>
+  typeof event[name] === 'string' ? event[name] : undefined;
 
 /** The problems of one accepted event's reason fields; `label` names the event in messages. */
-export function reasonProblems(event: Record<string, unknown>, label: string, secrets: readonly string[]): ReasonFinding[] {
+export function reasonProblems(
+  event: Record<string, unknown>,
+  label: string,
+  secrets: readonly string[],
+): ReasonFinding[] {
   const found: ReasonFinding[] = [];
   const status = str(event, 'newStatus');
   if (status !== undefined && TERMINAL_STATUSES.has(status)) {
@@ -59,7 +65,11 @@ export function reasonProblems(event: Record<string, unknown>, label: string, se
   for (const name of ['reason', 'description', 'reasonCode']) {
     const text = str(event, name);
     const why = text === undefined ? undefined : unsafeReasonContent(text, secrets);
-    if (why) found.push({ requirement: 'REASON-NO-SECRETS', message: `${label} has a ${name} that contains ${why}; a reason must not contain secrets, card data, passwords or one-time codes` });
+    if (why)
+      found.push({
+        requirement: 'REASON-NO-SECRETS',
+        message: `${label} has a ${name} that contains ${why}; a reason must not contain secrets, card data, passwords or one-time codes`,
+      });
   }
   return found;
 }

@@ -1,5 +1,5 @@
-import type { Exchange } from '../../model/exchange.js';
 import type { HttpOutcome } from '../../http/types.js';
+import type { Exchange } from '../../model/exchange.js';
 import type { Findings } from '../outcome.js';
 
 /** The exchanges each Findings already keeps; one map for every check helper, so no path can keep one twice. */

@@ -1,9 +1,9 @@
 import { describeBody } from '../../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
-import type { Contract, SchemaProblem } from '../../spec/contract.js';
-import type { Findings } from '../outcome.js';
 import type { RequirementId } from '../../model/findings.js';
+import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import { isRecord } from '../../util/json.js';
+import type { Findings } from '../outcome.js';
 import { renamedFrom } from './canonical-names.js';
 import { keepEvidence } from './evidence.js';
 
@@ -34,7 +34,13 @@ export function describeAnswer(outcome: HttpOutcome): string {
 /** What a non-JSON body was, without the base-URL hint (an error route answering HTML is not a wrong base URL). */
 function plainBody(outcome: HttpResponse): string {
   const ct = outcome.contentType ? ` (content-type ${outcome.contentType})` : ' (no content-type)';
-  const kind = { json: 'JSON', empty: 'an empty body', html: 'an HTML page', 'truncated-json': 'truncated or malformed JSON', 'not-json': 'a body that is not JSON' }[outcome.bodyKind];
+  const kind = {
+    json: 'JSON',
+    empty: 'an empty body',
+    html: 'an HTML page',
+    'truncated-json': 'truncated or malformed JSON',
+    'not-json': 'a body that is not JSON',
+  }[outcome.bodyKind];
   return `${kind}${ct}`;
 }
 
@@ -53,7 +59,13 @@ export function describeStatuses(statuses: readonly number[]): string {
  * Expect a JSON answer with the given status (default 200). Records one problem (with evidence) and
  * returns false for a transport failure, another status, or a body that is not JSON.
  */
-export function expectJson(f: Findings, outcome: HttpOutcome, what: string, status = 200, requirement?: RequirementId): outcome is JsonResponse {
+export function expectJson(
+  f: Findings,
+  outcome: HttpOutcome,
+  what: string,
+  status = 200,
+  requirement?: RequirementId,
+): outcome is JsonResponse {
   if (outcome.kind === 'failure') {
     keepEvidence(f, outcome);
     return f.problem(`${what}: ${outcome.message}`, requirement);
@@ -64,7 +76,10 @@ export function expectJson(f: Findings, outcome: HttpOutcome, what: string, stat
   }
   if (outcome.bodyKind !== 'json') {
     keepEvidence(f, outcome);
-    return f.problem(`${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a JSON body`, requirement);
+    return f.problem(
+      `${what} answered ${describeBody(outcome.bodyKind, outcome.contentType)}; expected a JSON body`,
+      requirement,
+    );
   }
   return true;
 }
@@ -102,14 +117,16 @@ export function schemaRequirement(p: SchemaProblem, payload: RequirementId, json
   if (p.rule === 'type' && /\(found null\)/.test(p.text)) return 'CATALOG-OPTIONAL-OMITTED';
   if (p.rule === 'type' && /must be integer/.test(p.text) && MONEY_FIELD.test(p.pointer)) return 'MONEY-INTEGERS';
   // A catalog's offerings and categories have required fields of their own.
-  if (payload === 'CATALOG-REQUIRED-FIELDS' && /^\/offerings\/\d+(\/|$)/.test(p.pointer)) return 'OFFERING-REQUIRED-FIELDS';
+  if (payload === 'CATALOG-REQUIRED-FIELDS' && /^\/offerings\/\d+(\/|$)/.test(p.pointer))
+    return 'OFFERING-REQUIRED-FIELDS';
   if (payload === 'CATALOG-REQUIRED-FIELDS' && /^\/categories\/\d+(\/|$)/.test(p.pointer)) return 'CATEGORY-FIELDS';
   return payload;
 }
 
 /** The schema's warnings (an offsetless timestamp, a reason code outside the suggested list) as warnings. */
 export function schemaWarnings(f: Findings, warnings: readonly SchemaProblem[], what: string): void {
-  for (const w of warnings) f.warn(`${what}: ${w.text}`, w.rule === 'offsetless-timestamp' ? 'TIMESTAMPS-ISO8601' : 'WEBHOOK-TERMINAL-REASON');
+  for (const w of warnings)
+    f.warn(`${what}: ${w.text}`, w.rule === 'offsetless-timestamp' ? 'TIMESTAMPS-ISO8601' : 'WEBHOOK-TERMINAL-REASON');
 }
 
 /**
@@ -118,13 +135,24 @@ export function schemaWarnings(f: Findings, warnings: readonly SchemaProblem[], 
  * with the exchange once as evidence, standing on `payload` (the payload's required-fields requirement)
  * unless it is about a timestamp, money or null; returns whether it was valid.
  */
-export function expectSchema(f: Findings, contract: Contract, outcome: JsonResponse, operation: string, what = operation, payload?: RequirementId): boolean {
+export function expectSchema(
+  f: Findings,
+  contract: Contract,
+  outcome: JsonResponse,
+  operation: string,
+  what = operation,
+  payload?: RequirementId,
+): boolean {
   const result = contract.validateResponse(operation, outcome.status, outcome.json);
   if (!result) return true;
   schemaWarnings(f, result.warnings, what);
   if (result.valid) return true;
   keepEvidence(f, outcome);
-  for (const p of result.problems) f.problem(`${what} does not match the schema: ${schemaProblemText(p, outcome.json)}`, payload === undefined ? undefined : schemaRequirement(p, payload, outcome.json));
+  for (const p of result.problems)
+    f.problem(
+      `${what} does not match the schema: ${schemaProblemText(p, outcome.json)}`,
+      payload === undefined ? undefined : schemaRequirement(p, payload, outcome.json),
+    );
   return false;
 }
 
@@ -132,7 +160,9 @@ export function expectSchema(f: Findings, contract: Contract, outcome: JsonRespo
 export function schemaProblemText(p: SchemaProblem, json: unknown): string {
   const field = p.rule === 'required' ? missingField(p) : undefined;
   const alias = field === undefined ? undefined : renamedFrom(json, p.pointer, field);
-  return alias ? `${p.text} (found "${alias}": canonical field names are not renamed to merchant-internal names)` : p.text;
+  return alias
+    ? `${p.text} (found "${alias}": canonical field names are not renamed to merchant-internal names)`
+    : p.text;
 }
 
 export interface ExpectErrorOptions {
@@ -151,7 +181,11 @@ export interface ExpectErrorOptions {
  * (the ErrorResponse schema; its code is an open string) and, when given, a code in the set. Records
  * at most one problem naming expected vs found (with evidence) and returns whether all held.
  */
-export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses, codes, requirement }: ExpectErrorOptions): boolean {
+export function expectError(
+  f: Findings,
+  outcome: HttpOutcome,
+  { what, statuses, codes, requirement }: ExpectErrorOptions,
+): boolean {
   const statusText = describeStatuses(statuses);
   const codeText = codes && codes.length > 0 ? codes.join(' or ') : '';
   // "401 UNAUTHORIZED ErrorResponse", or for a whole status class "an ErrorResponse with code X (a 4xx status)".
@@ -168,13 +202,15 @@ export function expectError(f: Findings, outcome: HttpOutcome, { what, statuses,
   const missing = errorResponseProblem(outcome.json);
   if (missing) return fail(`was answered HTTP ${outcome.status} with a body that is not an ErrorResponse (${missing})`);
   const code = errorCode(outcome);
-  if (codes && codes.length > 0 && (code === undefined || !codes.includes(code))) return fail(`was answered HTTP ${outcome.status} with code ${code ?? '(none)'}`);
+  if (codes && codes.length > 0 && (code === undefined || !codes.includes(code)))
+    return fail(`was answered HTTP ${outcome.status} with code ${code ?? '(none)'}`);
   return true;
 }
 
 /** Why a JSON value is not `{ code: string, message: string }`, or undefined when it is. */
 export function errorResponseProblem(json: unknown): string | undefined {
-  if (!isRecord(json)) return `found ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}, not an object`;
+  if (!isRecord(json))
+    return `found ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}, not an object`;
   const missing = ['code', 'message'].filter((k) => typeof json[k] !== 'string');
   if (missing.length === 0) return undefined;
   return missing.map((k) => (k in json ? `"${k}" is not a string` : `"${k}" is missing`)).join(', ');

@@ -1,7 +1,7 @@
 import { MIN_QUOTE_VALIDITY_MS } from '../../model/contract-constants.js';
-import { parseIsoTimestamp } from '../../spec/timestamp.js';
-import type { QuoteMathRow } from '../../model/report.js';
 import type { RequirementId } from '../../model/findings.js';
+import type { QuoteMathRow } from '../../model/report.js';
+import { parseIsoTimestamp } from '../../spec/timestamp.js';
 import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../views.js';
 
 /**
@@ -36,16 +36,21 @@ function fail(result: QuoteMathResult, text: string, requirement: RequirementId)
 
 type LineOption = NonNullable<QuoteLineView['selectedOptions']>[number];
 
-const optionKey = (groupId: string | undefined, optionId: string | undefined): string => `${groupId ?? '?'}/${optionId ?? '?'}`;
+const optionKey = (groupId: string | undefined, optionId: string | undefined): string =>
+  `${groupId ?? '?'}/${optionId ?? '?'}`;
 const num = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-const describeItem = (item: QuoteItemInput): string => `offering ${item.offeringId}${item.variantId ? ` (variant ${item.variantId})` : ''} × ${item.quantity}`;
+const describeItem = (item: QuoteItemInput): string =>
+  `offering ${item.offeringId}${item.variantId ? ` (variant ${item.variantId})` : ''} × ${item.quantity}`;
 
 /**
  * Pair each asked item with a quote line: same offering, preferring the same position. Unpaired items and
  * lines are reported (a line nobody asked for is how a silent substitution shows).
  */
-export function pairLines(items: readonly QuoteItemInput[], lines: readonly QuoteLineView[]): {
+export function pairLines(
+  items: readonly QuoteItemInput[],
+  lines: readonly QuoteLineView[],
+): {
   pairs: { item: QuoteItemInput; line: QuoteLineView; lineIndex: number }[];
   unmatchedItems: QuoteItemInput[];
   unmatchedLines: { line: QuoteLineView; lineIndex: number }[];
@@ -64,35 +69,54 @@ export function pairLines(items: readonly QuoteItemInput[], lines: readonly Quot
     used.add(lineIndex);
     pairs.push({ item, line, lineIndex });
   });
-  const unmatchedLines = lines.map((line, lineIndex) => ({ line, lineIndex })).filter(({ lineIndex }) => !used.has(lineIndex));
+  const unmatchedLines = lines
+    .map((line, lineIndex) => ({ line, lineIndex }))
+    .filter(({ lineIndex }) => !used.has(lineIndex));
   return { pairs, unmatchedItems, unmatchedLines };
 }
 
 /** Does the quote describe what was selected (offerings, variants, quantities, options)? */
-export function selectionProblems(items: readonly QuoteItemInput[], quote: QuoteView): { problems: string[]; warnings: string[] } {
+export function selectionProblems(
+  items: readonly QuoteItemInput[],
+  quote: QuoteView,
+): { problems: string[]; warnings: string[] } {
   const problems: string[] = [];
   const warnings: string[] = [];
   const { pairs, unmatchedItems, unmatchedLines } = pairLines(items, quote.lines);
   for (const item of unmatchedItems) problems.push(`the quote has no line for the selected ${describeItem(item)}`);
   for (const { line, lineIndex } of unmatchedLines) {
-    problems.push(`quote line ${lineIndex + 1} names offering ${line.offeringId ?? '(none)'}, which was not selected (a substitute must be an explicit error or alternative, never silent)`);
+    problems.push(
+      `quote line ${lineIndex + 1} names offering ${line.offeringId ?? '(none)'}, which was not selected (a substitute must be an explicit error or alternative, never silent)`,
+    );
   }
   for (const { item, line, lineIndex } of pairs) {
     const n = lineIndex + 1;
-    if (line.quantity !== item.quantity) problems.push(`quote line ${n} (offering ${item.offeringId}) has quantity ${String(line.quantity)}; ${item.quantity} was selected`);
+    if (line.quantity !== item.quantity)
+      problems.push(
+        `quote line ${n} (offering ${item.offeringId}) has quantity ${String(line.quantity)}; ${item.quantity} was selected`,
+      );
     if (item.variantId !== undefined && line.variantId !== item.variantId) {
-      problems.push(`quote line ${n} (offering ${item.offeringId}) has variant ${line.variantId ?? '(none)'}; variant ${item.variantId} was selected`);
+      problems.push(
+        `quote line ${n} (offering ${item.offeringId}) has variant ${line.variantId ?? '(none)'}; variant ${item.variantId} was selected`,
+      );
     }
     const asked = new Set((item.selectedOptions ?? []).map((o) => optionKey(o.groupId, o.optionId)));
     if (line.selectedOptions === undefined) {
-      if (asked.size > 0) warnings.push(`quote line ${n} does not list its selectedOptions, so the options could not be compared with the selection`);
+      if (asked.size > 0)
+        warnings.push(
+          `quote line ${n} does not list its selectedOptions, so the options could not be compared with the selection`,
+        );
       continue;
     }
     const got = new Set(line.selectedOptions.map((o) => optionKey(o.groupId, o.optionId)));
     const missing = [...asked].filter((k) => !got.has(k));
     const extra = [...got].filter((k) => !asked.has(k));
-    if (missing.length > 0) problems.push(`quote line ${n} (offering ${item.offeringId}) lacks the selected option(s) ${missing.join(', ')}`);
-    if (extra.length > 0) problems.push(`quote line ${n} (offering ${item.offeringId}) carries option(s) ${extra.join(', ')} that were not selected`);
+    if (missing.length > 0)
+      problems.push(`quote line ${n} (offering ${item.offeringId}) lacks the selected option(s) ${missing.join(', ')}`);
+    if (extra.length > 0)
+      problems.push(
+        `quote line ${n} (offering ${item.offeringId}) carries option(s) ${extra.join(', ')} that were not selected`,
+      );
   }
   return { problems, warnings };
 }
@@ -114,7 +138,9 @@ interface LineContext {
 }
 
 /** The options that count for a line: as the quote lists them, else as they were asked. */
-function lineOptions(ctx: LineContext): { groupId?: string; optionId?: string; priceDelta?: number; quantity: number }[] {
+function lineOptions(
+  ctx: LineContext,
+): { groupId?: string; optionId?: string; priceDelta?: number; quantity: number }[] {
   const askedQuantity = (o: { groupId?: string; optionId?: string }): number | undefined =>
     ctx.item?.selectedOptions?.find((s) => s.groupId === o.groupId && s.optionId === o.optionId)?.quantity;
   const fromQuote = (o: LineOption) => ({
@@ -122,7 +148,11 @@ function lineOptions(ctx: LineContext): { groupId?: string; optionId?: string; p
     quantity: num(o.quantity) ? o.quantity : (askedQuantity(o) ?? 1),
   });
   if (ctx.line.selectedOptions !== undefined) return ctx.line.selectedOptions.map(fromQuote);
-  return (ctx.item?.selectedOptions ?? []).map((o) => ({ groupId: o.groupId, optionId: o.optionId, quantity: o.quantity ?? 1 }));
+  return (ctx.item?.selectedOptions ?? []).map((o) => ({
+    groupId: o.groupId,
+    optionId: o.optionId,
+    quantity: o.quantity ?? 1,
+  }));
 }
 
 function lineRows(ctx: LineContext, result: QuoteMathResult): void {
@@ -130,13 +160,19 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): void {
   const label = (field: string) => `line ${n} ${field}`;
   const quantity = line.quantity;
   if (!num(quantity) || !num(line.unitPrice)) {
-    fail(result, `quote line ${n} lacks a numeric quantity or unitPrice, so its lineTotal cannot be checked`, 'QUOTE-LINE-TOTAL');
+    fail(
+      result,
+      `quote line ${n} lacks a numeric quantity or unitPrice, so its lineTotal cannot be checked`,
+      'QUOTE-LINE-TOTAL',
+    );
     return;
   }
   if (offering) {
     const listed = catalogUnitPrice(offering, line.variantId);
     if (num(listed) && listed !== line.unitPrice) {
-      result.warnings.push(`quote line ${n} unitPrice ${line.unitPrice} differs from the catalog price ${listed} (the quote is authoritative; a warning, not a failure)`);
+      result.warnings.push(
+        `quote line ${n} unitPrice ${line.unitPrice} differs from the catalog price ${listed} (the quote is authoritative; a warning, not a failure)`,
+      );
     }
   }
 
@@ -147,27 +183,50 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): void {
     const delta = num(o.priceDelta) ? o.priceDelta : listed;
     if (!num(delta)) {
       optionsKnown = false;
-      fail(result, `quote line ${n} option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog, so optionsTotal cannot be checked`, 'QUOTE-OPTION-CONTRIBUTION');
+      fail(
+        result,
+        `quote line ${n} option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog, so optionsTotal cannot be checked`,
+        'QUOTE-OPTION-CONTRIBUTION',
+      );
       continue;
     }
-    if (num(listed) && listed !== delta) result.warnings.push(`quote line ${n} option ${optionKey(o.groupId, o.optionId)} priceDelta ${delta} differs from the catalog's ${listed} (warning only)`);
+    if (num(listed) && listed !== delta)
+      result.warnings.push(
+        `quote line ${n} option ${optionKey(o.groupId, o.optionId)} priceDelta ${delta} differs from the catalog's ${listed} (warning only)`,
+      );
     terms.push({ delta, qty: o.quantity });
   }
   if (optionsKnown) {
     const expected = sum(terms.map((t) => t.delta * t.qty * quantity));
-    const formula = terms.length === 0 ? '0 (no options)' : terms.map((t) => `${t.delta} × ${t.qty} × ${quantity}`).join(' + ');
-    addRow(result, { label: label('optionsTotal'), formula, expected, actual: num(line.optionsTotal) ? line.optionsTotal : null }, 'priceDelta × option quantity × item quantity', 'QUOTE-OPTION-CONTRIBUTION');
+    const formula =
+      terms.length === 0 ? '0 (no options)' : terms.map((t) => `${t.delta} × ${t.qty} × ${quantity}`).join(' + ');
+    addRow(
+      result,
+      { label: label('optionsTotal'), formula, expected, actual: num(line.optionsTotal) ? line.optionsTotal : null },
+      'priceDelta × option quantity × item quantity',
+      'QUOTE-OPTION-CONTRIBUTION',
+    );
   }
   const optionsTotal = num(line.optionsTotal) ? line.optionsTotal : 0;
   addRow(
     result,
-    { label: label('lineTotal'), formula: `${line.unitPrice} × ${quantity} + ${optionsTotal}`, expected: line.unitPrice * quantity + optionsTotal, actual: num(line.lineTotal) ? line.lineTotal : null },
+    {
+      label: label('lineTotal'),
+      formula: `${line.unitPrice} × ${quantity} + ${optionsTotal}`,
+      expected: line.unitPrice * quantity + optionsTotal,
+      actual: num(line.lineTotal) ? line.lineTotal : null,
+    },
     'unitPrice × quantity + optionsTotal',
     'QUOTE-LINE-TOTAL',
   );
 }
 
-function addRow(result: QuoteMathResult, row: Omit<QuoteMathRow, 'ok'>, meaning: string, requirement: RequirementId): void {
+function addRow(
+  result: QuoteMathResult,
+  row: Omit<QuoteMathRow, 'ok'>,
+  meaning: string,
+  requirement: RequirementId,
+): void {
   const ok = row.actual === row.expected;
   result.rows.push({ ...row, ok });
   if (ok) return;
@@ -187,7 +246,11 @@ function optionsChargedAgain(quote: QuoteView, result: QuoteMathResult): void {
   const perLine = quote.lines.map((l) => (num(l.optionsTotal) ? l.optionsTotal : 0)).filter((t) => t > 0);
   const all = sum(perLine);
   if (all === 0) return;
-  const optionNames = new Set(quote.lines.flatMap((l) => (l.selectedOptions ?? []).map((o) => o.name?.trim().toLowerCase()).filter((n): n is string => !!n)));
+  const optionNames = new Set(
+    quote.lines.flatMap((l) =>
+      (l.selectedOptions ?? []).map((o) => o.name?.trim().toLowerCase()).filter((n): n is string => !!n),
+    ),
+  );
   for (const fee of quote.fees ?? []) {
     const name = typeof fee.name === 'string' ? fee.name : '';
     const sameAmount = num(fee.amount) && (fee.amount === all || perLine.includes(fee.amount));
@@ -195,23 +258,52 @@ function optionsChargedAgain(quote: QuoteView, result: QuoteMathResult): void {
     if (!sameAmount && !namesOption) continue;
     if (!namesOption && HONEST_FEE.test(name)) continue; // a delivery or service fee that happens to be the same amount
     const why = namesOption ? 'names a selected option' : `equals the options' contribution (${perLine.join(' + ')})`;
-    fail(result, `fee "${name}" (${String(fee.amount)}) ${why}: option contributions are included once in optionsTotal and lineTotal, never again in fees`, 'QUOTE-OPTIONS-ONCE');
+    fail(
+      result,
+      `fee "${name}" (${String(fee.amount)}) ${why}: option contributions are included once in optionsTotal and lineTotal, never again in fees`,
+      'QUOTE-OPTIONS-ONCE',
+    );
   }
 }
 
 function totalsRows(quote: QuoteView, result: QuoteMathResult): void {
   const lineTotals = quote.lines.map((l) => (num(l.lineTotal) ? l.lineTotal : 0));
-  addRow(result, { label: 'subtotal', formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '), expected: sum(lineTotals), actual: quote.subtotal }, 'Σ lineTotal', 'QUOTE-SUBTOTAL-SUM');
+  addRow(
+    result,
+    {
+      label: 'subtotal',
+      formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '),
+      expected: sum(lineTotals),
+      actual: quote.subtotal,
+    },
+    'Σ lineTotal',
+    'QUOTE-SUBTOTAL-SUM',
+  );
 
   const feeAmounts = quote.fees?.map((fee) => (num(fee.amount) ? fee.amount : 0));
   if (feeAmounts !== undefined && num(quote.totalFees)) {
-    addRow(result, { label: 'totalFees', formula: feeAmounts.length === 0 ? '0 (no fees)' : feeAmounts.join(' + '), expected: sum(feeAmounts), actual: quote.totalFees }, 'Σ fees[].amount', 'QUOTE-FEES-SUM');
+    addRow(
+      result,
+      {
+        label: 'totalFees',
+        formula: feeAmounts.length === 0 ? '0 (no fees)' : feeAmounts.join(' + '),
+        expected: sum(feeAmounts),
+        actual: quote.totalFees,
+      },
+      'Σ fees[].amount',
+      'QUOTE-FEES-SUM',
+    );
   }
   const fees = num(quote.totalFees) ? quote.totalFees : feeAmounts ? sum(feeAmounts) : 0;
   const discount = num(quote.totalDiscount) ? quote.totalDiscount : 0;
   addRow(
     result,
-    { label: 'total', formula: `${quote.subtotal} + ${fees} − ${discount}`, expected: quote.subtotal + fees - discount, actual: quote.total },
+    {
+      label: 'total',
+      formula: `${quote.subtotal} + ${fees} − ${discount}`,
+      expected: quote.subtotal + fees - discount,
+      actual: quote.total,
+    },
     'subtotal + totalFees − totalDiscount',
     'QUOTE-TOTAL-FORMULA',
   );
@@ -255,17 +347,37 @@ export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
   const result: QuoteMathResult = { rows: [], problems: [], cited: [], warnings: [...selection.warnings] };
   for (const p of selection.problems) fail(result, p, 'QUOTE-MATCHES-SELECTION');
   if (input.providerSlug !== undefined && quote.providerSlug !== input.providerSlug) {
-    fail(result, `the quote names provider ${quote.providerSlug}; GET /provider-info says ${input.providerSlug}`, 'QUOTE-REQUIRED-FIELDS');
+    fail(
+      result,
+      `the quote names provider ${quote.providerSlug}; GET /provider-info says ${input.providerSlug}`,
+      'QUOTE-REQUIRED-FIELDS',
+    );
   }
   const offerings = new Map(catalog.offerings.map((o) => [o.id, o]));
   quote.lines.forEach((line, index) => {
-    const named = line.offeringId === undefined || offerings.has(line.offeringId) ? undefined : catalog.offerings.find((o) => o.title === line.offeringId);
-    if (named) fail(result, `quote line ${index + 1} names its offering "${line.offeringId}", the display title of ${named.id}; the order flow uses ids, not display names`, 'ORDER-FLOW-BY-IDS');
+    const named =
+      line.offeringId === undefined || offerings.has(line.offeringId)
+        ? undefined
+        : catalog.offerings.find((o) => o.title === line.offeringId);
+    if (named)
+      fail(
+        result,
+        `quote line ${index + 1} names its offering "${line.offeringId}", the display title of ${named.id}; the order flow uses ids, not display names`,
+        'ORDER-FLOW-BY-IDS',
+      );
   });
   const { pairs } = pairLines(items, quote.lines);
   quote.lines.forEach((line, index) => {
     const item = pairs.find((p) => p.lineIndex === index)?.item;
-    lineRows({ line, n: index + 1, item, offering: line.offeringId === undefined ? undefined : offerings.get(line.offeringId) }, result);
+    lineRows(
+      {
+        line,
+        n: index + 1,
+        item,
+        offering: line.offeringId === undefined ? undefined : offerings.get(line.offeringId),
+      },
+      result,
+    );
   });
   totalsRows(quote, result);
   expiryRow(quote, input.sentAt, result);
@@ -275,5 +387,8 @@ export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
 /** A compact text table of the rows, for failure details (reporters may render `quoteMath` richer). */
 export function formatQuoteMathTable(rows: readonly QuoteMathRow[]): string[] {
   const width = Math.max(0, ...rows.map((r) => r.label.length));
-  return rows.map((r) => `${r.ok ? '✓' : '✗'} ${r.label.padEnd(width)}  expected ${r.expected} (${r.formula}), provider ${r.actual === null ? 'missing' : r.actual}`);
+  return rows.map(
+    (r) =>
+      `${r.ok ? '✓' : '✗'} ${r.label.padEnd(width)}  expected ${r.expected} (${r.formula}), provider ${r.actual === null ? 'missing' : r.actual}`,
+  );
 }

@@ -1,6 +1,6 @@
-import { inferProfile } from './profile.js';
 import { PrerequisiteError } from '../resources.js';
 import type { CheckContext } from '../types.js';
+import { inferProfile } from './profile.js';
 
 /**
  * The body of a POST /quote that authentication probes send, or undefined when no POST may be sent:
@@ -15,7 +15,11 @@ export async function quoteProbeBody(ctx: CheckContext): Promise<Record<string, 
     if (inferProfile(ctx.config.profile, new Set(info.capabilities)) !== 'TRANSACTIONAL') return undefined;
     try {
       const selection = await ctx.resources.selection();
-      return { providerSlug: info.slug, ...(selection.locationId ? { locationId: selection.locationId } : {}), items: selection.items };
+      return {
+        providerSlug: info.slug,
+        ...(selection.locationId ? { locationId: selection.locationId } : {}),
+        items: selection.items,
+      };
     } catch (error) {
       if (!(error instanceof PrerequisiteError)) throw error;
       return { providerSlug: info.slug, items: [] };
@@ -26,4 +30,5 @@ export async function quoteProbeBody(ctx: CheckContext): Promise<Record<string, 
   }
 }
 
-export const POST_NOT_PROBED = 'POST /quote was not probed: it is sent only to a TRANSACTIONAL provider whose manifest declares a safe test environment';
+export const POST_NOT_PROBED =
+  'POST /quote was not probed: it is sent only to a TRANSACTIONAL provider whose manifest declares a safe test environment';

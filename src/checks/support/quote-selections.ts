@@ -2,7 +2,12 @@ import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, Select
 
 /** One selection the contract says a provider must reject (contract, Provider route behaviour rule 1). */
 export interface InvalidSelection {
-  name: 'quantity-zero' | 'unavailable-offering' | 'unavailable-variant' | 'missing-required-group' | 'too-many-options';
+  name:
+    | 'quantity-zero'
+    | 'unavailable-offering'
+    | 'unavailable-variant'
+    | 'missing-required-group'
+    | 'too-many-options';
   /** What was asked, in words, for messages. */
   describe: string;
   /** The items to quote; absent when the catalog offers no way to build this case. */
@@ -15,7 +20,8 @@ export interface InvalidSelection {
   variantId?: string;
 }
 
-const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] => (xs ?? []).filter((x) => x.isAvailable !== false);
+const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] =>
+  (xs ?? []).filter((x) => x.isAvailable !== false);
 
 /** Minimum number of choices a group demands. */
 const minimumOf = (group: OptionGroupView): number => Math.max(group.minSelections ?? 0, group.isRequired ? 1 : 0);
@@ -28,7 +34,10 @@ function minimumChoice(group: OptionGroupView): SelectedOptionInput[] {
 }
 
 /** An item of the offering with every required group satisfied, except `skipGroup`. */
-function itemOf(offering: OfferingView, opts: { skipGroup?: string; extra?: SelectedOptionInput[] } = {}): QuoteItemInput {
+function itemOf(
+  offering: OfferingView,
+  opts: { skipGroup?: string; extra?: SelectedOptionInput[] } = {},
+): QuoteItemInput {
   const selected = (offering.optionGroups ?? []).filter((g) => g.id !== opts.skipGroup).flatMap(minimumChoice);
   selected.push(...(opts.extra ?? []));
   const variant = available(offering.variants)[0] ?? offering.variants?.[0];
@@ -44,14 +53,30 @@ function quantityZero(catalog: CatalogView, base: readonly QuoteItemInput[]): In
   const [first, ...rest] = base;
   const fallback = available(catalog.offerings)[0];
   const item = first ?? (fallback ? itemOf(fallback) : undefined);
-  if (!item) return { name: 'quantity-zero', describe: 'quantity 0', notTestable: 'the catalog has no available offering' };
-  return { name: 'quantity-zero', describe: `quantity 0 for offering ${item.offeringId}`, items: [{ ...item, quantity: 0 }, ...(first ? rest : [])], offeringId: item.offeringId };
+  if (!item)
+    return { name: 'quantity-zero', describe: 'quantity 0', notTestable: 'the catalog has no available offering' };
+  return {
+    name: 'quantity-zero',
+    describe: `quantity 0 for offering ${item.offeringId}`,
+    items: [{ ...item, quantity: 0 }, ...(first ? rest : [])],
+    offeringId: item.offeringId,
+  };
 }
 
 function unavailableOffering(catalog: CatalogView): InvalidSelection {
   const offering = catalog.offerings.find((o) => o.isAvailable === false);
-  if (!offering) return { name: 'unavailable-offering', describe: 'an unavailable offering', notTestable: 'the catalog has no offering with isAvailable false' };
-  return { name: 'unavailable-offering', describe: `unavailable offering ${offering.id} ("${offering.title}")`, items: [itemOf(offering)], offeringId: offering.id };
+  if (!offering)
+    return {
+      name: 'unavailable-offering',
+      describe: 'an unavailable offering',
+      notTestable: 'the catalog has no offering with isAvailable false',
+    };
+  return {
+    name: 'unavailable-offering',
+    describe: `unavailable offering ${offering.id} ("${offering.title}")`,
+    items: [itemOf(offering)],
+    offeringId: offering.id,
+  };
 }
 
 function unavailableVariant(catalog: CatalogView): InvalidSelection {
@@ -67,7 +92,11 @@ function unavailableVariant(catalog: CatalogView): InvalidSelection {
       };
     }
   }
-  return { name: 'unavailable-variant', describe: 'an unavailable variant', notTestable: 'no available offering has a variant with isAvailable false' };
+  return {
+    name: 'unavailable-variant',
+    describe: 'an unavailable variant',
+    notTestable: 'no available offering has a variant with isAvailable false',
+  };
 }
 
 function missingRequiredGroup(catalog: CatalogView): InvalidSelection {
@@ -82,7 +111,11 @@ function missingRequiredGroup(catalog: CatalogView): InvalidSelection {
       };
     }
   }
-  return { name: 'missing-required-group', describe: 'a missing required option group', notTestable: 'no available offering has a required option group' };
+  return {
+    name: 'missing-required-group',
+    describe: 'a missing required option group',
+    notTestable: 'no available offering has a required option group',
+  };
 }
 
 function tooManyOptions(catalog: CatalogView): InvalidSelection {
@@ -100,10 +133,20 @@ function tooManyOptions(catalog: CatalogView): InvalidSelection {
       };
     }
   }
-  return { name: 'too-many-options', describe: 'too many options in a group', notTestable: 'no option group has more available options than its maxSelections' };
+  return {
+    name: 'too-many-options',
+    describe: 'too many options in a group',
+    notTestable: 'no option group has more available options than its maxSelections',
+  };
 }
 
 /** The invalid selections of the quote-validation check, derived from the catalog and a valid selection. */
 export function invalidSelections(catalog: CatalogView, base: readonly QuoteItemInput[]): InvalidSelection[] {
-  return [quantityZero(catalog, base), unavailableOffering(catalog), unavailableVariant(catalog), missingRequiredGroup(catalog), tooManyOptions(catalog)];
+  return [
+    quantityZero(catalog, base),
+    unavailableOffering(catalog),
+    unavailableVariant(catalog),
+    missingRequiredGroup(catalog),
+    tooManyOptions(catalog),
+  ];
 }

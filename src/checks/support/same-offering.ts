@@ -9,11 +9,22 @@ import { keepEvidence } from './evidence.js';
  * carry a field (ids, code, title, price…). A field only one side carries is a warning, since the
  * catalog may be a summary of the detail.
  */
-export function expectSameOffering(f: Findings, reference: OfferingView, actual: unknown, what: string, outcome: HttpOutcome): boolean {
-  const diff = diffTopLevel(reference as unknown as Record<string, unknown>, actual as Record<string, unknown>, { reference: 'catalog', actual: what });
+export function expectSameOffering(
+  f: Findings,
+  reference: OfferingView,
+  actual: unknown,
+  what: string,
+  outcome: HttpOutcome,
+): boolean {
+  const diff = diffTopLevel(reference as unknown as Record<string, unknown>, actual as Record<string, unknown>, {
+    reference: 'catalog',
+    actual: what,
+  });
   for (const w of diff.oneSided) f.warn(`${what}: ${w}`);
   if (diff.changed.length === 0) return true;
   keepEvidence(f, outcome);
-  f.problem(`${what} differs from the catalog's offering ${reference.id}: ${diff.changed.join('; ')}; catalog, single-offering and search results must refer to the same ids and values`);
+  f.problem(
+    `${what} differs from the catalog's offering ${reference.id}: ${diff.changed.join('; ')}; catalog, single-offering and search results must refer to the same ids and values`,
+  );
   return false;
 }

@@ -1,6 +1,7 @@
 import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, SelectedOptionInput } from '../views.js';
 
-const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] => (xs ?? []).filter((x) => x.isAvailable !== false);
+const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] =>
+  (xs ?? []).filter((x) => x.isAvailable !== false);
 
 /** The options a group needs at minimum: defaults first, then the first available ones. */
 function minimumChoice(group: OptionGroupView): SelectedOptionInput[] {
@@ -17,7 +18,9 @@ function itemFor(offering: OfferingView, quantity: number, withPricedOption: boo
   if (withPricedOption && !selected.some((s) => priceOf(offering, s) !== 0)) {
     for (const group of offering.optionGroups ?? []) {
       const chosen = selected.filter((s) => s.groupId === group.id);
-      const priced = available(group.options).find((o) => (o.priceDelta ?? 0) !== 0 && !chosen.some((c) => c.optionId === o.id));
+      const priced = available(group.options).find(
+        (o) => (o.priceDelta ?? 0) !== 0 && !chosen.some((c) => c.optionId === o.id),
+      );
       if (!priced) continue;
       const max = group.maxSelections ?? Infinity;
       if (chosen.length < max) {

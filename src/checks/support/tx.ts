@@ -1,9 +1,9 @@
 import { curlFor } from '../../http/reproduce.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
-import type { Findings } from '../outcome.js';
-import type { CheckContext } from '../types.js';
 import type { RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
+import type { Findings } from '../outcome.js';
+import type { CheckContext } from '../types.js';
 import { keepEvidence } from './evidence.js';
 
 /** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */
@@ -13,7 +13,6 @@ export const actionPath = (id: string, suffix = ''): string => `/actions/${encod
 /** The response when it is a 2xx success, else undefined. */
 export const success = (outcome: HttpOutcome): HttpResponse | undefined =>
   outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300 ? outcome : undefined;
-
 
 /** id and publicId of an action-shaped JSON answer, when present. */
 export function actionIdentity(json: unknown): { id?: string; publicId?: string } {
@@ -27,7 +26,13 @@ export function actionIdentity(json: unknown): { id?: string; publicId?: string 
  * Record a problem shown by one exchange: keeps the exchange as evidence and, for the first such problem,
  * a command that sends the same request again (credential by reference only).
  */
-export function problemAt(f: Findings, ctx: Pick<CheckContext, 'config'>, outcome: HttpOutcome, text: string, requirement?: RequirementId): false {
+export function problemAt(
+  f: Findings,
+  ctx: Pick<CheckContext, 'config'>,
+  outcome: HttpOutcome,
+  text: string,
+  requirement?: RequirementId,
+): false {
   keepEvidence(f, outcome);
   markReproduce(f, ctx, outcome);
   return f.problem(text, requirement);

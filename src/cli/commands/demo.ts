@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAULTS, REFERENCE_SLUG, startReferenceProvider, type FaultName } from '../../reference-provider/index.js';
+import { didYouMean } from '../../config/explain.js';
+import type { ReportFlags } from '../../config/flags.js';
+import { UsageError } from '../../model/errors.js';
+import { FAULTS, type FaultName, REFERENCE_SLUG, startReferenceProvider } from '../../reference-provider/index.js';
 import { startCoreServer } from '../../server/core-server.js';
 import { loadContract } from '../../spec/load.js';
-import { UsageError } from '../../model/errors.js';
-import type { CommandContext } from '../command.js';
 import { certifyWithReports } from '../certify.js';
+import type { CommandContext } from '../command.js';
 import { parseAuthFlag, parsePositiveFlag } from '../options.js';
-import { didYouMean } from '../../config/explain.js';
 import { reportTargets } from '../report-flags.js';
-import { type ReportFlags } from '../../config/flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
 interface DemoFlags extends ReportFlags {
@@ -22,7 +22,6 @@ interface DemoFlags extends ReportFlags {
   color?: boolean;
 }
 
-
 /**
  * `provcert demo`: the reference provider and the embedded core on free ports, certified end to end.
  * Credentials are generated per demo and never printed; nothing needs configuring.
@@ -30,7 +29,11 @@ interface DemoFlags extends ReportFlags {
 export async function execute({ io, signal }: CommandContext, flags: DemoFlags): Promise<number> {
   const faults = flags.fault ?? [];
   const unknown = faults.filter((f) => !(f in FAULTS));
-  if (unknown.length > 0) throw new UsageError(`unknown fault ${unknown.map((f) => `${f}${didYouMean(f, Object.keys(FAULTS))}`).join(', ')}`, 'see provcert mock-provider --list-faults');
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown fault ${unknown.map((f) => `${f}${didYouMean(f, Object.keys(FAULTS))}`).join(', ')}`,
+      'see provcert mock-provider --list-faults',
+    );
   const authMethod = parseAuthFlag(flags.auth ?? 'API_KEY');
   const ttl = parsePositiveFlag('--quote-ttl', flags.quoteTtl) ?? 5;
   const targets = reportTargets(flags);
@@ -39,22 +42,46 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
   const webhookSecret = randomBytes(24).toString('hex');
   const contract = await loadContract();
   const scratch = await mkdtemp(join(tmpdir(), 'provcert-demo-'));
-  const core = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir: join(scratch, 'core'), contract, secretFor: () => webhookSecret });
+  const core = await startCoreServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: join(scratch, 'core'),
+    contract,
+    secretFor: () => webhookSecret,
+  });
   const provider = await startReferenceProvider({
-    authMethod, credential, webhookSecret, webhookUrl: core.urlFor(REFERENCE_SLUG),
-    faults: faults as FaultName[], dataFile: join(scratch, 'provider.json'), quoteTtlSeconds: ttl,
+    authMethod,
+    credential,
+    webhookSecret,
+    webhookUrl: core.urlFor(REFERENCE_SLUG),
+    faults: faults as FaultName[],
+    dataFile: join(scratch, 'provider.json'),
+    quoteTtlSeconds: ttl,
   });
   try {
     const env = { DEMO_PROVIDER_CREDENTIAL: credential };
     const { config } = resolveRunOptions(
-      { baseUrl: provider.url, auth: authMethod, local: true, credentialEnv: 'DEMO_PROVIDER_CREDENTIAL', webhookPort: String(core.port) },
+      {
+        baseUrl: provider.url,
+        auth: authMethod,
+        local: true,
+        credentialEnv: 'DEMO_PROVIDER_CREDENTIAL',
+        webhookPort: String(core.port),
+      },
       env,
       io.cwd,
     );
-    (targets.some((t) => t.path === '-') ? io.stderr : io.stdout).write(`reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`);
+    (targets.some((t) => t.path === '-') ? io.stderr : io.stdout).write(
+      `reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`,
+    );
     const reports = { targets, github: false, noColor: flags.color === false };
     // Ctrl-C or SIGTERM stops the demo like a run: report of what ran, the servers closed (main says 130 / 143).
-    const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, inbox: core, signal }, reports, io);
+    const { code } = await certifyWithReports(
+      config,
+      { contract, credential, webhookSecret, inbox: core, signal },
+      reports,
+      io,
+    );
     return code;
   } finally {
     await provider.close();

@@ -1,16 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import { loadRunOptions } from '../../config/load.js';
-import { DEFAULT_CREDENTIAL_ENV, type AuthMethod } from '../../model/contract-constants.js';
 import { doctorExitCode, runDoctor } from '../../doctor/doctor.js';
 import { doctorReport, renderDoctorJson, renderDoctorText } from '../../doctor/render.js';
 import type { DoctorCredential } from '../../doctor/types.js';
-import { Redactor } from '../../util/redact.js';
+import { type AuthMethod, DEFAULT_CREDENTIAL_ENV } from '../../model/contract-constants.js';
 import { terminalMode, timeoutText } from '../../report/console.js';
+import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
-import { UsageError } from '../../model/errors.js';
-import type { CliIo } from '../io.js';
 import type { CommandContext } from '../command.js';
 import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from '../options.js';
 
@@ -29,8 +24,13 @@ interface DoctorFlags {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Same sources as `run`; a missing variable is not an error here: doctor then skips the auth findings and says how to set it. */
-async function readCredential(flags: DoctorFlags, env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCredential | undefined> {
-  if (flags.credentialFile) return { value: readCredentialFile(flags.credentialFile, cwd).value, source: `the file ${flags.credentialFile}` };
+async function readCredential(
+  flags: DoctorFlags,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<DoctorCredential | undefined> {
+  if (flags.credentialFile)
+    return { value: readCredentialFile(flags.credentialFile, cwd).value, source: `the file ${flags.credentialFile}` };
   const name = flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
   const value = env[name];
   return value === undefined ? undefined : { value, source: name };
@@ -39,7 +39,12 @@ async function readCredential(flags: DoctorFlags, env: NodeJS.ProcessEnv, cwd: s
 /** `provcert doctor`: a fast connectivity diagnosis (exit 0 nothing failed, 1 something failed, 2 usage). */
 export async function execute({ io }: CommandContext, flags: DoctorFlags): Promise<number> {
   const { baseUrl, auth, credentialEnv, credentialFile, timeout } = flags;
-  const merged = await loadRunOptions({ flags: { baseUrl, auth, credentialEnv, credentialFile, timeout }, env: io.env, cwd: io.cwd, ...(flags.config ? { configPath: flags.config } : {}) });
+  const merged = await loadRunOptions({
+    flags: { baseUrl, auth, credentialEnv, credentialFile, timeout },
+    env: io.env,
+    cwd: io.cwd,
+    ...(flags.config ? { configPath: flags.config } : {}),
+  });
   const url = parseBaseUrlFlag(merged.baseUrl, true);
   const authMethod: AuthMethod | undefined = merged.auth ? parseAuthFlag(merged.auth) : undefined;
   const timeoutMs = parseIntegerFlag('--timeout', merged.timeout, DEFAULT_TIMEOUT_MS, 100, 600_000);
@@ -48,7 +53,13 @@ export async function execute({ io }: CommandContext, flags: DoctorFlags): Promi
   const progress = (step: string): void => {
     io.stderr.write(`doctor: ${sanitizeTerminalText(step, { oneLine: true })}, up to ${timeoutText(timeoutMs)}…\n`);
   };
-  const findings = await runDoctor({ baseUrl: url, timeoutMs, progress, ...(authMethod ? { authMethod } : {}), ...(credential ? { credential } : {}) });
+  const findings = await runDoctor({
+    baseUrl: url,
+    timeoutMs,
+    progress,
+    ...(authMethod ? { authMethod } : {}),
+    ...(credential ? { credential } : {}),
+  });
   const report = doctorReport(url, authMethod, findings);
   const color = terminalMode(io.stdout, io.env, { noColor: flags.color === false }).color;
   const text = flags.json ? renderDoctorJson(report) : renderDoctorText(report, { color });

@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
 import { CHECKS } from '../../checks/registry.js';
-import { EXIT, type CliIo } from '../io.js';
 import type { CommandContext } from '../command.js';
+import { EXIT } from '../io.js';
 
 interface CheckRow {
   id: string;
@@ -20,7 +19,7 @@ function markdownTable(rows: readonly CheckRow[]): string {
     const applies = r.appliesTo + (r.createsOrders ? '; creates test orders' : '');
     return `| \`${r.id}\` | ${cell(`${r.title}. ${r.rule}`)} | ${cell(applies)} |`;
   });
-  return ['| Id | What it verifies, and the contract rule | Applies to |', '| --- | --- | --- |', ...lines].join('\n') + '\n';
+  return `${['| Id | What it verifies, and the contract rule | Applies to |', '| --- | --- | --- |', ...lines].join('\n')}\n`;
 }
 
 /** `provcert list`: every check with its id, title, rule and where it applies. */
@@ -34,7 +33,7 @@ export async function execute({ io }: CommandContext, opts: { json?: boolean; ma
     createsOrders: c.createsOrders === true,
   }));
   if (opts.json) {
-    io.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return EXIT.ok;
   }
   if (opts.markdown) {
@@ -45,7 +44,9 @@ export async function execute({ io }: CommandContext, opts: { json?: boolean; ma
   const indent = ' '.repeat(width);
   for (const r of rows) {
     const orders = r.createsOrders ? ' (creates test orders)' : '';
-    io.stdout.write(`${r.id.padEnd(width)}  ${r.title}\n${indent}  applies: ${r.appliesTo}${orders}\n${indent}  rule: ${r.rule}\n`);
+    io.stdout.write(
+      `${r.id.padEnd(width)}  ${r.title}\n${indent}  applies: ${r.appliesTo}${orders}\n${indent}  rule: ${r.rule}\n`,
+    );
   }
   return EXIT.ok;
 }

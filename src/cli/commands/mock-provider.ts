@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Command } from 'commander';
-import { ALL_CAPABILITIES, FAULTS, REFERENCE_SLUG, VARIANTS, isFaultName, isVariant, startReferenceProvider, type FaultName, type ReferenceProviderOptions } from '../../reference-provider/index.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { didYouMean } from '../../config/explain.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { UsageError } from '../../model/errors.js';
-import { EXIT, processIo, type CliIo } from '../io.js';
-import { untilAborted, type CommandContext } from '../command.js';
+import {
+  ALL_CAPABILITIES,
+  FAULTS,
+  type FaultName,
+  isFaultName,
+  isVariant,
+  REFERENCE_SLUG,
+  type ReferenceProviderOptions,
+  startReferenceProvider,
+  VARIANTS,
+} from '../../reference-provider/index.js';
+import { type CommandContext, untilAborted } from '../command.js';
+import { EXIT } from '../io.js';
 import { MOCK_PROVIDER_DEFAULT_PORT, parseAuthFlag, parsePortFlag } from '../options.js';
 
 interface MockProviderFlags {
@@ -34,7 +43,11 @@ export function faultListing(): string {
 
 function secretFrom(env: NodeJS.ProcessEnv, name: string, what: string, flag: string): string {
   const value = env[name];
-  if (!value) throw new UsageError(`missing ${what}: the environment variable ${name} is not set`, `set it, or name another variable with ${flag}`);
+  if (!value)
+    throw new UsageError(
+      `missing ${what}: the environment variable ${name} is not set`,
+      `set it, or name another variable with ${flag}`,
+    );
   return value;
 }
 
@@ -69,24 +82,37 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
   const unknown = flags.fault.filter((f) => !isFaultName(f));
   const names = Object.keys(FAULTS);
   if (unknown.length > 0) {
-    throw new UsageError(`unknown fault ${unknown.map((f) => `${f}${didYouMean(f, names)}`).join(', ')}`, 'see provcert mock-provider --list-faults');
+    throw new UsageError(
+      `unknown fault ${unknown.map((f) => `${f}${didYouMean(f, names)}`).join(', ')}`,
+      'see provcert mock-provider --list-faults',
+    );
   }
   const faults = flags.fault.filter(isFaultName);
 
   let capabilities: string[] | undefined;
   if (flags.capabilities !== undefined) {
-    capabilities = flags.capabilities.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean);
+    capabilities = flags.capabilities
+      .split(',')
+      .map((c) => c.trim().toUpperCase())
+      .filter(Boolean);
     const known: readonly string[] = ALL_CAPABILITIES;
     const bad = capabilities.filter((c) => !known.includes(c));
-    if (bad.length > 0) throw new UsageError(`unknown capability ${bad.join(', ')}; known: ${ALL_CAPABILITIES.join(', ')}`);
+    if (bad.length > 0)
+      throw new UsageError(`unknown capability ${bad.join(', ')}; known: ${ALL_CAPABILITIES.join(', ')}`);
   }
   if (flags.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(flags.webhookUrl)) {
     throw new UsageError(`--webhook-url must be an http(s) URL (found "${flags.webhookUrl}")`);
   }
   const quoteTtlSeconds = positiveNumber(flags.quoteTtl, '--quote-ttl');
-  if (!isVariant(flags.variant)) throw new UsageError(`--variant "${flags.variant}" is not a variant; use ${VARIANTS.join(', ')}`);
+  if (!isVariant(flags.variant))
+    throw new UsageError(`--variant "${flags.variant}" is not a variant; use ${VARIANTS.join(', ')}`);
 
-  const credential = secretFrom(env, flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV, 'provider credential', '--credential-env');
+  const credential = secretFrom(
+    env,
+    flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV,
+    'provider credential',
+    '--credential-env',
+  );
   const webhookSecret = webhookSecretFor(flags, env);
   return {
     host: flags.host,
@@ -113,14 +139,21 @@ export async function execute({ io, signal }: CommandContext, flags: MockProvide
     return EXIT.ok;
   }
   const options = mockProviderOptions(flags, io.env);
-  const provider = await startReferenceProvider({ ...options, log: (line) => io.stderr.write(`${line}\n`) }).catch((e: unknown) => {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port ?? MOCK_PROVIDER_DEFAULT_PORT} on ${options.host ?? '127.0.0.1'} is already in use`);
-    if (code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${options.host ?? '127.0.0.1'}: address not available`);
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  });
+  const provider = await startReferenceProvider({ ...options, log: (line) => io.stderr.write(`${line}\n`) }).catch(
+    (e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE')
+        throw new UsageError(
+          `port ${options.port ?? MOCK_PROVIDER_DEFAULT_PORT} on ${options.host ?? '127.0.0.1'} is already in use`,
+        );
+      if (code === 'EADDRNOTAVAIL')
+        throw new UsageError(`cannot listen on ${options.host ?? '127.0.0.1'}: address not available`);
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    },
+  );
   const faults: readonly FaultName[] = options.faults ?? [];
-  const variantNote = options.variant === undefined || options.variant === 'standard' ? '' : `; variant ${options.variant}`;
+  const variantNote =
+    options.variant === undefined || options.variant === 'standard' ? '' : `; variant ${options.variant}`;
   io.stdout.write(
     `reference provider ${REFERENCE_SLUG} listening on ${provider.url} (auth ${options.authMethod}${variantNote}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ? `signed and sent to ${options.webhookUrl}` : 'not sent (no --webhook-url)'})\n`,
   );

@@ -1,22 +1,21 @@
 import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { Chalk } from 'chalk';
-import type { Command } from 'commander';
 import { parseCheckIds } from '../../checks/registry.js';
+import type { RawRunOptions } from '../../config/flags.js';
 import type { CheckId } from '../../model/check-ids.js';
 import { DEFAULT_CREDENTIAL_ENV } from '../../model/contract-constants.js';
-import { Redactor } from '../../util/redact.js';
+import { UsageError } from '../../model/errors.js';
 import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readReport } from '../../report/read-report.js';
-import { compareResults, isStillFailing, planReplay, replaySummary, type ReplayVerdict } from '../replay-plan.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
-import { UsageError } from '../../model/errors.js';
-import { EXIT, printable, type CliIo } from '../io.js';
+import { Redactor } from '../../util/redact.js';
 import type { CommandContext } from '../command.js';
+import { EXIT, printable } from '../io.js';
+import { compareResults, isStillFailing, planReplay, type ReplayVerdict, replaySummary } from '../replay-plan.js';
 import { resolveRunOptions } from '../run-options.js';
-import { type RawRunOptions } from '../../config/flags.js';
 
 interface ReplayFlags {
   check?: string;
@@ -42,7 +41,12 @@ function withCredentialSource(recorded: RawRunOptions, opts: ReplayFlags): RawRu
   }
   if (opts.credentialEnv === undefined && opts.credentialFile === undefined) return recorded;
   const { credentialEnv: _env, credentialFile: _file, ...rest } = recorded;
-  return { ...rest, ...(opts.credentialEnv !== undefined ? { credentialEnv: opts.credentialEnv } : { credentialFile: opts.credentialFile }) };
+  return {
+    ...rest,
+    ...(opts.credentialEnv !== undefined
+      ? { credentialEnv: opts.credentialEnv }
+      : { credentialFile: opts.credentialFile }),
+  };
 }
 
 /** A recorded source that is missing here is named as the report's, not as a flag the user never passed. */
@@ -70,7 +74,11 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   if ('error' in plan) throw new UsageError(plan.error);
   const given = withCredentialSource(plan.flags, opts);
   if (given === plan.flags) checkRecordedCredential(given, io.env, io.cwd);
-  const flags = { ...given, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.local ? { local: true } : {}) };
+  const flags = {
+    ...given,
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    ...(opts.local ? { local: true } : {}),
+  };
   const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
   const redactor = new Redactor([credential, webhookSecret]);
@@ -82,7 +90,10 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   for (const id of plan.checks) {
     const before = report.checks.find((check) => check.id === id);
     if (!before) continue;
-    const comparison = compareResults(before, rerun.checks.find((check) => check.id === id));
+    const comparison = compareResults(
+      before,
+      rerun.checks.find((check) => check.id === id),
+    );
     verdicts.push(comparison.verdict);
     say(comparison.line);
     // Rendered from masked results; failureDetailLines escapes every piece of report text itself.

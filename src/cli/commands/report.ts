@@ -1,19 +1,18 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Command } from 'commander';
+import type { ReportFlags } from '../../config/flags.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { RunReport } from '../../model/report.js';
-import { Redactor } from '../../util/redact.js';
 import { shouldUseColor } from '../../report/console.js';
 import { checkResultLines, verdictLines } from '../../report/failure-text.js';
 import { providerLabel } from '../../report/format.js';
 import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
 import { readReport } from '../../report/read-report.js';
+import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
-import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
-import { EXIT, type CliIo } from '../io.js';
 import type { CommandContext } from '../command.js';
+import { EXIT } from '../io.js';
 import { reportTargets } from '../report-flags.js';
-import { type ReportFlags } from '../../config/flags.js';
 
 interface ReportCommandFlags extends ReportFlags {
   github?: boolean;
@@ -38,7 +37,11 @@ function consoleLines(report: RunReport, c: ChalkInstance): string[] {
  */
 function redactorFor(report: RunReport, env: NodeJS.ProcessEnv): Redactor {
   const source = report.inputs['credentialSource'] as { name?: unknown } | undefined;
-  const names = [DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, ...(typeof source?.name === 'string' ? [source.name] : [])];
+  const names = [
+    DEFAULT_CREDENTIAL_ENV,
+    DEFAULT_WEBHOOK_SECRET_ENV,
+    ...(typeof source?.name === 'string' ? [source.name] : []),
+  ];
   return new Redactor(names.map((name) => env[name]));
 }
 

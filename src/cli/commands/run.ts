@@ -1,32 +1,46 @@
-import type { Command } from 'commander';
+import type { RawRunOptions, ReportFlags } from '../../config/flags.js';
 import { loadRunOptions } from '../../config/load.js';
-import { loadContract } from '../../spec/load.js';
-import type { CliIo } from '../io.js';
-import type { CommandContext } from '../command.js';
-import { resolveRunOptions } from '../run-options.js';
-import { type RawRunOptions } from '../../config/flags.js';
-import { certifyWithReports } from '../certify.js';
 import { prepareReportTargets } from '../../report/index.js';
+import { loadContract } from '../../spec/load.js';
+import { certifyWithReports } from '../certify.js';
+import type { CommandContext } from '../command.js';
+import type { CliIo } from '../io.js';
 import { reportTargets } from '../report-flags.js';
-import { type ReportFlags } from '../../config/flags.js';
+import { resolveRunOptions } from '../run-options.js';
 
 /** `color` is false with --no-color (commander's negated option). */
 export type RunFlags = RawRunOptions & ReportFlags & { spec?: string; config?: string; color?: boolean };
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
-  const flags = await loadRunOptions({ flags: given, env: io.env, cwd: io.cwd, ...(given.config ? { configPath: given.config } : {}) });
+  const flags = await loadRunOptions({
+    flags: given,
+    env: io.env,
+    cwd: io.cwd,
+    ...(given.config ? { configPath: given.config } : {}),
+  });
   const targets = reportTargets(flags);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(flags, io.env, io.cwd);
   const contract = await loadContract(flags.spec);
   await prepareReportTargets(targets, io.cwd); // an unusable report path is exit 2 before any request
   if (generatedSecret) {
     const name = flags.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
-    io.stderr.write(`webhook secret generated for this run (${name} is not set); configure the provider to sign with: ${webhookSecret}\n`);
+    io.stderr.write(
+      `webhook secret generated for this run (${name} is not set); configure the provider to sign with: ${webhookSecret}\n`,
+    );
   }
-  const github = flags.reporter?.split(',').map((s) => s.trim()).includes('github') ?? false;
+  const github =
+    flags.reporter
+      ?.split(',')
+      .map((s) => s.trim())
+      .includes('github') ?? false;
   const reports = { targets, github, noColor: given.color === false };
-  const { code } = await certifyWithReports(config, { contract, credential, webhookSecret, ...(signal ? { signal } : {}) }, reports, io);
+  const { code } = await certifyWithReports(
+    config,
+    { contract, credential, webhookSecret, ...(signal ? { signal } : {}) },
+    reports,
+    io,
+  );
   return code;
 }
 

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { Command } from 'commander';
 import type { RunConfig } from '../../model/run-config.js';
 import { runCertification } from '../../runner/run.js';
-import type { Certifier } from '../../server/core-routes/routes.js';
-import { DEFAULT_LIMITS, LIMIT_NAMES, type IngestLimits } from '../../server/limits.js';
-import { resolveServeSettings, type RawServeOptions, type ServeSettings } from '../../server/serve-config.js';
+import type { Certifier } from '../../server/core-routes/deps.js';
+import { type IngestLimits, LIMIT_NAMES } from '../../server/limits.js';
 import { startServe } from '../../server/serve.js';
+import { type RawServeOptions, resolveServeSettings, type ServeSettings } from '../../server/serve-config.js';
 import type { Contract } from '../../spec/contract.js';
 import { loadContract } from '../../spec/load.js';
-import { EXIT, type CliIo } from '../io.js';
-import { untilAborted, type CommandContext } from '../command.js';
+import { type CommandContext, untilAborted } from '../command.js';
+import { EXIT } from '../io.js';
 
 /** The certification engine behind POST /providers/{slug}/certify: events arrive at this same server. */
 export function engineCertifier(contract: Contract, settings: ServeSettings): Certifier {
@@ -37,21 +36,24 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
   };
 }
 
-export async function execute({ io, signal }: CommandContext, flags: RawServeOptions & { spec?: string } & Partial<Record<keyof IngestLimits, string>>): Promise<number> {
-const limits: Partial<Record<keyof IngestLimits, string>> = {};
-for (const name of LIMIT_NAMES) if (flags[name] !== undefined) limits[name] = flags[name];
-const settings = await resolveServeSettings({ ...flags, limits }, io.cwd);
-const contract = await loadContract(flags.spec);
-const serve = await startServe(settings, {
-  contract,
-  certify: engineCertifier(contract, settings),
-  env: io.env,
-  cwd: io.cwd,
-  log: (line) => io.stdout.write(`${new Date().toISOString()} ${line}\n`),
-});
-io.stdout.write(serve.banner.join('\n') + '\n');
-const stoppedBy = await untilAborted(signal);
-io.stdout.write(`${stoppedBy}: shutting down\n`);
-await serve.close();
-return EXIT.ok;
-  }
+export async function execute(
+  { io, signal }: CommandContext,
+  flags: RawServeOptions & { spec?: string } & Partial<Record<keyof IngestLimits, string>>,
+): Promise<number> {
+  const limits: Partial<Record<keyof IngestLimits, string>> = {};
+  for (const name of LIMIT_NAMES) if (flags[name] !== undefined) limits[name] = flags[name];
+  const settings = await resolveServeSettings({ ...flags, limits }, io.cwd);
+  const contract = await loadContract(flags.spec);
+  const serve = await startServe(settings, {
+    contract,
+    certify: engineCertifier(contract, settings),
+    env: io.env,
+    cwd: io.cwd,
+    log: (line) => io.stdout.write(`${new Date().toISOString()} ${line}\n`),
+  });
+  io.stdout.write(`${serve.banner.join('\n')}\n`);
+  const stoppedBy = await untilAborted(signal);
+  io.stdout.write(`${stoppedBy}: shutting down\n`);
+  await serve.close();
+  return EXIT.ok;
+}

@@ -1,19 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import { DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
-import { hmacHex as signHex } from '../../util/hmac.js';
 import { UsageError } from '../../model/errors.js';
-import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
+import { hmacHex as signHex } from '../../util/hmac.js';
 import type { CommandContext } from '../command.js';
-
-/** The webhook secret from the environment; never from a flag value (it would land in shell history). */
-export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined): string {
-  const envName = name ?? DEFAULT_WEBHOOK_SECRET_ENV;
-  const secret = env[envName];
-  if (!secret) throw new UsageError(`missing webhook secret: the environment variable ${envName} is not set`, 'set it, or pass --secret-env NAME');
-  return secret;
-}
+import { type CliIo, EXIT, noteTerminalStdin } from '../io.js';
+import { secretFromEnv } from '../options.js';
 
 /** The exact bytes of a file or of standard input (no decoding: the signature covers bytes). */
 export async function readBytes(source: string, io: CliIo): Promise<Buffer> {
@@ -33,9 +24,11 @@ export async function readBytes(source: string, io: CliIo): Promise<Buffer> {
 export async function execute({ io }: CommandContext, file: string, opts: { secretEnv?: string }): Promise<number> {
   const secret = secretFromEnv(io.env, opts.secretEnv);
   const bytes = await readBytes(file, io);
-  io.stdout.write(signHex(secret, bytes) + '\n');
+  io.stdout.write(`${signHex(secret, bytes)}\n`);
   if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0a) {
-    io.stderr.write('note: the input ends with a newline; it is part of the signed bytes, so send it too (or sign without it)\n');
+    io.stderr.write(
+      'note: the input ends with a newline; it is part of the signed bytes, so send it too (or sign without it)\n',
+    );
   }
   return EXIT.ok;
 }

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import { didYouMean } from '../../config/explain.js';
-import { loadContract } from '../../spec/load.js';
 import { UsageError } from '../../model/errors.js';
-import { EXIT, noteTerminalStdin, type CliIo } from '../io.js';
+import { loadContract } from '../../spec/load.js';
 import type { CommandContext } from '../command.js';
+import { type CliIo, EXIT, noteTerminalStdin } from '../io.js';
 
 async function readInput(source: string, io: CliIo): Promise<string> {
   if (source === '-') {
@@ -17,7 +16,9 @@ async function readInput(source: string, io: CliIo): Promise<string> {
   try {
     return await readFile(resolve(io.cwd, source), 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
   }
 }
 
@@ -29,15 +30,23 @@ export function schemaSuggestion(typed: string, names: readonly string[]): strin
   return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
 }
 
-export async function execute({ io }: CommandContext, schema: string | undefined, file: string, opts: { list?: boolean; spec?: string }): Promise<number> {
+export async function execute(
+  { io }: CommandContext,
+  schema: string | undefined,
+  file: string,
+  opts: { list?: boolean; spec?: string },
+): Promise<number> {
   const contract = await loadContract(opts.spec);
   if (opts.list) {
-    io.stdout.write(contract.schemaNames().join('\n') + '\n');
+    io.stdout.write(`${contract.schemaNames().join('\n')}\n`);
     return EXIT.ok;
   }
-  if (!schema) throw new UsageError('name a schema: provcert validate <SchemaName> [file|-] (see provcert validate --list)');
+  if (!schema)
+    throw new UsageError('name a schema: provcert validate <SchemaName> [file|-] (see provcert validate --list)');
   if (!contract.hasSchema(schema)) {
-    throw new UsageError(`unknown schema "${schema}"${schemaSuggestion(schema, contract.schemaNames())}; see provcert validate --list`);
+    throw new UsageError(
+      `unknown schema "${schema}"${schemaSuggestion(schema, contract.schemaNames())}; see provcert validate --list`,
+    );
   }
   const text = await readInput(file, io);
   let value: unknown;

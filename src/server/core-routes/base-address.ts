@@ -9,24 +9,39 @@ export function baseAddressProblem(value: string, options: { local: boolean; cor
     return `baseUrl "${value}" is not a URL`;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `baseUrl must be http(s), found ${url.protocol}`;
-  if (/\/health\/?$/.test(url.pathname)) return 'baseUrl must not end with /health: the service appends route paths itself';
-  if (options.coreUrl !== undefined && url.origin === new URL(options.coreUrl).origin) return 'baseUrl is this core server\'s own address, not the provider\'s';
+  if (/\/health\/?$/.test(url.pathname))
+    return 'baseUrl must not end with /health: the service appends route paths itself';
+  if (options.coreUrl !== undefined && url.origin === new URL(options.coreUrl).origin)
+    return "baseUrl is this core server's own address, not the provider's";
   if (options.local) return undefined;
-  if (url.protocol !== 'https:') return 'baseUrl must be public HTTPS (start the server with --local to allow http:// for local tests)';
-  if (isPrivateHost(url.hostname)) return `baseUrl host ${url.hostname} is loopback or private; hosted callers cannot reach it (use --local for local tests)`;
+  if (url.protocol !== 'https:')
+    return 'baseUrl must be public HTTPS (start the server with --local to allow http:// for local tests)';
+  if (isPrivateHost(url.hostname))
+    return `baseUrl host ${url.hostname} is loopback or private; hosted callers cannot reach it (use --local for local tests)`;
   return undefined;
 }
 
 function isPrivateHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal'))
+    return true;
   const family = isIP(host);
   if (family === 4) {
     const [a = 0, b = 0] = host.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (family === 6) {
-    return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
+    return (
+      host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:')
+    );
   }
   return false;
 }

@@ -7,8 +7,10 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
  */
 export function credentialFileProblem(file: string): string | undefined {
   if (file.trim() === '') return 'credentialFile must not be blank';
-  if (isAbsolute(file) || /^[a-zA-Z]:/.test(file)) return 'credentialFile must be a path relative to the server\'s credential directory, not an absolute path';
-  if (file.split(/[\\/]/).includes('..')) return 'credentialFile must not contain ".." segments: it names a file inside the server\'s credential directory';
+  if (isAbsolute(file) || /^[a-zA-Z]:/.test(file))
+    return "credentialFile must be a path relative to the server's credential directory, not an absolute path";
+  if (file.split(/[\\/]/).includes('..'))
+    return 'credentialFile must not contain ".." segments: it names a file inside the server\'s credential directory';
   if (file.includes('\u0000')) return 'credentialFile must not contain NUL characters';
   return undefined;
 }
@@ -28,15 +30,24 @@ export async function readConfinedCredential(file: string, dir: string): Promise
     realDir = await realpath(dir);
     realFile = await realpath(resolve(realDir, file));
   } catch (e) {
-    return { ok: false, message: `cannot read the credential file ${file} in the credential directory (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      ok: false,
+      message: `cannot read the credential file ${file} in the credential directory (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
   const inside = relative(realDir, realFile);
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || inside.split(sep)[0] === '..') {
-    return { ok: false, message: `the credential file ${file} resolves outside the credential directory; it is not read` };
+    return {
+      ok: false,
+      message: `the credential file ${file} resolves outside the credential directory; it is not read`,
+    };
   }
   try {
     return { ok: true, credential: (await readFile(realFile, 'utf8')).replace(/\r?\n$/, '') };
   } catch (e) {
-    return { ok: false, message: `cannot read the credential file ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      ok: false,
+      message: `cannot read the credential file ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
 }

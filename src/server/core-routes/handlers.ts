@@ -4,9 +4,14 @@ import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { sendError, sendJson } from '../http-io.js';
 import type { RouteRequest } from '../route-table.js';
 import { readConfinedCredential } from './credential-file.js';
+import type { CoreRoutesDeps } from './deps.js';
 import { parseRegistration } from './registration.js';
-import { credentialFingerprint, newCertificationId, type CertificationRecord, type StoredProvider } from './registry.js';
-import type { CoreRoutesDeps } from './routes.js';
+import {
+  type CertificationRecord,
+  credentialFingerprint,
+  newCertificationId,
+  type StoredProvider,
+} from './registry.js';
 import { certificationSummaryView, certificationView, eventView, providerView } from './views.js';
 
 const MAX_REGISTRATION_BODY = 64 * 1024;
@@ -16,11 +21,17 @@ const MAX_EVENTS_PAGE = 1_000;
 
 type Outcome<T> = ({ ok: true } & T) | { ok: false; message: string };
 
-async function readCredential(p: StoredProvider, env: NodeJS.ProcessEnv, credentialDir: string): Promise<Outcome<{ credential: string }>> {
+async function readCredential(
+  p: StoredProvider,
+  env: NodeJS.ProcessEnv,
+  credentialDir: string,
+): Promise<Outcome<{ credential: string }>> {
   const ref = p.registration.credential;
   if ('env' in ref) {
     const value = env[ref.env];
-    return value ? { ok: true, credential: value } : { ok: false, message: `the credential environment variable ${ref.env} is not set on the server` };
+    return value
+      ? { ok: true, credential: value }
+      : { ok: false, message: `the credential environment variable ${ref.env} is not set on the server` };
   }
   return readConfinedCredential(ref.file, credentialDir);
 }
@@ -35,11 +46,18 @@ function pageQuery(query: URLSearchParams): Outcome<{ limit: number; cursor: typ
   const rawCursor = query.get('cursor');
   if (rawCursor === null) return { ok: true, limit, cursor: START_CURSOR };
   const cursor = decodeCursor(rawCursor);
-  if (!cursor) return { ok: false, message: 'cursor is not one this server handed out (pass nextCursor of the previous page unchanged)' };
+  if (!cursor)
+    return {
+      ok: false,
+      message: 'cursor is not one this server handed out (pass nextCursor of the previous page unchanged)',
+    };
   return { ok: true, limit, cursor };
 }
 
-async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; value: unknown } | { ok: false }> {
+async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ ok: true; value: unknown } | { ok: false }> {
   const read = await readBody(req, MAX_REGISTRATION_BODY, BODY_TIMEOUT_MS);
   if (!read.ok) {
     sendError(res, read.status, 'INVALID_ARGUMENT', read.message, true);
@@ -73,18 +91,35 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
     const body = await readJsonBody(req, res);
     if (!body.ok) return;
     const parsed = parseRegistration(body.value, deps.contract, deps.rules());
-    if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', `invalid registration: ${parsed.problems.join('; ')}`);
+    if (!parsed.ok)
+      return sendError(res, 400, 'INVALID_ARGUMENT', `invalid registration: ${parsed.problems.join('; ')}`);
     const core = deps.core();
     if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
     const outcome = await deps.registry.register(parsed.value, now());
-    if (outcome.busy) return sendError(res, 409, 'CONFLICT', `another registration of ${parsed.value.slug} is in progress; retry once it has finished`);
+    if (outcome.busy)
+      return sendError(
+        res,
+        409,
+        'CONFLICT',
+        `another registration of ${parsed.value.slug} is in progress; retry once it has finished`,
+      );
     const { provider, created, recertify } = outcome;
     const webhookUrl = core.urlFor(provider.registration.slug);
-    deps.log?.(`provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`);
+    deps.log?.(
+      `provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`,
+    );
     const webhook = created
-      ? { url: webhookUrl, secret: provider.webhookSecret, note: 'the webhook secret is shown only now: configure it in the provider backend' }
+      ? {
+          url: webhookUrl,
+          secret: provider.webhookSecret,
+          note: 'the webhook secret is shown only now: configure it in the provider backend',
+        }
       : { url: webhookUrl, note: 'the webhook secret is unchanged and not shown again' };
-    sendJson(res, created ? 201 : 200, { provider: providerView(provider, webhookUrl), webhook, certificationRequired: created || recertify });
+    sendJson(res, created ? 201 : 200, {
+      provider: providerView(provider, webhookUrl),
+      webhook,
+      certificationRequired: created || recertify,
+    });
   }
 
   async function certify({ res, params: { slug } }: SlugRequest): Promise<void> {
@@ -99,11 +134,21 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
     try {
       deps.log?.(`certifying ${slug} at ${provider.registration.baseUrl}`);
       const { registration, webhookSecret } = provider;
-      const report = await deps.certify({ registration, credential: credential.credential, webhookSecret, inbox: core });
+      const report = await deps.certify({
+        registration,
+        credential: credential.credential,
+        webhookSecret,
+        inbox: core,
+      });
       const at = now();
       const record: CertificationRecord = {
-        id: newCertificationId(at), slug, createdAt: at.toISOString(), verdict: report.verdict, configVersion: provider.configVersion,
-        credentialFingerprint: credentialFingerprint(provider.webhookSecret, credential.credential), report,
+        id: newCertificationId(at),
+        slug,
+        createdAt: at.toISOString(),
+        verdict: report.verdict,
+        configVersion: provider.configVersion,
+        credentialFingerprint: credentialFingerprint(provider.webhookSecret, credential.credential),
+        report,
       };
       await deps.registry.addCertification(record);
       deps.log?.(`certification ${record.id} of ${slug}: ${record.verdict}`);
@@ -119,7 +164,10 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
     sendJson(res, 200, { data: list, total: list.length });
   }
 
-  async function certification({ res, params: { slug, id } }: RouteRequest<{ slug: string; id: string }>): Promise<void> {
+  async function certification({
+    res,
+    params: { slug, id },
+  }: RouteRequest<{ slug: string; id: string }>): Promise<void> {
     if (!registered(slug, res)) return;
     const record = await deps.registry.certification(slug, id);
     if (record) sendJson(res, 200, certificationView(record));
@@ -137,23 +185,36 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
       return refuse('the base URL, auth method or credential changed after the latest certification; certify again');
     }
     const credential = await readCredential(provider, deps.env, deps.credentialDir);
-    if (!credential.ok || credentialFingerprint(provider.webhookSecret, credential.credential) !== latest.credentialFingerprint) {
+    if (
+      !credential.ok ||
+      credentialFingerprint(provider.webhookSecret, credential.credential) !== latest.credentialFingerprint
+    ) {
       return refuse('the credential changed after the latest certification; certify again');
     }
     const updated = await deps.registry.submitForReview(slug, now());
     if (!updated) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}"`);
-    sendJson(res, 200, { slug, reviewStatus: updated.reviewStatus, submittedAt: updated.submittedAt, certificationId: latest.id });
+    sendJson(res, 200, {
+      slug,
+      reviewStatus: updated.reviewStatus,
+      submittedAt: updated.submittedAt,
+      certificationId: latest.id,
+    });
   }
 
   /** Registered providers and slugs configured with --slug/--config alike. */
   async function events({ res, params: { slug }, query }: SlugRequest): Promise<void> {
-    if (!deps.registry.get(slug) && !deps.knownSlug(slug)) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
+    if (!deps.registry.get(slug) && !deps.knownSlug(slug))
+      return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
     const page = pageQuery(query());
     const core = deps.core();
     if (!page.ok) return sendError(res, 400, 'INVALID_ARGUMENT', page.message);
     if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
     const found = await core.events(slug, page.cursor, page.limit);
-    sendJson(res, 200, { data: found.items.map((w) => eventView(w, slug)), total: found.total, ...(found.nextCursor ? { nextCursor: found.nextCursor } : {}) });
+    sendJson(res, 200, {
+      data: found.items.map((w) => eventView(w, slug)),
+      total: found.total,
+      ...(found.nextCursor ? { nextCursor: found.nextCursor } : {}),
+    });
   }
 
   return { register, certify, certifications, certification, submitReview, events };

@@ -48,8 +48,10 @@ const NOT_BLANK_FIELDS = ['/name', '/type', '/category', '/baseUrl'];
 function friendlier(problem: SchemaProblem, body: Record<string, unknown>): string {
   if (problem.rule !== 'pattern') return problem.text;
   const field = problem.pointer.slice(1);
-  if (problem.pointer === '/slug') return `slug ${JSON.stringify(body['slug'])} must be lowercase letters, digits and dashes (at most 64)`;
-  if (problem.pointer === '/credentialEnv') return `credentialEnv ${JSON.stringify(body['credentialEnv'])} must be an environment variable name (letters, digits, underscores)`;
+  if (problem.pointer === '/slug')
+    return `slug ${JSON.stringify(body['slug'])} must be lowercase letters, digits and dashes (at most 64)`;
+  if (problem.pointer === '/credentialEnv')
+    return `credentialEnv ${JSON.stringify(body['credentialEnv'])} must be an environment variable name (letters, digits, underscores)`;
   if (NOT_BLANK_FIELDS.includes(problem.pointer)) return `${field} must not be blank`;
   return problem.text;
 }
@@ -58,10 +60,14 @@ function friendlier(problem: SchemaProblem, body: Record<string, unknown>): stri
 function codeProblems(body: Record<string, unknown>, rules: RegistrationRules): string[] {
   const problems: string[] = [];
   if (CREDENTIAL_VALUE_FIELDS.some((f) => f in body)) {
-    problems.push('send a credential reference (credentialEnv or credentialFile on the server), never the credential itself');
+    problems.push(
+      'send a credential reference (credentialEnv or credentialFile on the server), never the credential itself',
+    );
   }
-  if (('credentialEnv' in body) === ('credentialFile' in body)) {
-    problems.push('name exactly one credential reference: credentialEnv (an environment variable name on the server) or credentialFile (a path on the server)');
+  if ('credentialEnv' in body === 'credentialFile' in body) {
+    problems.push(
+      'name exactly one credential reference: credentialEnv (an environment variable name on the server) or credentialFile (a path on the server)',
+    );
   }
   const file = body['credentialFile'];
   if (typeof file === 'string') {
@@ -85,15 +91,21 @@ export function parseRegistration(
   contract: Contract,
   rules: RegistrationRules,
 ): { ok: true; value: Registration } | { ok: false; problems: string[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, problems: ['the body must be a JSON object'] };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, problems: ['the body must be a JSON object'] };
   const raw = body as Record<string, unknown>;
   const checked = contract.validateRequest(REGISTER_OPERATION, raw);
-  if (checked === undefined) return { ok: false, problems: [`the spec in use (${contract.specPath}) defines no request body for ${REGISTER_OPERATION}`] };
+  if (checked === undefined)
+    return {
+      ok: false,
+      problems: [`the spec in use (${contract.specPath}) defines no request body for ${REGISTER_OPERATION}`],
+    };
   const problems = [...checked.problems.map((p) => friendlier(p, raw)), ...codeProblems(raw, rules)];
   if (!checked.valid || problems.length > 0) return { ok: false, problems };
 
   const b = raw as unknown as RegistrationBody;
-  const credential: CredentialRef = b.credentialEnv !== undefined ? { env: b.credentialEnv } : { file: b.credentialFile ?? '' };
+  const credential: CredentialRef =
+    b.credentialEnv !== undefined ? { env: b.credentialEnv } : { file: b.credentialFile ?? '' };
   return {
     ok: true,
     value: {

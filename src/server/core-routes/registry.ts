@@ -32,7 +32,9 @@ export interface CertificationRecord {
   report: RunReport;
 }
 
-export type RegisterOutcome = { busy: true } | { busy: false; provider: StoredProvider; created: boolean; recertify: boolean };
+export type RegisterOutcome =
+  | { busy: true }
+  | { busy: false; provider: StoredProvider; created: boolean; recertify: boolean };
 
 /** Fields that, when changed, require a new certification (contract, Onboarding order). */
 const CERTIFIED_FIELDS = ['baseUrl', 'authMethod'] as const;
@@ -97,7 +99,15 @@ export class ProviderRegistry {
         updatedAt: at,
       };
     } else {
-      provider = { registration, webhookSecret: randomBytes(32).toString('hex'), status: 'DRAFT', reviewStatus: 'DRAFT', configVersion: 1, createdAt: at, updatedAt: at };
+      provider = {
+        registration,
+        webhookSecret: randomBytes(32).toString('hex'),
+        status: 'DRAFT',
+        reviewStatus: 'DRAFT',
+        configVersion: 1,
+        createdAt: at,
+        updatedAt: at,
+      };
     }
     await this.save(provider);
     return { busy: false, provider, created: !existing, recertify };
@@ -107,7 +117,12 @@ export class ProviderRegistry {
     const provider = this.providers.get(slug);
     if (!provider) return undefined;
     if (provider.reviewStatus === 'PENDING_APPROVAL') return provider;
-    const updated: StoredProvider = { ...provider, reviewStatus: 'PENDING_APPROVAL', submittedAt: now.toISOString(), updatedAt: now.toISOString() };
+    const updated: StoredProvider = {
+      ...provider,
+      reviewStatus: 'PENDING_APPROVAL',
+      submittedAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
     await this.save(updated);
     return updated;
   }
@@ -130,7 +145,9 @@ export class ProviderRegistry {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw e;
     }
-    const records = await Promise.all(files.map((f) => readJson(join(this.certDir(slug), f)) as Promise<CertificationRecord>));
+    const records = await Promise.all(
+      files.map((f) => readJson(join(this.certDir(slug), f)) as Promise<CertificationRecord>),
+    );
     return records.filter((r) => r !== undefined).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 

@@ -1,44 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RunReport } from '../../model/report.js';
-import type { WebhookInbox } from '../../model/webhooks.js';
-import type { Contract } from '../../spec/contract.js';
-import type { CoreServer } from '../core-server.js';
 import { sendError } from '../http-io.js';
-import { route, type Route } from '../route-table.js';
+import { type Route, route } from '../route-table.js';
+import type { CoreRoutesDeps } from './deps.js';
 import { coreRouteHandlers } from './handlers.js';
-import type { Registration, RegistrationRules } from './registration.js';
-import type { ProviderRegistry } from './registry.js';
-
-export interface CertifyInput {
-  registration: Registration;
-  credential: string;
-  webhookSecret: string;
-  inbox: WebhookInbox;
-}
-
-/** Runs the certification engine against a registered provider (injected: tests pass a fake). */
-export type Certifier = (input: CertifyInput) => Promise<RunReport>;
-
-export interface CoreRoutesDeps {
-  /** The compiled contract: validates registration bodies (CoreRegistrationInput). */
-  contract: Contract;
-  registry: ProviderRegistry;
-  certify: Certifier;
-  /** Bearer token operators must present; undefined = core routes refuse every request. */
-  adminToken: string | undefined;
-  adminTokenEnv: string;
-  rules: () => RegistrationRules;
-  /** The running core's inbox and history (set once it listens). */
-  core: () => Pick<CoreServer, 'urlFor' | 'all' | 'waitFor' | 'events'> | undefined;
-  /** Whether a slug is known to the webhook receiver (registered or configured). */
-  knownSlug(slug: string): boolean;
-  env: NodeJS.ProcessEnv;
-  /** The only directory credentialFile references may name files in (symlinks resolved). */
-  credentialDir: string;
-  now?: () => Date;
-  log?: (line: string) => void;
-}
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -54,9 +19,10 @@ function authorized(req: IncomingMessage, token: string | undefined): boolean {
 function operatorOnly(deps: CoreRoutesDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     if (authorized(req, deps.adminToken)) return true;
-    const message = deps.adminToken === undefined
-      ? `core routes are disabled: start the server with ${deps.adminTokenEnv} set, and send it as a bearer token`
-      : 'missing or wrong bearer token (Authorization: Bearer <operator token>)';
+    const message =
+      deps.adminToken === undefined
+        ? `core routes are disabled: start the server with ${deps.adminTokenEnv} set, and send it as a bearer token`
+        : 'missing or wrong bearer token (Authorization: Bearer <operator token>)';
     sendError(res, 401, 'UNAUTHORIZED', message, true);
     return false;
   };
@@ -70,7 +36,10 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
   const handle = coreRouteHandlers(deps);
   const operator = { guard: operatorOnly(deps) };
   return [
-    route('POST', '/api/v1/providers/register', handle.register, { ...operator, wrongMethod: (_method, path) => `use POST on ${path}` }),
+    route('POST', '/api/v1/providers/register', handle.register, {
+      ...operator,
+      wrongMethod: (_method, path) => `use POST on ${path}`,
+    }),
     route('POST', '/api/v1/providers/:slug/certify', handle.certify, operator),
     route('GET', '/api/v1/providers/:slug/certifications', handle.certifications, operator),
     route('GET', '/api/v1/providers/:slug/certifications/:id', handle.certification, operator),

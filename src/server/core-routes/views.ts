@@ -69,7 +69,15 @@ export function providerView(p: StoredProvider, webhookUrl: string): ProviderVie
 }
 
 export function certificationSummaryView(r: CertificationRecord): CertificationSummaryView {
-  return { id: r.id, slug: r.slug, createdAt: r.createdAt, verdict: r.verdict, configVersion: r.configVersion, summary: r.report.summary, durationMs: r.report.durationMs };
+  return {
+    id: r.id,
+    slug: r.slug,
+    createdAt: r.createdAt,
+    verdict: r.verdict,
+    configVersion: r.configVersion,
+    summary: r.report.summary,
+    durationMs: r.report.durationMs,
+  };
 }
 
 /** The stored record minus its credential fingerprint. */

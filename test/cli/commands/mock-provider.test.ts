@@ -1,10 +1,9 @@
-import { Writable, Readable } from 'node:stream';
-import { Command } from 'commander';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../../src/reference-provider/index.js';
-import { runCommand } from '../../config/cli-io.js';
 import type { CliIo } from '../../../src/cli/io.js';
 import { UsageError } from '../../../src/model/errors.js';
+import { FAULTS } from '../../../src/reference-provider/index.js';
+import { runCommand } from '../../config/cli-io.js';
 
 const CREDENTIAL = 'cli-canary-credential-5d1e';
 const SECRET = 'cli-canary-webhook-secret-8b0f';
@@ -25,7 +24,14 @@ function recorder(): { stream: Writable; text: () => string; onWrite: (listener:
 function harness(env: NodeJS.ProcessEnv) {
   const stdout = recorder();
   const stderr = recorder();
-  const io: CliIo = { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]), env, cwd: process.cwd(), writeFile: async () => undefined };
+  const io: CliIo = {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from([]),
+    env,
+    cwd: process.cwd(),
+    writeFile: async () => undefined,
+  };
   // Stands for SIGINT/SIGTERM, which main turns into this abort.
   const signal = new AbortController();
   const stop = (): void => signal.abort('SIGTERM');
@@ -55,14 +61,25 @@ describe('provcert mock-provider', () => {
     await h.run('--list-faults');
     const lines = h.stdout.text().trim().split('\n');
     expect(lines).toHaveLength(Object.keys(FAULTS).length);
-    expect(lines.find((l) => l.startsWith('webhook-reserialized '))).toMatch(/^webhook-reserialized\s+webhook\s+the event signature covers/);
+    expect(lines.find((l) => l.startsWith('webhook-reserialized '))).toMatch(
+      /^webhook-reserialized\s+webhook\s+the event signature covers/,
+    );
     expect(h.exits).toEqual([0]);
   });
 
   it.each([
-    ['no credential', { SERVICE_WEBHOOK_SECRET: SECRET }, [], /missing provider credential: the environment variable PROVIDER_API_KEY is not set/],
-    ['--webhook-url without the secret that signs', { PROVIDER_API_KEY: CREDENTIAL }, ['--webhook-url', 'http://127.0.0.1:1/api/v1/webhooks/demo-kitchen'],
-      /--webhook-url needs the webhook secret to sign the events: the environment variable SERVICE_WEBHOOK_SECRET is not set/],
+    [
+      'no credential',
+      { SERVICE_WEBHOOK_SECRET: SECRET },
+      [],
+      /missing provider credential: the environment variable PROVIDER_API_KEY is not set/,
+    ],
+    [
+      '--webhook-url without the secret that signs',
+      { PROVIDER_API_KEY: CREDENTIAL },
+      ['--webhook-url', 'http://127.0.0.1:1/api/v1/webhooks/demo-kitchen'],
+      /--webhook-url needs the webhook secret to sign the events: the environment variable SERVICE_WEBHOOK_SECRET is not set/,
+    ],
   ])('refuses to start: %s', async (_name, env, args, message) => {
     const h = harness(env);
     const error = await h.run('--port', '0', ...args).catch((e: unknown) => e);
@@ -85,7 +102,9 @@ describe('provcert mock-provider', () => {
   it('names where signed webhooks go when --webhook-url and the secret are given', async () => {
     const h = harness({ PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET });
     const running = h.run('--port', '0', '--webhook-url', 'http://127.0.0.1:1/api/v1/webhooks/demo-kitchen');
-    expect(await firstLine(h.stdout)).toMatch(/; webhooks: signed and sent to http:\/\/127\.0\.0\.1:1\/api\/v1\/webhooks\/demo-kitchen\)$/);
+    expect(await firstLine(h.stdout)).toMatch(
+      /; webhooks: signed and sent to http:\/\/127\.0\.0\.1:1\/api\/v1\/webhooks\/demo-kitchen\)$/,
+    );
     h.stop();
     await running;
     expect(h.stdout.text() + h.stderr.text()).not.toContain(SECRET);
@@ -108,14 +127,33 @@ describe('provcert mock-provider', () => {
 
   it('serves with credentials from the named variables, prints its URL and faults (no secrets), and stops cleanly', async () => {
     const h = harness({ MY_KEY: CREDENTIAL, MY_SECRET: SECRET });
-    const running = h.run('--port', '0', '--auth', 'bearer', '--credential-env', 'MY_KEY', '--webhook-secret-env', 'MY_SECRET',
-      '--fault', 'payment-invented,missing-next-action', '--capabilities', 'METADATA,HEALTH,CATALOG', '--quote-ttl', '7');
+    const running = h.run(
+      '--port',
+      '0',
+      '--auth',
+      'bearer',
+      '--credential-env',
+      'MY_KEY',
+      '--webhook-secret-env',
+      'MY_SECRET',
+      '--fault',
+      'payment-invented,missing-next-action',
+      '--capabilities',
+      'METADATA,HEALTH,CATALOG',
+      '--quote-ttl',
+      '7',
+    );
     const line = await firstLine(h.stdout);
-    expect(line).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(auth BEARER_TOKEN; faults: payment-invented, missing-next-action; webhooks: not sent \(no --webhook-url\)\)/);
+    expect(line).toMatch(
+      /listening on http:\/\/127\.0\.0\.1:\d+ \(auth BEARER_TOKEN; faults: payment-invented, missing-next-action; webhooks: not sent \(no --webhook-url\)\)/,
+    );
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
     const info = await fetch(`${url}/provider-info`, { headers: { authorization: `Bearer ${CREDENTIAL}` } });
     expect(info.status).toBe(200);
-    expect(await info.json()).toMatchObject({ authMethod: 'BEARER_TOKEN', capabilities: ['METADATA', 'HEALTH', 'CATALOG'] });
+    expect(await info.json()).toMatchObject({
+      authMethod: 'BEARER_TOKEN',
+      capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+    });
     expect((await fetch(`${url}/provider-info`)).status).toBe(401);
 
     h.stop();
@@ -133,7 +171,9 @@ describe('provcert mock-provider', () => {
     const line = await firstLine(h.stdout);
     expect(line).toMatch(/\(auth API_KEY; variant minimal; faults: none;/);
     const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
-    const health = (await (await fetch(`${url}/health`, { headers: { 'x-provider-api-key': CREDENTIAL } })).json()) as Record<string, unknown>;
+    const health = (await (
+      await fetch(`${url}/health`, { headers: { 'x-provider-api-key': CREDENTIAL } })
+    ).json()) as Record<string, unknown>;
     expect(health.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
     expect(health.details).toBeUndefined();
     h.stop();

@@ -12,5 +12,11 @@ if (dataDir === undefined || specPath === undefined || secret === undefined) {
   process.exit(2);
 }
 const contract = await loadContract(specPath);
-const server = await startCoreServer({ host: '127.0.0.1', port: 0, dataDir, contract, secretFor: (s) => (s === 'demo' ? secret : undefined) });
-process.stdout.write(JSON.stringify({ port: server.port }) + '\n');
+const server = await startCoreServer({
+  host: '127.0.0.1',
+  port: 0,
+  dataDir,
+  contract,
+  secretFor: (s) => (s === 'demo' ? secret : undefined),
+});
+process.stdout.write(`${JSON.stringify({ port: server.port })}\n`);

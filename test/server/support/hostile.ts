@@ -1,13 +1,18 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 
-export type Outcome = { status: number; headers: Record<string, string | string[] | undefined>; text: string } | { status: 'reset' };
+export type Outcome =
+  | { status: number; headers: Record<string, string | string[] | undefined>; text: string }
+  | { status: 'reset' };
 
 /**
  * A hostile sender: posts `body` (or `declaredLength` without sending it all) and reports the answer, or
  * 'reset' when the server cut the connection first (expected for bodies it refuses to read).
  */
-export function hostilePost(url: string, options: { headers?: Record<string, string>; body?: Buffer; chunked?: boolean; declaredLength?: number }): Promise<Outcome> {
+export function hostilePost(
+  url: string,
+  options: { headers?: Record<string, string>; body?: Buffer; chunked?: boolean; declaredLength?: number },
+): Promise<Outcome> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (o: Outcome): void => {
@@ -17,12 +22,18 @@ export function hostilePost(url: string, options: { headers?: Record<string, str
     };
     const body = options.body ?? Buffer.alloc(0);
     const length = options.chunked ? {} : { 'content-length': String(options.declaredLength ?? body.length) };
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...length, ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', () => done({ status: 'reset' }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...length, ...options.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', () => done({ status: 'reset' }));
+      },
+    );
     req.on('error', () => done({ status: 'reset' }));
     if (options.declaredLength !== undefined && options.declaredLength > body.length) {
       req.write(body); // the rest never comes: the server must answer without it

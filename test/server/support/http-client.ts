@@ -1,5 +1,5 @@
-import { Agent, request } from 'node:http';
 import { createHmac } from 'node:crypto';
+import { type Agent, request } from 'node:http';
 
 export interface RawAnswer {
   status: number;
@@ -15,27 +15,32 @@ export function post(
   agent?: Agent,
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, json, text });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers }, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, json, text });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-export const sign = (secret: string, body: string | Buffer): string => createHmac('sha256', secret).update(body).digest('hex');
+export const sign = (secret: string, body: string | Buffer): string =>
+  createHmac('sha256', secret).update(body).digest('hex');
 
 export function event(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

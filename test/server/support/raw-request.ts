@@ -7,7 +7,12 @@ export interface Answer {
 }
 
 /** One request with the path sent exactly as given (fetch would resolve `..` and tidy slashes). */
-export function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+export function send(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   const { hostname, port } = new URL(base);
   const body = options.body ?? '';
   const headers = { 'content-length': String(Buffer.byteLength(body)), ...options.headers };

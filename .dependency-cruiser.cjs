@@ -1,0 +1,60 @@
+/**
+ * The layer map (docs/architecture.md): imports point down only.
+ *   cli → runner → checks → http, spec → model
+ *   report and server read the model; config and doctor serve the cli; util and model are at the bottom.
+ * Each rule names a layer and what it may import; anything else fails `npm run lint:deps` naming the rule.
+ */
+const layers = {
+  model: [],
+  util: ['model'],
+  http: ['util', 'model'],
+  spec: ['util', 'model'],
+  checks: ['http', 'spec', 'util', 'model'],
+  doctor: ['http', 'util', 'model'],
+  report: ['util', 'model'],
+  server: ['spec', 'http', 'util', 'model'],
+  'reference-provider': ['http', 'util', 'model'],
+  config: ['report', 'spec', 'util', 'model'],
+  runner: ['checks', 'doctor', 'server', 'http', 'spec', 'util', 'model'],
+  cli: ['runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'spec', 'util', 'model'],
+};
+
+const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ may import only ${allowed.length ? allowed.map((l) => `src/${l}/`).join(', ') : 'itself'} (docs/architecture.md)`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: '^src/', pathNot: [`^src/${layer}/`, ...allowed.map((l) => `^src/${l}/`)] },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-cycles',
+      comment: 'A module must not depend on itself through others.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'tests-and-bench-are-not-product',
+      comment: 'Product code never imports tests or benchmarks.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/spec/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

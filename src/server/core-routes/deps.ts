@@ -1,0 +1,37 @@
+import type { RunReport } from '../../model/report.js';
+import type { WebhookInbox } from '../../model/webhooks.js';
+import type { Contract } from '../../spec/contract.js';
+import type { CoreServer } from '../core-server.js';
+import type { Registration, RegistrationRules } from './registration.js';
+import type { ProviderRegistry } from './registry.js';
+
+/** What the core routes are built from (provcert serve supplies it). */
+export interface CertifyInput {
+  registration: Registration;
+  credential: string;
+  webhookSecret: string;
+  inbox: WebhookInbox;
+}
+
+/** Runs the certification engine against a registered provider (injected: tests pass a fake). */
+export type Certifier = (input: CertifyInput) => Promise<RunReport>;
+
+export interface CoreRoutesDeps {
+  /** The compiled contract: validates registration bodies (CoreRegistrationInput). */
+  contract: Contract;
+  registry: ProviderRegistry;
+  certify: Certifier;
+  /** Bearer token operators must present; undefined = core routes refuse every request. */
+  adminToken: string | undefined;
+  adminTokenEnv: string;
+  rules: () => RegistrationRules;
+  /** The running core's inbox and history (set once it listens). */
+  core: () => Pick<CoreServer, 'urlFor' | 'all' | 'waitFor' | 'events'> | undefined;
+  /** Whether a slug is known to the webhook receiver (registered or configured). */
+  knownSlug(slug: string): boolean;
+  env: NodeJS.ProcessEnv;
+  /** The only directory credentialFile references may name files in (symlinks resolved). */
+  credentialDir: string;
+  now?: () => Date;
+  log?: (line: string) => void;
+}
