@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { CHECKS, parseCheckIds } from '../checks/registry.js';
 import { didYouMean } from '../config/explain.js';
 import type { RawRunOptions } from '../config/flags.js';
 import { credentialFinding } from '../doctor/auth.js';
-import { parseAuthMethod } from '../http/auth.js';
-import { nonPublicHostReason } from '../http/host.js';
 import type { CheckId } from '../model/check-ids.js';
 import {
   DEFAULT_CREDENTIAL_ENV,
@@ -16,6 +12,7 @@ import {
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import type { RunConfig } from '../model/run-config.js';
+import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from './options.js';
 
 export interface ResolvedRun {
   config: RunConfig;
@@ -23,14 +20,6 @@ export interface ResolvedRun {
   webhookSecret: string;
   /** Set when the secret was generated: the one time it is shown, so the provider can be configured. */
   generatedSecret: boolean;
-}
-
-function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`);
-  return n;
 }
 
 function checkIds(flag: string, value: string | undefined): CheckId[] | undefined {
@@ -54,16 +43,7 @@ function readCredential(
   cwd: string,
 ): { credential: string; source: RunConfig['credentialSource'] } {
   if (raw.credentialFile) {
-    const path = resolve(cwd, raw.credentialFile);
-    let credential: string;
-    try {
-      // One trailing newline is an editor artefact, not part of the secret.
-      credential = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
-    } catch (e) {
-      throw new UsageError(
-        `cannot read --credential-file ${raw.credentialFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-    }
+    const { value: credential, path } = readCredentialFile(raw.credentialFile, cwd);
     refuseStrayWhitespace(credential, `the file ${raw.credentialFile}`);
     return { credential, source: { kind: 'file', path } };
   }
@@ -78,43 +58,10 @@ function readCredential(
   return { credential, source: { kind: 'env', name } };
 }
 
-/**
- * For an address typed without its scheme ("localhost:3000"): the URL it most likely means, as a hint.
- * A loopback or private host gets http:// and --local (self-tests); anything else https://.
- */
-export function suggestedBaseUrl(value: string, local: boolean): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.trim() === '') return undefined;
-  let host: string;
-  try {
-    host = new URL(`http://${value}`).hostname;
-  } catch {
-    return undefined;
-  }
-  if (nonPublicHostReason(host)) return `did you mean --base-url http://${value}${local ? '' : ' --local'}?`;
-  return `did you mean --base-url https://${value}?`;
-}
-
 /** Flags + environment → a complete RunConfig. Every problem is a UsageError (exit 2) naming the flag. */
 export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): ResolvedRun {
-  if (!raw.baseUrl) throw new UsageError('missing --base-url <url> (the provider API base address)');
-  let url: URL;
-  const suggestion = suggestedBaseUrl(raw.baseUrl, raw.local === true);
-  try {
-    url = new URL(raw.baseUrl);
-  } catch {
-    throw new UsageError(
-      `--base-url "${raw.baseUrl}" is not a URL (expected e.g. https://provider.example.com/api)`,
-      suggestion,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`--base-url must be http(s), got ${url.protocol}`, suggestion);
-  if (!raw.auth) throw new UsageError('missing --auth <API_KEY|BEARER_TOKEN|HMAC_SIGNATURE>');
-  const authMethod = parseAuthMethod(raw.auth);
-  if (!authMethod)
-    throw new UsageError(
-      `--auth "${raw.auth}" is not an auth method; use API_KEY, BEARER_TOKEN or HMAC_SIGNATURE (aliases api-key, bearer, hmac)`,
-    );
+  const baseUrl = parseBaseUrlFlag(raw.baseUrl, raw.local === true);
+  const authMethod = parseAuthFlag(raw.auth);
   let profile: Profile | undefined;
   if (raw.profile) {
     profile = PROFILES.find((p) => p === raw.profile?.toUpperCase());
@@ -126,7 +73,7 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
   const webhookSecret = fromEnv || randomBytes(24).toString('hex');
 
   const config: RunConfig = {
-    baseUrl: raw.baseUrl,
+    baseUrl,
     authMethod,
     credentialSource: source,
     ...(profile ? { profile } : {}),
@@ -141,16 +88,16 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
     ...(raw.fulfillment ? { fulfillment: raw.fulfillment.toUpperCase() } : {}),
     local: raw.local === true,
     webhookHost: raw.webhookHost ?? '127.0.0.1',
-    webhookPort: integer('webhook-port', raw.webhookPort, 8787, 0, 65535),
+    webhookPort: parseIntegerFlag('--webhook-port', raw.webhookPort, 8787, 0, 65535),
     webhookSecretSource: fromEnv ? { kind: 'env', name: secretEnv } : { kind: 'generated' },
-    webhookTimeoutMs: integer('webhook-timeout', raw.webhookTimeout, 30_000, 100, 600_000),
-    timeoutMs: integer('timeout', raw.timeout, 10_000, 100, 600_000),
-    maxExpiryWaitS: integer('max-expiry-wait', raw.maxExpiryWait, 120, 1, 3600),
+    webhookTimeoutMs: parseIntegerFlag('--webhook-timeout', raw.webhookTimeout, 30_000, 100, 600_000),
+    timeoutMs: parseIntegerFlag('--timeout', raw.timeout, 10_000, 100, 600_000),
+    maxExpiryWaitS: parseIntegerFlag('--max-expiry-wait', raw.maxExpiryWait, 120, 1, 3600),
     ...(raw.only ? { only: checkIds('only', raw.only) as CheckId[] } : {}),
     ...(raw.skip ? { skip: checkIds('skip', raw.skip) as CheckId[] } : {}),
     seed: raw.seed ?? randomBytes(4).toString('hex'),
     maxBodyBytes: 5 * 1024 * 1024,
-    concurrency: integer('concurrency', raw.concurrency, 8, 1, 64),
+    concurrency: parseIntegerFlag('--concurrency', raw.concurrency, 8, 1, 64),
     ...(raw.strict ? { strict: true } : {}),
   };
   return { config, credential, webhookSecret, generatedSecret: !fromEnv };

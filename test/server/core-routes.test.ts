@@ -2,41 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/report.js';
 import type { CertifyInput } from '../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-canary-77';
 const CREDENTIAL = 'provider-credential-canary-42';
-
-function fakeReport(verdict: 'PASS' | 'FAIL'): RunReport {
-  const now = new Date().toISOString();
-  return {
-    reportVersion: 1,
-    tool: { name: 'provcert', version: '0.0.0' },
-    contract: { version: '1.0.0', spec: 'test' },
-    provider: {
-      baseUrl: 'http://127.0.0.1:9',
-      authMethod: 'API_KEY',
-      profile: 'TRANSACTIONAL',
-      capabilities: [],
-      fulfillment: 'REMOTE',
-    },
-    verdict,
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 1,
-    summary: { pass: verdict === 'PASS' ? 1 : 0, fail: verdict === 'FAIL' ? 1 : 0, skip: 0, error: 0 },
-    checks: [],
-    webhooks: { url: '', events: [] },
-    inputs: {},
-    requirements: {},
-  };
-}
 
 let contract: Contract;
 let dataDir: string;

@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/report.js';
 import type { CertifyInput } from '../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-hostile-31';
@@ -48,31 +48,6 @@ const registration = (overrides: Record<string, unknown> = {}): Record<string, u
   ...overrides,
 });
 
-function fakeReport(): RunReport {
-  const now = new Date().toISOString();
-  return {
-    reportVersion: 1,
-    tool: { name: 'provcert', version: '0.0.0' },
-    contract: { version: '1.0.0', spec: 'test' },
-    provider: {
-      baseUrl: 'http://127.0.0.1:9',
-      authMethod: 'API_KEY',
-      profile: 'TRANSACTIONAL',
-      capabilities: [],
-      fulfillment: 'REMOTE',
-    },
-    verdict: 'PASS',
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 1,
-    summary: { pass: 1, fail: 0, skip: 0, error: 0 },
-    checks: [],
-    requirements: {},
-    webhooks: { url: '', events: [] },
-    inputs: {},
-  };
-}
-
 beforeAll(async () => {
   contract = await loadContract();
 });
@@ -85,7 +60,7 @@ beforeEach(async () => {
     contract,
     certify: (input: CertifyInput) => {
       credentialsSeen.push(input.credential);
-      return Promise.resolve(fakeReport());
+      return Promise.resolve(fakeReport('PASS'));
     },
     env,
     cwd: dataDir,
