@@ -1,7 +1,8 @@
 /**
  * The layer map (docs/architecture.md): imports point down only.
  *   cli → runner → checks → http, spec → model
- *   report and server read the model; config and doctor serve the cli; util and model are at the bottom.
+ *   report and server read the model; config and doctor serve the cli; lib (the package exports) sits beside cli;
+ *   util and model are at the bottom.
  * Each rule names a layer and what it may import; anything else fails `npm run lint:deps` naming the rule.
  */
 const layers = {
@@ -16,6 +17,8 @@ const layers = {
   'reference-provider': ['http', 'util', 'model'],
   config: ['report', 'spec', 'util', 'model'],
   runner: ['checks', 'doctor', 'server', 'http', 'spec', 'util', 'model'],
+  // The library entry points (package exports): beside the cli, for providers' own test suites.
+  lib: ['runner', 'checks', 'spec', 'config', 'util', 'model'],
   cli: ['runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'spec', 'util', 'model'],
 };
 

@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validate as libraryValidate } from '../src/lib/index.js';
 import { BUNDLED_SPEC_PATH } from '../src/spec/bundled-path.js';
 import { contractData, validators } from '../src/spec/generated/contract-validators.js';
 import { compileSpecAtRunTime } from '../src/spec/load.js';
@@ -130,7 +131,33 @@ async function catalogInProcess(): Promise<void> {
   );
 }
 
+/** `import { validate } from 'provcert'` must keep at least this share of the bare validator's throughput. */
+const TARGET_LIBRARY_SHARE = 0.8;
+
+/** Throughput of the library's validate() as a share of the bare generated validator, on a small body and a 1 MB catalog. */
+async function libraryThroughput(): Promise<void> {
+  const small = JSON.parse(await readFile(SMALL_FILE, 'utf8')) as unknown;
+  const { value: catalog } = await catalogOfOneMegabyte();
+  console.log(`import { validate } from 'provcert', throughput against the bare generated validator (target ≥ 80 %)`);
+  for (const [schema, value, label] of [
+    [SMALL_SCHEMA, small, 'small body'],
+    ['Catalog', catalog, '1 MB catalog'],
+  ] as const) {
+    const bare = validators[contractData.schemas[schema] ?? ''];
+    if (!bare || !libraryValidate(schema, value).valid) throw new Error(`the bench ${label} must be a valid ${schema}`);
+    const [viaLibrary, viaBare] = pairedMedians(
+      () => libraryValidate(schema, value),
+      () => bare(value),
+    );
+    const share = viaBare / viaLibrary;
+    console.log(
+      `  ${label}: ${(1000 / viaLibrary).toFixed(0)}/s vs ${(1000 / viaBare).toFixed(0)}/s bare · ${(share * 100).toFixed(0)} % (target ≥ ${TARGET_LIBRARY_SHARE * 100} %) ${verdict(share >= TARGET_LIBRARY_SHARE)}`,
+    );
+  }
+}
+
 export async function main(): Promise<void> {
   await wholeProcess();
   await catalogInProcess();
+  await libraryThroughput();
 }

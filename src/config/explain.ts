@@ -54,6 +54,14 @@ export function didYouMean(value: string, candidates: readonly string[]): string
   return suggestion ? ` (did you mean ${suggestion}?)` : '';
 }
 
+/** " (did you mean X?)" for a schema name: a typo's nearest name, else the names containing what was typed ("quote" → Quote, QuoteLine…). */
+export function schemaSuggestion(typed: string, names: readonly string[]): string {
+  const typo = didYouMean(typed, names);
+  if (typo) return typo;
+  const containing = names.filter((n) => n.toLowerCase().includes(typed.toLowerCase()));
+  return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
+}
+
 function secretKeyReason(key: string): string {
   const webhook = /webhook/i.test(key);
   const fix = webhook
@@ -62,12 +70,13 @@ function secretKeyReason(key: string): string {
   return `key "${key}" would hold a secret, and secrets never go in the config file: ${fix}`;
 }
 
-function unknownKeyReason(key: string): string {
+/** Why a key is refused: it would hold a secret, or it is a typo of a known key (the fleet file has its own keys). */
+export function unknownKeyReason(key: string, known: readonly string[] = OPTION_KEYS): string {
   if (looksLikeSecretKey(key)) return secretKeyReason(key);
-  const suggestion = nearest(key, OPTION_KEYS);
+  const suggestion = nearest(key, known);
   return suggestion
     ? `unknown key "${key}" (did you mean ${suggestion}?)`
-    : `unknown key "${key}"; known keys: ${OPTION_KEYS.join(', ')}`;
+    : `unknown key "${key}"; known keys: ${known.join(', ')}`;
 }
 
 function found(e: ErrorObject): string {

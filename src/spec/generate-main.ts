@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { packageRoot } from '../util/package-root.js';
 import { BUNDLED_SPEC_PATH } from './bundled-path.js';
 import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from './generate.js';
+import { GENERATED_TYPES, generateContractTypes } from './generate-types.js';
 
 /*
- * `npm run build`, after tsc: generate the bundled contract's validators, write them into dist (beside this
- * compiled file) and refresh the committed copy under src/spec/generated when the spec changed.
+ * `npm run build`, after tsc: generate the bundled contract's validators and types, write them into dist (beside
+ * this compiled file) and refresh the committed copies under src/spec/generated when the spec changed.
  */
 
 /**
@@ -30,12 +31,18 @@ if (!generated.ok) {
   process.exit(2);
 }
 const { js, dts } = generated.value;
-await writeIfChanged(join(import.meta.dirname, GENERATED_DIR, GENERATED_JS), js);
+const types = await generateContractTypes(BUNDLED_SPEC_PATH);
+// tsc emits no declaration for a .d.ts or a .js it did not compile: the build output gets all three here.
+const distDir = join(import.meta.dirname, GENERATED_DIR);
+await writeIfChanged(join(distDir, GENERATED_JS), js);
+await writeIfChanged(join(distDir, GENERATED_DTS), dts);
+await writeIfChanged(join(distDir, GENERATED_TYPES), types);
 const sourceDir = join(packageRoot, 'src', 'spec', GENERATED_DIR);
 if (existsSync(join(packageRoot, 'src', 'spec'))) {
   const changed = [
     await writeIfChanged(join(sourceDir, GENERATED_JS), js),
     await writeIfChanged(join(sourceDir, GENERATED_DTS), dts),
+    await writeIfChanged(join(sourceDir, GENERATED_TYPES), types),
   ];
   if (changed.some(Boolean))
     process.stdout.write(`provcert build: regenerated src/spec/${GENERATED_DIR}/ from spec/openapi.yaml (commit it)\n`);

@@ -7,8 +7,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
 import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from '../../src/spec/generate.js';
+import { GENERATED_TYPES, generateContractTypes } from '../../src/spec/generate-types.js';
 import { specSha256 } from '../../src/spec/generated/contract-validators.js';
-import { loadPrecompiledContract } from '../../src/spec/precompiled.js';
+import { loadPrecompiledContract, precompiledContract } from '../../src/spec/precompiled.js';
 import { sha256 } from '../../src/spec/spec-hash.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -19,6 +20,7 @@ const STALE = 'is not what spec/openapi.yaml generates: run `npm run build` (and
 const generated = await generateValidatorModule(BUNDLED_SPEC_PATH);
 if (!generated.ok) throw new Error(generated.error.message);
 const { js, dts } = generated.value;
+const types = await generateContractTypes(BUNDLED_SPEC_PATH);
 
 /** Equal or not, without printing half a megabyte of diff. */
 const sameText = (path: string, expected: string): boolean =>
@@ -28,10 +30,22 @@ describe('generated validators are current with the spec', () => {
   it('the committed module is what the spec generates now', () => {
     expect(sameText(join(SOURCE_DIR, GENERATED_JS), js), `src/spec/generated/${GENERATED_JS} ${STALE}`).toBe(true);
     expect(sameText(join(SOURCE_DIR, GENERATED_DTS), dts), `src/spec/generated/${GENERATED_DTS} ${STALE}`).toBe(true);
+    expect(sameText(join(SOURCE_DIR, GENERATED_TYPES), types), `src/spec/generated/${GENERATED_TYPES} ${STALE}`).toBe(
+      true,
+    );
   });
 
   it('the build output is what the spec generates now', () => {
     expect(sameText(join(DIST_DIR, GENERATED_JS), js), `dist/src/spec/generated/${GENERATED_JS} ${STALE}`).toBe(true);
+    expect(sameText(join(DIST_DIR, GENERATED_TYPES), types), `dist/src/spec/generated/${GENERATED_TYPES} ${STALE}`).toBe(
+      true,
+    );
+  });
+
+  it('provcert/types exports every schema the validators know, under its own name', () => {
+    const named = [...types.matchAll(/^export type (\w+) = components\['schemas'\]\['(\w+)'\];$/gm)];
+    expect(named.every(([, alias, schema]) => alias === schema)).toBe(true);
+    expect(named.map(([, name]) => name).sort()).toEqual(precompiledContract().schemaNames());
   });
 
   it('names the spec it was generated from by its hash', () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { didYouMean } from '../../config/explain.js';
+import { schemaSuggestion } from '../../config/explain.js';
 import { UsageError } from '../../model/errors.js';
 import { loadContract } from '../../spec/load.js';
 import type { CommandContext } from '../command.js';
@@ -20,14 +20,6 @@ async function readInput(source: string, io: CliIo): Promise<string> {
       `cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
     );
   }
-}
-
-/** " (did you mean X?)": a typo's nearest name, else the names containing what was typed ("quote" → Quote, QuoteLine…). */
-export function schemaSuggestion(typed: string, names: readonly string[]): string {
-  const typo = didYouMean(typed, names);
-  if (typo) return typo;
-  const containing = names.filter((n) => n.toLowerCase().includes(typed.toLowerCase()));
-  return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
 }
 
 export async function execute(

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { parseCheckIds } from '../checks/registry.js';
+import type { CheckId } from '../model/check-ids.js';
+import {
+  AUTH_METHODS,
+  type AuthMethod,
+  DEFAULT_CREDENTIAL_ENV,
+  DEFAULT_WEBHOOK_SECRET_ENV,
+  PROFILES,
+  type Profile,
+} from '../model/contract-constants.js';
+import { UsageError } from '../model/errors.js';
+import type { CheckResult, RunReport } from '../model/report.js';
+import type { RunConfig } from '../model/run-config.js';
+import { runCertification } from '../runner/run.js';
+import { loadContract } from '../spec/load.js';
+
+/** One certification run, as `provcert run` takes it, with the secrets as values instead of variable names. */
+export interface CertifyOptions {
+  /** The provider's API base address, e.g. http://127.0.0.1:4010 (plain http needs `local: true`). */
+  baseUrl: string;
+  auth: AuthMethod;
+  /** The API key, bearer token or HMAC secret provcert authenticates with. */
+  credential: string;
+  /** The secret the provider signs its status webhooks with. */
+  webhookSecret: string;
+  /** A provider on this machine (plain http allowed), as `--local`. Default false. */
+  local?: boolean;
+  /** Where the embedded receiver listens; the provider posts to http://HOST:PORT/api/v1/webhooks/<slug>. */
+  webhookHost?: string;
+  /** Default 8787; 0 picks a free port (then only a provider told the address at run time can post to it). */
+  webhookPort?: number;
+  profile?: Profile;
+  capabilities?: string[];
+  fulfillment?: string;
+  /** Run only these checks (ids as `provcert list` shows them). */
+  only?: CheckId[];
+  skip?: CheckId[];
+  strict?: boolean;
+  timeoutMs?: number;
+  webhookTimeoutMs?: number;
+  maxExpiryWaitS?: number;
+  concurrency?: number;
+  seed?: string;
+  /** Stops the run early (AbortController.abort()); the report of what ran is still returned. */
+  signal?: AbortSignal;
+  /** Called as each check ends, e.g. to log progress. */
+  onCheckEnd?: (result: CheckResult) => void;
+  /**
+   * The variable names the report's reproduce commands read the secrets from (default PROVIDER_API_KEY and
+   * SERVICE_WEBHOOK_SECRET): the report never holds the values.
+   */
+  credentialEnv?: string;
+  webhookSecretEnv?: string;
+}
+
+function checked(options: CertifyOptions): void {
+  try {
+    new URL(options.baseUrl);
+  } catch {
+    throw new UsageError(`certify: baseUrl "${options.baseUrl}" is not an absolute URL`);
+  }
+  if (!AUTH_METHODS.includes(options.auth))
+    throw new UsageError(`certify: auth must be one of ${AUTH_METHODS.join(', ')} (got "${String(options.auth)}")`);
+  if (options.profile !== undefined && !PROFILES.includes(options.profile))
+    throw new UsageError(`certify: profile must be one of ${PROFILES.join(', ')} (got "${String(options.profile)}")`);
+  for (const [name, value] of [
+    ['credential', options.credential],
+    ['webhookSecret', options.webhookSecret],
+  ] as const) {
+    if (typeof value !== 'string' || value.length === 0)
+      throw new UsageError(`certify: ${name} must be a non-empty string`);
+  }
+  const unknown = parseCheckIds([...(options.only ?? []), ...(options.skip ?? [])].join(',')).unknown;
+  if (unknown.length > 0) throw new UsageError(`certify: unknown check id ${unknown.join(', ')} (see provcert list)`);
+}
+
+function runConfig(options: CertifyOptions): RunConfig {
+  return {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    authMethod: options.auth,
+    credentialSource: { kind: 'env', name: options.credentialEnv ?? DEFAULT_CREDENTIAL_ENV },
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.capabilities ? { capabilities: options.capabilities.map((c) => c.toUpperCase()) } : {}),
+    ...(options.fulfillment ? { fulfillment: options.fulfillment.toUpperCase() } : {}),
+    local: options.local === true,
+    webhookHost: options.webhookHost ?? '127.0.0.1',
+    webhookPort: options.webhookPort ?? 8787,
+    webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 30_000,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxExpiryWaitS: options.maxExpiryWaitS ?? 120,
+    ...(options.only ? { only: options.only } : {}),
+    ...(options.skip ? { skip: options.skip } : {}),
+    seed: options.seed ?? randomBytes(4).toString('hex'),
+    maxBodyBytes: 5 * 1024 * 1024,
+    concurrency: options.concurrency ?? 8,
+    ...(options.strict ? { strict: true } : {}),
+  };
+}
+
+/**
+ * Certify a provider in-process, as `provcert run` does, and return the run report (the JSON report's shape;
+ * `report.verdict` is PASS or FAIL). Provider faults are findings in the report, never exceptions; only unusable
+ * options (a UsageError) and an occupied webhook port reject.
+ */
+export async function certify(options: CertifyOptions): Promise<RunReport> {
+  checked(options);
+  const contract = await loadContract();
+  return runCertification(runConfig(options), {
+    contract,
+    credential: options.credential,
+    webhookSecret: options.webhookSecret,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onCheckEnd ? { hooks: { onCheckEnd: options.onCheckEnd } } : {}),
+  });
+}

@@ -1,0 +1,42 @@
+import { schemaSuggestion } from '../config/explain.js';
+import type { Contract } from '../spec/contract.js';
+import type { components } from '../spec/generated/contract-types.js';
+import { precompiledContract } from '../spec/precompiled.js';
+import type { SchemaProblem } from '../spec/types.js';
+
+/** The name of a schema of the contract (`Catalog`, `NormalizedQuote`…): `provcert validate --list`. */
+export type SchemaName = keyof components['schemas'] & string;
+
+export interface ContractValidation {
+  valid: boolean;
+  /** Why the value does not match, in the words `provcert validate` prints; empty when valid. */
+  errors: SchemaProblem[];
+  /** What the contract allows but a provider should look at (offsetless timestamps…); never a reason to fail. */
+  warnings: SchemaProblem[];
+}
+
+let bundled: Contract | undefined;
+
+/** The validators `npm run build` generated: nothing parsed or compiled, the first call included. */
+const contract = (): Contract => {
+  bundled ??= precompiledContract();
+  return bundled;
+};
+
+/** Every schema name `validate` takes, sorted. */
+export const schemaNames = (): string[] => contract().schemaNames();
+
+/**
+ * Validate a value (a parsed JSON body) against a schema of the contract, in-process and synchronously.
+ * Throws a TypeError naming the nearest schema when `schemaName` is not one (a typo is a test bug, not a result).
+ */
+export function validate(schemaName: SchemaName, value: unknown): ContractValidation {
+  const c = contract();
+  if (!c.hasSchema(schemaName)) {
+    throw new TypeError(
+      `provcert: unknown schema "${String(schemaName)}"${schemaSuggestion(String(schemaName), c.schemaNames())}`,
+    );
+  }
+  const { valid, problems, warnings } = c.validate(schemaName, value);
+  return { valid, errors: problems, warnings };
+}

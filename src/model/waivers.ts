@@ -1,0 +1,37 @@
+import type { CheckId } from './check-ids.js';
+import type { RequirementId } from './findings.js';
+
+/**
+ * One entry of `expectedFailures` in a config or fleet file: a known failure the gate lives with until a date.
+ * `until` is a calendar date (YYYY-MM-DD, UTC); the waiver holds through that whole day.
+ */
+export interface ExpectedFailure {
+  check: CheckId;
+  /** Only failures citing this requirement are waived; absent: any failure of the check. */
+  requirement?: RequirementId;
+  /** Only this provider (fleets); absent: every provider. */
+  provider?: string;
+  reason: string;
+  until: string;
+}
+
+/**
+ * What became of a waiver in a run. Only `applied` keeps the gate green; the others fail it and say why:
+ * - applied: it waived at least one failure;
+ * - stale: its check ran and passed (the failure is fixed; remove the waiver);
+ * - unmatched: no check that ran failed the way it describes (wrong check, requirement or provider);
+ * - expired: its date has passed (its failures count again).
+ */
+export type WaiverState = 'applied' | 'stale' | 'unmatched' | 'expired';
+
+export interface WaiverOutcome extends ExpectedFailure {
+  state: WaiverState;
+  /** One line a person can act on, e.g. "quote-math passed on north-kitchen: remove this waiver". */
+  message: string;
+}
+
+/** Set on a failed or errored check result a waiver covers: it no longer fails the gate. */
+export interface AppliedWaiver {
+  reason: string;
+  until: string;
+}
