@@ -38,3 +38,9 @@ function ipv6Reason(host: string): string | undefined {
   if ((first & 0xffc0) === 0xfe80) return 'is a link-local IPv6 address (fe80::/10)';
   return undefined;
 }
+
+/** A host on this very machine (localhost, 127.0.0.0/8, ::1): it reads the same clock as provcert. */
+export function isLoopbackHost(hostname: string): boolean {
+  const reason = nonPublicHostReason(hostname);
+  return reason === 'is localhost' || reason?.includes('loopback') === true;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeBaseAddress } from '../../src/checks/support/address.js';
-import { nonPublicHostReason } from '../../src/http/host.js';
+import { isLoopbackHost, nonPublicHostReason } from '../../src/http/host.js';
 
 describe('nonPublicHostReason', () => {
   it.each<[string, RegExp | undefined]>([
@@ -29,6 +29,21 @@ describe('nonPublicHostReason', () => {
     const found = nonPublicHostReason(host);
     if (reason === undefined) expect(found).toBeUndefined();
     else expect(found).toMatch(reason);
+  });
+});
+
+describe("isLoopbackHost (a provider that shares provcert's clock)", () => {
+  it.each<[string, boolean]>([
+    ['localhost', true],
+    ['127.0.0.1', true],
+    ['127.9.9.9', true],
+    ['[::1]', true],
+    ['::ffff:127.0.0.1', true],
+    ['10.1.2.3', false],
+    ['192.168.1.10', false],
+    ['api.example.com', false],
+  ])('%s → %s', (host, loopback) => {
+    expect(isLoopbackHost(host)).toBe(loopback);
   });
 });
 
