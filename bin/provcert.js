@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 // Thin shim: the CLI lives in src/cli (compiled to dist/ by `npm install`'s prepare step).
-import { main } from '../dist/src/cli/main.js';
+import { readFileSync } from 'node:fs';
 
-process.exitCode = await main(process.argv);
+const [, , only, ...rest] = process.argv;
+if (rest.length === 0 && (only === '--version' || only === '-V')) {
+  // CI scripts ask for the version often: answer it without loading the CLI (same output as commander's).
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+} else {
+  const { main } = await import('../dist/src/cli/main.js');
+  process.exitCode = await main(process.argv);
+}

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toolVersion } from '../../src/util/package-root.js';
+import { captureIo, runCommand } from '../config/cli-io.js';
 import { runCli } from '../support/cli.js';
 
 const payloads = join(import.meta.dirname, '../../fixtures/payloads');
@@ -13,7 +15,15 @@ describe('provcert CLI basics', () => {
       expect(help.stdout).toContain(command);
     const version = await runCli(['--version']);
     expect(version.code).toBe(0);
-    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(version.stdout).toBe(`${toolVersion}\n`);
+  });
+
+  it('answers --version alone without loading the CLI, exactly as the full program does', async () => {
+    const fast = await runCli(['-V']);
+    const { io, out } = captureIo(process.cwd());
+    await runCommand(io, ['--version']).catch(() => undefined); // commander ends --version by throwing its exit
+    expect(fast.stdout).toBe(out());
+    expect(out()).toBe(`${toolVersion}\n`);
   });
 
   it('rejects an unknown command with exit 2', async () => {
