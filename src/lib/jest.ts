@@ -6,7 +6,7 @@ interface ExtensibleExpect {
 }
 
 /*
- * `provcert/jest` in Jest's setupFilesAfterEach extends the global expect; with no global expect (Jest's `expect`
+ * `provcert/jest` in Jest's setupFilesAfterEnv extends the global expect; with no global expect (Jest's `expect`
  * package imported explicitly, or another runner) call `expect.extend(contractMatchers)` yourself.
  */
 const globalExpect = (globalThis as { expect?: Partial<ExtensibleExpect> }).expect;
