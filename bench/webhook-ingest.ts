@@ -10,6 +10,7 @@ import { loadContract } from '../src/spec/load.js';
 import { CONCURRENCY, type Measurement, measure, REQUESTS, SECRET, SLUG } from './ingest-load.js';
 
 const ROUNDS = 5;
+const TARGET_PERCENT = 80;
 
 /** The same load from a worker thread: its own event loop, so the server does not share one with it. */
 function measureFromWorker(target: string, runTag: string): Promise<Measurement> {
@@ -67,7 +68,7 @@ const line = (name: string, m: Measurement): string =>
 
 /**
  * Webhook ingestion throughput of the core (signature check, schema validation, durable group-committed
- * log) beside a bare node:http server that only answers 200, in one run. Target: ratio ≥ 60 %.
+ * log) beside a bare node:http server that only answers 200, in one run. Target: ratio ≥ 80 % (issue 12).
  */
 export async function main(): Promise<void> {
   const contract = await loadContract();
@@ -79,7 +80,7 @@ export async function main(): Promise<void> {
     certify: () => Promise.reject(new Error('not used by the benchmark')),
     env: { SERVICE_WEBHOOK_SECRET: SECRET },
     cwd: dataDir,
-    log: () => undefined,
+    // No logger: as a receiver nobody watches (the console's own cost is not the receiver's).
   });
   try {
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/v1/webhooks/${SLUG}`;
@@ -106,7 +107,7 @@ export async function main(): Promise<void> {
         `${label}:`,
         line('bare node:http (answers 200)', b),
         line('provcert serve (verify + fsync log)', c),
-        `  ratio: ${((c.requestsPerSecond / b.requestsPerSecond) * 100).toFixed(0)} % of the bare server's throughput (target ≥ 60 %)`,
+        `  ratio: ${((c.requestsPerSecond / b.requestsPerSecond) * 100).toFixed(0)} % of the bare server's throughput (target ≥ ${TARGET_PERCENT} %)`,
       );
     }
     process.stdout.write(`${report.join('\n')}\n`);

@@ -34,6 +34,13 @@ export const reportFileOptions = (command: Command): Command =>
     .option('--markdown <file>', 'write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)')
     .option('--html <file>', 'write a self-contained HTML report');
 
+/** `--events FILE|-`: the NDJSON event stream (spec/events.schema.json), written as the run goes. */
+export const eventsOption = (command: Command): Command =>
+  command.option(
+    '--events <file>',
+    'write an NDJSON event stream as the run goes (- for stdout; the console then goes to stderr)',
+  );
+
 export const noColorOption = (command: Command): Command =>
   command.option(
     '--no-color',
@@ -165,7 +172,7 @@ export function runOptions(command: Command): Command {
     .option('--strict', 'count warnings as failures (a zero-warning gate); default: warnings never fail a run')
     .option('--concurrency <n>', 'checks running at once (default 8)');
   return noColorOption(
-    reportFileOptions(run)
+    eventsOption(reportFileOptions(run))
       .option(
         '--reporter <names>',
         'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)',

@@ -11,6 +11,7 @@ import {
   baseUrlOption,
   collectList as collect,
   credentialOptions,
+  eventsOption,
   MOCK_PROVIDER_DEFAULT_PORT,
   noColorOption,
   reportFileOptions,
@@ -41,23 +42,51 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: () => import('./commands/run.js'),
   },
   {
+    name: 'batch',
+    declare: (c) =>
+      noColorOption(
+        eventsOption(
+          c
+            .description(
+              'certify every provider of a fleet file in one process, or one shard of it (exit 0 all passed, 1 a provider or ' +
+                'an expected failure failed, 2 usage/config, 130/143 stopped by Ctrl-C/SIGTERM)',
+            )
+            .argument('<fleet-file>', 'YAML or JSON fleet file (spec/fleet.schema.json)')
+            .option('--concurrency <n>', 'providers certified at once (default 8)')
+            .option('--shard <i/n>', 'certify only shard i of n (1-based; a provider always lands in the same shard)')
+            .option(
+              '--shard-index-env <name>',
+              'read the shard index, counted from 0, from this variable (JOB_COMPLETION_INDEX)',
+            )
+            .option('--shard-total <n>', 'how many shards there are (with --shard-index-env)')
+            .option('--out <dir>', 'folder for the fleet and per-provider reports', 'provcert-fleet')
+            .option('--markdown <file>', 'also write the fleet summary as Markdown here (e.g. $GITHUB_STEP_SUMMARY)')
+            .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract'),
+        ),
+      ),
+    signals: 'stop',
+    load: () => import('./commands/batch.js'),
+  },
+  {
     name: 'demo',
     declare: (c) =>
       noColorOption(
-        reportFileOptions(
-          authOption(
-            c
-              .description(
-                'certify the bundled reference provider end to end (no configuration); --fault NAME shows a failure',
-              )
-              .option(
-                '--fault <name>',
-                'switch on a fault of the reference provider (repeatable; see provcert mock-provider --list-faults)',
-                collect,
-              ),
-            'auth method of the reference provider',
-            'API_KEY',
-          ).option('--quote-ttl <seconds>', 'quote validity of the reference provider (default 5)'),
+        eventsOption(
+          reportFileOptions(
+            authOption(
+              c
+                .description(
+                  'certify the bundled reference provider end to end (no configuration); --fault NAME shows a failure',
+                )
+                .option(
+                  '--fault <name>',
+                  'switch on a fault of the reference provider (repeatable; see provcert mock-provider --list-faults)',
+                  collect,
+                ),
+              'auth method of the reference provider',
+              'API_KEY',
+            ).option('--quote-ttl <seconds>', 'quote validity of the reference provider (default 5)'),
+          ),
         ),
       ),
     signals: 'stop',
@@ -169,8 +198,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     declare: (c) =>
       c
         .description(
-          `serve the reference provider "${REFERENCE_SLUG}" (every provider route; --fault NAME breaks one contract rule)`,
+          `serve the reference provider (slug "${REFERENCE_SLUG}" unless --slug; every provider route; --fault NAME breaks one contract rule)`,
         )
+        .option('--slug <slug>', `provider slug its answers and events carry (default ${REFERENCE_SLUG})`)
+        .option('--name <name>', 'provider name (default Demo Kitchen; for another slug, the slug in title case)')
         .option('--port <n>', 'port to listen on (0 = any free port)', String(MOCK_PROVIDER_DEFAULT_PORT))
         .option('--host <host>', 'address to listen on', '127.0.0.1')
         .option(
@@ -261,6 +292,21 @@ export const COMMANDS: readonly CommandSpec[] = [
         .option('--action-id <id>', 'actionId carried by the event', 'test-action')
         .option('--secret-env <name>', 'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)'),
     load: () => import('./commands/send-event.js'),
+  },
+  {
+    name: 'merge-reports',
+    declare: (c) =>
+      noColorOption(
+        c
+          .description(
+            'merge the fleet.json of every shard (provcert batch --shard i/n) into one fleet report in every format ' +
+              '(exit 0 the fleet passed, 1 failed, 2 the files are not shards of one fleet or cannot be read)',
+          )
+          .argument('<files...>', 'the fleet.json of each shard')
+          .option('--out <dir>', 'folder for the merged fleet reports (default provcert-fleet)')
+          .option('--markdown <file>', 'also write the fleet summary in Markdown here (e.g. $GITHUB_STEP_SUMMARY)'),
+      ),
+    load: () => import('./commands/merge-reports.js'),
   },
 ];
 

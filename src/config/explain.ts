@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { describeValue } from '../spec/explain.js';
-import { OPTION_KEYS } from './options.js';
+import { CONFIG_FILE_KEYS } from './options.js';
 
 /** One config problem: where (a JSON pointer such as /webhookPort, or '' for the whole file) and why. */
 export interface ConfigProblem {
@@ -71,7 +71,7 @@ function secretKeyReason(key: string): string {
 }
 
 /** Why a key is refused: it would hold a secret, or it is a typo of a known key (the fleet file has its own keys). */
-export function unknownKeyReason(key: string, known: readonly string[] = OPTION_KEYS): string {
+export function unknownKeyReason(key: string, known: readonly string[] = CONFIG_FILE_KEYS): string {
   if (looksLikeSecretKey(key)) return secretKeyReason(key);
   const suggestion = nearest(key, known);
   return suggestion

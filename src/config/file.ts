@@ -7,6 +7,7 @@ import type { ConfigProblem } from './explain.js';
 import { CONFIG_ENV, DEFAULT_CONFIG_FILE } from './options.js';
 import { validateConfig } from './schema.js';
 import { splitLists } from './values.js';
+import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from './waivers.js';
 
 /** A located config file: the name shown in messages, its absolute path, and whether the user named it. */
 export interface ConfigLocation {
@@ -68,6 +69,8 @@ export async function readConfigFile(location: ConfigLocation): Promise<Record<s
     );
   }
   const values = splitLists(parsed);
+  // Waivers first: their reader names the entry and the fix ("expectedFailures[1].until: … is not a date").
+  parseExpectedFailures(values[EXPECTED_FAILURES_KEY], location.label);
   const problems = validateConfig(values);
   if (problems.length > 0) throw problemsError(`${location.label}: `, problems, (p) => p.pointer);
   if (values['credentialEnv'] !== undefined && values['credentialFile'] !== undefined) {

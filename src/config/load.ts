@@ -1,8 +1,10 @@
 import { dirname } from 'node:path';
+import type { ExpectedFailure } from '../model/waivers.js';
 import { readEnvOptions } from './env.js';
 import { locateConfig, readConfigFile } from './file.js';
 import { OPTION_KEYS, type OptionKey, type RunOptionFlags } from './options.js';
 import { toRawOptions } from './values.js';
+import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from './waivers.js';
 
 export interface LoadRunOptionsInput<F extends RunOptionFlags> {
   /** The flags commander parsed (unset options undefined). Extra properties pass through untouched. */
@@ -40,9 +42,22 @@ function mergeLayers<F extends RunOptionFlags>(flags: F, lower: readonly Layer[]
  * (resolveRunOptions applies them). Any config problem throws a UsageError (exit 2) naming the key.
  */
 export async function loadRunOptions<F extends RunOptionFlags>(input: LoadRunOptionsInput<F>): Promise<F> {
+  return (await loadRunSettings(input)).options;
+}
+
+/**
+ * loadRunOptions, and what only the config file can set: its expectedFailures (spec/expected-failures.schema.json;
+ * empty without a file or without the key).
+ */
+export async function loadRunSettings<F extends RunOptionFlags>(
+  input: LoadRunOptionsInput<F>,
+): Promise<{ options: F; expectedFailures: ExpectedFailure[] }> {
   const location = locateConfig(input.cwd, input.env, input.configPath);
   const file = await readConfigFile(location);
   const fromFile = file ? toRawOptions(file, input.cwd, dirname(location.path)) : {};
   const fromEnv = toRawOptions(readEnvOptions(input.env), input.cwd, input.cwd);
-  return mergeLayers(input.flags, [fromEnv, fromFile]);
+  return {
+    options: mergeLayers(input.flags, [fromEnv, fromFile]),
+    expectedFailures: parseExpectedFailures(file?.[EXPECTED_FAILURES_KEY], location.label),
+  };
 }

@@ -36,6 +36,9 @@ export const OPTION_KINDS: Readonly<Record<OptionKey, OptionKind>> = {
 
 export const OPTION_KEYS = Object.keys(OPTION_KINDS) as OptionKey[];
 
+/** Every key of a config file: the options, and expectedFailures (config file only: no flag, no variable). */
+export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, 'expectedFailures'];
+
 export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_KINDS, key);
 
 /** baseUrl → PROVCERT_BASE_URL */

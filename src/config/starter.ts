@@ -17,7 +17,7 @@ const yamlValue = (value: unknown): string =>
 function block(key: string, property: PropertySchema): string[] {
   const hasDefault = property.default !== undefined;
   const value = hasDefault ? property.default : property.examples?.[0];
-  const where = isOptionKey(key) ? `flag ${flagNameOf(key)} · env ${envNameOf(key)}` : '';
+  const where = isOptionKey(key) ? `flag ${flagNameOf(key)} · env ${envNameOf(key)}` : 'config file only';
   const note = hasDefault ? `default ${yamlValue(property.default)}` : 'no default; example below';
   return [`# ${property.description ?? key}`, `#   ${where} · ${note}`, `# ${key}: ${yamlValue(value ?? '')}`];
 }

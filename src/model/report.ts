@@ -2,6 +2,7 @@ import type { CheckId, CheckStatus } from './check-ids.js';
 import type { AuthMethod, Profile } from './contract-constants.js';
 import type { Exchange } from './exchange.js';
 import type { Finding, RecordedFinding, RequirementId, RequirementSummary } from './findings.js';
+import type { AppliedWaiver, WaiverOutcome } from './waivers.js';
 
 /** The expected computation beside the provider's numbers, for one quote (quote-math). */
 export interface QuoteMathRow {
@@ -52,6 +53,8 @@ export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
   requirements: RequirementId[];
   findings: Finding[];
   durationMs: number;
+  /** Set when an expectedFailures entry covers this failed or errored check: it keeps its status but no longer fails the gate. */
+  waiver?: AppliedWaiver;
 }
 
 export interface RunReport {
@@ -79,6 +82,8 @@ export interface RunReport {
   requirements: Record<RequirementId, RequirementSummary>;
   /** Whether warnings counted as failures (--strict). */
   strict?: boolean;
+  /** What became of each expectedFailures entry that concerns this provider (absent: none was given). */
+  waivers?: WaiverOutcome[];
   /** Everything needed to rerun the same run (provcert replay). No secrets: env var names only. */
   inputs: Record<string, unknown>;
 }
@@ -94,6 +99,8 @@ export interface RunStartInfo {
   baseUrl: string;
   webhookUrl: string;
   profile: string;
+  /** The provider's slug from GET /provider-info (absent when it could not be read). */
+  slug?: string;
   checks: number;
   /** Sections of the requirements the checks cite, to name them beside failures. */
   requirements?: RunReport['requirements'];

@@ -32,6 +32,11 @@ export interface WebhookInbox {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<ReceivedWebhook | undefined>;
+  /**
+   * Calls `listener` with each webhook request answered from now on (accepted or not, every slug: filter on
+   * `w.slug`), as it is recorded. Returns the unsubscribe. Listeners must be quick; one that throws is ignored.
+   */
+  subscribe(listener: (w: ReceivedWebhook) => void): () => void;
 }
 
 /** The string fields that identify an event (each absent when the body does not carry it as a string). */

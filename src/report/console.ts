@@ -2,7 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckProgress, CheckResult, RunBeginInfo, RunReport, RunStartInfo } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, hasWidth, type StatusLine, type StatusStream } from './console-status.js';
-import { checkResultLines, verdictLines } from './failure-text.js';
+import { checkResultLines, verdictLines, waiverLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -221,7 +221,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         ending.interruptedBy !== undefined
           ? interruptedLines(report, ending.interruptedBy, c)
           : verdictLines(report, c);
-      print(['', ...closing]);
+      print([...waiverLines(report, c), '', ...closing]);
     },
   };
 }

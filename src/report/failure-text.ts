@@ -3,6 +3,7 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { formatDuration, formatValue, requestLine, summaryText } from './format.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import { failingWaivers, isUnwaivedProblem, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 
 /**
  * A check result as terminal lines, the way `run` prints it: the status line, then for a failure what it
@@ -39,44 +40,71 @@ export function failureDetailLines(result: CheckResult, c: ChalkInstance, report
   return lines;
 }
 
-/** One check: its status line, the failure details when it failed or errored, and its warnings. */
-export function checkResultLines(result: CheckResult, c: ChalkInstance, report: Cited): string[] {
+/** A check's status line, with the failure details when it failed or errored (waived or not). */
+function statusLines(result: CheckResult, c: ChalkInstance, report: Cited): string[] {
   const id = c.bold(sanitizeTerminalText(result.id));
   const message = sanitizeTerminalText(result.message).replace(/\n/g, '\n    ');
-  const lines: string[] = [];
+  const details = (): string[] => failureDetailLines(result, c, report);
+  if (result.waiver && (result.status === 'fail' || result.status === 'error')) {
+    // A known failure is shown in full, but yellow and named as waived: it reads as accepted, not as new.
+    const waived = c.yellow(indent(waivedText(result.waiver), 4));
+    return [`${c.yellow.bold('WAIVED')} ${id}  ${c.yellow(message)}`, waived, ...details()];
+  }
   switch (result.status) {
     case 'pass':
-      lines.push(
+      return [
         `${c.green('✓')} ${id}  ${sanitizeTerminalText(result.title)} ${c.dim(`(${formatDuration(result.durationMs)})`)}`,
-      );
-      break;
+      ];
     case 'skip':
-      lines.push(c.dim(`- ${sanitizeTerminalText(result.id)}  ${message}`));
-      break;
+      return [c.dim(`- ${sanitizeTerminalText(result.id)}  ${message}`)];
     case 'fail':
-      lines.push(`${c.red('✗')} ${id}  ${c.red(message)}`, ...failureDetailLines(result, c, report));
-      break;
+      return [`${c.red('✗')} ${id}  ${c.red(message)}`, ...details()];
     case 'error':
-      lines.push(`${c.yellow('!')} ${id}  ${c.yellow(message)}`, ...failureDetailLines(result, c, report));
-      break;
+      return [`${c.yellow('!')} ${id}  ${c.yellow(message)}`, ...details()];
   }
-  for (const warning of result.findings.filter((f) => f.severity === 'warn')) {
-    lines.push(c.yellow(indent(`warning [${warning.requirement}]: ${warning.message}`, 4)));
-  }
-  return lines;
+}
+
+/** One check: its status line, the failure details when it failed or errored, and its warnings. */
+export function checkResultLines(result: CheckResult, c: ChalkInstance, report: Cited): string[] {
+  const warnings = result.findings
+    .filter((f) => f.severity === 'warn')
+    .map((w) => c.yellow(indent(`warning [${w.requirement}]: ${w.message}`, 4)));
+  return [...statusLines(result, c, report), ...warnings];
+}
+
+/** The expected failures of a run: each waived check (yellow), then each waiver that fails the gate (red). */
+export function waiverLines(report: Pick<RunReport, 'checks' | 'waivers'>, c: ChalkInstance): string[] {
+  const waived = waivedChecks(report).map((check) =>
+    c.yellow(
+      `  WAIVED  ${sanitizeTerminalText(`${check.id}: ${waivedText(check.waiver ?? { reason: '', until: '' })}`, { oneLine: true })}`,
+    ),
+  );
+  const failing = failingWaivers(report).map((w) =>
+    c.red(
+      `  ${w.state.toUpperCase().padEnd(9)} ${sanitizeTerminalText(`${waiverLabel(w)} (until ${w.until}): ${w.message}`, { oneLine: true })}`,
+    ),
+  );
+  const lines = [...waived, ...failing];
+  return lines.length === 0 ? [] : ['', c.bold('Expected failures (expectedFailures):'), ...lines];
 }
 
 /** The verdict lines that end a run's console output. */
 export function verdictLines(
-  report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'>,
+  report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'> & Partial<Pick<RunReport, 'checks' | 'waivers'>>,
   c: ChalkInstance,
 ): string[] {
   const passed = report.verdict === 'PASS';
   const verdict = passed ? c.green.bold('PASS') : c.red.bold('FAIL');
-  return [
-    `${verdict}  ${summaryText(report.summary)}  (${formatDuration(report.durationMs)})`,
-    passed
-      ? c.green('Certification passed: the provider meets the Provider Integration Contract for this profile.')
-      : c.red('Certification failed: fix the checks marked ✗ (or !) above and run again.'),
-  ];
+  const checks = report.checks ?? [];
+  const waived = waivedChecks({ checks }).length;
+  const gate = failingWaivers(report).length;
+  const counts = `${summaryText(report.summary)}${waived > 0 ? `; ${waived} waived` : ''}`;
+  const why = passed
+    ? waived > 0
+      ? `Certification passed with ${waived} waived ${waived === 1 ? 'failure' : 'failures'} (expected failures above): the provider meets the Provider Integration Contract for this profile otherwise.`
+      : 'Certification passed: the provider meets the Provider Integration Contract for this profile.'
+    : checks.some(isUnwaivedProblem) || gate === 0
+      ? `Certification failed: fix the checks marked ✗ (or !) above and run again.${gate > 0 ? ` Also ${gate} expected-failure ${gate === 1 ? 'entry fails' : 'entries fail'} the gate (above).` : ''}`
+      : `Certification failed: ${gate} expected-failure ${gate === 1 ? 'entry fails' : 'entries fail'} the gate (above); update or remove ${gate === 1 ? 'it' : 'them'} and run again.`;
+  return [`${verdict}  ${counts}  (${formatDuration(report.durationMs)})`, passed ? c.green(why) : c.red(why)];
 }

@@ -2,6 +2,7 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import { formatValue, stripControl } from './format.js';
 import { maskReport } from './mask.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import { failingWaivers, outcomeText, waivedText, waiverLabel } from './waivers.js';
 
 /** Workflow-command data: %, CR and LF are encoded so provider text cannot end the command early. */
 export const escapeData = (text: string): string =>
@@ -24,15 +25,25 @@ function problemMessage(check: CheckResult, report: RunReport): string {
   return lines.join('\n');
 }
 
-/** `::error`/`::warning` annotations, one per failed or errored check and one per warning. */
+/**
+ * `::error`/`::warning` annotations: one per failed or errored check (a waived one is a warning naming its
+ * waiver), one per warning, and an error per expectedFailures entry that fails the gate.
+ */
 export function renderGithubAnnotations(input: RunReport): string {
   const report = maskReport(input);
   const lines: string[] = [];
   for (const check of report.checks) {
-    if (check.status === 'fail' || check.status === 'error')
-      lines.push(command('error', `provcert ${check.id}`, problemMessage(check, report)));
+    const failed = check.status === 'fail' || check.status === 'error';
+    if (failed && check.waiver) {
+      const message = `${waivedText(check.waiver)}\n${problemMessage(check, report)}`;
+      lines.push(command('warning', `provcert ${check.id} (waived)`, message));
+    } else if (failed) lines.push(command('error', `provcert ${check.id}`, problemMessage(check, report)));
     for (const warning of check.findings.filter((f) => f.severity === 'warn'))
       lines.push(command('warning', `provcert ${check.id} [${warning.requirement}]`, warning.message));
+  }
+  for (const waiver of failingWaivers(report)) {
+    const message = `${outcomeText(waiver)}\nreason given: ${waiver.reason}`;
+    lines.push(command('error', `provcert waiver ${waiverLabel(waiver)} until ${waiver.until}`, message));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

@@ -19,6 +19,7 @@ details.check[open] > summary { border-bottom: 1px solid var(--line); }
 .check-body { padding: .5rem 1rem 1rem; }
 .badge { display: inline-block; min-width: 3.6rem; text-align: center; border-radius: 4px; color: #fff; font-size: .75rem; font-weight: 700; padding: .05rem .4rem; text-transform: uppercase; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.skip { background: var(--skip); } .badge.error { background: var(--error); }
+.badge.waived { background: var(--error); } .waiver { color: var(--error); }
 .check-id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 600; }
 .check-title { font-weight: 600; }
 .check-message { flex: 1 1 20rem; color: inherit; opacity: .85; overflow-wrap: anywhere; white-space: pre-wrap; }

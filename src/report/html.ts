@@ -6,6 +6,7 @@ import { formatDuration, formatValue, providerLabel, stripControl } from './form
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
 import { violatedRequirements } from './requirements.js';
+import { isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 
 /** Forbids every network fetch: the report is one file and must stay one file. */
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -128,21 +129,39 @@ function checkHtml(check: CheckResult, report: RunReport): string {
   if (check.reproduce) parts.push(`<h3>Reproduce</h3>${pre(check.reproduce, 'reproduce')}`);
   if (check.webhookTimeline?.length) parts.push(`<h3>Webhook events</h3>${webhookTable(check.webhookTimeline)}`);
   if (check.evidence.length > 0) parts.push(`<div class="evidence">${evidenceHtml(check.evidence)}</div>`);
-  // A failure is what the reader came for: it starts expanded.
-  const open = status === 'fail' || status === 'error' ? ' open' : '';
-  return `<details class="check ${status}" id="check-${e(check.id)}" data-status="${status}"${open}>
-<summary><span class="badge ${status}">${status}</span><span class="check-id">${e(check.id)}</span><span class="check-title">${e(check.title)}</span><span class="check-message">${e(check.message)}</span><span class="duration">${e(formatDuration(check.durationMs))}</span></summary>
+  // A failure is what the reader came for: it starts expanded. A waived one is known: it starts closed.
+  const waived = check.waiver && isWaived(check) ? check.waiver : undefined;
+  if (waived) parts.unshift(`<p class="waiver"><strong>Waived:</strong> ${e(waivedText(waived))}</p>`);
+  const open = isUnwaivedProblem(check) ? ' open' : '';
+  const badge = waived ? 'waived' : status;
+  return `<details class="check ${status}${waived ? ' waived' : ''}" id="check-${e(check.id)}" data-status="${status}"${open}>
+<summary><span class="badge ${badge}">${badge}</span><span class="check-id">${e(check.id)}</span><span class="check-title">${e(check.title)}</span><span class="check-message">${e(check.message)}</span><span class="duration">${e(formatDuration(check.durationMs))}</span></summary>
 <div class="check-body">
 ${parts.join('\n')}
 </div>
 </details>`;
 }
 
-/** Failures and errors first (in report order), then the rest (in report order). */
-const problemsFirst = (checks: readonly CheckResult[]): CheckResult[] => {
-  const problem = (c: CheckResult): boolean => c.status === 'fail' || c.status === 'error';
-  return [...checks.filter(problem), ...checks.filter((c) => !problem(c))];
-};
+/** Failures and errors first, then waived ones, then the rest (each in report order). */
+const problemsFirst = (checks: readonly CheckResult[]): CheckResult[] => [
+  ...checks.filter(isUnwaivedProblem),
+  ...checks.filter(isWaived),
+  ...checks.filter((c) => !isUnwaivedProblem(c) && !isWaived(c)),
+];
+
+/** Every expectedFailures entry and what became of it; the ones failing the gate are marked. */
+function waiversHtml(report: RunReport): string {
+  const waivers = report.waivers ?? [];
+  if (waivers.length === 0) return '';
+  const rows = waivers.map((w) => ({
+    cls: w.state === 'applied' ? '' : 'bad',
+    cells: [td(w.state), td(waiverLabel(w)), td(w.until), td(w.reason), td(w.message)],
+  }));
+  return `<section id="waivers">
+<h2>Expected failures</h2>
+${table(['State', 'Waiver', 'Until', 'Reason', 'What happened'], rows)}
+</section>`;
+}
 
 /** One self-contained HTML file: inline style and script, no external asset, no network. */
 export function renderHtml(input: RunReport): string {
@@ -150,10 +169,12 @@ export function renderHtml(input: RunReport): string {
   const passed = report.verdict === 'PASS';
   const verdictClass = passed ? 'pass' : 'fail';
   const { provider, summary } = report;
-  const counts = STATUSES.map(
-    (s) =>
-      `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`,
-  ).join('');
+  const waived = waivedChecks(report).length;
+  const counts =
+    STATUSES.map(
+      (s) =>
+        `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`,
+    ).join('') + (waived > 0 ? `<span class="count waived"><strong>${waived}</strong>waived</span>` : '');
   const events = report.webhooks.events;
   return `<!doctype html>
 <html lang="en">
@@ -167,7 +188,7 @@ export function renderHtml(input: RunReport): string {
 </head>
 <body>
 <header class="banner ${verdictClass}" id="verdict" data-verdict="${passed ? 'PASS' : 'FAIL'}">
-<h1>Certification ${passed ? 'PASSED' : 'FAILED'}</h1>
+<h1>Certification ${passed ? 'PASSED' : 'FAILED'}${waived > 0 ? ` <small>with ${waived} waived ${waived === 1 ? 'failure' : 'failures'}</small>` : ''}</h1>
 <p>${e(providerLabel(provider))}</p>
 <p>Profile ${e(provider.profile ?? 'unknown')} · auth ${e(provider.authMethod)} · fulfillment ${e(provider.fulfillment ?? 'unknown')} · capabilities ${e(provider.capabilities.join(', ') || 'none')}</p>
 </header>
@@ -178,6 +199,7 @@ ${problemsFirst(report.checks)
   .map((c) => checkHtml(c, report))
   .join('\n')}
 </section>
+${waiversHtml(report)}
 <section id="webhooks">
 <h2>Webhook timeline</h2>
 <p>Receiver address given to the provider: <code>${e(report.webhooks.url)}</code></p>

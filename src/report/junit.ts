@@ -1,7 +1,17 @@
 import type { CheckResult, RunReport } from '../model/report.js';
+import type { WaiverOutcome } from '../model/waivers.js';
 import { exchangeText, formatValue } from './format.js';
 import { maskReport } from './mask.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import {
+  failingWaivers,
+  isUnwaivedProblem,
+  isWaived,
+  outcomeText,
+  waivedChecks,
+  waivedText,
+  waiverLabel,
+} from './waivers.js';
 import { xmlAttr, xmlEscape } from './xml.js';
 
 /** JUnit time: seconds with three decimals (the SUREFIRE_TIME pattern CI schemas use). */
@@ -39,9 +49,27 @@ function requirementProperties(check: CheckResult, report: RunReport): string {
   return `      <properties>\n${props.map(([n, v]) => `        <property name="${xmlAttr(n ?? '')}" value="${xmlAttr(v ?? '')}"/>`).join('\n')}\n      </properties>`;
 }
 
+/**
+ * One check as a <testcase>: skip → <skipped>, fail → <failure>, error → <error>. A waived failure is a
+ * <skipped message="waived until DATE: reason"/> whose system-out keeps the whole failure text.
+ */
 function testcase(check: CheckResult, report: RunReport): string {
   const open = `    <testcase classname="provcert.${xmlAttr(check.id)}" name="${xmlAttr(`${check.id}: ${check.title}`)}" time="${seconds(check.durationMs)}"`;
   const children: string[] = [requirementProperties(check, report)];
+  const warnings = check.findings.filter((f) => f.severity === 'warn');
+  const warningText = warnings.map((w) => `warning [${w.requirement}]: ${w.message}`);
+  if (check.waiver && isWaived(check)) {
+    const out = [
+      `${check.status === 'fail' ? 'Failed' : 'Errored'} (waived):`,
+      failureText(check, report),
+      ...warningText,
+    ];
+    children.push(
+      `      <skipped message="${xmlAttr(waivedText(check.waiver))}"/>`,
+      `      <system-out>${xmlEscape(out.join('\n\n'))}</system-out>`,
+    );
+    return `${open}>\n${children.join('\n')}\n    </testcase>`;
+  }
   if (check.status === 'skip') children.push(`      <skipped message="${xmlAttr(check.message)}"/>`);
   if (check.status === 'fail') {
     children.push(
@@ -53,13 +81,18 @@ function testcase(check: CheckResult, report: RunReport): string {
       `      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check, report))}</error>`,
     );
   }
-  const warnings = check.findings.filter((f) => f.severity === 'warn');
-  if (warnings.length > 0) {
-    children.push(
-      `      <system-out>${xmlEscape(warnings.map((w) => `warning [${w.requirement}]: ${w.message}`).join('\n'))}</system-out>`,
-    );
-  }
+  if (warnings.length > 0) children.push(`      <system-out>${xmlEscape(warningText.join('\n'))}</system-out>`);
   return `${open}>\n${children.join('\n')}\n    </testcase>`;
+}
+
+/** An expectedFailures entry that fails the gate (stale, unmatched, expired) as a failing testcase. */
+function waiverTestcase(waiver: WaiverOutcome): string {
+  const name = `waiver ${waiverLabel(waiver)} until ${waiver.until}`;
+  const type = `Waiver${waiver.state.charAt(0).toUpperCase()}${waiver.state.slice(1)}`;
+  const body = `${outcomeText(waiver)}\nReason given: ${waiver.reason}`;
+  return `    <testcase classname="provcert.waiver" name="${xmlAttr(name)}" time="0.000">
+      <failure message="${xmlAttr(outcomeText(waiver))}" type="${type}">${xmlEscape(body)}</failure>
+    </testcase>`;
 }
 
 function properties(report: RunReport): string {
@@ -84,22 +117,33 @@ function properties(report: RunReport): string {
 
 /**
  * JUnit XML as CI systems read it (Jenkins/xunit junit-10.xsd, GitLab, GitHub test reporters): one
- * suite, one testcase per check; skip → <skipped>, fail → <failure>, error → <error>.
+ * suite, one testcase per check; skip → <skipped>, fail → <failure>, error → <error>, a waived failure →
+ * <skipped>; then one failing testcase per expectedFailures entry that fails the gate.
  */
 export function renderJUnit(input: RunReport): string {
   const report = maskReport(input);
-  // Counted from the testcases written, so the totals always agree with the file's own content.
-  const count = (status: CheckResult['status']): number => report.checks.filter((c) => c.status === status).length;
+  const gate = failingWaivers(report);
+  // Counted as the testcases are written (a waived failure is skipped), so the totals agree with the file.
+  const count = (status: CheckResult['status']): number =>
+    report.checks.filter((c) => c.status === status && (status === 'skip' || isUnwaivedProblem(c))).length;
+  const skipped = count('skip') + waivedChecks(report).length;
   const time = seconds(report.durationMs);
-  const counts = `tests="${report.checks.length}" failures="${count('fail')}" errors="${count('error')}"`;
+  const counts = `tests="${report.checks.length + gate.length}" failures="${count('fail') + gate.length}" errors="${count('error')}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="provcert" ${counts} time="${time}">`,
-    `  <testsuite name="provcert certification" ${counts} skipped="${count('skip')}" time="${time}" timestamp="${xmlAttr(junitTimestamp(report.startedAt))}">`,
+    `  <testsuite name="provcert certification" ${counts} skipped="${skipped}" time="${time}" timestamp="${xmlAttr(junitTimestamp(report.startedAt))}">`,
     properties(report),
     ...report.checks.map((c) => testcase(c, report)),
+    ...gate.map(waiverTestcase),
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
 }
+
+/**
+ * For the fleet JUnit (report/fleet/junit.ts): one check's <testcase> (a waived failure as <skipped>), a run's suite
+ * <properties>, and the failing <testcase> of a waiver that fails the gate, as above.
+ */
+export { properties as junitSuiteProperties, testcase as junitTestcase, waiverTestcase as junitWaiverTestcase };

@@ -12,8 +12,12 @@ import {
 } from './format.js';
 import { maskReport } from './mask.js';
 import { violatedRequirements } from './requirements.js';
+import { failingWaivers, isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 
 const STATUS_CELL: Record<CheckStatus, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error' };
+const WAIVED_CELL = '🟡 waived';
+
+const statusCell = (check: CheckResult): string => (isWaived(check) ? WAIVED_CELL : STATUS_CELL[check.status]);
 
 /**
  * Provider text as inert Markdown: no formatting, links, HTML or table breaks can come out of it, and
@@ -79,7 +83,8 @@ function webhookTable(events: WebhookTimelineEntry[]): string {
 
 function problemSection(check: CheckResult, report: RunReport): string {
   const parts = [
-    `#### ${STATUS_CELL[check.status]}: \`${check.id}\` ${mdText(check.title)}`,
+    `#### ${statusCell(check)}: \`${check.id}\` ${mdText(check.title)}`,
+    ...(check.waiver && isWaived(check) ? [`**${mdText(waivedText(check.waiver))}**`] : []),
     mdParagraph(check.message),
   ];
   if (check.details?.length)
@@ -115,17 +120,34 @@ export function renderMarkdown(input: RunReport): string {
   const { provider } = report;
   // One root cause skips many checks with the same reason: the table says it once.
   const messages = sameAsAbove(report.checks.map((c) => c.message));
+  const waived = waivedChecks(report);
+  const waivedNote =
+    waived.length > 0 ? ` (${waived.length} waived ${waived.length === 1 ? 'failure' : 'failures'})` : '';
   const sections = [
-    `## ${passed ? '✅' : '❌'} provcert: certification ${passed ? 'PASSED' : 'FAILED'}`,
+    `## ${passed ? '✅' : '❌'} provcert: certification ${passed ? 'PASSED' : 'FAILED'}${waivedNote}`,
     `${mdParagraph(providerLabel(provider))} · profile ${provider.profile ?? 'unknown'} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
-    `**${summaryText(report.summary)}** in ${formatDuration(report.durationMs)}`,
+    `**${summaryText(report.summary)}${waived.length > 0 ? `; ${waived.length} waived` : ''}** in ${formatDuration(report.durationMs)}`,
     table(
       ['Check', 'Status', 'Message'],
-      report.checks.map((c, i) => [`\`${c.id}\` ${mdText(c.title)}`, STATUS_CELL[c.status], mdText(messages[i] ?? '')]),
+      report.checks.map((c, i) => [
+        `\`${c.id}\` ${mdText(c.title)}`,
+        statusCell(c),
+        mdText(c.waiver && isWaived(c) ? `${waivedText(c.waiver)} · ${c.message}` : (messages[i] ?? '')),
+      ]),
     ),
   ];
-  const problems = problemChecks(report);
+  const gate = failingWaivers(report);
+  if (gate.length > 0) {
+    const lines = gate.map(
+      (w) =>
+        `- **${w.state}** \`${mdText(waiverLabel(w))}\` until ${mdText(w.until)}: ${mdText(w.message)} (reason given: ${mdText(w.reason)})`,
+    );
+    sections.push('### Expected failures that fail the gate', lines.join('\n'));
+  }
+  const problems = problemChecks(report).filter(isUnwaivedProblem);
   if (problems.length > 0) sections.push('### What to fix', ...problems.map((c) => problemSection(c, report)));
+  if (waived.length > 0)
+    sections.push('### Waived failures (expectedFailures)', ...waived.map((c) => problemSection(c, report)));
   const warned = report.checks.filter((c) => c.warnings?.length);
   if (warned.length > 0) {
     const warnings = warned.flatMap((c) =>

@@ -6,7 +6,7 @@ import { curlFor } from '../http/reproduce.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { Profile } from '../model/contract-constants.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
-import type { CheckResult, RunBeginInfo, RunReport, RunStartInfo } from '../model/report.js';
+import type { CheckResult, RunBeginInfo, RunReport, RunStartInfo, WebhookTimelineEntry } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
@@ -29,8 +29,15 @@ export interface RunDeps {
   webhookSecret: string;
   /** An already running core (provcert serve); otherwise an embedded receiver is started for the run. */
   inbox?: WebhookInbox;
-  /** onRunBegin at once; onRunStart when GET /provider-info has decided the profile and the checks. */
-  hooks?: RunHooks & { onRunBegin?(info: RunBeginInfo): void; onRunStart?(info: RunStartInfo): void };
+  /**
+   * onRunBegin at once; onRunStart when GET /provider-info has decided the profile and the checks; onWebhook for
+   * each webhook request the inbox records during the run (masked, as the report's timeline shows it).
+   */
+  hooks?: RunHooks & {
+    onRunBegin?(info: RunBeginInfo): void;
+    onRunStart?(info: RunStartInfo): void;
+    onWebhook?(entry: WebhookTimelineEntry): void;
+  };
   clock?: Clock;
   signal?: AbortSignal;
   /** The requirements catalog findings cite; default: spec/requirements.yaml. */
@@ -93,6 +100,11 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
   deps.signal?.addEventListener('abort', onAbort, { once: true });
   // The header comes before the first request, so a provider that never answers still gets output at once.
   deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
+  // Only a listening hook subscribes: without one the receiver does no extra work per request.
+  const hooks = deps.hooks;
+  const unsubscribe = hooks?.onWebhook
+    ? inbox.subscribe((w) => hooks.onWebhook?.(redactor.deep(timelineEntry(w))))
+    : undefined;
 
   try {
     const resources = createResources({ client, contract: deps.contract, config, clock, runId });
@@ -140,6 +152,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
         baseUrl: config.baseUrl,
         webhookUrl: inbox.urlFor(slug),
         profile: profile ?? 'unknown',
+        ...(info ? { slug: info.slug } : {}),
         checks: defs.length,
         requirements: citedRequirements(catalog, defs, []),
       }),
@@ -195,6 +208,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
       ...(strict ? { strict: true } : {}),
     });
   } finally {
+    unsubscribe?.();
     abort.abort();
     deps.signal?.removeEventListener('abort', onAbort);
     await Promise.all([inner.close(), ownServer?.close()]);

@@ -35,6 +35,12 @@ export const NODE_LOG_IO: LogIo = {
 export class AppendLog {
   /** Flushes that may be in flight at once: while one fdatasync runs, the next batch is written and synced. */
   static readonly PIPELINE_DEPTH = 2;
+  /**
+   * Lines a batch needs to go out while another one syncs. An fdatasync costs the CPU of several requests:
+   * when syncs are quick, the lines arriving during one wait for it and go out together (fewer, larger
+   * batches); when syncs are slow, enough lines pile up that a second batch overlaps the first.
+   */
+  static readonly OVERLAP_MIN_LINES = 32;
   private pending: PendingWrite[] = [];
   private inFlight = 0;
   /** Offset where the next batch goes. */
@@ -96,6 +102,7 @@ export class AppendLog {
    */
   private startFlush(): void {
     if (this.pending.length === 0 || this.inFlight >= AppendLog.PIPELINE_DEPTH) return;
+    if (this.inFlight > 0 && this.pending.length < AppendLog.OVERLAP_MIN_LINES) return;
     const batch = this.pending;
     this.pending = [];
     this.inFlight++;

@@ -1,6 +1,6 @@
-import { createHmac, type Hmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { InflightBudget } from './limits.js';
+import { type SignatureHmac, signatureHmac } from './signature.js';
 
 export type SignedBodyOutcome =
   | { ok: true; body: Buffer /** HMAC-SHA256 of the body, when a secret was given. */; digest?: Buffer }
@@ -10,6 +10,43 @@ export interface SignedBodyLimits {
   maxBytes: number;
   timeoutMs: number;
   budget: InflightBudget;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** A body read's deadline: checked by one shared sweep rather than a timer armed and cleared per request. */
+interface Deadline {
+  at: number;
+  expire(): void;
+}
+const deadlines = new Set<Deadline>();
+let sweeper: NodeJS.Timeout | undefined;
+let sweepEveryMs = Number.POSITIVE_INFINITY;
+
+/** The sweep runs every quarter of the shortest deadline in use (10–250 ms): a late body is cut at most that late. */
+function watchDeadline(deadline: Deadline, timeoutMs: number): void {
+  deadlines.add(deadline);
+  const every = Math.min(250, Math.max(10, Math.floor(timeoutMs / 4)));
+  if (sweeper !== undefined && every >= sweepEveryMs) return;
+  if (sweeper !== undefined) clearInterval(sweeper);
+  sweepEveryMs = every;
+  sweeper = setInterval(sweep, every);
+  sweeper.unref();
+}
+
+function sweep(): void {
+  const now = performance.now();
+  for (const deadline of deadlines) {
+    if (deadline.at <= now) {
+      deadlines.delete(deadline);
+      deadline.expire();
+    }
+  }
+  if (deadlines.size === 0 && sweeper !== undefined) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+    sweepEveryMs = Number.POSITIVE_INFINITY;
+  }
 }
 
 /**
@@ -39,27 +76,33 @@ export function readSignedBody(
     };
   }
   const outcome = new Promise<SignedBodyOutcome>((resolve) => {
-    const hmac: Hmac | undefined = secret === undefined ? undefined : createHmac('sha256', secret);
-    const chunks: Buffer[] = [];
+    const hmac: SignatureHmac | undefined = secret === undefined ? undefined : signatureHmac(secret);
+    // Small events arrive in one chunk: kept as is, no copy.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let size = 0;
     let settled = false;
     const finish = (result: SignedBodyOutcome): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
+      deadlines.delete(watch);
+      // The listeners stay attached: once settled they do nothing, and removing them costs more than they do.
       if (!result.ok) {
         // Nothing more is read or kept; the answer closes the connection.
         req.pause();
-        chunks.length = 0;
+        first = undefined;
+        more = undefined;
         release();
       }
       resolve(result);
     };
-    const onData = (chunk: Buffer): void => {
+    const watch: Deadline = {
+      at: performance.now() + limits.timeoutMs,
+      expire: () =>
+        finish({ ok: false, status: 408, message: `the request body did not arrive within ${limits.timeoutMs} ms` }),
+    };
+    req.on('data', (chunk: Buffer): void => {
+      if (settled) return;
       size += chunk.length;
       if (size > limits.maxBytes)
         return finish({ ok: false, status: 413, message: `body exceeds the limit of ${limits.maxBytes} bytes` });
@@ -71,22 +114,18 @@ export function readSignedBody(
         });
       taken += chunk.length;
       hmac?.update(chunk);
-      chunks.push(chunk);
-    };
-    const onEnd = (): void =>
-      finish({ ok: true, body: Buffer.concat(chunks, size), ...(hmac ? { digest: hmac.digest() } : {}) });
-    const onError = (): void =>
-      finish({ ok: false, status: 400, message: 'the request body could not be read (connection error)' });
-    const onAborted = (): void => finish({ ok: false, status: 400, message: 'the sender aborted the request body' });
-    const timer = setTimeout(
-      () =>
-        finish({ ok: false, status: 408, message: `the request body did not arrive within ${limits.timeoutMs} ms` }),
-      limits.timeoutMs,
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
+    });
+    req.on('end', (): void => {
+      const body = more ? Buffer.concat(more, size) : (first ?? EMPTY);
+      finish(hmac ? { ok: true, body, digest: hmac.digest() } : { ok: true, body });
+    });
+    req.on('error', () =>
+      finish({ ok: false, status: 400, message: 'the request body could not be read (connection error)' }),
     );
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
+    req.on('aborted', () => finish({ ok: false, status: 400, message: 'the sender aborted the request body' }));
+    watchDeadline(watch, limits.timeoutMs);
   });
   return { outcome, release };
 }

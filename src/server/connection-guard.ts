@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { IngestLimits } from './limits.js';
 
@@ -19,10 +19,11 @@ export function guardConnections(server: Server, limits: IngestLimits): void {
   server.maxConnections = limits.maxConnections * 2;
 
   const open = new Set<Socket>();
-  const busy = new WeakSet<Socket>();
+  // Each connection's latest response: read only at the cap (no listener per request to keep it current).
+  const latest = new WeakMap<Socket, ServerResponse>();
   server.on('connection', (socket: Socket) => {
     if (open.size >= limits.maxConnections) {
-      const idle = oldestIdle(open, busy);
+      const idle = oldestIdle(open, latest);
       if (idle) {
         open.delete(idle);
         idle.destroy();
@@ -34,14 +35,14 @@ export function guardConnections(server: Server, limits: IngestLimits): void {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  server.on('request', (req, res) => {
-    const socket = req.socket;
-    busy.add(socket);
-    res.once('close', () => busy.delete(socket));
-  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => latest.set(req.socket, res));
 }
 
-function oldestIdle(open: Set<Socket>, busy: WeakSet<Socket>): Socket | undefined {
-  for (const socket of open) if (!busy.has(socket)) return socket;
+/** The oldest connection with no request in progress: none yet, or its latest answer fully sent. */
+function oldestIdle(open: Set<Socket>, latest: WeakMap<Socket, ServerResponse>): Socket | undefined {
+  for (const socket of open) {
+    const res = latest.get(socket);
+    if (res === undefined || res.writableFinished) return socket;
+  }
   return undefined;
 }

@@ -97,7 +97,8 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     budget: new InflightBudget(limits.maxInflightBytes),
     diagnoses: new RateGate(DIAGNOSES_PER_SECOND),
     rejectionLines: new RateGate(REJECTION_LINES_PER_SECOND),
-    log: options.log ?? ((): void => undefined),
+    // No logger: the lines are not even composed.
+    ...(options.log ? { log: options.log } : {}),
   };
   const table = new RouteTable([...webhookRoutes(deps), ...(options.routes ?? [])]);
 
@@ -137,6 +138,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     urlFor,
     all: () => store.all(),
     waitFor: (predicate, timeoutMs, signal) => store.waitFor(predicate, timeoutMs, signal),
+    subscribe: (listener) => store.subscribe(listener),
     events: (slug, cursor, limit) => store.page(slug, cursor, limit),
     close: () => (closing ??= shutdown(server, store).finally(removeEphemeral)),
   };

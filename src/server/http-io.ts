@@ -15,14 +15,23 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
+  sendText(res, status, JSON.stringify(body), headers);
+}
+
+/** Answer with JSON already serialized (a constant answer is serialized once, not per request). */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  json: string,
+  headers: Record<string, string> | undefined = undefined,
+): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': Buffer.byteLength(json),
     ...headers,
   });
-  res.end(text);
+  res.end(json);
 }
 
 export function sendError(
@@ -40,6 +49,7 @@ export function sendError(
 /** True for application/json and application/*+json, with or without parameters. */
 export function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
+  if (value === 'application/json') return true;
   const media = value.split(';')[0]?.trim().toLowerCase() ?? '';
   return media === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(media);
 }

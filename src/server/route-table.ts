@@ -83,20 +83,14 @@ function compile(r: Route): CompiledRoute {
   return { route: r, segments };
 }
 
-/** Raw (still percent-encoded) parameters when `parts` fit the pattern, else undefined. */
-function matchSegments(segments: Segment[], parts: string[]): Map<string, string> | undefined {
-  const params = new Map<string, string>();
+/** Whether `parts` (from index 1: parts[0] is what precedes the leading slash) fit the pattern. */
+function matchSegments(segments: Segment[], parts: string[]): boolean {
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as Segment;
-    const part = parts[i] as string;
-    if ('literal' in segment) {
-      if (part !== segment.literal) return undefined;
-    } else {
-      if (part === '') return undefined;
-      params.set(segment.param, part);
-    }
+    const part = parts[i + 1] as string;
+    if ('literal' in segment ? part !== segment.literal : part === '') return false;
   }
-  return params;
+  return true;
 }
 
 /** `providerSlug` → `provider slug`, for messages. */
@@ -135,15 +129,14 @@ export class RouteTable {
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     const parts = trimmed.split('/');
     // parts[0] is what precedes the leading slash: '' for every path a route can match.
-    if (parts.shift() !== '') return sendError(res, 404, 'NOT_FOUND', `no route ${method} ${path}`, true);
+    if (parts[0] !== '') return sendError(res, 404, 'NOT_FOUND', `no route ${method} ${path}`, true);
 
-    let found: { route: Route; rawParams: Map<string, string> } | undefined;
+    let found: CompiledRoute | undefined;
     let samePath: Route | undefined;
-    for (const candidate of this.bySegmentCount.get(parts.length) ?? []) {
-      const rawParams = matchSegments(candidate.segments, parts);
-      if (!rawParams) continue;
+    for (const candidate of this.bySegmentCount.get(parts.length - 1) ?? []) {
+      if (!matchSegments(candidate.segments, parts)) continue;
       if (candidate.route.method === method) {
-        found = { route: candidate.route, rawParams };
+        found = candidate;
         break;
       }
       samePath ??= candidate.route;
@@ -157,9 +150,13 @@ export class RouteTable {
     }
 
     const params: Record<string, string> = {};
-    for (const [name, value] of found.rawParams) {
+    for (let i = 0; i < found.segments.length; i++) {
+      const segment = found.segments[i] as Segment;
+      if ('literal' in segment) continue;
+      const name = segment.param;
+      const value = parts[i + 1] as string;
       try {
-        params[name] = decodeURIComponent(value);
+        params[name] = value.includes('%') ? decodeURIComponent(value) : value;
       } catch {
         return sendError(
           res,

@@ -14,7 +14,8 @@ export interface ServeDeps {
   certify: Certifier;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  log: (line: string) => void;
+  /** Where the server's lines go; absent = nowhere (the ingestion benchmark). */
+  log?: (line: string) => void;
 }
 
 export interface RunningServe {
@@ -94,7 +95,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     // A registered provider's own secret always wins: the shared secret verifies configured slugs only.
     secretFor: (slug) => registry.get(slug)?.webhookSecret ?? configured.get(slug),
     limits: settings.limits,
-    log: deps.log,
+    ...(deps.log ? { log: deps.log } : {}),
     portFlag: '--port',
     routes,
   });

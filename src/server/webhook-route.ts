@@ -2,14 +2,13 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { SIGNATURE_HEADER } from '../model/contract-constants.js';
 import type { ReceivedWebhook } from '../model/webhooks.js';
 import type { Contract } from '../spec/contract.js';
-import { hmacDigest } from '../util/hmac.js';
 import { isSensitiveHeader, MASK } from '../util/redact.js';
 import { readSignedBody } from './body-reader.js';
 import { diagnoseSignature } from './diagnose.js';
-import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendJson } from './http-io.js';
+import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendText } from './http-io.js';
 import { type InflightBudget, type IngestLimits, RETRY_AFTER_S } from './limits.js';
 import type { RateGate } from './rate-gate.js';
-import { digestMatches, findSignatureHeader } from './signature.js';
+import { digestMatches, findSignatureHeader, signatureHmac } from './signature.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 
 export interface WebhookRouteDeps {
@@ -25,7 +24,8 @@ export interface WebhookRouteDeps {
   diagnoses: RateGate;
   /** Bounds the console lines of rejected requests; the rest are counted in one line. */
   rejectionLines: RateGate;
-  log(line: string): void;
+  /** One line per request answered; absent = nobody reads them, so they are not even composed. */
+  log?: (line: string) => void;
 }
 
 const MAX_SCHEMA_PROBLEMS_SHOWN = 5;
@@ -34,16 +34,38 @@ const DIAGNOSE_MAX_BYTES = 16 * 1024;
 /** What a rejected request keeps in memory of its body and event. */
 const REJECTED_BODY_KEPT = 1024;
 const EVENT_SUMMARY_FIELDS = ['eventId', 'eventType', 'providerSlug', 'timestamp', 'actionId', 'newStatus'];
-/** WebhookIngestionResponse of an accepted event. */
-const SUCCESS = { success: true } as const;
+/** WebhookIngestionResponse of an accepted event, serialized once. */
+const SUCCESS_JSON = JSON.stringify({ success: true });
+
+/** Header names seen → whether their values are masked (names repeat on every request; the test is a regex). */
+const sensitiveNames = new Map<string, boolean>();
+const NAMES_KEPT = 1_024;
+/** Printable ASCII only: nothing for logSafe to escape, so short values are kept as they are. */
+const PLAIN = /^[\x20-\x7e]*$/;
+const HEADER_VALUE_KEPT = 200;
+
+function sensitive(name: string): boolean {
+  let known = sensitiveNames.get(name);
+  if (known === undefined) {
+    if (sensitiveNames.size >= NAMES_KEPT) sensitiveNames.clear();
+    known = isSensitiveHeader(name);
+    sensitiveNames.set(name, known);
+  }
+  return known;
+}
 
 /** Header values that may carry credentials or signatures are masked (the one masker's rule); the names are kept. */
 export function maskHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(headers)) {
+  for (const name in headers) {
+    const raw = headers[name];
     if (raw === undefined) continue;
-    const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    out[name] = isSensitiveHeader(name) ? MASK : logSafe(value, 200);
+    const value = typeof raw === 'string' ? raw : raw.join(', ');
+    out[name] = sensitive(name)
+      ? MASK
+      : value.length <= HEADER_VALUE_KEPT && PLAIN.test(value)
+        ? value
+        : logSafe(value, HEADER_VALUE_KEPT);
   }
   return out;
 }
@@ -58,6 +80,18 @@ interface Rejection {
   headers?: Record<string, string>;
 }
 
+/** One request being answered (a plain object: no closures are made per request). */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  slug: string | null;
+  deps: WebhookRouteDeps;
+  receivedAt: string;
+}
+
+/** What a request's record says beyond the exchange itself. */
+type Details = Partial<Pick<NewWebhook, 'rawBody' | 'signatureHeader' | 'event' | 'verified'>>;
+
 /** POST /api/v1/webhooks/{slug} and the legacy POST /api/v1/webhooks (slug null). Never throws. */
 export async function handleWebhook(
   req: IncomingMessage,
@@ -65,36 +99,12 @@ export async function handleWebhook(
   slug: string | null,
   deps: WebhookRouteDeps,
 ): Promise<void> {
-  const receivedAt = new Date().toISOString();
-  const base: NewWebhook = {
-    receivedAt,
-    slug,
-    headers: maskHeaders(req.headers),
-    rawBody: '',
-    verified: false,
-    answeredStatus: 0,
-    duplicate: false,
-  };
-
-  const reject = (r: Rejection, extra: Partial<NewWebhook> = {}): void => {
-    sendError(res, r.status, r.code, r.message, r.closeConnection, r.headers);
-    if (r.closeConnection) dropUnreadBody(req, res);
-    const kept = {
-      ...extra,
-      rawBody: (extra.rawBody ?? '').slice(0, REJECTED_BODY_KEPT),
-      ...(extra.event ? { event: summary(extra.event) } : {}),
-    };
-    const entry = deps.store.record({ ...base, ...kept, answeredStatus: r.status, problem: r.problem ?? r.message });
-    const gate = deps.rejectionLines.pass();
-    if (gate.refusedBefore > 0)
-      deps.log(`… ${gate.refusedBefore} more rejected webhook requests in that second were not logged`);
-    if (gate.ok) deps.log(describe(entry));
-  };
+  const x: Exchange = { req, res, slug, deps, receivedAt: new Date().toISOString() };
 
   // Unknown slugs are refused before a byte of the body is read.
   const pathSecret = slug === null ? undefined : deps.secretFor(slug);
   if (slug !== null && pathSecret === undefined) {
-    return reject({
+    return reject(x, {
       status: 404,
       code: 'NOT_FOUND',
       message: `no provider with slug "${logSafe(slug, 64)}" is known to this server`,
@@ -102,7 +112,7 @@ export async function handleWebhook(
     });
   }
   if (slug === null && !deps.legacyRoute) {
-    return reject({
+    return reject(x, {
       status: 404,
       code: 'NOT_FOUND',
       message:
@@ -112,7 +122,7 @@ export async function handleWebhook(
   }
   const contentType = req.headers['content-type'];
   if (!isJsonContentType(contentType)) {
-    return reject({
+    return reject(x, {
       status: 415,
       code: 'INVALID_ARGUMENT',
       message: `Content-Type must be application/json (found ${contentType === undefined ? 'none' : `"${logSafe(contentType, 60)}"`})`,
@@ -129,7 +139,7 @@ export async function handleWebhook(
     const read = await reading.outcome;
     if (!read.ok) {
       const busy = read.status === 503;
-      return reject({
+      return reject(x, {
         status: read.status,
         code: busy ? 'INTERNAL_ERROR' : 'INVALID_ARGUMENT',
         message: read.message,
@@ -137,146 +147,185 @@ export async function handleWebhook(
         ...(busy ? { headers: { 'retry-after': String(RETRY_AFTER_S) } } : {}),
       });
     }
-    await accept(read.body, read.digest, pathSecret);
+    await accept(x, read.body, read.digest, pathSecret);
   } finally {
     reading.release();
   }
+}
 
-  async function accept(
-    body: Buffer,
-    streamedDigest: Buffer | undefined,
-    knownSecret: string | undefined,
-  ): Promise<void> {
-    const rawBody = body.toString('utf8');
-    const withBody: Partial<NewWebhook> = { rawBody };
-    const signature = findSignatureHeader(req.headers);
-    if (signature) withBody.signatureHeader = signature.name;
+/** Answer with an error, note the request (bounded: a rejected body keeps its start only) and log it, rate-limited. */
+function reject(x: Exchange, r: Rejection, details: Details = {}): void {
+  const { req, res, deps } = x;
+  sendError(res, r.status, r.code, r.message, r.closeConnection, r.headers);
+  if (r.closeConnection) dropUnreadBody(req, res);
+  const entry = deps.store.record({
+    receivedAt: x.receivedAt,
+    slug: x.slug,
+    headers: maskHeaders(req.headers),
+    verified: details.verified ?? false,
+    answeredStatus: r.status,
+    duplicate: false,
+    rawBody: (details.rawBody ?? '').slice(0, REJECTED_BODY_KEPT),
+    ...(details.signatureHeader === undefined ? {} : { signatureHeader: details.signatureHeader }),
+    ...(details.event ? { event: summary(details.event) } : {}),
+    problem: r.problem ?? r.message,
+  });
+  if (!deps.log) return;
+  const gate = deps.rejectionLines.pass();
+  if (gate.refusedBefore > 0)
+    deps.log(`… ${gate.refusedBefore} more rejected webhook requests in that second were not logged`);
+  if (gate.ok) deps.log(describe(entry));
+}
 
-    // The legacy route learns the provider from the body; its secret, never the shared one, verifies it.
-    let secret = knownSecret;
-    let digest = streamedDigest;
+/** Verify, parse, validate, attribute and durably log one fully read body; answer 200 once it is on disk. */
+async function accept(
+  x: Exchange,
+  body: Buffer,
+  streamedDigest: Buffer | undefined,
+  knownSecret: string | undefined,
+): Promise<void> {
+  const { req, res, slug, deps } = x;
+  const rawBody = body.toString('utf8');
+  const details: Details = { rawBody };
+  const signature = findSignatureHeader(req.headers);
+  if (signature) details.signatureHeader = signature.name;
+
+  // The legacy route learns the provider from the body; its secret, never the shared one, verifies it.
+  let secret = knownSecret;
+  let digest = streamedDigest;
+  if (secret === undefined) {
+    const named = namedProvider(rawBody);
+    if (named === undefined) {
+      return reject(
+        x,
+        {
+          status: 400,
+          code: 'INVALID_ARGUMENT',
+          message:
+            'the legacy route needs a JSON event with a string providerSlug; post to /api/v1/webhooks/{providerSlug}',
+        },
+        details,
+      );
+    }
+    secret = deps.secretFor(named);
     if (secret === undefined) {
-      const named = namedProvider(rawBody);
-      if (named === undefined) {
-        return reject(
-          {
-            status: 400,
-            code: 'INVALID_ARGUMENT',
-            message:
-              'the legacy route needs a JSON event with a string providerSlug; post to /api/v1/webhooks/{providerSlug}',
-          },
-          withBody,
-        );
-      }
-      secret = deps.secretFor(named);
-      if (secret === undefined) {
-        return reject(
-          {
-            status: 404,
-            code: 'NOT_FOUND',
-            message: `no provider with slug "${logSafe(named, 64)}" is known to this server`,
-          },
-          { ...withBody, ...parsedEvent(rawBody) },
-        );
-      }
-      digest = hmacDigest(secret, body);
-    }
-
-    if (!signature || digest === undefined || !digestMatches(digest, signature.value)) {
-      const message = signature
-        ? `signature in ${signature.name} does not match the HMAC-SHA256 (lowercase hex) of the raw body`
-        : `missing signature: send the lowercase hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
-      const problem = explain(body, secret);
-      const hint =
-        problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
       return reject(
-        { status: 401, code: 'UNAUTHORIZED', message: message + hint, problem: problem.message },
-        { ...withBody, ...parsedEvent(rawBody) },
-      );
-    }
-
-    if (rawBody.trim() === '') {
-      return reject(
+        x,
         {
-          status: 400,
-          code: 'INVALID_ARGUMENT',
-          message: 'the body is empty; expected a NormalizedWebhookEvent JSON object',
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `no provider with slug "${logSafe(named, 64)}" is known to this server`,
         },
-        withBody,
+        { ...details, ...parsedEvent(rawBody) },
       );
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(rawBody);
-    } catch (e) {
-      return reject(
-        { status: 400, code: 'INVALID_ARGUMENT', message: `the body is not valid JSON: ${(e as Error).message}` },
-        withBody,
-      );
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return reject(
-        { status: 400, code: 'INVALID_ARGUMENT', message: 'the body must be a JSON object (NormalizedWebhookEvent)' },
-        withBody,
-      );
-    }
-    const event = parsed as Record<string, unknown>;
-    withBody.event = event;
-    const validation = deps.contract.validate('NormalizedWebhookEvent', event);
-    if (!validation.valid) {
-      const shown = validation.problems.slice(0, MAX_SCHEMA_PROBLEMS_SHOWN).map((p) => p.text);
-      const more = validation.problems.length - shown.length;
-      const message = `the event does not match NormalizedWebhookEvent: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
-      return reject({ status: 400, code: 'INVALID_ARGUMENT', message }, withBody);
-    }
-    const providerSlug = event['providerSlug'];
-    const eventId = event['eventId'];
-    if (typeof providerSlug !== 'string' || typeof eventId !== 'string') {
-      return reject(
-        { status: 400, code: 'INVALID_ARGUMENT', message: 'the event needs string eventId and providerSlug' },
-        withBody,
-      );
-    }
-    if (slug !== null && providerSlug !== slug) {
-      return reject(
-        {
-          status: 400,
-          code: 'INVALID_ARGUMENT',
-          message: `providerSlug "${logSafe(providerSlug, 60)}" in the body does not match "${logSafe(slug, 60)}" in the path`,
-        },
-        withBody,
-      );
-    }
-
-    let duplicate: boolean;
-    try {
-      ({ duplicate } = await deps.store.commit({
-        v: 1,
-        receivedAt,
-        slug,
-        providerSlug,
-        eventId,
-        signatureHeader: signature.name,
-        rawBody,
-      }));
-    } catch {
-      return reject(
-        { status: 500, code: 'INTERNAL_ERROR', message: 'the event could not be recorded durably; retry later' },
-        { ...withBody, verified: true },
-      );
-    }
-    sendJson(res, 200, SUCCESS);
-    const entry = deps.store.record({ ...base, ...withBody, verified: true, answeredStatus: 200, duplicate });
-    deps.log(describe(entry));
+    const hmac = signatureHmac(secret);
+    hmac.update(body);
+    digest = hmac.digest();
   }
 
-  function explain(body: Buffer, secret: string): { mistakes: string[]; message: string } {
-    if (body.length > DIAGNOSE_MAX_BYTES)
-      return { mistakes: [], message: `signature rejected (a body of ${body.length} bytes is not diagnosed)` };
-    if (!deps.diagnoses.pass().ok)
-      return { mistakes: [], message: 'signature rejected (not diagnosed: too many bad signatures this second)' };
-    return diagnoseSignature({ rawBody: body, secret, headers: req.headers });
+  if (!signature || digest === undefined || !digestMatches(digest, signature.value)) {
+    const message = signature
+      ? `signature in ${signature.name} does not match the HMAC-SHA256 (lowercase hex) of the raw body`
+      : `missing signature: send the lowercase hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
+    const problem = explain(x, body, secret);
+    const hint =
+      problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
+    return reject(
+      x,
+      { status: 401, code: 'UNAUTHORIZED', message: message + hint, problem: problem.message },
+      { ...details, ...parsedEvent(rawBody) },
+    );
   }
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch (e) {
+    // Only a body that failed to parse is tested for emptiness (a trim per accepted event costs a copy).
+    const message =
+      rawBody.trim() === ''
+        ? 'the body is empty; expected a NormalizedWebhookEvent JSON object'
+        : `the body is not valid JSON: ${(e as Error).message}`;
+    return reject(x, { status: 400, code: 'INVALID_ARGUMENT', message }, details);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return reject(
+      x,
+      { status: 400, code: 'INVALID_ARGUMENT', message: 'the body must be a JSON object (NormalizedWebhookEvent)' },
+      details,
+    );
+  }
+  const event = parsed as Record<string, unknown>;
+  details.event = event;
+  const validation = deps.contract.validate('NormalizedWebhookEvent', event);
+  if (!validation.valid) {
+    const shown = validation.problems.slice(0, MAX_SCHEMA_PROBLEMS_SHOWN).map((p) => p.text);
+    const more = validation.problems.length - shown.length;
+    const message = `the event does not match NormalizedWebhookEvent: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+    return reject(x, { status: 400, code: 'INVALID_ARGUMENT', message }, details);
+  }
+  const providerSlug = event['providerSlug'];
+  const eventId = event['eventId'];
+  if (typeof providerSlug !== 'string' || typeof eventId !== 'string') {
+    return reject(
+      x,
+      { status: 400, code: 'INVALID_ARGUMENT', message: 'the event needs string eventId and providerSlug' },
+      details,
+    );
+  }
+  if (slug !== null && providerSlug !== slug) {
+    return reject(
+      x,
+      {
+        status: 400,
+        code: 'INVALID_ARGUMENT',
+        message: `providerSlug "${logSafe(providerSlug, 60)}" in the body does not match "${logSafe(slug, 60)}" in the path`,
+      },
+      details,
+    );
+  }
+
+  let duplicate: boolean;
+  try {
+    ({ duplicate } = await deps.store.commit({
+      v: 1,
+      receivedAt: x.receivedAt,
+      slug,
+      providerSlug,
+      eventId,
+      signatureHeader: signature.name,
+      rawBody,
+    }));
+  } catch {
+    details.verified = true;
+    return reject(
+      x,
+      { status: 500, code: 'INTERNAL_ERROR', message: 'the event could not be recorded durably; retry later' },
+      details,
+    );
+  }
+  sendText(res, 200, SUCCESS_JSON);
+  const entry = deps.store.record({
+    receivedAt: x.receivedAt,
+    slug,
+    headers: maskHeaders(req.headers),
+    rawBody,
+    event,
+    verified: true,
+    signatureHeader: signature.name,
+    answeredStatus: 200,
+    duplicate,
+  });
+  if (deps.log) deps.log(describe(entry));
+}
+
+function explain(x: Exchange, body: Buffer, secret: string): { mistakes: string[]; message: string } {
+  if (body.length > DIAGNOSE_MAX_BYTES)
+    return { mistakes: [], message: `signature rejected (a body of ${body.length} bytes is not diagnosed)` };
+  if (!x.deps.diagnoses.pass().ok)
+    return { mistakes: [], message: 'signature rejected (not diagnosed: too many bad signatures this second)' };
+  return diagnoseSignature({ rawBody: body, secret, headers: x.req.headers });
 }
 
 /** The providerSlug a legacy-route body names, if it is a JSON object with one. */

@@ -39,6 +39,8 @@ export interface EventPage {
 }
 
 const LEGACY_FILE = '_legacy';
+/** An applied event whose first delivery is on disk. */
+const DURABLE = true;
 /** Bytes one page may scan per log before it returns short (a listing never reads a whole large log at once). */
 const PAGE_SCAN_CAP = 8 * 1024 * 1024;
 
@@ -67,12 +69,19 @@ export class WebhookStore {
   private readonly logs = new Map<string, Promise<AppendLog>>();
   /** Size of each log when this process opened it: records before it are "restored". */
   private readonly openedSizes = new Map<string, number>();
-  /** provider + eventId → the commit of its first delivery: a redelivery is acknowledged only once that is durable. */
-  private readonly applied = new Map<string, Promise<void>>();
+  /**
+   * provider + eventId → the commit of its first delivery while it is in flight (a redelivery is acknowledged
+   * only once that is durable), then DURABLE: one shared value, not a settled promise kept per event.
+   */
+  private readonly applied = new Map<string, Promise<void> | typeof DURABLE>();
+  /** Logs already open, by path slug (null = legacy): an append needs no lookup of the file name or promise hop. */
+  private readonly openBySlug = new Map<string | null, AppendLog>();
   private readonly acceptedCount = new Map<string, number>();
   private session: ReceivedWebhook[] = [];
   private sessionAccepted = 0;
   private readonly waiters = new Set<Waiter>();
+  /** Live listeners (event streams); undefined while none, so recording costs nothing extra. */
+  private listeners: Set<(w: ReceivedWebhook) => void> | undefined;
   private nextSeq = 1;
   private readonly keptAccepted: number;
   private readonly keptUnlogged: number;
@@ -103,7 +112,7 @@ export class WebhookStore {
   }
 
   private noteApplied(record: LoggedEvent): void {
-    this.applied.set(dedupKey(record.providerSlug, record.eventId), Promise.resolve());
+    this.applied.set(dedupKey(record.providerSlug, record.eventId), DURABLE);
     this.acceptedCount.set(record.providerSlug, (this.acceptedCount.get(record.providerSlug) ?? 0) + 1);
   }
 
@@ -130,6 +139,7 @@ export class WebhookStore {
   async commit(record: LoggedEvent): Promise<{ duplicate: boolean }> {
     const key = dedupKey(record.providerSlug, record.eventId);
     const earlier = this.applied.get(key);
+    if (earlier === DURABLE) return { duplicate: true };
     if (earlier) {
       try {
         await earlier;
@@ -140,7 +150,13 @@ export class WebhookStore {
         return this.commit(record);
       }
     }
-    const write = this.logFor(record.slug).then((log) => log.append(record));
+    const open = this.openBySlug.get(record.slug);
+    const write = open
+      ? open.append(record)
+      : this.logFor(record.slug).then((log) => {
+          this.openBySlug.set(record.slug, log);
+          return log.append(record);
+        });
     this.applied.set(key, write);
     try {
       await write;
@@ -149,6 +165,7 @@ export class WebhookStore {
       if (this.applied.get(key) === write) this.applied.delete(key);
       throw e;
     }
+    if (this.applied.get(key) === write) this.applied.set(key, DURABLE);
     this.acceptedCount.set(record.providerSlug, (this.acceptedCount.get(record.providerSlug) ?? 0) + 1);
     return { duplicate: false };
   }
@@ -162,7 +179,28 @@ export class WebhookStore {
     for (const waiter of this.waiters) {
       if (waiter.predicate(entry)) waiter.resolve(entry);
     }
+    if (this.listeners) this.notify(entry);
     return entry;
+  }
+
+  /** Each webhook recorded from now on goes to `listener` until the returned function is called. */
+  subscribe(listener: (w: ReceivedWebhook) => void): () => void {
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners === listeners) this.listeners = undefined;
+    };
+  }
+
+  private notify(entry: ReceivedWebhook): void {
+    for (const listener of this.listeners ?? []) {
+      try {
+        listener(entry);
+      } catch {
+        // A listener's bug (an event stream) must never fail the request being answered.
+      }
+    }
   }
 
   /** Bounded memory: keep the newest accepted and the newest other entries; trim in chunks, not per request. */
@@ -260,7 +298,12 @@ export class WebhookStore {
   }
 
   inbox(urlFor: (slug: string) => string): WebhookInbox {
-    return { urlFor, all: () => this.all(), waitFor: (p, t, s) => this.waitFor(p, t, s) };
+    return {
+      urlFor,
+      all: () => this.all(),
+      waitFor: (p, t, s) => this.waitFor(p, t, s),
+      subscribe: (listener) => this.subscribe(listener),
+    };
   }
 
   async close(): Promise<void> {

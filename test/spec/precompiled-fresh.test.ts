@@ -37,9 +37,10 @@ describe('generated validators are current with the spec', () => {
 
   it('the build output is what the spec generates now', () => {
     expect(sameText(join(DIST_DIR, GENERATED_JS), js), `dist/src/spec/generated/${GENERATED_JS} ${STALE}`).toBe(true);
-    expect(sameText(join(DIST_DIR, GENERATED_TYPES), types), `dist/src/spec/generated/${GENERATED_TYPES} ${STALE}`).toBe(
-      true,
-    );
+    expect(
+      sameText(join(DIST_DIR, GENERATED_TYPES), types),
+      `dist/src/spec/generated/${GENERATED_TYPES} ${STALE}`,
+    ).toBe(true);
   });
 
   it('provcert/types exports every schema the validators know, under its own name', () => {

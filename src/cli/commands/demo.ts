@@ -20,6 +20,8 @@ interface DemoFlags extends ReportFlags {
   quoteTtl?: string;
   /** False with --no-color. */
   color?: boolean;
+  /** --events FILE|-: the NDJSON event stream. */
+  events?: string;
 }
 
 /**
@@ -71,10 +73,10 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
       env,
       io.cwd,
     );
-    (targets.some((t) => t.path === '-') ? io.stderr : io.stdout).write(
+    (targets.some((t) => t.path === '-') || flags.events === '-' ? io.stderr : io.stdout).write(
       `reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`,
     );
-    const reports = { targets, github: false, noColor: flags.color === false };
+    const reports = { targets, github: false, noColor: flags.color === false, events: flags.events };
     // Ctrl-C or SIGTERM stops the demo like a run: report of what ran, the servers closed (main says 130 / 143).
     const { code } = await certifyWithReports(
       config,

@@ -8,8 +8,8 @@ import {
   type FaultName,
   isFaultName,
   isVariant,
-  REFERENCE_SLUG,
   type ReferenceProviderOptions,
+  SLUG_PATTERN,
   startReferenceProvider,
   VARIANTS,
 } from '../../reference-provider/index.js';
@@ -30,6 +30,8 @@ interface MockProviderFlags {
   credentialEnv?: string;
   webhookSecretEnv?: string;
   variant: string;
+  slug?: string;
+  name?: string;
 }
 
 export function faultListing(): string {
@@ -104,6 +106,11 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
     throw new UsageError(`--webhook-url must be an http(s) URL (found "${flags.webhookUrl}")`);
   }
   const quoteTtlSeconds = positiveNumber(flags.quoteTtl, '--quote-ttl');
+  if (flags.slug !== undefined && (!SLUG_PATTERN.test(flags.slug) || flags.slug.length > 64))
+    throw new UsageError(
+      `--slug must be lowercase letters, digits and dashes, starting with a letter or digit (found "${flags.slug}")`,
+    );
+  if (flags.name !== undefined && flags.name.trim() === '') throw new UsageError('--name must not be empty');
   if (!isVariant(flags.variant))
     throw new UsageError(`--variant "${flags.variant}" is not a variant; use ${VARIANTS.join(', ')}`);
 
@@ -126,6 +133,8 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
     ...(flags.dataFile !== undefined ? { dataFile: flags.dataFile } : {}),
     ...(quoteTtlSeconds !== undefined ? { quoteTtlSeconds } : {}),
     ...(capabilities !== undefined ? { capabilities } : {}),
+    ...(flags.slug !== undefined ? { slug: flags.slug } : {}),
+    ...(flags.name !== undefined ? { name: flags.name.trim() } : {}),
   };
 }
 
@@ -155,7 +164,7 @@ export async function execute({ io, signal }: CommandContext, flags: MockProvide
   const variantNote =
     options.variant === undefined || options.variant === 'standard' ? '' : `; variant ${options.variant}`;
   io.stdout.write(
-    `reference provider ${REFERENCE_SLUG} listening on ${provider.url} (auth ${options.authMethod}${variantNote}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ? `signed and sent to ${options.webhookUrl}` : 'not sent (no --webhook-url)'})\n`,
+    `reference provider ${provider.slug} listening on ${provider.url} (auth ${options.authMethod}${variantNote}; faults: ${faults.length ? faults.join(', ') : 'none'}; webhooks: ${options.webhookUrl ? `signed and sent to ${options.webhookUrl}` : 'not sent (no --webhook-url)'})\n`,
   );
   await untilAborted(signal);
   await provider.close();

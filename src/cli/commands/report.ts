@@ -3,7 +3,7 @@ import type { ReportFlags } from '../../config/flags.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { RunReport } from '../../model/report.js';
 import { shouldUseColor } from '../../report/console.js';
-import { checkResultLines, verdictLines } from '../../report/failure-text.js';
+import { checkResultLines, verdictLines, waiverLines } from '../../report/failure-text.js';
 import { providerLabel } from '../../report/format.js';
 import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
@@ -26,6 +26,7 @@ function consoleLines(report: RunReport, c: ChalkInstance): string[] {
     `${c.bold('provcert')} report of ${sanitizeTerminalText(about + when)}`,
     '',
     ...report.checks.flatMap((check) => checkResultLines(check, c, report)),
+    ...waiverLines(report, c),
     '',
     ...verdictLines(report, c),
   ];

@@ -1,5 +1,5 @@
 import type { RawRunOptions, ReportFlags } from '../../config/flags.js';
-import { loadRunOptions } from '../../config/load.js';
+import { loadRunSettings } from '../../config/load.js';
 import { prepareReportTargets } from '../../report/index.js';
 import { loadContract } from '../../spec/load.js';
 import { certifyWithReports } from '../certify.js';
@@ -8,12 +8,13 @@ import type { CliIo } from '../io.js';
 import { reportTargets } from '../report-flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
-/** `color` is false with --no-color (commander's negated option). */
-export type RunFlags = RawRunOptions & ReportFlags & { spec?: string; config?: string; color?: boolean };
+/** `color` is false with --no-color (commander's negated option); `events` is --events FILE|-. */
+export type RunFlags = RawRunOptions &
+  ReportFlags & { spec?: string; config?: string; color?: boolean; events?: string };
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
-  const flags = await loadRunOptions({
+  const { options: flags, expectedFailures } = await loadRunSettings({
     flags: given,
     env: io.env,
     cwd: io.cwd,
@@ -34,12 +35,13 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
       ?.split(',')
       .map((s) => s.trim())
       .includes('github') ?? false;
-  const reports = { targets, github, noColor: given.color === false };
+  const reports = { targets, github, noColor: given.color === false, events: given.events };
   const { code } = await certifyWithReports(
     config,
     { contract, credential, webhookSecret, ...(signal ? { signal } : {}) },
     reports,
     io,
+    expectedFailures,
   );
   return code;
 }

@@ -26,7 +26,7 @@ export interface CoreRoutesDeps {
   adminTokenEnv: string;
   rules: () => RegistrationRules;
   /** The running core's inbox and history (set once it listens). */
-  core: () => Pick<CoreServer, 'urlFor' | 'all' | 'waitFor' | 'events'> | undefined;
+  core: () => Pick<CoreServer, 'urlFor' | 'all' | 'waitFor' | 'subscribe' | 'events'> | undefined;
   /** Whether a slug is known to the webhook receiver (registered or configured). */
   knownSlug(slug: string): boolean;
   env: NodeJS.ProcessEnv;

@@ -1,0 +1,65 @@
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
+import type { FleetReport } from '../../model/fleet-report.js';
+import { shouldUseColor } from '../../report/console.js';
+import { renderFleetConsole } from '../../report/fleet/console.js';
+import { readFleetReport } from '../../report/fleet/read.js';
+import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../report/fleet/write.js';
+import { mergeFleetReports } from '../../runner/merge-reports.js';
+import { Redactor } from '../../util/redact.js';
+import { sanitizeTerminalText } from '../../util/terminal.js';
+import type { CommandContext } from '../command.js';
+import { EXIT } from '../io.js';
+
+export const DEFAULT_FLEET_OUT = 'provcert-fleet';
+
+interface MergeFlags {
+  out?: string;
+  markdown?: string;
+  color?: boolean;
+}
+
+/**
+ * Secrets no merged output may show even if a shard's report kept one: the values of the default credential and
+ * webhook secret variables set here, and of every credential variable a provider's run recorded.
+ */
+function redactorFor(reports: readonly FleetReport[], env: NodeJS.ProcessEnv): Redactor {
+  const recorded = reports.flatMap((r) =>
+    r.providers.flatMap((p) => {
+      const source = p.report?.inputs['credentialSource'] as { name?: unknown } | undefined;
+      return typeof source?.name === 'string' ? [source.name] : [];
+    }),
+  );
+  const names = new Set([DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, ...recorded]);
+  return new Redactor([...names].map((name) => env[name]));
+}
+
+/**
+ * `provcert merge-reports FILES...`: the fleet.json of each shard as one fleet report. Prints the fleet table,
+ * writes every format to --out; exit 0 when the merged fleet passes, 1 when it fails, 2 when the files cannot be
+ * merged (different fleets or provcert versions, overlapping shards) or read.
+ */
+export async function execute({ io }: CommandContext, files: string[], flags: MergeFlags): Promise<number> {
+  const outDir = flags.out ?? DEFAULT_FLEET_OUT;
+  const reports: FleetReport[] = [];
+  for (const file of files) reports.push(await readFleetReport(file, io.cwd));
+  const warn = (line: string): void => {
+    io.stderr.write(`provcert: warning: ${sanitizeTerminalText(line, { oneLine: true })}\n`);
+  };
+  const merged = redactorFor(reports, io.env).deep(mergeFleetReports(reports, { warn }));
+  const markdown = flags.markdown ? { markdownFile: flags.markdown } : {};
+  await prepareFleetOutput(outDir, { cwd: io.cwd, ...markdown });
+  const color = shouldUseColor(io.stdout, io.env, { noColor: flags.color === false });
+  io.stdout.write(renderFleetConsole(merged, { color }));
+  try {
+    await writeFleetReports(merged, outDir, { cwd: io.cwd, ...markdown });
+    io.stderr.write(`provcert: wrote the merged fleet reports to ${sanitizeTerminalText(outDir, { oneLine: true })}\n`);
+  } catch (error) {
+    // The verdict stands: a report that could not be written is named, as after a run.
+    if (!(error instanceof FleetReportWriteError)) throw error;
+    for (const failure of error.failures)
+      io.stderr.write(
+        `provcert: ${sanitizeTerminalText(`could not write ${failure.path}: ${failure.message}`, { oneLine: true })}\n`,
+      );
+  }
+  return merged.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
+}

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { UsageError } from '../model/errors.js';
+import { isRecord } from '../util/json.js';
+import { packageRoot } from '../util/package-root.js';
+import { sanitizeTerminalText } from '../util/terminal.js';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** The one report version this provcert writes and reads. */
+const READ_VERSION = 1;
+
+/** A kind of JSON report file provcert reads back: a run's report.json or a fleet's fleet.json. */
+export interface ReportFileKind {
+  /** "report", "fleet report": in "cannot read report X" and "reads reportVersion 1 reports". */
+  noun: string;
+  /** What the file should be, e.g. "provcert JSON report (written by provcert run --json FILE)". */
+  what: string;
+  /** After "X is not JSON; expected ". */
+  expected: string;
+  /** spec/ files: the last one describes the file, the ones before it are what it references. */
+  schemas: readonly string[];
+  /** A first look: throws a UsageError when the value is another kind of file altogether. */
+  recognize(value: Record<string, unknown>, path: string): void;
+}
+
+const schemaAt = (name: string): object => JSON.parse(readFileSync(join(packageRoot, 'spec', name), 'utf8')) as object;
+
+/** "/checks/0/status must be equal to one of the allowed values", the file's own text escaped, on one line. */
+function explain(error: ErrorObject): string {
+  const where = error.instancePath || 'the top level';
+  const extra =
+    error.keyword === 'additionalProperties'
+      ? ` ("${String((error.params as { additionalProperty?: unknown }).additionalProperty)}")`
+      : '';
+  return sanitizeTerminalText(`${where} ${error.message ?? 'is invalid'}${extra}`, { oneLine: true }).slice(0, 200);
+}
+
+/**
+ * Reading one kind of report file: every problem (unreadable, not JSON, another kind of file, another version,
+ * not valid against its schema) is a UsageError of one line naming the file and the first thing wrong.
+ */
+export function reportFileReader<T>(kind: ReportFileKind): {
+  validator(): ValidateFunction;
+  parse(value: unknown, path: string): T;
+  read(path: string, cwd: string): Promise<T>;
+} {
+  let compiled: ValidateFunction | undefined;
+  const validator = (): ValidateFunction => {
+    if (compiled) return compiled;
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    addFormats(ajv);
+    const documents = kind.schemas.map(schemaAt);
+    for (const referenced of documents.slice(0, -1)) ajv.addSchema(referenced);
+    compiled = ajv.compile(documents.at(-1) ?? {});
+    return compiled;
+  };
+
+  const parse = (value: unknown, path: string): T => {
+    if (!isRecord(value)) throw new UsageError(`${path} is not a ${kind.what}: it is not a JSON object`);
+    kind.recognize(value, path);
+    const version = value['reportVersion'];
+    if (version === undefined) throw new UsageError(`${path} is not a ${kind.what}: it has no reportVersion`);
+    if (version !== READ_VERSION) {
+      const shown = sanitizeTerminalText(JSON.stringify(version) ?? String(version), { oneLine: true }).slice(0, 40);
+      throw new UsageError(
+        `${path} has reportVersion ${shown}; this provcert reads reportVersion ${READ_VERSION} ${kind.noun}s`,
+      );
+    }
+    const check = validator();
+    if (!check(value)) {
+      const first = check.errors?.[0];
+      const why = first ? explain(first) : `it does not match spec/${kind.schemas.at(-1)}`;
+      throw new UsageError(`${path} is not a valid ${kind.what}: ${why}`);
+    }
+    return value as unknown as T;
+  };
+
+  const read = async (path: string, cwd: string): Promise<T> => {
+    const shown = sanitizeTerminalText(path, { oneLine: true });
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, path), 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'error');
+      throw new UsageError(`cannot read ${kind.noun} ${shown} (${reason})`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
+    }
+    return parse(parsed, shown);
+  };
+
+  return { validator, parse, read };
+}

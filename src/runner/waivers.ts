@@ -1,0 +1,257 @@
+import type { CheckResult, RunReport, RunStartInfo } from '../model/report.js';
+import type { AppliedWaiver, ExpectedFailure, WaiverOutcome, WaiverState } from '../model/waivers.js';
+
+/**
+ * Expected failures (`expectedFailures` in a config or fleet file) judged against finished runs.
+ *
+ * A waiver covers a check result when the result is that check, failed or errored, (with `requirement`) some
+ * failing finding cites that requirement, and (with `provider`) the run's provider slug is that provider.
+ * The result is waived only when the waivers covering it account for every failing finding: a requirement
+ * waiver never hides a new failure of another requirement in the same check.
+ * `until` is a UTC calendar date valid through that whole day; `today` is the run's start date (UTC).
+ * - expired (today > until): waives nothing, its failures count again, and it fails the gate;
+ * - applied: it waived at least one failure (the only state that keeps the gate green);
+ * - stale: it waived nothing but its check passed on a provider it covers (the failure is fixed);
+ * - unmatched: anything else (check skipped or not run, requirement not cited, provider absent).
+ * A waived result keeps its status and gets `waiver` (reason, until). A run passes when every failed or errored
+ * check is waived, at least one check passed, and every waiver that concerns it is applied.
+ */
+
+/** One run to judge: its provider slug and its report (absent when it was not certified). */
+export interface WaiverRun {
+  slug: string;
+  report?: RunReport;
+}
+
+export interface WaiverOptions {
+  /**
+   * A shard of a fleet: a waiver naming a provider outside it is left out, and so is a provider-less waiver
+   * that waives nothing here (stale, unmatched, or expired without a failure); merge-reports judges those over
+   * the whole fleet.
+   */
+  partial?: boolean;
+}
+
+/** YYYY-MM-DD of a moment, in UTC: the day waivers are judged on. */
+export const utcDate = (date: Date): string => date.toISOString().slice(0, 10);
+
+const isFailure = (r: CheckResult): boolean => r.status === 'fail' || r.status === 'error';
+
+/** Dates compare as text (YYYY-MM-DD); a waiver holds through its whole `until` day. */
+export const isExpired = (waiver: ExpectedFailure, today: string): boolean => today > waiver.until;
+
+const citesRequirement = (result: CheckResult, requirement: string): boolean =>
+  result.findings.some((f) => f.severity === 'fail' && f.requirement === requirement);
+
+/** Whether the waiver describes this result's failure (expiry aside). */
+export function waiverCovers(waiver: ExpectedFailure, result: CheckResult, slug: string | undefined): boolean {
+  if (result.id !== waiver.check || !isFailure(result)) return false;
+  if (waiver.provider !== undefined && waiver.provider !== slug) return false;
+  return waiver.requirement === undefined || citesRequirement(result, waiver.requirement);
+}
+
+/** The first waiver in force that covers the result, as the result carries it. */
+export function waiverFor(
+  waivers: readonly ExpectedFailure[],
+  result: CheckResult,
+  slug: string | undefined,
+  today: string,
+): AppliedWaiver | undefined {
+  const covering = waivers.filter((w) => !isExpired(w, today) && waiverCovers(w, result, slug));
+  return waiverOfAll(covering, result);
+}
+
+/**
+ * The waiver a result carries when `covering` (the waivers in force that cover it, in file order) account for all
+ * of its failing findings; undefined when one failure is left that none of them describes.
+ */
+function waiverOfAll(covering: readonly ExpectedFailure[], result: CheckResult): AppliedWaiver | undefined {
+  const [first] = covering;
+  if (!first) return undefined;
+  const whole = covering.some((w) => w.requirement === undefined);
+  const waived = new Set(covering.map((w) => w.requirement));
+  const failing = result.findings.filter((f) => f.severity === 'fail');
+  if (!whole && !failing.every((f) => waived.has(f.requirement))) return undefined;
+  return { reason: first.reason, until: first.until };
+}
+
+interface PreviewedHooks {
+  onRunStart?(info: RunStartInfo): void;
+  onCheckEnd?(result: CheckResult): void;
+}
+
+/**
+ * Live hooks that show a check's waiver as it ends (the console prints WAIVED at once); the final judgement is
+ * evaluateWaivers' on the report. The slug comes from onRunStart (GET /provider-info).
+ */
+export function previewWaivers<H extends PreviewedHooks>(
+  hooks: H,
+  waivers: readonly ExpectedFailure[],
+  today: string,
+): H & Required<PreviewedHooks> {
+  let slug: string | undefined;
+  return {
+    ...hooks,
+    onRunStart(info: RunStartInfo) {
+      slug = info.slug;
+      hooks.onRunStart?.(info);
+    },
+    onCheckEnd(result: CheckResult) {
+      const waiver = waiverFor(waivers, result, slug, today);
+      hooks.onCheckEnd?.(waiver ? { ...result, waiver } : result);
+    },
+  };
+}
+
+/** A report without an earlier judgement (merge-reports judges shard reports again). */
+function unjudged(report: RunReport): RunReport {
+  const { waivers: _earlier, ...rest } = report;
+  return {
+    ...rest,
+    checks: report.checks.map((c) => {
+      const { waiver: _waiver, ...check } = c;
+      return check;
+    }),
+  };
+}
+
+/** PASS when every failure is waived, at least one check passed and every waiver concerning the run applied. */
+export function waivedVerdict(report: RunReport): RunReport['verdict'] {
+  const unwaived = report.checks.some((c) => isFailure(c) && c.waiver === undefined);
+  const passed = report.checks.some((c) => c.status === 'pass');
+  const gate = (report.waivers ?? []).every((w) => w.state === 'applied');
+  return !unwaived && passed && gate ? 'PASS' : 'FAIL';
+}
+
+const listOf = (names: readonly string[]): string =>
+  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What one waiver found in the runs it covers. */
+interface Sighting {
+  /** Run index and check index of each failure the waiver describes. */
+  failures: { run: number; check: number }[];
+  /** Runs where its check passed. */
+  passed: number[];
+  /** Runs it covers (by provider). */
+  covered: number[];
+}
+
+function sight(waiver: ExpectedFailure, runs: readonly WaiverRun[]): Sighting {
+  const sighting: Sighting = { failures: [], passed: [], covered: [] };
+  runs.forEach((run, i) => {
+    if (waiver.provider !== undefined && waiver.provider !== run.slug) return;
+    sighting.covered.push(i);
+    run.report?.checks.forEach((result, j) => {
+      if (waiverCovers(waiver, result, run.slug)) sighting.failures.push({ run: i, check: j });
+      else if (result.id === waiver.check && result.status === 'pass') sighting.passed.push(i);
+    });
+  });
+  return sighting;
+}
+
+/** Why a waiver matched nothing, run by run (at most three reasons). */
+function unmatchedReason(waiver: ExpectedFailure, runs: readonly WaiverRun[], covered: readonly number[]): string {
+  if (covered.length === 0) {
+    const only = runs.length === 1 ? runs[0] : undefined;
+    return only
+      ? `provider ${waiver.provider} is not the one certified (${only.slug || 'its slug is unknown'})`
+      : `provider ${waiver.provider} is not in this ${runs.length === 0 ? 'run' : 'fleet'}`;
+  }
+  const reasons = covered.map((i) => {
+    const run = runs[i] as WaiverRun;
+    const where = runs.length === 1 ? '' : ` on ${run.slug}`;
+    if (!run.report) return `${run.slug} was not certified`;
+    const result = run.report.checks.find((c) => c.id === waiver.check);
+    if (!result) return `${waiver.check} did not run${where}`;
+    if (result.status === 'skip') return `${waiver.check} was skipped${where} (${result.message})`;
+    const cited = [...new Set(result.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement))];
+    const what = cited.length > 0 ? `it cited ${cited.join(', ')}` : 'no finding cites a requirement';
+    return `${waiver.check} ${result.status === 'error' ? 'errored' : 'failed'}${where}, but not on ${waiver.requirement} (${what})`;
+  });
+  const unique = [...new Set(reasons)];
+  return `matches no failure: ${unique.slice(0, 3).join('; ')}${unique.length > 3 ? `; and ${unique.length - 3} more` : ''}`;
+}
+
+function judge(
+  waiver: ExpectedFailure,
+  runs: readonly WaiverRun[],
+  today: string,
+  seen: Sighting,
+): { state: WaiverState; message: string } {
+  const slugsOf = (indexes: readonly number[]): string[] => [...new Set(indexes.map((i) => runs[i]?.slug ?? ''))];
+  const on = (indexes: readonly number[]): string => {
+    const slugs = slugsOf(indexes).filter(Boolean);
+    return slugs.length === 0 ? '' : ` on ${listOf(slugs)}`;
+  };
+  const failed = seen.failures.map((f) => f.run);
+  if (isExpired(waiver, today)) {
+    const counts =
+      seen.failures.length > 0
+        ? `${waiver.check} failed${on(failed)} and counts again: fix it, or renew the waiver with a new date and reason`
+        : `it matches no failure now: remove it`;
+    return { state: 'expired', message: `expired on ${waiver.until} (today is ${today}): ${counts}` };
+  }
+  if (seen.failures.length > 0) {
+    return {
+      state: 'applied',
+      message: `waived ${plural(seen.failures.length, 'failure')} of ${waiver.check}${on(failed)} until ${waiver.until}`,
+    };
+  }
+  if (seen.passed.length > 0) {
+    return { state: 'stale', message: `${waiver.check} passed${on(seen.passed)}: remove this waiver` };
+  }
+  return { state: 'unmatched', message: unmatchedReason(waiver, runs, seen.covered) };
+}
+
+/** The runs an outcome is about; a provider-less waiver that touches none concerns a single run's report only. */
+function concerned(waiver: ExpectedFailure, state: WaiverState, seen: Sighting, runs: number): number[] {
+  if (waiver.provider !== undefined) return seen.covered;
+  const touched = state === 'stale' ? seen.passed : seen.failures.map((f) => f.run);
+  if (touched.length > 0) return [...new Set(touched)];
+  return runs === 1 ? [0] : [];
+}
+
+/**
+ * Judges the waivers against the runs: marks each waived result, sets each report's `waivers` (the outcomes
+ * that concern its provider) and its verdict, and says what became of every waiver. Pure: the reports given are
+ * not changed, and earlier judgements on them are replaced.
+ */
+export function evaluateWaivers(
+  waivers: readonly ExpectedFailure[],
+  runs: readonly WaiverRun[],
+  today: string,
+  options: WaiverOptions = {},
+): { reports: (RunReport | undefined)[]; outcomes: WaiverOutcome[] } {
+  const fresh = runs.map((run) => (run.report ? { ...run, report: unjudged(run.report) } : run));
+  const covering = new Map<string, ExpectedFailure[]>();
+  const concerns = fresh.map((): WaiverOutcome[] => []);
+  const outcomes: WaiverOutcome[] = [];
+  for (const waiver of waivers) {
+    const seen = sight(waiver, fresh);
+    const { state, message } = judge(waiver, fresh, today, seen);
+    if (options.partial && waiver.provider !== undefined && seen.covered.length === 0) continue;
+    if (options.partial && waiver.provider === undefined && state !== 'applied' && seen.failures.length === 0) continue;
+    const outcome: WaiverOutcome = { ...waiver, state, message };
+    outcomes.push(outcome);
+    for (const i of concerned(waiver, state, seen, fresh.length)) concerns[i]?.push(outcome);
+    if (state !== 'applied') continue;
+    for (const { run, check } of seen.failures) {
+      const key = `${run}/${check}`;
+      covering.set(key, [...(covering.get(key) ?? []), waiver]);
+    }
+  }
+  const reports = fresh.map((run, i) => {
+    if (!run.report) return undefined;
+    const checks = run.report.checks.map((c, j) => {
+      // The first waiver in the file that covers a failure is the one it shows.
+      const waiver = waiverOfAll(covering.get(`${i}/${j}`) ?? [], c);
+      return waiver ? { ...c, waiver } : c;
+    });
+    const mine = concerns[i] ?? [];
+    const judged: RunReport = { ...run.report, checks, ...(mine.length > 0 ? { waivers: mine } : {}) };
+    return { ...judged, verdict: waivedVerdict(judged) };
+  });
+  return { reports, outcomes };
+}

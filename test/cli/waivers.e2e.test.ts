@@ -1,0 +1,154 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/model/report.js';
+import {
+  type FaultName,
+  REFERENCE_SLUG,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
+import { utcDate } from '../../src/runner/waivers.js';
+import { captureIo, runCommand } from '../config/cli-io.js';
+import { freePort } from '../support/ports.js';
+
+/**
+ * expectedFailures end to end: a config file with waivers, `provcert run` through the real program against the
+ * reference provider (quote-total-wrong breaks quote-math on QUOTE-TOTAL-FORMULA), every report format read back.
+ */
+
+const CREDENTIAL = 'canary-credential-Wv81xT';
+const WEBHOOK_SECRET = 'canary-webhook-secret-Wv42vW';
+const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET, NO_COLOR: '1' };
+
+let provider: RunningProvider | undefined;
+afterEach(async () => {
+  await provider?.close();
+  provider = undefined;
+});
+
+const FAR = '2099-12-31';
+const YESTERDAY = utcDate(new Date(Date.now() - 86_400_000));
+
+interface Run {
+  code: number | undefined;
+  out: string;
+  err: string;
+  dir: string;
+  report: RunReport;
+  read(name: string): Promise<string>;
+}
+
+/** `provcert run` (health and quote-math only) with a config file holding these waivers. */
+async function run(faults: FaultName[], waivers: string): Promise<Run> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'provcert-waivers-e2e-'));
+  provider = await startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
+    faults,
+    dataFile: join(dir, 'data.json'),
+    quoteTtlSeconds: 5,
+  });
+  const config = [
+    `baseUrl: ${provider.url}`,
+    'auth: API_KEY',
+    'local: true',
+    `webhookPort: ${port}`,
+    'only: [health, quote-math]',
+    'json: report.json',
+    'junit: report.xml',
+    'markdown: report.md',
+    'html: report.html',
+    'expectedFailures:',
+    waivers,
+  ].join('\n');
+  await writeFile(join(dir, 'provcert.config.yaml'), `${config}\n`);
+  const { io, out, err } = captureIo(dir, env);
+  const code = await runCommand(io, ['run']);
+  const read = (name: string): Promise<string> => readFile(join(dir, name), 'utf8');
+  const report = JSON.parse(await read('report.json')) as RunReport;
+  return { code, out: out(), err: err(), dir, report, read };
+}
+
+const entry = (fields: Record<string, string>): string =>
+  Object.entries(fields)
+    .map(([key, value], i) => `${i === 0 ? '  - ' : '    '}${key}: ${JSON.stringify(value)}`)
+    .join('\n');
+
+describe('expectedFailures in provcert run (real CLI, reference provider)', () => {
+  it('a waived failure: exit 0, and every format says waived with the reason', async () => {
+    const waiver = entry({
+      check: 'quote-math',
+      requirement: 'QUOTE-TOTAL-FORMULA',
+      reason: 'total rounding fix ships in 2.4 (JIRA-12)',
+      until: FAR,
+    });
+    const r = await run(['quote-total-wrong'], waiver);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /WAIVED quote-math {2}.*\n {4}waived until 2099-12-31: total rounding fix ships in 2\.4 \(JIRA-12\)/,
+    );
+    expect(r.out).toContain('PASS  1 passed, 1 failed, 0 skipped, 0 errors; 1 waived');
+    expect(r.report.verdict).toBe('PASS');
+    expect(r.report.checks.find((c) => c.id === 'quote-math')).toMatchObject({
+      status: 'fail',
+      waiver: { reason: 'total rounding fix ships in 2.4 (JIRA-12)', until: FAR },
+    });
+    expect(r.report.waivers).toMatchObject([{ check: 'quote-math', state: 'applied' }]);
+    expect(await r.read('report.xml')).toContain(
+      '<skipped message="waived until 2099-12-31: total rounding fix ships in 2.4 (JIRA-12)"/>',
+    );
+    expect(await r.read('report.md')).toContain('🟡 waived');
+    expect(await r.read('report.md')).toContain('certification PASSED (1 waived failure)');
+    expect(await r.read('report.html')).toContain('<span class="badge waived">waived</span>');
+    for (const text of [r.out, await r.read('report.json'), await r.read('report.html')]) {
+      expect(text).not.toContain(CREDENTIAL);
+    }
+  });
+
+  it('a stale waiver (its check passes): exit 1, saying to remove it', async () => {
+    const r = await run([], entry({ check: 'quote-math', reason: 'was broken', until: FAR }));
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      `STALE     quote-math (until ${FAR}): quote-math passed on ${REFERENCE_SLUG}: remove this waiver`,
+    );
+    expect(r.out).toContain('Certification failed: 1 expected-failure entry fails the gate');
+    expect(r.report.verdict).toBe('FAIL');
+    expect(r.report.waivers).toMatchObject([{ state: 'stale' }]);
+    expect(await r.read('report.xml')).toMatch(
+      /<testcase classname="provcert\.waiver" name="waiver quote-math until 2099-12-31"/,
+    );
+  });
+
+  it('an expired waiver: exit 1, and the failure counts again', async () => {
+    const r = await run(['quote-total-wrong'], entry({ check: 'quote-math', reason: 'old', until: YESTERDAY }));
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`EXPIRED   quote-math (until ${YESTERDAY}): expired on ${YESTERDAY}`);
+    expect(r.out).toContain('quote-math failed on');
+    expect(r.out).toMatch(/✗ quote-math/);
+    expect(r.report.checks.find((c) => c.id === 'quote-math')?.waiver).toBeUndefined();
+    expect(r.report.waivers).toMatchObject([{ state: 'expired' }]);
+    expect(await r.read('report.md')).toContain('**expired** `quote-math`');
+  });
+
+  it('an unmatched waiver (the failure cites another requirement): exit 1, saying what failed instead', async () => {
+    const waiver = entry({ check: 'quote-math', requirement: 'QUOTE-FEES-SUM', reason: 'fees', until: FAR });
+    const r = await run(['quote-total-wrong'], waiver);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('UNMATCHED quote-math [QUOTE-FEES-SUM]');
+    expect(r.out).toContain('but not on QUOTE-FEES-SUM (it cited QUOTE-TOTAL-FORMULA)');
+    expect(r.report.waivers).toMatchObject([{ state: 'unmatched' }]);
+    expect(await r.read('report.html')).toContain('<h2>Expected failures</h2>');
+  });
+
+  it('a bad entry is exit 2 before any request, naming the entry', async () => {
+    await expect(run([], entry({ check: 'quote-maths', reason: 'r', until: '2026-13-01' }))).rejects.toThrow(
+      'provcert.config.yaml: expectedFailures[0].check: quote-maths is not a check id (did you mean quote-math?)',
+    );
+  });
+});

@@ -1,0 +1,199 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/model/report.js';
+import {
+  FAULTS,
+  type FaultName,
+  REFERENCE_SLUG,
+  type RunningProvider,
+  startReferenceProvider,
+} from '../../src/reference-provider/index.js';
+import { captureIo, runCommand } from '../config/cli-io.js';
+import { freePort } from '../support/ports.js';
+import { type EventLine, parseEventStream } from './events-support.js';
+
+const CREDENTIAL = 'canary-credential-Ev81xT';
+const WEBHOOK_SECRET = 'canary-webhook-secret-Ev42vW';
+const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET };
+
+let provider: RunningProvider | undefined;
+afterEach(async () => {
+  await provider?.close();
+  provider = undefined;
+});
+
+/** A reference provider posting signed status events to the run's receiver on `port`. */
+async function startProvider(faults: FaultName[] = []): Promise<{ url: string; port: number }> {
+  const port = await freePort();
+  provider = await startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
+    faults,
+    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-events-e2e-')), 'data.json'),
+    quoteTtlSeconds: 5,
+  });
+  return { url: provider.url, port };
+}
+
+const runArgs = (url: string, port: number, ...more: string[]): string[] => [
+  'run',
+  '--base-url',
+  url,
+  '--auth',
+  'API_KEY',
+  '--local',
+  '--webhook-port',
+  String(port),
+  '--webhook-timeout',
+  '3000',
+  ...more,
+];
+
+/** What every stream of one run shows: run-start first, run-plan, a check-end per check, run-end last. */
+function expectOneRun(lines: EventLine[], code: number | undefined, report: RunReport): void {
+  expect(lines[0]).toMatchObject({ type: 'run-start', eventsVersion: 1, baseUrl: report.provider.baseUrl });
+  expect(lines[1]).toMatchObject({ type: 'run-plan', checks: report.checks.length, slug: report.provider.slug });
+  const end = lines.at(-1);
+  expect(end).toMatchObject({ type: 'run-end', verdict: report.verdict, summary: report.summary });
+  expect(code).toBe(end?.['verdict'] === 'PASS' ? 0 : 1);
+  const ended = lines.filter((l) => l.type === 'check-end').map((l) => [l['check'], l['status']]);
+  expect(ended.sort()).toEqual(report.checks.map((c) => [c.id, c.status]).sort());
+  for (const check of lines.filter((l) => l.type === 'check-start').map((l) => l['check'])) {
+    const started = lines.findIndex((l) => l.type === 'check-start' && l['check'] === check);
+    const finished = lines.findIndex((l) => l.type === 'check-end' && l['check'] === check);
+    expect(started).toBeLessThan(finished);
+  }
+  const webhooks = lines.filter((l) => l.type === 'webhook');
+  expect(webhooks.length).toBeGreaterThan(0);
+  // The stream subscribes before the first request; a delivery landing after the report was built is extra.
+  expect(webhooks.length).toBeGreaterThanOrEqual(report.webhooks.events.length);
+  expect(webhooks.some((w) => w['verified'] === true && typeof w['eventId'] === 'string')).toBe(true);
+}
+
+describe('provcert run --events (real runs against the reference provider)', () => {
+  it('--events FILE: a valid line per event as the run goes, the console unchanged, no secret', async () => {
+    const { url, port } = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const { io, out, err } = captureIo(dir, env);
+    const path = join(dir, 'out', 'events.ndjson');
+    let settled = false;
+    const running = runCommand(io, runArgs(url, port, '--events', 'out/events.ndjson', '--json', 'report.json'));
+    void running.finally(() => (settled = true));
+    // A tailing reader sees lines while the run goes (the quote-expiry wait alone lasts seconds).
+    await expect
+      .poll(() => readFile(path, 'utf8').catch(() => ''), { timeout: 5_000, interval: 20 })
+      .toContain('"type":"check-end"');
+    expect(settled).toBe(false);
+    const code = await running;
+    const text = await readFile(path, 'utf8');
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
+    const lines = parseEventStream(text);
+    expectOneRun(lines, code, report);
+    expect(report.verdict).toBe('PASS');
+    expect(lines.filter((l) => l.type === 'finding' && l['severity'] === 'fail')).toEqual([]);
+    expect(lines.every((l) => l.provider === undefined)).toBe(true);
+    expect(out()).toContain('PASS');
+    expect(err()).toBe('');
+    for (const shown of [text, out()]) {
+      expect(shown).not.toContain(CREDENTIAL);
+      expect(shown).not.toContain(WEBHOOK_SECRET);
+    }
+  });
+
+  it('--events -: stdout carries only NDJSON; a fault yields findings citing its requirement; exit 1', async () => {
+    const fault: FaultName = 'quote-total-wrong';
+    const { url, port } = await startProvider([fault]);
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const { io, out, err } = captureIo(dir, env);
+    const code = await runCommand(io, runArgs(url, port, '--events', '-', '--json', 'report.json'));
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
+    const lines = parseEventStream(out());
+    expectOneRun(lines, code, report);
+    expect(code).toBe(1);
+    const findings = lines.filter((l) => l.type === 'finding' && l['severity'] === 'fail');
+    expect(findings).toContainEqual(
+      expect.objectContaining({ check: FAULTS[fault].check, requirement: FAULTS[fault].requirement }),
+    );
+    expect(findings.every((f) => /^[A-Z][A-Z0-9-]+$/.test(String(f['requirement'])))).toBe(true);
+    // The live console moved to stderr.
+    expect(err()).toContain(FAULTS[fault].check);
+    for (const shown of [out(), err()]) {
+      expect(shown).not.toContain(CREDENTIAL);
+      expect(shown).not.toContain(WEBHOOK_SECRET);
+    }
+  });
+
+  it('an expected failure: check-end carries its waiver, run-end the waived verdict and the outcome', async () => {
+    const fault: FaultName = 'quote-total-wrong';
+    const { url, port } = await startProvider([fault]);
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const reason = 'rounding fix ships next sprint';
+    await writeFile(
+      join(dir, 'provcert.config.yaml'),
+      `expectedFailures:\n  - check: ${FAULTS[fault].check}\n    reason: ${reason}\n    until: 2999-12-31\n`,
+    );
+    const { io } = captureIo(dir, env);
+    const code = await runCommand(io, runArgs(url, port, '--events', 'events.ndjson'));
+    const lines = parseEventStream(await readFile(join(dir, 'events.ndjson'), 'utf8'));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        type: 'check-end',
+        check: FAULTS[fault].check,
+        status: 'fail',
+        waiver: { reason, until: '2999-12-31' },
+      }),
+    );
+    expect(lines.at(-1)).toMatchObject({ type: 'run-end', verdict: 'PASS', waivers: [{ state: 'applied', reason }] });
+    expect(code).toBe(0);
+  });
+
+  it('Ctrl-C: the stream still ends with run-end, naming the signal', async () => {
+    const { url, port } = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const { io } = captureIo(dir, env);
+    const stop = new AbortController();
+    const running = runCommand(io, runArgs(url, port, '--events', 'events.ndjson'), stop.signal);
+    await expect
+      .poll(() => readFile(join(dir, 'events.ndjson'), 'utf8').catch(() => ''), { timeout: 5_000, interval: 20 })
+      .toContain('"type":"check-end"');
+    stop.abort('SIGINT');
+    const code = await running;
+    const lines = parseEventStream(await readFile(join(dir, 'events.ndjson'), 'utf8'));
+    expect(lines.at(-1)).toMatchObject({
+      type: 'run-end',
+      verdict: code === 0 ? 'PASS' : 'FAIL',
+      interruptedBy: 'SIGINT',
+    });
+  });
+
+  it('demo --events -: stdout carries only NDJSON, the demo banner goes to stderr', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const { io, out, err } = captureIo(dir, {});
+    const code = await runCommand(io, ['demo', '--events', '-']);
+    const lines = parseEventStream(out());
+    expect(lines[0]?.type).toBe('run-start');
+    expect(lines.at(-1)).toMatchObject({ type: 'run-end', verdict: 'PASS' });
+    expect(code).toBe(0);
+    expect(lines.some((l) => l.type === 'webhook')).toBe(true);
+    expect(err()).toContain('reference provider http://127.0.0.1:');
+  });
+});
+
+describe('provcert run --events: unusable targets are usage errors before any request', () => {
+  it.each([
+    ['a directory', ['--events', 'folder'], /cannot write the event stream to folder: it is a directory/],
+    ['stdout twice', ['--events', '-', '--json', '-'], /--events - and the json report cannot both go to standard/],
+    ['a report file', ['--events', 'r.json', '--json', 'r.json'], /the json report and the event stream would both/],
+  ])('%s', async (_name, flags, message) => {
+    const { url, port } = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    await mkdir(join(dir, 'folder'));
+    const { io } = captureIo(dir, env);
+    await expect(runCommand(io, runArgs(url, port, ...flags))).rejects.toThrow(message);
+    expect(provider?.requests).toEqual([]);
+  });
+});
