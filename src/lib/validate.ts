@@ -32,11 +32,14 @@ export const schemaNames = (): string[] => contract().schemaNames();
  */
 export function validate(schemaName: SchemaName, value: unknown): ContractValidation {
   const c = contract();
-  if (!c.hasSchema(schemaName)) {
-    throw new TypeError(
-      `provcert: unknown schema "${String(schemaName)}"${schemaSuggestion(String(schemaName), c.schemaNames())}`,
-    );
+  let result: ReturnType<Contract['validate']>;
+  try {
+    result = c.validate(schemaName, value);
+  } catch (e) {
+    // A RangeError from the validator itself (a stack overflow on absurd nesting) is not about the name.
+    if (!(e instanceof RangeError) || c.hasSchema(schemaName)) throw e;
+    const typed = String(schemaName);
+    throw new TypeError(`provcert: unknown schema "${typed}"${schemaSuggestion(typed, c.schemaNames())}`);
   }
-  const { valid, problems, warnings } = c.validate(schemaName, value);
-  return { valid, errors: problems, warnings };
+  return { valid: result.valid, errors: result.problems, warnings: result.warnings };
 }

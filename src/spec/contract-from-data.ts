@@ -27,12 +27,23 @@ export function contractFromData(
   const operations = new Map(data.operations.map((o) => [o.key, o]));
   const sortedNames = Object.keys(data.schemas).sort();
 
-  const run = (id: string, value: unknown): ValidationResult => {
-    const validate = validatorById(id);
+  // Each validator is looked up once: for a small body the lookups would cost as much as validating it.
+  const byId = new Map<string, ContractValidator>();
+  const byName = new Map<string, ContractValidator>();
+  const validatorOf = (id: string): ContractValidator => {
+    let validate = byId.get(id);
+    if (validate === undefined) {
+      validate = validatorById(id);
+      byId.set(id, validate);
+    }
+    return validate;
+  };
+  const check = (validate: ContractValidator, value: unknown): ValidationResult => {
     beginWarnings();
     const valid = validate(value) === true;
     return { valid, problems: valid ? [] : explainErrors(validate.errors ?? []), warnings: takeWarnings() };
   };
+  const run = (id: string, value: unknown): ValidationResult => check(validatorOf(id), value);
 
   return {
     version: data.version,
@@ -40,9 +51,14 @@ export function contractFromData(
     schemaNames: () => [...sortedNames],
     hasSchema: (name) => Object.hasOwn(data.schemas, name),
     validate(name, value) {
-      const id = own(data.schemas, name);
-      if (id === undefined) throw new RangeError(`unknown schema "${name}"`);
-      return run(id, value);
+      let validate = byName.get(name);
+      if (validate === undefined) {
+        const id = own(data.schemas, name);
+        if (id === undefined) throw new RangeError(`unknown schema "${name}"`);
+        validate = validatorOf(id);
+        byName.set(name, validate);
+      }
+      return check(validate, value);
     },
     validateResponse(operation, status, value) {
       const responses = own(data.responses, operation);

@@ -12,9 +12,9 @@ export const ISO_TIMESTAMP_FORMAT = 'iso8601-date-time';
 
 export interface IsoTimestamp {
   /** Milliseconds since the epoch; a value without an offset is read as UTC. */
-  epochMs: number;
+  readonly epochMs: number;
   /** False when the text names no offset: the instant is then ambiguous. */
-  hasOffset: boolean;
+  readonly hasOffset: boolean;
 }
 
 const OFFSET = '([Zz]|[+-]\\d{2}(?::?\\d{2})?)?';
@@ -47,6 +47,14 @@ function offsetMinutes(text: string): number | undefined {
  */
 export function parseIsoTimestamp(text: unknown): IsoTimestamp | undefined {
   if (typeof text !== 'string') return undefined;
+  // Validation checks the format and then the offset warning on the same value: parse it once.
+  if (text !== last.text) last = { text, parsed: parse(text) };
+  return last.parsed;
+}
+
+let last: { text: string | undefined; parsed: IsoTimestamp | undefined } = { text: undefined, parsed: undefined };
+
+function parse(text: string): IsoTimestamp | undefined {
   const m = EXTENDED.exec(text) ?? BASIC.exec(text);
   if (!m) return undefined;
   const [, y = '', mo = '', d = '', h = '', mi, s, fraction, offset] = m;

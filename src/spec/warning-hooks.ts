@@ -9,20 +9,23 @@ import type { SchemaProblem } from './types.js';
  * This module must stay free of ajv: the precompiled validators import it at run time.
  */
 
-let found = new Map<string, SchemaProblem>();
+// Created on the first warning only: most validations find none, and this runs once per validation.
+let found: Map<string, SchemaProblem> | undefined;
 
 export function beginWarnings(): void {
-  found = new Map();
+  found = undefined;
 }
 
 /** The warnings since the last beginWarnings(), each text once, in the order found. */
 export function takeWarnings(): SchemaProblem[] {
+  if (found === undefined) return [];
   const taken = [...found.values()];
-  found = new Map();
+  found = undefined;
   return taken;
 }
 
 function add(problem: SchemaProblem): void {
+  found ??= new Map();
   if (!found.has(problem.text)) found.set(problem.text, problem);
 }
 
