@@ -39,9 +39,9 @@ export interface QuoteAttempt {
   /** Set when the answer was 200 and schema-valid. */
   quote?: QuoteView;
   /** Schema problems when the answer was 200 but invalid. */
-  schemaProblems?: SchemaProblem[];
+  schemaProblems?: readonly SchemaProblem[];
   /** What the schema lets pass but flags as ambiguous (an offsetless timestamp…). */
-  schemaWarnings?: SchemaProblem[];
+  schemaWarnings?: readonly SchemaProblem[];
   /** Time the answer arrived (clock ms), to judge expiresAt against. */
   answeredAt: number;
 }
@@ -49,7 +49,7 @@ export interface QuoteAttempt {
 export interface CreatedAction {
   response: HttpResponse;
   /** Schema warnings on the creation answer (an offsetless timestamp…). */
-  schemaWarnings: SchemaProblem[];
+  schemaWarnings: readonly SchemaProblem[];
   action: ActionView;
   quote: QuoteView;
   idempotencyKey: string;

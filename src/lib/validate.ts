@@ -10,9 +10,9 @@ export type SchemaName = keyof components['schemas'] & string;
 export interface ContractValidation {
   valid: boolean;
   /** Why the value does not match, in the words `provcert validate` prints; empty when valid. */
-  errors: SchemaProblem[];
+  errors: readonly SchemaProblem[];
   /** What the contract allows but a provider should look at (offsetless timestamps…); never a reason to fail. */
-  warnings: SchemaProblem[];
+  warnings: readonly SchemaProblem[];
 }
 
 let bundled: Contract | undefined;

@@ -3,7 +3,7 @@ import type { Contract } from './contract.js';
 import { explainErrors } from './explain.js';
 import type { ContractData } from './model.js';
 import type { ValidationResult } from './types.js';
-import { beginWarnings, takeWarnings } from './warning-hooks.js';
+import { beginWarnings, NO_PROBLEMS, takeWarnings } from './warning-hooks.js';
 
 /** A compiled validator: compiled by ajv at run time, or generated standalone code imported from the build. */
 export interface ContractValidator {
@@ -41,7 +41,7 @@ export function contractFromData(
   const check = (validate: ContractValidator, value: unknown): ValidationResult => {
     beginWarnings();
     const valid = validate(value) === true;
-    return { valid, problems: valid ? [] : explainErrors(validate.errors ?? []), warnings: takeWarnings() };
+    return { valid, problems: valid ? NO_PROBLEMS : explainErrors(validate.errors ?? []), warnings: takeWarnings() };
   };
   const run = (id: string, value: unknown): ValidationResult => check(validatorOf(id), value);
 

@@ -9,13 +9,13 @@ export interface SchemaProblem {
 
 export interface ValidationResult {
   valid: boolean;
-  problems: SchemaProblem[];
+  problems: readonly SchemaProblem[];
   /**
    * What the contract allows but a provider should look at, found whether or not the payload is valid:
    * a timestamp without a UTC offset (rule "offsetless-timestamp"), a value outside a list the contract
    * only suggests (rule "suggested-values"). Never a reason to fail; always present, often empty.
    */
-  warnings: SchemaProblem[];
+  warnings: readonly SchemaProblem[];
 }
 
 export interface OperationInfo {

@@ -16,9 +16,12 @@ export function beginWarnings(): void {
   found = undefined;
 }
 
+/** Shared by every result without problems or warnings (most of them): frozen, so no caller can fill it. */
+export const NO_PROBLEMS: readonly SchemaProblem[] = Object.freeze([]);
+
 /** The warnings since the last beginWarnings(), each text once, in the order found. */
-export function takeWarnings(): SchemaProblem[] {
-  if (found === undefined) return [];
+export function takeWarnings(): readonly SchemaProblem[] {
+  if (found === undefined) return NO_PROBLEMS;
   const taken = [...found.values()];
   found = undefined;
   return taken;

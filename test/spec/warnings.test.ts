@@ -10,7 +10,7 @@ const event = (fields: Record<string, unknown> = {}) => ({
   timestamp: '2026-11-22T13:00:00Z',
   ...fields,
 });
-const texts = (r: { warnings: { text: string }[] } | undefined) => r?.warnings.map((w) => w.text);
+const texts = (r: { warnings: readonly { text: string }[] } | undefined) => r?.warnings.map((w) => w.text);
 
 describe('validation warnings', () => {
   it.each([
