@@ -63,16 +63,20 @@ export async function fileSink(path: string, cwd: string, onBroken: (reason: str
     const code = errnoCode(error);
     throw unusable(code === 'EISDIR' ? 'it is a directory; name a file inside it' : `it cannot be written (${code})`);
   }
-  const stop = (reason: string): void => {
-    if (fd === undefined) return;
+  /** Closes the file once; false when it was closed already. A failing close loses nothing: writes are synchronous. */
+  const release = (): boolean => {
+    if (fd === undefined) return false;
     const closing = fd;
     fd = undefined;
     try {
       closeSync(closing);
     } catch {
-      // Already failing: the note below says so.
+      // Every line was written synchronously (or the stream is already failing and says so).
     }
-    onBroken(reason);
+    return true;
+  };
+  const stop = (reason: string): void => {
+    if (release()) onBroken(reason);
   };
   return {
     write(line) {
@@ -86,14 +90,7 @@ export async function fileSink(path: string, cwd: string, onBroken: (reason: str
       }
     },
     close() {
-      if (fd === undefined) return;
-      const closing = fd;
-      fd = undefined;
-      try {
-        closeSync(closing);
-      } catch {
-        // Every line was written synchronously; nothing is lost.
-      }
+      release();
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { Clock } from '../checks/types.js';
 import type { FleetIdentity, FleetProviderResult, FleetReport } from '../model/fleet-report.js';
-import type { RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
@@ -11,6 +10,7 @@ import { systemClock } from './clock.js';
 import { inboxFor } from './fleet-inbox.js';
 import { type RunDeps, runCertification } from './run.js';
 import type { Shard } from './shard.js';
+import { evaluateWaivers, utcDate } from './waivers.js';
 
 /** One provider of the batch: ready to run, or with the reason it cannot be (e.g. its credential is not set). */
 export interface FleetMember {
@@ -19,14 +19,6 @@ export interface FleetMember {
   run?: { config: RunConfig; credential: string; webhookSecret: string };
   error?: string;
 }
-
-/** Judges the waivers against the runs (src/runner/waivers.ts); injected so the fleet runs without it too. */
-export type WaiverJudge = (
-  waivers: readonly ExpectedFailure[],
-  runs: readonly { slug: string; report?: RunReport }[],
-  today: string,
-  options?: { partial?: boolean },
-) => { reports: (RunReport | undefined)[]; outcomes: WaiverOutcome[] };
 
 export interface FleetHooks {
   /** The receiver listens: providers post to `urlFor(slug)`. */
@@ -48,7 +40,6 @@ export interface RunFleetInput {
   /** Providers certified at once. */
   concurrency: number;
   expectedFailures: readonly ExpectedFailure[];
-  judgeWaivers?: WaiverJudge;
   shard?: Shard;
   /** Ctrl-C / SIGTERM: running providers finish their report early, the rest are NOT_RUN. */
   signal?: AbortSignal;
@@ -154,11 +145,11 @@ function fleetReport(
   // A shard judges only the waivers that can concern its providers.
   const waivers = input.expectedFailures.filter((w) => w.provider === undefined || here.has(w.provider));
   let outcomes: WaiverOutcome[] = [];
-  if (input.judgeWaivers && waivers.length > 0) {
-    const judged = input.judgeWaivers(
+  if (waivers.length > 0) {
+    const judged = evaluateWaivers(
       waivers,
       results.map((r) => ({ slug: r.slug, ...(r.report ? { report: r.report } : {}) })),
-      time.startedAt.toISOString().slice(0, 10), // waivers are judged on the day the batch started (UTC)
+      utcDate(time.startedAt), // waivers are judged on the day the batch started (UTC)
       input.shard ? { partial: true } : {},
     );
     outcomes = judged.outcomes;
@@ -169,7 +160,7 @@ function fleetReport(
   }
   const count = (v: FleetProviderResult['verdict']): number => results.filter((r) => r.verdict === v).length;
   const waivedChecks = results.reduce(
-    (n, r) => n + (r.report?.checks.filter((c) => (c as { waiver?: unknown }).waiver !== undefined).length ?? 0),
+    (n, r) => n + (r.report?.checks.filter((c) => c.waiver !== undefined).length ?? 0),
     0,
   );
   const interruptedBy = input.signal?.aborted ? signalName(input.signal.reason) : undefined;

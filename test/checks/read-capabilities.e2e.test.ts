@@ -8,20 +8,8 @@ import { ALL_CAPABILITIES, startReferenceProvider } from '../../src/reference-pr
 import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
 import { certify, TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
+import { READ_CHECKS } from '../support/check-groups.js';
 
-const READ_CHECKS: CheckId[] = [
-  'base-url',
-  'metadata',
-  'capabilities',
-  'health',
-  'locations',
-  'catalog',
-  'offering',
-  'search',
-  'wrong-credential',
-  'signature',
-  'errors',
-];
 const READONLY = ['METADATA', 'HEALTH', 'CATALOG', 'LOCATIONS', 'SEARCH'];
 const find = (report: RunReport, id: CheckId): CheckResult | undefined => report.checks.find((c) => c.id === id);
 

@@ -10,7 +10,6 @@ import {
 import { renderFleetProgressLine } from '../../report/fleet-progress.js';
 import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../runner/fleet.js';
 import { selectShard, shardFromFlags } from '../../runner/shard.js';
-import { evaluateWaivers } from '../../runner/waivers.js';
 import { loadContract } from '../../spec/load.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
@@ -69,7 +68,6 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
     webhookPort: fleet.webhookPort,
     concurrency,
     expectedFailures: fleet.expectedFailures,
-    judgeWaivers: evaluateWaivers,
     ...(shard ? { shard } : {}),
     signal,
     hooks: {

@@ -3,6 +3,7 @@ import type { FleetReport } from '../../model/fleet-report.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { formatDuration } from '../format.js';
 import {
+  countCells,
   type FleetRow,
   failingWaivers,
   fleetRow,
@@ -19,16 +20,7 @@ const safe = (text: string): string => sanitizeTerminalText(text, { oneLine: tru
 const HEADER = ['provider', 'verdict', 'pass', 'fail', 'skip', 'error', 'waived', 'duration'] as const;
 
 function cells(row: FleetRow): string[] {
-  return [
-    safe(row.slug),
-    row.verdict === 'NOT_RUN' ? 'NOT RUN' : row.verdict,
-    String(row.pass),
-    String(row.fail),
-    String(row.skip),
-    String(row.error),
-    String(row.waived),
-    row.durationMs === undefined ? '—' : formatDuration(row.durationMs),
-  ];
+  return [safe(row.slug), row.verdict === 'NOT_RUN' ? 'NOT RUN' : row.verdict, ...countCells(row)];
 }
 
 /** Colour is added after padding, so escape sequences never shift the columns. */

@@ -2,7 +2,15 @@ import type { FleetProviderResult, FleetReport } from '../../model/fleet-report.
 import type { WaiverOutcome } from '../../model/waivers.js';
 import { formatDuration } from '../format.js';
 import { mdParagraph, mdText } from '../markdown.js';
-import { fleetRow, fleetSummaryText, gateFailures, maskFleetReport, providerFileBase, scopeText } from './rows.js';
+import {
+  countCells,
+  fleetRow,
+  fleetSummaryText,
+  gateFailures,
+  maskFleetReport,
+  providerFileBase,
+  scopeText,
+} from './rows.js';
 
 const VERDICT_CELL: Record<FleetProviderResult['verdict'], string> = {
   PASS: '✅ PASS',
@@ -39,16 +47,7 @@ function summaryTable(report: FleetReport, options: FleetMarkdownOptions): strin
         options.providerLinks !== undefined && p.report
           ? `[${name}](${options.providerLinks}/${encodeURIComponent(providerFileBase(p.slug))}.md)`
           : name;
-      return [
-        linked,
-        VERDICT_CELL[p.verdict],
-        String(row.pass),
-        String(row.fail),
-        String(row.skip),
-        String(row.error),
-        String(row.waived),
-        row.durationMs === undefined ? '—' : formatDuration(row.durationMs),
-      ];
+      return [linked, VERDICT_CELL[p.verdict], ...countCells(row)];
     }),
   );
 }

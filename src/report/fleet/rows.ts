@@ -1,6 +1,7 @@
 import type { FleetProviderResult, FleetReport } from '../../model/fleet-report.js';
 import type { CheckResult, RunReport } from '../../model/report.js';
 import type { WaiverOutcome } from '../../model/waivers.js';
+import { formatDuration } from '../format.js';
 import { maskReport } from '../mask.js';
 import { isUnwaivedProblem, waivedChecks, waiverLabel } from '../waivers.js';
 
@@ -25,6 +26,16 @@ export function fleetRow(result: FleetProviderResult): FleetRow {
   if (!report) return { ...base, pass: 0, fail: 0, skip: 0, error: 0, waived: 0 };
   return { ...base, ...report.summary, waived: waivedChecks(report).length, durationMs: report.durationMs };
 }
+
+/** The count and duration cells every fleet table shows after the provider and its verdict. */
+export const countCells = (row: FleetRow): string[] => [
+  String(row.pass),
+  String(row.fail),
+  String(row.skip),
+  String(row.error),
+  String(row.waived),
+  row.durationMs === undefined ? '—' : formatDuration(row.durationMs),
+];
 
 /** Checks that fail the gate: failed or errored and not covered by a waiver. */
 export const gateFailures = (report: RunReport): CheckResult[] => report.checks.filter(isUnwaivedProblem);
