@@ -1,0 +1,61 @@
+import type { CheckId, CheckStatus } from './check-ids.js';
+import type { WaiverOutcome } from './waivers.js';
+
+/**
+ * What a run really reached (docs/decisions.md, Verdicts). Written once here; every reporter, `report`,
+ * `replay`, `merge-reports`, the fleet, the library and `serve` read it and never derive their own.
+ * - PASS: every check of the provider's full profile ran, none failed unwaived, every waiver applied;
+ * - FAIL: a check failed or errored without a waiver, a waiver did not apply, or nothing passed;
+ * - INTERRUPTED: the run was stopped before it ended (no verdict on what did not run);
+ * - PARTIAL: every check that ran passed, but `--only`/`--skip` left checks of the profile out.
+ */
+export type RunVerdict = 'PASS' | 'FAIL' | 'INTERRUPTED' | 'PARTIAL';
+
+/** A check of the provider's profile that the run's own selection (`--only`/`--skip`) left out. */
+export interface LeftOutCheck {
+  id: CheckId;
+  /** e.g. "left out by --skip", "not selected by --only". */
+  reason: string;
+}
+
+/** What the verdict is derived from; a stored report carries each of these, so a reader derives it again. */
+export interface VerdictInputs {
+  checks: readonly { status: CheckStatus; waiver?: unknown }[];
+  /** Set when a signal stopped the run ("SIGINT", "SIGTERM", "aborted"). */
+  interruptedBy?: string | undefined;
+  /** Checks of the profile the selection left out; empty or absent for a full run. */
+  leftOut?: readonly LeftOutCheck[] | undefined;
+  /** What became of each expectedFailures entry; absent when none was given. */
+  waivers?: readonly Pick<WaiverOutcome, 'state'>[] | undefined;
+}
+
+const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
+
+export function deriveRunVerdict(inputs: VerdictInputs): RunVerdict {
+  if (inputs.interruptedBy !== undefined) return 'INTERRUPTED';
+  const unwaived = inputs.checks.some((c) => isFailure(c.status) && c.waiver === undefined);
+  const passed = inputs.checks.some((c) => c.status === 'pass');
+  const waiversHeld = (inputs.waivers ?? []).every((w) => w.state === 'applied');
+  if (unwaived || !passed || !waiversHeld) return 'FAIL';
+  return (inputs.leftOut?.length ?? 0) > 0 ? 'PARTIAL' : 'PASS';
+}
+
+/** Only a full, uninterrupted, passing run may say the provider meets the contract. */
+export const meetsContract = (verdict: RunVerdict): boolean => verdict === 'PASS';
+
+/** A verdict a gate may let through: PASS, or PARTIAL (every check that ran passed). */
+export const gatePasses = (verdict: RunVerdict): boolean => verdict === 'PASS' || verdict === 'PARTIAL';
+
+/** Summary counts: a waived failure counts as waived, never as failed. */
+export interface CheckCounts extends Record<CheckStatus, number> {
+  waived: number;
+}
+
+export function countChecks(checks: readonly { status: CheckStatus; waiver?: unknown }[]): CheckCounts {
+  const counts: CheckCounts = { pass: 0, fail: 0, skip: 0, error: 0, waived: 0 };
+  for (const c of checks) {
+    if (isFailure(c.status) && c.waiver !== undefined) counts.waived++;
+    else counts[c.status]++;
+  }
+  return counts;
+}
