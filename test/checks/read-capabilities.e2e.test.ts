@@ -1,5 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
@@ -9,6 +7,7 @@ import { runCertification } from '../../src/runner/run.js';
 import { loadContract } from '../../src/spec/load.js';
 import { certify, TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
+import { scratchDir } from '../support/scratch.js';
 
 const READONLY = ['METADATA', 'HEALTH', 'CATALOG', 'LOCATIONS', 'SEARCH'];
 const find = (report: RunReport, id: CheckId): CheckResult | undefined => report.checks.find((c) => c.id === id);
@@ -19,7 +18,7 @@ describe('capabilities', () => {
       authMethod: 'API_KEY',
       credential: TEST_CREDENTIAL,
       webhookSecret: TEST_WEBHOOK_SECRET,
-      dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-read-cap-')), 'data.json'),
+      dataFile: join(await scratchDir('read-cap'), 'data.json'),
     });
     try {
       const portal = [...ALL_CAPABILITIES.filter((c) => c !== 'SEARCH'), 'NOT_A_CAPABILITY'];

@@ -1,8 +1,8 @@
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { scratchDir } from '../support/scratch.js';
 import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 
 const examples = join(repo, 'examples');
@@ -20,7 +20,7 @@ let providerRepo = '';
 // A provider repository as the examples' header comments set it up: provcert's tarball under vendor/, installed with
 // `npm install --save-dev ./vendor/provcert-<version>.tgz` (lockfile only: each example's own `npm ci` installs it).
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'provcert-example-'));
+  work = await scratchDir('example');
   providerRepo = join(work, 'provider-repo');
   await mkdir(join(providerRepo, 'vendor'), { recursive: true });
   const packed = await packProvcert(join(providerRepo, 'vendor'));

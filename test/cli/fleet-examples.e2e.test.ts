@@ -1,10 +1,10 @@
 import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { FleetReport } from '../../src/model/fleet-report.js';
 import { shardOf } from '../../src/runner/shard.js';
+import { scratchDir } from '../support/scratch.js';
 import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 
 const examples = join(repo, 'examples', 'fleet');
@@ -43,7 +43,7 @@ let providerRepo = '';
 // A provider repository as the examples set it up: provcert's tarball under vendor/ (lockfile only; each workspace
 // runs its own `npm ci`) and fleet.yaml at its root.
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'provcert-fleet-example-'));
+  work = await scratchDir('fleet-example');
   providerRepo = join(work, 'provider-repo');
   await mkdir(join(providerRepo, 'vendor'), { recursive: true });
   const packed = await packProvcert(join(providerRepo, 'vendor'));

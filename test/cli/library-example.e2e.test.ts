@@ -1,7 +1,7 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../support/scratch.js';
 import { packProvcert, repo, runCommand, writeJson } from './packed-provcert.js';
 
 /*
@@ -16,7 +16,7 @@ describe('the library example project, with provcert installed from its tarball'
   let project = '';
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'provcert-library-'));
+    work = await scratchDir('library');
     const packed = await packProvcert(work);
     project = join(work, 'provider-backend');
     await cp(EXAMPLE, project, { recursive: true, filter: (path) => !path.includes('node_modules') });

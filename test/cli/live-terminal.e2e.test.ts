@@ -1,9 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
+import { scratchDir } from '../support/scratch.js';
 import { type LiveCli, spawnCliInTerminal } from './live-spawn.js';
 
 /** What the terminal shows, without colours and cursor movements. */
@@ -47,7 +47,7 @@ describe.concurrent('live output under a pseudo-terminal (the built CLI, as a pe
   });
 
   it('SIGTERM during a long wait stops the run at once with the report written: exit 143', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-live-sigterm-'));
+    const dir = await scratchDir('live-sigterm');
     // A 100 s quote validity: quote-expiry (and webhook, after it) would wait that long.
     const cli = spawnCliInTerminal(['demo', '--quote-ttl', '100', '--json', join(dir, 'report.json')], 100);
     await cli.waitFor(/quote-expiry: waiting for quote \S+ to expire/);

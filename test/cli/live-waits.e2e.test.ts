@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 import { silentServer, spawnCli } from './live-spawn.js';
 
 const CREDENTIAL = 'live-waits-credential-83Kq';
@@ -25,7 +25,7 @@ async function referenceProvider(faults: string[]): Promise<{ provider: RunningP
     webhookSecret: SECRET,
     webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
     faults: faults as never[],
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-live-')), 'data.json'),
+    dataFile: join(await scratchDir('live'), 'data.json'),
     quoteTtlSeconds: 5,
   });
   closers.push(() => provider.close());
@@ -85,7 +85,7 @@ describe('long waits say what they wait for (output on a pipe)', () => {
 describe('a provider that accepts connections but never answers', () => {
   it('gets the header at once, and Ctrl-C (SIGINT) stops the run with the report written: exit 130', async () => {
     const url = await unansweringProvider();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-live-sigint-'));
+    const dir = await scratchDir('live-sigint');
     // No request could end on its own within the test: only the header before the first request, then SIGINT, end it.
     const cli = spawnCli(runArgs(url, '--timeout', '600000', '--json', join(dir, 'report.json')), env);
     await cli.waitFor(

@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FleetReport } from '../../src/model/fleet-report.js';
@@ -7,6 +6,7 @@ import type { RunReport } from '../../src/model/report.js';
 import { renderFleetJson } from '../../src/report/fleet/json.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { DIGEST, fleetOf, providerResult, realReports } from '../report/fleet-sample.js';
+import { scratchDir } from '../support/scratch.js';
 
 let work = '';
 let passing: RunReport;
@@ -16,7 +16,7 @@ const SLUGS = ['north-kitchen', 'south-kitchen', 'west-kitchen'];
 const fleet = { name: 'kitchen-partners', digest: DIGEST, slugs: SLUGS };
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'provcert-merge-cli-'));
+  work = await scratchDir('merge-cli');
   ({ passing, failing } = await realReports());
 }, 60_000);
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../support/scratch.js';
 import {
   installInFreshProject,
   type PackedTarball,
@@ -31,7 +31,7 @@ describe('provcert installed from its npm pack tarball in a fresh project', () =
   let packed: PackedTarball;
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'provcert-pack-'));
+    work = await scratchDir('pack');
     packed = await packProvcert(work);
     project = join(work, 'provider-repo');
     await installInFreshProject(project, packed.path);

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 import { repo, runCommand, userEnv } from './packed-provcert.js';
 import {
   cellsOf,
@@ -231,7 +231,7 @@ async function readerFiles(work: string, broken: RunningProvider, receiverPort: 
 }
 
 beforeAll(async () => {
-  const work = await mkdtemp(join(tmpdir(), 'provcert-readme-'));
+  const work = await scratchDir('readme');
   const receiverPort = await freePort();
   const provider = (dataFile: string, faults: 'quote-total-wrong'[] = []) =>
     startReferenceProvider({

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
@@ -12,6 +11,7 @@ import {
 import { passingReport } from '../report/sample-reports.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CREDENTIAL = 'replay-key-31a9f';
 const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: 'replay-secret-77c2e' };
@@ -24,7 +24,7 @@ async function providerOn(port: number, webhookPort: number, faults: FaultName[]
     webhookSecret: env.SERVICE_WEBHOOK_SECRET,
     webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
     faults,
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-replay-')), 'data.json'),
+    dataFile: join(await scratchDir('replay'), 'data.json'),
   });
 }
 
@@ -39,7 +39,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
 
   beforeAll(async () => {
     [port, webhookPort] = [await freePort(), await freePort()];
-    dir = await mkdtemp(join(tmpdir(), 'provcert-replay-report-'));
+    dir = await scratchDir('replay-report');
     reportPath = join(dir, 'report.json');
     provider = await providerOn(port, webhookPort, ['quote-total-wrong']);
     const flags = [
@@ -151,7 +151,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
 describe('provcert replay: unusable input is one line, exit 2', () => {
   let dir = '';
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'provcert-replay-input-'));
+    dir = await scratchDir('replay-input');
     await writeFile(join(dir, 'pass.json'), JSON.stringify(passingReport()));
     await writeFile(join(dir, 'not-json.json'), '{"reportVersion": 1,');
     await writeFile(join(dir, 'v2.json'), JSON.stringify({ ...passingReport(), reportVersion: 2 }));

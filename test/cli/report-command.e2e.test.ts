@@ -1,17 +1,17 @@
-import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { ANSI_BELL, CANARY, failingReport, passingReport } from '../report/sample-reports.js';
 import { runCli } from '../support/cli.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** A value set as the credential variable here: the stored report must never show it. */
 const LOCAL_SECRET = 'local-secret-Qw83zLp';
 
 let dir = '';
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-report-command-'));
+  dir = await scratchDir('report-command');
   const failing = failingReport();
   const quoteMath = failing.checks.find((c) => c.id === 'quote-math');
   if (quoteMath) quoteMath.details = [...(quoteMath.details ?? []), `an older provcert kept ${LOCAL_SECRET} here`];

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -12,6 +11,7 @@ import {
 import { captureIo } from '../config/cli-io.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 const env = { PROVIDER_API_KEY: 'paths-key-5521', SERVICE_WEBHOOK_SECRET: 'paths-secret-8813' };
 
@@ -29,7 +29,7 @@ async function start(faults: FaultName[] = []): Promise<{ provider: RunningProvi
     webhookSecret: env.SERVICE_WEBHOOK_SECRET,
     faults,
     webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-paths-')), 'data.json'),
+    dataFile: join(await scratchDir('paths'), 'data.json'),
   });
   return { provider, webhookPort };
 }
@@ -37,7 +37,7 @@ async function start(faults: FaultName[] = []): Promise<{ provider: RunningProvi
 describe('report paths of provcert run are checked before the run', () => {
   it('junit: reports/junit.xml in the config file (the README example) creates reports/ next to the file', async () => {
     const { provider: p, webhookPort } = await start();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-config-paths-'));
+    const dir = await scratchDir('config-paths');
     await writeFile(
       join(dir, 'provcert.config.yaml'),
       [
@@ -69,7 +69,7 @@ describe('report paths of provcert run are checked before the run', () => {
     ],
   ])('%s: exit 2 in one line, before any request reaches the provider', async (_name, flags, message) => {
     const { provider: p, webhookPort } = await start();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-bad-paths-'));
+    const dir = await scratchDir('bad-paths');
     await writeFile(join(dir, 'a-file'), 'a file, not a folder');
     await mkdir(join(dir, 'sub'));
     const run = [
@@ -100,7 +100,7 @@ describe('a report that cannot be written late never hides the verdict', () => {
     '%s exits %i (its verdict) and names the report it could not write on stderr',
     async (_name, code, faults) => {
       const { provider: p, webhookPort } = await start(faults);
-      const dir = await mkdtemp(join(tmpdir(), 'provcert-late-write-'));
+      const dir = await scratchDir('late-write');
       const { io, err } = captureIo(dir, env);
       // The path is fine before the run; the disk fills up afterwards.
       const failingIo = { ...io, writeFile: () => Promise.reject(new Error('ENOSPC: no space left on device')) };

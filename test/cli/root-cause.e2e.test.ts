@@ -1,7 +1,6 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -10,6 +9,7 @@ import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 /**
  * One root cause, one red line: when GET /provider-info cannot tell what applies (refused credential,
@@ -47,7 +47,7 @@ beforeAll(async () => {
     authMethod: 'API_KEY',
     credential: KEY,
     webhookSecret: SECRET,
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-root-cause-')), 'data.json'),
+    dataFile: join(await scratchDir('root-cause'), 'data.json'),
   });
   addresses = {
     htmlInfo: await serve((path, res) => (path === '/provider-info' ? html(res) : healthy(res))),
@@ -153,7 +153,7 @@ async function reportValidator() {
 }
 
 const certify = async (baseUrl: string, key: string, args: string[] = []) => {
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-root-cause-report-'));
+  const dir = await scratchDir('root-cause-report');
   const file = join(dir, 'report.json');
   const r = await runCli(
     [

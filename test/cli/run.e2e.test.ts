@@ -1,12 +1,12 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CANARY_CREDENTIAL = 'canary-credential-Zq81xT';
 const CANARY_SECRET = 'canary-webhook-secret-Pm42vW';
@@ -25,7 +25,7 @@ async function startProvider(faults: string[] = []): Promise<{ provider: Running
     webhookSecret: CANARY_SECRET,
     webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
     faults: faults as never[],
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-cli-')), 'data.json'),
+    dataFile: join(await scratchDir('cli'), 'data.json'),
     quoteTtlSeconds: 5,
   });
   return { provider, port };
@@ -36,7 +36,7 @@ const env = { PROVIDER_API_KEY: CANARY_CREDENTIAL, SERVICE_WEBHOOK_SECRET: CANAR
 describe('provcert run against the reference provider (real CLI, real HTTP)', () => {
   it('passes with exit 0, writes a JSON report, and never prints the secrets', async () => {
     const { provider: p, port } = await startProvider();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-cli-report-'));
+    const dir = await scratchDir('cli-report');
     const r = await runCli(
       [
         'run',
@@ -149,10 +149,10 @@ describe('provcert run: interrupted', () => {
       credential: CANARY_CREDENTIAL,
       webhookSecret: CANARY_SECRET,
       webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
-      dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-cli-')), 'data.json'),
+      dataFile: join(await scratchDir('cli'), 'data.json'),
       quoteTtlSeconds: 60,
     });
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-cli-int-'));
+    const dir = await scratchDir('cli-int');
     const { spawn } = await import('node:child_process');
     const child = spawn(
       process.execPath,

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +9,14 @@ import { main } from '../../src/cli/main.js';
 import { suggestedBaseUrl } from '../../src/cli/options.js';
 import { credentialFinding } from '../../src/doctor/auth.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const KEY = 'small-fixes-provider-key-51c0';
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-small-fixes-'));
+  dir = await scratchDir('small-fixes');
   await writeFile(join(dir, 'offering.json'), '{}');
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
@@ -12,6 +11,7 @@ import {
 import { utcDate } from '../../src/runner/waivers.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 /**
  * expectedFailures end to end: a config file with waivers, `provcert run` through the real program against the
@@ -43,7 +43,7 @@ interface Run {
 /** `provcert run` (health and quote-math only) with a config file holding these waivers. */
 async function run(faults: FaultName[], waivers: string): Promise<Run> {
   const port = await freePort();
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-waivers-e2e-'));
+  const dir = await scratchDir('waivers-e2e');
   provider = await startReferenceProvider({
     authMethod: 'API_KEY',
     credential: CREDENTIAL,

@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch.js';
 
 /** A throwaway working directory, optionally holding a provcert.config.yaml. */
 export async function tempDir(): Promise<{
@@ -8,7 +8,7 @@ export async function tempDir(): Promise<{
   write(name: string, text: string): Promise<string>;
   remove(): Promise<void>;
 }> {
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-config-'));
+  const dir = await scratchDir('config');
   return {
     dir,
     async write(name, text) {

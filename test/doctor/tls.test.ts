@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PeerCertificate } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { judgeCertificate } from '../../src/doctor/tls.js';
+import { scratchDir } from '../support/scratch.js';
 import { byId, providerApi, startHttpsServer, startServer, type TestServer } from './support.js';
 
 const SECRET = 'pk_test_tls_7a2b';
@@ -14,7 +14,7 @@ let dir: string;
 let tlsMaterial: { key: string; cert: string } | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-tls-'));
+  dir = await scratchDir('tls');
   try {
     await promisify(execFile)('openssl', [
       'req',

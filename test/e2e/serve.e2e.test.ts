@@ -1,6 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +8,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const ADMIN = 'admin-token-e2e-91ac';
@@ -30,15 +29,7 @@ describe('provcert serve: register, certify, events, submit for review', () => {
     const core = `http://127.0.0.1:${corePort}/api/v1`;
     serve = spawn(
       process.execPath,
-      [
-        BIN,
-        'serve',
-        '--port',
-        String(corePort),
-        '--data-dir',
-        await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-')),
-        '--local',
-      ],
+      [BIN, 'serve', '--port', String(corePort), '--data-dir', await scratchDir('serve-e2e'), '--local'],
       {
         env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
       },
@@ -79,7 +70,7 @@ describe('provcert serve: register, certify, events, submit for review', () => {
       credential: PROVIDER_KEY,
       webhookSecret: webhook.secret,
       webhookUrl: webhook.url,
-      dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-serve-e2e-provider-')), 'data.json'),
+      dataFile: join(await scratchDir('serve-e2e-provider'), 'data.json'),
     });
 
     const certified = await call('POST', `/providers/${REFERENCE_SLUG}/certify`);

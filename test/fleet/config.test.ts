@@ -1,13 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFleetFile } from '../../src/config/fleet.js';
 import { UsageError } from '../../src/model/errors.js';
+import { scratchDir } from '../support/scratch.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-fleet-config-'));
+  dir = await scratchDir('fleet-config');
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

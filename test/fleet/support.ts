@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FleetReport } from '../../src/model/fleet-report.js';
 import type { FaultName, RunningProvider } from '../../src/reference-provider/index.js';
 import { startReferenceProvider } from '../../src/reference-provider/index.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 export interface FleetProviderSpec {
   slug: string;
@@ -32,7 +32,7 @@ export const envPrefix = (slug: string): string => slug.toUpperCase().replace(/-
  * secret, posting to one receiver port that the fleet file names (the batch starts the receiver there).
  */
 export async function startTestFleet(specs: readonly FleetProviderSpec[]): Promise<TestFleet> {
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-fleet-e2e-'));
+  const dir = await scratchDir('fleet-e2e');
   const port = await freePort();
   const env: Record<string, string> = { PATH: process.env['PATH'] ?? '' };
   const secretOf = new Map(specs.map((s) => [s.slug, randomBytes(24).toString('hex')]));

@@ -1,6 +1,4 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
@@ -10,6 +8,7 @@ import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
 import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
+import { scratchDir } from '../support/scratch.js';
 
 function bash(script: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -36,7 +35,7 @@ describe('reproduce commands send the failing request again', () => {
     '%s (%s, %s): same status and body as the evidence',
     async (fault, checkId, authMethod) => {
       const contract = await loadContract();
-      const scratch = await mkdtemp(join(tmpdir(), 'provcert-repro-'));
+      const scratch = await scratchDir('repro');
       const core = await startCoreServer({
         host: '127.0.0.1',
         port: 0,

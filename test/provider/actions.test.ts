@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningProvider } from '../../src/reference-provider/index.js';
+import { scratchDirSync } from '../support/scratch.js';
 import {
   at,
   type Call,
@@ -183,7 +183,7 @@ describe('idempotency', () => {
   });
 
   it('survives a restart on the same data file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'provcert-provider-test-'));
+    const dir = scratchDirSync('provider-test');
     const dataFile = join(dir, 'provider.json');
     try {
       const first = await startProvider({ dataFile });
@@ -217,7 +217,7 @@ describe('idempotency', () => {
   });
 
   it('refuses to start on a data file that is not its own or cannot be written', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'provcert-provider-test-'));
+    const dir = scratchDirSync('provider-test');
     try {
       const dataFile = join(dir, 'broken.json');
       writeFileSync(dataFile, '{"hello":');

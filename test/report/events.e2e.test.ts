@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
@@ -12,6 +11,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { freePort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 import { type EventLine, parseEventStream } from './events-support.js';
 
 const CREDENTIAL = 'canary-credential-Ev81xT';
@@ -33,7 +33,7 @@ async function startProvider(faults: FaultName[] = []): Promise<{ url: string; p
     webhookSecret: WEBHOOK_SECRET,
     webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
     faults,
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-events-e2e-')), 'data.json'),
+    dataFile: join(await scratchDir('events-e2e'), 'data.json'),
     quoteTtlSeconds: 5,
   });
   return { url: provider.url, port };
@@ -77,7 +77,7 @@ function expectOneRun(lines: EventLine[], code: number | undefined, report: RunR
 describe('provcert run --events (real runs against the reference provider)', () => {
   it('--events FILE: a valid line per event as the run goes, the console unchanged, no secret', async () => {
     const { url, port } = await startProvider();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const dir = await scratchDir('events-e2e');
     const { io, out, err } = captureIo(dir, env);
     const path = join(dir, 'out', 'events.ndjson');
     let settled = false;
@@ -107,7 +107,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
   it('--events -: stdout carries only NDJSON; a fault yields findings citing its requirement; exit 1', async () => {
     const fault: FaultName = 'quote-total-wrong';
     const { url, port } = await startProvider([fault]);
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const dir = await scratchDir('events-e2e');
     const { io, out, err } = captureIo(dir, env);
     const code = await runCommand(io, runArgs(url, port, '--events', '-', '--json', 'report.json'));
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
@@ -130,7 +130,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
   it('an expected failure: check-end carries its waiver, run-end the waived verdict and the outcome', async () => {
     const fault: FaultName = 'quote-total-wrong';
     const { url, port } = await startProvider([fault]);
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const dir = await scratchDir('events-e2e');
     const reason = 'rounding fix ships next sprint';
     await writeFile(
       join(dir, 'provcert.config.yaml'),
@@ -153,7 +153,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
 
   it('Ctrl-C: the stream still ends with run-end, naming the signal', async () => {
     const { url, port } = await startProvider();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const dir = await scratchDir('events-e2e');
     const { io } = captureIo(dir, env);
     const stop = new AbortController();
     const running = runCommand(io, runArgs(url, port, '--events', 'events.ndjson'), stop.signal);
@@ -171,7 +171,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
   });
 
   it('demo --events -: stdout carries only NDJSON, the demo banner goes to stderr', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const dir = await scratchDir('events-e2e');
     const { io, out, err } = captureIo(dir, {});
     const code = await runCommand(io, ['demo', '--events', '-']);
     const lines = parseEventStream(out());
@@ -190,7 +190,7 @@ describe('provcert run --events: unusable targets are usage errors before any re
     ['a report file', ['--events', 'r.json', '--json', 'r.json'], /the json report and the event stream would both/],
   ])('%s', async (_name, flags, message) => {
     const { url, port } = await startProvider();
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-e2e-'));
+    const dir = await scratchDir('events-e2e');
     await mkdir(join(dir, 'folder'));
     const { io } = captureIo(dir, env);
     await expect(runCommand(io, runArgs(url, port, ...flags))).rejects.toThrow(message);

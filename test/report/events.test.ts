@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { FleetReport } from '../../src/model/fleet-report.js';
 import { type EventRunHooks, openEventStream } from '../../src/report/events.js';
 import { fanOutHooks } from '../../src/report/live-hooks.js';
 import type { RunDeps } from '../../src/runner/run.js';
+import { scratchDir } from '../support/scratch.js';
 import { compileEventSchema, parseEventStream } from './events-support.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
@@ -71,7 +71,7 @@ describe('spec/events.schema.json', () => {
 
 describe('openEventStream', () => {
   it('writes a fleet: fleet-start, runs tagged with their provider, fleet-end; every line valid, seq increasing', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-'));
+    const dir = await scratchDir('events');
     const path = join(dir, 'nested', 'events.ndjson');
     const stream = await openEventStream(path, { stdout: new PassThrough(), cwd: dir });
     stream.fleetStart({ name: 'kitchens', providers: 2, concurrency: 2, shard: { index: 1, total: 2 } });
@@ -162,7 +162,7 @@ describe('openEventStream', () => {
   });
 
   it('refuses a path it cannot write with a one-line usage error', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-events-'));
+    const dir = await scratchDir('events');
     await mkdir(join(dir, 'folder'));
     await writeFile(join(dir, 'file'), 'x');
     const io = { stdout: new PassThrough(), cwd: dir };

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/model/errors.js';
@@ -7,13 +6,14 @@ import type { FleetReport } from '../../src/model/fleet-report.js';
 import { readFleetReport } from '../../src/report/fleet/read.js';
 import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../src/report/fleet/write.js';
 import { renderHtml } from '../../src/report/html.js';
+import { scratchDir } from '../support/scratch.js';
 import { fleetOf, providerResult, realReports } from './fleet-sample.js';
 
 let work = '';
 let fleet: FleetReport;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'provcert-fleet-write-'));
+  work = await scratchDir('fleet-write');
   const { passing, failing } = await realReports();
   fleet = fleetOf([
     providerResult('north-kitchen', passing),

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { renderHtml } from '../../src/report/html.js';
+import { scratchDir } from '../support/scratch.js';
 import { failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -33,7 +33,7 @@ describe.runIf(hasChromium)('HTML report in headless Chromium', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'provcert-html-'));
+    dir = await scratchDir('html');
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,

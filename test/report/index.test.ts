@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/model/errors.js';
@@ -11,6 +10,7 @@ import {
   REPORTER_NAMES,
   REPORTERS,
 } from '../../src/report/reporters.js';
+import { scratchDir } from '../support/scratch.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
 function memoryIo(writeFileImpl: ReportIo['writeFile']): ReportIo & { out: string; err: string } {
@@ -59,7 +59,7 @@ describe('REPORTERS', () => {
 describe('writeReports', () => {
   let dir = '';
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'provcert-report-'));
+    dir = await scratchDir('report');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -106,7 +106,7 @@ describe('writeReports', () => {
 describe('prepareReportTargets (before the run)', () => {
   let dir = '';
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'provcert-prepare-'));
+    dir = await scratchDir('prepare');
     await writeFile(join(dir, 'a-file'), 'not a folder');
     await mkdir(join(dir, 'a-folder'));
     await writeFile(join(dir, 'existing.xml'), 'previous report');
@@ -165,7 +165,7 @@ describe('prepareReportTargets (before the run)', () => {
 
 describe('writeReports after a late failure', () => {
   it('names the failed report on stderr and still writes the others (the caller keeps the verdict)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-late-'));
+    const dir = await scratchDir('late');
     const io = memoryIo((path, content) => writeFile(path, content, 'utf8'));
     const failures = await writeReports(
       passingReport(),

@@ -1,7 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import type { CheckResult } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../src/util/terminal.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
+import { scratchDir } from '../support/scratch.js';
 import { passingReport } from './sample-reports.js';
 
 /** What a provider can send to take over a terminal: clear screen, set the title (OSC), bell, overwrite the line, reverse the text. */
@@ -90,7 +90,7 @@ describe('every printed output passes the sanitizer', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const dir = await mkdtemp(join(tmpdir(), 'provcert-replay-hostile-'));
+      const dir = await scratchDir('replay-hostile');
       // A whole report (replay validates it against spec/report.schema.json) with one hostile failure.
       const sample = passingReport();
       const report = {

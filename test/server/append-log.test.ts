@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppendLog } from '../../src/server/append-log.js';
+import { scratchDir } from '../support/scratch.js';
 
 describe('AppendLog (pipelined group commit)', () => {
   it('acknowledges concurrent appends in order, each line exactly once and whole', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'provcert-log-')), 'events.jsonl');
+    const path = join(await scratchDir('log'), 'events.jsonl');
     const { log } = await AppendLog.open(path);
     const acked: number[] = [];
     await Promise.all(Array.from({ length: 500 }, (_, i) => log.append({ i }).then(() => acked.push(i))));
@@ -20,7 +20,7 @@ describe('AppendLog (pipelined group commit)', () => {
   });
 
   it('reloads records and cuts a torn last line left by a crash', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'provcert-log-')), 'events.jsonl');
+    const path = join(await scratchDir('log'), 'events.jsonl');
     await writeFile(path, '{"i":1}\n{"i":2}\n{"i":3');
     const { log, records } = await AppendLog.open(path);
     expect(records).toEqual([{ i: 1 }, { i: 2 }]);
@@ -30,7 +30,7 @@ describe('AppendLog (pipelined group commit)', () => {
   });
 
   it('rejects appends after close', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'provcert-log-')), 'events.jsonl');
+    const path = join(await scratchDir('log'), 'events.jsonl');
     const { log } = await AppendLog.open(path);
     await log.close();
     await expect(log.append({ i: 1 })).rejects.toThrow(/closed/);

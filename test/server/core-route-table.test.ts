@@ -1,11 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, sign } from './support/http-client.js';
 import { type Answer, send } from './support/raw-request.js';
@@ -44,7 +43,7 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'provcert-route-table-'));
+  dataDir = await scratchDir('route-table');
   const settings = await resolveServeSettings({ port: '0', dataDir, local: true, slug: 'sandbox' }, dataDir);
   serve = await startServe(settings, {
     contract,

@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CertifyInput } from '../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
 
@@ -58,7 +57,7 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'provcert-serve-'));
+  dataDir = await scratchDir('serve');
   verdict = 'PASS';
   certifyCalls = [];
   hold = undefined;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { readFile, rm, symlink } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../support/scratch.js';
 import { event, pool, post, sign } from './support/http-client.js';
 import { transpileClosure } from './support/transpile.js';
 
@@ -15,7 +15,7 @@ let childScript: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  workDir = await mkdtemp(join(tmpdir(), 'provcert-durable-'));
+  workDir = await scratchDir('durable');
   childScript = await transpileClosure(ROOT, 'test/server/support/durable-child.ts', join(workDir, 'build'));
   // The transpiled child imports packages (yaml, ajv) by name: let it resolve them from the repo.
   await symlink(join(ROOT, 'node_modules'), join(workDir, 'build', 'node_modules'), 'dir');

@@ -1,13 +1,13 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LogIo, NODE_LOG_IO } from '../../src/server/append-log.js';
 import { type CoreServer, type CoreServerOptions, startCoreServer } from '../../src/server/core-server.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { halfSentHeaders, heapUsed, hostilePost, type Outcome } from './support/hostile.js';
 import { event, pool, post, sign } from './support/http-client.js';
 
@@ -23,7 +23,7 @@ const logLines: string[] = [];
 let server: CoreServer;
 
 async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-hostile-'));
+  const dir = await scratchDir('hostile');
   dirs.push(dir);
   return dir;
 }

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { event, pool, post, sign } from './support/http-client.js';
 
 const SECRET = 'whsec_load_canary';
@@ -33,7 +33,7 @@ async function logIds(dataDir: string): Promise<string[]> {
 
 describe('webhook receiver under load', () => {
   it('records 2,000 distinct events at concurrency 50 exactly once, and applies 500 redeliveries zero times', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'provcert-load-'));
+    const dataDir = await scratchDir('load');
     dirs.push(dataDir);
     const server = await start(dataDir);
     const agent = new Agent({ keepAlive: true, maxSockets: 50 });
@@ -64,7 +64,7 @@ describe('webhook receiver under load', () => {
   });
 
   it('reloads the log on restart: history survives and redeliveries stay duplicates', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'provcert-restart-'));
+    const dataDir = await scratchDir('restart');
     dirs.push(dataDir);
     const bodies = Array.from({ length: 5 }, (_, i) => JSON.stringify(event({ eventId: `r-${i}` })));
     const headersFor = (b: string): Record<string, string> => ({
@@ -92,7 +92,7 @@ describe('webhook receiver under load', () => {
   });
 
   it('rejects with a typed error naming the flag when the port is in use', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'provcert-port-'));
+    const dataDir = await scratchDir('port');
     dirs.push(dataDir);
     const a = await start(dataDir);
     try {

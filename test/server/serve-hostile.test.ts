@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CertifyInput } from '../../src/server/core-routes/deps.js';
@@ -7,6 +6,7 @@ import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'provcert-serve-hostile-'));
+  dataDir = await scratchDir('serve-hostile');
   credentialsSeen = [];
   const settings = await resolveServeSettings({ port: '0', dataDir, local: true, slug: 'sandbox' }, dataDir);
   serve = await startServe(settings, {

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
 import { runCommand } from '../config/cli-io.js';
+import { scratchDir } from '../support/scratch.js';
 import { sign } from './support/http-client.js';
 
 const SECRET = 'whsec_cli_canary';
@@ -15,7 +15,7 @@ let dir: string;
 let server: CoreServer;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-cli-'));
+  dir = await scratchDir('cli');
   server = await startCoreServer({
     host: '127.0.0.1',
     port: 0,

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { event, post, type RawAnswer, sign } from './support/http-client.js';
 
 const SECRET = 'whsec_canary_5f1d2e';
@@ -13,7 +13,7 @@ let server: CoreServer;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'provcert-webhook-'));
+  dataDir = await scratchDir('webhook');
   server = await startCoreServer({
     host: '127.0.0.1',
     port: 0,

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceivedWebhook } from '../../src/model/webhooks.js';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from '../support/scratch.js';
 import { event, post, sign } from './support/http-client.js';
 
 const SECRET = 'whsec_subscribe_9c2e71';
@@ -12,7 +11,7 @@ let server: CoreServer;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'provcert-subscribe-'));
+  dataDir = await scratchDir('subscribe');
   server = await startCoreServer({
     host: '127.0.0.1',
     port: 0,

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { GENERATED_TYPES, generateContractTypes } from '../../src/spec/generate-
 import { specSha256 } from '../../src/spec/generated/contract-validators.js';
 import { loadPrecompiledContract, precompiledContract } from '../../src/spec/precompiled.js';
 import { sha256 } from '../../src/spec/spec-hash.js';
+import { scratchDir } from '../support/scratch.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SOURCE_DIR = join(ROOT, 'src/spec', GENERATED_DIR);
@@ -67,7 +67,7 @@ describe('generated validators are current with the spec', () => {
 
 describe('which validators the bundled spec uses', () => {
   it('the precompiled ones for the very file they were generated from, none for an edited copy', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'provcert-precompiled-'));
+    const dir = await scratchDir('precompiled');
     const copy = join(dir, 'openapi.yaml');
     await copyFile(BUNDLED_SPEC_PATH, copy);
     expect((await loadPrecompiledContract(copy))?.version).toBe('1.0.0');

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import {
   tryLoadRequirements,
 } from '../../src/spec/requirements.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { scratchDir } from '../support/scratch.js';
 
 const CONTRACT_FILE = 'provider-integration-contract-1.0.0.md';
 const CONTRACT_COPY = join(CONTRACT_COPY_DIR, CONTRACT_FILE);
@@ -295,7 +295,7 @@ describe('contract copy', () => {
 describe('loading a broken catalog', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'provcert-requirements-'));
+    dir = await scratchDir('requirements');
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,3 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
@@ -16,6 +14,7 @@ import {
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
 import { loadContract } from '../../src/spec/load.js';
+import { scratchDir } from './scratch.js';
 
 export const TEST_CREDENTIAL = 'test-credential-7f3a9c';
 export const TEST_WEBHOOK_SECRET = 'test-webhook-secret-51be02';
@@ -72,7 +71,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
   const core = await startCoreServer({
     host: '127.0.0.1',
     port: 0,
-    dataDir: await mkdtemp(join(tmpdir(), 'provcert-test-core-')),
+    dataDir: await scratchDir('test-core'),
     contract,
     secretFor: () => webhookSecret,
   });
@@ -82,7 +81,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
     webhookSecret,
     webhookUrl: core.urlFor(REFERENCE_SLUG),
     faults: options.faults ?? [],
-    dataFile: join(await mkdtemp(join(tmpdir(), 'provcert-test-provider-')), 'data.json'),
+    dataFile: join(await scratchDir('test-provider'), 'data.json'),
     quoteTtlSeconds: options.quoteTtlSeconds ?? 5,
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(options.variant ? { variant: options.variant } : {}),
