@@ -81,6 +81,30 @@ async function start(): Promise<void> {
   });
 }
 
+/** Every answer of a test, checked against spec/openapi.yaml after it (the Core* schemas). */
+const answers: { key: string; status: number; json: unknown }[] = [];
+const TEMPLATES = [
+  '/api/v1/providers/register',
+  '/api/v1/providers/find',
+  '/api/v1/providers/me/dashboard',
+  '/api/v1/providers/me/actions/{actionId}',
+  '/api/v1/providers/{slug}/certify',
+  '/api/v1/providers/{slug}/certifications',
+  '/api/v1/providers/{slug}/submit-review',
+  '/api/v1/admin/providers',
+  '/api/v1/admin/providers/{slug}',
+  '/api/v1/admin/providers/{slug}/review',
+  '/api/v1/admin/providers/{slug}/reopen',
+  '/api/v1/admin/logs/events',
+  '/api/v1/admin/logs/export',
+];
+function templateOf(path: string): string {
+  const bare = path.split('?')[0] ?? '';
+  const found = TEMPLATES.find((t) => new RegExp(`^${t.replace(/\{[a-zA-Z]+\}/g, '[^/]+')}$`).test(bare));
+  if (!found) throw new Error(`no template for ${path}`);
+  return found;
+}
+
 interface Answer {
   status: number;
   json: Record<string, unknown>;
@@ -105,6 +129,7 @@ async function api(
   let json: Record<string, unknown> = {};
   try {
     json = JSON.parse(text) as Record<string, unknown>;
+    answers.push({ key: `${method} ${templateOf(`/api/v1${path}`)}`, status: res.status, json });
   } catch {
     // CSV
   }
@@ -150,7 +175,16 @@ beforeEach(async () => {
   await start();
 });
 afterEach(async () => {
+  const checked = answers.splice(0);
   await serve.close();
+  for (const a of checked) {
+    const result = contract.validateResponse(a.key, a.status, a.json);
+    expect(result, `${a.key} ${a.status} is documented`).toBeDefined();
+    expect(
+      result?.problems.map((p) => p.text),
+      `${a.key} ${a.status}: ${JSON.stringify(a.json)}`,
+    ).toEqual([]);
+  }
   await rm(dataDir, { recursive: true, force: true });
 });
 
