@@ -83,6 +83,8 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}) }),
     core: () => core,
     knownSlug: (slug) => configured.has(slug),
+    extraSecrets: () => [shared.secret, ...configured.values()],
+    configuredSlugs: () => [...configured.keys()],
     env: deps.env,
     credentialDir: settings.credentialDir,
     log: deps.log,
@@ -127,5 +129,12 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   if (settings.local) banner.push('  --local:        http:// and loopback/private provider addresses are allowed');
 
   const running = core;
-  return { core: running, banner, close: () => running.close() };
+  return {
+    core: running,
+    banner,
+    close: async () => {
+      await running.close();
+      await registry.close();
+    },
+  };
 }
