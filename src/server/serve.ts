@@ -7,6 +7,7 @@ import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
 import { createCoreRoutes } from './core-routes/routes.js';
 import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
+import type { Route } from './route-table.js';
 import type { ServeSettings } from './serve-config.js';
 
 export interface ServeDeps {
@@ -16,6 +17,8 @@ export interface ServeDeps {
   cwd: string;
   /** Where the server's lines go; absent = nowhere (the ingestion benchmark). */
   log?: (line: string) => void;
+  /** The one mount point for what sits above the core (the console under /console): more route table lines. */
+  mount?: readonly Route[];
 }
 
 export interface RunningServe {
@@ -97,7 +100,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     limits: settings.limits,
     ...(deps.log ? { log: deps.log } : {}),
     portFlag: '--port',
-    routes,
+    routes: [...routes, ...(deps.mount ?? [])],
   });
 
   const banner = [
