@@ -130,5 +130,12 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   if (settings.local) banner.push('  --local:        http:// and loopback/private provider addresses are allowed');
 
   const running = core;
-  return { core: running, banner, close: () => running.close() };
+  return {
+    core: running,
+    banner,
+    close: async () => {
+      await running.close();
+      await registry.close();
+    },
+  };
 }

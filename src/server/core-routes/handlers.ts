@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../body-reader.js';
 import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { sendError, sendJson } from '../http-io.js';
+import { illegalTransitionMessage } from '../review/lifecycle.js';
 import type { RouteRequest } from '../route-table.js';
 import { readConfinedCredential } from './credential-file.js';
 import type { CoreRoutesDeps } from './deps.js';
 import { parseRegistration } from './registration.js';
 import {
   type CertificationRecord,
+  certificationInvalidity,
   credentialFingerprint,
   newCertificationId,
   type StoredProvider,
@@ -21,7 +23,7 @@ const MAX_EVENTS_PAGE = 1_000;
 
 type Outcome<T> = ({ ok: true } & T) | { ok: false; message: string };
 
-async function readCredential(
+export async function readCredential(
   p: StoredProvider,
   env: NodeJS.ProcessEnv,
   credentialDir: string,
@@ -54,7 +56,7 @@ function pageQuery(query: URLSearchParams): Outcome<{ limit: number; cursor: typ
   return { ok: true, limit, cursor };
 }
 
-async function readJsonBody(
+export async function readJsonBody(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<{ ok: true; value: unknown } | { ok: false }> {
@@ -95,15 +97,22 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
       return sendError(res, 400, 'INVALID_ARGUMENT', `invalid registration: ${parsed.problems.join('; ')}`);
     const core = deps.core();
     if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
-    const outcome = await deps.registry.register(parsed.value, now());
-    if (outcome.busy)
+    const outcome = await deps.registry.register(parsed.value, now(), 'admin');
+    if (outcome.kind === 'busy')
       return sendError(
         res,
         409,
         'CONFLICT',
         `another registration of ${parsed.value.slug} is in progress; retry once it has finished`,
       );
-    const { provider, created, recertify } = outcome;
+    if (outcome.kind === 'conflict')
+      return sendError(
+        res,
+        409,
+        'CONFLICT',
+        `${illegalTransitionMessage(parsed.value.slug, 'UPDATE_INTEGRATION', outcome.current)} (a changed configuration is not stored; only an admin reopen moves a ${outcome.current} provider back to DRAFT)`,
+      );
+    const { provider, created, recertify, providerToken } = outcome;
     const webhookUrl = core.urlFor(provider.registration.slug);
     deps.log?.(
       `provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`,
@@ -116,8 +125,16 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
         }
       : { url: webhookUrl, note: 'the webhook secret is unchanged and not shown again' };
     sendJson(res, created ? 201 : 200, {
-      provider: providerView(provider, webhookUrl),
+      provider: providerView(provider, webhookUrl, await deps.registry.isCertified(provider)),
       webhook,
+      ...(providerToken
+        ? {
+            providerToken: {
+              token: providerToken,
+              note: 'the provider bearer token for /api/v1/providers/me/* is shown only now; only its hash is kept',
+            },
+          }
+        : {}),
       certificationRequired: created || recertify,
     });
   }
@@ -150,17 +167,18 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
         credentialFingerprint: credentialFingerprint(provider.webhookSecret, credential.credential),
         report,
       };
-      await deps.registry.addCertification(record);
+      await deps.registry.addCertification(record, at, 'admin');
       deps.log?.(`certification ${record.id} of ${slug}: ${record.verdict}`);
-      sendJson(res, 200, certificationView(record));
+      sendJson(res, 200, certificationView(record, deps.registry.get(slug) ?? provider));
     } finally {
       running.delete(slug);
     }
   }
 
   async function certifications({ res, params: { slug } }: SlugRequest): Promise<void> {
-    if (!registered(slug, res)) return;
-    const list = (await deps.registry.certifications(slug)).map(certificationSummaryView);
+    const provider = registered(slug, res);
+    if (!provider) return;
+    const list = (await deps.registry.certifications(slug)).map((r) => certificationSummaryView(r, provider));
     sendJson(res, 200, { data: list, total: list.length });
   }
 
@@ -168,36 +186,52 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
     res,
     params: { slug, id },
   }: RouteRequest<{ slug: string; id: string }>): Promise<void> {
-    if (!registered(slug, res)) return;
+    const provider = registered(slug, res);
+    if (!provider) return;
     const record = await deps.registry.certification(slug, id);
-    if (record) sendJson(res, 200, certificationView(record));
+    if (record) sendJson(res, 200, certificationView(record, provider));
     else sendError(res, 404, 'NOT_FOUND', `no certification "${id}" for ${slug}`);
   }
 
-  async function submitReview({ res, params: { slug } }: SlugRequest): Promise<void> {
-    const provider = registered(slug, res);
-    if (!provider) return;
+  /** Why the provider's latest certification does not allow submit-review, or undefined when it does. */
+  async function certificationProblem(provider: StoredProvider): Promise<string | undefined> {
+    const slug = provider.registration.slug;
     const [latest] = await deps.registry.certifications(slug);
-    const refuse = (why: string): void => sendError(res, 409, 'CONFLICT', `cannot submit ${slug} for review: ${why}`);
-    if (!latest) return refuse('it has not been certified; POST /api/v1/providers/{slug}/certify first');
-    if (latest.verdict !== 'PASS') return refuse(`the latest certification (${latest.id}) did not pass`);
-    if (latest.configVersion !== provider.configVersion) {
-      return refuse('the base URL, auth method or credential changed after the latest certification; certify again');
-    }
+    if (!latest) return 'it has not been certified; POST /api/v1/providers/{slug}/certify first';
+    if (latest.verdict !== 'PASS') return `the latest certification (${latest.id}) did not pass`;
+    const invalid = certificationInvalidity(provider, latest);
+    if (invalid === 'invalidated by reopen')
+      return `the latest certification (${latest.id}) was invalidated by reopen; certify again`;
+    if (invalid !== undefined)
+      return 'the configuration (base URL, auth method, credential reference, capabilities or fulfillment) changed after the latest certification; certify again';
     const credential = await readCredential(provider, deps.env, deps.credentialDir);
     if (
       !credential.ok ||
       credentialFingerprint(provider.webhookSecret, credential.credential) !== latest.credentialFingerprint
-    ) {
-      return refuse('the credential changed after the latest certification; certify again');
-    }
-    const updated = await deps.registry.submitForReview(slug, now());
-    if (!updated) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}"`);
+    )
+      return 'the credential changed after the latest certification; certify again';
+    return undefined;
+  }
+
+  async function submitReview({ res, params: { slug } }: SlugRequest): Promise<void> {
+    const outcome = await deps.registry.transition(
+      slug,
+      'SUBMIT_REVIEW',
+      { actor: 'admin', guard: certificationProblem },
+      now(),
+    );
+    if (outcome.kind === 'not-found') return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
+    if (outcome.kind === 'illegal')
+      return sendError(res, 409, 'CONFLICT', illegalTransitionMessage(slug, 'SUBMIT_REVIEW', outcome.current));
+    if (outcome.kind === 'guard-failed')
+      return sendError(res, 409, 'CONFLICT', `cannot submit ${slug} for review: ${outcome.message}`);
+    const [latest] = await deps.registry.certifications(slug);
+    deps.log?.(`provider ${slug} submitted for review`);
     sendJson(res, 200, {
       slug,
-      reviewStatus: updated.reviewStatus,
-      submittedAt: updated.submittedAt,
-      certificationId: latest.id,
+      reviewStatus: outcome.provider.reviewStatus,
+      submittedAt: outcome.provider.submittedAt,
+      certificationId: latest?.id,
     });
   }
 

@@ -4,18 +4,45 @@ import { join } from 'node:path';
 import type { RunReport } from '../../model/report.js';
 import { hmacHex } from '../../util/hmac.js';
 import { readJson, writeJsonAtomic } from '../json-file.js';
+import {
+  decide,
+  type LifecycleRow,
+  type ProviderStatus,
+  type ReviewState,
+  statusOf,
+  type Trigger,
+} from '../review/lifecycle.js';
+import { type Actor, type DecisionEntry, OperationsLog } from '../review/operations-log.js';
+import { hashToken, newProviderToken, sameHash } from '../review/provider-token.js';
 import type { Registration } from './registration.js';
 
-export type ReviewStatus = 'DRAFT' | 'PENDING_APPROVAL';
+export type ReviewStatus = ReviewState;
+
+/** The partner-visible reason of the last non-approval decision (cleared on resubmission). */
+export interface VisibleReason {
+  decision: Trigger;
+  reasonCode: string;
+  reason: string;
+  requiredChanges?: string[];
+  decidedAt: string;
+}
 
 /** A registered provider as stored in the data dir (holds its webhook secret: never answered after creation). */
 export interface StoredProvider {
   registration: Registration;
   webhookSecret: string;
-  status: 'DRAFT';
+  /** SHA-256 of the provider bearer token (the token itself is shown once, at registration). */
+  providerTokenHash?: string;
+  status: ProviderStatus;
   reviewStatus: ReviewStatus;
-  /** Bumped when baseUrl, authMethod or the credential reference change: certification must be redone. */
+  /**
+   * Bumped when the configuration certification depends on changes (base URL, auth method, credential
+   * reference, capabilities, fulfillment) and on reopen: a certification counts only for the version it ran on.
+   */
   configVersion: number;
+  /** Certifications up to this configVersion were invalidated by reopen. */
+  invalidThroughVersion?: number;
+  visibleReason?: VisibleReason;
   createdAt: string;
   updatedAt: string;
   submittedAt?: string;
@@ -33,26 +60,75 @@ export interface CertificationRecord {
 }
 
 export type RegisterOutcome =
-  | { busy: true }
-  | { busy: false; provider: StoredProvider; created: boolean; recertify: boolean };
+  | { kind: 'busy' }
+  | { kind: 'conflict'; current: ReviewState }
+  | {
+      kind: 'ok';
+      provider: StoredProvider;
+      created: boolean;
+      recertify: boolean;
+      /** The provider bearer token: present only on creation (shown once). */
+      providerToken?: string;
+    };
 
-/** Fields that, when changed, require a new certification (contract, Onboarding order). */
-const CERTIFIED_FIELDS = ['baseUrl', 'authMethod'] as const;
+/** What a transition needs besides the trigger: its guard, the decision's details, who acts. */
+export interface TransitionInput {
+  actor: Actor;
+  /** Runs inside the provider's lock when the row has a guard; a message refuses the transition. */
+  guard?: (provider: StoredProvider) => Promise<string | undefined>;
+  reasonCode?: string;
+  reason?: string;
+  requiredChanges?: string[];
+  internalNote?: string;
+}
+
+export type TransitionOutcome =
+  | { kind: 'not-found' }
+  | { kind: 'illegal'; current: ReviewState }
+  | { kind: 'guard-failed'; current: ReviewState; message: string }
+  | { kind: 'ok'; provider: StoredProvider; row: LifecycleRow; entry: DecisionEntry };
+
+/** The configuration a certification depends on (issue: a scope change forces recertification). */
+function configurationKey(r: Registration): string {
+  return JSON.stringify([
+    r.baseUrl,
+    r.authMethod,
+    r.credential,
+    [...new Set(r.capabilities)].sort(),
+    r.fulfillment ?? null,
+  ]);
+}
 
 export function credentialFingerprint(webhookSecret: string, credential: string): string {
   return hmacHex(webhookSecret, `credential:${credential}`).slice(0, 32);
 }
 
-/** Registrations and certification records, persisted as JSON files under the data dir (write-then-rename). */
+/** Why a certification no longer counts for submit-review, or undefined while it does. */
+export function certificationInvalidity(p: StoredProvider, r: CertificationRecord): string | undefined {
+  if (p.invalidThroughVersion !== undefined && r.configVersion <= p.invalidThroughVersion)
+    return 'invalidated by reopen';
+  if (r.configVersion !== p.configVersion) return 'the configuration changed after it';
+  return undefined;
+}
+
+/**
+ * Registrations, review state and certification records, persisted as JSON files under the data dir
+ * (write-then-rename), plus the durable operations log. State changes of one provider are serialized by
+ * a per-slug lock, so of concurrent decisions exactly one wins and the rest see the state it left.
+ */
 export class ProviderRegistry {
   private readonly providers = new Map<string, StoredProvider>();
   /** Slugs with a registration being written: a concurrent one is refused, so one creation makes one secret. */
   private readonly registering = new Set<string>();
+  private readonly locks = new Map<string, Promise<unknown>>();
 
-  private constructor(private readonly dataDir: string) {}
+  private constructor(
+    private readonly dataDir: string,
+    readonly operations: OperationsLog,
+  ) {}
 
   static async open(dataDir: string): Promise<ProviderRegistry> {
-    const registry = new ProviderRegistry(dataDir);
+    const registry = new ProviderRegistry(dataDir, await OperationsLog.open(dataDir));
     const dir = join(dataDir, 'providers');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {
@@ -66,65 +142,170 @@ export class ProviderRegistry {
     return this.providers.get(slug);
   }
 
+  list(): StoredProvider[] {
+    return [...this.providers.values()].sort((a, b) => (a.registration.slug < b.registration.slug ? -1 : 1));
+  }
+
+  /** The provider a bearer token belongs to (compared by hash), or undefined. */
+  byToken(token: string): StoredProvider | undefined {
+    const hash = hashToken(token);
+    for (const p of this.providers.values()) if (p.providerTokenHash && sameHash(p.providerTokenHash, hash)) return p;
+    return undefined;
+  }
+
+  /** Runs `fn` after every earlier state change of this slug has finished. */
+  private locked<T>(slug: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(slug) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(slug, settled);
+    void settled.then(() => {
+      if (this.locks.get(slug) === settled) this.locks.delete(slug);
+    });
+    return next;
+  }
+
   /**
-   * Create, or update an existing registration (keeping its secret). Atomic per slug: while one
-   * registration of a slug is being written, another answers `busy` (the route says 409).
+   * Create, or update an existing registration (keeping its secret). A changed configuration is the
+   * lifecycle's UPDATE_INTEGRATION: refused (conflict) where the table does not allow it.
    */
-  async register(registration: Registration, now: Date): Promise<RegisterOutcome> {
+  async register(registration: Registration, now: Date, actor: Actor): Promise<RegisterOutcome> {
     const slug = registration.slug;
-    if (this.registering.has(slug)) return { busy: true };
+    if (this.registering.has(slug)) return { kind: 'busy' };
     this.registering.add(slug);
     try {
-      return await this.write(registration, now);
+      return await this.locked(slug, () => this.write(registration, now, actor));
     } finally {
       this.registering.delete(slug);
     }
   }
 
-  private async write(registration: Registration, now: Date): Promise<RegisterOutcome> {
+  private async write(registration: Registration, now: Date, actor: Actor): Promise<RegisterOutcome> {
     const existing = this.providers.get(registration.slug);
     const at = now.toISOString();
-    let provider: StoredProvider;
-    let recertify = false;
-    if (existing) {
-      recertify =
-        CERTIFIED_FIELDS.some((f) => existing.registration[f] !== registration[f]) ||
-        JSON.stringify(existing.registration.credential) !== JSON.stringify(registration.credential);
-      provider = {
-        ...existing,
-        registration,
-        configVersion: existing.configVersion + (recertify ? 1 : 0),
-        // A changed integration goes back to draft: it must be certified and submitted again.
-        reviewStatus: recertify ? 'DRAFT' : existing.reviewStatus,
-        updatedAt: at,
-      };
-    } else {
-      provider = {
+    if (!existing) {
+      const providerToken = newProviderToken();
+      const provider: StoredProvider = {
         registration,
         webhookSecret: randomBytes(32).toString('hex'),
+        providerTokenHash: hashToken(providerToken),
         status: 'DRAFT',
         reviewStatus: 'DRAFT',
         configVersion: 1,
         createdAt: at,
         updatedAt: at,
       };
+      await this.save(provider);
+      await this.operations.append(
+        { kind: 'registration', slug: registration.slug, actor, created: true, configVersion: 1, recertify: true },
+        now,
+      );
+      return { kind: 'ok', provider, created: true, recertify: true, providerToken };
     }
-    await this.save(provider);
-    return { busy: false, provider, created: !existing, recertify };
+    const current = normalized(existing);
+    if (configurationKey(current.registration) === configurationKey(registration)) {
+      const provider: StoredProvider = { ...current, registration, updatedAt: at };
+      await this.save(provider);
+      await this.operations.append(
+        {
+          kind: 'registration',
+          slug: registration.slug,
+          actor,
+          created: false,
+          configVersion: provider.configVersion,
+          recertify: false,
+        },
+        now,
+      );
+      return { kind: 'ok', provider, created: false, recertify: false };
+    }
+    const outcome = await this.apply(current, 'UPDATE_INTEGRATION', { actor }, now, (p) => ({
+      ...p,
+      registration,
+      configVersion: p.configVersion + 1,
+    }));
+    if (outcome.kind !== 'ok') return { kind: 'conflict', current: current.reviewStatus };
+    await this.operations.append(
+      {
+        kind: 'registration',
+        slug: registration.slug,
+        actor,
+        created: false,
+        configVersion: outcome.provider.configVersion,
+        recertify: true,
+      },
+      now,
+    );
+    return { kind: 'ok', provider: outcome.provider, created: false, recertify: true };
   }
 
-  async submitForReview(slug: string, now: Date): Promise<StoredProvider | undefined> {
-    const provider = this.providers.get(slug);
-    if (!provider) return undefined;
-    if (provider.reviewStatus === 'PENDING_APPROVAL') return provider;
-    const updated: StoredProvider = {
-      ...provider,
-      reviewStatus: 'PENDING_APPROVAL',
-      submittedAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    await this.save(updated);
-    return updated;
+  /** The one way a review state changes: the lifecycle table decides, under the provider's lock. */
+  transition(slug: string, trigger: Trigger, input: TransitionInput, now: Date): Promise<TransitionOutcome> {
+    return this.locked(slug, async () => {
+      const existing = this.providers.get(slug);
+      if (!existing) return { kind: 'not-found' };
+      return this.apply(normalized(existing), trigger, input, now, (p) => p);
+    });
+  }
+
+  private async apply(
+    provider: StoredProvider,
+    trigger: Trigger,
+    input: TransitionInput,
+    now: Date,
+    configure: (p: StoredProvider) => StoredProvider,
+  ): Promise<TransitionOutcome> {
+    const decided = decide(provider.reviewStatus, trigger);
+    if (!decided.ok) return { kind: 'illegal', current: provider.reviewStatus };
+    const { row } = decided;
+    if (row.guard === 'passing-current-certification' && input.guard) {
+      const message = await input.guard(provider);
+      if (message !== undefined) return { kind: 'guard-failed', current: provider.reviewStatus, message };
+    }
+    const at = now.toISOString();
+    let next: StoredProvider = { ...provider, reviewStatus: row.to, status: row.status, updatedAt: at };
+    for (const effect of row.effects) {
+      if (effect === 'apply-configuration') next = configure(next);
+      if (effect === 'clear-visible-reason') delete next.visibleReason;
+      if (effect === 'set-visible-reason' && input.reasonCode !== undefined && input.reason !== undefined) {
+        next.visibleReason = {
+          decision: trigger,
+          reasonCode: input.reasonCode,
+          reason: input.reason,
+          ...(input.requiredChanges ? { requiredChanges: input.requiredChanges } : {}),
+          decidedAt: at,
+        };
+      }
+      if (effect === 'invalidate-certifications') {
+        next.invalidThroughVersion = next.configVersion;
+        next.configVersion += 1;
+      }
+    }
+    if (trigger === 'SUBMIT_REVIEW') next.submittedAt = at;
+    // The decision is on disk before the state: a crash between them leaves history ahead of state,
+    // never a state without its history.
+    const entry = (await this.operations.append(
+      {
+        kind: 'decision',
+        slug: provider.registration.slug,
+        actor: input.actor,
+        trigger,
+        from: provider.reviewStatus,
+        to: row.to,
+        statusFrom: provider.status,
+        statusTo: row.status,
+        ...(input.reasonCode !== undefined ? { reasonCode: input.reasonCode } : {}),
+        ...(input.reason !== undefined ? { reason: input.reason } : {}),
+        ...(input.requiredChanges ? { requiredChanges: input.requiredChanges } : {}),
+        ...(input.internalNote !== undefined ? { internalNote: input.internalNote } : {}),
+      },
+      now,
+    )) as DecisionEntry;
+    await this.save(next);
+    return { kind: 'ok', provider: next, row, entry };
   }
 
   private async save(provider: StoredProvider): Promise<void> {
@@ -132,8 +313,19 @@ export class ProviderRegistry {
     this.providers.set(provider.registration.slug, provider);
   }
 
-  async addCertification(record: CertificationRecord): Promise<void> {
+  async addCertification(record: CertificationRecord, now: Date, actor: Actor): Promise<void> {
     await writeJsonAtomic(join(this.certDir(record.slug), `${record.id}.json`), record);
+    await this.operations.append(
+      {
+        kind: 'certification',
+        slug: record.slug,
+        actor,
+        certificationId: record.id,
+        verdict: record.verdict,
+        configVersion: record.configVersion,
+      },
+      now,
+    );
   }
 
   /** Newest first. */
@@ -156,9 +348,24 @@ export class ProviderRegistry {
     return (await readJson(join(this.certDir(slug), `${id}.json`))) as CertificationRecord | undefined;
   }
 
+  /** Whether the provider's latest certification passed and still counts (metadata.isCertified). */
+  async isCertified(p: StoredProvider): Promise<boolean> {
+    const [latest] = await this.certifications(p.registration.slug);
+    return latest !== undefined && latest.verdict === 'PASS' && certificationInvalidity(p, latest) === undefined;
+  }
+
+  close(): Promise<void> {
+    return this.operations.close();
+  }
+
   private certDir(slug: string): string {
     return join(this.dataDir, 'certifications', slug);
   }
+}
+
+/** Data files written before the review desk have no provider status of their own. */
+function normalized(p: StoredProvider): StoredProvider {
+  return p.status === undefined ? { ...p, status: statusOf(p.reviewStatus) } : p;
 }
 
 /** Time-ordered id: sorts newest last lexicographically (fixed-width base36 time + random). */

@@ -1,7 +1,13 @@
 import type { RunReport } from '../../model/report.js';
 import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
 import type { RegistrationFields } from './registration.js';
-import type { CertificationRecord, ReviewStatus, StoredProvider } from './registry.js';
+import {
+  type CertificationRecord,
+  certificationInvalidity,
+  type ReviewStatus,
+  type StoredProvider,
+  type VisibleReason,
+} from './registry.js';
 
 // What the core routes answer. Each view matches a Core* schema of spec/openapi.yaml (provcert's
 // definitions where the contract shows no shape); test/server/core-routes.test.ts checks them against it.
@@ -11,12 +17,22 @@ export interface ProviderView extends RegistrationFields {
   credentialEnv?: string;
   credentialFile?: string;
   status: StoredProvider['status'];
+  /** The same value as metadata.reviewStatus (kept at the top level for earlier clients). */
   reviewStatus: ReviewStatus;
+  metadata: ProviderMetadata;
   configVersion: number;
   createdAt: string;
   updatedAt: string;
   submittedAt?: string;
   webhookUrl: string;
+}
+
+/** CoreProviderMetadata: certification and review, beside (never inside) the provider status. */
+export interface ProviderMetadata {
+  isCertified: boolean;
+  reviewStatus: ReviewStatus;
+  /** The partner-visible reason of the last REQUEST_CHANGES, REJECT or SUSPEND, until resubmission. */
+  reviewReason?: Omit<VisibleReason, 'decision'> & { decision: string };
 }
 
 /** CoreCertificationSummary */
@@ -28,6 +44,9 @@ export interface CertificationSummaryView {
   configVersion: number;
   summary: RunReport['summary'];
   durationMs: number;
+  /** Whether it still counts for submit-review (false once the configuration changed or reopen invalidated it). */
+  valid: boolean;
+  invalidReason?: string;
 }
 
 /** CoreCertification */
@@ -53,13 +72,18 @@ export interface EventView {
   restored?: true;
 }
 
-export function providerView(p: StoredProvider, webhookUrl: string): ProviderView {
+export function providerView(p: StoredProvider, webhookUrl: string, isCertified: boolean): ProviderView {
   const { credential, ...registration } = p.registration;
   return {
     ...registration,
     ...('env' in credential ? { credentialEnv: credential.env } : { credentialFile: credential.file }),
     status: p.status,
     reviewStatus: p.reviewStatus,
+    metadata: {
+      isCertified,
+      reviewStatus: p.reviewStatus,
+      ...(p.visibleReason ? { reviewReason: p.visibleReason } : {}),
+    },
     configVersion: p.configVersion,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
@@ -68,7 +92,8 @@ export function providerView(p: StoredProvider, webhookUrl: string): ProviderVie
   };
 }
 
-export function certificationSummaryView(r: CertificationRecord): CertificationSummaryView {
+export function certificationSummaryView(r: CertificationRecord, p: StoredProvider): CertificationSummaryView {
+  const invalid = certificationInvalidity(p, r);
   return {
     id: r.id,
     slug: r.slug,
@@ -77,12 +102,14 @@ export function certificationSummaryView(r: CertificationRecord): CertificationS
     configVersion: r.configVersion,
     summary: r.report.summary,
     durationMs: r.report.durationMs,
+    valid: invalid === undefined,
+    ...(invalid !== undefined ? { invalidReason: invalid } : {}),
   };
 }
 
 /** The stored record minus its credential fingerprint. */
-export function certificationView(r: CertificationRecord): CertificationView {
-  return { ...certificationSummaryView(r), report: r.report };
+export function certificationView(r: CertificationRecord, p: StoredProvider): CertificationView {
+  return { ...certificationSummaryView(r, p), report: r.report };
 }
 
 /**
