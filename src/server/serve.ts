@@ -86,6 +86,8 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}) }),
     core: () => core,
     knownSlug: (slug) => configured.has(slug),
+    extraSecrets: () => [shared.secret, ...configured.values()],
+    configuredSlugs: () => [...configured.keys()],
     env: deps.env,
     credentialDir: settings.credentialDir,
     log: deps.log,

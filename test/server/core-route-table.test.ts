@@ -37,7 +37,7 @@ let contract: Contract;
 let dataDir: string;
 let serve: RunningServe;
 /** The registered provider's webhook secret and its one (passing) certification. */
-let fixture: { secret: string; certificationId: string };
+let fixture: { secret: string; certificationId: string; providerToken: string };
 
 beforeAll(async () => {
   contract = await loadContract();
@@ -63,6 +63,7 @@ beforeEach(async () => {
   fixture = {
     secret: (registered.json as { webhook: { secret: string } }).webhook.secret,
     certificationId: (certified.json as { id: string }).id,
+    providerToken: (registered.json as { providerToken: { token: string } }).providerToken.token,
   };
 });
 
@@ -80,6 +81,8 @@ interface RouteCase {
   /** The message of the 405 to the other method. */
   wrongMethod: (method: string, path: string) => string;
   operatorOnly: boolean;
+  /** Takes only the provider's own token (the operator token is refused too). */
+  providerOnly?: boolean;
 }
 
 function signedEvent(path: string, slug: string, secret: string): Promise<Answer> {
@@ -106,6 +109,18 @@ const operator = (
   status,
   operatorOnly: true,
 });
+
+const asProvider = (path: () => string, status: number): Omit<RouteCase, 'wrongMethod'> => ({
+  path,
+  call: () => send(serve.core.url, 'GET', path(), { headers: { authorization: `Bearer ${fixture.providerToken}` } }),
+  status,
+  operatorOnly: false,
+  providerOnly: true,
+});
+const submitThen = (then: () => Promise<Answer>) => async (): Promise<Answer> => {
+  await send(serve.core.url, 'POST', `/api/v1/providers/${SLUG}/submit-review`, { headers: BEARER });
+  return then();
+};
 
 /** One case per line of the core's route table, keyed `METHOD pattern`; a route without a case fails the first test. */
 const cases: Record<string, RouteCase> = {
@@ -147,6 +162,53 @@ const cases: Record<string, RouteCase> = {
     ...operator('GET', () => `/api/v1/providers/${SLUG}/events?limit=5`),
     wrongMethod: noRoute,
   },
+  'GET /api/v1/providers/find': {
+    path: () => '/api/v1/providers/find?limit=5',
+    call: () => send(serve.core.url, 'GET', '/api/v1/providers/find?limit=5'),
+    status: 200,
+    wrongMethod: noRoute,
+    operatorOnly: false,
+  },
+  'GET /api/v1/providers/me/dashboard': {
+    ...asProvider(() => '/api/v1/providers/me/dashboard?limit=5', 200),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/providers/me/actions/:actionId': {
+    // The fake certification created no test action: the handler's own 404.
+    ...asProvider(() => '/api/v1/providers/me/actions/act-1', 404),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/admin/providers': {
+    ...operator('GET', () => '/api/v1/admin/providers?reviewStatus=DRAFT'),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/admin/providers/:slug': {
+    ...operator('GET', () => `/api/v1/admin/providers/${SLUG}`),
+    wrongMethod: noRoute,
+  },
+  'POST /api/v1/admin/providers/:slug/review': {
+    ...operator('POST', () => `/api/v1/admin/providers/${SLUG}/review`),
+    call: submitThen(() =>
+      send(serve.core.url, 'POST', `/api/v1/admin/providers/${SLUG}/review`, {
+        headers: { ...BEARER, ...JSON_TYPE },
+        body: JSON.stringify({ decision: 'APPROVE' }),
+      }),
+    ),
+    wrongMethod: noRoute,
+  },
+  'POST /api/v1/admin/providers/:slug/reopen': {
+    // A DRAFT provider cannot be reopened: the handler's own 409.
+    ...operator('POST', () => `/api/v1/admin/providers/${SLUG}/reopen`, 409),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/admin/logs/events': {
+    ...operator('GET', () => '/api/v1/admin/logs/events?kind=decision,registration'),
+    wrongMethod: noRoute,
+  },
+  'GET /api/v1/admin/logs/export': {
+    ...operator('GET', () => '/api/v1/admin/logs/export?format=csv'),
+    wrongMethod: noRoute,
+  },
 };
 
 const caseOf = (key: string): RouteCase => {
@@ -173,7 +235,8 @@ describe('the core route table', () => {
       const c = caseOf(key);
       const method = otherMethod(key);
       const path = c.path().split('?')[0] ?? '';
-      const answer = await send(serve.core.url, method, path, { headers: BEARER });
+      const headers = c.providerOnly ? { authorization: `Bearer ${fixture.providerToken}` } : BEARER;
+      const answer = await send(serve.core.url, method, path, { headers });
       expect({ status: answer.status, json: answer.json }).toEqual({
         status: 405,
         json: { code: 'NOT_FOUND', message: c.wrongMethod(method, path) },
@@ -187,6 +250,19 @@ describe('the core route table', () => {
     async (key) => {
       for (const method of ['GET', 'POST']) {
         const answer = await send(serve.core.url, method, caseOf(key).path());
+        expect({ status: answer.status, code: (answer.json as { code: string }).code }).toEqual({
+          status: 401,
+          code: 'UNAUTHORIZED',
+        });
+      }
+    },
+  );
+
+  it.each(Object.keys(cases).filter((key) => caseOf(key).providerOnly))(
+    '%s with the operator token or none: 401',
+    async (key) => {
+      for (const headers of [BEARER, {}]) {
+        const answer = await send(serve.core.url, 'GET', caseOf(key).path(), { headers });
         expect({ status: answer.status, code: (answer.json as { code: string }).code }).toEqual({
           status: 401,
           code: 'UNAUTHORIZED',

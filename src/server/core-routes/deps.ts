@@ -30,6 +30,10 @@ export interface CoreRoutesDeps {
   /** Whether a slug is known to the webhook receiver (registered or configured). */
   knownSlug(slug: string): boolean;
   env: NodeJS.ProcessEnv;
+  /** Secrets beyond the registry's (the server webhook secret, configured providers' secrets): masked in every answer. */
+  extraSecrets?: () => string[];
+  /** Slugs configured with --slug/--config: their webhook verdicts are part of the operations log. */
+  configuredSlugs?: () => string[];
   /** The only directory credentialFile references may name files in (symlinks resolved). */
   credentialDir: string;
   now?: () => Date;
