@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { RunReport } from '../model/report.js';
-import type { ReceivedWebhook } from '../model/webhooks.js';
 import { renderHtml } from '../report/html.js';
 import { HTML_SCRIPT, HTML_STYLE } from '../report/html-style.js';
 import { RateGate } from '../server/rate-gate.js';
 import { type Route, type RouteRequest, route } from '../server/route-table.js';
+import type { RunningServe } from '../server/serve.js';
 import { isRecord, records, str } from '../util/json.js';
 import { API, type ApiAnswer, apiError, type ConsoleApi, loopbackApi } from './api.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE, cspHash } from './assets.js';
@@ -13,6 +13,7 @@ import {
   certificationRows,
   eventRow,
   history,
+  type ProviderRow,
   providerOf,
   providerRow,
   registrationFields,
@@ -37,17 +38,20 @@ import {
 import { signInPage } from './sign-in-page.js';
 import { streamProvider } from './stream.js';
 
-/** What the console needs of the running core: its address (for the API over loopback) and its arrivals. */
-export interface ConsoleCore {
-  readonly url: string;
-  subscribe(listener: (w: ReceivedWebhook) => void): () => void;
-}
+/** What the console needs of the running `serve`: the core's address (for the API over loopback) and arrivals, and who a provider token names. */
+export type ConsoleServe = Pick<RunningServe, 'providerSlugOf'> & {
+  core: Pick<RunningServe['core'], 'url' | 'subscribe'>;
+};
 
 export interface ProvcertConsole {
   /** Lines for the core's route table, all under /console. */
   readonly routes: readonly Route[];
-  /** Connect to the core once it listens (before that, every console page answers 503). */
-  attach(core: ConsoleCore): void;
+  /**
+   * Connect to `serve` once it listens (before that, every console page answers 503). `operatorToken`
+   * reads a provider session's own provider: the API's read routes take only the operator token, and the
+   * console confines such a session to its slug and never shows it an internal note.
+   */
+  attach(serve: ConsoleServe, operatorToken: string | undefined): void;
 }
 
 /** Failed sign-ins let through per second: guessing a token costs time. */
@@ -66,8 +70,9 @@ const principalHome = (p: Principal): string =>
  * core API answers, for the operator (admin token) and for providers (their own token, their own data).
  */
 export function createConsole(): ProvcertConsole {
-  let core: ConsoleCore | undefined;
-  const api: ConsoleApi = loopbackApi(() => core?.url ?? '');
+  let serve: ConsoleServe | undefined;
+  let operatorToken: string | undefined;
+  const api: ConsoleApi = loopbackApi(() => serve?.core.url ?? '');
   const sessions = new SessionStore();
   const runner = new CertifyRunner(api);
   const signIns = new RateGate(SIGN_INS_PER_SECOND);
@@ -78,7 +83,7 @@ export function createConsole(): ProvcertConsole {
 
   /** The session of the request, or a redirect to sign-in (undefined). */
   function signedIn(r: RouteRequest<unknown>): Session | undefined {
-    if (!core) {
+    if (!serve) {
       sendPage(r.res, 503, page('Starting', html`<p>The core is starting; try again in a moment.</p>`));
       return undefined;
     }
@@ -135,15 +140,14 @@ export function createConsole(): ProvcertConsole {
     const admin = await api.call(token, 'GET', API.adminProviders(new URLSearchParams({ limit: '1' })));
     if (admin.status === 200) return { kind: 'admin' };
     const me = await api.call(token, 'GET', API.me);
-    if (me.status === 200) {
-      const slug = str(providerOf(me.body)['slug']) ?? str(me.body['slug']);
-      if (slug) return { kind: 'provider', slug };
-    }
+    // The API accepted it as a provider token; the registry names whose it is.
+    const slug = me.status === 200 ? serve?.providerSlugOf(token) : undefined;
+    if (slug) return { kind: 'provider', slug };
     return `the API does not accept this token (${apiError(me.status === 401 ? me : admin)})`;
   }
 
   async function signIn(r: RouteRequest<unknown>): Promise<void> {
-    if (!core) return void signedIn(r);
+    if (!serve) return void signedIn(r);
     const form = await readForm(r.req);
     const expected = readCookie(r.req, SIGN_IN_COOKIE) ?? '';
     if (!form || !sameToken(form.get('csrf') ?? '', expected))
@@ -194,9 +198,20 @@ export function createConsole(): ProvcertConsole {
     const answer = await api.call(session.token, 'GET', API.adminProviders(query));
     if (answer.status === 401) return expired(r.res, session);
     const flash = answer.status === 200 ? takeFlash(session) : { kind: 'error' as const, text: apiError(answer) };
-    const rows = records(answer.body['data']).map(providerRow);
+    const rows = await Promise.all(
+      records(answer.body['data'])
+        .map(providerRow)
+        .map((p) => withLastCertification(session.token, p)),
+    );
     const total = typeof answer.body['total'] === 'number' ? answer.body['total'] : rows.length;
     sendPage(r.res, 200, providersPage(session, rows, total, filters, flash));
+  }
+
+  /** The list answers no certification: the newest comes from the provider's certifications route. */
+  async function withLastCertification(token: string, p: ProviderRow): Promise<ProviderRow> {
+    const answer = await api.call(token, 'GET', API.certifications(p.slug));
+    const [latest] = answer.status === 200 ? certificationRows(answer.body) : [];
+    return latest ? { ...p, lastVerdict: latest.verdict, lastCertifiedAt: latest.createdAt } : p;
   }
 
   function expired(res: ServerResponse, session: Session): void {
@@ -223,22 +238,27 @@ export function createConsole(): ProvcertConsole {
     return { answer, items: items.reverse(), total };
   }
 
+  /**
+   * The token the console reads a session's pages with: the operator's own; for a provider session the
+   * operator token, confined by mayView to the provider's own slug (the API's read routes take no other).
+   */
+  const readToken = (session: Session): string =>
+    session.principal.kind === 'admin' ? session.token : (operatorToken ?? session.token);
+
   async function provider(r: SlugRequest): Promise<void> {
     const session = signedIn(r);
     if (!session) return;
     const slug = r.params.slug;
     if (!mayView(session, slug)) return notFound(r.res, session, `No provider "${slug}" is yours to see.`);
-    const admin = session.principal.kind === 'admin';
-    const [detail, certs, events] = await Promise.all([
-      api.call(session.token, 'GET', admin ? API.adminProvider(slug) : API.me),
-      api.call(session.token, 'GET', API.certifications(slug)),
-      eventsOf(session.token, slug),
+    const token = readToken(session);
+    const [detail, events] = await Promise.all([
+      api.call(token, 'GET', API.adminProvider(slug)),
+      eventsOf(token, slug),
     ]);
-    if (detail.status === 401) return expired(r.res, session);
+    if (detail.status === 401 && session.principal.kind === 'admin') return expired(r.res, session);
     if (detail.status === 404) return notFound(r.res, session, `No provider "${slug}" is registered.`);
     const unavailable: string[] = [];
     if (detail.status !== 200) unavailable.push(`Registration: ${apiError(detail)}`);
-    if (certs.status !== 200) unavailable.push(`Certifications: ${apiError(certs)}`);
     if (events.answer.status !== 200) unavailable.push(`Webhook events: ${apiError(events.answer)}`);
     const p = providerOf(detail.body);
     const row = providerRow(p);
@@ -254,10 +274,11 @@ export function createConsole(): ProvcertConsole {
         certified: row.certified,
         registration: registrationFields(p),
         reason: visibleReason(p),
-        certifications: certificationRows(certs.body),
+        certifications: certificationRows(detail.body),
         events: shown.map(eventRow),
         eventsTotal: events.total,
-        history: history(detail.body),
+        // Internal notes are the operators' only.
+        history: history(detail.body, session.principal.kind === 'admin'),
         running: runner.progress(slug),
         unavailable,
         streamAfter: newestSeq,
@@ -272,7 +293,7 @@ export function createConsole(): ProvcertConsole {
     if (!session) return;
     const { slug, id } = r.params;
     if (!mayView(session, slug)) return notFound(r.res, session, `No provider "${slug}" is yours to see.`);
-    const answer = await api.call(session.token, 'GET', API.certification(slug, id));
+    const answer = await api.call(readToken(session), 'GET', API.certification(slug, id));
     if (answer.status === 401) return expired(r.res, session);
     if (answer.status !== 200 || !isRecord(answer.body['report']))
       return notFound(r.res, session, `No report for certification "${id}" of ${slug}: ${apiError(answer)}`);
@@ -284,14 +305,14 @@ export function createConsole(): ProvcertConsole {
     const session = signedIn(r);
     if (!session) return;
     const slug = r.params.slug;
-    if (!mayView(session, slug) || !core) return notFound(r.res, session, 'not found');
-    const connected = core;
+    if (!mayView(session, slug) || !serve) return notFound(r.res, session, 'not found');
+    const connected = serve.core;
     const after = Number(r.query().get('after') ?? '0');
     streamProvider(
       r.res,
       { api, runner, onWebhook: (listener) => connected.subscribe((w) => listener(w.slug)) },
       slug,
-      session.token,
+      readToken(session),
       Number.isSafeInteger(after) && after >= 0 ? after : 0,
     );
   }
@@ -366,8 +387,9 @@ export function createConsole(): ProvcertConsole {
   ];
   return {
     routes,
-    attach(c) {
-      core = c;
+    attach(s, token) {
+      serve = s;
+      operatorToken = token;
     },
   };
 }

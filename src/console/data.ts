@@ -95,10 +95,9 @@ export interface HistoryEntry {
   internalNote: string | undefined;
 }
 
-export function history(body: Record<string, unknown>): HistoryEntry[] {
-  const p = providerOf(body);
-  const list = records(body['history'] ?? p['history'] ?? p['reviewHistory']);
-  return list.map((h) => ({
+/** The review history, oldest first; `withNotes` false drops every internal note. */
+export function history(body: Record<string, unknown>, withNotes: boolean): HistoryEntry[] {
+  return records(body['history']).map((h) => ({
     at: str(h['at']) ?? '',
     actor: str(h['actor']) ?? '',
     what: str(h['trigger']) ?? str(h['decision']) ?? str(h['kind']) ?? '',
@@ -107,7 +106,7 @@ export function history(body: Record<string, unknown>): HistoryEntry[] {
     reasonCode: str(h['reasonCode']) ?? '',
     reason: str(h['reason']) ?? '',
     requiredChanges: strings(h['requiredChanges']),
-    internalNote: str(h['internalNote']),
+    internalNote: withNotes ? str(h['internalNote']) : undefined,
   }));
 }
 
@@ -118,13 +117,15 @@ export interface CertificationRow {
   configVersion: number | undefined;
   summary: { pass: number; fail: number; skip: number; error: number };
   durationMs: number | undefined;
-  invalidated: boolean;
+  /** Why it no longer counts for submit-review (configuration changed, reopened), when it does not. */
+  invalidReason: string | undefined;
 }
 
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
+/** The certifications of a listing (`data`) or of the admin provider detail (`certifications`), newest first. */
 export function certificationRows(body: Record<string, unknown>): CertificationRow[] {
-  return records(body['data']).map((c) => {
+  return records(body['certifications'] ?? body['data']).map((c) => {
     const s = isRecord(c['summary']) ? c['summary'] : {};
     return {
       id: str(c['id']) ?? '',
@@ -138,7 +139,7 @@ export function certificationRows(body: Record<string, unknown>): CertificationR
         error: num(s['error']) ?? 0,
       },
       durationMs: num(c['durationMs']),
-      invalidated: c['invalidated'] === true || typeof c['invalidatedAt'] === 'string',
+      invalidReason: c['valid'] === false ? (str(c['invalidReason']) ?? 'no longer valid') : undefined,
     };
   });
 }

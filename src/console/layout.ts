@@ -40,5 +40,6 @@ ${main}
 
 /** A table with a caption, scrolling sideways on a narrow screen rather than overflowing it. */
 export function table(caption: string, head: string[], rows: Html[], id?: string): Html {
-  return html`<div class="scroll"><table${id ? html` id="${id}"` : ''}><caption class="hint">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  // Focusable and named, so a keyboard user can scroll a wide table sideways.
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${caption}"><table${id ? html` id="${id}"` : ''}><caption class="hint">${caption}</caption><thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }

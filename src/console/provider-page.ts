@@ -67,11 +67,13 @@ ${hidden(session)}
 function certificationsHtml(session: Session, data: ProviderPageData): Html {
   const rows = data.certifications.map(
     (c) =>
-      html`<tr data-id="${c.id}"><td><a href="${base(data.slug)}/certifications/${seg(c.id)}/report">${c.id}</a></td><td>${c.createdAt}</td><td class="status-word">${c.verdict}${c.invalidated ? ' (invalidated by reopen)' : ''}</td><td>${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skip} skipped, ${c.summary.error} errors</td><td>${c.configVersion ?? ''}</td></tr>`,
+      html`<tr data-id="${c.id}"><td><a href="${base(data.slug)}/certifications/${seg(c.id)}/report">${c.id}</a></td><td>${c.createdAt}</td><td class="status-word">${c.verdict}${c.invalidReason ? ` (does not count: ${c.invalidReason})` : ''}</td><td>${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skip} skipped, ${c.summary.error} errors</td><td>${c.configVersion ?? ''}</td></tr>`,
   );
   const run = data.running
     ? html`<p id="certify-progress" role="status">${data.running}</p><progress aria-label="Certification running"></progress>`
-    : html`<form method="post" action="${base(data.slug)}/certify">${hidden(session)}<button class="primary" type="submit">Run a certification</button></form>`;
+    : session.principal.kind !== 'admin'
+      ? html`<p class="hint">The operator runs certifications on this core (its certify route takes the operator token).</p>`
+      : html`<form method="post" action="${base(data.slug)}/certify">${hidden(session)}<button class="primary" type="submit">Run a certification</button></form>`;
   return html`<section class="panel" id="certifications" aria-labelledby="certifications-title"><h2 id="certifications-title">Certifications</h2>
 ${run}
 ${rows.length > 0 ? table('Newest first; each opens the full report of that run', ['Run', 'Started', 'Verdict', 'Checks', 'Config version'], rows, 'certifications-table') : html`<p>Not certified yet.</p>`}

@@ -25,6 +25,8 @@ export interface RunningServe {
   core: CoreServer;
   /** Start-up lines for the console (the generated secret appears here, the one time it is shown). */
   banner: string[];
+  /** The slug a provider token belongs to (what is mounted above names a provider session by it). */
+  providerSlugOf(token: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   return {
     core: running,
     banner,
+    providerSlugOf: (token) => registry.byToken(token)?.registration.slug,
     close: async () => {
       await running.close();
       await registry.close();

@@ -1,19 +1,19 @@
-import { readFile } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/package-root.js';
 import { failingReport, INJECTED_SCRIPT, passingReport } from '../report/sample-reports.js';
-import { ADMIN, CREDENTIAL, type Harness, launchBrowser, startHarness } from './harness.js';
+import { ADMIN, type Harness, launchBrowser, startHarness } from './harness.js';
 
 /** Screenshots of the main pages, for people to look at (gitignored). */
 const ARTIFACTS = join(packageRoot, 'test-artifacts', 'console');
 const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Provider-supplied text that tries to become markup, a link, or to reorder or hide what is shown. */
-const HOSTILE_NAME = '<script>window.__pwned = "name"</script><a href="javascript:window.__pwned=1">x</a>\u202Egnp.exe\u0007';
+const HOSTILE_NAME =
+  '<script>window.__pwned = "name"</script><a href="javascript:window.__pwned=1">x</a>\u202Egnp.exe\u0007';
 const HOSTILE_REASON = 'Your <img src=x onerror="window.__pwned=2"> javascript:alert(1) \u202Ereversed\u001b[2J text';
 const HOSTILE_EVENT_TYPE = '<script>window.__pwned="event"</script>\u2066isolate';
 
@@ -21,7 +21,7 @@ let h: Harness;
 let context: BrowserContext;
 let page: Page;
 let demoSecret = '';
-let demoToken: string | undefined;
+let demoToken = '';
 const offOrigin: string[] = [];
 const problems: string[] = [];
 
@@ -43,7 +43,11 @@ async function signIn(token: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-async function decide(decision: string, reason: string, extra: { changes?: string; note?: string } = {}): Promise<void> {
+async function decide(
+  decision: string,
+  reason: string,
+  extra: { changes?: string; note?: string } = {},
+): Promise<void> {
   const form = page.locator('form[data-reason-check]');
   await form.getByLabel('Decision').selectOption(decision);
   await form.getByLabel('Reason code').fill('INTEGRATION_INCOMPLETE');
@@ -64,8 +68,12 @@ beforeAll(async () => {
   const demo = await h.register({});
   demoSecret = demo.secret;
   demoToken = demo.token;
-  await h.register({ slug: 'quiet-bakery', name: 'Quiet Bakery', capabilities: ['METADATA', 'HEALTH', 'CATALOG', 'SEARCH'] });
-  await h.register({ slug: 'hostile', name: HOSTILE_NAME });
+  await h.register({
+    slug: 'quiet-bakery',
+    name: 'Quiet Bakery',
+    capabilities: ['METADATA', 'HEALTH', 'CATALOG', 'SEARCH'],
+  });
+  await h.register({ slug: 'hostile', name: 'Hostile Reports' });
   // The bakery is certified and waits for review: the queue.
   expect((await h.api('POST', '/api/v1/providers/quiet-bakery/certify')).status).toBe(200);
   expect((await h.api('POST', '/api/v1/providers/quiet-bakery/submit-review')).status).toBe(200);
@@ -75,10 +83,13 @@ beforeAll(async () => {
   });
   // A CSP violation or a script error shows up here.
   context.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
+    // The 401 of a refused sign-in and the 404 pages are answers the tests ask for; anything else is a problem.
+    const expected = /^Failed to load resource: the server responded with a status of (401|404)/.test(message.text());
+    if (message.type() === 'error' && !expected) problems.push(message.text());
   });
   context.on('weberror', (error) => problems.push(error.error().message));
   page = await context.newPage();
+  page.setDefaultTimeout(10_000);
 });
 
 afterAll(async () => {
@@ -94,14 +105,16 @@ describe('the operator console in Chromium', () => {
     await shot(page, 'sign-in');
     await signIn(ADMIN);
     await expect(page.locator('h1').textContent()).resolves.toBe('Providers');
-    const cookies = await context.cookies(h.url);
+    const cookies = await context.cookies(`${h.url}/console/`);
     const session = cookies.find((c) => c.name === 'provcert_console');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
     expect(JSON.stringify(cookies)).not.toContain(ADMIN);
   });
 
   it('lists providers with the review queue first, and filters through /admin/providers', async () => {
-    const slugs = await page.locator('#providers tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-slug')));
+    const slugs = await page
+      .locator('#providers tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-slug')));
     expect(slugs[0]).toBe('quiet-bakery');
     expect(slugs).toHaveLength(3);
     await axe(page, 'providers');
@@ -136,7 +149,13 @@ describe('the operator console in Chromium', () => {
     await axe(page, 'provider');
     await shot(page, 'provider');
 
-    const [report] = await Promise.all([context.waitForEvent('page'), page.locator('#certifications-table a').first().click({ modifiers: ['ControlOrMeta'] })]);
+    const [report] = await Promise.all([
+      context.waitForEvent('page'),
+      page
+        .locator('#certifications-table a')
+        .first()
+        .click({ modifiers: ['ControlOrMeta'] }),
+    ]);
     await report.waitForLoadState('load');
     await expect(report.locator('#verdict h1').textContent()).resolves.toBe('Certification PASSED');
     // The report's own inline script runs under the console's hash-based CSP.
@@ -154,7 +173,7 @@ describe('the operator console in Chromium', () => {
     await rows.first().waitFor();
     await expect(rows.first().textContent()).resolves.toContain('verified');
     expect(await h.sendEvent('demo-kitchen', 'a-wrong-secret')).toBe(401);
-    await page.waitForFunction(() => document.querySelectorAll('#events tbody tr').length === 2);
+    await rows.nth(1).waitFor();
     const rejected = await rows.first().textContent();
     expect(rejected).toContain('rejected');
     expect(rejected).toMatch(/signature/i);
@@ -171,7 +190,7 @@ describe('the operator console in Chromium', () => {
     await expect(page.locator('.flash.error').textContent()).resolves.toMatch(/409.*DRAFT/);
   });
 
-  it('makes each review decision through the lifecycle and the provider sees why it was sent back', async () => {
+  it('makes each review decision through the lifecycle', async () => {
     const submit = async (): Promise<void> => {
       expect((await h.api('POST', '/api/v1/providers/demo-kitchen/certify')).status).toBe(200);
       expect((await h.api('POST', '/api/v1/providers/demo-kitchen/submit-review')).status).toBe(200);
@@ -179,23 +198,13 @@ describe('the operator console in Chromium', () => {
       await expect(reviewStatus()).resolves.toBe('PENDING_APPROVAL');
     };
     await submit();
-    await decide('REQUEST_CHANGES', HOSTILE_REASON, { changes: 'Sign with the raw body\nUse x-service-signature', note: 'ops-only-note-canary' });
-    await expect(reviewStatus()).resolves.toBe('CHANGES_REQUESTED');
-    await expect(page.locator('#visible-reason').textContent()).resolves.toContain(HOSTILE_REASON.slice(0, 10));
-    await expect(page.locator('#history-table').textContent()).resolves.toContain('ops-only-note-canary');
-
-    if (demoToken) {
-      const own = await context.newPage();
-      await own.goto(`${h.url}/console/sign-in`);
-      // A second browser profile is not needed: sign the operator out, the provider in, and back.
-    }
-    // Changing the integration puts it back to DRAFT (contract: provider updates integration).
-    expect((await h.api('POST', '/api/v1/providers/register', { ...(await import('./harness.js')).registration({ baseUrl: 'http://127.0.0.1:10/api' }) })).status).toBe(200);
-    await submit();
     await decide('REJECT', 'The catalog is not a test catalog.');
     await expect(reviewStatus()).resolves.toBe('REJECTED');
+    await expect(flash()).resolves.toContain('REJECT recorded: review status is now REJECTED');
     await page.getByRole('button', { name: 'Reopen as draft' }).click();
     await expect(reviewStatus()).resolves.toBe('DRAFT');
+    // Reopen invalidated the earlier certifications: the table says so.
+    await expect(page.locator('#certifications-table').textContent()).resolves.toContain('does not count');
     await submit();
     await page.getByRole('button', { name: 'Approve' }).click();
     await expect(reviewStatus()).resolves.toBe('APPROVED');
@@ -203,44 +212,111 @@ describe('the operator console in Chromium', () => {
     await expect(reviewStatus()).resolves.toBe('ACTIVE');
     await decide('SUSPEND', 'Webhooks stopped arriving for two days.');
     await expect(reviewStatus()).resolves.toBe('SUSPENDED');
-    await expect(page.locator('#history-table tbody tr').count()).resolves.toBeGreaterThanOrEqual(7);
+    await page.getByRole('button', { name: 'Reopen as draft' }).click();
+    await submit();
+    await decide('REQUEST_CHANGES', HOSTILE_REASON, {
+      changes: 'Sign the raw body\nSend x-service-signature',
+      note: 'ops-only-note-canary',
+    });
+    await expect(reviewStatus()).resolves.toBe('CHANGES_REQUESTED');
+    const historyText = await page.locator('#history-table').textContent();
+    for (const move of ['REJECT', 'REOPEN', 'APPROVE', 'ACTIVATE', 'SUSPEND', 'REQUEST_CHANGES'])
+      expect(historyText).toContain(move);
+    expect(historyText).toContain('ops-only-note-canary');
     await shot(page, 'decisions');
   });
 
+  it("signs a provider in with its own token: its own page, why it was sent back, no internal note, nobody else's data", async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(demoToken);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
+    const reason = await page.locator('#visible-reason').textContent();
+    expect(reason).toContain('Your <img src=x onerror=');
+    expect(reason).toContain('Sign the raw body');
+    await expect(page.locator('#decision').count()).resolves.toBe(0);
+    await expect(page.locator('main').textContent()).resolves.not.toContain('ops-only-note-canary');
+    await axe(page, 'provider view');
+    await shot(page, 'provider-view');
+    // Another provider, the operator's table and the operator's forms are not its to see.
+    await page.goto(`${h.url}/console/providers/quiet-bakery`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Not found');
+    await page.goto(`${h.url}/console/providers/quiet-bakery/certifications/x/report`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Not found');
+    await page.goto(`${h.url}/console/providers`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(ADMIN);
+  });
+
   it('shows hostile provider text as inert text', async () => {
+    const hostile = await h.register({ slug: 'hostile-2', name: HOSTILE_NAME });
+    expect(await h.sendEvent('hostile-2', hostile.secret, { eventType: HOSTILE_EVENT_TYPE })).toBe(200);
+    await page.goto(`${h.url}/console/providers`);
+    await expect(page.locator('#providers').textContent()).resolves.toContain('<script>window.__pwned');
+    await page.goto(`${h.url}/console/providers/hostile-2`);
+    const title = await page.locator('h1').textContent();
+    expect(title).toContain('<script>window.__pwned');
+    expect(title).toContain('javascript:window.__pwned=1');
+    expect(title).toContain('\\u202egnp.exe\\x07');
+    // A report whose checks carry markup, opened from that provider's page.
+    expect((await h.api('POST', '/api/v1/providers/hostile/certify')).status).toBe(200);
     await page.goto(`${h.url}/console/providers/hostile`);
-    await expect(page.locator('h1').textContent()).resolves.toContain('<script>');
-    await expect(page.locator('h1').textContent()).resolves.toContain('\\u202e');
-    const secret = (await h.api('GET', '/api/v1/admin/providers/hostile')).status;
-    expect(secret).toBe(200);
+    await page.locator('#certifications-table a').first().click();
+    await expect(page.locator('#verdict h1').textContent()).resolves.toBe('Certification FAILED');
+    await expect(page.locator('#checks').textContent()).resolves.toContain(INJECTED_SCRIPT);
+    await page.goBack();
+    await page.goto(`${h.url}/console/providers/hostile-2`);
+    const rows = page.locator('#events tbody tr');
+    await expect(rows.first().textContent()).resolves.toContain(
+      '<script>window.__pwned="event"</script>\\u2066isolate',
+    );
+    // An event arriving live is inert too.
+    expect(
+      await h.sendEvent('hostile-2', hostile.secret, { eventType: HOSTILE_EVENT_TYPE, actionId: HOSTILE_NAME }),
+    ).toBe(200);
+    await rows.nth(1).waitFor();
+    await expect(rows.first().textContent()).resolves.toContain('<script>window.__pwned="event"</script>');
     await expect(page.evaluate('window.__pwned')).resolves.toBeUndefined();
-    await expect(page.locator('main script, main img, main a[href^="javascript"]').count()).resolves.toBe(0);
+    await expect(page.evaluate('window.__provcertInjected')).resolves.toBeUndefined();
+    await expect(page.locator('main script, main img, main a[href^="javascript"], main iframe').count()).resolves.toBe(
+      0,
+    );
     await axe(page, 'hostile provider');
     await shot(page, 'hostile');
-    expect(INJECTED_SCRIPT).toContain('<script>');
   });
 
   it('is readable on a 375 px phone and reachable with the keyboard', async () => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(`${h.url}/console/providers/demo-kitchen`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(page, 'provider-phone');
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
+    await expect(page.evaluate('document.activeElement.textContent')).resolves.toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    // From main, the keyboard reaches the first control of the page.
+    await expect(page.evaluate('document.activeElement.closest("main") !== null')).resolves.toBe(true);
     await page.setViewportSize({ width: 1200, height: 900 });
   });
 
   it('signs out: the session is gone', async () => {
+    const before = (await context.cookies(`${h.url}/console/`)).find((c) => c.name === 'provcert_console')?.value;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Sign in');
     await page.goto(`${h.url}/console/providers`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Sign in');
+    // The old cookie no longer opens anything: the session ended on the server.
+    const replay = await fetch(`${h.url}/console/providers`, {
+      headers: { cookie: `provcert_console=${before}` },
+      redirect: 'manual',
+    });
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get('location')).toBe('/console/sign-in');
   });
 
   it('fetched nothing from elsewhere and raised no script or CSP error', () => {
     expect(offOrigin).toEqual([]);
     expect(problems).toEqual([]);
-    expect(CREDENTIAL).not.toBe('');
   });
 });

@@ -51,8 +51,13 @@ export interface Harness {
   /** The next certification waits for this while set (to watch one running). */
   hold: { until?: Promise<void> };
   reports: Map<string, () => RunReport>;
-  api(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<{ status: number; json: Record<string, unknown> }>;
-  register(fields: Record<string, unknown>): Promise<{ secret: string; token: string | undefined; json: Record<string, unknown> }>;
+  api(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; json: Record<string, unknown> }>;
+  register(fields: Record<string, unknown>): Promise<{ secret: string; token: string; json: Record<string, unknown> }>;
   sendEvent(slug: string, secret: string, overrides?: Record<string, unknown>): Promise<number>;
   close(): Promise<void>;
 }
@@ -89,7 +94,7 @@ export async function startHarness(fallback: () => RunReport): Promise<Harness> 
     cwd: dir,
     mount: operatorConsole.routes,
   });
-  operatorConsole.attach(serve.core);
+  operatorConsole.attach(serve, ADMIN);
   const url = serve.core.url;
 
   const api: Harness['api'] = async (method, path, body, token = ADMIN) => {
@@ -112,11 +117,10 @@ export async function startHarness(fallback: () => RunReport): Promise<Harness> 
     api,
     async register(fields) {
       const answer = await api('POST', '/api/v1/providers/register', registration(fields));
-      if (answer.status !== 201) throw new Error(`registration answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      if (answer.status !== 201)
+        throw new Error(`registration answered ${answer.status}: ${JSON.stringify(answer.json)}`);
       const webhook = answer.json['webhook'] as { secret: string };
-      const token = [answer.json['providerToken'], answer.json['token'], (answer.json['provider'] as Record<string, unknown>)?.['token']].find(
-        (t): t is string => typeof t === 'string',
-      );
+      const token = (answer.json['providerToken'] as { token: string }).token;
       return { secret: webhook.secret, token, json: answer.json };
     },
     async sendEvent(slug, secret, overrides = {}) {

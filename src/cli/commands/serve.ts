@@ -54,7 +54,7 @@ export async function execute(
     log: (line) => io.stdout.write(`${new Date().toISOString()} ${line}\n`),
     mount: operatorConsole.routes,
   });
-  operatorConsole.attach(serve.core);
+  operatorConsole.attach(serve, io.env[settings.adminTokenEnv] || undefined);
   io.stdout.write(
     `${[...serve.banner, `  console:        ${serve.core.url}/console (sign in with a token)`].join('\n')}\n`,
   );
