@@ -29,7 +29,7 @@ dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anyw
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
 .status-word { font-weight: 700; }
 .hint { font-size: .9rem; }
-.field-error { color: var(--fail); font-weight: 600; }
+.field-error { color: var(--fail); font-weight: 600; margin: 0; }
 section.panel { border-top: 1px solid var(--line); margin-top: 1.5rem; }
 @media (max-width: 600px) {
   body { padding: .75rem; }

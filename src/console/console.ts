@@ -2,7 +2,6 @@ import type { ServerResponse } from 'node:http';
 import type { RunReport } from '../model/report.js';
 import { renderHtml } from '../report/html.js';
 import { HTML_SCRIPT, HTML_STYLE } from '../report/html-style.js';
-import { RateGate } from '../server/rate-gate.js';
 import { type Route, type RouteRequest, route } from '../server/route-table.js';
 import type { RunningServe } from '../server/serve.js';
 import { isRecord, records, str } from '../util/json.js';
@@ -54,8 +53,8 @@ export interface ProvcertConsole {
   attach(serve: ConsoleServe, operatorToken: string | undefined): void;
 }
 
-/** Failed sign-ins let through per second: guessing a token costs time. */
-const SIGN_INS_PER_SECOND = 5;
+/** Failed sign-ins allowed per second: guessing a token costs time. */
+const FAILED_SIGN_INS_PER_SECOND = 5;
 /** Events shown on a provider page at first (newest); the live stream adds the rest. */
 const EVENTS_SHOWN = 200;
 const MAX_EVENT_PAGES = 20;
@@ -75,7 +74,13 @@ export function createConsole(): ProvcertConsole {
   const api: ConsoleApi = loopbackApi(() => serve?.core.url ?? '');
   const sessions = new SessionStore();
   const runner = new CertifyRunner(api);
-  const signIns = new RateGate(SIGN_INS_PER_SECOND);
+  /** Times of recent failed sign-ins: at SIGN_INS_PER_SECOND within a second, the next attempt waits. */
+  const failedSignIns: number[] = [];
+  const signInsThrottled = (): boolean => {
+    const now = Date.now();
+    while (failedSignIns.length > 0 && now - (failedSignIns[0] ?? 0) >= 1_000) failedSignIns.shift();
+    return failedSignIns.length >= FAILED_SIGN_INS_PER_SECOND;
+  };
   const reportCsp = `default-src 'none'; style-src ${cspHash(HTML_STYLE)}; script-src ${cspHash(HTML_SCRIPT)}; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 
   const notFound = (res: ServerResponse, session: Session | undefined, what: string): void =>
@@ -157,10 +162,13 @@ export function createConsole(): ProvcertConsole {
       });
     const token = (form.get('token') ?? '').trim();
     if (!token) return showSignIn(r, { kind: 'error', text: 'enter a token' });
-    if (!signIns.pass().ok)
-      return showSignIn(r, { kind: 'error', text: 'too many sign-in attempts; wait a second and try again' });
+    if (signInsThrottled())
+      return showSignIn(r, { kind: 'error', text: 'too many failed sign-ins; wait a second and try again' });
     const who = await identify(token);
-    if (typeof who === 'string') return showSignIn(r, { kind: 'error', text: who });
+    if (typeof who === 'string') {
+      failedSignIns.push(Date.now());
+      return showSignIn(r, { kind: 'error', text: who });
+    }
     const session = sessions.create(who, token);
     redirect(r.res, principalHome(who), {
       'set-cookie': [cookie(SESSION_COOKIE, session.id), cookie(SIGN_IN_COOKIE, '', 0)],

@@ -224,6 +224,8 @@ describe('the operator console in Chromium', () => {
       expect(historyText).toContain(move);
     expect(historyText).toContain('ops-only-note-canary');
     await shot(page, 'decisions');
+    // The README's picture (docs/console-provider.png): the top of this page.
+    await page.screenshot({ path: join(ARTIFACTS, 'readme-provider.png') });
   });
 
   it("signs a provider in with its own token: its own page, why it was sent back, no internal note, nobody else's data", async () => {
