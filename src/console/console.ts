@@ -58,6 +58,10 @@ const FAILED_SIGN_INS_PER_SECOND = 5;
 /** Events shown on a provider page at first (newest); the live stream adds the rest. */
 const EVENTS_SHOWN = 200;
 const MAX_EVENT_PAGES = 20;
+/** Providers per page of the table (the API's largest page). */
+const PROVIDERS_PAGE = 100;
+/** Live streams open at once: each holds a connection and wakes on every webhook. */
+const MAX_STREAMS = 200;
 
 type SlugRequest = RouteRequest<{ slug: string }>;
 
@@ -76,6 +80,7 @@ export function createConsole(): ProvcertConsole {
   const runner = new CertifyRunner(api);
   /** Times of recent failed sign-ins: at SIGN_INS_PER_SECOND within a second, the next attempt waits. */
   const failedSignIns: number[] = [];
+  let openStreams = 0;
   const signInsThrottled = (): boolean => {
     const now = Date.now();
     while (failedSignIns.length > 0 && now - (failedSignIns[0] ?? 0) >= 1_000) failedSignIns.shift();
@@ -202,7 +207,10 @@ export function createConsole(): ProvcertConsole {
         query.set(name, value);
       }
     }
-    query.set('limit', '100');
+    const offset = Number(r.query().get('offset') ?? '0');
+    const from = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+    query.set('limit', String(PROVIDERS_PAGE));
+    query.set('offset', String(from));
     const answer = await api.call(session.token, 'GET', API.adminProviders(query));
     if (answer.status === 401) return expired(r.res, session);
     const flash = answer.status === 200 ? takeFlash(session) : { kind: 'error' as const, text: apiError(answer) };
@@ -212,7 +220,7 @@ export function createConsole(): ProvcertConsole {
         .map((p) => withLastCertification(session.token, p)),
     );
     const total = typeof answer.body['total'] === 'number' ? answer.body['total'] : rows.length;
-    sendPage(r.res, 200, providersPage(session, rows, total, filters, flash));
+    sendPage(r.res, 200, providersPage(session, { rows, total, offset: from, limit: PROVIDERS_PAGE }, filters, flash));
   }
 
   /** The list answers no certification: the newest comes from the provider's certifications route. */
@@ -314,6 +322,10 @@ export function createConsole(): ProvcertConsole {
     if (!session) return;
     const slug = r.params.slug;
     if (!mayView(session, slug) || !serve) return notFound(r.res, session, 'not found');
+    if (openStreams >= MAX_STREAMS)
+      return sendPage(r.res, 503, page('Busy', html`<p>Too many live views are open; reload later.</p>`, session));
+    openStreams++;
+    r.res.once('close', () => openStreams--);
     const connected = serve.core;
     const after = Number(r.query().get('after') ?? '0');
     streamProvider(
