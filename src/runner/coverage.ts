@@ -27,6 +27,9 @@ export interface CoverageRow {
   /** Faults that prove one of `checks` catches a violation of this requirement. */
   faults: string[];
   reason?: string;
+  /** A core-side rule that `provcert serve` implements, and the test that proves it (`file › title`). */
+  implementedBy?: 'serve';
+  provenBy?: string;
   /** Why this row breaks the coverage rules (empty when it holds). */
   problems: string[];
 }
@@ -73,6 +76,9 @@ export function computeCoverage(
     } else if (declaring.length > 0) {
       rowProblems.push(`${entry.verification}, but ${declaring.join(', ')} declare it`);
     }
+    const served = entry.verification === 'core-side' ? entry['implemented-by'] : undefined;
+    const provenBy = entry.verification === 'core-side' ? entry['proven-by'] : undefined;
+    if (served && !provenBy) rowProblems.push('implemented by serve, but names no proving test (proven-by)');
     return {
       id: entry.id,
       section: entry.section,
@@ -80,6 +86,8 @@ export function computeCoverage(
       checks: listed,
       faults: proving,
       ...(entry.verification !== 'checked' ? { reason: entry.reason } : {}),
+      ...(served ? { implementedBy: served } : {}),
+      ...(provenBy ? { provenBy } : {}),
       problems: rowProblems,
     };
   });
@@ -94,3 +102,10 @@ export function coverageTotalsText(c: Coverage): string {
 
 export const coverageHolds = (c: Coverage): boolean =>
   c.problems.length === 0 && c.rows.every((r) => r.problems.length === 0);
+
+/** "core-side: 23 implemented by serve, 16 service-only" */
+export function coreSideText(c: Coverage): string {
+  const core = c.rows.filter((r) => r.verification === 'core-side');
+  const served = core.filter((r) => r.implementedBy === 'serve').length;
+  return `core-side: ${served} implemented by serve, ${core.length - served} service-only`;
+}

@@ -41,6 +41,10 @@ export interface CheckedRequirement extends RequirementFields {
 export interface UncheckedRequirement extends RequirementFields {
   verification: 'core-side' | 'not-observable';
   reason: string;
+  /** A core-side rule the reference core (`provcert serve`) implements. */
+  'implemented-by'?: 'serve';
+  /** The test proving it: `test/….test.ts › <test title>`. */
+  'proven-by'?: string;
 }
 
 export type Requirement = CheckedRequirement | UncheckedRequirement;

@@ -1,6 +1,12 @@
 import { CHECKS } from '../../checks/registry.js';
 import { FAULTS, INPUT_FAULTS } from '../../reference-provider/index.js';
-import { type Coverage, computeCoverage, coverageHolds, coverageTotalsText } from '../../runner/coverage.js';
+import {
+  type Coverage,
+  computeCoverage,
+  coreSideText,
+  coverageHolds,
+  coverageTotalsText,
+} from '../../runner/coverage.js';
 import { loadRequirements } from '../../spec/requirements.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
@@ -24,12 +30,12 @@ function renderText(c: Coverage): string {
     const how =
       r.verification === 'checked'
         ? `${r.checks.join(', ')}  ← ${r.faults.length > 0 ? r.faults.join(', ') : 'UNPROVEN: no fault'}`
-        : `(${r.verification}) ${r.reason ?? ''}`;
+        : `(${r.verification}${r.implementedBy ? `, implemented by ${r.implementedBy} ← ${r.provenBy ?? 'UNPROVEN'}` : ''}) ${r.reason ?? ''}`;
     lines.push(`${r.problems.length > 0 ? '✗' : ' '} ${r.id.padEnd(width)}  ${how}`);
     for (const p of r.problems) lines.push(`  ${' '.repeat(width)}  ${p}`);
   }
   for (const p of c.problems) lines.push(`✗ ${p}`);
-  lines.push('', coverageTotalsText(c));
+  lines.push('', coverageTotalsText(c), coreSideText(c));
   return `${lines.join('\n')}\n`;
 }
 
@@ -38,7 +44,7 @@ export async function execute({ io }: CommandContext, opts: { json?: boolean }):
   const coverage = await bundledCoverage();
   io.stdout.write(
     opts.json
-      ? `${JSON.stringify({ ...coverage, summary: coverageTotalsText(coverage) }, null, 2)}\n`
+      ? `${JSON.stringify({ ...coverage, summary: coverageTotalsText(coverage), coreSide: coreSideText(coverage) }, null, 2)}\n`
       : renderText(coverage),
   );
   return coverageHolds(coverage) ? EXIT.ok : EXIT.failed;

@@ -280,6 +280,13 @@ export function reviewDeskHandlers(deps: CoreRoutesDeps) {
       res,
       200,
       redactor().deep({
+        // The provider's own state, with the partner-visible reason of the last decision (never internal notes).
+        provider: {
+          slug: p.registration.slug,
+          name: p.registration.name,
+          status: p.status,
+          metadata: (await view(p)).metadata,
+        },
         metrics: metricsOf(all),
         actions: data.map((a) => ({
           publicId: a.publicId,

@@ -237,7 +237,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Discover providers. */
+        /**
+         * Discover providers.
+         * @description provcert's core server answers it without a token (public discovery) and lists ACTIVE providers only,
+         *     with their public fields (CoreDiscoveredProvider): never review history, internal notes, addresses or
+         *     credential references.
+         */
         get: operations["coreFindProviders"];
         put?: never;
         post?: never;
@@ -391,6 +396,9 @@ export interface paths {
          * Provider dashboard (metrics, filtered action summaries, pagination).
          * @description Provider bearer JWT. The provider id is always derived from the authenticated account; a provider id
          *     supplied by the client is ignored. Metrics are global for the provider; actions are filtered.
+         *     provcert's core server (`provcert serve`) takes the provider token issued at registration (never the
+         *     operator token) and lists the test actions of the provider's certifications; it also answers the
+         *     provider's own `provider` state with its `metadata` (provcert's addition: CoreDashboard).
          */
         get: operations["coreGetDashboard"];
         put?: never;
@@ -412,7 +420,7 @@ export interface paths {
          * Detail of one of the provider's own actions.
          * @description Item lines, normalized action status, payment status with its source, customer fulfillment details,
          *     cancellation or failure explanation and a chronological timeline; individual field names are not
-         *     shown by the contract. An action of another provider gives 404.
+         *     shown by the contract (provcert's: CoreActionDetail). An action of another provider gives 404.
          */
         get: operations["coreGetDashboardAction"];
         put?: never;
@@ -434,8 +442,30 @@ export interface paths {
          * List providers (admin).
          * @description Admin bearer JWT. Also filters by query, provider status, provider type, capability, category,
          *     geography, owner e-mail and registration date range; those parameter names are not shown.
+         *     provcert's core server takes the operator token and the parameters below (owner e-mail, category,
+         *     geography and date range are not offered: it keeps no owner and lists few providers).
          */
         get: operations["coreAdminListProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/providers/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One provider with its certifications and review history, internal notes included (provcert route).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`); operator token only.
+         */
+        get: operations["coreAdminGetProvider"];
         put?: never;
         post?: never;
         delete?: never;
@@ -453,7 +483,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a review decision (REQUEST_CHANGES, REJECT or SUSPEND). */
+        /**
+         * Record a review decision (REQUEST_CHANGES, REJECT or SUSPEND).
+         * @description The contract does not name the decision field nor show the response. provcert's core server takes
+         *     CoreReviewDecisionInput (`decision` also takes APPROVE and ACTIVATE: approval and activation are admin
+         *     operations too) and answers CoreTransition; an illegal transition is 409 naming the current state and
+         *     the allowed triggers.
+         */
         post: operations["coreAdminReviewProvider"];
         delete?: never;
         options?: never;
@@ -470,7 +506,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reopen a REJECTED or SUSPENDED application as DRAFT (prior certification invalidated). */
+        /**
+         * Reopen a REJECTED or SUSPENDED application as DRAFT (prior certification invalidated).
+         * @description provcert's core server takes an optional CoreReopenInput and answers CoreTransition.
+         */
         post: operations["coreAdminReopenProvider"];
         delete?: never;
         options?: never;
@@ -485,7 +524,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Redacted operational event stream (query parameters not shown). */
+        /**
+         * Redacted operational event stream.
+         * @description The contract shows neither query parameters nor response. provcert's core server lists registrations,
+         *     certifications, review decisions and webhook verdicts (CoreLogEvent), oldest first, masked with every
+         *     secret the server knows; internal notes are never part of it.
+         */
         get: operations["coreAdminListEvents"];
         put?: never;
         post?: never;
@@ -504,7 +548,10 @@ export interface paths {
         };
         /**
          * Download the filtered, redacted event stream as json or csv.
-         * @description The name of the format parameter and the response are not shown by the contract.
+         * @description The name of the format parameter and the response are not shown by the contract. provcert's: `format`
+         *     (json or csv, default json), the filters of GET /admin/logs/events, at most the newest 10,000 events,
+         *     as an attachment. CSV cells that start with = + - or @ are prefixed with ' so a spreadsheet never
+         *     evaluates them.
          */
         get: operations["coreAdminExportEvents"];
         put?: never;
@@ -1212,14 +1259,12 @@ export interface components {
             credentialEnv?: string;
             /** @description Present when the credential is read from a file. */
             credentialFile?: string;
-            /** @description Provider status; always DRAFT in provcert (publication follows a review it does not perform). */
+            /** @description Provider status, set by the lifecycle row that last moved the provider (docs/decisions.md); never CERTIFIED or REVIEW. */
             status: components["schemas"]["ProviderStatus"];
-            /**
-             * @description Review status; DRAFT until submitted, then PENDING_APPROVAL. Changing the base URL, auth method or credential reference returns it to DRAFT.
-             * @enum {string}
-             */
-            reviewStatus: "DRAFT" | "PENDING_APPROVAL";
-            /** @description Incremented when the base URL, auth method or credential reference change; a certification counts only for the version it ran on. */
+            /** @description The same value as metadata.reviewStatus, kept at the top level for earlier clients. */
+            reviewStatus: components["schemas"]["CoreReviewStatus"];
+            metadata: components["schemas"]["CoreProviderMetadata"];
+            /** @description Incremented when the base URL, auth method, credential reference, capabilities or fulfillment change, and on reopen; a certification counts only for the version it ran on. */
             configVersion: number;
             /** Format: date-time */
             createdAt: string;
@@ -1250,7 +1295,12 @@ export interface components {
         CoreRegistration: {
             provider: components["schemas"]["CoreProvider"];
             webhook: components["schemas"]["CoreWebhookHandoff"];
-            /** @description True on first registration and when the base URL, auth method or credential reference changed. */
+            /** @description The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept. */
+            providerToken?: {
+                token: string;
+                note: string;
+            };
+            /** @description True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed. */
             certificationRequired: boolean;
         };
         /** @description provcert's definition; the contract does not show this shape. One stored certification, without its report. */
@@ -1275,6 +1325,10 @@ export interface components {
                 error: number;
             };
             durationMs: number;
+            /** @description Whether it still counts for submit-review. */
+            valid: boolean;
+            /** @description Why it no longer counts ("invalidated by reopen", "the configuration changed after it"). */
+            invalidReason?: string;
         };
         /**
          * @description provcert's definition; the contract does not show this shape. A stored certification record: the
@@ -1354,6 +1408,218 @@ export interface components {
             total: number;
             /** @description Pass as `cursor` for the next page; absent on the last page. */
             nextCursor?: string;
+        };
+        /**
+         * @description provcert's list of the moderation states of the contract's lifecycle table.
+         * @enum {string}
+         */
+        CoreReviewStatus: "DRAFT" | "PENDING_APPROVAL" | "APPROVED" | "ACTIVE" | "CHANGES_REQUESTED" | "REJECTED" | "SUSPENDED";
+        /** @description provcert's definition. The partner-visible reason of the last REQUEST_CHANGES, REJECT or SUSPEND; cleared on resubmission. */
+        CoreReviewReason: {
+            /** @enum {string} */
+            decision: "REQUEST_CHANGES" | "REJECT" | "SUSPEND";
+            reasonCode: string;
+            reason: string;
+            requiredChanges?: string[];
+            /** Format: date-time */
+            decidedAt: string;
+        };
+        /**
+         * @description provcert's definition. Certification and review, kept beside the provider status and never mixed
+         *     into it (`metadata.isCertified`, `metadata.reviewStatus`). Never holds internal notes.
+         */
+        CoreProviderMetadata: {
+            /** @description The latest certification passed and still counts (same configuration, not invalidated by reopen). */
+            isCertified: boolean;
+            reviewStatus: components["schemas"]["CoreReviewStatus"];
+            reviewReason?: components["schemas"]["CoreReviewReason"];
+        };
+        /** @description provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's. */
+        CoreProviderList: {
+            data: components["schemas"]["CoreProvider"][];
+            total: number;
+            pagination: components["schemas"]["CorePagination"];
+        } & WithRequired<components["schemas"]["AdminProviderList"], "data" | "total" | "pagination">;
+        /** @description The contract's pagination fields, all present in provcert's answers. */
+        CorePagination: {
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+        };
+        /** @description provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only). */
+        CoreHistoryEntry: {
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            slug: string;
+            /** @enum {string} */
+            actor: "admin" | "provider" | "server";
+            /** @constant */
+            kind: "decision";
+            trigger: components["schemas"]["CoreTrigger"];
+            from: components["schemas"]["CoreReviewStatus"];
+            to: components["schemas"]["CoreReviewStatus"];
+            statusFrom: components["schemas"]["ProviderStatus"];
+            statusTo: components["schemas"]["ProviderStatus"];
+            reasonCode?: string;
+            reason?: string;
+            requiredChanges?: string[];
+            /** @description Operations only; shown nowhere else. */
+            internalNote?: string;
+        };
+        /**
+         * @description provcert's names of the triggers of the contract's lifecycle table.
+         * @enum {string}
+         */
+        CoreTrigger: "SUBMIT_REVIEW" | "APPROVE" | "ACTIVATE" | "REQUEST_CHANGES" | "REJECT" | "SUSPEND" | "UPDATE_INTEGRATION" | "REOPEN";
+        /** @description provcert's definition. The answer of GET /api/v1/admin/providers/{slug}. */
+        CoreAdminProvider: {
+            provider: components["schemas"]["CoreProvider"];
+            certifications: components["schemas"]["CoreCertificationSummary"][];
+            history: components["schemas"]["CoreHistoryEntry"][];
+        };
+        /**
+         * @description provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and
+         *     SUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`
+         *     (partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.
+         *     `requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.
+         */
+        CoreReviewDecisionInput: {
+            /** @enum {string} */
+            decision: "APPROVE" | "ACTIVATE" | "REQUEST_CHANGES" | "REJECT" | "SUSPEND";
+            reasonCode?: string;
+            reason?: string;
+            requiredChanges?: string[];
+            internalNote?: string;
+        };
+        /** @description provcert's definition. An optional body of POST …/reopen. */
+        CoreReopenInput: {
+            internalNote?: string;
+        };
+        /** @description provcert's definition. The answer of a review decision or reopen. */
+        CoreTransition: {
+            slug: string;
+            trigger: components["schemas"]["CoreTrigger"];
+            from: components["schemas"]["CoreReviewStatus"];
+            to: components["schemas"]["CoreReviewStatus"];
+            status: components["schemas"]["ProviderStatus"];
+            /** Format: date-time */
+            at: string;
+            /** @description The entry of the audit history this transition wrote. */
+            historySeq: number;
+        };
+        /** @description provcert's definition. The public fields of an ACTIVE provider. */
+        CoreDiscoveredProvider: {
+            name: string;
+            slug: string;
+            type: string;
+            category: string;
+            geography: string[];
+            capabilities: components["schemas"]["Capability"][];
+            fulfillment?: components["schemas"]["FulfillmentMode"];
+        };
+        /** @description provcert's definition. The answer of GET /api/v1/providers/find. */
+        CoreDiscoveryList: {
+            data: components["schemas"]["CoreDiscoveredProvider"][];
+            total: number;
+            pagination: components["schemas"]["CorePagination"];
+        };
+        /** @description provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state. */
+        CoreDashboard: components["schemas"]["DashboardResponse"] & {
+            provider: {
+                slug: string;
+                name: string;
+                status: components["schemas"]["ProviderStatus"];
+                metadata: components["schemas"]["CoreProviderMetadata"];
+            };
+            pagination: components["schemas"]["CorePagination"];
+        };
+        /** @description provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook. */
+        CoreTimelineEntry: {
+            at: string;
+            /** @enum {string} */
+            source: "PROVIDER_API" | "WEBHOOK";
+            status?: string;
+            eventId?: string;
+            eventType?: string;
+            reasonCode?: string;
+            reason?: string;
+        };
+        /**
+         * @description provcert's definition (the contract does not show the field names). A test action of the provider's
+         *     certifications with the webhook events the core received for it, oldest first.
+         */
+        CoreActionDetail: {
+            id: string;
+            publicId: string;
+            externalActionId?: string;
+            /** @description The certification that created the action. */
+            certificationId: string;
+            /** @description The latest normalized status (answers and verified webhooks). */
+            status: string;
+            paymentStatus?: string;
+            /** @constant */
+            paymentStatusSource: "PROVIDER_REPORTED";
+            total?: number;
+            subtotal?: number;
+            currency?: string;
+            customerName?: string;
+            customerPhoneMasked?: string;
+            fulfillmentType?: string;
+            lines: {
+                offeringId?: string;
+                offeringTitle?: string;
+                quantity?: number;
+                unitPrice?: number;
+                optionsTotal?: number;
+                lineTotal?: number;
+            }[];
+            createdAt: string;
+            /** @description The cancellation or failure reason of a CANCELLED or FAILED action. */
+            explanation?: {
+                reasonCode?: string;
+                reason?: string;
+            };
+            timeline: components["schemas"]["CoreTimelineEntry"][];
+        };
+        /** @description provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note. */
+        CoreLogEvent: {
+            /** @description op-N for the operations log, wh-SLUG-N for a webhook request. */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "registration" | "certification" | "decision" | "webhook";
+            slug: string;
+            actor?: string;
+            summary: string;
+            trigger?: string;
+            from?: string;
+            to?: string;
+            reasonCode?: string;
+            reason?: string;
+            certificationId?: string;
+            verdict?: string;
+            configVersion?: number;
+            eventId?: string;
+            eventType?: string;
+            actionId?: string;
+            newStatus?: string;
+            verified?: boolean;
+            answeredStatus?: number;
+            problem?: string;
+        };
+        /** @description provcert's definition. One page of GET /api/v1/admin/logs/events. */
+        CoreLogEventList: {
+            data: components["schemas"]["CoreLogEvent"][];
+            total: number;
+            pagination: components["schemas"]["CorePagination"];
+        };
+        /** @description provcert's definition. The JSON export. */
+        CoreLogExport: {
+            data: components["schemas"]["CoreLogEvent"][];
+            total: number;
         };
         /**
          * @description provcert's definition; the contract does not show the error body of the core routes. provcert answers
@@ -1522,7 +1788,7 @@ export interface components {
                 "application/json": components["schemas"]["CoreError"];
             };
         };
-        /** @description UNAUTHORIZED — the operator bearer token is missing or wrong, or the server has none configured (provcert's definition; the contract does not show the core error body). */
+        /** @description UNAUTHORIZED — the bearer token is missing or of the wrong kind (operator routes take only the operator token, /providers/me/* only the provider's own token), or the server has no operator token configured (provcert's definition; the contract does not show the core error body). */
         CoreErrorUnauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1537,7 +1803,7 @@ export interface components {
                 "application/json": components["schemas"]["CoreError"];
             };
         };
-        /** @description NOT_FOUND — no provider is registered under the slug (provcert's definition; the contract does not show the core error body). */
+        /** @description NOT_FOUND — no provider is registered under the slug, or no such action among the provider's own (provcert's definition; the contract does not show the core error body). */
         CoreNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1552,7 +1818,7 @@ export interface components {
                 "application/json": components["schemas"]["CoreError"];
             };
         };
-        /** @description CONFLICT — the request conflicts with the provider's state (a certification is already running; submitted without a passing, current certification) (provcert's definition). */
+        /** @description CONFLICT — the request conflicts with the provider's state (an illegal lifecycle transition, named with the current state and the allowed triggers; a certification is already running; submitted without a passing, current certification) (provcert's definition). */
         CoreConflict: {
             headers: {
                 [name: string]: unknown;
@@ -1624,6 +1890,14 @@ export interface components {
         ActionIdPath: string;
         /** @description The provider's slug. */
         ProviderSlugPath: string;
+        /** @description Only this provider's events (provcert's parameter name). */
+        CoreLogSlug: string;
+        /** @description Comma-separated kinds among registration, certification, decision, webhook (provcert's parameter name). */
+        CoreLogKind: string;
+        /** @description Events at or after this ISO 8601 date or timestamp (provcert's parameter name). */
+        CoreLogSince: string;
+        /** @description Events at or before this ISO 8601 date or timestamp (provcert's parameter name). */
+        CoreLogUntil: string;
     };
     requestBodies: {
         WebhookEvent: {
@@ -1708,6 +1982,25 @@ export type CoreCertificationList = components['schemas']['CoreCertificationList
 export type CoreSubmitReviewResult = components['schemas']['CoreSubmitReviewResult'];
 export type CoreEvent = components['schemas']['CoreEvent'];
 export type CoreEventList = components['schemas']['CoreEventList'];
+export type CoreReviewStatus = components['schemas']['CoreReviewStatus'];
+export type CoreReviewReason = components['schemas']['CoreReviewReason'];
+export type CoreProviderMetadata = components['schemas']['CoreProviderMetadata'];
+export type CoreProviderList = components['schemas']['CoreProviderList'];
+export type CorePagination = components['schemas']['CorePagination'];
+export type CoreHistoryEntry = components['schemas']['CoreHistoryEntry'];
+export type CoreTrigger = components['schemas']['CoreTrigger'];
+export type CoreAdminProvider = components['schemas']['CoreAdminProvider'];
+export type CoreReviewDecisionInput = components['schemas']['CoreReviewDecisionInput'];
+export type CoreReopenInput = components['schemas']['CoreReopenInput'];
+export type CoreTransition = components['schemas']['CoreTransition'];
+export type CoreDiscoveredProvider = components['schemas']['CoreDiscoveredProvider'];
+export type CoreDiscoveryList = components['schemas']['CoreDiscoveryList'];
+export type CoreDashboard = components['schemas']['CoreDashboard'];
+export type CoreTimelineEntry = components['schemas']['CoreTimelineEntry'];
+export type CoreActionDetail = components['schemas']['CoreActionDetail'];
+export type CoreLogEvent = components['schemas']['CoreLogEvent'];
+export type CoreLogEventList = components['schemas']['CoreLogEventList'];
+export type CoreLogExport = components['schemas']['CoreLogExport'];
 export type CoreError = components['schemas']['CoreError'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -1731,6 +2024,10 @@ export type ParameterCategoryQuery = components['parameters']['CategoryQuery'];
 export type ParameterContextQuery = components['parameters']['ContextQuery'];
 export type ParameterActionIdPath = components['parameters']['ActionIdPath'];
 export type ParameterProviderSlugPath = components['parameters']['ProviderSlugPath'];
+export type ParameterCoreLogSlug = components['parameters']['CoreLogSlug'];
+export type ParameterCoreLogKind = components['parameters']['CoreLogKind'];
+export type ParameterCoreLogSince = components['parameters']['CoreLogSince'];
+export type ParameterCoreLogUntil = components['parameters']['CoreLogUntil'];
 export type RequestBodyWebhookEvent = components['requestBodies']['WebhookEvent'];
 export type RequestBodyCoreNotShown = components['requestBodies']['CoreNotShown'];
 export type $defs = Record<string, never>;
@@ -2080,6 +2377,7 @@ export interface operations {
                 geography?: string;
                 /** @description Keyword. */
                 query?: string;
+                /** @description Page size; provcert accepts 1 to 100. */
                 limit?: number;
                 offset?: number;
             };
@@ -2089,16 +2387,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            /** @description Discovered providers (status code and shape not shown by the contract). */
-            "2XX": {
+            /** @description Discovered providers (shape not shown by the contract; provcert's CoreDiscoveryList). */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CoreDiscoveryList"];
                 };
             };
+            400: components["responses"]["CoreBadRequest"];
         };
     };
     coreRegisterProvider: {
@@ -2315,10 +2613,11 @@ export interface operations {
                 minTotal?: number;
                 /** @description Highest action total (non-negative). */
                 maxTotal?: number;
+                /** @description Order of the actions; provcert's default is newest. */
                 sort?: "newest" | "oldest" | "total_asc" | "total_desc";
-                /** @description Page size; the server caps it at 100 (default not shown). */
+                /** @description Page size; the server caps it at 100 (provcert's default 20; a larger value is capped, not refused). */
                 limit?: number;
-                /** @description Page offset (default not shown). */
+                /** @description Page offset (provcert's default 0). */
                 offset?: number;
             };
             header?: never;
@@ -2327,16 +2626,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            /** @description The dashboard. */
-            "2XX": {
+            /** @description The dashboard (provcert's answer adds `provider`). */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DashboardResponse"];
+                    "application/json": components["schemas"]["CoreDashboard"];
                 };
             };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
         };
     };
     coreGetDashboardAction: {
@@ -2351,32 +2651,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            /** @description No such action for this provider (also an action of another provider); body shape not shown. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The action detail. */
-            "2XX": {
+            /** @description The action detail (provcert's definition). */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": components["schemas"]["CoreActionDetail"];
                 };
             };
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
         };
     };
     coreAdminListProviders: {
         parameters: {
             query?: {
                 /** @description Moderation state (DRAFT, PENDING_APPROVAL, APPROVED, CHANGES_REQUESTED, REJECTED, SUSPENDED, ...). */
-                reviewStatus?: string;
+                reviewStatus?: components["schemas"]["CoreReviewStatus"];
                 /** @description Certification state. */
                 certified?: boolean;
+                /** @description Provider status (provcert's parameter name). */
+                status?: components["schemas"]["ProviderStatus"];
+                /** @description A capability the provider registered (provcert's parameter name). */
+                capability?: string;
+                /** @description Provider type, case-insensitive (provcert's parameter name). */
+                type?: string;
+                /** @description Text found in the name, slug, category or base URL (provcert's parameter name). */
+                query?: string;
+                /** @description Page size, 1 to 100 (provcert's definition). */
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -2384,16 +2689,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            401: components["responses"]["CoreUnauthorized"];
             /** @description A page of providers. */
-            "2XX": {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminProviderList"];
+                    "application/json": components["schemas"]["CoreProviderList"];
                 };
             };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
+        };
+    };
+    coreAdminGetProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: components["parameters"]["ProviderSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreAdminProvider"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
         };
     };
     coreAdminReviewProvider: {
@@ -2408,12 +2739,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReviewDecisionInput"];
+                "application/json": components["schemas"]["CoreReviewDecisionInput"];
             };
         };
         responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            "2XX": components["responses"]["CoreNotShown"];
+            /** @description The decision was recorded (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreTransition"];
+                };
+            };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
+            408: components["responses"]["CoreBodyTimeout"];
+            409: components["responses"]["CoreConflict"];
+            413: components["responses"]["CoreTooLarge"];
         };
     };
     coreAdminReopenProvider: {
@@ -2426,45 +2770,95 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: components["requestBodies"]["CoreNotShown"];
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CoreReopenInput"];
+            };
+        };
         responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            "2XX": components["responses"]["CoreNotShown"];
-        };
-    };
-    coreAdminListEvents: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            "2XX": components["responses"]["CoreNotShown"];
-        };
-    };
-    coreAdminExportEvents: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            401: components["responses"]["CoreUnauthorized"];
-            /** @description The export (shape not shown). */
-            "2XX": {
+            /** @description Reopened (provcert's definition). */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["CoreTransition"];
+                };
+            };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
+            408: components["responses"]["CoreBodyTimeout"];
+            409: components["responses"]["CoreConflict"];
+            413: components["responses"]["CoreTooLarge"];
+        };
+    };
+    coreAdminListEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this provider's events (provcert's parameter name). */
+                slug?: components["parameters"]["CoreLogSlug"];
+                /** @description Comma-separated kinds among registration, certification, decision, webhook (provcert's parameter name). */
+                kind?: components["parameters"]["CoreLogKind"];
+                /** @description Events at or after this ISO 8601 date or timestamp (provcert's parameter name). */
+                since?: components["parameters"]["CoreLogSince"];
+                /** @description Events at or before this ISO 8601 date or timestamp (provcert's parameter name). */
+                until?: components["parameters"]["CoreLogUntil"];
+                /** @description Page size, 1 to 1000 (provcert's definition). */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the stream (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreLogEventList"];
+                };
+            };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
+        };
+    };
+    coreAdminExportEvents: {
+        parameters: {
+            query?: {
+                /** @description json or csv (provcert's parameter name). */
+                format?: "json" | "csv";
+                /** @description Only this provider's events (provcert's parameter name). */
+                slug?: components["parameters"]["CoreLogSlug"];
+                /** @description Comma-separated kinds among registration, certification, decision, webhook (provcert's parameter name). */
+                kind?: components["parameters"]["CoreLogKind"];
+                /** @description Events at or after this ISO 8601 date or timestamp (provcert's parameter name). */
+                since?: components["parameters"]["CoreLogSince"];
+                /** @description Events at or before this ISO 8601 date or timestamp (provcert's parameter name). */
+                until?: components["parameters"]["CoreLogUntil"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreLogExport"];
                     "text/csv": string;
                 };
             };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
         };
     };
     coreCreateQuote: {
@@ -2572,3 +2966,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

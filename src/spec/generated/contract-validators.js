@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "7a8c4a6cc102e8b69bc92970e8c11fa0b8e4f662eebed9e322c0e32a09cca904";
+export const specSha256 = "d10e161ea5b67cdd5dc477601eccfe07cf99775b53e4b9de2f9adc4f5a09c55c";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -65,6 +65,25 @@ export const contractData = {
     "CoreSubmitReviewResult": "schema_CoreSubmitReviewResult",
     "CoreEvent": "schema_CoreEvent",
     "CoreEventList": "schema_CoreEventList",
+    "CoreReviewStatus": "schema_CoreReviewStatus",
+    "CoreReviewReason": "schema_CoreReviewReason",
+    "CoreProviderMetadata": "schema_CoreProviderMetadata",
+    "CoreProviderList": "schema_CoreProviderList",
+    "CorePagination": "schema_CorePagination",
+    "CoreHistoryEntry": "schema_CoreHistoryEntry",
+    "CoreTrigger": "schema_CoreTrigger",
+    "CoreAdminProvider": "schema_CoreAdminProvider",
+    "CoreReviewDecisionInput": "schema_CoreReviewDecisionInput",
+    "CoreReopenInput": "schema_CoreReopenInput",
+    "CoreTransition": "schema_CoreTransition",
+    "CoreDiscoveredProvider": "schema_CoreDiscoveredProvider",
+    "CoreDiscoveryList": "schema_CoreDiscoveryList",
+    "CoreDashboard": "schema_CoreDashboard",
+    "CoreTimelineEntry": "schema_CoreTimelineEntry",
+    "CoreActionDetail": "schema_CoreActionDetail",
+    "CoreLogEvent": "schema_CoreLogEvent",
+    "CoreLogEventList": "schema_CoreLogEventList",
+    "CoreLogExport": "schema_CoreLogExport",
     "CoreError": "schema_CoreError"
   },
   "enums": {
@@ -126,6 +145,25 @@ export const contractData = {
       "QUOTE_EXPIRED",
       "ACTION_NOT_CONFIRMED",
       "INTERNAL_ERROR"
+    ],
+    "CoreReviewStatus": [
+      "DRAFT",
+      "PENDING_APPROVAL",
+      "APPROVED",
+      "ACTIVE",
+      "CHANGES_REQUESTED",
+      "REJECTED",
+      "SUSPENDED"
+    ],
+    "CoreTrigger": [
+      "SUBMIT_REVIEW",
+      "APPROVE",
+      "ACTIVATE",
+      "REQUEST_CHANGES",
+      "REJECT",
+      "SUSPEND",
+      "UPDATE_INTEGRATION",
+      "REOPEN"
     ]
   },
   "suggested": {
@@ -369,6 +407,14 @@ export const contractData = {
       "profiles": []
     },
     {
+      "key": "GET /api/v1/admin/providers/{slug}",
+      "method": "GET",
+      "path": "/api/v1/admin/providers/{slug}",
+      "operationId": "coreAdminGetProvider",
+      "requiredIn": [],
+      "profiles": []
+    },
+    {
       "key": "POST /api/v1/admin/providers/{slug}/review",
       "method": "POST",
       "path": "/api/v1/admin/providers/{slug}/review",
@@ -553,8 +599,8 @@ export const contractData = {
       "500": "schema_ErrorResponse"
     },
     "GET /api/v1/providers/find": {
-      "401": false,
-      "2XX": "inline_3"
+      "200": "schema_CoreDiscoveryList",
+      "400": "schema_CoreError"
     },
     "POST /api/v1/providers/register": {
       "200": "schema_CoreRegistration",
@@ -596,33 +642,52 @@ export const contractData = {
       "404": "schema_CoreError"
     },
     "GET /api/v1/providers/me/dashboard": {
-      "401": false,
-      "2XX": "schema_DashboardResponse"
+      "200": "schema_CoreDashboard",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError"
     },
     "GET /api/v1/providers/me/actions/{actionId}": {
-      "401": false,
-      "404": false,
-      "2XX": "inline_4"
+      "200": "schema_CoreActionDetail",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError"
     },
     "GET /api/v1/admin/providers": {
-      "401": false,
-      "2XX": "schema_AdminProviderList"
+      "200": "schema_CoreProviderList",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError"
+    },
+    "GET /api/v1/admin/providers/{slug}": {
+      "200": "schema_CoreAdminProvider",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError"
     },
     "POST /api/v1/admin/providers/{slug}/review": {
-      "401": false,
-      "2XX": "inline_3"
+      "200": "schema_CoreTransition",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError",
+      "408": "schema_CoreError",
+      "409": "schema_CoreError",
+      "413": "schema_CoreError"
     },
     "POST /api/v1/admin/providers/{slug}/reopen": {
-      "401": false,
-      "2XX": "inline_3"
+      "200": "schema_CoreTransition",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError",
+      "408": "schema_CoreError",
+      "409": "schema_CoreError",
+      "413": "schema_CoreError"
     },
     "GET /api/v1/admin/logs/events": {
-      "401": false,
-      "2XX": "inline_3"
+      "200": "schema_CoreLogEventList",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError"
     },
     "GET /api/v1/admin/logs/export": {
-      "401": false,
-      "2XX": "inline_3"
+      "200": "schema_CoreLogExport",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError"
     },
     "POST /api/v1/quotes": {
       "401": false,
@@ -658,8 +723,8 @@ export const contractData = {
     "POST /actions": "schema_CreateActionInput",
     "POST /actions/{id}/cancel": "schema_CancelActionInput",
     "POST /api/v1/providers/register": "schema_CoreRegistrationInput",
-    "POST /api/v1/admin/providers/{slug}/review": "schema_ReviewDecisionInput",
-    "POST /api/v1/admin/providers/{slug}/reopen": "inline_3",
+    "POST /api/v1/admin/providers/{slug}/review": "schema_CoreReviewDecisionInput",
+    "POST /api/v1/admin/providers/{slug}/reopen": "schema_CoreReopenInput",
     "POST /api/v1/quotes": "inline_3",
     "POST /api/v1/actions": "schema_CoreCreateActionInput",
     "POST /api/v1/actions/{id}/cancel": "inline_3",
@@ -9122,9 +9187,266 @@ validate125.evaluated = {"props":{"name":true,"slug":true,"type":true,"category"
 
 export const schema_CoreProvider = validate130;
 const schema182 = {"$ref":"urn:provcert:contract#/$defs/CoreProvider"};
-const schema183 = {"type":"object","description":"provcert's definition; the contract does not show this shape. A registered provider as provcert's core\nserver shows it: the registration (with the credential reference, never the credential or the\nwebhook secret) and its state.\n","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities","status","reviewStatus","configVersion","createdAt","updatedAt","webhookUrl"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"},"credentialEnv":{"type":"string","description":"Present when the credential is read from an environment variable."},"credentialFile":{"type":"string","description":"Present when the credential is read from a file."},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus","description":"Provider status; always DRAFT in provcert (publication follows a review it does not perform)."},"reviewStatus":{"type":"string","description":"Review status; DRAFT until submitted, then PENDING_APPROVAL. Changing the base URL, auth method or credential reference returns it to DRAFT.","enum":["DRAFT","PENDING_APPROVAL"]},"configVersion":{"type":"integer","minimum":1,"description":"Incremented when the base URL, auth method or credential reference change; a certification counts only for the version it ran on."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"submittedAt":{"type":"string","format":"date-time"},"webhookUrl":{"type":"string","format":"uri","description":"Where the provider posts its status events.","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]}}};
+const schema183 = {"type":"object","description":"provcert's definition; the contract does not show this shape. A registered provider as provcert's core\nserver shows it: the registration (with the credential reference, never the credential or the\nwebhook secret) and its state.\n","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities","status","reviewStatus","metadata","configVersion","createdAt","updatedAt","webhookUrl"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"},"credentialEnv":{"type":"string","description":"Present when the credential is read from an environment variable."},"credentialFile":{"type":"string","description":"Present when the credential is read from a file."},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus","description":"Provider status, set by the lifecycle row that last moved the provider (docs/decisions.md); never CERTIFIED or REVIEW."},"reviewStatus":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus","description":"The same value as metadata.reviewStatus, kept at the top level for earlier clients."},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"},"configVersion":{"type":"integer","minimum":1,"description":"Incremented when the base URL, auth method, credential reference, capabilities or fulfillment change, and on reopen; a certification counts only for the version it ran on."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"submittedAt":{"type":"string","format":"date-time"},"webhookUrl":{"type":"string","format":"uri","description":"Where the provider posts its status events.","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]}}};
+const schema188 = {"type":"string","description":"provcert's list of the moderation states of the contract's lifecycle table.","enum":["DRAFT","PENDING_APPROVAL","APPROVED","ACTIVE","CHANGES_REQUESTED","REJECTED","SUSPENDED"]};
+const schema189 = {"type":"object","description":"provcert's definition. Certification and review, kept beside the provider status and never mixed\ninto it (`metadata.isCertified`, `metadata.reviewStatus`). Never holds internal notes.\n","required":["isCertified","reviewStatus"],"properties":{"isCertified":{"type":"boolean","description":"The latest certification passed and still counts (same configuration, not invalidated by reopen)."},"reviewStatus":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"reviewReason":{"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"}}};
+const schema191 = {"type":"object","description":"provcert's definition. The partner-visible reason of the last REQUEST_CHANGES, REJECT or SUSPEND; cleared on resubmission.","required":["decision","reasonCode","reason","decidedAt"],"properties":{"decision":{"type":"string","enum":["REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string"},"reason":{"type":"string","minLength":12},"requiredChanges":{"type":"array","items":{"type":"string"}},"decidedAt":{"type":"string","format":"date-time"}}};
 const formats14 = contractFormats["date-time"];
-const formats20 = contractFormats.uri;
+
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate132.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.isCertified === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isCertified"},message:"must have required property '"+"isCertified"+"'",schema:schema189.required,parentSchema:schema189,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reviewStatus === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema189.required,parentSchema:schema189,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.isCertified !== undefined){
+let data0 = data.isCertified;
+if(typeof data0 !== "boolean"){
+const err2 = {instancePath:instancePath+"/isCertified",schemaPath:"#/properties/isCertified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.isCertified.type,parentSchema:schema189.properties.isCertified,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.reviewStatus !== undefined){
+let data1 = data.reviewStatus;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((((((data1 === "DRAFT") || (data1 === "PENDING_APPROVAL")) || (data1 === "APPROVED")) || (data1 === "ACTIVE")) || (data1 === "CHANGES_REQUESTED")) || (data1 === "REJECTED")) || (data1 === "SUSPENDED"))){
+const err4 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.reviewReason !== undefined){
+let data2 = data.reviewReason;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.decision === undefined){
+const err5 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.reasonCode === undefined){
+const err6 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "reasonCode"},message:"must have required property '"+"reasonCode"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.reason === undefined){
+const err7 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.decidedAt === undefined){
+const err8 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "decidedAt"},message:"must have required property '"+"decidedAt"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.decision !== undefined){
+let data3 = data2.decision;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/reviewReason/decision",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.decision.type,parentSchema:schema191.properties.decision,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(((data3 === "REQUEST_CHANGES") || (data3 === "REJECT")) || (data3 === "SUSPEND"))){
+const err10 = {instancePath:instancePath+"/reviewReason/decision",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decision/enum",keyword:"enum",params:{allowedValues: schema191.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.decision.enum,parentSchema:schema191.properties.decision,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.reasonCode !== undefined){
+let data4 = data2.reasonCode;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/reviewReason/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.reasonCode.type,parentSchema:schema191.properties.reasonCode,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.reason !== undefined){
+let data5 = data2.reason;
+if(typeof data5 === "string"){
+if(func10(data5) < 12){
+const err12 = {instancePath:instancePath+"/reviewReason/reason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema191.properties.reason,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/reviewReason/reason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.reason.type,parentSchema:schema191.properties.reason,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.requiredChanges !== undefined){
+let data6 = data2.requiredChanges;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/reviewReason/requiredChanges/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.requiredChanges.items.type,parentSchema:schema191.properties.requiredChanges.items,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/reviewReason/requiredChanges",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema191.properties.requiredChanges.type,parentSchema:schema191.properties.requiredChanges,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data2.decidedAt !== undefined){
+let data8 = data2.decidedAt;
+if(typeof data8 === "string"){
+if(!(formats14.validate(data8))){
+const err16 = {instancePath:instancePath+"/reviewReason/decidedAt",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decidedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema191.properties.decidedAt,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/reviewReason/decidedAt",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decidedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.decidedAt.type,parentSchema:schema191.properties.decidedAt,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate132.errors = vErrors;
+return errors === 0;
+}
+validate132.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+
+const formats22 = contractFormats.uri;
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9237,8 +9559,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.configVersion === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.metadata === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9247,8 +9569,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.configVersion === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9257,8 +9579,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.createdAt === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9267,8 +9589,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.webhookUrl === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.updatedAt === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9277,10 +9599,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
+if(data.webhookUrl === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9289,11 +9609,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err15 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.slug.type,parentSchema:schema183.properties.slug,data:data1};
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9303,10 +9622,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.type.type,parentSchema:schema183.properties.type,data:data2};
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err16 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.slug.type,parentSchema:schema183.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9316,15 +9635,28 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err17 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.category.type,parentSchema:schema183.properties.category,data:data3};
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.type.type,parentSchema:schema183.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err18 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.category.type,parentSchema:schema183.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
@@ -9336,19 +9668,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.geography.type,parentSchema:schema183.properties.geography,data:data4};
+const err19 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9358,10 +9678,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.baseUrl !== undefined){
-let data6 = data.baseUrl;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.baseUrl.type,parentSchema:schema183.properties.baseUrl,data:data6};
+}
+else {
+const err20 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.geography.type,parentSchema:schema183.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9371,10 +9690,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.authMethod !== undefined){
-let data7 = data.authMethod;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
+if(data.baseUrl !== undefined){
+let data6 = data.baseUrl;
+if(typeof data6 !== "string"){
+const err21 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.baseUrl.type,parentSchema:schema183.properties.baseUrl,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9383,13 +9702,26 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+}
+if(data.authMethod !== undefined){
+let data7 = data.authMethod;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
+const err23 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -9401,17 +9733,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
-const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
+const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9420,10 +9742,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.capabilities.type,parentSchema:schema183.properties.capabilities,data:data8};
+if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
+const err25 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9433,10 +9753,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.fulfillment !== undefined){
-let data10 = data.fulfillment;
-if(typeof data10 !== "string"){
-const err26 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
+}
+else {
+const err26 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.capabilities.type,parentSchema:schema183.properties.capabilities,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9445,8 +9764,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
-const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
+}
+if(data.fulfillment !== undefined){
+let data10 = data.fulfillment;
+if(typeof data10 !== "string"){
+const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9455,11 +9777,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.credentialEnv !== undefined){
-let data11 = data.credentialEnv;
-if(typeof data11 !== "string"){
-const err28 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialEnv.type,parentSchema:schema183.properties.credentialEnv,data:data11};
+if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
+const err28 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9469,10 +9788,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.credentialFile !== undefined){
-let data12 = data.credentialFile;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialFile.type,parentSchema:schema183.properties.credentialFile,data:data12};
+if(data.credentialEnv !== undefined){
+let data11 = data.credentialEnv;
+if(typeof data11 !== "string"){
+const err29 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialEnv.type,parentSchema:schema183.properties.credentialEnv,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9482,10 +9801,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data13 = data.status;
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
+if(data.credentialFile !== undefined){
+let data12 = data.credentialFile;
+if(typeof data12 !== "string"){
+const err30 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialFile.type,parentSchema:schema183.properties.credentialFile,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9494,8 +9813,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
+}
+if(data.status !== undefined){
+let data13 = data.status;
+if(typeof data13 !== "string"){
+const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -9504,11 +9826,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.reviewStatus !== undefined){
-let data14 = data.reviewStatus;
-if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.reviewStatus.type,parentSchema:schema183.properties.reviewStatus,data:data14};
+if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -9517,8 +9836,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL"))){
-const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema183.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema183.properties.reviewStatus.enum,parentSchema:schema183.properties.reviewStatus,data:data14};
+}
+if(data.reviewStatus !== undefined){
+let data14 = data.reviewStatus;
+if(typeof data14 !== "string"){
+const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -9527,11 +9849,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.configVersion !== undefined){
-let data15 = data.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema183.properties.configVersion.type,parentSchema:schema183.properties.configVersion,data:data15};
+if(!(((((((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL")) || (data14 === "APPROVED")) || (data14 === "ACTIVE")) || (data14 === "CHANGES_REQUESTED")) || (data14 === "REJECTED")) || (data14 === "SUSPENDED"))){
+const err34 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -9540,9 +9859,17 @@ vErrors.push(err34);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema183.properties.configVersion,data:data15};
+}
+if(data.metadata !== undefined){
+if(!(validate132(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+errors = vErrors.length;
+}
+}
+if(data.configVersion !== undefined){
+let data16 = data.configVersion;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema183.properties.configVersion.type,parentSchema:schema183.properties.configVersion,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -9551,13 +9878,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-let data16 = data.createdAt;
-if(typeof data16 === "string"){
-if(!(formats14.validate(data16))){
-const err36 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.createdAt,data:data16};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err36 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema183.properties.configVersion,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -9567,8 +9890,12 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.createdAt.type,parentSchema:schema183.properties.createdAt,data:data16};
+}
+if(data.createdAt !== undefined){
+let data17 = data.createdAt;
+if(typeof data17 === "string"){
+if(!(formats14.validate(data17))){
+const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.createdAt,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -9578,11 +9905,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data17 = data.updatedAt;
-if(typeof data17 === "string"){
-if(!(formats14.validate(data17))){
-const err38 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.updatedAt,data:data17};
+else {
+const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.createdAt.type,parentSchema:schema183.properties.createdAt,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9592,8 +9916,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.updatedAt.type,parentSchema:schema183.properties.updatedAt,data:data17};
+if(data.updatedAt !== undefined){
+let data18 = data.updatedAt;
+if(typeof data18 === "string"){
+if(!(formats14.validate(data18))){
+const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.updatedAt,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9603,11 +9930,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.submittedAt !== undefined){
-let data18 = data.submittedAt;
-if(typeof data18 === "string"){
-if(!(formats14.validate(data18))){
-const err40 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.submittedAt,data:data18};
+else {
+const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.updatedAt.type,parentSchema:schema183.properties.updatedAt,data:data18};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -9617,8 +9941,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-else {
-const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.submittedAt.type,parentSchema:schema183.properties.submittedAt,data:data18};
+if(data.submittedAt !== undefined){
+let data19 = data.submittedAt;
+if(typeof data19 === "string"){
+if(!(formats14.validate(data19))){
+const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.submittedAt,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -9628,11 +9955,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.webhookUrl !== undefined){
-let data19 = data.webhookUrl;
-if(typeof data19 === "string"){
-if(!(formats20(data19))){
-const err42 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema183.properties.webhookUrl,data:data19};
+else {
+const err42 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.submittedAt.type,parentSchema:schema183.properties.submittedAt,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -9642,8 +9966,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.webhookUrl.type,parentSchema:schema183.properties.webhookUrl,data:data19};
+if(data.webhookUrl !== undefined){
+let data20 = data.webhookUrl;
+if(typeof data20 === "string"){
+if(!(formats22(data20))){
+const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema183.properties.webhookUrl,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -9653,9 +9980,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
+const err44 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.webhookUrl.type,parentSchema:schema183.properties.webhookUrl,data:data20};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9664,10 +9990,22 @@ vErrors.push(err44);
 }
 errors++;
 }
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
 validate131.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9687,17 +10025,17 @@ errors = vErrors.length;
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreWebhookHandoff = validate133;
-const schema188 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"};
-const schema189 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The webhook address and, on first registration only, the webhook secret.","required":["url","note"],"properties":{"url":{"type":"string","format":"uri","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]},"secret":{"type":"string","description":"The webhook secret (64 lowercase hex characters). Present only in the 201 answer of the first registration; never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}};
+export const schema_CoreWebhookHandoff = validate135;
+const schema192 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"};
+const schema193 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The webhook address and, on first registration only, the webhook secret.","required":["url","note"],"properties":{"url":{"type":"string","format":"uri","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]},"secret":{"type":"string","description":"The webhook secret (64 lowercase hex characters). Present only in the 201 answer of the first registration; never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}};
 const pattern10 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9706,7 +10044,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema189.required,parentSchema:schema189,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema193.required,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9716,7 +10054,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.note === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema189.required,parentSchema:schema189,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema193.required,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9728,8 +10066,8 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
-if(!(formats20(data0))){
-const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema189.properties.url,data:data0};
+if(!(formats22(data0))){
+const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema193.properties.url,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9740,7 +10078,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.url.type,parentSchema:schema189.properties.url,data:data0};
+const err3 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.url.type,parentSchema:schema193.properties.url,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9754,7 +10092,7 @@ if(data.secret !== undefined){
 let data1 = data.secret;
 if(typeof data1 === "string"){
 if(!pattern10.test(data1)){
-const err4 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema189.properties.secret,data:data1};
+const err4 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema193.properties.secret,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9765,7 +10103,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.secret.type,parentSchema:schema189.properties.secret,data:data1};
+const err5 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.secret.type,parentSchema:schema193.properties.secret,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9778,7 +10116,7 @@ errors++;
 if(data.note !== undefined){
 let data2 = data.note;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.note.type,parentSchema:schema189.properties.note,data:data2};
+const err6 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.note.type,parentSchema:schema193.properties.note,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9790,7 +10128,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema193.type,parentSchema:schema193,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9799,19 +10137,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistration = validate134;
-const schema190 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema191 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"certificationRequired":{"type":"boolean","description":"True on first registration and when the base URL, auth method or credential reference changed."}}};
+export const schema_CoreRegistration = validate136;
+const schema194 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
+const schema195 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate138.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9919,8 +10257,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data.configVersion === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.metadata === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9929,8 +10267,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.configVersion === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9939,8 +10277,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.createdAt === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9949,8 +10287,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data.webhookUrl === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
+if(data.updatedAt === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9959,10 +10297,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
+if(data.webhookUrl === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9971,11 +10307,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err15 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.slug.type,parentSchema:schema183.properties.slug,data:data1};
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9985,10 +10320,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.type.type,parentSchema:schema183.properties.type,data:data2};
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err16 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.slug.type,parentSchema:schema183.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9998,15 +10333,28 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err17 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.category.type,parentSchema:schema183.properties.category,data:data3};
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.type.type,parentSchema:schema183.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err18 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.category.type,parentSchema:schema183.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
@@ -10018,19 +10366,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.geography.type,parentSchema:schema183.properties.geography,data:data4};
+const err19 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10040,10 +10376,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.baseUrl !== undefined){
-let data6 = data.baseUrl;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.baseUrl.type,parentSchema:schema183.properties.baseUrl,data:data6};
+}
+else {
+const err20 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.geography.type,parentSchema:schema183.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10053,10 +10388,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.authMethod !== undefined){
-let data7 = data.authMethod;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
+if(data.baseUrl !== undefined){
+let data6 = data.baseUrl;
+if(typeof data6 !== "string"){
+const err21 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.baseUrl.type,parentSchema:schema183.properties.baseUrl,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10065,13 +10400,26 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+}
+if(data.authMethod !== undefined){
+let data7 = data.authMethod;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
+const err23 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -10083,17 +10431,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
-const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
+const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10102,10 +10440,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.capabilities.type,parentSchema:schema183.properties.capabilities,data:data8};
+if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
+const err25 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10115,10 +10451,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.fulfillment !== undefined){
-let data10 = data.fulfillment;
-if(typeof data10 !== "string"){
-const err26 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
+}
+else {
+const err26 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.capabilities.type,parentSchema:schema183.properties.capabilities,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10127,8 +10462,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
-const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
+}
+if(data.fulfillment !== undefined){
+let data10 = data.fulfillment;
+if(typeof data10 !== "string"){
+const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10137,11 +10475,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.credentialEnv !== undefined){
-let data11 = data.credentialEnv;
-if(typeof data11 !== "string"){
-const err28 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialEnv.type,parentSchema:schema183.properties.credentialEnv,data:data11};
+if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
+const err28 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10151,10 +10486,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.credentialFile !== undefined){
-let data12 = data.credentialFile;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialFile.type,parentSchema:schema183.properties.credentialFile,data:data12};
+if(data.credentialEnv !== undefined){
+let data11 = data.credentialEnv;
+if(typeof data11 !== "string"){
+const err29 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialEnv.type,parentSchema:schema183.properties.credentialEnv,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10164,10 +10499,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data13 = data.status;
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
+if(data.credentialFile !== undefined){
+let data12 = data.credentialFile;
+if(typeof data12 !== "string"){
+const err30 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialFile.type,parentSchema:schema183.properties.credentialFile,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -10176,8 +10511,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
+}
+if(data.status !== undefined){
+let data13 = data.status;
+if(typeof data13 !== "string"){
+const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -10186,11 +10524,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.reviewStatus !== undefined){
-let data14 = data.reviewStatus;
-if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.reviewStatus.type,parentSchema:schema183.properties.reviewStatus,data:data14};
+if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10199,8 +10534,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(!((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL"))){
-const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema183.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema183.properties.reviewStatus.enum,parentSchema:schema183.properties.reviewStatus,data:data14};
+}
+if(data.reviewStatus !== undefined){
+let data14 = data.reviewStatus;
+if(typeof data14 !== "string"){
+const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -10209,11 +10547,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.configVersion !== undefined){
-let data15 = data.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema183.properties.configVersion.type,parentSchema:schema183.properties.configVersion,data:data15};
+if(!(((((((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL")) || (data14 === "APPROVED")) || (data14 === "ACTIVE")) || (data14 === "CHANGES_REQUESTED")) || (data14 === "REJECTED")) || (data14 === "SUSPENDED"))){
+const err34 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -10222,9 +10557,17 @@ vErrors.push(err34);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema183.properties.configVersion,data:data15};
+}
+if(data.metadata !== undefined){
+if(!(validate132(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+errors = vErrors.length;
+}
+}
+if(data.configVersion !== undefined){
+let data16 = data.configVersion;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema183.properties.configVersion.type,parentSchema:schema183.properties.configVersion,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -10233,13 +10576,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-if(data.createdAt !== undefined){
-let data16 = data.createdAt;
-if(typeof data16 === "string"){
-if(!(formats14.validate(data16))){
-const err36 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.createdAt,data:data16};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err36 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema183.properties.configVersion,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10249,8 +10588,12 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.createdAt.type,parentSchema:schema183.properties.createdAt,data:data16};
+}
+if(data.createdAt !== undefined){
+let data17 = data.createdAt;
+if(typeof data17 === "string"){
+if(!(formats14.validate(data17))){
+const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.createdAt,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -10260,11 +10603,8 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data17 = data.updatedAt;
-if(typeof data17 === "string"){
-if(!(formats14.validate(data17))){
-const err38 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.updatedAt,data:data17};
+else {
+const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.createdAt.type,parentSchema:schema183.properties.createdAt,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -10274,8 +10614,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-else {
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.updatedAt.type,parentSchema:schema183.properties.updatedAt,data:data17};
+if(data.updatedAt !== undefined){
+let data18 = data.updatedAt;
+if(typeof data18 === "string"){
+if(!(formats14.validate(data18))){
+const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.updatedAt,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -10285,11 +10628,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.submittedAt !== undefined){
-let data18 = data.submittedAt;
-if(typeof data18 === "string"){
-if(!(formats14.validate(data18))){
-const err40 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.submittedAt,data:data18};
+else {
+const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.updatedAt.type,parentSchema:schema183.properties.updatedAt,data:data18};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10299,8 +10639,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-else {
-const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.submittedAt.type,parentSchema:schema183.properties.submittedAt,data:data18};
+if(data.submittedAt !== undefined){
+let data19 = data.submittedAt;
+if(typeof data19 === "string"){
+if(!(formats14.validate(data19))){
+const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.submittedAt,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -10310,11 +10653,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.webhookUrl !== undefined){
-let data19 = data.webhookUrl;
-if(typeof data19 === "string"){
-if(!(formats20(data19))){
-const err42 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema183.properties.webhookUrl,data:data19};
+else {
+const err42 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.submittedAt.type,parentSchema:schema183.properties.submittedAt,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -10324,8 +10664,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.webhookUrl.type,parentSchema:schema183.properties.webhookUrl,data:data19};
+if(data.webhookUrl !== undefined){
+let data20 = data.webhookUrl;
+if(typeof data20 === "string"){
+if(!(formats22(data20))){
+const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema183.properties.webhookUrl,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -10335,9 +10678,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
+const err44 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.webhookUrl.type,parentSchema:schema183.properties.webhookUrl,data:data20};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -10346,16 +10688,29 @@ vErrors.push(err44);
 }
 errors++;
 }
-validate136.errors = vErrors;
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate138.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
+const pattern12 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10364,7 +10719,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema191.required,parentSchema:schema191,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema195.required,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10374,7 +10729,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema191.required,parentSchema:schema191,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema195.required,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10384,7 +10739,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.certificationRequired === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema191.required,parentSchema:schema191,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema195.required,parentSchema:schema195,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10394,8 +10749,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate136(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate138(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
@@ -10403,7 +10758,7 @@ if(data.webhook !== undefined){
 let data1 = data.webhook;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.url === undefined){
-const err3 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema189.required,parentSchema:schema189,data:data1};
+const err3 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema193.required,parentSchema:schema193,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10413,7 +10768,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1.note === undefined){
-const err4 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema189.required,parentSchema:schema189,data:data1};
+const err4 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema193.required,parentSchema:schema193,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10425,8 +10780,8 @@ errors++;
 if(data1.url !== undefined){
 let data2 = data1.url;
 if(typeof data2 === "string"){
-if(!(formats20(data2))){
-const err5 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema189.properties.url,data:data2};
+if(!(formats22(data2))){
+const err5 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema193.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10437,7 +10792,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.url.type,parentSchema:schema189.properties.url,data:data2};
+const err6 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.url.type,parentSchema:schema193.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10451,7 +10806,7 @@ if(data1.secret !== undefined){
 let data3 = data1.secret;
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-const err7 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema189.properties.secret,data:data3};
+const err7 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema193.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10462,7 +10817,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.secret.type,parentSchema:schema189.properties.secret,data:data3};
+const err8 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.secret.type,parentSchema:schema193.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10475,7 +10830,7 @@ errors++;
 if(data1.note !== undefined){
 let data4 = data1.note;
 if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.note.type,parentSchema:schema189.properties.note,data:data4};
+const err9 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema193.properties.note.type,parentSchema:schema193.properties.note,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10487,74 +10842,147 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data:data1};
+const err10 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema193.type,parentSchema:schema193,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.providerToken !== undefined){
+let data5 = data.providerToken;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.token === undefined){
+const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema195.properties.providerToken.required,parentSchema:schema195.properties.providerToken,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data5.note === undefined){
+const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema195.properties.providerToken.required,parentSchema:schema195.properties.providerToken,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data5.token !== undefined){
+let data6 = data5.token;
+if(typeof data6 === "string"){
+if(!pattern12.test(data6)){
+const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema195.properties.providerToken.properties.token,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.providerToken.properties.token.type,parentSchema:schema195.properties.providerToken.properties.token,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data5.note !== undefined){
+let data7 = data5.note;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.providerToken.properties.note.type,parentSchema:schema195.properties.providerToken.properties.note,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.properties.providerToken.type,parentSchema:schema195.properties.providerToken,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
 }
 if(data.certificationRequired !== undefined){
-let data5 = data.certificationRequired;
-if(typeof data5 !== "boolean"){
-const err11 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema191.properties.certificationRequired.type,parentSchema:schema191.properties.certificationRequired,data:data5};
+let data8 = data.certificationRequired;
+if(typeof data8 !== "boolean"){
+const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.certificationRequired.type,parentSchema:schema195.properties.certificationRequired,data:data8};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err17];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err17);
 }
 errors++;
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err18];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err18);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate137(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
-validate134.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate139;
-const schema198 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema199 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0}}};
-const pattern12 = new RegExp("^[a-z0-9-]+$", "u");
+export const schema_CoreCertificationSummary = validate142;
+const schema203 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema204 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+const pattern13 = new RegExp("^[a-z0-9-]+$", "u");
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10563,7 +10991,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10573,7 +11001,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10583,7 +11011,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10593,7 +11021,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10603,7 +11031,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10613,7 +11041,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10623,7 +11051,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10632,11 +11060,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema199.properties.id,data:data0};
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10645,9 +11070,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.id.type,parentSchema:schema199.properties.id,data:data0};
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern13.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema204.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10657,10 +11084,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.slug.type,parentSchema:schema199.properties.slug,data:data1};
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.id.type,parentSchema:schema204.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10670,403 +11095,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema199.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.createdAt.type,parentSchema:schema199.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.verdict.type,parentSchema:schema199.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(!((data3 === "PASS") || (data3 === "FAIL"))){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema199.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema199.properties.verdict.enum,parentSchema:schema199.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.configVersion.type,parentSchema:schema199.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema199.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.pass.type,parentSchema:schema199.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err22 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.fail.type,parentSchema:schema199.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.skip.type,parentSchema:schema199.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err26 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.error.type,parentSchema:schema199.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.properties.summary.type,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data10 = data.durationMs;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err29 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.durationMs,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema199.properties.durationMs.type,parentSchema:schema199.properties.durationMs,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-validate139.errors = vErrors;
-return errors === 0;
-}
-validate139.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCertification = validate140;
-const schema200 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema201 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL"]},"checks":{"type":"array"}}}}}]};
-
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate141.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema199.required,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema199.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.id.type,parentSchema:schema199.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.slug.type,parentSchema:schema199.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema199.properties.createdAt,data:data2};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.slug.type,parentSchema:schema204.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11076,8 +11108,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.createdAt.type,parentSchema:schema199.properties.createdAt,data:data2};
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema204.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11087,10 +11122,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.verdict.type,parentSchema:schema199.properties.verdict,data:data3};
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.createdAt.type,parentSchema:schema204.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11099,8 +11132,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!((data3 === "PASS") || (data3 === "FAIL"))){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema199.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema199.properties.verdict.enum,parentSchema:schema199.properties.verdict,data:data3};
+}
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.verdict.type,parentSchema:schema204.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11109,11 +11145,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.configVersion.type,parentSchema:schema199.properties.configVersion,data:data4};
+if(!((data3 === "PASS") || (data3 === "FAIL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11122,14 +11155,27 @@ vErrors.push(err14);
 }
 errors++;
 }
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema199.properties.configVersion,data:data4};
+}
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.configVersion.type,parentSchema:schema204.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema204.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -11139,17 +11185,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11158,8 +11194,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data5.skip === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11168,8 +11204,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data5.error === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11178,10 +11214,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.pass.type,parentSchema:schema199.properties.summary.properties.pass,data:data6};
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11190,9 +11224,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.pass,data:data6};
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.pass.type,parentSchema:schema204.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11201,12 +11236,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err22 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.fail.type,parentSchema:schema199.properties.summary.properties.fail,data:data7};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11215,9 +11247,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.fail,data:data7};
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.fail.type,parentSchema:schema204.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11226,12 +11261,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.skip.type,parentSchema:schema199.properties.summary.properties.skip,data:data8};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11240,9 +11272,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.skip,data:data8};
+}
+}
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.skip.type,parentSchema:schema204.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11251,12 +11286,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err26 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.error.type,parentSchema:schema199.properties.summary.properties.error,data:data9};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11265,9 +11297,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.error,data:data9};
+}
+}
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.error.type,parentSchema:schema204.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11276,11 +11311,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.properties.summary.type,parentSchema:schema199.properties.summary,data:data5};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11290,11 +11323,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.durationMs !== undefined){
-let data10 = data.durationMs;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err29 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.durationMs,data:data10};
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.properties.summary.type,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11304,8 +11336,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema199.properties.durationMs.type,parentSchema:schema199.properties.durationMs,data:data10};
+if(data.durationMs !== undefined){
+let data10 = data.durationMs;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11315,9 +11350,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
 else {
-const err31 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
+const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema204.properties.durationMs.type,parentSchema:schema204.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11326,9 +11360,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.report === undefined){
-const err32 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema201.allOf[1].required,parentSchema:schema201.allOf[1],data};
+}
+if(data.valid !== undefined){
+let data11 = data.valid;
+if(typeof data11 !== "boolean"){
+const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema204.properties.valid.type,parentSchema:schema204.properties.valid,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11337,11 +11373,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data.report !== undefined){
-let data11 = data.report;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.reportVersion === undefined){
-const err33 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema201.allOf[1].properties.report.required,parentSchema:schema201.allOf[1].properties.report,data:data11};
+}
+if(data.invalidReason !== undefined){
+let data12 = data.invalidReason;
+if(typeof data12 !== "string"){
+const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.invalidReason.type,parentSchema:schema204.properties.invalidReason,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11350,8 +11386,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data11.verdict === undefined){
-const err34 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema201.allOf[1].properties.report.required,parentSchema:schema201.allOf[1].properties.report,data:data11};
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11360,116 +11398,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data11.checks === undefined){
-const err35 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema201.allOf[1].properties.report.required,parentSchema:schema201.allOf[1].properties.report,data:data11};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data11.reportVersion !== undefined){
-let data12 = data11.reportVersion;
-if(1 !== data12){
-const err36 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema201.allOf[1].properties.report.properties.reportVersion,data:data12};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data11.verdict !== undefined){
-let data13 = data11.verdict;
-if(typeof data13 !== "string"){
-const err37 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.allOf[1].properties.report.properties.verdict.type,parentSchema:schema201.allOf[1].properties.report.properties.verdict,data:data13};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(!((data13 === "PASS") || (data13 === "FAIL"))){
-const err38 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema201.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema201.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema201.allOf[1].properties.report.properties.verdict,data:data13};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data11.checks !== undefined){
-let data14 = data11.checks;
-if(!(Array.isArray(data14))){
-const err39 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema201.allOf[1].properties.report.properties.checks.type,parentSchema:schema201.allOf[1].properties.report.properties.checks,data:data14};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.allOf[1].properties.report.type,parentSchema:schema201.allOf[1].properties.report,data:data11};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.allOf[1].type,parentSchema:schema201.allOf[1],data};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-validate141.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate140.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-errors = vErrors.length;
-}
-validate140.errors = vErrors;
-return errors === 0;
-}
-validate140.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCertificationList = validate143;
-const schema203 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema204 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreCertification = validate143;
+const schema205 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema206 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL"]},"checks":{"type":"array"}}}}}]};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11482,8 +11418,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema204.required,parentSchema:schema204,data};
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11492,8 +11428,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema204.required,parentSchema:schema204,data};
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11502,15 +11438,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11519,8 +11448,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11529,8 +11458,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11539,8 +11468,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11549,8 +11478,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11559,8 +11488,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11569,8 +11498,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern13.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema204.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11579,11 +11511,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema199.properties.id,data:data2};
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.id.type,parentSchema:schema204.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11593,8 +11523,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.id.type,parentSchema:schema199.properties.id,data:data2};
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.slug.type,parentSchema:schema204.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11604,10 +11536,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data3 = data1.slug;
-if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.slug.type,parentSchema:schema199.properties.slug,data:data3};
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema204.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11617,11 +11550,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data1.createdAt !== undefined){
-let data4 = data1.createdAt;
-if(typeof data4 === "string"){
-if(!(formats14.validate(data4))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema199.properties.createdAt,data:data4};
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.createdAt.type,parentSchema:schema204.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11631,8 +11561,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.createdAt.type,parentSchema:schema199.properties.createdAt,data:data4};
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.verdict.type,parentSchema:schema204.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11641,11 +11573,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data1.verdict !== undefined){
-let data5 = data1.verdict;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.verdict.type,parentSchema:schema199.properties.verdict,data:data5};
+if(!((data3 === "PASS") || (data3 === "FAIL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11654,8 +11583,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!((data5 === "PASS") || (data5 === "FAIL"))){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema199.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema199.properties.verdict.enum,parentSchema:schema199.properties.verdict,data:data5};
+}
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.configVersion.type,parentSchema:schema204.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11664,11 +11596,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data1.configVersion !== undefined){
-let data6 = data1.configVersion;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.configVersion.type,parentSchema:schema199.properties.configVersion,data:data6};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema204.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11677,9 +11607,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema199.properties.configVersion,data:data6};
+}
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11688,13 +11622,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.pass === undefined){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11703,8 +11632,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data7.fail === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11713,8 +11642,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data7.skip === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11723,8 +11652,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data7.error === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.pass.type,parentSchema:schema204.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11733,10 +11664,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data7.pass !== undefined){
-let data8 = data7.pass;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.pass.type,parentSchema:schema199.properties.summary.properties.pass,data:data8};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11745,9 +11675,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.pass,data:data8};
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.fail.type,parentSchema:schema204.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11756,12 +11689,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-if(data7.fail !== undefined){
-let data9 = data7.fail;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.fail.type,parentSchema:schema199.properties.summary.properties.fail,data:data9};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11770,9 +11700,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.fail,data:data9};
+}
+}
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.skip.type,parentSchema:schema204.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11781,12 +11714,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-if(data7.skip !== undefined){
-let data10 = data7.skip;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.skip.type,parentSchema:schema199.properties.summary.properties.skip,data:data10};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11795,9 +11725,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.skip,data:data10};
+}
+}
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.error.type,parentSchema:schema204.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11806,12 +11739,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data7.error !== undefined){
-let data11 = data7.error;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.error.type,parentSchema:schema199.properties.summary.properties.error,data:data11};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11820,9 +11750,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.error,data:data11};
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.properties.summary.type,parentSchema:schema204.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11832,10 +11764,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.properties.summary.type,parentSchema:schema199.properties.summary,data:data7};
+if(data.durationMs !== undefined){
+let data10 = data.durationMs;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11845,11 +11778,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data1.durationMs !== undefined){
-let data12 = data1.durationMs;
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.durationMs,data:data12};
+else {
+const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema204.properties.durationMs.type,parentSchema:schema204.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11859,8 +11789,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema199.properties.durationMs.type,parentSchema:schema199.properties.durationMs,data:data12};
+if(data.valid !== undefined){
+let data11 = data.valid;
+if(typeof data11 !== "boolean"){
+const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema204.properties.valid.type,parentSchema:schema204.properties.valid,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11870,9 +11802,10 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data:data1};
+if(data.invalidReason !== undefined){
+let data12 = data.invalidReason;
+if(typeof data12 !== "string"){
+const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.invalidReason.type,parentSchema:schema204.properties.invalidReason,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11884,7 +11817,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema204.properties.data.type,parentSchema:schema204.properties.data,data:data0};
+const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11893,11 +11826,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data.total !== undefined){
-let data13 = data.total;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err35 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.total.type,parentSchema:schema204.properties.total,data:data13};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.report === undefined){
+const err35 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema206.allOf[1].required,parentSchema:schema206.allOf[1],data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -11906,9 +11837,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.total,data:data13};
+if(data.report !== undefined){
+let data13 = data.report;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.reportVersion === undefined){
+const err36 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema206.allOf[1].properties.report.required,parentSchema:schema206.allOf[1].properties.report,data:data13};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11917,11 +11850,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data};
+if(data13.verdict === undefined){
+const err37 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema206.allOf[1].properties.report.required,parentSchema:schema206.allOf[1].properties.report,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11930,10 +11860,92 @@ vErrors.push(err37);
 }
 errors++;
 }
+if(data13.checks === undefined){
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema206.allOf[1].properties.report.required,parentSchema:schema206.allOf[1].properties.report,data:data13};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data13.reportVersion !== undefined){
+let data14 = data13.reportVersion;
+if(1 !== data14){
+const err39 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema206.allOf[1].properties.report.properties.reportVersion,data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data13.verdict !== undefined){
+let data15 = data13.verdict;
+if(typeof data15 !== "string"){
+const err40 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.allOf[1].properties.report.properties.verdict.type,parentSchema:schema206.allOf[1].properties.report.properties.verdict,data:data15};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!((data15 === "PASS") || (data15 === "FAIL"))){
+const err41 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema206.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema206.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema206.allOf[1].properties.report.properties.verdict,data:data15};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data13.checks !== undefined){
+let data16 = data13.checks;
+if(!(Array.isArray(data16))){
+const err42 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.allOf[1].properties.report.properties.checks.type,parentSchema:schema206.allOf[1].properties.report.properties.checks,data:data16};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.allOf[1].properties.report.type,parentSchema:schema206.allOf[1].properties.report,data:data13};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.allOf[1].type,parentSchema:schema206.allOf[1],data};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
 validate144.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -11953,11 +11965,512 @@ errors = vErrors.length;
 validate143.errors = vErrors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreSubmitReviewResult = validate146;
-const schema206 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema207 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+export const schema_CoreCertificationList = validate146;
+const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate147.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema209.required,parentSchema:schema209,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema209.required,parentSchema:schema209,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.verdict === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.configVersion === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1.durationMs === undefined){
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data1.valid === undefined){
+const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema204.required,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(!pattern13.test(data2)){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema204.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.id.type,parentSchema:schema204.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data3 = data1.slug;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.slug.type,parentSchema:schema204.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.createdAt !== undefined){
+let data4 = data1.createdAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema204.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.createdAt.type,parentSchema:schema204.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data5 = data1.verdict;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.verdict.type,parentSchema:schema204.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!((data5 === "PASS") || (data5 === "FAIL"))){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data6 = data1.configVersion;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.configVersion.type,parentSchema:schema204.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema204.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.pass === undefined){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data7.fail === undefined){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data7.skip === undefined){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7.error === undefined){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data7.pass !== undefined){
+let data8 = data7.pass;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.pass.type,parentSchema:schema204.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data7.fail !== undefined){
+let data9 = data7.fail;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.fail.type,parentSchema:schema204.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data7.skip !== undefined){
+let data10 = data7.skip;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.skip.type,parentSchema:schema204.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data7.error !== undefined){
+let data11 = data7.error;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.error.type,parentSchema:schema204.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.properties.summary.type,parentSchema:schema204.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data1.durationMs !== undefined){
+let data12 = data1.durationMs;
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.durationMs,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema204.properties.durationMs.type,parentSchema:schema204.properties.durationMs,data:data12};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data1.valid !== undefined){
+let data13 = data1.valid;
+if(typeof data13 !== "boolean"){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema204.properties.valid.type,parentSchema:schema204.properties.valid,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data1.invalidReason !== undefined){
+let data14 = data1.invalidReason;
+if(typeof data14 !== "string"){
+const err35 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.invalidReason.type,parentSchema:schema204.properties.invalidReason,data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data:data1};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema209.properties.data.type,parentSchema:schema209.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data15 = data.total;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.total.type,parentSchema:schema209.properties.total,data:data15};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err39 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.total,data:data15};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+validate147.errors = vErrors;
+return errors === 0;
+}
+validate147.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11969,9 +12482,32 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+errors = vErrors.length;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+validate146.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSubmitReviewResult = validate149;
+const schema211 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema212 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate149.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11981,7 +12517,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11991,7 +12527,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12001,7 +12537,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12013,7 +12549,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data0};
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12026,7 +12562,7 @@ errors++;
 if(data.reviewStatus !== undefined){
 let data1 = data.reviewStatus;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.reviewStatus.type,parentSchema:schema207.properties.reviewStatus,data:data1};
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.reviewStatus.type,parentSchema:schema212.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12036,7 +12572,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema207.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.reviewStatus.enum,parentSchema:schema207.properties.reviewStatus,data:data1};
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema212.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.reviewStatus.enum,parentSchema:schema212.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12050,7 +12586,7 @@ if(data.submittedAt !== undefined){
 let data2 = data.submittedAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.submittedAt,data:data2};
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12061,7 +12597,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.submittedAt.type,parentSchema:schema207.properties.submittedAt,data:data2};
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.submittedAt.type,parentSchema:schema212.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12074,7 +12610,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.certificationId.type,parentSchema:schema207.properties.certificationId,data:data3};
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.certificationId.type,parentSchema:schema212.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12086,7 +12622,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12095,19 +12631,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate149.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+validate149.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEvent = validate147;
-const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+export const schema_CoreEvent = validate150;
+const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema214 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12116,7 +12652,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12126,7 +12662,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12136,7 +12672,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12146,7 +12682,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12156,7 +12692,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12166,7 +12702,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12178,7 +12714,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.seq.type,parentSchema:schema209.properties.seq,data:data0};
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.seq.type,parentSchema:schema214.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12192,7 +12728,7 @@ if(data.receivedAt !== undefined){
 let data1 = data.receivedAt;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.receivedAt,data:data1};
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema214.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12203,7 +12739,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.receivedAt.type,parentSchema:schema209.properties.receivedAt,data:data1};
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.receivedAt.type,parentSchema:schema214.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12216,7 +12752,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data2};
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.slug.type,parentSchema:schema214.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12229,7 +12765,7 @@ errors++;
 if(data.legacyRoute !== undefined){
 let data3 = data.legacyRoute;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.legacyRoute.type,parentSchema:schema209.properties.legacyRoute,data:data3};
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.legacyRoute.type,parentSchema:schema214.properties.legacyRoute,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12242,7 +12778,7 @@ errors++;
 if(data.eventId !== undefined){
 let data4 = data.eventId;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventId.type,parentSchema:schema209.properties.eventId,data:data4};
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.eventId.type,parentSchema:schema214.properties.eventId,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12255,7 +12791,7 @@ errors++;
 if(data.eventType !== undefined){
 let data5 = data.eventType;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventType.type,parentSchema:schema209.properties.eventType,data:data5};
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.eventType.type,parentSchema:schema214.properties.eventType,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12268,7 +12804,7 @@ errors++;
 if(data.actionId !== undefined){
 let data6 = data.actionId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.actionId.type,parentSchema:schema209.properties.actionId,data:data6};
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.actionId.type,parentSchema:schema214.properties.actionId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12281,7 +12817,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data7 = data.newStatus;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.newStatus.type,parentSchema:schema209.properties.newStatus,data:data7};
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.newStatus.type,parentSchema:schema214.properties.newStatus,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12294,7 +12830,7 @@ errors++;
 if(data.verified !== undefined){
 let data8 = data.verified;
 if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.verified.type,parentSchema:schema209.properties.verified,data:data8};
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.verified.type,parentSchema:schema214.properties.verified,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12307,7 +12843,7 @@ errors++;
 if(data.duplicate !== undefined){
 let data9 = data.duplicate;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.duplicate.type,parentSchema:schema209.properties.duplicate,data:data9};
+const err16 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.duplicate.type,parentSchema:schema214.properties.duplicate,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12320,7 +12856,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data10 = data.answeredStatus;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err17 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.answeredStatus.type,parentSchema:schema209.properties.answeredStatus,data:data10};
+const err17 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.answeredStatus.type,parentSchema:schema214.properties.answeredStatus,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12333,7 +12869,7 @@ errors++;
 if(data.signatureHeader !== undefined){
 let data11 = data.signatureHeader;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.signatureHeader.type,parentSchema:schema209.properties.signatureHeader,data:data11};
+const err18 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.signatureHeader.type,parentSchema:schema214.properties.signatureHeader,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12346,7 +12882,7 @@ errors++;
 if(data.problem !== undefined){
 let data12 = data.problem;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.problem.type,parentSchema:schema209.properties.problem,data:data12};
+const err19 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.problem.type,parentSchema:schema214.properties.problem,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12359,7 +12895,7 @@ errors++;
 if(data.restored !== undefined){
 let data13 = data.restored;
 if(typeof data13 !== "boolean"){
-const err20 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.restored.type,parentSchema:schema209.properties.restored,data:data13};
+const err20 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.restored.type,parentSchema:schema214.properties.restored,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12371,7 +12907,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12380,19 +12916,19 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEventList = validate148;
-const schema210 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema211 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+export const schema_CoreEventList = validate151;
+const schema215 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema216 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate152.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12401,7 +12937,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.required,parentSchema:schema211,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema216.required,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12411,7 +12947,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema211.required,parentSchema:schema211,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema216.required,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12428,7 +12964,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema214.required,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12438,7 +12974,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema214.required,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12448,7 +12984,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema214.required,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12458,7 +12994,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema214.required,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12468,7 +13004,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema214.required,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12478,7 +13014,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema214.required,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12490,7 +13026,7 @@ errors++;
 if(data1.seq !== undefined){
 let data2 = data1.seq;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.seq.type,parentSchema:schema209.properties.seq,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.seq.type,parentSchema:schema214.properties.seq,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12504,7 +13040,7 @@ if(data1.receivedAt !== undefined){
 let data3 = data1.receivedAt;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.receivedAt,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema214.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12515,7 +13051,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.receivedAt.type,parentSchema:schema209.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.receivedAt.type,parentSchema:schema214.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12528,7 +13064,7 @@ errors++;
 if(data1.slug !== undefined){
 let data4 = data1.slug;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.slug.type,parentSchema:schema214.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12541,7 +13077,7 @@ errors++;
 if(data1.legacyRoute !== undefined){
 let data5 = data1.legacyRoute;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.legacyRoute.type,parentSchema:schema209.properties.legacyRoute,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.legacyRoute.type,parentSchema:schema214.properties.legacyRoute,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12554,7 +13090,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data6 = data1.eventId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventId.type,parentSchema:schema209.properties.eventId,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.eventId.type,parentSchema:schema214.properties.eventId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12567,7 +13103,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data7 = data1.eventType;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventType.type,parentSchema:schema209.properties.eventType,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.eventType.type,parentSchema:schema214.properties.eventType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12580,7 +13116,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data8 = data1.actionId;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.actionId.type,parentSchema:schema209.properties.actionId,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.actionId.type,parentSchema:schema214.properties.actionId,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12593,7 +13129,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data9 = data1.newStatus;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.newStatus.type,parentSchema:schema209.properties.newStatus,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.newStatus.type,parentSchema:schema214.properties.newStatus,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12606,7 +13142,7 @@ errors++;
 if(data1.verified !== undefined){
 let data10 = data1.verified;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.verified.type,parentSchema:schema209.properties.verified,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.verified.type,parentSchema:schema214.properties.verified,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12619,7 +13155,7 @@ errors++;
 if(data1.duplicate !== undefined){
 let data11 = data1.duplicate;
 if(typeof data11 !== "boolean"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.duplicate.type,parentSchema:schema209.properties.duplicate,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.duplicate.type,parentSchema:schema214.properties.duplicate,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12632,7 +13168,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data12 = data1.answeredStatus;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.answeredStatus.type,parentSchema:schema209.properties.answeredStatus,data:data12};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.answeredStatus.type,parentSchema:schema214.properties.answeredStatus,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12645,7 +13181,7 @@ errors++;
 if(data1.signatureHeader !== undefined){
 let data13 = data1.signatureHeader;
 if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.signatureHeader.type,parentSchema:schema209.properties.signatureHeader,data:data13};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.signatureHeader.type,parentSchema:schema214.properties.signatureHeader,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12658,7 +13194,7 @@ errors++;
 if(data1.problem !== undefined){
 let data14 = data1.problem;
 if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.problem.type,parentSchema:schema209.properties.problem,data:data14};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.problem.type,parentSchema:schema214.properties.problem,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12671,7 +13207,7 @@ errors++;
 if(data1.restored !== undefined){
 let data15 = data1.restored;
 if(typeof data15 !== "boolean"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.restored.type,parentSchema:schema209.properties.restored,data:data15};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.restored.type,parentSchema:schema214.properties.restored,data:data15};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12683,7 +13219,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
+const err23 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data:data1};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12695,7 +13231,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.data.type,parentSchema:schema211.properties.data,data:data0};
+const err24 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema216.properties.data.type,parentSchema:schema216.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12708,7 +13244,7 @@ errors++;
 if(data.total !== undefined){
 let data16 = data.total;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err25 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.total.type,parentSchema:schema211.properties.total,data:data16};
+const err25 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema216.properties.total.type,parentSchema:schema216.properties.total,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12719,7 +13255,7 @@ errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-const err26 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema211.properties.total,data:data16};
+const err26 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema216.properties.total,data:data16};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12733,7 +13269,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data17 = data.nextCursor;
 if(typeof data17 !== "string"){
-const err27 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.nextCursor.type,parentSchema:schema211.properties.nextCursor,data:data17};
+const err27 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.properties.nextCursor.type,parentSchema:schema216.properties.nextCursor,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12745,7 +13281,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.type,parentSchema:schema211,data};
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.type,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12754,34 +13290,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate148.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-validate148.errors = vErrors;
-return errors === 0;
-}
-validate148.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreError = validate151;
-const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema214 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12793,9 +13306,6682 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+validate151.errors = vErrors;
+return errors === 0;
+}
+validate151.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreReviewStatus = validate154;
+const schema218 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate154.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((data === "DRAFT") || (data === "PENDING_APPROVAL")) || (data === "APPROVED")) || (data === "ACTIVE")) || (data === "CHANGES_REQUESTED")) || (data === "REJECTED")) || (data === "SUSPENDED"))){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate154.errors = vErrors;
+return errors === 0;
+}
+validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreReviewReason = validate155;
+const schema220 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate155.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.decision === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reasonCode === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "reasonCode"},message:"must have required property '"+"reasonCode"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.decidedAt === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "decidedAt"},message:"must have required property '"+"decidedAt"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.decision !== undefined){
+let data0 = data.decision;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/decision",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.decision.type,parentSchema:schema191.properties.decision,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(((data0 === "REQUEST_CHANGES") || (data0 === "REJECT")) || (data0 === "SUSPEND"))){
+const err5 = {instancePath:instancePath+"/decision",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decision/enum",keyword:"enum",params:{allowedValues: schema191.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.decision.enum,parentSchema:schema191.properties.decision,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data1 = data.reasonCode;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.reasonCode.type,parentSchema:schema191.properties.reasonCode,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data2 = data.reason;
+if(typeof data2 === "string"){
+if(func10(data2) < 12){
+const err7 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema191.properties.reason,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.reason.type,parentSchema:schema191.properties.reason,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.requiredChanges !== undefined){
+let data3 = data.requiredChanges;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.requiredChanges.items.type,parentSchema:schema191.properties.requiredChanges.items,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/requiredChanges",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema191.properties.requiredChanges.type,parentSchema:schema191.properties.requiredChanges,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.decidedAt !== undefined){
+let data5 = data.decidedAt;
+if(typeof data5 === "string"){
+if(!(formats14.validate(data5))){
+const err11 = {instancePath:instancePath+"/decidedAt",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decidedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema191.properties.decidedAt,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/decidedAt",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decidedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.decidedAt.type,parentSchema:schema191.properties.decidedAt,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate155.errors = vErrors;
+return errors === 0;
+}
+validate155.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreProviderMetadata = validate156;
+const schema222 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate157.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.isCertified === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "isCertified"},message:"must have required property '"+"isCertified"+"'",schema:schema189.required,parentSchema:schema189,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reviewStatus === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema189.required,parentSchema:schema189,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.isCertified !== undefined){
+let data0 = data.isCertified;
+if(typeof data0 !== "boolean"){
+const err2 = {instancePath:instancePath+"/isCertified",schemaPath:"#/properties/isCertified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema189.properties.isCertified.type,parentSchema:schema189.properties.isCertified,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.reviewStatus !== undefined){
+let data1 = data.reviewStatus;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!(((((((data1 === "DRAFT") || (data1 === "PENDING_APPROVAL")) || (data1 === "APPROVED")) || (data1 === "ACTIVE")) || (data1 === "CHANGES_REQUESTED")) || (data1 === "REJECTED")) || (data1 === "SUSPENDED"))){
+const err4 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.reviewReason !== undefined){
+let data2 = data.reviewReason;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.decision === undefined){
+const err5 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.reasonCode === undefined){
+const err6 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "reasonCode"},message:"must have required property '"+"reasonCode"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.reason === undefined){
+const err7 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.decidedAt === undefined){
+const err8 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/required",keyword:"required",params:{missingProperty: "decidedAt"},message:"must have required property '"+"decidedAt"+"'",schema:schema191.required,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.decision !== undefined){
+let data3 = data2.decision;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/reviewReason/decision",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.decision.type,parentSchema:schema191.properties.decision,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(((data3 === "REQUEST_CHANGES") || (data3 === "REJECT")) || (data3 === "SUSPEND"))){
+const err10 = {instancePath:instancePath+"/reviewReason/decision",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decision/enum",keyword:"enum",params:{allowedValues: schema191.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.decision.enum,parentSchema:schema191.properties.decision,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data2.reasonCode !== undefined){
+let data4 = data2.reasonCode;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/reviewReason/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.reasonCode.type,parentSchema:schema191.properties.reasonCode,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data2.reason !== undefined){
+let data5 = data2.reason;
+if(typeof data5 === "string"){
+if(func10(data5) < 12){
+const err12 = {instancePath:instancePath+"/reviewReason/reason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema191.properties.reason,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/reviewReason/reason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.reason.type,parentSchema:schema191.properties.reason,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.requiredChanges !== undefined){
+let data6 = data2.requiredChanges;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/reviewReason/requiredChanges/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.requiredChanges.items.type,parentSchema:schema191.properties.requiredChanges.items,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/reviewReason/requiredChanges",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema191.properties.requiredChanges.type,parentSchema:schema191.properties.requiredChanges,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data2.decidedAt !== undefined){
+let data8 = data2.decidedAt;
+if(typeof data8 === "string"){
+if(!(formats14.validate(data8))){
+const err16 = {instancePath:instancePath+"/reviewReason/decidedAt",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decidedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema191.properties.decidedAt,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/reviewReason/decidedAt",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/decidedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.decidedAt.type,parentSchema:schema191.properties.decidedAt,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/reviewReason",schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data:data2};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate157.errors = vErrors;
+return errors === 0;
+}
+validate157.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate156.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+errors = vErrors.length;
+}
+validate156.errors = vErrors;
+return errors === 0;
+}
+validate156.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreProviderList = validate159;
+const schema226 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
+const schema227 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+const schema229 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate160.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data !== undefined){
+let data0 = data.data;
+if(!(Array.isArray(data0))){
+const err0 = {instancePath:instancePath+"/data",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema175.properties.data.type,parentSchema:schema175.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data1 = data.total;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema175.properties.total.type,parentSchema:schema175.properties.total,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+const err2 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.properties.pagination.type,parentSchema:schema175.properties.pagination,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.type,parentSchema:schema175,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema227.required,parentSchema:schema227,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.total === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema227.required,parentSchema:schema227,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema227.required,parentSchema:schema227,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data3 = data.data;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate138(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema227.properties.data.type,parentSchema:schema227.properties.data,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data5 = data.total;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema227.properties.total.type,parentSchema:schema227.properties.total,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema227.properties.total,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.pagination !== undefined){
+let data6 = data.pagination;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.total === undefined){
+const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema229.required,parentSchema:schema229,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data6.limit === undefined){
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema229.required,parentSchema:schema229,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data6.offset === undefined){
+const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema229.required,parentSchema:schema229,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data6.hasMore === undefined){
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema229.required,parentSchema:schema229,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data6.total !== undefined){
+let data7 = data6.total;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.total.type,parentSchema:schema229.properties.total,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.total,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data6.limit !== undefined){
+let data8 = data6.limit;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.limit.type,parentSchema:schema229.properties.limit,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 1 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema229.properties.limit,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data6.offset !== undefined){
+let data9 = data6.offset;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.offset.type,parentSchema:schema229.properties.offset,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.offset,data:data9};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data6.hasMore !== undefined){
+let data10 = data6.hasMore;
+if(typeof data10 !== "boolean"){
+const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema229.properties.hasMore.type,parentSchema:schema229.properties.hasMore,data:data10};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema229.type,parentSchema:schema229,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema227.type,parentSchema:schema227,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate160.errors = vErrors;
+return errors === 0;
+}
+validate160.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate159.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+errors = vErrors.length;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+validate159.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CorePagination = validate163;
+const schema230 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate163.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.total === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema229.required,parentSchema:schema229,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.limit === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema229.required,parentSchema:schema229,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.offset === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema229.required,parentSchema:schema229,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.hasMore === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema229.required,parentSchema:schema229,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.total !== undefined){
+let data0 = data.total;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.total.type,parentSchema:schema229.properties.total,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.total,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.limit !== undefined){
+let data1 = data.limit;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.limit.type,parentSchema:schema229.properties.limit,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 1 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema229.properties.limit,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.offset !== undefined){
+let data2 = data.offset;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.offset.type,parentSchema:schema229.properties.offset,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.offset,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.hasMore !== undefined){
+let data3 = data.hasMore;
+if(typeof data3 !== "boolean"){
+const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema229.properties.hasMore.type,parentSchema:schema229.properties.hasMore,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema229.type,parentSchema:schema229,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate163.errors = vErrors;
+return errors === 0;
+}
+validate163.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreHistoryEntry = validate164;
+const schema232 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
+const schema233 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
+const schema234 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
+
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate165.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seq === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.at === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.actor === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.trigger === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.from === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.to === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.statusFrom === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusTo === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.seq !== undefined){
+let data0 = data.seq;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema233.properties.seq.type,parentSchema:schema233.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema233.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.at !== undefined){
+let data1 = data.at;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema233.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.at.type,parentSchema:schema233.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data2 = data.slug;
+if(typeof data2 !== "string"){
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.slug.type,parentSchema:schema233.properties.slug,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.actor !== undefined){
+let data3 = data.actor;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.actor.type,parentSchema:schema233.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema233.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema233.properties.actor.enum,parentSchema:schema233.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data4 = data.kind;
+if("decision" !== data4){
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema233.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.trigger !== undefined){
+let data5 = data.trigger;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema234.type,parentSchema:schema234,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema234.enum},message:"must be equal to one of the allowed values",schema:schema234.enum,parentSchema:schema234,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((((data6 === "DRAFT") || (data6 === "PENDING_APPROVAL")) || (data6 === "APPROVED")) || (data6 === "ACTIVE")) || (data6 === "CHANGES_REQUESTED")) || (data6 === "REJECTED")) || (data6 === "SUSPENDED"))){
+const err21 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data7 = data.to;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(((((((data7 === "DRAFT") || (data7 === "PENDING_APPROVAL")) || (data7 === "APPROVED")) || (data7 === "ACTIVE")) || (data7 === "CHANGES_REQUESTED")) || (data7 === "REJECTED")) || (data7 === "SUSPENDED"))){
+const err23 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.statusFrom !== undefined){
+let data8 = data.statusFrom;
+if(typeof data8 !== "string"){
+const err24 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!(((((data8 === "DRAFT") || (data8 === "SANDBOX")) || (data8 === "ACTIVE")) || (data8 === "SUSPENDED")) || (data8 === "DISABLED"))){
+const err25 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.statusTo !== undefined){
+let data9 = data.statusTo;
+if(typeof data9 !== "string"){
+const err26 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data9 === "DRAFT") || (data9 === "SANDBOX")) || (data9 === "ACTIVE")) || (data9 === "SUSPENDED")) || (data9 === "DISABLED"))){
+const err27 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data10 = data.reasonCode;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.reasonCode.type,parentSchema:schema233.properties.reasonCode,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data11 = data.reason;
+if(typeof data11 !== "string"){
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.reason.type,parentSchema:schema233.properties.reason,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.requiredChanges !== undefined){
+let data12 = data.requiredChanges;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(typeof data13 !== "string"){
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.requiredChanges.items.type,parentSchema:schema233.properties.requiredChanges.items,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema233.properties.requiredChanges.type,parentSchema:schema233.properties.requiredChanges,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.internalNote !== undefined){
+let data14 = data.internalNote;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.internalNote.type,parentSchema:schema233.properties.internalNote,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema233.type,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate165.errors = vErrors;
+return errors === 0;
+}
+validate165.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate164.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+errors = vErrors.length;
+}
+validate164.errors = vErrors;
+return errors === 0;
+}
+validate164.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreTrigger = validate167;
+const schema239 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate167.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema234.type,parentSchema:schema234,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((((data === "SUBMIT_REVIEW") || (data === "APPROVE")) || (data === "ACTIVATE")) || (data === "REQUEST_CHANGES")) || (data === "REJECT")) || (data === "SUSPEND")) || (data === "UPDATE_INTEGRATION")) || (data === "REOPEN"))){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema234.enum},message:"must be equal to one of the allowed values",schema:schema234.enum,parentSchema:schema234,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate167.errors = vErrors;
+return errors === 0;
+}
+validate167.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreAdminProvider = validate168;
+const schema241 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
+const schema242 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate171.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seq === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.at === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.actor === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.trigger === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.from === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.to === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.statusFrom === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusTo === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.seq !== undefined){
+let data0 = data.seq;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema233.properties.seq.type,parentSchema:schema233.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema233.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.at !== undefined){
+let data1 = data.at;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema233.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.at.type,parentSchema:schema233.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data2 = data.slug;
+if(typeof data2 !== "string"){
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.slug.type,parentSchema:schema233.properties.slug,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.actor !== undefined){
+let data3 = data.actor;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.actor.type,parentSchema:schema233.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema233.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema233.properties.actor.enum,parentSchema:schema233.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data4 = data.kind;
+if("decision" !== data4){
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema233.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.trigger !== undefined){
+let data5 = data.trigger;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema234.type,parentSchema:schema234,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema234.enum},message:"must be equal to one of the allowed values",schema:schema234.enum,parentSchema:schema234,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((((data6 === "DRAFT") || (data6 === "PENDING_APPROVAL")) || (data6 === "APPROVED")) || (data6 === "ACTIVE")) || (data6 === "CHANGES_REQUESTED")) || (data6 === "REJECTED")) || (data6 === "SUSPENDED"))){
+const err21 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data7 = data.to;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(((((((data7 === "DRAFT") || (data7 === "PENDING_APPROVAL")) || (data7 === "APPROVED")) || (data7 === "ACTIVE")) || (data7 === "CHANGES_REQUESTED")) || (data7 === "REJECTED")) || (data7 === "SUSPENDED"))){
+const err23 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.statusFrom !== undefined){
+let data8 = data.statusFrom;
+if(typeof data8 !== "string"){
+const err24 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!(((((data8 === "DRAFT") || (data8 === "SANDBOX")) || (data8 === "ACTIVE")) || (data8 === "SUSPENDED")) || (data8 === "DISABLED"))){
+const err25 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.statusTo !== undefined){
+let data9 = data.statusTo;
+if(typeof data9 !== "string"){
+const err26 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data9 === "DRAFT") || (data9 === "SANDBOX")) || (data9 === "ACTIVE")) || (data9 === "SUSPENDED")) || (data9 === "DISABLED"))){
+const err27 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data10 = data.reasonCode;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.reasonCode.type,parentSchema:schema233.properties.reasonCode,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data11 = data.reason;
+if(typeof data11 !== "string"){
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.reason.type,parentSchema:schema233.properties.reason,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.requiredChanges !== undefined){
+let data12 = data.requiredChanges;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(typeof data13 !== "string"){
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.requiredChanges.items.type,parentSchema:schema233.properties.requiredChanges.items,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema233.properties.requiredChanges.type,parentSchema:schema233.properties.requiredChanges,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.internalNote !== undefined){
+let data14 = data.internalNote;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.internalNote.type,parentSchema:schema233.properties.internalNote,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema233.type,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+validate171.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.provider === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema242.required,parentSchema:schema242,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.certifications === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema242.required,parentSchema:schema242,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.history === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema242.required,parentSchema:schema242,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.provider !== undefined){
+if(!(validate138(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+if(data.certifications !== undefined){
+let data1 = data.certifications;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.id === undefined){
+const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data2.slug === undefined){
+const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data2.createdAt === undefined){
+const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data2.verdict === undefined){
+const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data2.configVersion === undefined){
+const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data2.summary === undefined){
+const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data2.durationMs === undefined){
+const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data2.valid === undefined){
+const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema204.required,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data2.id !== undefined){
+let data3 = data2.id;
+if(typeof data3 === "string"){
+if(!pattern13.test(data3)){
+const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema204.properties.id,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.id.type,parentSchema:schema204.properties.id,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data2.slug !== undefined){
+let data4 = data2.slug;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.slug.type,parentSchema:schema204.properties.slug,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data2.createdAt !== undefined){
+let data5 = data2.createdAt;
+if(typeof data5 === "string"){
+if(!(formats14.validate(data5))){
+const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema204.properties.createdAt,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.createdAt.type,parentSchema:schema204.properties.createdAt,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data2.verdict !== undefined){
+let data6 = data2.verdict;
+if(typeof data6 !== "string"){
+const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.verdict.type,parentSchema:schema204.properties.verdict,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((data6 === "PASS") || (data6 === "FAIL"))){
+const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data2.configVersion !== undefined){
+let data7 = data2.configVersion;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.configVersion.type,parentSchema:schema204.properties.configVersion,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema204.properties.configVersion,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data2.summary !== undefined){
+let data8 = data2.summary;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.pass === undefined){
+const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data8.fail === undefined){
+const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data8.skip === undefined){
+const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data8.error === undefined){
+const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema204.properties.summary.required,parentSchema:schema204.properties.summary,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data8.pass !== undefined){
+let data9 = data8.pass;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.pass.type,parentSchema:schema204.properties.summary.properties.pass,data:data9};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.pass,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data8.fail !== undefined){
+let data10 = data8.fail;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.fail.type,parentSchema:schema204.properties.summary.properties.fail,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.fail,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data8.skip !== undefined){
+let data11 = data8.skip;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.skip.type,parentSchema:schema204.properties.summary.properties.skip,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.skip,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data8.error !== undefined){
+let data12 = data8.error;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.summary.properties.error.type,parentSchema:schema204.properties.summary.properties.error,data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.summary.properties.error,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.properties.summary.type,parentSchema:schema204.properties.summary,data:data8};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data2.durationMs !== undefined){
+let data13 = data2.durationMs;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema204.properties.durationMs.type,parentSchema:schema204.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data2.valid !== undefined){
+let data14 = data2.valid;
+if(typeof data14 !== "boolean"){
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema204.properties.valid.type,parentSchema:schema204.properties.valid,data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data2.invalidReason !== undefined){
+let data15 = data2.invalidReason;
+if(typeof data15 !== "string"){
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.invalidReason.type,parentSchema:schema204.properties.invalidReason,data:data15};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data:data2};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema242.properties.certifications.type,parentSchema:schema242.properties.certifications,data:data1};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.history !== undefined){
+let data16 = data.history;
+if(Array.isArray(data16)){
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate171(data16[i1], {instancePath:instancePath+"/history/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema242.properties.history.type,parentSchema:schema242.properties.history,data:data16};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema242.type,parentSchema:schema242,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+validate169.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate168.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+errors = vErrors.length;
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+validate168.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreReviewDecisionInput = validate174;
+const schema250 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
+const schema251 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
+const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate175.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.decision !== undefined){
+let data0 = data.decision;
+if(!(((data0 === "REQUEST_CHANGES") || (data0 === "REJECT")) || (data0 === "SUSPEND"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.reasonCode === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/required",keyword:"required",params:{missingProperty: "reasonCode"},message:"must have required property '"+"reasonCode"+"'",schema:schema163.required,parentSchema:schema163,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema163.required,parentSchema:schema163,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.reasonCode !== undefined){
+let data1 = data.reasonCode;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.reasonCode.type,parentSchema:schema163.properties.reasonCode,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data2 = data.reason;
+if(typeof data2 === "string"){
+if(func10(data2) < 12){
+const err4 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema163.properties.reason,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.reason.type,parentSchema:schema163.properties.reason,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.internalNote !== undefined){
+let data3 = data.internalNote;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.internalNote.type,parentSchema:schema163.properties.internalNote,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema163.type,parentSchema:schema163,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = _valid0;
+if(valid0){
+var props0 = {};
+props0.reasonCode = true;
+props0.reason = true;
+props0.requiredChanges = true;
+props0.internalNote = true;
+props0.decision = true;
+}
+}
+if(!valid0){
+const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema251.if,parentSchema:schema251,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.decision === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema251.required,parentSchema:schema251,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.decision = true;
+props0.reasonCode = true;
+props0.reason = true;
+props0.requiredChanges = true;
+props0.internalNote = true;
+}
+if(data.decision !== undefined){
+let data4 = data.decision;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.properties.decision.type,parentSchema:schema251.properties.decision,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data4 === "APPROVE") || (data4 === "ACTIVATE")) || (data4 === "REQUEST_CHANGES")) || (data4 === "REJECT")) || (data4 === "SUSPEND"))){
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema251.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema251.properties.decision.enum,parentSchema:schema251.properties.decision,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data5 = data.reasonCode;
+if(typeof data5 === "string"){
+if(!pattern17.test(data5)){
+const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema251.properties.reasonCode,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.properties.reasonCode.type,parentSchema:schema251.properties.reasonCode,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data6 = data.reason;
+if(typeof data6 === "string"){
+if(func10(data6) > 2000){
+const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema251.properties.reason,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(func10(data6) < 12){
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema251.properties.reason,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.properties.reason.type,parentSchema:schema251.properties.reason,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.requiredChanges !== undefined){
+let data7 = data.requiredChanges;
+if(Array.isArray(data7)){
+if(data7.length > 50){
+const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema251.properties.requiredChanges,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func10(data8) > 500){
+const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema251.properties.requiredChanges.items,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(func10(data8) < 1){
+const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema251.properties.requiredChanges.items,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.properties.requiredChanges.items.type,parentSchema:schema251.properties.requiredChanges.items,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema251.properties.requiredChanges.type,parentSchema:schema251.properties.requiredChanges,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.internalNote !== undefined){
+let data9 = data.internalNote;
+if(typeof data9 === "string"){
+if(func10(data9) > 4000){
+const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema251.properties.internalNote,data:data9};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.properties.internalNote.type,parentSchema:schema251.properties.internalNote,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema251.type,parentSchema:schema251,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate175.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate175.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate174.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+errors = vErrors.length;
+}
+else {
+var props0 = validate175.evaluated.props;
+}
+validate174.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate174.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const schema_CoreReopenInput = validate177;
+const schema253 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
+const schema254 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
+
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate177.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.internalNote !== undefined){
+let data0 = data.internalNote;
+if(typeof data0 === "string"){
+if(func10(data0) > 4000){
+const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema254.properties.internalNote,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.properties.internalNote.type,parentSchema:schema254.properties.internalNote,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema254.type,parentSchema:schema254,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate177.errors = vErrors;
+return errors === 0;
+}
+validate177.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreTransition = validate178;
+const schema255 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
+const schema256 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
+
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate179.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.slug === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.trigger === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.from === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.to === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.status === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.at === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.historySeq === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema256.required,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.slug !== undefined){
+let data0 = data.slug;
+if(typeof data0 !== "string"){
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.slug.type,parentSchema:schema256.properties.slug,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.trigger !== undefined){
+let data1 = data.trigger;
+if(typeof data1 !== "string"){
+const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema234.type,parentSchema:schema234,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((((((((data1 === "SUBMIT_REVIEW") || (data1 === "APPROVE")) || (data1 === "ACTIVATE")) || (data1 === "REQUEST_CHANGES")) || (data1 === "REJECT")) || (data1 === "SUSPEND")) || (data1 === "UPDATE_INTEGRATION")) || (data1 === "REOPEN"))){
+const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema234.enum},message:"must be equal to one of the allowed values",schema:schema234.enum,parentSchema:schema234,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data2 = data.from;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((((data2 === "DRAFT") || (data2 === "PENDING_APPROVAL")) || (data2 === "APPROVED")) || (data2 === "ACTIVE")) || (data2 === "CHANGES_REQUESTED")) || (data2 === "REJECTED")) || (data2 === "SUSPENDED"))){
+const err11 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data3 = data.to;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.type,parentSchema:schema188,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((((data3 === "DRAFT") || (data3 === "PENDING_APPROVAL")) || (data3 === "APPROVED")) || (data3 === "ACTIVE")) || (data3 === "CHANGES_REQUESTED")) || (data3 === "REJECTED")) || (data3 === "SUSPENDED"))){
+const err13 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema188.enum},message:"must be equal to one of the allowed values",schema:schema188.enum,parentSchema:schema188,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(((((data4 === "DRAFT") || (data4 === "SANDBOX")) || (data4 === "ACTIVE")) || (data4 === "SUSPENDED")) || (data4 === "DISABLED"))){
+const err15 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.at !== undefined){
+let data5 = data.at;
+if(typeof data5 === "string"){
+if(!(formats14.validate(data5))){
+const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema256.properties.at,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.at.type,parentSchema:schema256.properties.at,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.historySeq !== undefined){
+let data6 = data.historySeq;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema256.properties.historySeq.type,parentSchema:schema256.properties.historySeq,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema256.properties.historySeq,data:data6};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate179.errors = vErrors;
+return errors === 0;
+}
+validate179.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate178.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+errors = vErrors.length;
+}
+validate178.errors = vErrors;
+return errors === 0;
+}
+validate178.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreDiscoveredProvider = validate181;
+const schema261 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
+const schema262 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
+
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate182.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.name.type,parentSchema:schema262.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.slug.type,parentSchema:schema262.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.type.type,parentSchema:schema262.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.category.type,parentSchema:schema262.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.geography.items.type,parentSchema:schema262.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema262.properties.geography.type,parentSchema:schema262.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data6 = data.capabilities;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
+const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema262.properties.capabilities.type,parentSchema:schema262.properties.capabilities,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data8 = data.fulfillment;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
+const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema262.type,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate182.errors = vErrors;
+return errors === 0;
+}
+validate182.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate181.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+errors = vErrors.length;
+}
+validate181.errors = vErrors;
+return errors === 0;
+}
+validate181.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreDiscoveryList = validate184;
+const schema265 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
+const schema266 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate186.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema262.required,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.name.type,parentSchema:schema262.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.slug.type,parentSchema:schema262.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.type.type,parentSchema:schema262.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.category.type,parentSchema:schema262.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.geography.items.type,parentSchema:schema262.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema262.properties.geography.type,parentSchema:schema262.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data6 = data.capabilities;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
+const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema262.properties.capabilities.type,parentSchema:schema262.properties.capabilities,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data8 = data.fulfillment;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
+const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema262.type,parentSchema:schema262,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate186.errors = vErrors;
+return errors === 0;
+}
+validate186.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate185.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema266.required,parentSchema:schema266,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema266.required,parentSchema:schema266,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema266.required,parentSchema:schema266,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate186(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema266.properties.data.type,parentSchema:schema266.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data2 = data.total;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema266.properties.total.type,parentSchema:schema266.properties.total,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema266.properties.total,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.pagination !== undefined){
+let data3 = data.pagination;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.total === undefined){
+const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema229.required,parentSchema:schema229,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data3.limit === undefined){
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema229.required,parentSchema:schema229,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.offset === undefined){
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema229.required,parentSchema:schema229,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data3.hasMore === undefined){
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema229.required,parentSchema:schema229,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3.total !== undefined){
+let data4 = data3.total;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.total.type,parentSchema:schema229.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data3.limit !== undefined){
+let data5 = data3.limit;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.limit.type,parentSchema:schema229.properties.limit,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema229.properties.limit,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data3.offset !== undefined){
+let data6 = data3.offset;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.offset.type,parentSchema:schema229.properties.offset,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.offset,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data3.hasMore !== undefined){
+let data7 = data3.hasMore;
+if(typeof data7 !== "boolean"){
+const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema229.properties.hasMore.type,parentSchema:schema229.properties.hasMore,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema229.type,parentSchema:schema229,data:data3};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema266.type,parentSchema:schema266,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate185.errors = vErrors;
+return errors === 0;
+}
+validate185.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate184.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+errors = vErrors.length;
+}
+validate184.errors = vErrors;
+return errors === 0;
+}
+validate184.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreDashboard = validate189;
+const schema271 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
+const schema272 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate191.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.metrics !== undefined){
+let data0 = data.metrics;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.totalActions !== undefined){
+let data1 = data0.totalActions;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err0 = {instancePath:instancePath+"/metrics/totalActions",schemaPath:"#/properties/metrics/properties/totalActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.totalActions.type,parentSchema:schema165.properties.metrics.properties.totalActions,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.pendingActions !== undefined){
+let data2 = data0.pendingActions;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err1 = {instancePath:instancePath+"/metrics/pendingActions",schemaPath:"#/properties/metrics/properties/pendingActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.pendingActions.type,parentSchema:schema165.properties.metrics.properties.pendingActions,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.paidActions !== undefined){
+let data3 = data0.paidActions;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err2 = {instancePath:instancePath+"/metrics/paidActions",schemaPath:"#/properties/metrics/properties/paidActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.paidActions.type,parentSchema:schema165.properties.metrics.properties.paidActions,data:data3};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.completedActions !== undefined){
+let data4 = data0.completedActions;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err3 = {instancePath:instancePath+"/metrics/completedActions",schemaPath:"#/properties/metrics/properties/completedActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.completedActions.type,parentSchema:schema165.properties.metrics.properties.completedActions,data:data4};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.failedActions !== undefined){
+let data5 = data0.failedActions;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err4 = {instancePath:instancePath+"/metrics/failedActions",schemaPath:"#/properties/metrics/properties/failedActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.failedActions.type,parentSchema:schema165.properties.metrics.properties.failedActions,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.properties.metrics.type,parentSchema:schema165.properties.metrics,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.actions !== undefined){
+let data6 = data.actions;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate117(data6[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.actions.type,parentSchema:schema165.properties.actions,data:data6};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data8 = data.pagination;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.total !== undefined){
+let data9 = data8.total;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err7 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.total.type,parentSchema:schema168.properties.total,data:data9};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data8.limit !== undefined){
+let data10 = data8.limit;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err8 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.limit.type,parentSchema:schema168.properties.limit,data:data10};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data8.offset !== undefined){
+let data11 = data8.offset;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err9 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.offset.type,parentSchema:schema168.properties.offset,data:data11};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data8.hasMore !== undefined){
+let data12 = data8.hasMore;
+if(typeof data12 !== "boolean"){
+const err10 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema168.properties.hasMore.type,parentSchema:schema168.properties.hasMore,data:data12};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema168.type,parentSchema:schema168,data:data8};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate191.errors = vErrors;
+return errors === 0;
+}
+validate191.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate190.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.provider === undefined){
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema272.allOf[1].required,parentSchema:schema272.allOf[1],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.metrics === undefined){
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema272.allOf[1].required,parentSchema:schema272.allOf[1],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.actions === undefined){
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema272.allOf[1].required,parentSchema:schema272.allOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema272.allOf[1].required,parentSchema:schema272.allOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.provider !== undefined){
+let data0 = data.provider;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.slug === undefined){
+const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema272.allOf[1].properties.provider.required,parentSchema:schema272.allOf[1].properties.provider,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.name === undefined){
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema272.allOf[1].properties.provider.required,parentSchema:schema272.allOf[1].properties.provider,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.status === undefined){
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema272.allOf[1].properties.provider.required,parentSchema:schema272.allOf[1].properties.provider,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.metadata === undefined){
+const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema272.allOf[1].properties.provider.required,parentSchema:schema272.allOf[1].properties.provider,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.slug !== undefined){
+let data1 = data0.slug;
+if(typeof data1 !== "string"){
+const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema272.allOf[1].properties.provider.properties.slug.type,parentSchema:schema272.allOf[1].properties.provider.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+let data2 = data0.name;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema272.allOf[1].properties.provider.properties.name.type,parentSchema:schema272.allOf[1].properties.provider.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.status !== undefined){
+let data3 = data0.status;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/provider/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data3 === "DRAFT") || (data3 === "SANDBOX")) || (data3 === "ACTIVE")) || (data3 === "SUSPENDED")) || (data3 === "DISABLED"))){
+const err11 = {instancePath:instancePath+"/provider/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.metadata !== undefined){
+if(!(validate132(data0.metadata, {instancePath:instancePath+"/provider/metadata",parentData:data0,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.allOf[1].properties.provider.type,parentSchema:schema272.allOf[1].properties.provider,data:data0};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data5 = data.pagination;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.total === undefined){
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema229.required,parentSchema:schema229,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data5.limit === undefined){
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema229.required,parentSchema:schema229,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data5.offset === undefined){
+const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema229.required,parentSchema:schema229,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5.hasMore === undefined){
+const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema229.required,parentSchema:schema229,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data5.total !== undefined){
+let data6 = data5.total;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.total.type,parentSchema:schema229.properties.total,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.total,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data5.limit !== undefined){
+let data7 = data5.limit;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.limit.type,parentSchema:schema229.properties.limit,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema229.properties.limit,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data5.offset !== undefined){
+let data8 = data5.offset;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.offset.type,parentSchema:schema229.properties.offset,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.offset,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data5.hasMore !== undefined){
+let data9 = data5.hasMore;
+if(typeof data9 !== "boolean"){
+const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema229.properties.hasMore.type,parentSchema:schema229.properties.hasMore,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema229.type,parentSchema:schema229,data:data5};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.allOf[1].type,parentSchema:schema272.allOf[1],data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+validate190.errors = vErrors;
+return errors === 0;
+}
+validate190.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate189.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+errors = vErrors.length;
+}
+validate189.errors = vErrors;
+return errors === 0;
+}
+validate189.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreTimelineEntry = validate196;
+const schema277 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
+const schema278 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
+
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate196.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.at === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema278.required,parentSchema:schema278,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.source === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema278.required,parentSchema:schema278,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.at !== undefined){
+let data0 = data.at;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.at.type,parentSchema:schema278.properties.at,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data1 = data.source;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.source.type,parentSchema:schema278.properties.source,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((data1 === "PROVIDER_API") || (data1 === "WEBHOOK"))){
+const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema278.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema278.properties.source.enum,parentSchema:schema278.properties.source,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.status.type,parentSchema:schema278.properties.status,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.eventId !== undefined){
+let data3 = data.eventId;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.eventId.type,parentSchema:schema278.properties.eventId,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.eventType !== undefined){
+let data4 = data.eventType;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.eventType.type,parentSchema:schema278.properties.eventType,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data5 = data.reasonCode;
+if(typeof data5 !== "string"){
+const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.reasonCode.type,parentSchema:schema278.properties.reasonCode,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data6 = data.reason;
+if(typeof data6 !== "string"){
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.reason.type,parentSchema:schema278.properties.reason,data:data6};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema278.type,parentSchema:schema278,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate196.errors = vErrors;
+return errors === 0;
+}
+validate196.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreActionDetail = validate197;
+const schema279 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
+const schema280 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
+
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate198.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.publicId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.certificationId === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.status === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.paymentStatusSource === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.lines === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.timeline === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema280.required,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 !== "string"){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.id.type,parentSchema:schema280.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.publicId !== undefined){
+let data1 = data.publicId;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.publicId.type,parentSchema:schema280.properties.publicId,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.externalActionId !== undefined){
+let data2 = data.externalActionId;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.externalActionId.type,parentSchema:schema280.properties.externalActionId,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.certificationId !== undefined){
+let data3 = data.certificationId;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.certificationId.type,parentSchema:schema280.properties.certificationId,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.status.type,parentSchema:schema280.properties.status,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.paymentStatus !== undefined){
+let data5 = data.paymentStatus;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.paymentStatus.type,parentSchema:schema280.properties.paymentStatus,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.paymentStatusSource !== undefined){
+let data6 = data.paymentStatusSource;
+if("PROVIDER_REPORTED" !== data6){
+const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema280.properties.paymentStatusSource,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data7 = data.total;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema280.properties.total.type,parentSchema:schema280.properties.total,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.subtotal !== undefined){
+let data8 = data.subtotal;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema280.properties.subtotal.type,parentSchema:schema280.properties.subtotal,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data9 = data.currency;
+if(typeof data9 !== "string"){
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.currency.type,parentSchema:schema280.properties.currency,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.customerName !== undefined){
+let data10 = data.customerName;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.customerName.type,parentSchema:schema280.properties.customerName,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.customerPhoneMasked !== undefined){
+let data11 = data.customerPhoneMasked;
+if(typeof data11 !== "string"){
+const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.customerPhoneMasked.type,parentSchema:schema280.properties.customerPhoneMasked,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.fulfillmentType !== undefined){
+let data12 = data.fulfillmentType;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.fulfillmentType.type,parentSchema:schema280.properties.fulfillmentType,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.lines !== undefined){
+let data13 = data.lines;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.offeringId !== undefined){
+let data15 = data14.offeringId;
+if(typeof data15 !== "string"){
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.lines.items.properties.offeringId.type,parentSchema:schema280.properties.lines.items.properties.offeringId,data:data15};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data14.offeringTitle !== undefined){
+let data16 = data14.offeringTitle;
+if(typeof data16 !== "string"){
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.lines.items.properties.offeringTitle.type,parentSchema:schema280.properties.lines.items.properties.offeringTitle,data:data16};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data14.quantity !== undefined){
+let data17 = data14.quantity;
+if(!((typeof data17 == "number") && (isFinite(data17)))){
+const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema280.properties.lines.items.properties.quantity.type,parentSchema:schema280.properties.lines.items.properties.quantity,data:data17};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data14.unitPrice !== undefined){
+let data18 = data14.unitPrice;
+if(!((typeof data18 == "number") && (isFinite(data18)))){
+const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema280.properties.lines.items.properties.unitPrice.type,parentSchema:schema280.properties.lines.items.properties.unitPrice,data:data18};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data14.optionsTotal !== undefined){
+let data19 = data14.optionsTotal;
+if(!((typeof data19 == "number") && (isFinite(data19)))){
+const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema280.properties.lines.items.properties.optionsTotal.type,parentSchema:schema280.properties.lines.items.properties.optionsTotal,data:data19};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data14.lineTotal !== undefined){
+let data20 = data14.lineTotal;
+if(!((typeof data20 == "number") && (isFinite(data20)))){
+const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema280.properties.lines.items.properties.lineTotal.type,parentSchema:schema280.properties.lines.items.properties.lineTotal,data:data20};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.properties.lines.items.type,parentSchema:schema280.properties.lines.items,data:data14};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema280.properties.lines.type,parentSchema:schema280.properties.lines,data:data13};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data21 = data.createdAt;
+if(typeof data21 !== "string"){
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.createdAt.type,parentSchema:schema280.properties.createdAt,data:data21};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.explanation !== undefined){
+let data22 = data.explanation;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.reasonCode !== undefined){
+let data23 = data22.reasonCode;
+if(typeof data23 !== "string"){
+const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.explanation.properties.reasonCode.type,parentSchema:schema280.properties.explanation.properties.reasonCode,data:data23};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data22.reason !== undefined){
+let data24 = data22.reason;
+if(typeof data24 !== "string"){
+const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.explanation.properties.reason.type,parentSchema:schema280.properties.explanation.properties.reason,data:data24};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.properties.explanation.type,parentSchema:schema280.properties.explanation,data:data22};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.timeline !== undefined){
+let data25 = data.timeline;
+if(Array.isArray(data25)){
+const len1 = data25.length;
+for(let i1=0; i1<len1; i1++){
+let data26 = data25[i1];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.at === undefined){
+const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema278.required,parentSchema:schema278,data:data26};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data26.source === undefined){
+const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema278.required,parentSchema:schema278,data:data26};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data26.at !== undefined){
+let data27 = data26.at;
+if(typeof data27 !== "string"){
+const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.at.type,parentSchema:schema278.properties.at,data:data27};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data26.source !== undefined){
+let data28 = data26.source;
+if(typeof data28 !== "string"){
+const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.source.type,parentSchema:schema278.properties.source,data:data28};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!((data28 === "PROVIDER_API") || (data28 === "WEBHOOK"))){
+const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema278.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema278.properties.source.enum,parentSchema:schema278.properties.source,data:data28};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data26.status !== undefined){
+let data29 = data26.status;
+if(typeof data29 !== "string"){
+const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.status.type,parentSchema:schema278.properties.status,data:data29};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data26.eventId !== undefined){
+let data30 = data26.eventId;
+if(typeof data30 !== "string"){
+const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.eventId.type,parentSchema:schema278.properties.eventId,data:data30};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data26.eventType !== undefined){
+let data31 = data26.eventType;
+if(typeof data31 !== "string"){
+const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.eventType.type,parentSchema:schema278.properties.eventType,data:data31};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data26.reasonCode !== undefined){
+let data32 = data26.reasonCode;
+if(typeof data32 !== "string"){
+const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.reasonCode.type,parentSchema:schema278.properties.reasonCode,data:data32};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data26.reason !== undefined){
+let data33 = data26.reason;
+if(typeof data33 !== "string"){
+const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.reason.type,parentSchema:schema278.properties.reason,data:data33};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema278.type,parentSchema:schema278,data:data26};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema280.properties.timeline.type,parentSchema:schema280.properties.timeline,data:data25};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.type,parentSchema:schema280,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+validate198.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate197.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+errors = vErrors.length;
+}
+validate197.errors = vErrors;
+return errors === 0;
+}
+validate197.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreLogEvent = validate200;
+const schema282 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
+const schema283 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
+
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate200.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema283.required,parentSchema:schema283,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.at === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema283.required,parentSchema:schema283,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema283.required,parentSchema:schema283,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.summary === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema283.required,parentSchema:schema283,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.id.type,parentSchema:schema283.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.at !== undefined){
+let data1 = data.at;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema283.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.kind.type,parentSchema:schema283.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "webhook"))){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema283.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.kind.enum,parentSchema:schema283.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data3 = data.slug;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.slug.type,parentSchema:schema283.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.actor !== undefined){
+let data4 = data.actor;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.actor.type,parentSchema:schema283.properties.actor,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.summary.type,parentSchema:schema283.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.trigger !== undefined){
+let data6 = data.trigger;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.trigger.type,parentSchema:schema283.properties.trigger,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data7 = data.from;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.from.type,parentSchema:schema283.properties.from,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data8 = data.to;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.to.type,parentSchema:schema283.properties.to,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data9 = data.reasonCode;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data10 = data.reason;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data10};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.certificationId !== undefined){
+let data11 = data.certificationId;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.certificationId.type,parentSchema:schema283.properties.certificationId,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.verdict !== undefined){
+let data12 = data.verdict;
+if(typeof data12 !== "string"){
+const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.verdict.type,parentSchema:schema283.properties.verdict,data:data12};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.configVersion !== undefined){
+let data13 = data.configVersion;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema283.properties.configVersion.type,parentSchema:schema283.properties.configVersion,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.eventId !== undefined){
+let data14 = data.eventId;
+if(typeof data14 !== "string"){
+const err21 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.eventType !== undefined){
+let data15 = data.eventType;
+if(typeof data15 !== "string"){
+const err22 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.actionId !== undefined){
+let data16 = data.actionId;
+if(typeof data16 !== "string"){
+const err23 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.actionId.type,parentSchema:schema283.properties.actionId,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.newStatus !== undefined){
+let data17 = data.newStatus;
+if(typeof data17 !== "string"){
+const err24 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.newStatus.type,parentSchema:schema283.properties.newStatus,data:data17};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.verified !== undefined){
+let data18 = data.verified;
+if(typeof data18 !== "boolean"){
+const err25 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema283.properties.verified.type,parentSchema:schema283.properties.verified,data:data18};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.answeredStatus !== undefined){
+let data19 = data.answeredStatus;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err26 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema283.properties.answeredStatus.type,parentSchema:schema283.properties.answeredStatus,data:data19};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.problem !== undefined){
+let data20 = data.problem;
+if(typeof data20 !== "string"){
+const err27 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.problem.type,parentSchema:schema283.properties.problem,data:data20};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+validate200.errors = vErrors;
+return errors === 0;
+}
+validate200.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreLogEventList = validate201;
+const schema284 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
+const schema285 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate202.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema285.required,parentSchema:schema285,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema285.required,parentSchema:schema285,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema285.required,parentSchema:schema285,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.at === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.kind === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.id.type,parentSchema:schema283.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.at !== undefined){
+let data3 = data1.at;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema283.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data4 = data1.kind;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.kind.type,parentSchema:schema283.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(!((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "webhook"))){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema283.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.kind.enum,parentSchema:schema283.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data5 = data1.slug;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.slug.type,parentSchema:schema283.properties.slug,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.actor !== undefined){
+let data6 = data1.actor;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.actor.type,parentSchema:schema283.properties.actor,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.summary.type,parentSchema:schema283.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.trigger !== undefined){
+let data8 = data1.trigger;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.trigger.type,parentSchema:schema283.properties.trigger,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.from !== undefined){
+let data9 = data1.from;
+if(typeof data9 !== "string"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.from.type,parentSchema:schema283.properties.from,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.to !== undefined){
+let data10 = data1.to;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.to.type,parentSchema:schema283.properties.to,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.reasonCode !== undefined){
+let data11 = data1.reasonCode;
+if(typeof data11 !== "string"){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.reason !== undefined){
+let data12 = data1.reason;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.certificationId !== undefined){
+let data13 = data1.certificationId;
+if(typeof data13 !== "string"){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.certificationId.type,parentSchema:schema283.properties.certificationId,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data14 = data1.verdict;
+if(typeof data14 !== "string"){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.verdict.type,parentSchema:schema283.properties.verdict,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data15 = data1.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema283.properties.configVersion.type,parentSchema:schema283.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data1.eventId !== undefined){
+let data16 = data1.eventId;
+if(typeof data16 !== "string"){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data1.eventType !== undefined){
+let data17 = data1.eventType;
+if(typeof data17 !== "string"){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data17};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data1.actionId !== undefined){
+let data18 = data1.actionId;
+if(typeof data18 !== "string"){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.actionId.type,parentSchema:schema283.properties.actionId,data:data18};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data1.newStatus !== undefined){
+let data19 = data1.newStatus;
+if(typeof data19 !== "string"){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.newStatus.type,parentSchema:schema283.properties.newStatus,data:data19};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data1.verified !== undefined){
+let data20 = data1.verified;
+if(typeof data20 !== "boolean"){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema283.properties.verified.type,parentSchema:schema283.properties.verified,data:data20};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data1.answeredStatus !== undefined){
+let data21 = data1.answeredStatus;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema283.properties.answeredStatus.type,parentSchema:schema283.properties.answeredStatus,data:data21};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data1.problem !== undefined){
+let data22 = data1.problem;
+if(typeof data22 !== "string"){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.problem.type,parentSchema:schema283.properties.problem,data:data22};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.data.type,parentSchema:schema285.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data23 = data.total;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err33 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema285.properties.total.type,parentSchema:schema285.properties.total,data:data23};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err34 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema285.properties.total,data:data23};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+if(data.pagination !== undefined){
+let data24 = data.pagination;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.total === undefined){
+const err35 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema229.required,parentSchema:schema229,data:data24};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data24.limit === undefined){
+const err36 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema229.required,parentSchema:schema229,data:data24};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data24.offset === undefined){
+const err37 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema229.required,parentSchema:schema229,data:data24};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data24.hasMore === undefined){
+const err38 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema229.required,parentSchema:schema229,data:data24};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data24.total !== undefined){
+let data25 = data24.total;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err39 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.total.type,parentSchema:schema229.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err40 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+if(data24.limit !== undefined){
+let data26 = data24.limit;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err41 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.limit.type,parentSchema:schema229.properties.limit,data:data26};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 1 || isNaN(data26)){
+const err42 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema229.properties.limit,data:data26};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+if(data24.offset !== undefined){
+let data27 = data24.offset;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err43 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema229.properties.offset.type,parentSchema:schema229.properties.offset,data:data27};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err44 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema229.properties.offset,data:data27};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+if(data24.hasMore !== undefined){
+let data28 = data24.hasMore;
+if(typeof data28 !== "boolean"){
+const err45 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema229.properties.hasMore.type,parentSchema:schema229.properties.hasMore,data:data28};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema229.type,parentSchema:schema229,data:data24};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+validate202.errors = vErrors;
+return errors === 0;
+}
+validate202.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate201.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+errors = vErrors.length;
+}
+validate201.errors = vErrors;
+return errors === 0;
+}
+validate201.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreLogExport = validate204;
+const schema288 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
+const schema289 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
+
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate205.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema289.required,parentSchema:schema289,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema289.required,parentSchema:schema289,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data1.at === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1.kind === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema283.required,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.id.type,parentSchema:schema283.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.at !== undefined){
+let data3 = data1.at;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema283.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data4 = data1.kind;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.kind.type,parentSchema:schema283.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "webhook"))){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema283.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.kind.enum,parentSchema:schema283.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data5 = data1.slug;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.slug.type,parentSchema:schema283.properties.slug,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.actor !== undefined){
+let data6 = data1.actor;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.actor.type,parentSchema:schema283.properties.actor,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.summary.type,parentSchema:schema283.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.trigger !== undefined){
+let data8 = data1.trigger;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.trigger.type,parentSchema:schema283.properties.trigger,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.from !== undefined){
+let data9 = data1.from;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.from.type,parentSchema:schema283.properties.from,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.to !== undefined){
+let data10 = data1.to;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.to.type,parentSchema:schema283.properties.to,data:data10};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.reasonCode !== undefined){
+let data11 = data1.reasonCode;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.reason !== undefined){
+let data12 = data1.reason;
+if(typeof data12 !== "string"){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data12};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.certificationId !== undefined){
+let data13 = data1.certificationId;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.certificationId.type,parentSchema:schema283.properties.certificationId,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data14 = data1.verdict;
+if(typeof data14 !== "string"){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.verdict.type,parentSchema:schema283.properties.verdict,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data15 = data1.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema283.properties.configVersion.type,parentSchema:schema283.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.eventId !== undefined){
+let data16 = data1.eventId;
+if(typeof data16 !== "string"){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data1.eventType !== undefined){
+let data17 = data1.eventType;
+if(typeof data17 !== "string"){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data17};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data1.actionId !== undefined){
+let data18 = data1.actionId;
+if(typeof data18 !== "string"){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.actionId.type,parentSchema:schema283.properties.actionId,data:data18};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data1.newStatus !== undefined){
+let data19 = data1.newStatus;
+if(typeof data19 !== "string"){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.newStatus.type,parentSchema:schema283.properties.newStatus,data:data19};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data1.verified !== undefined){
+let data20 = data1.verified;
+if(typeof data20 !== "boolean"){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema283.properties.verified.type,parentSchema:schema283.properties.verified,data:data20};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data1.answeredStatus !== undefined){
+let data21 = data1.answeredStatus;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema283.properties.answeredStatus.type,parentSchema:schema283.properties.answeredStatus,data:data21};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data1.problem !== undefined){
+let data22 = data1.problem;
+if(typeof data22 !== "string"){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.problem.type,parentSchema:schema283.properties.problem,data:data22};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data:data1};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema289.properties.data.type,parentSchema:schema289.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data23 = data.total;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err32 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema289.properties.total.type,parentSchema:schema289.properties.total,data:data23};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err33 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema289.properties.total,data:data23};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema289.type,parentSchema:schema289,data};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+validate205.errors = vErrors;
+return errors === 0;
+}
+validate205.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate204.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+errors = vErrors.length;
+}
+validate204.errors = vErrors;
+return errors === 0;
+}
+validate204.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreError = validate207;
+const schema291 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema292 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate207.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema292.required,parentSchema:schema292,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12805,7 +19991,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema292.required,parentSchema:schema292,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12817,7 +20003,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.code.type,parentSchema:schema214.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema292.properties.code.type,parentSchema:schema292.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12827,7 +20013,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema214.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema214.properties.code.enum,parentSchema:schema214.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema292.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema292.properties.code.enum,parentSchema:schema292.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12840,7 +20026,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.message.type,parentSchema:schema214.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema292.properties.message.type,parentSchema:schema292.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12852,7 +20038,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema292.type,parentSchema:schema292,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12861,18 +20047,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate152;
-const schema215 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate208;
+const schema293 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13078,7 +20264,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.type,parentSchema:schema215,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.type,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13087,18 +20273,18 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate153;
-const schema217 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate209;
+const schema295 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13457,16 +20643,16 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13476,14 +20662,14 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate154(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate210(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema217.type,parentSchema:schema217,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema295.type,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13492,18 +20678,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_2 = validate157;
-const schema220 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+export const inline_2 = validate213;
+const schema298 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13624,7 +20810,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema220.type,parentSchema:schema220,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.type,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13633,47 +20819,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate158;
-const schema222 = {"description":"Shape not shown by the contract."};
+export const inline_3 = validate214;
+const schema300 = {"description":"Shape not shown by the contract."};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate158.errors = null;
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate214.errors = null;
 return true;
 }
-validate158.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const inline_4 = validate159;
-const schema223 = {"type":"object","description":"Field names not shown by the contract."};
-
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate159.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema223.type,parentSchema:schema223,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate159.errors = vErrors;
-return errors === 0;
-}
-validate159.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };
