@@ -72,7 +72,7 @@ export const CONSOLE_SCRIPT = `'use strict';
   source.addEventListener('error', function () { if (status) status.textContent = 'Live updates paused; reconnecting…'; });
   source.addEventListener('webhook', function (message) {
     var ev = JSON.parse(message.data);
-    if (!body) return;
+    if (!body || body.querySelector('tr[data-seq="' + Number(ev.seq) + '"]')) return;
     var row = document.createElement('tr');
     row.className = ev.verified ? 'verified' : 'bad';
     row.setAttribute('data-seq', String(ev.seq));

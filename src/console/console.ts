@@ -327,10 +327,17 @@ export function createConsole(): ProvcertConsole {
     openStreams++;
     r.res.once('close', () => openStreams--);
     const connected = serve.core;
-    const after = Number(r.query().get('after') ?? '0');
+    // A reconnecting EventSource says which event it saw last; the page's own newest is the floor.
+    const after = Math.max(Number(r.query().get('after') ?? '0'), Number(r.req.headers['last-event-id'] ?? '0'));
     streamProvider(
       r.res,
-      { api, runner, onWebhook: (listener) => connected.subscribe((w) => listener(w.slug)) },
+      {
+        api,
+        runner,
+        onWebhook: (listener) => connected.subscribe((w) => listener(w.slug)),
+        live: () => sessions.isLive(session),
+        onEnd: (hook) => sessions.onEnd(session, hook),
+      },
       slug,
       readToken(session),
       Number.isSafeInteger(after) && after >= 0 ? after : 0,

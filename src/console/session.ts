@@ -55,6 +55,8 @@ export function cookie(name: string, value: string, maxAgeS?: number): string {
 /** In-memory sessions (a restart signs everyone out): the cookie holds a random id, never the token. */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** What to stop when a session ends (its live streams). */
+  private readonly endHooks = new Map<string, Set<() => void>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -88,7 +90,31 @@ export class SessionStore {
     return session;
   }
 
+  /** Whether the session has not ended (a stream asks before each write). */
+  isLive(session: Session): boolean {
+    const t = this.now();
+    return (
+      this.sessions.get(session.id) === session &&
+      t - session.lastSeen <= IDLE_MS &&
+      t - session.createdAt <= MAX_AGE_MS
+    );
+  }
+
+  /** Runs `hook` when the session ends (sign-out); returns the removal. */
+  onEnd(session: Session, hook: () => void): () => void {
+    const hooks = this.endHooks.get(session.id) ?? new Set();
+    hooks.add(hook);
+    this.endHooks.set(session.id, hooks);
+    return () => {
+      hooks.delete(hook);
+      if (hooks.size === 0) this.endHooks.delete(session.id);
+    };
+  }
+
   end(session: Session): void {
     this.sessions.delete(session.id);
+    const hooks = this.endHooks.get(session.id);
+    this.endHooks.delete(session.id);
+    for (const hook of hooks ?? []) hook();
   }
 }

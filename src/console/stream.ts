@@ -12,6 +12,10 @@ export interface StreamSource {
   runner: CertifyRunner;
   /** Calls the listener with the slug of every webhook request the core records; returns the unsubscribe. */
   onWebhook(listener: (slug: string | null) => void): () => void;
+  /** False once the session ended (expiry): the stream stops. */
+  live(): boolean;
+  /** Runs the hook when the session is signed out; returns the removal. */
+  onEnd(hook: () => void): () => void;
 }
 
 /**
@@ -32,9 +36,9 @@ export function streamProvider(
     connection: 'keep-alive',
   });
   res.write('retry: 2000\n\n');
-  const send = (event: string, data: unknown): void => {
-    // JSON has no raw newline, so one data line carries it.
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const send = (event: string, data: unknown, id?: number): void => {
+    // JSON has no raw newline, so one data line carries it. The id comes back as Last-Event-ID on a reconnect.
+    res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
 
   let after = afterSeq;
@@ -45,13 +49,14 @@ export function streamProvider(
 
   const drain = async (): Promise<void> => {
     for (;;) {
+      if (!source.live()) return stop();
       const answer = await source.api.call(token, 'GET', API.events(slug, pageStart));
       if (answer.status !== 200) return stop();
       for (const item of records(answer.body['data'])) {
         const row = eventRow(item);
         if (row.seq <= after) continue;
         after = row.seq;
-        send('webhook', row);
+        send('webhook', row, row.seq);
       }
       const next = str(answer.body['nextCursor']);
       if (!next || closed) return;
@@ -77,13 +82,15 @@ export function streamProvider(
     if (eventSlug === slug || eventSlug === null) pump();
   });
   const unlisten = source.runner.listen(slug, (news) => send('certification', news));
-  const heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
+  const unhook = source.onEnd(() => stop());
+  const heartbeat = setInterval(() => (source.live() ? res.write(': still here\n\n') : stop()), HEARTBEAT_MS);
   heartbeat.unref();
   function stop(): void {
     if (closed) return;
     closed = true;
     unsubscribe();
     unlisten();
+    unhook();
     clearInterval(heartbeat);
     res.end();
   }

@@ -315,6 +315,13 @@ describe('the operator console in Chromium', () => {
     });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toBe('/console/sign-in');
+    // Signing in again with the keyboard alone: skip link, token field, Enter.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ADMIN);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/console\/providers$/);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Providers');
   });
 
   it('fetched nothing from elsewhere and raised no script or CSP error', () => {

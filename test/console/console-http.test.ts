@@ -180,6 +180,44 @@ describe('the console over HTTP', () => {
     expect(own.text).not.toContain(providerToken);
   });
 
+  it('streams webhook events with their seq as the event id, resumes after Last-Event-ID, and ends at sign-out', async () => {
+    const { cookie, csrf } = await signIn(ADMIN);
+    const secret = (await h.register({ slug: 'stream-kitchen', name: 'Stream Kitchen' })).secret;
+    expect(await h.sendEvent('stream-kitchen', secret, { eventId: 'evt-first' })).toBe(200);
+    const open = async (lastEventId?: string) => {
+      const res = await fetch(`${h.url}/console/providers/stream-kitchen/stream?after=0`, {
+        headers: { cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      });
+      expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      const until = async (pattern: RegExp): Promise<string> => {
+        while (!pattern.test(text)) {
+          const { value, done } = await reader.read();
+          if (done) return text;
+          text += new TextDecoder().decode(value);
+        }
+        return text;
+      };
+      return { until, reader };
+    };
+    const first = await open();
+    expect(await first.until(/evt-first|"seq":1/)).toMatch(/id: 1\nevent: webhook\ndata: \{"seq":1,/);
+    await first.reader.cancel();
+
+    // A reconnect after seq 1 gets only what came later.
+    const again = await open('1');
+    expect(await h.sendEvent('stream-kitchen', secret, { eventId: 'evt-second' })).toBe(200);
+    const seen = await again.until(/"seq":2/);
+    expect(seen).not.toContain('"seq":1,');
+    expect(seen).toContain('id: 2\n');
+
+    // Signing out ends the session's streams.
+    await postForm('/console/sign-out', { csrf }, cookie);
+    const { done } = await again.reader.read();
+    expect(done).toBe(true);
+  });
+
   // Last: it throttles every sign-in for a second.
   it('throttles failed sign-ins: a guesser gets five a second', async () => {
     const answers: string[] = [];
