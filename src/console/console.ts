@@ -78,7 +78,7 @@ export function createConsole(): ProvcertConsole {
   const api: ConsoleApi = loopbackApi(() => serve?.core.url ?? '');
   const sessions = new SessionStore();
   const runner = new CertifyRunner(api);
-  /** Times of recent failed sign-ins: at SIGN_INS_PER_SECOND within a second, the next attempt waits. */
+  /** Times of recent failed sign-ins: at FAILED_SIGN_INS_PER_SECOND within a second, the next attempt waits. */
   const failedSignIns: number[] = [];
   let openStreams = 0;
   const signInsThrottled = (): boolean => {
@@ -98,8 +98,12 @@ export function createConsole(): ProvcertConsole {
       return undefined;
     }
     const session = sessions.get(r.req);
-    if (!session) redirect(r.res, `${CONSOLE_PREFIX}/sign-in`);
-    return session;
+    // A provider session lasts only while its token still names its provider (not rotated, not removed).
+    if (session?.principal.kind === 'provider' && serve.providerSlugOf(session.token) !== session.principal.slug) {
+      sessions.end(session);
+    } else if (session) return session;
+    redirect(r.res, `${CONSOLE_PREFIX}/sign-in`, { 'set-cookie': cookie(SESSION_COOKIE, '', 0) });
+    return undefined;
   }
 
   /** A provider session may see its own provider only; anything else is "not found", as the API says. */
