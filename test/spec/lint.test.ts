@@ -208,6 +208,7 @@ describe('core routes', () => {
     'GET /providers/{slug}/certifications',
     'GET /providers/{slug}/certifications/{id}',
     'GET /providers/{slug}/events',
+    'GET /admin/providers/{slug}',
   ].map((route) => route.replace(' /', ' /api/v1/'));
 
   it.each(PROVCERT_ROUTES)('%s is marked as a provcert route, tagged core', (key) => {

@@ -13,7 +13,7 @@ import {
   type Trigger,
 } from '../review/lifecycle.js';
 import { type Actor, type DecisionEntry, OperationsLog } from '../review/operations-log.js';
-import { hashToken, newProviderToken, sameHash } from '../review/provider-token.js';
+import { hashToken, providerToken, sameHash, tokenKey } from '../review/provider-token.js';
 import type { Registration } from './registration.js';
 
 export type ReviewStatus = ReviewState;
@@ -33,6 +33,8 @@ export interface StoredProvider {
   webhookSecret: string;
   /** SHA-256 of the provider bearer token (the token itself is shown once, at registration). */
   providerTokenHash?: string;
+  /** What the token was derived from with the server's token key (not the token: the key is apart). */
+  providerTokenSeed?: string;
   status: ProviderStatus;
   reviewStatus: ReviewStatus;
   /**
@@ -125,10 +127,12 @@ export class ProviderRegistry {
   private constructor(
     private readonly dataDir: string,
     readonly operations: OperationsLog,
+    private readonly tokenKey: string,
   ) {}
 
   static async open(dataDir: string): Promise<ProviderRegistry> {
-    const registry = new ProviderRegistry(dataDir, await OperationsLog.open(dataDir));
+    const key = await tokenKey(dataDir);
+    const registry = new ProviderRegistry(dataDir, await OperationsLog.open(dataDir), key);
     const dir = join(dataDir, 'providers');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {
@@ -151,6 +155,13 @@ export class ProviderRegistry {
     const hash = hashToken(token);
     for (const p of this.providers.values()) if (p.providerTokenHash && sameHash(p.providerTokenHash, hash)) return p;
     return undefined;
+  }
+
+  /** Every provider token, recomputed: answers are masked with them (a provider may echo its own). */
+  providerTokens(): string[] {
+    return this.list().flatMap((p) =>
+      p.providerTokenSeed ? [providerToken(this.tokenKey, p.registration.slug, p.providerTokenSeed)] : [],
+    );
   }
 
   /** Runs `fn` after every earlier state change of this slug has finished. */
@@ -187,11 +198,13 @@ export class ProviderRegistry {
     const existing = this.providers.get(registration.slug);
     const at = now.toISOString();
     if (!existing) {
-      const providerToken = newProviderToken();
+      const seed = randomBytes(16).toString('hex');
+      const token = providerToken(this.tokenKey, registration.slug, seed);
       const provider: StoredProvider = {
         registration,
         webhookSecret: randomBytes(32).toString('hex'),
-        providerTokenHash: hashToken(providerToken),
+        providerTokenHash: hashToken(token),
+        providerTokenSeed: seed,
         status: 'DRAFT',
         reviewStatus: 'DRAFT',
         configVersion: 1,
@@ -203,7 +216,7 @@ export class ProviderRegistry {
         { kind: 'registration', slug: registration.slug, actor, created: true, configVersion: 1, recertify: true },
         now,
       );
-      return { kind: 'ok', provider, created: true, recertify: true, providerToken };
+      return { kind: 'ok', provider, created: true, recertify: true, providerToken: token };
     }
     const current = normalized(existing);
     if (configurationKey(current.registration) === configurationKey(registration)) {

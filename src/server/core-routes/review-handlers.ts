@@ -82,6 +82,7 @@ export function reviewDeskHandlers(deps: CoreRoutesDeps) {
     new Redactor([
       deps.adminToken,
       ...(deps.extraSecrets?.() ?? []),
+      ...deps.registry.providerTokens(),
       ...deps.registry.list().flatMap((p) => {
         const ref = p.registration.credential;
         return [p.webhookSecret, 'env' in ref ? deps.env[ref.env] : undefined];
@@ -310,7 +311,13 @@ export function reviewDeskHandlers(deps: CoreRoutesDeps) {
       (a) => a.id === actionId || a.publicId === actionId || a.externalActionId === actionId,
     );
     // Another provider's action is as unknown as one that does not exist (the contract: 404).
-    if (!action) return sendError(res, 404, 'NOT_FOUND', `no action "${actionId}" among your test actions`);
+    if (!action)
+      return sendError(
+        res,
+        404,
+        'NOT_FOUND',
+        `no action "${redactor().text(actionId.slice(0, 200))}" among your test actions`,
+      );
     const { customerPhone, ...rest } = action;
     sendJson(
       res,
