@@ -345,6 +345,7 @@ export function createConsole(): ProvcertConsole {
       slug,
       readToken(session),
       Number.isSafeInteger(after) && after >= 0 ? after : 0,
+      r.query().get('certifying') === '1',
     );
   }
 

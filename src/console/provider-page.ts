@@ -85,7 +85,7 @@ function eventsHtml(data: ProviderPageData): Html {
     (e) =>
       html`<tr class="${e.verified ? 'verified' : 'bad'}" data-seq="${e.seq}"><td>${e.seq}</td><td>${e.receivedAt}</td><td>${e.eventType}</td><td>${e.actionId}</td><td>${e.newStatus}</td><td class="status-word">${e.verdictText}</td><td>${e.problem}</td></tr>`,
   );
-  return html`<section class="panel" id="webhooks" aria-labelledby="events-title" data-stream="${base(data.slug)}/stream?after=${data.streamAfter}"><h2 id="events-title">Webhook events (<span id="events-count">${data.eventsTotal}</span>)</h2>
+  return html`<section class="panel" id="webhooks" aria-labelledby="events-title" data-stream="${base(data.slug)}/stream?after=${data.streamAfter}${data.running ? '&certifying=1' : ''}"><h2 id="events-title">Webhook events (<span id="events-count">${data.eventsTotal}</span>)</h2>
 <p id="live-status" role="status" class="hint">Reload to see new events (live updates need JavaScript).</p>
 <p id="events-empty"${data.events.length > 0 ? html` hidden` : ''}>No webhook event received yet.</p>
 ${table('Newest first; a rejected request says why', ['#', 'Received', 'Type', 'Action', 'New status', 'Signature', 'Reason'], rows, 'events')}

@@ -29,6 +29,8 @@ export function streamProvider(
   slug: string,
   token: string,
   afterSeq: number,
+  /** The page showed a certification running: if it ended before this stream connected, say so at once. */
+  pageSawCertifying = false,
 ): void {
   res.writeHead(200, {
     ...SECURITY_HEADERS,
@@ -82,6 +84,8 @@ export function streamProvider(
     if (eventSlug === slug || eventSlug === null) pump();
   });
   const unlisten = source.runner.listen(slug, (news) => send('certification', news));
+  if (pageSawCertifying && source.runner.progress(slug) === undefined)
+    send('certification', { state: 'finished', ok: true, text: 'the certification has ended' });
   const unhook = source.onEnd(() => stop());
   const heartbeat = setInterval(() => (source.live() ? res.write(': still here\n\n') : stop()), HEARTBEAT_MS);
   heartbeat.unref();

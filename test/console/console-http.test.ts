@@ -218,6 +218,22 @@ describe('the console over HTTP', () => {
     expect(done).toBe(true);
   });
 
+  it('tells a page that showed a certification running that it has ended, when it ended before the stream connected', async () => {
+    const { cookie } = await signIn(ADMIN);
+    const res = await fetch(`${h.url}/console/providers/demo-kitchen/stream?after=0&certifying=1`, {
+      headers: { cookie },
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('event: certification')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(text).toContain('event: certification\ndata: {"state":"finished"');
+    await reader.cancel();
+  });
+
   // Last: it throttles every sign-in for a second.
   it('throttles failed sign-ins: a guesser gets five a second', async () => {
     const answers: string[] = [];
