@@ -2,6 +2,7 @@
  * The layer map (docs/architecture.md): imports point down only.
  *   cli → runner → checks → http, spec → model
  *   report and server read the model; config and doctor serve the cli; lib (the package exports) sits beside cli;
+ *   console sits above server and report (nothing below imports it);
  *   util and model are at the bottom.
  * Each rule names a layer and what it may import; anything else fails `npm run lint:deps` naming the rule.
  */
@@ -19,7 +20,9 @@ const layers = {
   runner: ['checks', 'doctor', 'server', 'http', 'spec', 'util', 'model'],
   // The library entry points (package exports): beside the cli, for providers' own test suites.
   lib: ['runner', 'checks', 'spec', 'config', 'util', 'model'],
-  cli: ['runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'spec', 'util', 'model'],
+  // The operator console (`serve` mounts it under /console): pages of what the core API answers.
+  console: ['server', 'report', 'util', 'model'],
+  cli: ['console', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'spec', 'util', 'model'],
 };
 
 const layerRules = Object.entries(layers).map(([layer, allowed]) => ({

@@ -7,6 +7,7 @@ import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
 import { createCoreRoutes } from './core-routes/routes.js';
 import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
+import type { Route } from './route-table.js';
 import type { ServeSettings } from './serve-config.js';
 
 export interface ServeDeps {
@@ -16,12 +17,16 @@ export interface ServeDeps {
   cwd: string;
   /** Where the server's lines go; absent = nowhere (the ingestion benchmark). */
   log?: (line: string) => void;
+  /** The one mount point for what sits above the core (the console under /console): more route table lines. */
+  mount?: readonly Route[];
 }
 
 export interface RunningServe {
   core: CoreServer;
   /** Start-up lines for the console (the generated secret appears here, the one time it is shown). */
   banner: string[];
+  /** The slug a provider token belongs to (what is mounted above names a provider session by it). */
+  providerSlugOf(token: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -99,7 +104,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     limits: settings.limits,
     ...(deps.log ? { log: deps.log } : {}),
     portFlag: '--port',
-    routes,
+    routes: [...routes, ...(deps.mount ?? [])],
   });
 
   const banner = [
@@ -132,6 +137,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   return {
     core: running,
     banner,
+    providerSlugOf: (token) => registry.byToken(token)?.registration.slug,
     close: async () => {
       await running.close();
       await registry.close();

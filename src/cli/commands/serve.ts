@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createConsole } from '../../console/console.js';
 import type { RunConfig } from '../../model/run-config.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/core-routes/deps.js';
@@ -44,14 +45,19 @@ export async function execute(
   for (const name of LIMIT_NAMES) if (flags[name] !== undefined) limits[name] = flags[name];
   const settings = await resolveServeSettings({ ...flags, limits }, io.cwd);
   const contract = await loadContract(flags.spec);
+  const operatorConsole = createConsole();
   const serve = await startServe(settings, {
     contract,
     certify: engineCertifier(contract, settings),
     env: io.env,
     cwd: io.cwd,
     log: (line) => io.stdout.write(`${new Date().toISOString()} ${line}\n`),
+    mount: operatorConsole.routes,
   });
-  io.stdout.write(`${serve.banner.join('\n')}\n`);
+  operatorConsole.attach(serve, io.env[settings.adminTokenEnv] || undefined);
+  io.stdout.write(
+    `${[...serve.banner, `  console:        ${serve.core.url}/console (sign in with a token)`].join('\n')}\n`,
+  );
   const stoppedBy = await untilAborted(signal);
   io.stdout.write(`${stoppedBy}: shutting down\n`);
   await serve.close();

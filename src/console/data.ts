@@ -1,0 +1,173 @@
+import { isRecord, records, str } from '../util/json.js';
+
+// What the console reads from the API's JSON answers. Each reader takes only the fields it shows, so a
+// field the API adds later (or a secret by mistake) never reaches a page unnoticed.
+
+export interface ProviderRow {
+  name: string;
+  slug: string;
+  status: string;
+  reviewStatus: string;
+  certified: boolean | undefined;
+  lastVerdict: string | undefined;
+  lastCertifiedAt: string | undefined;
+  capabilities: string[];
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v) => typeof v === 'string') : []);
+const bool = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+
+/** The provider object of an answer: `provider` when wrapped, else the answer itself. */
+export function providerOf(body: Record<string, unknown>): Record<string, unknown> {
+  return isRecord(body['provider']) ? body['provider'] : body;
+}
+
+export function providerRow(p: Record<string, unknown>): ProviderRow {
+  const metadata = isRecord(p['metadata']) ? p['metadata'] : {};
+  const last = isRecord(p['lastCertification']) ? p['lastCertification'] : {};
+  return {
+    name: str(p['name']) ?? '',
+    slug: str(p['slug']) ?? '',
+    status: str(p['status']) ?? '',
+    reviewStatus: str(metadata['reviewStatus']) ?? str(p['reviewStatus']) ?? '',
+    certified: bool(metadata['isCertified']) ?? bool(p['certified']),
+    lastVerdict: str(last['verdict']),
+    lastCertifiedAt: str(last['createdAt']),
+    capabilities: strings(p['capabilities']),
+  };
+}
+
+/** The registration as shown: named fields only (never the webhook secret, never a token). */
+export function registrationFields(p: Record<string, unknown>): [string, string][] {
+  const fields: [string, string][] = [];
+  const add = (label: string, value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') fields.push([label, String(value)]);
+    else if (Array.isArray(value)) fields.push([label, strings(value).join(', ')]);
+  };
+  add('Name', p['name']);
+  add('Slug', p['slug']);
+  add('Type', p['type']);
+  add('Category', p['category']);
+  add('Geography', p['geography']);
+  add('Base URL', p['baseUrl']);
+  add('Auth method', p['authMethod']);
+  add('Capabilities', p['capabilities']);
+  add('Fulfillment', p['fulfillment']);
+  add('Credential variable', p['credentialEnv']);
+  add('Credential file', p['credentialFile']);
+  add('Webhook URL', p['webhookUrl']);
+  add('Configuration version', p['configVersion']);
+  add('Registered', p['createdAt']);
+  add('Updated', p['updatedAt']);
+  add('Submitted for review', p['submittedAt']);
+  return fields;
+}
+
+/** The partner-visible reason of the last non-approval decision, when the provider carries one. */
+export interface VisibleReason {
+  reasonCode: string;
+  reason: string;
+  requiredChanges: string[];
+}
+
+export function visibleReason(p: Record<string, unknown>): VisibleReason | undefined {
+  const metadata = isRecord(p['metadata']) ? p['metadata'] : {};
+  const found = [metadata['reviewReason'], metadata['visibleReason'], p['reviewReason'], p['visibleReason']].find(
+    isRecord,
+  );
+  if (!found) return undefined;
+  return {
+    reasonCode: str(found['reasonCode']) ?? '',
+    reason: str(found['reason']) ?? '',
+    requiredChanges: strings(found['requiredChanges']),
+  };
+}
+
+export interface HistoryEntry {
+  at: string;
+  actor: string;
+  what: string;
+  from: string;
+  to: string;
+  reasonCode: string;
+  reason: string;
+  requiredChanges: string[];
+  internalNote: string | undefined;
+}
+
+/** The review history, oldest first; `withNotes` false drops every internal note. */
+export function history(body: Record<string, unknown>, withNotes: boolean): HistoryEntry[] {
+  return records(body['history']).map((h) => ({
+    at: str(h['at']) ?? '',
+    actor: str(h['actor']) ?? '',
+    what: str(h['trigger']) ?? str(h['decision']) ?? str(h['kind']) ?? '',
+    from: str(h['from']) ?? '',
+    to: str(h['to']) ?? '',
+    reasonCode: str(h['reasonCode']) ?? '',
+    reason: str(h['reason']) ?? '',
+    requiredChanges: strings(h['requiredChanges']),
+    internalNote: withNotes ? str(h['internalNote']) : undefined,
+  }));
+}
+
+export interface CertificationRow {
+  id: string;
+  createdAt: string;
+  verdict: string;
+  configVersion: number | undefined;
+  summary: { pass: number; fail: number; skip: number; error: number };
+  durationMs: number | undefined;
+  /** Why it no longer counts for submit-review (configuration changed, reopened), when it does not. */
+  invalidReason: string | undefined;
+}
+
+const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** The certifications of a listing (`data`) or of the admin provider detail (`certifications`), newest first. */
+export function certificationRows(body: Record<string, unknown>): CertificationRow[] {
+  return records(body['certifications'] ?? body['data']).map((c) => {
+    const s = isRecord(c['summary']) ? c['summary'] : {};
+    return {
+      id: str(c['id']) ?? '',
+      createdAt: str(c['createdAt']) ?? '',
+      verdict: str(c['verdict']) ?? '',
+      configVersion: num(c['configVersion']),
+      summary: {
+        pass: num(s['pass']) ?? 0,
+        fail: num(s['fail']) ?? 0,
+        skip: num(s['skip']) ?? 0,
+        error: num(s['error']) ?? 0,
+      },
+      durationMs: num(c['durationMs']),
+      invalidReason: c['valid'] === false ? (str(c['invalidReason']) ?? 'no longer valid') : undefined,
+    };
+  });
+}
+
+export interface EventRow {
+  seq: number;
+  receivedAt: string;
+  eventType: string;
+  actionId: string;
+  newStatus: string;
+  verified: boolean;
+  duplicate: boolean;
+  verdictText: string;
+  problem: string;
+}
+
+export function eventRow(e: Record<string, unknown>): EventRow {
+  const verified = e['verified'] === true;
+  const duplicate = e['duplicate'] === true;
+  return {
+    seq: num(e['seq']) ?? 0,
+    receivedAt: str(e['receivedAt']) ?? '',
+    eventType: str(e['eventType']) ?? '',
+    actionId: str(e['actionId']) ?? '',
+    newStatus: str(e['newStatus']) ?? '',
+    verified,
+    duplicate,
+    verdictText: `${verified ? 'verified' : 'rejected'}${duplicate ? ' (duplicate)' : ''}`,
+    problem: str(e['problem']) ?? '',
+  };
+}

@@ -1,0 +1,118 @@
+import type { CertificationRow, EventRow, HistoryEntry, VisibleReason } from './data.js';
+import { type Html, html, seg } from './html.js';
+import { CONSOLE_PREFIX, page, table } from './layout.js';
+import type { Flash, Session } from './session.js';
+
+export interface ProviderPageData {
+  slug: string;
+  name: string;
+  status: string;
+  reviewStatus: string;
+  certified: boolean | undefined;
+  registration: [string, string][];
+  reason: VisibleReason | undefined;
+  certifications: CertificationRow[];
+  /** Newest first. */
+  events: EventRow[];
+  eventsTotal: number;
+  history: HistoryEntry[];
+  /** Text of a certification started from the console and still running. */
+  running: string | undefined;
+  /** Sections the API did not answer, with its words. */
+  unavailable: string[];
+  /** The newest event's seq: the live stream sends the ones after it. */
+  streamAfter: number;
+}
+
+/** Decisions that need a reason code and a partner-visible reason (contract, Moderation lifecycle). */
+export const REASONED_DECISIONS = ['REQUEST_CHANGES', 'REJECT', 'SUSPEND'] as const;
+
+const base = (slug: string): string => `${CONSOLE_PREFIX}/providers/${seg(slug)}`;
+
+function hidden(session: Session): Html {
+  return html`<input type="hidden" name="csrf" value="${session.csrf}">`;
+}
+
+function reasonHtml(reason: VisibleReason | undefined): Html {
+  if (!reason) return html``;
+  return html`<div class="flash error" id="visible-reason"><strong>Why it was sent back</strong> (<code>${reason.reasonCode}</code>)
+<p class="text">${reason.reason}</p>${
+    reason.requiredChanges.length > 0
+      ? html`<p><strong>Required changes</strong></p><ul>${reason.requiredChanges.map((c) => html`<li class="text">${c}</li>`)}</ul>`
+      : ''
+  }</div>`;
+}
+
+function decisionForms(session: Session, slug: string): Html {
+  const button = (action: string, label: string, extra: Html = html``): Html =>
+    html`<form method="post" action="${base(slug)}/${action}">${hidden(session)}${extra}<button type="submit">${label}</button></form>`;
+  return html`<section class="panel" id="decision" aria-labelledby="decision-title"><h2 id="decision-title">Decision</h2>
+<div class="actions">
+${button('decide', 'Approve', html`<input type="hidden" name="decision" value="APPROVE">`)}
+${button('decide', 'Activate', html`<input type="hidden" name="decision" value="ACTIVATE">`)}
+${button('reopen', 'Reopen as draft')}
+</div>
+<form class="stack" method="post" action="${base(slug)}/decide" data-reason-check novalidate>
+${hidden(session)}
+<label>Decision <select name="decision">${REASONED_DECISIONS.map((d) => html`<option value="${d}">${d}</option>`)}</select></label>
+<label>Reason code <input name="reasonCode" required placeholder="e.g. WEBHOOK_SIGNATURE"></label>
+<label>Reason (shown to the provider, at least 12 characters) <textarea name="reason" required aria-describedby="reason-error"></textarea></label>
+<p class="field-error" id="reason-error" aria-live="assertive"></p>
+<label>Required changes (one per line) <textarea name="requiredChanges"></textarea></label>
+<label>Internal note (operators only) <textarea name="internalNote"></textarea></label>
+<div class="actions"><button class="primary" type="submit">Send decision</button></div>
+</form></section>`;
+}
+
+function certificationsHtml(session: Session, data: ProviderPageData): Html {
+  const rows = data.certifications.map(
+    (c) =>
+      html`<tr data-id="${c.id}"><td><a href="${base(data.slug)}/certifications/${seg(c.id)}/report">${c.id}</a></td><td>${c.createdAt}</td><td class="status-word">${c.verdict}${c.invalidReason ? ` (does not count: ${c.invalidReason})` : ''}</td><td>${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skip} skipped, ${c.summary.error} errors</td><td>${c.configVersion ?? ''}</td></tr>`,
+  );
+  const run = data.running
+    ? html`<p id="certify-progress" role="status">${data.running}</p><progress aria-label="Certification running"></progress>`
+    : session.principal.kind !== 'admin'
+      ? html`<p class="hint">The operator runs certifications on this core (its certify route takes the operator token).</p>`
+      : html`<form method="post" action="${base(data.slug)}/certify">${hidden(session)}<button class="primary" type="submit">Run a certification</button></form>`;
+  return html`<section class="panel" id="certifications" aria-labelledby="certifications-title"><h2 id="certifications-title">Certifications</h2>
+${run}
+${rows.length > 0 ? table('Newest first; each opens the full report of that run', ['Run', 'Started', 'Verdict', 'Checks', 'Config version'], rows, 'certifications-table') : html`<p>Not certified yet.</p>`}
+</section>`;
+}
+
+function eventsHtml(data: ProviderPageData): Html {
+  const rows = data.events.map(
+    (e) =>
+      html`<tr class="${e.verified ? 'verified' : 'bad'}" data-seq="${e.seq}"><td>${e.seq}</td><td>${e.receivedAt}</td><td>${e.eventType}</td><td>${e.actionId}</td><td>${e.newStatus}</td><td class="status-word">${e.verdictText}</td><td>${e.problem}</td></tr>`,
+  );
+  return html`<section class="panel" id="webhooks" aria-labelledby="events-title" data-stream="${base(data.slug)}/stream?after=${data.streamAfter}${data.running ? '&certifying=1' : ''}"><h2 id="events-title">Webhook events (<span id="events-count">${data.eventsTotal}</span>)</h2>
+<p id="live-status" role="status" class="hint">Reload to see new events (live updates need JavaScript).</p>
+<p id="events-empty"${data.events.length > 0 ? html` hidden` : ''}>No webhook event received yet.</p>
+${table('Newest first; a rejected request says why', ['#', 'Received', 'Type', 'Action', 'New status', 'Signature', 'Reason'], rows, 'events')}
+</section>`;
+}
+
+function historyHtml(session: Session, list: HistoryEntry[]): Html {
+  const admin = session.principal.kind === 'admin';
+  const head = ['When', 'By', 'What', 'From → to', 'Reason', 'Required changes', ...(admin ? ['Internal note'] : [])];
+  const rows = list.map(
+    (h) =>
+      html`<tr><td>${h.at}</td><td>${h.actor}</td><td class="status-word">${h.what}</td><td>${h.from} → ${h.to}</td><td class="text">${h.reasonCode ? `${h.reasonCode}: ` : ''}${h.reason}</td><td class="text">${h.requiredChanges.join('\n')}</td>${admin ? html`<td class="text">${h.internalNote ?? ''}</td>` : ''}</tr>`,
+  );
+  return html`<section class="panel" id="history" aria-labelledby="history-title"><h2 id="history-title">Review history</h2>
+${rows.length > 0 ? table('Oldest first', head, rows, 'history-table') : html`<p>No review decision yet.</p>`}</section>`;
+}
+
+export function providerPage(session: Session, data: ProviderPageData, flash?: Flash): string {
+  const certified = data.certified === undefined ? 'unknown' : data.certified ? 'yes' : 'no';
+  const main = html`<p>Status <span class="status-word" id="provider-status">${data.status}</span> · review <span class="status-word" id="review-status">${data.reviewStatus}</span> · certified <span class="status-word">${certified}</span></p>
+${data.unavailable.map((u) => html`<p class="flash error" role="alert">${u}</p>`)}
+${reasonHtml(data.reason)}
+${session.principal.kind === 'admin' ? decisionForms(session, data.slug) : ''}
+${certificationsHtml(session, data)}
+${eventsHtml(data)}
+${historyHtml(session, data.history)}
+<section class="panel" id="registration" aria-labelledby="registration-title"><h2 id="registration-title">Registration</h2>
+<dl class="fields">${data.registration.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>`;
+  return page(data.name || data.slug, main, session, flash);
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { createConsole } from '../../src/console/console.js';
+import type { RunReport } from '../../src/model/report.js';
+import { type RunningServe, startServe } from '../../src/server/serve.js';
+import { resolveServeSettings } from '../../src/server/serve-config.js';
+import { loadContract } from '../../src/spec/load.js';
+import { event, post, sign } from '../server/support/http-client.js';
+
+export const ADMIN = 'console-admin-token-canary-31';
+export const CREDENTIAL = 'console-provider-credential-canary-58';
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Headless Chromium that phones nowhere by itself, so every request seen comes from the page. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Console browser tests never skip: without Chromium they fail saying how to get it. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `the console browser tests need Debian's Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
+    );
+}
+
+export async function launchBrowser(dir: string): Promise<BrowserContext> {
+  requireChromium();
+  return chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1200, height: 900 },
+  });
+}
+
+export interface Harness {
+  serve: RunningServe;
+  dir: string;
+  url: string;
+  /** The next certification waits for this while set (to watch one running). */
+  hold: { until?: Promise<void> };
+  reports: Map<string, () => RunReport>;
+  api(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; json: Record<string, unknown> }>;
+  register(fields: Record<string, unknown>): Promise<{ secret: string; token: string; json: Record<string, unknown> }>;
+  sendEvent(slug: string, secret: string, overrides?: Record<string, unknown>): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const registration = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name: 'Demo Kitchen',
+  slug: 'demo-kitchen',
+  type: 'DELIVERY',
+  category: 'food_delivery',
+  geography: ['DE'],
+  baseUrl: 'http://127.0.0.1:9/api',
+  authMethod: 'API_KEY',
+  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+  credentialEnv: 'DEMO_CREDENTIAL',
+  ...overrides,
+});
+
+/** `provcert serve` in-process with the console mounted, as the serve command does, and a certifier the test controls. */
+export async function startHarness(fallback: () => RunReport): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'provcert-console-'));
+  const dataDir = join(dir, 'data');
+  const contract = await loadContract();
+  const hold: Harness['hold'] = {};
+  const reports = new Map<string, () => RunReport>();
+  const settings = await resolveServeSettings({ port: '0', dataDir, local: true }, dir);
+  const operatorConsole = createConsole();
+  const serve = await startServe(settings, {
+    contract,
+    certify: async ({ registration: r }) => {
+      await hold.until;
+      return (reports.get(r.slug) ?? fallback)();
+    },
+    env: { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_CREDENTIAL: CREDENTIAL },
+    cwd: dir,
+    mount: operatorConsole.routes,
+  });
+  operatorConsole.attach(serve, ADMIN);
+  const url = serve.core.url;
+
+  const api: Harness['api'] = async (method, path, body, token = ADMIN) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+  return {
+    serve,
+    dir,
+    url,
+    hold,
+    reports,
+    api,
+    async register(fields) {
+      const answer = await api('POST', '/api/v1/providers/register', registration(fields));
+      if (answer.status !== 201)
+        throw new Error(`registration answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      const webhook = answer.json['webhook'] as { secret: string };
+      const token = (answer.json['providerToken'] as { token: string }).token;
+      return { secret: webhook.secret, token, json: answer.json };
+    },
+    async sendEvent(slug, secret, overrides = {}) {
+      const body = JSON.stringify(event({ providerSlug: slug, ...overrides }));
+      const answer = await post(`${url}/api/v1/webhooks/${slug}`, body, {
+        'content-type': 'application/json',
+        'x-service-signature': sign(secret, body),
+      });
+      return answer.status;
+    },
+    async close() {
+      await serve.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
