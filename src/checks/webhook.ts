@@ -75,6 +75,19 @@ export function isOwnEvent(w: ReceivedWebhook, slug: string, actions: readonly T
 }
 
 /**
+ * When an expected event is missing, the unverifiable requests its route did get may have been the provider's
+ * (a wrong secret on events that name no test action, an oversized body): say so, without counting them.
+ */
+function ignoredHint(received: readonly ReceivedWebhook[], slug: string, actions: readonly TestAction[]): string {
+  const ignored = received.filter(
+    (w) => !w.restored && w.attributedTo === undefined && concerns(w, slug) && !isOwnEvent(w, slug, actions),
+  );
+  if (ignored.length === 0) return '';
+  const statuses = [...new Set(ignored.map((w) => w.answeredStatus))].sort().join(', ');
+  return ` (${ignored.length} unverifiable request(s) to its route were ignored, answered HTTP ${statuses}: if they were the provider's, check the webhook secret it signs with, the body size, and that each event names its action)`;
+}
+
+/**
  * The deliveries of this run. A shared receiver (provcert serve) may hold earlier runs' events: those
  * that arrived before the first event about one of this run's actions are left out.
  */
@@ -208,12 +221,13 @@ export const check: CheckDefinition = {
       // The creation that should have produced an event is the evidence.
       keepEvidence(f, pending.response);
       f.problem(
-        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`,
+        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?${ignoredHint(ctx.webhooks.all(), info.slug, actions)}`,
         'WEBHOOK-EVENT-TYPE',
       );
       return f.outcome('');
     }
-    for (const m of missing) f.problem(`${m} at ${url}`, 'WEBHOOK-EVENT-TYPE');
+    const hint = missing.length > 0 ? ignoredHint(ctx.webhooks.all(), info.slug, actions) : '';
+    for (const m of missing) f.problem(`${m} at ${url}${hint}`, 'WEBHOOK-EVENT-TYPE');
     for (const p of rejectionProblems(received)) f.problem(p, rejectionRequirement(p));
 
     const accepted = received.filter(isAccepted);

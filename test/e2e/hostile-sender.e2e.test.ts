@@ -42,6 +42,8 @@ interface HostileCase {
   verdict: 'PASS' | 'FAIL';
   /** The webhook check's message when the provider's own events are at fault. */
   webhookMessage?: RegExp;
+  /** When the junk is sent: once the provider's first own event is in (default), or as quote-expiry starts. */
+  trigger?: 'first-event' | 'quote-expiry';
 }
 
 const json = { 'content-type': 'application/json' };
@@ -128,6 +130,18 @@ const cases: HostileCase[] = [
     // Its own events name its test actions: they are its failure, the strangers' are not.
     webhookMessage: /rejected by the receiver \(HTTP 401: .*different secret/,
   },
+  {
+    name: 'the same junk beside a provider that sends no event at all',
+    send: (t, agent) => times(5, () => post(t.route, lure(), json, agent).then(statusOf)),
+    answered: 401,
+    ignored: { '401': 5 },
+    faults: ['webhook-not-sent'],
+    trigger: 'quote-expiry',
+    verdict: 'FAIL',
+    // Its failure is the missing event; the junk is only mentioned, in case it was the provider's.
+    webhookMessage:
+      /^no webhook event arrived at .* \(5 unverifiable request\(s\) to its route were ignored, answered HTTP 401: if they were the provider's, check the webhook secret/,
+  },
 ];
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -161,6 +175,11 @@ async function runWithJunk(c: HostileCase): Promise<Outcome> {
   let junk: Promise<number[]> | undefined;
   let junkDone = false;
   let junkBeforeCheck = false;
+  const sendJunk = (): void => {
+    junk ??= c.send({ route: `${receiver}/${REFERENCE_SLUG}`, legacy: receiver }, agent).finally(() => {
+      junkDone = true;
+    });
+  };
   try {
     const report = await runCertification(testConfig(provider.url, { webhookPort: port, only: ONLY }), {
       contract: await loadContract(),
@@ -169,13 +188,10 @@ async function runWithJunk(c: HostileCase): Promise<Outcome> {
       hooks: {
         onWebhook: (entry) => {
           // The provider's first own event: the run is counting deliveries from here on.
-          if (junk === undefined && entry.eventId !== undefined && entry.actionId !== 'act-guessed-1') {
-            junk = c.send({ route: `${receiver}/${REFERENCE_SLUG}`, legacy: receiver }, agent).finally(() => {
-              junkDone = true;
-            });
-          }
+          if ((c.trigger ?? 'first-event') === 'first-event' && entry.actionId !== 'act-guessed-1') sendJunk();
         },
         onCheckStart: (id) => {
+          if (id === 'quote-expiry' && c.trigger === 'quote-expiry') sendJunk();
           if (id === 'webhook') junkBeforeCheck = junkDone;
         },
       },
