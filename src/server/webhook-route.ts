@@ -239,13 +239,16 @@ async function accept(
     const problem = explain(x, body, secret);
     const hint =
       problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
+    const parsed = parsedEvent(rawBody);
     return reject(
       x,
       { status: 401, code: 'UNAUTHORIZED', message: message + hint, problem: problem.message },
       {
         ...details,
-        ...parsedEvent(rawBody),
-        ...(problem.sameSecret && signer !== null ? { attributedTo: signer } : {}),
+        ...parsed,
+        ...(problem.sameSecret && signer !== null && !replayed(deps.store, signer, parsed.event)
+          ? { attributedTo: signer }
+          : {}),
       },
     );
   }
@@ -368,6 +371,15 @@ function explain(x: Exchange, body: Buffer, secret: string): Explained {
   }
 }
 
+/**
+ * A provably-own digest on an event already accepted from that provider is someone re-sending a captured event
+ * (re-formatted, or in another header), not the provider's signing mistake: it stays unattributed.
+ */
+function replayed(store: WebhookStore, slug: string, event: Record<string, unknown> | undefined): boolean {
+  const eventId = event?.['eventId'];
+  return typeof eventId === 'string' && store.hasApplied(slug, eventId);
+}
+
 /** The providerSlug a legacy-route body names, if it is a JSON object with one. */
 function namedProvider(rawBody: string): string | undefined {
   try {
@@ -383,7 +395,7 @@ function namedProvider(rawBody: string): string | undefined {
 }
 
 /** The event fields, when a rejected body is still JSON (so the log can say which event failed). */
-function parsedEvent(rawBody: string): Partial<NewWebhook> {
+function parsedEvent(rawBody: string): Pick<NewWebhook, 'event'> | Record<string, never> {
   try {
     const v: unknown = JSON.parse(rawBody);
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? { event: v as Record<string, unknown> } : {};

@@ -177,6 +177,11 @@ export class WebhookStore {
     return { duplicate: false };
   }
 
+  /** Whether this provider's event `eventId` was accepted before (durably, or its first delivery is being written). */
+  hasApplied(providerSlug: string, eventId: string): boolean {
+    return this.applied.has(dedupKey(providerSlug, eventId));
+  }
+
   /** Note one answered request (accepted or not), in arrival order, and wake matching waiters. */
   record(webhook: NewWebhook): ReceivedWebhook {
     const entry: ReceivedWebhook = { seq: this.nextSeq++, ...webhook };

@@ -290,6 +290,32 @@ describe('webhook receiver: bad inputs', () => {
     await stillServes();
   });
 
+  it.each([
+    [
+      're-formatted, with its original signature',
+      (b: string) => JSON.stringify(JSON.parse(b), null, 2),
+      'x-service-signature',
+    ],
+    ['in the non-canonical x-signature header', (b: string) => b, 'x-signature'],
+  ])(
+    "a captured accepted event re-sent %s is a stranger's replay: 401 and not the provider's",
+    async (_name, alter, header) => {
+      const original = JSON.stringify(event());
+      expect((await signedPost(original)).status).toBe(200);
+      const before = server.all().length;
+      const answer = await post(url(), alter(original), {
+        'content-type': 'application/json',
+        [header]: sign(SECRET, original),
+      });
+      expect(answer.status).toBe(401);
+      const entry = server.all()[before];
+      // The digest is provably made with the secret, but of an event already accepted: nobody's mistake to blame.
+      expect(entry?.problem).toMatch(/otherwise right/);
+      expect(entry).toMatchObject({ verified: false, answeredStatus: 401 });
+      expect(entry?.attributedTo).toBeUndefined();
+    },
+  );
+
   it('cuts a chunked body over the limit with 413 without reading it all', async () => {
     const answer = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
       let sent = 0;
