@@ -1,5 +1,5 @@
 import type { ReceivedWebhook } from '../model/webhooks.js';
-import { timelineEntry } from '../model/webhooks.js';
+import { concerns, isAccepted, timelineEntry } from '../model/webhooks.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
@@ -25,7 +25,7 @@ const names = (a: TestAction, actionId: string | undefined): boolean =>
 export function latestStatus(
   events: readonly ReceivedWebhook[],
 ): { status: string; event: ReceivedWebhook } | undefined {
-  const withStatus = events.filter((w) => w.verified && !w.duplicate && field(w, 'newStatus') !== undefined);
+  const withStatus = events.filter((w) => isAccepted(w) && !w.duplicate && field(w, 'newStatus') !== undefined);
   const time = (w: ReceivedWebhook) => {
     return parseIsoTimestamp(field(w, 'timestamp'))?.epochMs ?? Number.NEGATIVE_INFINITY;
   };
@@ -39,7 +39,7 @@ export function latestStatus(
 export function rejectionProblems(received: readonly ReceivedWebhook[]): string[] {
   const byReason = new Map<string, ReceivedWebhook[]>();
   for (const w of received) {
-    if (w.verified) continue;
+    if (isAccepted(w)) continue;
     const reason = `HTTP ${w.answeredStatus}: ${w.problem ?? 'rejected'}`;
     byReason.set(reason, [...(byReason.get(reason) ?? []), w]);
   }
@@ -60,6 +60,31 @@ function rejectionRequirement(problem: string): string {
   if (/content-type/i.test(problem)) return 'WEBHOOK-CONTENT-TYPE-JSON';
   if (/HTTP 4(00|22)/.test(problem)) return 'WEBHOOK-EVENT-REQUIRED-FIELDS';
   return 'WEBHOOK-SIGNATURE';
+}
+
+/**
+ * Whether a request is the provider's own (docs/decisions.md, "Whose webhook is it"): attributed to it by the
+ * receiver (its secret verified the signature, or provably made it), or unattributed yet about one of this run's
+ * test actions, whose ids only the provider and the run know. Everything else on its route is noise: counted apart
+ * (report.webhooks.ignored), never the provider's failure, since anyone who reaches the receiver can send it.
+ */
+export function isOwnEvent(w: ReceivedWebhook, slug: string, actions: readonly TestAction[]): boolean {
+  if (w.restored) return false;
+  if (w.attributedTo !== undefined) return w.attributedTo === slug;
+  return concerns(w, slug) && actions.some((a) => names(a, field(w, 'actionId')));
+}
+
+/**
+ * When an expected event is missing, the unverifiable requests its route did get may have been the provider's
+ * (a wrong secret on events that name no test action, an oversized body): say so, without counting them.
+ */
+function ignoredHint(received: readonly ReceivedWebhook[], slug: string, actions: readonly TestAction[]): string {
+  const ignored = received.filter(
+    (w) => !w.restored && w.attributedTo === undefined && concerns(w, slug) && !isOwnEvent(w, slug, actions),
+  );
+  if (ignored.length === 0) return '';
+  const statuses = [...new Set(ignored.map((w) => w.answeredStatus))].sort().join(', ');
+  return ` (${ignored.length} unverifiable request(s) to its route were ignored, answered HTTP ${statuses}: if they were the provider's, check the webhook secret it signs with, the body size, and that each event names its action)`;
 }
 
 /**
@@ -186,8 +211,8 @@ export const check: CheckDefinition = {
     // The events are about test actions; without one there is nothing to expect (skip naming payment-pending).
     const pending = await ctx.resources.pendingAction();
     const url = ctx.webhooks.urlFor(info.slug);
-    const ours = (w: ReceivedWebhook) => !w.restored && (w.slug === info.slug || w.slug === null);
     const actions = [...ctx.resources.createdActions()];
+    const ours = (w: ReceivedWebhook) => isOwnEvent(w, info.slug, actions);
     const missing = await awaitActionEvents(ctx, actions, ours);
 
     const received = thisRun(ctx.webhooks.all().filter(ours), actions);
@@ -196,15 +221,16 @@ export const check: CheckDefinition = {
       // The creation that should have produced an event is the evidence.
       keepEvidence(f, pending.response);
       f.problem(
-        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?`,
+        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?${ignoredHint(ctx.webhooks.all(), info.slug, actions)}`,
         'WEBHOOK-EVENT-TYPE',
       );
       return f.outcome('');
     }
-    for (const m of missing) f.problem(`${m} at ${url}`, 'WEBHOOK-EVENT-TYPE');
+    const hint = missing.length > 0 ? ignoredHint(ctx.webhooks.all(), info.slug, actions) : '';
+    for (const m of missing) f.problem(`${m} at ${url}${hint}`, 'WEBHOOK-EVENT-TYPE');
     for (const p of rejectionProblems(received)) f.problem(p, rejectionRequirement(p));
 
-    const accepted = received.filter((w) => w.verified);
+    const accepted = received.filter(isAccepted);
     for (const w of accepted) {
       const label = `event ${field(w, 'eventId') ?? '?'}`;
       const type = field(w, 'eventType');

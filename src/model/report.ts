@@ -20,10 +20,24 @@ export interface WebhookTimelineEntry {
   eventType?: string;
   actionId?: string;
   newStatus?: string;
+  /** The signature verified over the raw bytes. */
   verified: boolean;
+  /** The body is a NormalizedWebhookEvent; absent when not checked (an unverified signature). A separate fact. */
+  schemaValid?: boolean;
   header?: string;
   diagnosis?: string;
   duplicate?: boolean;
+}
+
+/**
+ * Unverifiable requests that reached the provider's webhook route during the run (unsigned, badly signed by
+ * someone without its secret, oversized, wrong route): anyone who reaches the receiver can send them, so they are
+ * never the provider's failure. Counted here, apart from its own events.
+ */
+export interface IgnoredWebhooks {
+  count: number;
+  /** How many were answered with each HTTP status, e.g. { "401": 5, "413": 7 }. */
+  byStatus: Record<string, number>;
 }
 
 /** What a check returns. Checks never print; they return findings. */
@@ -77,7 +91,8 @@ export interface RunReport {
   durationMs: number;
   summary: Record<CheckStatus, number>;
   checks: CheckResult[];
-  webhooks: { url: string; events: WebhookTimelineEntry[] };
+  /** The provider's own webhook requests (its timeline), and the noise on its route counted apart. */
+  webhooks: { url: string; events: WebhookTimelineEntry[]; ignored?: IgnoredWebhooks };
   /** Section and quoted sentence of every requirement the checks cite, by id. */
   requirements: Record<RequirementId, RequirementSummary>;
   /** Whether warnings counted as failures (--strict). */

@@ -9,7 +9,17 @@ export interface ReceivedWebhook {
   rawBody: string;
   /** Parsed event when the body is JSON. */
   event?: Record<string, unknown>;
+  /** The signature verified over the raw bytes (whatever became of the event after: see schemaValid). */
   verified: boolean;
+  /**
+   * The provider the receiver attributes the request to: the one whose webhook secret verified its signature
+   * (the path slug, or on the legacy route the slug its body names), or whose secret it was provably made with
+   * (the diagnosis found the digest right but for a fixable mistake, e.g. a re-serialized body). Absent: an
+   * unverifiable request (unsigned, badly signed, oversized, unknown slug), nobody's: noise.
+   */
+  attributedTo?: string;
+  /** Whether the body is a NormalizedWebhookEvent; absent when it was not checked (the signature did not verify). */
+  schemaValid?: boolean;
   /** Which header carried the signature that verified (or was tried). */
   signatureHeader?: string;
   /** Why verification or validation failed, in words (signature diagnosis, schema errors…). */
@@ -39,6 +49,18 @@ export interface WebhookInbox {
   subscribe(listener: (w: ReceivedWebhook) => void): () => void;
 }
 
+/** Whether the receiver accepted the event: signature verified, schema valid, answered 200. */
+export const isAccepted = (w: ReceivedWebhook): boolean => w.verified && w.answeredStatus === 200;
+
+/**
+ * Whether a received request concerns the provider `slug`: attributed to it, or unattributed noise that arrived
+ * on its route (its slug's path, or the legacy route naming it). Another provider's verified events never do.
+ */
+export function concerns(w: ReceivedWebhook, slug: string): boolean {
+  if (w.attributedTo !== undefined) return w.attributedTo === slug;
+  return w.slug === null ? w.event?.['providerSlug'] === slug : w.slug === slug;
+}
+
 /** The string fields that identify an event (each absent when the body does not carry it as a string). */
 export function eventIdentity(
   w: ReceivedWebhook,
@@ -57,6 +79,7 @@ export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
     receivedAt: w.receivedAt,
     ...eventIdentity(w),
     verified: w.verified,
+    ...(w.schemaValid === undefined ? {} : { schemaValid: w.schemaValid }),
     ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
     ...(w.problem ? { diagnosis: w.problem } : {}),
     ...(w.duplicate ? { duplicate: true } : {}),

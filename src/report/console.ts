@@ -4,6 +4,7 @@ import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, hasWidth, type StatusLine, type StatusStream } from './console-status.js';
 import { checkResultLines, verdictLines, waiverLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
+import { ignoredText } from './webhook-facts.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type OutputStream = StatusStream;
@@ -221,7 +222,8 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
         ending.interruptedBy !== undefined
           ? interruptedLines(report, ending.interruptedBy, c)
           : verdictLines(report, c);
-      print([...waiverLines(report, c), '', ...closing]);
+      const ignored = ignoredText(report.webhooks.ignored);
+      print([...waiverLines(report, c), ...(ignored ? [c.dim(terminalSafe(ignored))] : []), '', ...closing]);
     },
   };
 }

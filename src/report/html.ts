@@ -7,6 +7,7 @@ import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
 import { violatedRequirements } from './requirements.js';
 import { isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
+import { ignoredText, schemaText, signatureText } from './webhook-facts.js';
 
 /** Forbids every network fetch: the report is one file and must stay one file. */
 export const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -50,16 +51,17 @@ function quoteMathTable(rows: QuoteMathRow[]): string {
 function webhookTable(events: WebhookTimelineEntry[]): string {
   const diagnoses = sameAsAbove(events.map((ev) => ev.diagnosis ?? ''));
   return table(
-    ['Received', 'Event id', 'Type', 'Action', 'New status', 'Signature', 'Header', 'Diagnosis'],
+    ['Received', 'Event id', 'Type', 'Action', 'New status', 'Signature', 'Schema', 'Header', 'Diagnosis'],
     events.map((ev, i) => ({
-      cls: ev.verified ? '' : 'bad',
+      cls: ev.verified && ev.schemaValid !== false ? '' : 'bad',
       cells: [
         td(ev.receivedAt),
         td(ev.eventId ?? ''),
         td(ev.eventType ?? ''),
         td(ev.actionId ?? ''),
         td(ev.newStatus ?? ''),
-        td(`${ev.verified ? 'verified' : 'NOT verified'}${ev.duplicate ? ' (duplicate)' : ''}`),
+        td(`${signatureText(ev)}${ev.duplicate ? ' (duplicate)' : ''}`),
+        td(schemaText(ev)),
         td(ev.header ?? ''),
         td(diagnoses[i] ?? ''),
       ],
@@ -176,6 +178,7 @@ export function renderHtml(input: RunReport): string {
         `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`,
     ).join('') + (waived > 0 ? `<span class="count waived"><strong>${waived}</strong>waived</span>` : '');
   const events = report.webhooks.events;
+  const ignored = ignoredText(report.webhooks.ignored);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -204,6 +207,7 @@ ${waiversHtml(report)}
 <h2>Webhook timeline</h2>
 <p>Receiver address given to the provider: <code>${e(report.webhooks.url)}</code></p>
 ${events.length > 0 ? webhookTable(events) : '<p>No webhook event was received during the run.</p>'}
+${ignored ? `<p class="ignored">${e(ignored)}</p>` : ''}
 </section>
 <details id="inputs"><summary>Run inputs (for provcert replay)</summary>${pre(formatValue(report.inputs))}</details>
 <footer>provcert ${e(report.tool.version)} · contract ${e(report.contract.version)} (spec ${e(report.contract.spec)}) · started ${e(report.startedAt)} · finished ${e(report.finishedAt)}</footer>

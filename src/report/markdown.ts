@@ -13,6 +13,7 @@ import {
 import { maskReport } from './mask.js';
 import { violatedRequirements } from './requirements.js';
 import { failingWaivers, isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
+import { ignoredText, schemaText } from './webhook-facts.js';
 
 const STATUS_CELL: Record<CheckStatus, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error' };
 const WAIVED_CELL = '🟡 waived';
@@ -69,13 +70,14 @@ function quoteMathTable(rows: QuoteMathRow[]): string {
 function webhookTable(events: WebhookTimelineEntry[]): string {
   const diagnoses = sameAsAbove(events.map((ev) => ev.diagnosis ?? ''));
   return table(
-    ['Received', 'Event', 'Action', 'New status', 'Signature', 'Diagnosis'],
+    ['Received', 'Event', 'Action', 'New status', 'Signature', 'Schema', 'Diagnosis'],
     events.map((ev, i) => [
       mdText(ev.receivedAt),
       mdText(`${ev.eventType ?? ''} ${ev.eventId ?? ''}`.trim()),
       mdText(ev.actionId ?? ''),
       mdText(ev.newStatus ?? ''),
       `${ev.verified ? '✅ verified' : '❌ not verified'}${ev.header ? ` (${mdText(ev.header)})` : ''}${ev.duplicate ? ' duplicate' : ''}`,
+      `${ev.schemaValid === false ? '❌ ' : ''}${schemaText(ev)}`,
       mdText(diagnoses[i] ?? ''),
     ]),
   );
@@ -156,5 +158,7 @@ export function renderMarkdown(input: RunReport): string {
     const lines = warnings.map(({ id, w }) => `- \`${id}\` [\`${w.requirement}\`]: ${mdText(w.message)}`);
     sections.push('### Warnings (do not affect the verdict)', uniqueLines(lines).join('\n'));
   }
+  const ignored = ignoredText(report.webhooks.ignored);
+  if (ignored) sections.push(`### Ignored webhook requests\n\n${mdText(ignored)}`);
   return `${sections.join('\n\n')}\n`;
 }

@@ -1,9 +1,11 @@
-import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
+import { concerns, type ReceivedWebhook, type WebhookInbox } from '../model/webhooks.js';
 
-/** Whether a received webhook is this provider's: posted to its slug's route, or naming it on the legacy route. */
+/**
+ * Whether a received webhook is this provider's to see: attributed to it (its secret verified the signature), or
+ * unattributed noise on its own route. Another provider's verified events never are, whatever route they used.
+ */
 export function belongsTo(w: ReceivedWebhook, slug: string): boolean {
-  if (w.slug !== null) return w.slug === slug;
-  return w.event?.['providerSlug'] === slug;
+  return concerns(w, slug);
 }
 
 /**

@@ -22,6 +22,7 @@ import { createResources } from './resources-impl.js';
 import { readProviderInfo, stoppedRun } from './root-cause.js';
 import { type RunHooks, scheduleChecks } from './schedule.js';
 import { applyStrict } from './strict.js';
+import { webhookSection } from './webhook-section.js';
 
 export interface RunDeps {
   contract: Contract;
@@ -199,10 +200,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
       durationMs: Math.round(performance.now() - started),
       summary,
       checks: results,
-      webhooks: {
-        url: inbox.urlFor(slug),
-        events: inbox.all().map(timelineEntry),
-      },
+      webhooks: webhookSection(inbox, slug, resources.createdActions()),
       inputs: recordInputs(config, runId),
       requirements: citedRequirements(catalog, defs, results),
       ...(strict ? { strict: true } : {}),

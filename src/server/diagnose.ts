@@ -7,7 +7,6 @@ export type SignatureMistake =
   | 'non-canonical-header'
   | 'empty-value'
   | 'malformed-value'
-  | 'uppercase-hex'
   | 'base64'
   | 'sha256-prefix'
   | 'secret-whitespace'
@@ -18,6 +17,11 @@ export interface SignatureDiagnosis {
   mistakes: SignatureMistake[];
   /** One line for people. Never contains the secret or the expected signature. */
   message: string;
+  /**
+   * The digest was made with the expected secret (but for a fixable mistake such as a re-serialized body): the
+   * sender holds the secret, so the request is that provider's own, not a stranger's.
+   */
+  sameSecret: boolean;
 }
 
 export interface SignatureDiagnosisInput {
@@ -62,8 +66,8 @@ function decodeDigest(value: string): { digest?: Buffer; mistakes: SignatureMist
     mistakes.push('sha256-prefix');
     v = v.slice(prefix[0].length);
   }
+  // Hex in either case is accepted (DECISIONS.md, Credentials): uppercase is no mistake.
   if (/^[0-9a-fA-F]{64}$/.test(v)) {
-    if (/[A-F]/.test(v)) mistakes.push('uppercase-hex');
     return { digest: Buffer.from(v, 'hex'), mistakes };
   }
   const asBase64 = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
@@ -98,6 +102,26 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** Events are flat; a body nested deeper than this is not re-serialized (the recursion would overflow the stack). */
+const MAX_RESERIALIZED_DEPTH = 64;
+
+/** How deeply a JSON text nests, by counting brackets outside strings: linear, no recursion. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
 function bodyVariants(raw: Buffer): Variant<Buffer>[] {
   const variants: Variant<Buffer>[] = [{ value: raw }];
   const seen = new Set([raw.toString('utf8')]);
@@ -109,7 +133,7 @@ function bodyVariants(raw: Buffer): Variant<Buffer>[] {
   const text = raw.toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = nestingDepth(text) <= MAX_RESERIALIZED_DEPTH ? JSON.parse(text) : undefined;
   } catch {
     parsed = undefined;
   }
@@ -129,11 +153,10 @@ const MISTAKE_TEXT: Record<
   Exclude<SignatureMistake, 'secret-whitespace' | 'reserialized-body' | 'non-canonical-header'>,
   string
 > = {
-  'missing-header': `no signature header: send the lowercase hex HMAC-SHA256 of the raw body in ${CANONICAL}`,
+  'missing-header': `no signature header: send the hex HMAC-SHA256 of the raw body in ${CANONICAL}`,
   'empty-value': `the ${CANONICAL} header is empty`,
   'malformed-value': 'the value is neither 64 hex characters nor a base64 SHA-256 digest',
-  'uppercase-hex': 'the hex digits are uppercase; send lowercase hex',
-  base64: 'the digest is base64-encoded; send it as lowercase hex',
+  base64: 'the digest is base64-encoded; send it as hex',
   'sha256-prefix': 'the value carries a "sha256=" prefix; send the bare hex digest',
   'different-secret':
     "it matches no common mistake (re-serialized JSON, whitespace around the secret, encodings): most likely it was signed with a different secret (an old or rotated one, or another environment's) — which one cannot be known here",
@@ -191,5 +214,5 @@ function conclude(mistakes: SignatureMistake[], notes: string[], digestMatched =
     }
   }
   const tail = digestMatched ? ' (the digest is otherwise right)' : '';
-  return { mistakes, message: `signature rejected: ${texts.join('; ')}${tail}` };
+  return { mistakes, message: `signature rejected: ${texts.join('; ')}${tail}`, sameSecret: digestMatched };
 }

@@ -21,11 +21,15 @@ export function findSignatureHeader(
   return undefined;
 }
 
-const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
+/** Hex in either case: the contract says "hex" (DECISIONS.md, Credentials); provcert itself sends lowercase. */
+const HEX_64 = /^[0-9a-fA-F]{64}$/;
 
-/** Constant-time check of a received signature against an HMAC digest computed while the body streamed in. */
+/**
+ * Constant-time check of a received signature against an HMAC digest computed while the body streamed in. The
+ * hex is decoded to bytes first, so the comparison is case-insensitive and its time does not depend on the case.
+ */
 export function digestMatches(digest: Buffer, received: string): boolean {
-  if (received.length !== 64 || !LOWER_HEX_64.test(received)) return false;
+  if (received.length !== 64 || !HEX_64.test(received)) return false;
   return timingSafeEqual(digest, Buffer.from(received, 'hex'));
 }
 

@@ -4,7 +4,7 @@ import type { ReceivedWebhook } from '../model/webhooks.js';
 import type { Contract } from '../spec/contract.js';
 import { isSensitiveHeader, MASK } from '../util/redact.js';
 import { readSignedBody } from './body-reader.js';
-import { diagnoseSignature } from './diagnose.js';
+import { diagnoseSignature, type SignatureDiagnosis } from './diagnose.js';
 import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendText } from './http-io.js';
 import { type InflightBudget, type IngestLimits, RETRY_AFTER_S } from './limits.js';
 import type { RateGate } from './rate-gate.js';
@@ -90,7 +90,9 @@ interface Exchange {
 }
 
 /** What a request's record says beyond the exchange itself. */
-type Details = Partial<Pick<NewWebhook, 'rawBody' | 'signatureHeader' | 'event' | 'verified'>>;
+type Details = Partial<
+  Pick<NewWebhook, 'rawBody' | 'signatureHeader' | 'event' | 'verified' | 'attributedTo' | 'schemaValid'>
+>;
 
 /** POST /api/v1/webhooks/{slug} and the legacy POST /api/v1/webhooks (slug null). Never throws. */
 export async function handleWebhook(
@@ -120,15 +122,12 @@ export async function handleWebhook(
       closeConnection: true,
     });
   }
+  // A wrong Content-Type is answered 415 only once the signature is checked (the body is read under the same
+  // limits): a verified sender's mistake is then that provider's, anyone else's is noise.
   const contentType = req.headers['content-type'];
-  if (!isJsonContentType(contentType)) {
-    return reject(x, {
-      status: 415,
-      code: 'INVALID_ARGUMENT',
-      message: `Content-Type must be application/json (found ${contentType === undefined ? 'none' : `"${logSafe(contentType, 60)}"`})`,
-      closeConnection: true,
-    });
-  }
+  const wrongType = isJsonContentType(contentType)
+    ? undefined
+    : `Content-Type must be application/json (found ${contentType === undefined ? 'none' : `"${logSafe(contentType, 60)}"`})`;
 
   const reading = readSignedBody(req, pathSecret, {
     maxBytes: deps.limits.maxBodyBytes,
@@ -147,7 +146,7 @@ export async function handleWebhook(
         ...(busy ? { headers: { 'retry-after': String(RETRY_AFTER_S) } } : {}),
       });
     }
-    await accept(x, read.body, read.digest, pathSecret);
+    await accept(x, read.body, read.digest, pathSecret, wrongType);
   } finally {
     reading.release();
   }
@@ -163,6 +162,8 @@ function reject(x: Exchange, r: Rejection, details: Details = {}): void {
     slug: x.slug,
     headers: maskHeaders(req.headers),
     verified: details.verified ?? false,
+    ...(details.attributedTo === undefined ? {} : { attributedTo: details.attributedTo }),
+    ...(details.schemaValid === undefined ? {} : { schemaValid: details.schemaValid }),
     answeredStatus: r.status,
     duplicate: false,
     rawBody: (details.rawBody ?? '').slice(0, REJECTED_BODY_KEPT),
@@ -177,12 +178,17 @@ function reject(x: Exchange, r: Rejection, details: Details = {}): void {
   if (gate.ok) deps.log(describe(entry));
 }
 
-/** Verify, parse, validate, attribute and durably log one fully read body; answer 200 once it is on disk. */
+/**
+ * Verify, attribute, parse, validate and durably log one fully read body; answer 200 once it is on disk. The
+ * request is attributed to a provider only once its signature verifies with that provider's secret (or the
+ * diagnosis proves it was made with it); until then nothing in it is believed, not even the slug it names.
+ */
 async function accept(
   x: Exchange,
   body: Buffer,
   streamedDigest: Buffer | undefined,
   knownSecret: string | undefined,
+  wrongType: string | undefined,
 ): Promise<void> {
   const { req, res, slug, deps } = x;
   const rawBody = body.toString('utf8');
@@ -193,6 +199,7 @@ async function accept(
   // The legacy route learns the provider from the body; its secret, never the shared one, verifies it.
   let secret = knownSecret;
   let digest = streamedDigest;
+  let signer = slug;
   if (secret === undefined) {
     const named = namedProvider(rawBody);
     if (named === undefined) {
@@ -222,21 +229,40 @@ async function accept(
     const hmac = signatureHmac(secret);
     hmac.update(body);
     digest = hmac.digest();
+    signer = named;
   }
 
   if (!signature || digest === undefined || !digestMatches(digest, signature.value)) {
     const message = signature
-      ? `signature in ${signature.name} does not match the HMAC-SHA256 (lowercase hex) of the raw body`
-      : `missing signature: send the lowercase hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
+      ? `signature in ${signature.name} does not match the HMAC-SHA256 (hex) of the raw body`
+      : `missing signature: send the hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
     const problem = explain(x, body, secret);
     const hint =
       problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
+    const parsed = parsedEvent(rawBody);
     return reject(
       x,
       { status: 401, code: 'UNAUTHORIZED', message: message + hint, problem: problem.message },
+      {
+        ...details,
+        ...parsed,
+        ...(problem.sameSecret && signer !== null && !replayed(deps.store, signer, parsed.event)
+          ? { attributedTo: signer }
+          : {}),
+      },
+    );
+  }
+  details.verified = true;
+  if (signer !== null) details.attributedTo = signer;
+  if (wrongType !== undefined) {
+    return reject(
+      x,
+      { status: 415, code: 'INVALID_ARGUMENT', message: wrongType },
       { ...details, ...parsedEvent(rawBody) },
     );
   }
+  // Not schema-valid until it parses and validates (a verified body that is not JSON is not a valid event either).
+  details.schemaValid = false;
 
   let parsed: unknown;
   try {
@@ -259,6 +285,7 @@ async function accept(
   const event = parsed as Record<string, unknown>;
   details.event = event;
   const validation = deps.contract.validate('NormalizedWebhookEvent', event);
+  details.schemaValid = validation.valid;
   if (!validation.valid) {
     const shown = validation.problems.slice(0, MAX_SCHEMA_PROBLEMS_SHOWN).map((p) => p.text);
     const more = validation.problems.length - shown.length;
@@ -298,7 +325,6 @@ async function accept(
       rawBody,
     }));
   } catch {
-    details.verified = true;
     return reject(
       x,
       { status: 500, code: 'INTERNAL_ERROR', message: 'the event could not be recorded durably; retry later' },
@@ -313,6 +339,8 @@ async function accept(
     rawBody,
     event,
     verified: true,
+    ...(signer === null ? {} : { attributedTo: signer }),
+    schemaValid: true,
     signatureHeader: signature.name,
     answeredStatus: 200,
     duplicate,
@@ -320,12 +348,36 @@ async function accept(
   if (deps.log) deps.log(describe(entry));
 }
 
-function explain(x: Exchange, body: Buffer, secret: string): { mistakes: string[]; message: string } {
+type Explained = Pick<SignatureDiagnosis, 'mistakes' | 'message' | 'sameSecret'>;
+
+function explain(x: Exchange, body: Buffer, secret: string): Explained {
   if (body.length > DIAGNOSE_MAX_BYTES)
-    return { mistakes: [], message: `signature rejected (a body of ${body.length} bytes is not diagnosed)` };
+    return {
+      mistakes: [],
+      message: `signature rejected (a body of ${body.length} bytes is not diagnosed)`,
+      sameSecret: false,
+    };
   if (!x.deps.diagnoses.pass().ok)
-    return { mistakes: [], message: 'signature rejected (not diagnosed: too many bad signatures this second)' };
-  return diagnoseSignature({ rawBody: body, secret, headers: x.req.headers });
+    return {
+      mistakes: [],
+      message: 'signature rejected (not diagnosed: too many bad signatures this second)',
+      sameSecret: false,
+    };
+  try {
+    return diagnoseSignature({ rawBody: body, secret, headers: x.req.headers });
+  } catch {
+    // The diagnosis is a courtesy: whatever an unauthenticated body does to it, the answer stays a 401.
+    return { mistakes: [], message: 'signature rejected (the body could not be diagnosed)', sameSecret: false };
+  }
+}
+
+/**
+ * A provably-own digest on an event already accepted from that provider is someone re-sending a captured event
+ * (re-formatted, or in another header), not the provider's signing mistake: it stays unattributed.
+ */
+function replayed(store: WebhookStore, slug: string, event: Record<string, unknown> | undefined): boolean {
+  const eventId = event?.['eventId'];
+  return typeof eventId === 'string' && store.hasApplied(slug, eventId);
 }
 
 /** The providerSlug a legacy-route body names, if it is a JSON object with one. */
@@ -343,7 +395,7 @@ function namedProvider(rawBody: string): string | undefined {
 }
 
 /** The event fields, when a rejected body is still JSON (so the log can say which event failed). */
-function parsedEvent(rawBody: string): Partial<NewWebhook> {
+function parsedEvent(rawBody: string): Pick<NewWebhook, 'event'> | Record<string, never> {
   try {
     const v: unknown = JSON.parse(rawBody);
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? { event: v as Record<string, unknown> } : {};

@@ -26,9 +26,9 @@ interface Waiter {
 export interface StoreOptions {
   /** File operations of the logs (tests inject failures). */
   io?: LogIo;
-  /** This process's accepted events kept in memory for the run (oldest dropped first). */
+  /** Accepted events kept in memory per provider for the run (its oldest dropped first). */
   keptAccepted?: number;
-  /** Rejected and duplicate requests kept in memory (they are never written to disk). */
+  /** Rejected and duplicate requests kept in memory per provider, and unattributed ones (noise) in one shared lot. */
   keptUnlogged?: number;
 }
 
@@ -57,6 +57,12 @@ const isLoggedEvent = (r: unknown): r is LoggedEvent => {
 
 const dedupKey = (providerSlug: string, eventId: string): string => `${providerSlug}\u0000${eventId}`;
 const isLogged = (w: ReceivedWebhook): boolean => w.verified && w.answeredStatus === 200 && !w.duplicate;
+/**
+ * Retention is per provider the receiver attributed a request to, so no provider's flood can evict another's
+ * events; unattributed requests (noise: anyone can send them) share one bounded lot of their own.
+ */
+const NOISE_BUCKET = '';
+const bucketOf = (w: ReceivedWebhook): string => w.attributedTo ?? NOISE_BUCKET;
 const listedUnder = (w: ReceivedWebhook, slug: string): boolean =>
   w.slug === slug || (w.slug === null && w.event?.['providerSlug'] === slug);
 
@@ -78,7 +84,8 @@ export class WebhookStore {
   private readonly openBySlug = new Map<string | null, AppendLog>();
   private readonly acceptedCount = new Map<string, number>();
   private session: ReceivedWebhook[] = [];
-  private sessionAccepted = 0;
+  /** Entries held per retention bucket (a provider, or the shared noise bucket), accepted and other. */
+  private readonly held = new Map<string, { accepted: number; unlogged: number }>();
   private readonly waiters = new Set<Waiter>();
   /** Live listeners (event streams); undefined while none, so recording costs nothing extra. */
   private listeners: Set<(w: ReceivedWebhook) => void> | undefined;
@@ -170,12 +177,16 @@ export class WebhookStore {
     return { duplicate: false };
   }
 
+  /** Whether this provider's event `eventId` was accepted before (durably, or its first delivery is being written). */
+  hasApplied(providerSlug: string, eventId: string): boolean {
+    return this.applied.has(dedupKey(providerSlug, eventId));
+  }
+
   /** Note one answered request (accepted or not), in arrival order, and wake matching waiters. */
   record(webhook: NewWebhook): ReceivedWebhook {
     const entry: ReceivedWebhook = { seq: this.nextSeq++, ...webhook };
     this.session.push(entry);
-    if (isLogged(entry)) this.sessionAccepted++;
-    this.trim();
+    this.hold(entry);
     for (const waiter of this.waiters) {
       if (waiter.predicate(entry)) waiter.resolve(entry);
     }
@@ -203,19 +214,33 @@ export class WebhookStore {
     }
   }
 
-  /** Bounded memory: keep the newest accepted and the newest other entries; trim in chunks, not per request. */
-  private trim(): void {
-    const unlogged = this.session.length - this.sessionAccepted;
-    if (this.sessionAccepted <= this.keptAccepted * 1.1 && unlogged <= this.keptUnlogged * 1.1) return;
-    let keepAccepted = Math.min(this.sessionAccepted, this.keptAccepted);
-    let keepUnlogged = Math.min(unlogged, this.keptUnlogged);
-    const kept: ReceivedWebhook[] = [];
-    for (let i = this.session.length - 1; i >= 0; i--) {
-      const w = this.session[i] as ReceivedWebhook;
-      if (isLogged(w) ? keepAccepted-- > 0 : keepUnlogged-- > 0) kept.push(w);
+  /**
+   * Bounded memory per bucket: the newest accepted and the newest other entries of each provider, and the newest
+   * unattributed ones. A bucket is trimmed in chunks (at 110 % of its quota), not per request.
+   */
+  private hold(entry: ReceivedWebhook): void {
+    const key = bucketOf(entry);
+    let counts = this.held.get(key);
+    if (counts === undefined) {
+      counts = { accepted: 0, unlogged: 0 };
+      this.held.set(key, counts);
     }
-    this.session = kept.reverse();
-    this.sessionAccepted = this.session.filter(isLogged).length;
+    if (isLogged(entry)) counts.accepted++;
+    else counts.unlogged++;
+    if (counts.accepted > this.keptAccepted * 1.1 || counts.unlogged > this.keptUnlogged * 1.1) this.trim(key, counts);
+  }
+
+  /** Drop the oldest entries of one bucket down to its quotas; the other buckets are untouched. */
+  private trim(key: string, counts: { accepted: number; unlogged: number }): void {
+    let dropAccepted = Math.max(0, counts.accepted - this.keptAccepted);
+    let dropUnlogged = Math.max(0, counts.unlogged - this.keptUnlogged);
+    counts.accepted -= dropAccepted;
+    counts.unlogged -= dropUnlogged;
+    this.session = this.session.filter((w) => {
+      if (bucketOf(w) !== key) return true;
+      if (isLogged(w)) return dropAccepted-- <= 0;
+      return dropUnlogged-- <= 0;
+    });
   }
 
   /** This process's received requests (the newest ones, see StoreOptions), oldest first. */

@@ -43,6 +43,19 @@ function play(report: RunReport, stream: Capture, options: { color: boolean; int
 }
 
 describe('createConsoleReporter', () => {
+  it('says the unverifiable webhook requests it ignored apart, before the verdict, and only when there were some', () => {
+    const report = passingReport();
+    const ignored = { count: 12, byStatus: { '413': 7, '401': 5 } };
+    const out = play({ ...report, webhooks: { ...report.webhooks, ignored } }, new Capture(), {
+      color: false,
+      interactive: false,
+    });
+    expect(out).toContain(
+      "12 unverifiable webhook requests ignored (HTTP 401 ×5, 413 ×7): not signed with the provider's secret, so not counted against it\n",
+    );
+    expect(play(report, new Capture(), { color: false, interactive: false })).not.toContain('ignored');
+  });
+
   it('prints plain lines without colour or spinner when not interactive', () => {
     const out = play(failingReport(), new Capture(), { color: false, interactive: false });
     const lines = out.split('\n');

@@ -81,6 +81,20 @@ describe('renderHtml (static)', () => {
     expect(out).toContain('<ul class="details"><li>same detail (×2)</li><li>other detail</li></ul>');
   });
 
+  it('shows the signature and the schema as two facts, and counts ignored requests apart', () => {
+    const report = failingReport();
+    const event = report.webhooks.events[0];
+    if (!event) throw new Error('the sample report has a webhook event');
+    const events = [{ ...event, eventId: 'evt-9', verified: true, schemaValid: false, diagnosis: 'no timestamp' }];
+    const ignored = { count: 1, byStatus: { '401': 1 } };
+    const out = renderHtml({ ...report, webhooks: { ...report.webhooks, events, ignored } });
+    const timeline = out.slice(out.indexOf('<section id="webhooks">'));
+    expect(timeline).toMatch(/<th>Signature<\/th><th>Schema<\/th>/);
+    expect(timeline).toMatch(/<td>verified<\/td><td>invalid<\/td>/);
+    expect(timeline).not.toContain('NOT verified');
+    expect(timeline).toContain('1 unverifiable webhook request ignored (HTTP 401 ×1)');
+  });
+
   it('escapes every provider string', () => {
     expect(html).not.toContain(INJECTED_SCRIPT);
     expect(html).not.toContain(INJECTED_IMG);

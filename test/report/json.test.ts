@@ -31,6 +31,16 @@ describe('renderJson and spec/report.schema.json', () => {
     expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it('validates the webhook facts: schemaValid beside verified, and the ignored requests counted by status', () => {
+    const report = failingReport();
+    const events = report.webhooks.events.map((e) => ({ ...e, verified: true, schemaValid: false }));
+    const ignored = { count: 12, byStatus: { '401': 5, '413': 7 } };
+    const parsed = JSON.parse(renderJson({ ...report, webhooks: { ...report.webhooks, events, ignored } })) as object;
+    expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
+    const bad = { ...report, webhooks: { ...report.webhooks, ignored: { count: 1, byStatus: { teapot: 1 } } } };
+    expect(validate(JSON.parse(renderJson(bad)))).toBe(false);
+  });
+
   it('rejects what the format does not allow', () => {
     const report = JSON.parse(renderJson(failingReport())) as {
       checks: Record<string, unknown>[];

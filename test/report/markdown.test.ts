@@ -44,6 +44,27 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('shows the signature and the schema as two facts, and counts ignored requests apart', () => {
+    const report = failingReport();
+    const checks = report.checks.map((c) =>
+      c.id === 'webhook'
+        ? {
+            ...c,
+            webhookTimeline: [
+              { receivedAt: '2025-03-01T10:00:01.000Z', eventId: 'evt-9', verified: true, schemaValid: false },
+            ],
+          }
+        : c,
+    );
+    const ignored = { count: 12, byStatus: { '401': 5, '413': 7 } };
+    const md = renderMarkdown({ ...report, checks, webhooks: { ...report.webhooks, ignored } });
+    expect(md).toContain('| evt-9 |  |  | ✅ verified | ❌ invalid |');
+    expect(md).toContain(
+      "### Ignored webhook requests\n\n12 unverifiable webhook requests ignored (HTTP 401 ×5, 413 ×7): not signed with the provider's secret, so not counted against it",
+    );
+    expect(renderMarkdown(report)).not.toContain('Ignored webhook requests');
+  });
+
   it('keeps provider text inert: no raw HTML outside code blocks, no table breaks, no control characters', () => {
     const md = renderMarkdown(failingReport());
     const outsideCode = md.replace(/```[\s\S]*?```/g, '');

@@ -66,6 +66,8 @@ describe('webhook receiver: accepted events', () => {
       duplicate: false,
       signatureHeader: 'x-service-signature',
       slug: 'demo',
+      attributedTo: 'demo',
+      schemaValid: true,
     });
   });
 
@@ -77,6 +79,20 @@ describe('webhook receiver: accepted events', () => {
     });
     expect(answer.status).toBe(200);
     expect(server.all().at(-1)?.signatureHeader).toBe('x-provider-signature');
+  });
+
+  it.each([
+    ['uppercase', (hex: string) => hex.toUpperCase()],
+    ['mixed-case', (hex: string) => hex.replace(/[a-f]/g, (d, i: number) => (i % 2 ? d.toUpperCase() : d))],
+  ])('accepts a %s hex signature (the contract says "hex"), on the slug and the legacy route', async (_n, recase) => {
+    for (const target of [url(), `${server.url}/api/v1/webhooks`]) {
+      const body = JSON.stringify(event());
+      const signature = recase(sign(SECRET, body));
+      expect(signature).not.toBe(sign(SECRET, body));
+      const answer = await post(target, body, { 'content-type': 'application/json', 'x-service-signature': signature });
+      expect(answer.status).toBe(200);
+      expect(server.all().at(-1)).toMatchObject({ verified: true, schemaValid: true, attributedTo: 'demo' });
+    }
   });
 
   it('accepts the legacy slugless route and logs it apart', async () => {
@@ -119,6 +135,11 @@ interface BadCase {
   code: string;
   message: RegExp;
   problem?: RegExp;
+  /**
+   * What the receiver records besides the rejection: the signature and schema facts, and whom the request is
+   * attributed to. Default: an unverified, unattributed request (noise).
+   */
+  facts?: { verified: boolean; attributedTo: string; schemaValid?: boolean };
 }
 
 const body = (overrides: Record<string, unknown> = {}): string => JSON.stringify(event(overrides));
@@ -156,6 +177,7 @@ const badCases: BadCase[] = [
     code: 'UNAUTHORIZED',
     message: /does not match/,
     problem: /pretty-printed with 2 spaces/,
+    facts: { verified: false, attributedTo: 'demo' },
   },
   {
     name: 'correct signature in the non-canonical x-signature header',
@@ -167,6 +189,7 @@ const badCases: BadCase[] = [
     code: 'UNAUTHORIZED',
     message: /x-service-signature/,
     problem: /"x-signature", which is not accepted/,
+    facts: { verified: false, attributedTo: 'demo' },
   },
   {
     name: 'empty body, signed',
@@ -174,6 +197,7 @@ const badCases: BadCase[] = [
     status: 400,
     code: 'INVALID_ARGUMENT',
     message: /empty/,
+    facts: { verified: true, attributedTo: 'demo', schemaValid: false },
   },
   {
     name: 'empty body, unsigned',
@@ -188,6 +212,7 @@ const badCases: BadCase[] = [
     status: 400,
     code: 'INVALID_ARGUMENT',
     message: /not valid JSON/,
+    facts: { verified: true, attributedTo: 'demo', schemaValid: false },
   },
   {
     name: 'JSON that is not an object',
@@ -195,6 +220,7 @@ const badCases: BadCase[] = [
     status: 400,
     code: 'INVALID_ARGUMENT',
     message: /JSON object/,
+    facts: { verified: true, attributedTo: 'demo', schemaValid: false },
   },
   {
     name: 'schema-invalid event (no eventId)',
@@ -206,6 +232,7 @@ const badCases: BadCase[] = [
     status: 400,
     code: 'INVALID_ARGUMENT',
     message: /NormalizedWebhookEvent: .*required field "eventId"/,
+    facts: { verified: true, attributedTo: 'demo', schemaValid: false },
   },
   {
     name: 'wrong content type',
@@ -216,6 +243,7 @@ const badCases: BadCase[] = [
     status: 415,
     code: 'INVALID_ARGUMENT',
     message: /application\/json.*text\/plain/,
+    facts: { verified: true, attributedTo: 'demo' },
   },
   {
     name: 'huge body (declared length)',
@@ -240,11 +268,12 @@ const badCases: BadCase[] = [
     status: 400,
     code: 'INVALID_ARGUMENT',
     message: /"demo" in the body does not match "other"/,
+    facts: { verified: true, attributedTo: 'other', schemaValid: true },
   },
 ];
 
 describe('webhook receiver: bad inputs', () => {
-  it.each(badCases)('$name → $status $code, not recorded as verified, server keeps serving', async (c) => {
+  it.each(badCases)('$name → $status $code, not accepted, server keeps serving', async (c) => {
     const before = server.all().length;
     const logged = (await loggedEventIds()).length + (await loggedEventIds('other')).length;
     const answer = await c.send();
@@ -252,11 +281,40 @@ describe('webhook receiver: bad inputs', () => {
     expect(answer.json).toMatchObject({ code: c.code });
     expect((answer.json as { message: string }).message).toMatch(c.message);
     const entry = server.all()[before];
-    expect(entry).toMatchObject({ verified: false, answeredStatus: c.status });
+    expect(entry).toMatchObject({ answeredStatus: c.status, verified: c.facts?.verified ?? false });
+    // The signature and schema facts are separate; only a verified (or provably own) request names its sender.
+    expect(entry?.attributedTo).toBe(c.facts?.attributedTo);
+    expect(entry?.schemaValid).toBe(c.facts?.schemaValid);
     if (c.problem) expect(entry?.problem).toMatch(c.problem);
     expect((await loggedEventIds()).length + (await loggedEventIds('other')).length).toBe(logged);
     await stillServes();
   });
+
+  it.each([
+    [
+      're-formatted, with its original signature',
+      (b: string) => JSON.stringify(JSON.parse(b), null, 2),
+      'x-service-signature',
+    ],
+    ['in the non-canonical x-signature header', (b: string) => b, 'x-signature'],
+  ])(
+    "a captured accepted event re-sent %s is a stranger's replay: 401 and not the provider's",
+    async (_name, alter, header) => {
+      const original = JSON.stringify(event());
+      expect((await signedPost(original)).status).toBe(200);
+      const before = server.all().length;
+      const answer = await post(url(), alter(original), {
+        'content-type': 'application/json',
+        [header]: sign(SECRET, original),
+      });
+      expect(answer.status).toBe(401);
+      const entry = server.all()[before];
+      // The digest is provably made with the secret, but of an event already accepted: nobody's mistake to blame.
+      expect(entry?.problem).toMatch(/otherwise right/);
+      expect(entry).toMatchObject({ verified: false, answeredStatus: 401 });
+      expect(entry?.attributedTo).toBeUndefined();
+    },
+  );
 
   it('cuts a chunked body over the limit with 413 without reading it all', async () => {
     const answer = await new Promise<{ status: number; sentBytes: number }>((resolve, reject) => {
