@@ -153,6 +153,7 @@ function judgeRefusal(x: Explorer, c: RefusalCase, outcome: HttpOutcome): void {
 
 /** Shrink one failure to the smallest order that still fails on the same requirement, and report it. */
 async function reportShrunk(x: Explorer, seed: number, index: number, first: Sent): Promise<void> {
+  const runSeed = x.ctx.config.seed;
   const primary = first.verdict.kind === 'fail' ? first.verdict.cited[0] : undefined;
   let spent = 0;
   const shrunk = await shrinkOrder<Sent>({
@@ -173,8 +174,8 @@ async function reportShrunk(x: Explorer, seed: number, index: number, first: Sen
   if (verdict.kind !== 'fail') return;
   const from =
     minimal === first
-      ? `generated order #${index + 1} of seed ${seed}`
-      : `shrunk from generated order #${index + 1} of seed ${seed} in ${spent} request(s)`;
+      ? `generated order #${index + 1} of seed ${runSeed}`
+      : `shrunk from generated order #${index + 1} of seed ${runSeed} in ${spent} request(s)`;
   const at = verdict.problems.findIndex((_, i) => verdict.cited[i] === primary);
   const main = Math.max(0, at);
   problemAt(
@@ -190,7 +191,7 @@ async function reportShrunk(x: Explorer, seed: number, index: number, first: Sen
   if (verdict.rows.length > 0) {
     x.f.quoteMath ??= verdict.rows.map((r) => ({ ...r, label: `minimal order: ${r.label}` }));
     x.tables.push(
-      `computation for ${compact(minimal.order)} (expected beside the provider):`,
+      'computation for that minimal order (expected beside the provider):',
       ...formatQuoteMathTable(verdict.rows),
     );
   }
