@@ -30,6 +30,8 @@ export const DEFAULT_EXPLORE_BUDGET = 100;
 const TIME_CAP_MS = 20_000;
 /** Requests one failure's shrinking may send, and how many distinct failures are shrunk. */
 const SHRINK_BUDGET = 80;
+/** Shrinking, which starts after the generated orders, stops this long after the time cap. */
+const SHRINK_TIME_MS = 10_000;
 const SHRUNK_FAILURES = 4;
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
 
@@ -161,7 +163,8 @@ async function reportShrunk(x: Explorer, seed: number, index: number, first: Sen
     seed,
     index,
     stillFails: async (order) => {
-      if (spent >= SHRINK_BUDGET || x.ctx.signal.aborted) return undefined;
+      if (spent >= SHRINK_BUDGET || x.ctx.signal.aborted || x.ctx.clock.now() > x.deadline + SHRINK_TIME_MS)
+        return undefined;
       spent++;
       const sent = await send(x, fitOrder(order, x.caps));
       return sent.verdict.kind === 'fail' && primary !== undefined && sent.verdict.cited.includes(primary)

@@ -384,6 +384,16 @@ describe('issue 24: quote-math never fails an honest provider', () => {
     ]);
   });
 
+  it('fails a line option quoted with another quantity than selected', () => {
+    const r = run(
+      withLine(0, { selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150, quantity: 2 }] }),
+    );
+    expect(r.problems).toContain('quote line 1 (offering pizza) has option top/olives × 2; × 1 was selected');
+    expect(
+      r.cited[r.problems.indexOf('quote line 1 (offering pizza) has option top/olives × 2; × 1 was selected')],
+    ).toBe('QUOTE-MATCHES-SELECTION');
+  });
+
   it('accepts a line whose options come in another order', () => {
     const asked: QuoteItemInput[] = [
       {
