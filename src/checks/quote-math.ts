@@ -6,6 +6,7 @@ import { describeAnswer, schemaProblemText, schemaRequirement, schemaWarnings } 
 import { checkQuoteMath, formatQuoteMathTable } from './support/quote-math.js';
 import { exercisesMath } from './support/selection.js';
 import { problemAt } from './support/tx.js';
+import { quoteValidOrder } from './support/valid-order.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 import type { QuoteItemInput } from './views.js';
 
@@ -14,6 +15,8 @@ interface QuotedSelection {
   items: readonly QuoteItemInput[];
   /** Explicit RequestQuoteInput; absent = the run's selection. */
   body?: Record<string, unknown>;
+  /** The provider's own certificationInput must be quoted; a selection provcert derived may meet its own bounds. */
+  mustQuote: boolean;
 }
 
 /** The run's selection, plus a derived one when it does not exercise the math as DECISIONS.md asks. */
@@ -29,6 +32,7 @@ async function selectionsToQuote(ctx: CheckContext): Promise<QuotedSelection[]> 
         ? 'manifest.certificationInput selection'
         : 'selection derived from the catalog',
     items: selection.items,
+    mustQuote: selection.source === 'certificationInput',
   };
   if (selection.source === 'catalog' || exercisesMath(selection.items, catalog)) return [first];
   const derived = await ctx.resources.derivedSelection();
@@ -43,6 +47,7 @@ async function selectionsToQuote(ctx: CheckContext): Promise<QuotedSelection[]> 
       label: 'selection derived from the catalog (quantity 2 with a priced option, two lines)',
       items: derived.items,
       body,
+      mustQuote: false,
     },
   ];
 }
@@ -75,16 +80,32 @@ export const check: CheckDefinition = {
       ctx.resources.catalog(),
       selectionsToQuote(ctx),
     ]);
-    const attempts = await Promise.all(
-      selections.map(async (s) => ({ s, attempt: await ctx.resources.requestQuote(s.body) })),
+    const answers = await Promise.all(
+      selections.map(async (s) => ({ s, answer: await quoteValidOrder(() => ctx.resources.requestQuote(s.body)) })),
     );
     const rows: QuoteMathRow[] = [];
     const summaries: string[] = [];
     const many = selections.length > 1;
 
-    for (const { s, attempt } of attempts) {
+    let refused = 0;
+    for (const { s, answer } of answers) {
       const prefix = many ? `(${s.label}) ` : '';
+      const { attempt } = answer;
       const { outcome } = attempt;
+      if (answer.retriedAfter)
+        f.warn(
+          `${prefix}POST /quote answered ${answer.retriedAfter} once; it was retried (DECISIONS: a 5xx fails only when it repeats)`,
+          'ROUTE-QUOTE',
+        );
+      if (answer.refusal && !s.mustQuote) {
+        keepEvidence(f, outcome);
+        f.warn(
+          `${prefix}refused a valid order: ${answer.refusal} (a provider's own bound; the contract states none)`,
+          'ROUTE-QUOTE',
+        );
+        refused++;
+        continue;
+      }
       if (!attempt.quote) {
         if (attempt.schemaProblems) {
           const json = outcome.kind === 'response' ? outcome.json : undefined;
@@ -134,6 +155,13 @@ export const check: CheckDefinition = {
       );
     }
 
+    if (refused === answers.length && !f.failed)
+      return {
+        status: 'skip',
+        message: 'every selection was refused with a clear 4xx ErrorResponse, so the quote math could not be checked',
+        evidence: [],
+        warnings: f.outcome('').warnings ?? [],
+      };
     if (rows.length > 0) f.quoteMath = rows;
     const out: CheckOutcome = f.outcome(`${summaries.join('; ')}: selection, line math, totals and validity hold`);
     if (out.status === 'fail' && rows.length > 0)

@@ -15,6 +15,7 @@ import { check as paymentOptions } from './payment-options.js';
 import { check as paymentPending } from './payment-pending.js';
 import { check as quoteBinding } from './quote-binding.js';
 import { check as quoteExpiry } from './quote-expiry.js';
+import { check as quoteExplore } from './quote-explore.js';
 import { check as quoteMath } from './quote-math.js';
 import { check as quoteValidation } from './quote-validation.js';
 import { check as search } from './search.js';
@@ -37,6 +38,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   signature,
   quoteMath,
   quoteValidation,
+  quoteExplore,
   quoteExpiry,
   quoteBinding,
   actionValidation,

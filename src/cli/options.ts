@@ -168,7 +168,8 @@ export function runOptions(command: Command): Command {
     .option('--max-expiry-wait <s>', 'longest wait for a quote to expire (default 120)')
     .option('--only <ids>', 'run only these check ids (comma-separated)')
     .option('--skip <ids>', 'skip these check ids (comma-separated)')
-    .option('--seed <seed>', 'seed for generated test data (recorded in the report for replay)')
+    .option('--seed <seed>', 'seed for generated test data and explored orders (recorded in the report for replay)')
+    .option('--explore <n>', 'generated orders quote-explore sends (default 100; 0 turns exploration off)')
     .option('--strict', 'count warnings as failures (a zero-warning gate); default: warnings never fail a run')
     .option('--concurrency <n>', 'checks running at once (default 8)');
   return noColorOption(

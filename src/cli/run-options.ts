@@ -96,6 +96,7 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
     ...(raw.only ? { only: checkIds('only', raw.only) as CheckId[] } : {}),
     ...(raw.skip ? { skip: checkIds('skip', raw.skip) as CheckId[] } : {}),
     seed: raw.seed ?? randomBytes(4).toString('hex'),
+    ...(raw.explore !== undefined ? { explore: parseIntegerFlag('--explore', raw.explore, 100, 0, 10_000) } : {}),
     maxBodyBytes: 5 * 1024 * 1024,
     concurrency: parseIntegerFlag('--concurrency', raw.concurrency, 8, 1, 64),
     ...(raw.strict ? { strict: true } : {}),

@@ -21,6 +21,7 @@ export interface RawRunOptions {
   only?: string;
   skip?: string;
   seed?: string;
+  explore?: string;
   strict?: boolean;
   concurrency?: string;
 }

@@ -27,6 +27,7 @@ export const OPTION_KINDS: Readonly<Record<OptionKey, OptionKind>> = {
   only: 'list',
   skip: 'list',
   seed: 'string',
+  explore: 'integer',
   strict: 'boolean',
   concurrency: 'integer',
   // A file reporter's option is a path (json, junit, markdown, html).

@@ -12,6 +12,7 @@ export const CHECK_IDS = [
   'signature',
   'quote-math',
   'quote-validation',
+  'quote-explore',
   'quote-expiry',
   'quote-binding',
   'action-validation',

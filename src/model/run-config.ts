@@ -21,7 +21,9 @@ export interface RunConfig {
   maxExpiryWaitS: number;
   only?: CheckId[];
   skip?: CheckId[];
-  /** Seed for generated test data (idempotency keys, customer), recorded for replay. */
+  /** Generated orders quote-explore sends (--explore; undefined = its default, 0 = off). */
+  explore?: number;
+  /** Seed for generated test data (idempotency keys, customer, explored orders), recorded for replay. */
   seed: string;
   maxBodyBytes: number;
   /** Concurrency of independent checks. */

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkQuoteMath,
-  formatQuoteMathTable,
-  pairLines,
-  selectionProblems,
-} from '../../src/checks/support/quote-math.js';
+import { matchLines } from '../../src/checks/support/line-match.js';
+import { checkQuoteMath, formatQuoteMathTable, selectionProblems } from '../../src/checks/support/quote-math.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from '../../src/checks/views.js';
 
 const catalog: CatalogView = {
@@ -282,11 +278,11 @@ describe('checkQuoteMath', () => {
   });
 });
 
-describe('pairLines and selectionProblems', () => {
+describe('matchLines and selectionProblems', () => {
   it('pairs lines by offering even when reordered', () => {
     const q = goodQuote();
     const reversed = [...q.lines].reverse();
-    const { pairs, unmatchedItems, unmatchedLines } = pairLines(items, reversed);
+    const { pairs, unmatchedItems, unmatchedLines } = matchLines(items, reversed);
     expect(pairs.map((p) => [p.item.offeringId, p.lineIndex])).toEqual([
       ['pizza', 1],
       ['water', 0],
@@ -310,5 +306,125 @@ describe('formatQuoteMathTable', () => {
     const table = formatQuoteMathTable(rows);
     expect(table).toContain('✗ total                   expected 3749 (3350 + 399 − 0), provider 3700');
     expect(table.filter((l) => l.startsWith('✓'))).toHaveLength(rows.length - 1);
+  });
+});
+
+describe('issue 24: quote-math never fails an honest provider', () => {
+  it.each([
+    ['optionsTotal', { optionsTotal: undefined }, /not checked: line 1 optionsTotal \(the quote omits it\)/],
+    ['lineTotal', { lineTotal: undefined }, /not checked: line 1 lineTotal \(the quote omits it\)/],
+    [
+      'quantity',
+      { quantity: undefined },
+      /not checked: line 1 optionsTotal and lineTotal \(the quote omits the line's quantity\)/,
+    ],
+    ['unitPrice', { unitPrice: undefined }, /not checked: line 1 lineTotal \(the quote omits the line's unitPrice\)/],
+  ])('skips the rows a missing %s needs, with a note', (_field, patch, note) => {
+    const r = run(withLine(0, patch));
+    expect(r.problems).toEqual([]);
+    expect(
+      r.warnings.some((w) => note.test(w)),
+      r.warnings.join('\n'),
+    ).toBe(true);
+  });
+
+  it('checks a correct lineTotal against the expected optionsTotal when optionsTotal is omitted', () => {
+    const r = run(withLine(0, { optionsTotal: undefined }));
+    expect(r.rows.find((row) => row.label === 'line 1 lineTotal')).toMatchObject({ expected: 3100, ok: true });
+    expect(run(withLine(0, { optionsTotal: undefined, lineTotal: 3000 })).problems[0]).toMatch(
+      /^line 1 lineTotal is 3000; expected 3100 = 1400 × 2 \+ 300/,
+    );
+  });
+
+  it('skips optionsTotal with a note when an option has no priceDelta anywhere', () => {
+    const r = run(withLine(0, { selectedOptions: [{ groupId: 'top', optionId: 'truffle' }] }));
+    expect(r.problems.filter((p) => /priceDelta/.test(p))).toEqual([]);
+    expect(
+      r.warnings.some((w) => /not checked: line 1 optionsTotal \(option top\/truffle has no priceDelta/.test(w)),
+    ).toBe(true);
+  });
+
+  it('warns, without failing, on a fee that only equals an option amount', () => {
+    const q = goodQuote();
+    q.fees = [
+      { name: 'Shipping', amount: 300 },
+      { name: 'service', amount: 99 },
+    ];
+    const r = run(q);
+    expect(r.problems).toEqual([]);
+    expect(r.warnings.some((w) => /fee "Shipping" \(300\) equals the options' contribution/.test(w))).toBe(true);
+  });
+
+  it('matches two lines of one offering returned in the other order, by variant and options', () => {
+    const two: QuoteItemInput[] = [
+      { offeringId: 'pizza', quantity: 1, selectedOptions: [{ groupId: 'top', optionId: 'olives' }] },
+      { offeringId: 'pizza', quantity: 1, selectedOptions: [{ groupId: 'top', optionId: 'basil' }] },
+    ];
+    const line = (optionId: string, delta: number) => ({
+      offeringId: 'pizza',
+      quantity: 1,
+      unitPrice: 1000,
+      optionsTotal: delta,
+      lineTotal: 1000 + delta,
+      selectedOptions: [{ groupId: 'top', optionId, priceDelta: delta }],
+    });
+    const quote: QuoteView = {
+      id: 'q',
+      providerSlug: 'demo',
+      expiresAt: '2030-01-01T12:00:10.000Z',
+      lines: [line('basil', 50), line('olives', 150)],
+      subtotal: 2200,
+      total: 2200,
+    };
+    const r = checkQuoteMath({ items: two, catalog, quote, sentAt: SENT });
+    expect(r.problems).toEqual([]);
+    expect(matchLines(two, quote.lines).pairs.map((p) => [p.itemIndex, p.lineIndex])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
+  });
+
+  it('fails a line option quoted with another quantity than selected', () => {
+    const r = run(
+      withLine(0, { selectedOptions: [{ groupId: 'top', optionId: 'olives', priceDelta: 150, quantity: 2 }] }),
+    );
+    expect(r.problems).toContain('quote line 1 (offering pizza) has option top/olives × 2; × 1 was selected');
+    expect(
+      r.cited[r.problems.indexOf('quote line 1 (offering pizza) has option top/olives × 2; × 1 was selected')],
+    ).toBe('QUOTE-MATCHES-SELECTION');
+  });
+
+  it('accepts a line whose options come in another order', () => {
+    const asked: QuoteItemInput[] = [
+      {
+        offeringId: 'pizza',
+        quantity: 1,
+        selectedOptions: [
+          { groupId: 'top', optionId: 'olives' },
+          { groupId: 'top', optionId: 'basil' },
+        ],
+      },
+    ];
+    const quote: QuoteView = {
+      id: 'q',
+      providerSlug: 'demo',
+      expiresAt: '2030-01-01T12:00:10.000Z',
+      lines: [
+        {
+          offeringId: 'pizza',
+          quantity: 1,
+          unitPrice: 1000,
+          optionsTotal: 200,
+          lineTotal: 1200,
+          selectedOptions: [
+            { groupId: 'top', optionId: 'basil', priceDelta: 50 },
+            { groupId: 'top', optionId: 'olives', priceDelta: 150 },
+          ],
+        },
+      ],
+      subtotal: 1200,
+      total: 1200,
+    };
+    expect(checkQuoteMath({ items: asked, catalog, quote, sentAt: SENT }).problems).toEqual([]);
   });
 });

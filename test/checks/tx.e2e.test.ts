@@ -100,10 +100,10 @@ const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
   'reason-leaks-secret': ['cancel'],
 };
 
-const faults = Object.entries(FAULTS).filter(([, f]) => (TX_IDS as string[]).includes(f.check)) as [
-  keyof typeof FAULTS,
-  { check: CheckId },
-][];
+// quote-explore's faults are proven in explore.e2e.test.ts, beside quote-math passing on each.
+const faults = Object.entries(FAULTS).filter(
+  ([, f]) => (TX_IDS as string[]).includes(f.check) && f.check !== 'quote-explore',
+) as [keyof typeof FAULTS, { check: CheckId }][];
 
 describe('transactional checks against the reference provider', () => {
   it('all pass on the conforming provider', async () => {

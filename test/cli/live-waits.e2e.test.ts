@@ -97,7 +97,7 @@ describe('a provider that accepts connections but never answers', () => {
     expect(performance.now() - signalled).toBeLessThan(10_000);
     expect(code, cli.output()).toBe(130);
     expect(cli.stdout()).toMatch(/^INTERRUPTED {2}0 passed/m);
-    expect(cli.stdout()).toContain('The run was stopped (SIGINT): 0 of 22 checks ran to the end');
+    expect(cli.stdout()).toContain('The run was stopped (SIGINT): 0 of 23 checks ran to the end');
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
     expect(report.checks.every((c) => c.status === 'skip')).toBe(true);
   });
@@ -109,7 +109,7 @@ describe('a provider that accepts connections but never answers', () => {
     cli.signal('SIGTERM');
     const { code } = await cli.exit;
     expect(code, cli.stderr()).toBe(143);
-    expect((JSON.parse(cli.stdout()) as RunReport).checks).toHaveLength(22);
+    expect((JSON.parse(cli.stdout()) as RunReport).checks).toHaveLength(23);
   });
 
   it('ends within a few request timeouts with a line naming the cause (it took 30.5 s before)', async () => {

@@ -196,7 +196,7 @@ describe('provcert list', () => {
     expect(text.stdout).toMatch(/^quote-math +Quote matches the selection and its math holds$/m);
     const json = await runCli(['list', '--json']);
     const rows = JSON.parse(json.stdout) as { id: string; rule: string; appliesTo: string; createsOrders: boolean }[];
-    expect(rows).toHaveLength(22);
+    expect(rows).toHaveLength(23);
     expect(rows.every((r) => r.rule.length > 20 && r.appliesTo.length > 0)).toBe(true);
     expect(rows.find((r) => r.id === 'idempotency')?.createsOrders).toBe(true);
   });

@@ -696,6 +696,89 @@ const CASES = {
       );
     },
   },
+  // ── quote-explore faults: each breaks an order that manifest.certificationInput does not make ──
+  'explore-variant-line-total': {
+    broken: async ({ call }) => mathBroken(await exploreQuote(call, [pizza('var-margherita-30')])),
+  },
+  'explore-option-quantity-ignored': {
+    broken: async ({ call }) =>
+      mathBroken(await exploreQuote(call, [pizza('var-margherita-40', toppingOf('olives', 2))])),
+  },
+  'explore-max-selections-refused': {
+    broken: async ({ call }) =>
+      (await exploreQuote(call, [pizza('var-margherita-40', toppingOf('basil'), toppingOf('olives'))])).status === 400,
+  },
+  'explore-min-selections-refused': {
+    broken: async ({ call }) => (await exploreQuote(call, [pizza('var-margherita-40')])).status === 400,
+  },
+  'explore-group-second-option-free': {
+    broken: async ({ call }) =>
+      mathBroken(await exploreQuote(call, [pizza('var-margherita-40', toppingOf('basil'), toppingOf('olives'))])),
+  },
+  'explore-cart-lines-dropped': {
+    broken: async ({ call }) =>
+      arr(at((await exploreQuote(call, [water(1), { offeringId: 'off-greek', quantity: 1 }, water(2)])).json, 'lines'))
+        .length !== 3,
+  },
+  'explore-same-offering-merged': {
+    broken: async ({ call }) => arr(at((await exploreQuote(call, [water(1), water(2)])).json, 'lines')).length !== 2,
+  },
+  'explore-large-quantity-capped': {
+    broken: async ({ call }) => mathBroken(await exploreQuote(call, [water(10)])),
+  },
+  'explore-large-order-fee-unsummed': {
+    broken: async ({ call }) => mathBroken(await exploreQuote(call, [water(41)])),
+  },
+  'explore-second-location-total': {
+    broken: async ({ call }) => {
+      const listed = arr((await call('GET', '/locations')).json).some((l) => at(l, 'id') === 'loc-airport');
+      const answer = await exploreQuote(call, [water(1)], 'loc-airport');
+      return listed && answer.status === 200 && mathBroken(answer);
+    },
+  },
+  'explore-stale-option-price': {
+    broken: async ({ call }) =>
+      mathBroken(await exploreQuote(call, [pizza('var-margherita-40', toppingOf('mozzarella'))])),
+  },
+  'explore-large-cart-error': {
+    broken: async ({ call }) => (await exploreQuote(call, [1, 1, 1, 1, 1].map(water))).status === 500,
+  },
+  'explore-above-max-accepted': {
+    broken: async ({ call }) =>
+      (
+        await exploreQuote(call, [
+          {
+            ...pizza('var-margherita-40'),
+            selectedOptions: [crust, { groupId: 'grp-margherita-crust', optionId: 'opt-margherita-crust-thin' }],
+          },
+        ])
+      ).status === 200,
+  },
+  'explore-required-default-filled': {
+    broken: async ({ call }) =>
+      (await exploreQuote(call, [{ ...pizza('var-margherita-40'), selectedOptions: [] }])).status === 200,
+  },
+  'explore-unavailable-option-accepted': {
+    broken: async ({ call }) =>
+      (await exploreQuote(call, [pizza('var-margherita-40', toppingOf('jalapeno'))])).status === 200,
+  },
+  'explore-foreign-option-accepted': {
+    broken: async ({ call }) =>
+      (
+        await exploreQuote(call, [
+          { ...water(1), selectedOptions: [{ groupId: 'grp-caesar-extras', optionId: 'opt-caesar-chicken' }] },
+        ])
+      ).status === 200,
+  },
+  'explore-negative-quantity-accepted': {
+    broken: async ({ call }) => (await exploreQuote(call, [water(-1)])).status === 200,
+  },
+  'explore-unknown-variant-ignored': {
+    broken: async ({ call }) =>
+      (await exploreQuote(call, [{ offeringId: 'off-lemonade', variantId: 'var-lemonade-2l', quantity: 1 }])).status ===
+      200,
+  },
+  // ── end of the quote-explore faults ──
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {
@@ -746,3 +829,42 @@ describe('fault switches', () => {
     );
   });
 });
+
+// ── quote-explore fault helpers (hoisted) ──
+
+/** Items of the orders the quote-explore faults break (none is the certification input's). */
+function pizza(variantId: string, ...toppings: Record<string, unknown>[]): Record<string, unknown> {
+  return { offeringId: 'off-margherita', variantId, quantity: 1, selectedOptions: [crust, ...toppings] };
+}
+function toppingOf(name: string, quantity?: number): Record<string, unknown> {
+  return { ...topping(name), ...(quantity ? { quantity } : {}) };
+}
+function water(quantity: number): Record<string, unknown> {
+  return { offeringId: 'off-water', quantity };
+}
+function exploreQuote(call: Call, items: unknown[], locationId?: string): Promise<Answer> {
+  return call('POST', '/quote', {
+    body: { providerSlug: 'demo-kitchen', ...(locationId ? { locationId } : {}), items },
+  });
+}
+/** Whether a quote's own numbers break DECISIONS.md's quote math (or it is not a quote at all). */
+function mathBroken(answer: Answer): boolean {
+  if (answer.status !== 200) return true;
+  const quote = answer.json;
+  const lines = arr(at(quote, 'lines'));
+  const lineWrong = lines.some((l) => {
+    const q = num(l, 'quantity');
+    const options = arr(at(l, 'selectedOptions')).reduce(
+      (total: number, o) => total + num(o, 'priceDelta') * num(o, 'quantity') * q,
+      0,
+    );
+    return num(l, 'optionsTotal') !== options || num(l, 'lineTotal') !== num(l, 'unitPrice') * q + options;
+  });
+  const fees = sum(arr(at(quote, 'fees')), 'amount');
+  return (
+    lineWrong ||
+    num(quote, 'subtotal') !== sum(lines, 'lineTotal') ||
+    num(quote, 'totalFees') !== fees ||
+    num(quote, 'total') !== num(quote, 'subtotal') + num(quote, 'totalFees') - num(quote, 'totalDiscount')
+  );
+}

@@ -160,7 +160,7 @@ describe('requirements catalog', () => {
       [
         'QUOTE-OPTIONS-ONCE',
         'Option contributions are included once in `optionsTotal` and `lineTotal`, never again in fees.',
-        ['quote-math'],
+        ['quote-math', 'quote-explore'],
       ],
       ['CATALOG-IDS-STABLE', 'ids are stable across catalog refreshes', ['catalog']],
       [
@@ -182,7 +182,7 @@ describe('requirements catalog', () => {
       [
         'QUOTE-UNAVAILABLE',
         'An unavailable item or variant produces a clear error or supported alternative, never a silent replacement.',
-        ['quote-validation'],
+        ['quote-validation', 'quote-explore'],
       ],
       [
         'QUOTE-FRESH-ON-CHANGE',

@@ -40,6 +40,9 @@ export interface CertifyOptions {
   baseUrl?: (providerUrl: string, coreUrl: string) => string;
   /** --local (default true: loopback runs). */
   local?: boolean;
+  /** --seed and --explore (quote-explore's generated orders). */
+  seed?: string;
+  explore?: number;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -95,6 +98,8 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       ...(options.profile ? { profile: options.profile } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.explore !== undefined ? { explore: options.explore } : {}),
     });
     const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core });
     return { report, provider };

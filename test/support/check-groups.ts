@@ -19,6 +19,7 @@ export const READ_CHECKS: CheckId[] = [
 export const TX_CHECKS: CheckId[] = [
   'quote-math',
   'quote-validation',
+  'quote-explore',
   'quote-expiry',
   'quote-binding',
   'action-validation',

@@ -3,6 +3,7 @@ import type { RequirementId } from '../../model/findings.js';
 import type { QuoteMathRow } from '../../model/report.js';
 import { parseIsoTimestamp } from '../../spec/timestamp.js';
 import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../views.js';
+import { matchLines, optionKey } from './line-match.js';
 
 /**
  * Allowance for clock differences and whole-second timestamps when judging `expiresAt`: the validity is
@@ -36,44 +37,10 @@ function fail(result: QuoteMathResult, text: string, requirement: RequirementId)
 
 type LineOption = NonNullable<QuoteLineView['selectedOptions']>[number];
 
-const optionKey = (groupId: string | undefined, optionId: string | undefined): string =>
-  `${groupId ?? '?'}/${optionId ?? '?'}`;
 const num = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 const describeItem = (item: QuoteItemInput): string =>
   `offering ${item.offeringId}${item.variantId ? ` (variant ${item.variantId})` : ''} × ${item.quantity}`;
-
-/**
- * Pair each asked item with a quote line: same offering, preferring the same position. Unpaired items and
- * lines are reported (a line nobody asked for is how a silent substitution shows).
- */
-export function pairLines(
-  items: readonly QuoteItemInput[],
-  lines: readonly QuoteLineView[],
-): {
-  pairs: { item: QuoteItemInput; line: QuoteLineView; lineIndex: number }[];
-  unmatchedItems: QuoteItemInput[];
-  unmatchedLines: { line: QuoteLineView; lineIndex: number }[];
-} {
-  const used = new Set<number>();
-  const pairs: { item: QuoteItemInput; line: QuoteLineView; lineIndex: number }[] = [];
-  const unmatchedItems: QuoteItemInput[] = [];
-  items.forEach((item, i) => {
-    const sameOffering = (idx: number): boolean => !used.has(idx) && lines[idx]?.offeringId === item.offeringId;
-    const lineIndex = sameOffering(i) ? i : lines.findIndex((_, idx) => sameOffering(idx));
-    const line = lines[lineIndex];
-    if (lineIndex < 0 || line === undefined) {
-      unmatchedItems.push(item);
-      return;
-    }
-    used.add(lineIndex);
-    pairs.push({ item, line, lineIndex });
-  });
-  const unmatchedLines = lines
-    .map((line, lineIndex) => ({ line, lineIndex }))
-    .filter(({ lineIndex }) => !used.has(lineIndex));
-  return { pairs, unmatchedItems, unmatchedLines };
-}
 
 /** Does the quote describe what was selected (offerings, variants, quantities, options)? */
 export function selectionProblems(
@@ -82,8 +49,8 @@ export function selectionProblems(
 ): { problems: string[]; warnings: string[] } {
   const problems: string[] = [];
   const warnings: string[] = [];
-  const { pairs, unmatchedItems, unmatchedLines } = pairLines(items, quote.lines);
-  for (const item of unmatchedItems) problems.push(`the quote has no line for the selected ${describeItem(item)}`);
+  const { pairs, unmatchedItems, unmatchedLines } = matchLines(items, quote.lines);
+  for (const { item } of unmatchedItems) problems.push(`the quote has no line for the selected ${describeItem(item)}`);
   for (const { line, lineIndex } of unmatchedLines) {
     problems.push(
       `quote line ${lineIndex + 1} names offering ${line.offeringId ?? '(none)'}, which was not selected (a substitute must be an explicit error or alternative, never silent)`,
@@ -91,7 +58,8 @@ export function selectionProblems(
   }
   for (const { item, line, lineIndex } of pairs) {
     const n = lineIndex + 1;
-    if (line.quantity !== item.quantity)
+    // A line without its quantity is not checked here (issue: an omitted field skips its row with a note).
+    if (line.quantity !== undefined && line.quantity !== item.quantity)
       problems.push(
         `quote line ${n} (offering ${item.offeringId}) has quantity ${String(line.quantity)}; ${item.quantity} was selected`,
       );
@@ -117,6 +85,13 @@ export function selectionProblems(
       problems.push(
         `quote line ${n} (offering ${item.offeringId}) carries option(s) ${extra.join(', ')} that were not selected`,
       );
+    for (const o of line.selectedOptions) {
+      const wanted = item.selectedOptions?.find((s) => s.groupId === o.groupId && s.optionId === o.optionId);
+      if (wanted === undefined || o.quantity === undefined || o.quantity === (wanted.quantity ?? 1)) continue;
+      problems.push(
+        `quote line ${n} (offering ${item.offeringId}) has option ${optionKey(o.groupId, o.optionId)} × ${String(o.quantity)}; × ${wanted.quantity ?? 1} was selected`,
+      );
+    }
   }
   return { problems, warnings };
 }
@@ -155,40 +130,28 @@ function lineOptions(
   }));
 }
 
-function lineRows(ctx: LineContext, result: QuoteMathResult): void {
-  const { line, n, offering } = ctx;
-  const label = (field: string) => `line ${n} ${field}`;
-  const quantity = line.quantity;
-  if (!num(quantity) || !num(line.unitPrice)) {
-    fail(
-      result,
-      `quote line ${n} lacks a numeric quantity or unitPrice, so its lineTotal cannot be checked`,
-      'QUOTE-LINE-TOTAL',
-    );
-    return;
-  }
-  if (offering) {
-    const listed = catalogUnitPrice(offering, line.variantId);
-    if (num(listed) && listed !== line.unitPrice) {
-      result.warnings.push(
-        `quote line ${n} unitPrice ${line.unitPrice} differs from the catalog price ${listed} (the quote is authoritative; a warning, not a failure)`,
-      );
-    }
-  }
+/** A row that cannot be computed because the provider omitted a figure: skipped, with a note (never a failure). */
+function skipRow(result: QuoteMathResult, text: string): void {
+  result.warnings.push(`not checked: ${text}`);
+}
 
+/** The line's expected optionsTotal, or undefined when an option has no priceDelta anywhere (noted). */
+function expectedOptions(
+  ctx: LineContext,
+  quantity: number,
+  result: QuoteMathResult,
+): { expected: number; formula: string } | undefined {
+  const { n, offering } = ctx;
   const terms: { delta: number; qty: number }[] = [];
-  let optionsKnown = true;
   for (const o of lineOptions(ctx)) {
     const listed = catalogOption(offering, o.groupId, o.optionId)?.priceDelta;
     const delta = num(o.priceDelta) ? o.priceDelta : listed;
     if (!num(delta)) {
-      optionsKnown = false;
-      fail(
+      skipRow(
         result,
-        `quote line ${n} option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog, so optionsTotal cannot be checked`,
-        'QUOTE-OPTION-CONTRIBUTION',
+        `line ${n} optionsTotal (option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog)`,
       );
-      continue;
+      return undefined;
     }
     if (num(listed) && listed !== delta)
       result.warnings.push(
@@ -196,29 +159,65 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): void {
       );
     terms.push({ delta, qty: o.quantity });
   }
-  if (optionsKnown) {
-    const expected = sum(terms.map((t) => t.delta * t.qty * quantity));
-    const formula =
-      terms.length === 0 ? '0 (no options)' : terms.map((t) => `${t.delta} × ${t.qty} × ${quantity}`).join(' + ');
+  return {
+    expected: sum(terms.map((t) => t.delta * t.qty * quantity)),
+    formula:
+      terms.length === 0 ? '0 (no options)' : terms.map((t) => `${t.delta} × ${t.qty} × ${quantity}`).join(' + '),
+  };
+}
+
+/**
+ * The line's rows (optionsTotal, lineTotal). A figure the provider omitted skips the rows that need it, with a note;
+ * a missing optionsTotal is replaced by its expected value so a correct lineTotal still passes. Returns what the
+ * line stands for in the subtotal (its lineTotal, else the expected one), or undefined when neither is known.
+ */
+function lineRows(ctx: LineContext, result: QuoteMathResult): number | undefined {
+  const { line, n, offering } = ctx;
+  const label = (field: string) => `line ${n} ${field}`;
+  const quantity = line.quantity;
+  const given = num(line.lineTotal) ? line.lineTotal : undefined;
+  if (given === undefined) skipRow(result, `line ${n} lineTotal (the quote omits it)`);
+  if (!num(quantity)) {
+    skipRow(result, `line ${n} optionsTotal and lineTotal (the quote omits the line's quantity)`);
+    return given;
+  }
+  if (offering && num(line.unitPrice)) {
+    const listed = catalogUnitPrice(offering, line.variantId);
+    if (num(listed) && listed !== line.unitPrice) {
+      result.warnings.push(
+        `quote line ${n} unitPrice ${line.unitPrice} differs from the catalog price ${listed} (the quote is authoritative; a warning, not a failure)`,
+      );
+    }
+  }
+  const options = expectedOptions(ctx, quantity, result);
+  if (options !== undefined && num(line.optionsTotal))
     addRow(
       result,
-      { label: label('optionsTotal'), formula, expected, actual: num(line.optionsTotal) ? line.optionsTotal : null },
+      { label: label('optionsTotal'), formula: options.formula, expected: options.expected, actual: line.optionsTotal },
       'priceDelta × option quantity × item quantity',
       'QUOTE-OPTION-CONTRIBUTION',
     );
+  else if (!num(line.optionsTotal)) skipRow(result, `line ${n} optionsTotal (the quote omits it)`);
+  const optionsTotal = num(line.optionsTotal) ? line.optionsTotal : options?.expected;
+  if (!num(line.unitPrice)) {
+    skipRow(result, `line ${n} lineTotal (the quote omits the line's unitPrice)`);
+    return given;
   }
-  const optionsTotal = num(line.optionsTotal) ? line.optionsTotal : 0;
-  addRow(
-    result,
-    {
-      label: label('lineTotal'),
-      formula: `${line.unitPrice} × ${quantity} + ${optionsTotal}`,
-      expected: line.unitPrice * quantity + optionsTotal,
-      actual: num(line.lineTotal) ? line.lineTotal : null,
-    },
-    'unitPrice × quantity + optionsTotal',
-    'QUOTE-LINE-TOTAL',
-  );
+  if (optionsTotal === undefined) return given;
+  const expected = line.unitPrice * quantity + optionsTotal;
+  if (given !== undefined)
+    addRow(
+      result,
+      {
+        label: label('lineTotal'),
+        formula: `${line.unitPrice} × ${quantity} + ${optionsTotal}`,
+        expected,
+        actual: given,
+      },
+      'unitPrice × quantity + optionsTotal',
+      'QUOTE-LINE-TOTAL',
+    );
+  return given ?? expected;
 }
 
 function addRow(
@@ -234,51 +233,61 @@ function addRow(
   fail(result, `${row.label} is ${found}; expected ${row.expected} = ${row.formula} (${meaning})`, requirement);
 }
 
-/** Fees named like these are honest charges even when their amount happens to equal the options' sum. */
-const HONEST_FEE = /deliver|service|small.?order|packag|bag|tax|vat|tip|platform|booking/i;
+/** Fees named like these are separate charges even when their amount happens to equal the options' sum. */
+const SEPARATE_FEE = /deliver|service|small.?order|packag|bag|tax|vat|tip|platform|booking/i;
+
+/** A fee name that says it charges options (or add-ons): evidence, beside an equal amount, of a second charge. */
+const OPTION_FEE = /\boptions?\b|\badd-?ons?\b|\bextras?\b|\btoppings?\b|\bmodifiers?\b/i;
 
 /**
- * "Option contributions are included once in optionsTotal and lineTotal, never again in fees": a fee whose amount
- * is exactly the options' contribution (all lines, or one line), or that names a selected option, charges the
- * options a second time; a delivery or service fee that merely coincides in amount is honest.
+ * "Option contributions are included once in optionsTotal and lineTotal, never again in fees". It fails only on
+ * real evidence: a fee that names a selected option, or whose amount is exactly the options' contribution (all
+ * lines, or one line) and whose name says it charges options. An equal amount alone may be chance: a delivery or
+ * service fee is taken as such, and any other name (a "Shipping" fee of 200 beside a 200 option) is a warning.
  */
 function optionsChargedAgain(quote: QuoteView, result: QuoteMathResult): void {
   const perLine = quote.lines.map((l) => (num(l.optionsTotal) ? l.optionsTotal : 0)).filter((t) => t > 0);
   const all = sum(perLine);
-  if (all === 0) return;
-  const optionNames = new Set(
-    quote.lines.flatMap((l) =>
-      (l.selectedOptions ?? []).map((o) => o.name?.trim().toLowerCase()).filter((n): n is string => !!n),
-    ),
+  const optionNames = quote.lines.flatMap((l) =>
+    (l.selectedOptions ?? []).map((o) => o.name?.trim().toLowerCase()).filter((n): n is string => !!n),
   );
   for (const fee of quote.fees ?? []) {
     const name = typeof fee.name === 'string' ? fee.name : '';
-    const sameAmount = num(fee.amount) && (fee.amount === all || perLine.includes(fee.amount));
-    const namesOption = optionNames.has(name.trim().toLowerCase());
-    if (!sameAmount && !namesOption) continue;
-    if (!namesOption && HONEST_FEE.test(name)) continue; // a delivery or service fee that happens to be the same amount
-    const why = namesOption ? 'names a selected option' : `equals the options' contribution (${perLine.join(' + ')})`;
-    fail(
-      result,
-      `fee "${name}" (${String(fee.amount)}) ${why}: option contributions are included once in optionsTotal and lineTotal, never again in fees`,
-      'QUOTE-OPTIONS-ONCE',
-    );
+    const lower = name.trim().toLowerCase();
+    const sameAmount = all > 0 && num(fee.amount) && (fee.amount === all || perLine.includes(fee.amount));
+    const namedOption = optionNames.find((o) => lower === o || (o.length >= 4 && lower.includes(o)));
+    const contribution = `equals the options' contribution (${perLine.join(' + ')})`;
+    const chargedAgain = (why: string): void =>
+      fail(
+        result,
+        `fee "${name}" (${String(fee.amount)}) ${why}: option contributions are included once in optionsTotal and lineTotal, never again in fees`,
+        'QUOTE-OPTIONS-ONCE',
+      );
+    if (namedOption !== undefined) chargedAgain(`names a selected option ("${namedOption}")`);
+    else if (sameAmount && OPTION_FEE.test(name)) chargedAgain(`${contribution} and its name says it charges options`);
+    else if (sameAmount && !SEPARATE_FEE.test(name))
+      result.warnings.push(
+        `fee "${name}" (${String(fee.amount)}) ${contribution}; nothing else says it charges the options again, so it is taken as a separate charge`,
+      );
   }
 }
 
-function totalsRows(quote: QuoteView, result: QuoteMathResult): void {
-  const lineTotals = quote.lines.map((l) => (num(l.lineTotal) ? l.lineTotal : 0));
-  addRow(
-    result,
-    {
-      label: 'subtotal',
-      formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '),
-      expected: sum(lineTotals),
-      actual: quote.subtotal,
-    },
-    'Σ lineTotal',
-    'QUOTE-SUBTOTAL-SUM',
-  );
+function totalsRows(quote: QuoteView, lineValues: readonly (number | undefined)[], result: QuoteMathResult): void {
+  const lineTotals = lineValues.filter(num);
+  if (lineTotals.length < lineValues.length)
+    skipRow(result, 'subtotal (a line has neither a lineTotal nor the figures to compute one)');
+  else
+    addRow(
+      result,
+      {
+        label: 'subtotal',
+        formula: lineTotals.length === 0 ? '0 (no lines)' : lineTotals.join(' + '),
+        expected: sum(lineTotals),
+        actual: quote.subtotal,
+      },
+      'Σ lineTotal',
+      'QUOTE-SUBTOTAL-SUM',
+    );
 
   const feeAmounts = quote.fees?.map((fee) => (num(fee.amount) ? fee.amount : 0));
   if (feeAmounts !== undefined && num(quote.totalFees)) {
@@ -366,10 +375,10 @@ export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
         'ORDER-FLOW-BY-IDS',
       );
   });
-  const { pairs } = pairLines(items, quote.lines);
-  quote.lines.forEach((line, index) => {
+  const { pairs } = matchLines(items, quote.lines);
+  const lineValues = quote.lines.map((line, index) => {
     const item = pairs.find((p) => p.lineIndex === index)?.item;
-    lineRows(
+    return lineRows(
       {
         line,
         n: index + 1,
@@ -379,7 +388,7 @@ export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
       result,
     );
   });
-  totalsRows(quote, result);
+  totalsRows(quote, lineValues, result);
   expiryRow(quote, input.sentAt, result);
   return result;
 }

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import type { QuoteItemInput, SelectedOptionInput } from '../../views.js';
+import type { ExploreModel, ModelGroup, ModelOffering } from './catalog-model.js';
+
+/**
+ * Generated valid orders (issue 19 item 3), as fast-check arbitraries: fast-check draws them from a seed and
+ * shrinks a failing one towards fewer items, smaller quantities and fewer options. Pure; no request is sent here.
+ */
+
+export interface Order {
+  locationId?: string;
+  items: QuoteItemInput[];
+}
+
+/** Most items in one generated cart, and the largest item quantity (large enough to cross order-size thresholds). */
+export const MAX_CART_ITEMS = 6;
+export const MAX_ITEM_QUANTITY = 40;
+const MAX_OPTION_QUANTITY = 4;
+
+/**
+ * One group's selection: any count from minSelections to maxSelections, several options of one group included. It
+ * shrinks towards minSelections; each end is also quoted on its own as a boundary case (refusals.ts).
+ */
+function groupArbitrary(group: ModelGroup): fc.Arbitrary<SelectedOptionInput[]> {
+  const ids = fc.subarray(group.options, { minLength: group.min, maxLength: group.max });
+  return ids.chain((chosen) =>
+    fc.tuple(
+      ...chosen.map((optionId) =>
+        fc
+          .option(fc.integer({ min: 2, max: MAX_OPTION_QUANTITY }), { nil: undefined, freq: 3 })
+          .map((quantity): SelectedOptionInput => ({ groupId: group.id, optionId, ...(quantity ? { quantity } : {}) })),
+      ),
+    ),
+  );
+}
+
+/** Mostly small quantities, sometimes large ones. */
+const quantityArbitrary = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: MAX_ITEM_QUANTITY }) },
+);
+
+function itemArbitrary(offering: ModelOffering): fc.Arbitrary<QuoteItemInput> {
+  const variant = offering.variants.length > 0 ? fc.constantFrom(...offering.variants) : fc.constant(undefined);
+  return fc
+    .record({
+      variantId: variant,
+      quantity: quantityArbitrary,
+      groups: fc.tuple(...offering.groups.map(groupArbitrary)),
+    })
+    .map(({ variantId, quantity, groups }) => ({
+      offeringId: offering.id,
+      ...(variantId !== undefined ? { variantId } : {}),
+      quantity,
+      selectedOptions: groups.flat(),
+    }));
+}
+
+/** Carts of one item to many, the same offering possibly more than once, at any active location. */
+export function orderArbitrary(model: ExploreModel): fc.Arbitrary<Order> {
+  const item = fc.oneof(...model.offerings.map(itemArbitrary));
+  const location = model.locations.length > 0 ? fc.constantFrom(...model.locations) : fc.constant(undefined);
+  return (
+    fc
+      // minLength 0 with a filter, not minLength 1: fast-check then shrinks a cart down to its one failing item.
+      .record({
+        locationId: location,
+        items: fc.array(item, { maxLength: MAX_CART_ITEMS }).filter((items) => items.length > 0),
+      })
+      .map(({ locationId, items }) => ({ ...(locationId !== undefined ? { locationId } : {}), items }))
+  );
+}
+
+/** The seed fast-check runs with: a run seed that is an integer is used as is; any other is hashed (FNV-1a). */
+export function numericSeed(seed: string): number {
+  if (/^-?\d{1,9}$/.test(seed)) return Number(seed) | 0;
+  let hash = 0x811c9dc5;
+  for (const ch of seed) hash = Math.imul(hash ^ (ch.codePointAt(0) ?? 0), 0x01000193);
+  return hash | 0;
+}
+
+/** The first `count` orders of the seed; `orders[i]` is what fast-check replays at path `i` (see shrinkOrder). */
+export function sampleOrders(model: ExploreModel, seed: number, count: number): Order[] {
+  if (count <= 0 || model.offerings.length === 0) return [];
+  return fc.sample(orderArbitrary(model), { seed, numRuns: count });
+}
+
+/** A provider's own bounds (a clear 4xx on a valid order), learnt while exploring: later orders stay within them. */
+export interface OrderCaps {
+  items: number;
+  quantity: number;
+}
+
+export const NO_CAPS: OrderCaps = { items: MAX_CART_ITEMS, quantity: MAX_ITEM_QUANTITY };
+
+export function fitOrder(order: Order, caps: OrderCaps): Order {
+  return {
+    ...order,
+    items: order.items
+      .slice(0, Math.max(1, caps.items))
+      .map((i) => (i.quantity > caps.quantity ? { ...i, quantity: Math.max(1, caps.quantity) } : i)),
+  };
+}
+
+/** A smaller order to try after a refusal (half the items, half the quantities), or undefined at the smallest. */
+export function smallerOrder(order: Order): { order: Order; caps: OrderCaps } | undefined {
+  const largest = Math.max(...order.items.map((i) => i.quantity));
+  if (order.items.length === 1 && largest === 1) return undefined;
+  const caps = { items: Math.ceil(order.items.length / 2), quantity: Math.ceil(largest / 2) };
+  return { order: fitOrder(order, caps), caps };
+}
+
+export interface ShrinkOptions<T> {
+  model: ExploreModel;
+  seed: number;
+  /** Index of the failing order in sampleOrders' list. */
+  index: number;
+  /** Whether an order still fails the same way (sends it); false also when the shrink budget is spent. */
+  stillFails: (order: Order) => Promise<T | undefined>;
+}
+
+/** fast-check replays the failing order at its path and shrinks it; returns the smallest order that still failed. */
+export async function shrinkOrder<T>(options: ShrinkOptions<T>): Promise<{ order: Order; found: T } | undefined> {
+  let smallest: { order: Order; found: T } | undefined;
+  const property = fc.asyncProperty(orderArbitrary(options.model), async (order) => {
+    const found = await options.stillFails(order);
+    if (found === undefined) return true;
+    smallest = { order, found };
+    return false;
+  });
+  await fc.check(property, { seed: options.seed, path: String(options.index), numRuns: options.index + 1 });
+  return smallest;
+}

@@ -1,0 +1,117 @@
+import { LOCATIONS, OFFERINGS } from './catalog.js';
+import type { ActiveFaults } from './faults.js';
+import type { Location, Offering, OptionGroup, QuoteLine, QuoteSelectedOption } from './model.js';
+
+/**
+ * The quote-explore faults (src/reference-provider/faults.ts, issue 19): each breaks an order that
+ * manifest.certificationInput does not make, so quote-math still passes and only exploration can catch it.
+ */
+
+/** The second active location the explore-second-location-total fault lists (its quotes' total is wrong). */
+export const AIRPORT_LOCATION: Location = {
+  ...(LOCATIONS[0] as Location),
+  id: 'loc-airport',
+  providerLocationId: 'DK-AP-03',
+  name: 'Demo Kitchen Airport',
+  address: '1 Terminal Road, Sandbox City',
+};
+
+/** An option group of any offering (explore-foreign-option-accepted looks beyond the offering's own groups). */
+export function foreignGroup(groupId: string, faults: ActiveFaults): OptionGroup | undefined {
+  if (!faults.has('explore-foreign-option-accepted')) return undefined;
+  return OFFERINGS.flatMap((o: Offering) => o.optionGroups ?? []).find((g) => g.id === groupId);
+}
+
+/** Why a valid count of selections is refused under an explore fault, or undefined. */
+export function refusedCount(group: OptionGroup, count: number, faults: ActiveFaults): string | undefined {
+  if (faults.has('explore-max-selections-refused') && group.maxSelections >= 2 && count === group.maxSelections)
+    return `option group "${group.id}" allows fewer than ${group.maxSelections} selections`;
+  if (faults.has('explore-min-selections-refused') && !group.isRequired && group.minSelections === 0 && count === 0)
+    return `option group "${group.id}" needs a choice`;
+  return undefined;
+}
+
+/** How far above maxSelections a count is still accepted (explore-above-max-accepted: one too late). */
+export const maxSlack = (faults: ActiveFaults): number => (faults.has('explore-above-max-accepted') ? 1 : 0);
+
+/** The default option a missing required group is silently filled with (explore-required-default-filled). */
+export function silentDefault(group: OptionGroup, faults: ActiveFaults): QuoteSelectedOption | undefined {
+  if (!faults.has('explore-required-default-filled') || !group.isRequired) return undefined;
+  const option = group.options.find((o) => o.isDefault) ?? group.options[0];
+  return option
+    ? { groupId: group.id, optionId: option.id, name: option.name, priceDelta: option.priceDelta, quantity: 1 }
+    : undefined;
+}
+
+/** What one option adds to optionsTotal under the explore faults (DECISIONS: priceDelta × quantity × item quantity). */
+export function optionCharge(
+  option: QuoteSelectedOption,
+  earlier: readonly QuoteSelectedOption[],
+  itemQuantity: number,
+  faults: ActiveFaults,
+): number {
+  if (faults.has('explore-group-second-option-free') && earlier.some((o) => o.groupId === option.groupId)) return 0;
+  const quantity = faults.has('explore-option-quantity-ignored') ? 1 : option.quantity;
+  const stale = faults.has('explore-stale-option-price') && option.optionId.endsWith('-top-mozzarella');
+  return (stale ? 150 : option.priceDelta) * quantity * itemQuantity;
+}
+
+/** A negative quantity is let through (explore-negative-quantity-accepted); 0 is still refused. */
+export const negativeAccepted = (quantity: unknown, faults: ActiveFaults): boolean =>
+  faults.has('explore-negative-quantity-accepted') &&
+  typeof quantity === 'number' &&
+  Number.isInteger(quantity) &&
+  quantity < 0;
+
+/** The unit price lineTotal is computed with (explore-variant-line-total, explore-large-quantity-capped). */
+export function chargedBase(
+  offering: Offering,
+  variantId: unknown,
+  unitPrice: number,
+  quantity: number,
+  faults: ActiveFaults,
+): number {
+  const [first, second] = offering.variants ?? [];
+  const price =
+    faults.has('explore-variant-line-total') && first && second && variantId === first.id
+      ? second.basePrice
+      : unitPrice;
+  const charged = faults.has('explore-large-quantity-capped') && quantity >= 10 ? 9 : quantity;
+  return price * charged;
+}
+
+/** The lines as quoted: a cart of three or more loses its tail; two lines of one offering are merged. */
+export function quotedLines(lines: QuoteLine[], faults: ActiveFaults): QuoteLine[] {
+  let out = lines;
+  if (faults.has('explore-cart-lines-dropped') && out.length >= 3) out = out.slice(0, 2);
+  if (!faults.has('explore-same-offering-merged')) return out;
+  const merged: QuoteLine[] = [];
+  for (const line of out) {
+    const index = merged.findIndex((m) => m.offeringId === line.offeringId);
+    const into = merged[index];
+    if (!into) {
+      merged.push(line);
+      continue;
+    }
+    const quantity = into.quantity + line.quantity;
+    const optionsTotal = into.selectedOptions.reduce((sum, o) => sum + o.priceDelta * o.quantity * quantity, 0);
+    merged[index] = { ...into, quantity, optionsTotal, lineTotal: into.unitPrice * quantity + optionsTotal };
+  }
+  return merged;
+}
+
+/** A fee that fees[] lists but totalFees leaves out (explore-large-order-fee-unsummed, subtotal above 100.00). */
+export const unsummedFees = (subtotal: number, faults: ActiveFaults): { name: string; amount: number }[] =>
+  faults.has('explore-large-order-fee-unsummed') && subtotal > 10_000 ? [{ name: 'Large order fee', amount: 500 }] : [];
+
+/** What a quote at this location adds to its total by mistake (explore-second-location-total). */
+export const locationSurcharge = (locationId: string, faults: ActiveFaults): number =>
+  faults.has('explore-second-location-total') && locationId === AIRPORT_LOCATION.id ? 100 : 0;
+
+/** Whether the cart answers 500 (explore-large-cart-error: five items or more, every time). */
+export const cartErrors = (input: unknown, faults: ActiveFaults): boolean =>
+  faults.has('explore-large-cart-error') &&
+  typeof input === 'object' &&
+  input !== null &&
+  Array.isArray((input as { items?: unknown }).items) &&
+  (input as { items: unknown[] }).items.length >= 5;
