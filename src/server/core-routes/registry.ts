@@ -7,6 +7,7 @@ import { readJson, writeJsonAtomic } from '../json-file.js';
 import {
   decide,
   type LifecycleRow,
+  MIN_REASON_LENGTH,
   type ProviderStatus,
   type ReviewState,
   statusOf,
@@ -274,10 +275,8 @@ export class ProviderRegistry {
     const decided = decide(provider.reviewStatus, trigger);
     if (!decided.ok) return { kind: 'illegal', current: provider.reviewStatus };
     const { row } = decided;
-    if (row.guard === 'passing-current-certification' && input.guard) {
-      const message = await input.guard(provider);
-      if (message !== undefined) return { kind: 'guard-failed', current: provider.reviewStatus, message };
-    }
+    const refused = await guardProblem(row, provider, input);
+    if (refused !== undefined) return { kind: 'guard-failed', current: provider.reviewStatus, message: refused };
     const at = now.toISOString();
     let next: StoredProvider = { ...provider, reviewStatus: row.to, status: row.status, updatedAt: at };
     for (const effect of row.effects) {
@@ -374,6 +373,19 @@ export class ProviderRegistry {
   private certDir(slug: string): string {
     return join(this.dataDir, 'certifications', slug);
   }
+}
+
+/** Why the row's guard refuses the transition, or undefined. The table's guards hold whatever the caller checked. */
+async function guardProblem(
+  row: LifecycleRow,
+  provider: StoredProvider,
+  input: TransitionInput,
+): Promise<string | undefined> {
+  if (row.guard === 'passing-current-certification')
+    return input.guard ? input.guard(provider) : 'no passing certification of the current configuration was checked';
+  if (row.guard === 'reason-given' && (!input.reasonCode || (input.reason?.trim().length ?? 0) < MIN_REASON_LENGTH))
+    return `${row.trigger} needs a reasonCode and a reason of at least ${MIN_REASON_LENGTH} characters`;
+  return undefined;
 }
 
 /** Data files written before the review desk have no provider status of their own. */

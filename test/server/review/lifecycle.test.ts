@@ -119,4 +119,15 @@ describe('transitions of one provider', () => {
     expect(registry.get('demo')?.reviewStatus).toBe('DRAFT');
     expect(registry.operations.history('demo')).toEqual([]);
   });
+
+  it('the table guards hold even when a caller forgets them', async () => {
+    const noCheck = await registry.transition('demo', 'SUBMIT_REVIEW', { actor: 'admin' }, new Date());
+    expect(noCheck.kind).toBe('guard-failed');
+    await registry.transition('demo', 'SUBMIT_REVIEW', { actor: 'admin', guard: async () => undefined }, new Date());
+    for (const input of [{}, { reasonCode: 'X' }, { reasonCode: 'X', reason: 'too short' }]) {
+      const outcome = await registry.transition('demo', 'REJECT', { actor: 'admin', ...input }, new Date());
+      expect(outcome).toMatchObject({ kind: 'guard-failed', current: 'PENDING_APPROVAL' });
+    }
+    expect(registry.get('demo')?.reviewStatus).toBe('PENDING_APPROVAL');
+  });
 });
