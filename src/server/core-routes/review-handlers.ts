@@ -162,12 +162,14 @@ export function reviewDeskHandlers(deps: CoreRoutesDeps) {
     const reviewStatus = oneOf<ReviewState>(q, 'reviewStatus', REVIEW_STATES);
     const status = oneOf(q, 'status', PROVIDER_STATUSES);
     const certified = oneOf(q, 'certified', ['true', 'false'] as const);
-    for (const o of [paged, reviewStatus, status, certified])
+    const from = time(q, 'registeredFrom');
+    const to = time(q, 'registeredTo');
+    for (const o of [paged, reviewStatus, status, certified, from, to])
       if (!o.ok) return sendError(res, 400, 'INVALID_ARGUMENT', o.message);
-    if (!paged.ok || !reviewStatus.ok || !status.ok || !certified.ok) return;
-    const capability = q.get('capability');
-    const type = q.get('type');
-    const text = q.get('query');
+    if (!paged.ok || !reviewStatus.ok || !status.ok || !certified.ok || !from.ok || !to.ok) return;
+    const [capability, type, text, category, geography] = ['capability', 'type', 'query', 'category', 'geography'].map(
+      (n) => q.get(n),
+    );
     const views = [];
     for (const p of deps.registry.list()) {
       const r = p.registration;
@@ -175,7 +177,12 @@ export function reviewDeskHandlers(deps: CoreRoutesDeps) {
       if (status.value && p.status !== status.value) continue;
       if (capability && !r.capabilities.includes(capability)) continue;
       if (type && r.type !== type.toUpperCase()) continue;
-      if (!matchesText(text, r.name, r.slug, r.category, r.baseUrl)) continue;
+      if (category && r.category !== category) continue;
+      if (geography && !r.geography.some((g) => g.toLowerCase() === geography.toLowerCase())) continue;
+      const created = Date.parse(p.createdAt);
+      if ((from.value !== undefined && created < from.value) || (to.value !== undefined && created > to.value))
+        continue;
+      if (!matchesText(text ?? null, r.name, r.slug, r.category, r.baseUrl)) continue;
       const v = await view(p);
       if (certified.value && String(v.metadata.isCertified) !== certified.value) continue;
       views.push(v);

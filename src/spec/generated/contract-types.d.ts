@@ -442,8 +442,8 @@ export interface paths {
          * List providers (admin).
          * @description Admin bearer JWT. Also filters by query, provider status, provider type, capability, category,
          *     geography, owner e-mail and registration date range; those parameter names are not shown.
-         *     provcert's core server takes the operator token and the parameters below (owner e-mail, category,
-         *     geography and date range are not offered: it keeps no owner and lists few providers).
+         *     provcert's core server takes the operator token and the parameters below (no owner e-mail filter:
+         *     it keeps no account owner).
          */
         get: operations["coreAdminListProviders"];
         put?: never;
@@ -2679,6 +2679,14 @@ export interface operations {
                 type?: string;
                 /** @description Text found in the name, slug, category or base URL (provcert's parameter name). */
                 query?: string;
+                /** @description Provider category, exact (provcert's parameter name). */
+                category?: string;
+                /** @description A country or city code the provider serves, case-insensitive (provcert's parameter name). */
+                geography?: string;
+                /** @description Registered at or after this ISO 8601 date or timestamp (provcert's parameter name). */
+                registeredFrom?: string;
+                /** @description Registered at or before this ISO 8601 date or timestamp (provcert's parameter name). */
+                registeredTo?: string;
                 /** @description Page size, 1 to 100 (provcert's definition). */
                 limit?: number;
                 offset?: number;

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "d10e161ea5b67cdd5dc477601eccfe07cf99775b53e4b9de2f9adc4f5a09c55c";
+export const specSha256 = "e4ea732a08c474c24eb1df47237e9508c81798cbb51f473a043f372adfacde14";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {

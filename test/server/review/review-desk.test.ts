@@ -472,6 +472,13 @@ describe('tokens, discovery, dashboard and the operations log', () => {
     expect((admin.json['data'] as { slug: string }[]).map((p) => p.slug)).toEqual(['kitchen-b']);
     expect((await api('GET', '/admin/providers?reviewStatus=ACTIVE')).json['total']).toBe(1);
     expect((await api('GET', '/admin/providers?reviewStatus=CERTIFIED')).status).toBe(400);
+    expect((await api('GET', '/admin/providers?geography=de&category=food_delivery&type=delivery')).json['total']).toBe(
+      2,
+    );
+    expect((await api('GET', '/admin/providers?category=logistics')).json['total']).toBe(0);
+    expect((await api('GET', '/admin/providers?registeredTo=2000-01-01')).json['total']).toBe(0);
+    expect((await api('GET', '/admin/providers?registeredFrom=2000-01-01&query=kitchen-b')).json['total']).toBe(1);
+    expect((await api('GET', '/admin/providers?registeredFrom=yesterday')).status).toBe(400);
   });
 
   it('the operations log lists registrations, certifications, decisions and webhook verdicts, filtered and exported as CSV', async () => {
