@@ -1,3 +1,4 @@
+import { Agent, request } from 'undici';
 import { isRecord } from '../util/json.js';
 
 /** An answer of the core API: its status and parsed JSON body (`{}` when it had none). */
@@ -32,26 +33,33 @@ export const API = {
     `/api/v1/providers/${encodeURIComponent(slug)}/events?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
 } as const;
 
+/** Reads answer within this; a certification (POST …/certify) may take minutes and waits as long as it runs. */
+const READ_TIMEOUT_MS = 30_000;
+/** No headers or body deadline of its own: the API's answer to certify comes when the run ends. */
+const LOOPBACK = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+
 /** The API of the core listening at `base()` (known once it listens). */
 export function loopbackApi(base: () => string): ConsoleApi {
   return {
     async call(token, method, path, body) {
-      const res = await fetch(`${base()}${path}`, {
+      const res = await request(`${base()}${path}`, {
         method,
+        dispatcher: LOOPBACK,
         headers: {
           authorization: `Bearer ${token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(method === 'GET' ? { signal: AbortSignal.timeout(READ_TIMEOUT_MS) } : {}),
       });
-      const text = await res.text();
+      const text = await res.body.text();
       let parsed: unknown = {};
       try {
         parsed = text ? JSON.parse(text) : {};
       } catch {
-        parsed = { message: `the API answered ${res.status} with a body that is not JSON` };
+        parsed = { message: `the API answered ${res.statusCode} with a body that is not JSON` };
       }
-      return { status: res.status, body: isRecord(parsed) ? parsed : { data: parsed } };
+      return { status: res.statusCode, body: isRecord(parsed) ? parsed : { data: parsed } };
     },
   };
 }
