@@ -138,7 +138,8 @@ function judgeRefusal(x: Explorer, c: RefusalCase, outcome: HttpOutcome): void {
     return;
   }
   const codes = x.ctx.contract.enumValues('ErrorCode');
-  if (!expectError(x.f, outcome, { what, statuses: CLIENT_ERRORS, requirement: c.requirement })) {
+  const sent = `${what} (order ${compact(c.order)})`;
+  if (!expectError(x.f, outcome, { what: sent, statuses: CLIENT_ERRORS, requirement: c.requirement })) {
     markReproduce(x.f, x.ctx, outcome);
     return;
   }
@@ -148,7 +149,7 @@ function judgeRefusal(x: Explorer, c: RefusalCase, outcome: HttpOutcome): void {
       x.f,
       x.ctx,
       outcome,
-      `${what} was refused with code ${code}, which is not a documented error code (${codes.join(', ')})`,
+      `${sent} was refused with code ${code}, which is not a documented error code (${codes.join(', ')})`,
       'ERROR-CODES-DOCUMENTED',
     );
 }

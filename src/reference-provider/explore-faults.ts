@@ -108,6 +108,42 @@ export const unsummedFees = (subtotal: number, faults: ActiveFaults): { name: st
 export const locationSurcharge = (locationId: string, faults: ActiveFaults): number =>
   faults.has('explore-second-location-total') && locationId === AIRPORT_LOCATION.id ? 100 : 0;
 
+/** What subtotal adds up (explore-subtotal-third-line-missing leaves a third line out). */
+export const subtotalOf = (lines: readonly QuoteLine[], faults: ActiveFaults): number =>
+  lines.reduce(
+    (sum, l, i) => (i === 2 && faults.has('explore-subtotal-third-line-missing') ? sum : sum + l.lineTotal),
+    0,
+  );
+
+/** A fee charging a line's toppings again (explore-toppings-fee: two or more toppings on one line). */
+export function toppingsFees(lines: readonly QuoteLine[], faults: ActiveFaults): { name: string; amount: number }[] {
+  if (!faults.has('explore-toppings-fee')) return [];
+  const line = lines.find((l) => l.selectedOptions.filter((o) => o.groupId.endsWith('-toppings')).length >= 2);
+  return line ? [{ name: 'Extra toppings', amount: line.optionsTotal }] : [];
+}
+
+const itemsOf = (input: unknown): { offeringId?: unknown }[] =>
+  typeof input === 'object' && input !== null && Array.isArray((input as { items?: unknown }).items)
+    ? (input as { items: { offeringId?: unknown }[] }).items
+    : [];
+
+/** A shorter validity for large carts (explore-large-cart-short-validity: four items or more, 2 s). */
+export const validityFor = (input: unknown, ttlMs: number, faults: ActiveFaults): number =>
+  faults.has('explore-large-cart-short-validity') && itemsOf(input).length >= 4 ? 2_000 : ttlMs;
+
+/** Whether the quote loses its id (explore-repeat-offering-no-id: the same offering twice in one cart). */
+export function dropsQuoteId(input: unknown, faults: ActiveFaults): boolean {
+  if (!faults.has('explore-repeat-offering-no-id')) return false;
+  const ids = itemsOf(input).map((i) => i.offeringId);
+  return new Set(ids).size < ids.length;
+}
+
+/** The error code of a refused quote (explore-unknown-option-code: OPTION_NOT_FOUND for an unknown option). */
+export const refusalCode = (error: string, faults: ActiveFaults): string =>
+  faults.has('explore-unknown-option-code') && error.includes('unknown option "')
+    ? 'OPTION_NOT_FOUND'
+    : 'INVALID_ARGUMENT';
+
 /** Whether the cart answers 500 (explore-large-cart-error: five items or more, every time). */
 export const cartErrors = (input: unknown, faults: ActiveFaults): boolean =>
   faults.has('explore-large-cart-error') &&

@@ -778,6 +778,43 @@ const CASES = {
       (await exploreQuote(call, [{ offeringId: 'off-lemonade', variantId: 'var-lemonade-2l', quantity: 1 }])).status ===
       200,
   },
+  'explore-subtotal-third-line-missing': {
+    broken: async ({ call }) =>
+      mathBroken(await exploreQuote(call, [water(1), { offeringId: 'off-greek', quantity: 1 }, water(2)])),
+  },
+  'explore-toppings-fee': {
+    broken: async ({ call }) => {
+      const quote = (await exploreQuote(call, [pizza('var-margherita-40', toppingOf('basil'), toppingOf('olives'))]))
+        .json;
+      return arr(at(quote, 'fees')).some(
+        (f) => at(f, 'name') === 'Extra toppings' && num(f, 'amount') === num(quote, 'lines.0.optionsTotal'),
+      );
+    },
+  },
+  'explore-large-cart-short-validity': {
+    broken: async ({ call }) => {
+      const asked = Date.now();
+      const quote = (await exploreQuote(call, [1, 1, 1, 1].map(water))).json;
+      return Date.parse(str(quote, 'expiresAt')) - asked < 5_000;
+    },
+  },
+  'explore-repeat-offering-no-id': {
+    broken: async ({ call }) => at((await exploreQuote(call, [water(1), water(2)])).json, 'id') === undefined,
+  },
+  'explore-unknown-option-code': {
+    broken: async ({ call }) =>
+      at(
+        (
+          await exploreQuote(call, [
+            {
+              ...pizza('var-margherita-40'),
+              selectedOptions: [crust, { groupId: 'grp-margherita-toppings', optionId: 'opt-none' }],
+            },
+          ])
+        ).json,
+        'code',
+      ) === 'OPTION_NOT_FOUND',
+  },
   // ── end of the quote-explore faults ──
 } satisfies Record<FaultName, FaultCase>;
 
