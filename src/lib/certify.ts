@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseCheckIds } from '../checks/registry.js';
+import { parseExpectedFailures } from '../config/waivers.js';
 import type { CheckId } from '../model/check-ids.js';
 import {
   AUTH_METHODS,
@@ -12,6 +13,7 @@ import {
 import { UsageError } from '../model/errors.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
+import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { loadContract } from '../spec/load.js';
 
@@ -52,6 +54,11 @@ export interface CertifyOptions {
    */
   credentialEnv?: string;
   webhookSecretEnv?: string;
+  /**
+   * Known failures the verdict lives with until a date, as a config file's `expectedFailures`: judged as `run`
+   * judges them (the report's `waivers` says what became of each).
+   */
+  expectedFailures?: ExpectedFailure[];
 }
 
 function checked(options: CertifyOptions): void {
@@ -106,9 +113,11 @@ function runConfig(options: CertifyOptions): RunConfig {
  */
 export async function certify(options: CertifyOptions): Promise<RunReport> {
   checked(options);
+  const expectedFailures = parseExpectedFailures(options.expectedFailures, 'certify()');
   const contract = await loadContract();
   return runCertification(runConfig(options), {
     contract,
+    expectedFailures,
     credential: options.credential,
     webhookSecret: options.webhookSecret,
     ...(options.signal ? { signal: options.signal } : {}),

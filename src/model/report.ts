@@ -55,6 +55,11 @@ export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
   durationMs: number;
   /** Set when an expectedFailures entry covers this failed or errored check: it keeps its status but no longer fails the gate. */
   waiver?: AppliedWaiver;
+  /**
+   * On a skipped check: the check whose failure (or root cause) it was skipped for. That check is a root cause, and
+   * no waiver covers it: a waiver never turns what it stopped into a pass.
+   */
+  skippedBecauseOf?: CheckId;
 }
 
 export interface RunReport {

@@ -24,7 +24,7 @@ export interface FleetHooks {
   /** The receiver listens: providers post to `urlFor(slug)`. */
   onReceiverReady?(receiver: { url: string; urlFor(slug: string): string }): void;
   onProviderStart?(slug: string): void;
-  /** A provider's result as soon as it is known (waivers are applied only at the end, to the whole fleet). */
+  /** A provider's result as soon as it is known (with its own waivers; the fleet's are judged at the end). */
   onProviderEnd?(result: FleetProviderResult): void;
   /** Live hooks of one provider's run (check start and end, progress), e.g. for an event stream. */
   runHooks?(slug: string): RunDeps['hooks'] | undefined;
@@ -70,6 +70,9 @@ async function certifyMember(
       credential: member.run.credential,
       webhookSecret: member.run.webhookSecret,
       inbox: inboxFor(receiver, member.slug),
+      // The waivers naming this provider are judged with its run, as `run` judges them; the provider-less ones
+      // concern the whole fleet and are judged over it at the end.
+      expectedFailures: input.expectedFailures.filter((w) => w.provider === member.slug),
       ...(hooks ? { hooks } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.clock ? { clock: input.clock } : {}),

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { parseExpectedFailures } from '../../config/waivers.js';
 import type { RunConfig } from '../../model/run-config.js';
+import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/core-routes/deps.js';
 import { type IngestLimits, LIMIT_NAMES } from '../../server/limits.js';
@@ -10,8 +12,16 @@ import { loadContract } from '../../spec/load.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { EXIT } from '../io.js';
 
-/** The certification engine behind POST /providers/{slug}/certify: events arrive at this same server. */
+/**
+ * The certification engine behind POST /providers/{slug}/certify: events arrive at this same server, and the
+ * config file's expectedFailures are judged as `run` judges them.
+ */
 export function engineCertifier(contract: Contract, settings: ServeSettings): Certifier {
+  // Checked once, as serve starts: a bad entry is exit 2 before the core listens.
+  const expectedFailures: readonly ExpectedFailure[] = parseExpectedFailures(
+    settings.expectedFailures,
+    'the serve config file',
+  );
   return async ({ registration, credential, webhookSecret, inbox }) => {
     const ref = registration.credential;
     const config: RunConfig = {
@@ -32,7 +42,7 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
       maxBodyBytes: 5 * 1024 * 1024,
       concurrency: 8,
     };
-    return runCertification(config, { contract, credential, webhookSecret, inbox });
+    return runCertification(config, { contract, credential, webhookSecret, inbox, expectedFailures });
   };
 }
 

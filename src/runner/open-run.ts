@@ -1,0 +1,114 @@
+import type { Clock } from '../checks/types.js';
+import { createProviderClient } from '../http/client.js';
+import type { ProviderClient } from '../http/types.js';
+import type { RunBeginInfo, RunStartInfo, WebhookTimelineEntry } from '../model/report.js';
+import type { RunConfig } from '../model/run-config.js';
+import type { WebhookInbox } from '../model/webhooks.js';
+import { timelineEntry } from '../model/webhooks.js';
+import { startCoreServer } from '../server/core-server.js';
+import type { Contract } from '../spec/contract.js';
+import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
+import { Redactor } from '../util/redact.js';
+import { systemClock } from './clock.js';
+import { guardPosts } from './guarded-client.js';
+import type { RunHooks } from './schedule.js';
+
+/** The live hooks of one run, every one optional. */
+export type LiveHooks = RunHooks & {
+  onRunBegin?(info: RunBeginInfo): void;
+  onRunStart?(info: RunStartInfo): void;
+  onWebhook?(entry: WebhookTimelineEntry): void;
+};
+
+export interface OpenRunDeps {
+  contract: Contract;
+  credential: string;
+  webhookSecret: string;
+  inbox?: WebhookInbox;
+  hooks?: LiveHooks;
+  clock?: Clock;
+  signal?: AbortSignal;
+  requirements?: RequirementCatalog;
+}
+
+/** What a run holds from its start to its end: the guarded client, the inbox, the masker, the clock. */
+export interface OpenRun {
+  client: ProviderClient;
+  inbox: WebhookInbox;
+  redactor: Redactor;
+  clock: Clock;
+  catalog: RequirementCatalog;
+  /** Stops checks in flight (an interrupt, or the run's end). */
+  abort: AbortController;
+  runId: string;
+  startedAt: Date;
+  /** performance.now() at the start: the report's duration. */
+  started: number;
+  /** POST requests are sent only once GET /provider-info declared a safe test environment. */
+  declareSafe(safe: boolean): void;
+  close(): Promise<void>;
+}
+
+let bundledCatalog: Promise<RequirementCatalog> | undefined;
+
+/**
+ * Opens a run: the provider client (stopped by an interrupt), the receiver (the given inbox or an embedded one),
+ * the run-begin hook and the webhook subscription. `close()` undoes all of it.
+ */
+export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<OpenRun> {
+  const clock = deps.clock ?? systemClock;
+  const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
+  const startedAt = new Date(clock.now());
+  const started = performance.now();
+  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
+  const inner = createProviderClient(
+    {
+      baseUrl: config.baseUrl,
+      authMethod: config.authMethod,
+      credential: deps.credential,
+      timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+    },
+    // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
+    { redactor, ...(deps.signal ? { signal: deps.signal } : {}) },
+  );
+  let safe = false;
+  const client = guardPosts(inner, () => safe);
+  const ownServer = deps.inbox
+    ? undefined
+    : await startCoreServer({
+        host: config.webhookHost,
+        port: config.webhookPort,
+        contract: deps.contract,
+        secretFor: () => deps.webhookSecret,
+      });
+  const inbox = deps.inbox ?? (ownServer as WebhookInbox);
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  // The header comes before the first request, so a provider that never answers still gets output at once.
+  deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
+  // Only a listening hook subscribes: without one the receiver does no extra work per request.
+  const onWebhook = deps.hooks?.onWebhook;
+  const unsubscribe = onWebhook ? inbox.subscribe((w) => onWebhook(redactor.deep(timelineEntry(w)))) : undefined;
+  return {
+    client,
+    inbox,
+    redactor,
+    clock,
+    catalog,
+    abort,
+    runId: startedAt.getTime().toString(36),
+    startedAt,
+    started,
+    declareSafe: (value) => {
+      safe = value;
+    },
+    close: async () => {
+      unsubscribe?.();
+      abort.abort();
+      deps.signal?.removeEventListener('abort', onAbort);
+      await Promise.all([inner.close(), ownServer?.close()]);
+    },
+  };
+}
