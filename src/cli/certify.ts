@@ -1,5 +1,6 @@
 import type { RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
+import { gatePasses } from '../model/verdict.js';
 import { createConsoleReporter, terminalMode } from '../report/console.js';
 import type { EventStream } from '../report/events.js';
 import { isGithubActions, renderGithubAnnotations } from '../report/github.js';
@@ -29,14 +30,15 @@ export async function certifyWithReports(
   const reporter = createConsoleReporter({ stream: screen, color: mode.color, interactive: mode.spinner });
   const hooks = events ? fanOutHooks(reporter, events.runHooks()) : reporter;
   const report = await certifyOrEnd(config, { ...deps, hooks }, events);
-  const stoppedBy = deps.signal?.aborted ? signalName(deps.signal.reason) : undefined;
+  const stoppedBy = report.interruptedBy;
   reporter.onRunEnd(report, stoppedBy ? { interruptedBy: stoppedBy } : {});
   if (reports.github || isGithubActions(io.env)) screen.write(renderGithubAnnotations(report));
   await writeReports(report, reports.targets, io);
   // Last, so run-end carries the verdict the exit code follows.
   events?.runEnd(report, undefined, stoppedBy ? { interruptedBy: stoppedBy } : {});
   await events?.close();
-  const code = report.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
+  // PARTIAL exits 0 (every check that ran passed); INTERRUPTED's 130/143 come from main.
+  const code = gatePasses(report.verdict) ? EXIT.ok : EXIT.failed;
   return { code, report };
 }
 
@@ -52,5 +54,3 @@ async function certifyOrEnd(config: RunConfig, deps: RunDeps, events: EventStrea
     throw e;
   }
 }
-
-const signalName = (reason: unknown): string => (typeof reason === 'string' ? reason : 'interrupt');

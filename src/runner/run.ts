@@ -4,6 +4,7 @@ import { curlFor } from '../http/reproduce.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
+import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { timelineEntry } from '../model/webhooks.js';
 import type { RequirementCatalog } from '../spec/requirements.js';
@@ -14,7 +15,7 @@ import { type LiveHooks, type OpenRun, type OpenRunDeps, openRun } from './open-
 import { planChecks, type RunPlan } from './plan.js';
 import { createResources } from './resources-impl.js';
 import { type RunHooks, scheduleChecks } from './schedule.js';
-import { applyStrict } from './strict.js';
+import { applyStrict, strictExemptions } from './strict.js';
 import { evaluateWaivers, previewWaivers, utcDate } from './waivers.js';
 
 export type { LiveHooks } from './open-run.js';
@@ -58,7 +59,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
       }),
     );
     const results = await scheduleRun(run, config, plan, { resources, deps, hooks });
-    return judgeWaivers(assembleReport(run, config, plan, results), waivers);
+    return judgeWaivers(assembleReport(run, config, plan, results, stoppedBy(deps.signal)), waivers);
   } finally {
     await run.close();
   }
@@ -86,16 +87,21 @@ async function scheduleRun(
     concurrency: config.concurrency,
     causes: plan.causes,
     ...(hooks ? { hooks: maskedHooks(hooks, run.redactor) } : {}),
-    ...(config.strict === true ? { transform: applyStrict } : {}),
+    ...(config.strict === true ? { transform: (r: CheckResult) => applyStrict(r, config) } : {}),
   });
   return results.map((r) => withReproduce(r, config));
 }
 
 /** The run report of what ran; nothing the provider echoed (messages, evidence, name…) may carry a secret out. */
-function assembleReport(run: OpenRun, config: RunConfig, plan: RunPlan, results: CheckResult[]): RunReport {
-  const summary = { pass: 0, fail: 0, skip: 0, error: 0 };
-  for (const r of results) summary[r.status]++;
+function assembleReport(
+  run: OpenRun,
+  config: RunConfig,
+  plan: RunPlan,
+  results: CheckResult[],
+  interruptedBy: string | undefined,
+): RunReport {
   const finishedAt = new Date(run.clock.now());
+  const exempted = config.strict === true ? strictExemptions(results, config) : [];
   return run.redactor.deep<RunReport>({
     reportVersion: 1,
     tool: { name: 'provcert', version: toolVersion },
@@ -109,18 +115,25 @@ function assembleReport(run: OpenRun, config: RunConfig, plan: RunPlan, results:
       capabilities: [...plan.declared],
       ...(plan.fulfillment ? { fulfillment: plan.fulfillment } : {}),
     },
-    verdict: summary.fail + summary.error === 0 && summary.pass > 0 ? 'PASS' : 'FAIL',
+    verdict: deriveRunVerdict({ checks: results, interruptedBy, leftOut: plan.leftOut }),
+    ...(interruptedBy !== undefined ? { interruptedBy } : {}),
+    leftOut: plan.leftOut,
     startedAt: run.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: Math.round(performance.now() - run.started),
-    summary,
+    summary: countChecks(results),
     checks: results,
     webhooks: { url: run.inbox.urlFor(plan.slug), events: run.inbox.all().map(timelineEntry) },
     inputs: recordInputs(config, run.runId),
     requirements: citedRequirements(run.catalog, plan, results),
     ...(config.strict === true ? { strict: true } : {}),
+    ...(exempted.length > 0 ? { strictExempted: exempted } : {}),
   });
 }
+
+/** What stopped the run: the signal's name ("SIGINT", "SIGTERM"), or "aborted" for an abort without one. */
+const stoppedBy = (signal: AbortSignal | undefined): string | undefined =>
+  signal?.aborted ? (typeof signal.reason === 'string' ? signal.reason : 'aborted') : undefined;
 
 /** The report judged against the expected failures, on the day the run started (UTC). */
 function judgeWaivers(report: RunReport, waivers: readonly ExpectedFailure[]): RunReport {

@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport, RunStartInfo } from '../model/report.js';
+import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { AppliedWaiver, ExpectedFailure, WaiverOutcome, WaiverState } from '../model/waivers.js';
 
 /**
@@ -142,14 +143,6 @@ function unjudged(report: RunReport): RunReport {
   };
 }
 
-/** PASS when every failure is waived, at least one check passed and every waiver concerning the run applied. */
-export function waivedVerdict(report: RunReport): RunReport['verdict'] {
-  const unwaived = report.checks.some((c) => isFailure(c) && c.waiver === undefined);
-  const passed = report.checks.some((c) => c.status === 'pass');
-  const gate = (report.waivers ?? []).every((w) => w.state === 'applied');
-  return !unwaived && passed && gate ? 'PASS' : 'FAIL';
-}
-
 const listOf = (names: readonly string[]): string =>
   names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
 
@@ -283,7 +276,7 @@ export function evaluateWaivers(
     });
     const mine = concerns[i] ?? [];
     const judged: RunReport = { ...run.report, checks, ...(mine.length > 0 ? { waivers: mine } : {}) };
-    return { ...judged, verdict: waivedVerdict(judged) };
+    return { ...judged, summary: countChecks(checks), verdict: deriveRunVerdict(judged) };
   });
   return { reports, outcomes };
 }
