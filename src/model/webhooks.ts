@@ -62,3 +62,12 @@ export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
     ...(w.duplicate ? { duplicate: true } : {}),
   };
 }
+
+/**
+ * Whether a received webhook is this provider's: posted to its slug's route, or naming it on the legacy route.
+ * The one slug filter of a run's (and a fleet member's) events.
+ */
+export function belongsTo(w: ReceivedWebhook, slug: string): boolean {
+  if (w.slug !== null) return w.slug === slug;
+  return w.event?.['providerSlug'] === slug;
+}

@@ -1,10 +1,6 @@
-import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
+import { belongsTo, type WebhookInbox } from '../model/webhooks.js';
 
-/** Whether a received webhook is this provider's: posted to its slug's route, or naming it on the legacy route. */
-export function belongsTo(w: ReceivedWebhook, slug: string): boolean {
-  if (w.slug !== null) return w.slug === slug;
-  return w.event?.['providerSlug'] === slug;
-}
+export { belongsTo } from '../model/webhooks.js';
 
 /**
  * One provider's view of the fleet's shared receiver: all(), waitFor() and subscribe() see only its events, so

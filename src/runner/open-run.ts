@@ -1,9 +1,10 @@
 import type { Clock } from '../checks/types.js';
 import { createProviderClient } from '../http/client.js';
 import type { ProviderClient } from '../http/types.js';
-import type { RunBeginInfo, RunStartInfo, WebhookTimelineEntry } from '../model/report.js';
+import type { WebhookTimelineEntry } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
-import type { WebhookInbox } from '../model/webhooks.js';
+import type { RunEvents } from '../model/run-events.js';
+import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
 import { startCoreServer } from '../server/core-server.js';
 import type { Contract } from '../spec/contract.js';
@@ -11,14 +12,9 @@ import { loadRequirements, type RequirementCatalog } from '../spec/requirements.
 import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';
-import type { RunHooks } from './schedule.js';
 
-/** The live hooks of one run, every one optional. */
-export type LiveHooks = RunHooks & {
-  onRunBegin?(info: RunBeginInfo): void;
-  onRunStart?(info: RunStartInfo): void;
-  onWebhook?(entry: WebhookTimelineEntry): void;
-};
+/** The live hooks of one run: the run-event contract (model/run-events.ts). */
+export type LiveHooks = RunEvents;
 
 export interface OpenRunDeps {
   contract: Contract;
@@ -44,6 +40,8 @@ export interface OpenRun {
   startedAt: Date;
   /** performance.now() at the start: the report's duration. */
   started: number;
+  /** The run's webhooks as the report's timeline shows them; each entry is built once per webhook. */
+  timeline(): WebhookTimelineEntry[];
   /** POST requests are sent only once GET /provider-info declared a safe test environment. */
   declareSafe(safe: boolean): void;
   close(): Promise<void>;
@@ -90,7 +88,15 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
   // Only a listening hook subscribes: without one the receiver does no extra work per request.
   const onWebhook = deps.hooks?.onWebhook;
-  const unsubscribe = onWebhook ? inbox.subscribe((w) => onWebhook(redactor.deep(timelineEntry(w)))) : undefined;
+  const entries = new WeakMap<ReceivedWebhook, WebhookTimelineEntry>();
+  const entryOf = (w: ReceivedWebhook): WebhookTimelineEntry => {
+    const known = entries.get(w);
+    if (known) return known;
+    const entry = timelineEntry(w);
+    entries.set(w, entry);
+    return entry;
+  };
+  const unsubscribe = onWebhook ? inbox.subscribe((w) => onWebhook(redactor.deep(entryOf(w)))) : undefined;
   return {
     client,
     inbox,
@@ -101,6 +107,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
     runId: startedAt.getTime().toString(36),
     startedAt,
     started,
+    timeline: () => inbox.all().map(entryOf),
     declareSafe: (value) => {
       safe = value;
     },

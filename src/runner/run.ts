@@ -6,7 +6,6 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { ExpectedFailure } from '../model/waivers.js';
-import { timelineEntry } from '../model/webhooks.js';
 import type { RequirementCatalog } from '../spec/requirements.js';
 import { toolVersion } from '../util/package-root.js';
 import type { Redactor } from '../util/redact.js';
@@ -123,7 +122,7 @@ function assembleReport(
     durationMs: Math.round(performance.now() - run.started),
     summary: countChecks(results),
     checks: results,
-    webhooks: { url: run.inbox.urlFor(plan.slug), events: run.inbox.all().map(timelineEntry) },
+    webhooks: { url: run.inbox.urlFor(plan.slug), events: run.timeline() },
     inputs: recordInputs(config, run.runId),
     requirements: citedRequirements(run.catalog, plan, results),
     ...(config.strict === true ? { strict: true } : {}),

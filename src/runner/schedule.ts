@@ -2,13 +2,10 @@ import { PrerequisiteError } from '../checks/resources.js';
 import type { CheckContext, CheckDefinition } from '../checks/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome, CheckProgress, CheckResult } from '../model/report.js';
+import type { RunEvents } from '../model/run-events.js';
 
-export interface RunHooks {
-  onCheckStart?(id: CheckId, title: string): void;
-  /** A running check's wait changed (what it awaits, how long at most). */
-  onCheckProgress?(id: CheckId, update: CheckProgress): void;
-  onCheckEnd?(result: CheckResult): void;
-}
+/** The check events of the run-event contract (model/run-events.ts) the scheduler emits. */
+export type RunHooks = Pick<RunEvents, 'onCheckStart' | 'onCheckProgress' | 'onCheckEnd'>;
 
 /** A check that is decided before it runs: skip with a reason. */
 export type Verdicts = ReadonlyMap<CheckId, string>;

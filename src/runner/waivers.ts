@@ -1,4 +1,5 @@
 import type { CheckResult, RunReport, RunStartInfo } from '../model/report.js';
+import type { RunEvents } from '../model/run-events.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { AppliedWaiver, ExpectedFailure, WaiverOutcome, WaiverState } from '../model/waivers.js';
 
@@ -100,10 +101,7 @@ function waiverOfAll(covering: readonly ExpectedFailure[], result: CheckResult):
   return { reason: first.reason, until: first.until };
 }
 
-interface PreviewedHooks {
-  onRunStart?(info: RunStartInfo): void;
-  onCheckEnd?(result: CheckResult): void;
-}
+type PreviewedHooks = Pick<RunEvents, 'onRunStart' | 'onCheckEnd'>;
 
 /**
  * Live hooks that show a check's waiver as it ends (the console prints WAIVED at once); the final judgement is
