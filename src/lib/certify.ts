@@ -12,7 +12,7 @@ import {
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import type { CheckResult, RunReport } from '../model/report.js';
-import type { RunConfig } from '../model/run-config.js';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { loadContract } from '../spec/load.js';
@@ -91,17 +91,17 @@ function runConfig(options: CertifyOptions): RunConfig {
     ...(options.capabilities ? { capabilities: options.capabilities.map((c) => c.toUpperCase()) } : {}),
     ...(options.fulfillment ? { fulfillment: options.fulfillment.toUpperCase() } : {}),
     local: options.local === true,
-    webhookHost: options.webhookHost ?? '127.0.0.1',
-    webhookPort: options.webhookPort ?? 8787,
+    webhookHost: options.webhookHost ?? DEFAULT_RUN_CONFIG.webhookHost,
+    webhookPort: options.webhookPort ?? DEFAULT_RUN_CONFIG.webhookPort,
     webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
-    webhookTimeoutMs: options.webhookTimeoutMs ?? 30_000,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    maxExpiryWaitS: options.maxExpiryWaitS ?? 120,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_RUN_CONFIG.webhookTimeoutMs,
+    timeoutMs: options.timeoutMs ?? DEFAULT_RUN_CONFIG.timeoutMs,
+    maxExpiryWaitS: options.maxExpiryWaitS ?? DEFAULT_RUN_CONFIG.maxExpiryWaitS,
     ...(options.only ? { only: options.only } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
     seed: options.seed ?? randomBytes(4).toString('hex'),
-    maxBodyBytes: 5 * 1024 * 1024,
-    concurrency: options.concurrency ?? 8,
+    maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
+    concurrency: options.concurrency ?? DEFAULT_RUN_CONFIG.concurrency,
     ...(options.strict ? { strict: true } : {}),
   };
 }

@@ -49,6 +49,18 @@ export interface OpenRun {
 
 let bundledCatalog: Promise<RequirementCatalog> | undefined;
 
+/** timelineEntry, built once per webhook: the live hook and the report share each entry. */
+function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
+  const entries = new WeakMap<ReceivedWebhook, WebhookTimelineEntry>();
+  return (w) => {
+    const known = entries.get(w);
+    if (known) return known;
+    const entry = timelineEntry(w);
+    entries.set(w, entry);
+    return entry;
+  };
+}
+
 /**
  * Opens a run: the provider client (stopped by an interrupt), the receiver (the given inbox or an embedded one),
  * the run-begin hook and the webhook subscription. `close()` undoes all of it.
@@ -88,14 +100,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
   // Only a listening hook subscribes: without one the receiver does no extra work per request.
   const onWebhook = deps.hooks?.onWebhook;
-  const entries = new WeakMap<ReceivedWebhook, WebhookTimelineEntry>();
-  const entryOf = (w: ReceivedWebhook): WebhookTimelineEntry => {
-    const known = entries.get(w);
-    if (known) return known;
-    const entry = timelineEntry(w);
-    entries.set(w, entry);
-    return entry;
-  };
+  const entryOf = timelineOnce();
   const unsubscribe = onWebhook ? inbox.subscribe((w) => onWebhook(redactor.deep(entryOf(w)))) : undefined;
   return {
     client,

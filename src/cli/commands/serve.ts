@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseExpectedFailures } from '../../config/waivers.js';
-import type { RunConfig } from '../../model/run-config.js';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../model/run-config.js';
 import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/core-routes/deps.js';
@@ -35,12 +35,12 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
       webhookPort: settings.port,
       // The per-provider secret lives in the data dir, not in an env var.
       webhookSecretSource: { kind: 'generated' },
-      webhookTimeoutMs: 30_000,
-      timeoutMs: 10_000,
-      maxExpiryWaitS: 120,
+      webhookTimeoutMs: DEFAULT_RUN_CONFIG.webhookTimeoutMs,
+      timeoutMs: DEFAULT_RUN_CONFIG.timeoutMs,
+      maxExpiryWaitS: DEFAULT_RUN_CONFIG.maxExpiryWaitS,
       seed: randomBytes(4).toString('hex'),
-      maxBodyBytes: 5 * 1024 * 1024,
-      concurrency: 8,
+      maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
+      concurrency: DEFAULT_RUN_CONFIG.concurrency,
     };
     return runCertification(config, { contract, credential, webhookSecret, inbox, expectedFailures });
   };
