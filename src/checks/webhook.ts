@@ -1,5 +1,5 @@
 import type { ReceivedWebhook } from '../model/webhooks.js';
-import { concerns, isAccepted, timelineEntry } from '../model/webhooks.js';
+import { belongsTo, isAccepted, timelineEntry } from '../model/webhooks.js';
 import { parseIsoTimestamp } from '../spec/timestamp.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
@@ -71,7 +71,7 @@ function rejectionRequirement(problem: string): string {
 export function isOwnEvent(w: ReceivedWebhook, slug: string, actions: readonly TestAction[]): boolean {
   if (w.restored) return false;
   if (w.attributedTo !== undefined) return w.attributedTo === slug;
-  return concerns(w, slug) && actions.some((a) => names(a, field(w, 'actionId')));
+  return belongsTo(w, slug) && actions.some((a) => names(a, field(w, 'actionId')));
 }
 
 /**
@@ -80,7 +80,7 @@ export function isOwnEvent(w: ReceivedWebhook, slug: string, actions: readonly T
  */
 function ignoredHint(received: readonly ReceivedWebhook[], slug: string, actions: readonly TestAction[]): string {
   const ignored = received.filter(
-    (w) => !w.restored && w.attributedTo === undefined && concerns(w, slug) && !isOwnEvent(w, slug, actions),
+    (w) => !w.restored && w.attributedTo === undefined && belongsTo(w, slug) && !isOwnEvent(w, slug, actions),
   );
   if (ignored.length === 0) return '';
   const statuses = [...new Set(ignored.map((w) => w.answeredStatus))].sort().join(', ');

@@ -19,7 +19,11 @@ const isFailure = (status: CheckStatus): boolean => status === 'fail' || status 
  * is the same run: same provider, auth, profile, capabilities, seed, limits and strictness.
  */
 export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { error: string } {
-  const failed = report.checks.filter((c) => isFailure(c.status)).map((c) => c.id);
+  // An interrupted run also reruns what it did not get to (every check that did not pass), so its replay finishes it.
+  const interrupted = report.interruptedBy !== undefined || report.verdict === 'INTERRUPTED';
+  const failed = report.checks
+    .filter((c) => isFailure(c.status) || (interrupted && c.status === 'skip'))
+    .map((c) => c.id);
   const checks = only ? [only] : failed;
   if (only && !report.checks.some((c) => c.id === only)) return { error: `the report has no check "${only}"` };
   if (checks.length === 0)

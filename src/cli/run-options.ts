@@ -11,7 +11,7 @@ import {
   type Profile,
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import type { RunConfig } from '../model/run-config.js';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
 import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from './options.js';
 
 export interface ResolvedRun {
@@ -87,18 +87,30 @@ export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cw
       : {}),
     ...(raw.fulfillment ? { fulfillment: raw.fulfillment.toUpperCase() } : {}),
     local: raw.local === true,
-    webhookHost: raw.webhookHost ?? '127.0.0.1',
-    webhookPort: parseIntegerFlag('--webhook-port', raw.webhookPort, 8787, 0, 65535),
+    webhookHost: raw.webhookHost ?? DEFAULT_RUN_CONFIG.webhookHost,
+    webhookPort: parseIntegerFlag('--webhook-port', raw.webhookPort, DEFAULT_RUN_CONFIG.webhookPort, 0, 65535),
     webhookSecretSource: fromEnv ? { kind: 'env', name: secretEnv } : { kind: 'generated' },
-    webhookTimeoutMs: parseIntegerFlag('--webhook-timeout', raw.webhookTimeout, 30_000, 100, 600_000),
-    timeoutMs: parseIntegerFlag('--timeout', raw.timeout, 10_000, 100, 600_000),
-    maxExpiryWaitS: parseIntegerFlag('--max-expiry-wait', raw.maxExpiryWait, 120, 1, 3600),
+    webhookTimeoutMs: parseIntegerFlag(
+      '--webhook-timeout',
+      raw.webhookTimeout,
+      DEFAULT_RUN_CONFIG.webhookTimeoutMs,
+      100,
+      600_000,
+    ),
+    timeoutMs: parseIntegerFlag('--timeout', raw.timeout, DEFAULT_RUN_CONFIG.timeoutMs, 100, 600_000),
+    maxExpiryWaitS: parseIntegerFlag(
+      '--max-expiry-wait',
+      raw.maxExpiryWait,
+      DEFAULT_RUN_CONFIG.maxExpiryWaitS,
+      1,
+      3600,
+    ),
     ...(raw.only ? { only: checkIds('only', raw.only) as CheckId[] } : {}),
     ...(raw.skip ? { skip: checkIds('skip', raw.skip) as CheckId[] } : {}),
     seed: raw.seed ?? randomBytes(4).toString('hex'),
     ...(raw.explore !== undefined ? { explore: parseIntegerFlag('--explore', raw.explore, 100, 0, 10_000) } : {}),
-    maxBodyBytes: 5 * 1024 * 1024,
-    concurrency: parseIntegerFlag('--concurrency', raw.concurrency, 8, 1, 64),
+    maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
+    concurrency: parseIntegerFlag('--concurrency', raw.concurrency, DEFAULT_RUN_CONFIG.concurrency, 1, 64),
     ...(raw.strict ? { strict: true } : {}),
   };
   return { config, credential, webhookSecret, generatedSecret: !fromEnv };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseCheckIds } from '../checks/registry.js';
+import { parseExpectedFailures } from '../config/waivers.js';
 import type { CheckId } from '../model/check-ids.js';
 import {
   AUTH_METHODS,
@@ -11,7 +12,8 @@ import {
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import type { CheckResult, RunReport } from '../model/report.js';
-import type { RunConfig } from '../model/run-config.js';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
+import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { loadContract } from '../spec/load.js';
 
@@ -52,6 +54,11 @@ export interface CertifyOptions {
    */
   credentialEnv?: string;
   webhookSecretEnv?: string;
+  /**
+   * Known failures the verdict lives with until a date, as a config file's `expectedFailures`: judged as `run`
+   * judges them (the report's `waivers` says what became of each).
+   */
+  expectedFailures?: ExpectedFailure[];
 }
 
 function checked(options: CertifyOptions): void {
@@ -84,17 +91,17 @@ function runConfig(options: CertifyOptions): RunConfig {
     ...(options.capabilities ? { capabilities: options.capabilities.map((c) => c.toUpperCase()) } : {}),
     ...(options.fulfillment ? { fulfillment: options.fulfillment.toUpperCase() } : {}),
     local: options.local === true,
-    webhookHost: options.webhookHost ?? '127.0.0.1',
-    webhookPort: options.webhookPort ?? 8787,
+    webhookHost: options.webhookHost ?? DEFAULT_RUN_CONFIG.webhookHost,
+    webhookPort: options.webhookPort ?? DEFAULT_RUN_CONFIG.webhookPort,
     webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
-    webhookTimeoutMs: options.webhookTimeoutMs ?? 30_000,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    maxExpiryWaitS: options.maxExpiryWaitS ?? 120,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_RUN_CONFIG.webhookTimeoutMs,
+    timeoutMs: options.timeoutMs ?? DEFAULT_RUN_CONFIG.timeoutMs,
+    maxExpiryWaitS: options.maxExpiryWaitS ?? DEFAULT_RUN_CONFIG.maxExpiryWaitS,
     ...(options.only ? { only: options.only } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
     seed: options.seed ?? randomBytes(4).toString('hex'),
-    maxBodyBytes: 5 * 1024 * 1024,
-    concurrency: options.concurrency ?? 8,
+    maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
+    concurrency: options.concurrency ?? DEFAULT_RUN_CONFIG.concurrency,
     ...(options.strict ? { strict: true } : {}),
   };
 }
@@ -106,9 +113,11 @@ function runConfig(options: CertifyOptions): RunConfig {
  */
 export async function certify(options: CertifyOptions): Promise<RunReport> {
   checked(options);
+  const expectedFailures = parseExpectedFailures(options.expectedFailures, 'certify()');
   const contract = await loadContract();
   return runCertification(runConfig(options), {
     contract,
+    expectedFailures,
     credential: options.credential,
     webhookSecret: options.webhookSecret,
     ...(options.signal ? { signal: options.signal } : {}),

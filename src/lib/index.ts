@@ -8,6 +8,7 @@ export type { AuthMethod, Profile } from '../model/contract-constants.js';
 export { UsageError } from '../model/errors.js';
 export type { Finding } from '../model/findings.js';
 export type { CheckResult, RunReport } from '../model/report.js';
+export type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 export type { SchemaProblem } from '../spec/types.js';
 export { type CertifyOptions, certify } from './certify.js';
 export { contractMatchers, type MatcherResult } from './matchers.js';

@@ -1,4 +1,5 @@
 import type { RunReport } from './report.js';
+import type { FleetProviderVerdict, RunVerdict } from './verdict.js';
 import type { ExpectedFailure, WaiverOutcome } from './waivers.js';
 
 /** Which fleet a report belongs to: merge-reports refuses to combine reports of different fleets. */
@@ -14,8 +15,8 @@ export interface FleetIdentity {
 export interface FleetProviderResult {
   slug: string;
   baseUrl: string;
-  /** PASS / FAIL from the provider's run; NOT_RUN when the batch was stopped before it started. */
-  verdict: 'PASS' | 'FAIL' | 'NOT_RUN';
+  /** The provider's run verdict (PASS, FAIL, INTERRUPTED, PARTIAL); NOT_RUN when the batch was stopped before it started. */
+  verdict: FleetProviderVerdict;
   /** The provider's full run report (absent when NOT_RUN). */
   report?: RunReport;
   /** Why a provider could not be certified at all (e.g. its credential variable is not set). */
@@ -32,11 +33,21 @@ export interface FleetReport {
   shard?: { index: number; total: number };
   /** Shards merged into this report (merge-reports), in index order. */
   mergedShards?: { index: number; total: number }[];
-  verdict: 'PASS' | 'FAIL';
+  /** deriveFleetVerdict over the providers' verdicts and the waivers. */
+  verdict: RunVerdict;
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  summary: { providers: number; passed: number; failed: number; notRun: number; waivedChecks: number };
+  summary: {
+    providers: number;
+    passed: number;
+    failed: number;
+    notRun: number;
+    waivedChecks: number;
+    /** Providers that passed a narrowed selection, and providers stopped mid-run (absent in older reports). */
+    partial?: number;
+    interrupted?: number;
+  };
   providers: FleetProviderResult[];
   /** What became of each expectedFailures entry in this scope. */
   waivers: WaiverOutcome[];

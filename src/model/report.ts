@@ -2,6 +2,7 @@ import type { CheckId, CheckStatus } from './check-ids.js';
 import type { AuthMethod, Profile } from './contract-constants.js';
 import type { Exchange } from './exchange.js';
 import type { Finding, RecordedFinding, RequirementId, RequirementSummary } from './findings.js';
+import type { CheckCounts, LeftOutCheck, RunVerdict } from './verdict.js';
 import type { AppliedWaiver, WaiverOutcome } from './waivers.js';
 
 /** The expected computation beside the provider's numbers, for one quote (quote-math). */
@@ -69,6 +70,11 @@ export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
   durationMs: number;
   /** Set when an expectedFailures entry covers this failed or errored check: it keeps its status but no longer fails the gate. */
   waiver?: AppliedWaiver;
+  /**
+   * On a skipped check: the check whose failure (or root cause) it was skipped for. That check is a root cause, and
+   * no waiver covers it: a waiver never turns what it stopped into a pass.
+   */
+  skippedBecauseOf?: CheckId;
 }
 
 export interface RunReport {
@@ -85,22 +91,41 @@ export interface RunReport {
     capabilities: string[];
     fulfillment?: string;
   };
-  verdict: 'PASS' | 'FAIL';
+  /** What the run reached (model/verdict.ts): derived once by deriveRunVerdict, read by every format. */
+  verdict: RunVerdict;
+  /** Set when a signal or an abort stopped the run ("SIGINT", "SIGTERM", "aborted"): the verdict is INTERRUPTED. */
+  interruptedBy?: string;
+  /** Checks of the provider's profile the run's selection (only/skip) left out; the verdict is then PARTIAL at best. */
+  leftOut?: LeftOutCheck[];
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  summary: Record<CheckStatus, number>;
+  /** Checks by status (countChecks): a waived failure counts as waived, not failed. `waived` is absent in older reports. */
+  summary: Record<CheckStatus, number> & Partial<Pick<CheckCounts, 'waived'>>;
   checks: CheckResult[];
   /** The provider's own webhook requests (its timeline), and the noise on its route counted apart. */
   webhooks: { url: string; events: WebhookTimelineEntry[]; ignored?: IgnoredWebhooks };
   /** Section and quoted sentence of every requirement the checks cite, by id. */
   requirements: Record<RequirementId, RequirementSummary>;
-  /** Whether warnings counted as failures (--strict). */
+  /** Whether warnings counted as failures (strict mode). */
   strict?: boolean;
+  /**
+   * Warnings strict mode did not count because the run's own local setting causes them (http://, a loopback or
+   * private host): they stay warnings.
+   */
+  strictExempted?: StrictExemption[];
   /** What became of each expectedFailures entry that concerns this provider (absent: none was given). */
   waivers?: WaiverOutcome[];
   /** Everything needed to rerun the same run (provcert replay). No secrets: env var names only. */
   inputs: Record<string, unknown>;
+}
+
+/** A warning strict mode left a warning, and why. */
+export interface StrictExemption {
+  check: CheckId;
+  requirement: RequirementId;
+  message: string;
+  reason: string;
 }
 
 /** What is known the moment a run starts, before the provider answered anything. */

@@ -31,3 +31,19 @@ export interface RunConfig {
   /** Warnings count as failures (a zero-warning gate); default lenient where the contract is open. */
   strict?: boolean;
 }
+
+/**
+ * The run configuration's defaults, written once: `run`, `demo`, `replay`, `batch`, `serve`'s certify route and
+ * the library take them from here, and a test holds them equal to spec/config.schema.json's `default`s.
+ */
+export const DEFAULT_RUN_CONFIG = {
+  local: false,
+  webhookHost: '127.0.0.1',
+  webhookPort: 8787,
+  webhookTimeoutMs: 30_000,
+  timeoutMs: 10_000,
+  maxExpiryWaitS: 120,
+  maxBodyBytes: 5 * 1024 * 1024,
+  concurrency: 8,
+  strict: false,
+} as const satisfies Partial<RunConfig>;

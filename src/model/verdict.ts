@@ -59,3 +59,23 @@ export function countChecks(checks: readonly { status: CheckStatus; waiver?: unk
   }
   return counts;
 }
+
+/** A fleet provider's verdict: its run's, or NOT_RUN when the batch stopped first or its shard was not merged. */
+export type FleetProviderVerdict = RunVerdict | 'NOT_RUN';
+
+/**
+ * The fleet's verdict from its providers' (batch and merge-reports alike): INTERRUPTED when a signal stopped it;
+ * FAIL when a provider failed, was not run or was stopped, a waiver did not apply, or there is no provider; PARTIAL
+ * when every provider passed but one ran a narrowed selection; else PASS.
+ */
+export function deriveFleetVerdict(inputs: {
+  providers: readonly FleetProviderVerdict[];
+  waivers: readonly Pick<WaiverOutcome, 'state'>[];
+  interruptedBy?: string | undefined;
+}): RunVerdict {
+  if (inputs.interruptedBy !== undefined) return 'INTERRUPTED';
+  const held = inputs.waivers.every((w) => w.state === 'applied');
+  if (!held || inputs.providers.length === 0 || !inputs.providers.every((v) => gatePasses(v as RunVerdict)))
+    return 'FAIL';
+  return inputs.providers.includes('PARTIAL') ? 'PARTIAL' : 'PASS';
+}

@@ -53,10 +53,11 @@ export interface WebhookInbox {
 export const isAccepted = (w: ReceivedWebhook): boolean => w.verified && w.answeredStatus === 200;
 
 /**
- * Whether a received request concerns the provider `slug`: attributed to it, or unattributed noise that arrived
- * on its route (its slug's path, or the legacy route naming it). Another provider's verified events never do.
+ * The one slug filter of a run's (and a fleet member's) webhooks: attributed to provider `slug`, or unattributed
+ * noise that arrived on its route (its slug's path, or the legacy route naming it). Another provider's verified
+ * events never belong to it.
  */
-export function concerns(w: ReceivedWebhook, slug: string): boolean {
+export function belongsTo(w: ReceivedWebhook, slug: string): boolean {
   if (w.attributedTo !== undefined) return w.attributedTo === slug;
   return w.slug === null ? w.event?.['providerSlug'] === slug : w.slug === slug;
 }

@@ -106,6 +106,15 @@ export function runEndLine(report: RunReport, ending: EventEnding): EventBody {
   };
 }
 
+/** run-end of a run that threw before it had a report: FAIL, nothing counted, the error's first line. */
+export const runErrorLine = (error: string, durationMs: number): EventBody => ({
+  type: 'run-end',
+  verdict: 'FAIL',
+  summary: { pass: 0, fail: 0, skip: 0, error: 0 },
+  durationMs: Math.max(0, Math.round(durationMs)),
+  error,
+});
+
 export const fleetStartLine = (info: FleetStartInfo): EventBody => ({
   type: 'fleet-start',
   eventsVersion: EVENTS_VERSION,

@@ -10,6 +10,7 @@ import {
   fleetEndLine,
   fleetStartLine,
   runEndLine,
+  runErrorLine,
   runPlanLine,
   runStartLine,
   webhookLine,
@@ -60,6 +61,8 @@ export interface EventStream {
   runHooks(provider?: string): EventRunHooks;
   /** run-end: the (masked) report's verdict, summary and duration; how it ended (signal, waiver outcomes). */
   runEnd(report: RunReport, provider?: string, ending?: EventEnding): void;
+  /** run-end of a run that threw before it had a report (FAIL, with the error's first line). */
+  runFailed(error: string, durationMs: number, provider?: string): void;
   /** fleet-start, before the first provider's run-start. */
   fleetStart(info: FleetStartInfo): void;
   /** fleet-end: the fleet verdict, summary, every provider's verdict and the waiver outcomes. */
@@ -105,6 +108,7 @@ export async function openEventStream(target: string, io: EventStreamIo): Promis
       onWebhook: (entry) => emit(webhookLine(entry), provider),
     }),
     runEnd: (report, provider, ending = {}) => emit(runEndLine(report, ending), provider),
+    runFailed: (error, durationMs, provider) => emit(runErrorLine(error, durationMs), provider),
     fleetStart: (info) => emit(fleetStartLine(info)),
     fleetEnd: (report, ending = {}) => emit(fleetEndLine(report, ending)),
     close: async () => {

@@ -102,6 +102,9 @@ const NOT_CONFIRMED =
   'not run: this check creates test orders, and GET /provider-info does not match the schema, so its safe test environment is not confirmed ' +
   '(see metadata); no POST request was sent';
 
+/** Whether a skip reason is owed to GET /provider-info not declaring a safe test environment (metadata's finding). */
+export const safetyCause = (reason: string): boolean => reason === NOT_SAFE || reason === NOT_CONFIRMED;
+
 /** The skip reason of each check that does not apply, or creates orders where that is not declared safe. */
 export function applicabilitySkips(
   defs: readonly CheckDefinition[],

@@ -1,12 +1,6 @@
-import { concerns, type ReceivedWebhook, type WebhookInbox } from '../model/webhooks.js';
+import { belongsTo, type WebhookInbox } from '../model/webhooks.js';
 
-/**
- * Whether a received webhook is this provider's to see: attributed to it (its secret verified the signature), or
- * unattributed noise on its own route. Another provider's verified events never are, whatever route they used.
- */
-export function belongsTo(w: ReceivedWebhook, slug: string): boolean {
-  return concerns(w, slug);
-}
+export { belongsTo } from '../model/webhooks.js';
 
 /**
  * One provider's view of the fleet's shared receiver: all(), waitFor() and subscribe() see only its events, so

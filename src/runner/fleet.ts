@@ -8,6 +8,7 @@ import { toolVersion } from '../util/package-root.js';
 import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { inboxFor } from './fleet-inbox.js';
+import { summarizeFleet } from './merge-reports.js';
 import { type RunDeps, runCertification } from './run.js';
 import type { Shard } from './shard.js';
 import { evaluateWaivers, utcDate } from './waivers.js';
@@ -24,7 +25,7 @@ export interface FleetHooks {
   /** The receiver listens: providers post to `urlFor(slug)`. */
   onReceiverReady?(receiver: { url: string; urlFor(slug: string): string }): void;
   onProviderStart?(slug: string): void;
-  /** A provider's result as soon as it is known (waivers are applied only at the end, to the whole fleet). */
+  /** A provider's result as soon as it is known (with its own waivers; the fleet's are judged at the end). */
   onProviderEnd?(result: FleetProviderResult): void;
   /** Live hooks of one provider's run (check start and end, progress), e.g. for an event stream. */
   runHooks?(slug: string): RunDeps['hooks'] | undefined;
@@ -70,6 +71,9 @@ async function certifyMember(
       credential: member.run.credential,
       webhookSecret: member.run.webhookSecret,
       inbox: inboxFor(receiver, member.slug),
+      // The waivers naming this provider are judged with its run, as `run` judges them; the provider-less ones
+      // concern the whole fleet and are judged over it at the end.
+      expectedFailures: input.expectedFailures.filter((w) => w.provider === member.slug),
       ...(hooks ? { hooks } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.clock ? { clock: input.clock } : {}),
@@ -158,30 +162,19 @@ function fleetReport(
       return report && r.verdict !== 'NOT_RUN' ? { ...r, report, verdict: r.error ? 'FAIL' : report.verdict } : r;
     });
   }
-  const count = (v: FleetProviderResult['verdict']): number => results.filter((r) => r.verdict === v).length;
-  const waivedChecks = results.reduce(
-    (n, r) => n + (r.report?.checks.filter((c) => c.waiver !== undefined).length ?? 0),
-    0,
-  );
   const interruptedBy = input.signal?.aborted ? signalName(input.signal.reason) : undefined;
-  const passed = count('PASS') === results.length && outcomes.every((o) => o.state === 'applied');
+  const { verdict, summary } = summarizeFleet(results, outcomes, interruptedBy);
   return {
     reportVersion: 1,
     kind: 'fleet',
     tool: { name: 'provcert', version: toolVersion },
     fleet: input.identity,
     ...(input.shard ? { shard: { ...input.shard } } : {}),
-    verdict: passed && !interruptedBy ? 'PASS' : 'FAIL',
+    verdict,
     startedAt: time.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: Math.round(performance.now() - time.started),
-    summary: {
-      providers: results.length,
-      passed: count('PASS'),
-      failed: count('FAIL'),
-      notRun: count('NOT_RUN'),
-      waivedChecks,
-    },
+    summary,
     providers: results,
     waivers: outcomes,
     // The whole list (all shards): merge-reports judges it again over the merged fleet.

@@ -1,6 +1,7 @@
 import { UsageError } from '../model/errors.js';
 import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js';
 import type { RunReport } from '../model/report.js';
+import { deriveFleetVerdict } from '../model/verdict.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { shardOf } from './shard.js';
 import { evaluateWaivers, utcDate } from './waivers.js';
@@ -14,10 +15,11 @@ export interface MergeOptions {
   warn?: (line: string) => void;
 }
 
-/** A provider's verdict and the fleet's counts and verdict; the same rules for batch and merge-reports. */
+/** The fleet's counts and verdict (deriveFleetVerdict); the same rules for batch and merge-reports. */
 export function summarizeFleet(
   providers: readonly FleetProviderResult[],
   waivers: readonly WaiverOutcome[],
+  interruptedBy?: string,
 ): Pick<FleetReport, 'verdict' | 'summary'> {
   const count = (verdict: FleetProviderResult['verdict']): number =>
     providers.filter((p) => p.verdict === verdict).length;
@@ -31,10 +33,11 @@ export function summarizeFleet(
     failed: count('FAIL'),
     notRun: count('NOT_RUN'),
     waivedChecks,
+    partial: count('PARTIAL'),
+    interrupted: count('INTERRUPTED'),
   };
-  // A provider not run or failed, or a waiver that is stale, unmatched or expired, fails the gate.
-  const green = summary.passed === providers.length && waivers.every((w) => w.state === 'applied');
-  return { verdict: green ? 'PASS' : 'FAIL', summary };
+  const verdict = deriveFleetVerdict({ providers: providers.map((p) => p.verdict), waivers, interruptedBy });
+  return { verdict, summary };
 }
 
 /** The shards a report stands for: its own, those it merged, or the whole fleet as shard 1/1. */
@@ -152,7 +155,9 @@ export function mergeFleetReports(reports: readonly FleetReport[], options: Merg
   const interrupted = reports
     .filter((r) => r.interruptedBy !== undefined)
     .map((r) => `shard ${shardsName(shardsOf(r))}: ${r.interruptedBy}`);
-  const summary = summarizeFleet(judged.providers, judged.outcomes);
+  // A stopped shard is no verdict, even when its providers all finished.
+  const interruptedBy = interrupted.length > 0 ? interrupted.join('; ') : undefined;
+  const summary = summarizeFleet(judged.providers, judged.outcomes, interruptedBy);
   const expectedFailures = reports.find((r) => r.expectedFailures !== undefined)?.expectedFailures;
   return {
     reportVersion: 1,
@@ -161,15 +166,13 @@ export function mergeFleetReports(reports: readonly FleetReport[], options: Merg
     fleet: first.fleet,
     mergedShards: shards,
     ...summary,
-    // A stopped shard is no verdict, even when its providers all finished.
-    verdict: interrupted.length > 0 ? 'FAIL' : summary.verdict,
     startedAt,
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)),
     providers: judged.providers,
     waivers: judged.outcomes,
     ...(expectedFailures ? { expectedFailures } : {}),
-    ...(interrupted.length > 0 ? { interruptedBy: interrupted.join('; ') } : {}),
+    ...(interruptedBy ? { interruptedBy } : {}),
   };
 }
 

@@ -1,60 +1,159 @@
-import { CHECKS } from '../checks/registry.js';
-import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
-import type { ApplicabilityContext, CheckContext, CheckDefinition, Clock } from '../checks/types.js';
-import { createProviderClient } from '../http/client.js';
+import type { Resources } from '../checks/resources.js';
+import type { CheckContext } from '../checks/types.js';
 import { curlFor } from '../http/reproduce.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { Profile } from '../model/contract-constants.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
-import type { CheckResult, RunBeginInfo, RunReport, RunStartInfo, WebhookTimelineEntry } from '../model/report.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
-import type { WebhookInbox } from '../model/webhooks.js';
-import { timelineEntry } from '../model/webhooks.js';
-import { startCoreServer } from '../server/core-server.js';
-import type { Contract } from '../spec/contract.js';
-import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
+import { countChecks, deriveRunVerdict } from '../model/verdict.js';
+import type { ExpectedFailure } from '../model/waivers.js';
+import type { RequirementCatalog } from '../spec/requirements.js';
 import { toolVersion } from '../util/package-root.js';
-import { Redactor } from '../util/redact.js';
-import { applicabilitySkips } from './applicability.js';
+import type { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
-import { guardPosts } from './guarded-client.js';
+import { type LiveHooks, type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
+import { planChecks, type RunPlan } from './plan.js';
 import { createResources } from './resources-impl.js';
-import { readProviderInfo, stoppedRun } from './root-cause.js';
 import { type RunHooks, scheduleChecks } from './schedule.js';
-import { applyStrict } from './strict.js';
+import { applyStrict, strictExemptions } from './strict.js';
+import { evaluateWaivers, previewWaivers, utcDate } from './waivers.js';
 import { webhookSection } from './webhook-section.js';
 
-export interface RunDeps {
-  contract: Contract;
-  credential: string;
-  webhookSecret: string;
-  /** An already running core (provcert serve); otherwise an embedded receiver is started for the run. */
-  inbox?: WebhookInbox;
+export type { LiveHooks } from './open-run.js';
+
+export interface RunDeps extends OpenRunDeps {
   /**
-   * onRunBegin at once; onRunStart when GET /provider-info has decided the profile and the checks; onWebhook for
-   * each webhook request the inbox records during the run (masked, as the report's timeline shows it).
+   * Known failures the gate lives with until a date (a config or fleet file's `expectedFailures`, the library's
+   * option): judged here, on the day the run started (UTC), so every entry point gives the same verdict.
    */
-  hooks?: RunHooks & {
-    onRunBegin?(info: RunBeginInfo): void;
-    onRunStart?(info: RunStartInfo): void;
-    onWebhook?(entry: WebhookTimelineEntry): void;
-  };
-  clock?: Clock;
-  signal?: AbortSignal;
-  /** The requirements catalog findings cite; default: spec/requirements.yaml. */
-  requirements?: RequirementCatalog;
+  expectedFailures?: readonly ExpectedFailure[];
 }
 
-let bundledCatalog: Promise<RequirementCatalog> | undefined;
+/**
+ * The one certify entry point (run, demo, replay, batch, serve's certify route and the library go through it):
+ * opens the run, plans the checks, schedules them, assembles the report and judges the waivers. Never throws for
+ * provider faults; an interrupt (`signal`) ends it early with the report of what ran.
+ */
+export async function runCertification(config: RunConfig, deps: RunDeps): Promise<RunReport> {
+  const waivers = deps.expectedFailures ?? [];
+  const today = utcDate(new Date((deps.clock ?? systemClock).now()));
+  // The console and the event stream show a waived check the moment it ends; the judgement is on the report.
+  const hooks = deps.hooks && waivers.length > 0 ? previewWaivers(deps.hooks, waivers, today) : deps.hooks;
+  const run = await openRun(config, { ...deps, ...(hooks ? { hooks } : {}) });
+  try {
+    const resources = createResources({
+      client: run.client,
+      contract: deps.contract,
+      config,
+      clock: run.clock,
+      runId: run.runId,
+    });
+    const plan = await planChecks(run, config, { resources, contract: deps.contract, credential: deps.credential });
+    hooks?.onRunStart?.(
+      run.redactor.deep({
+        baseUrl: config.baseUrl,
+        webhookUrl: run.inbox.urlFor(plan.slug),
+        profile: plan.profile ?? 'unknown',
+        ...(plan.info ? { slug: plan.info.slug } : {}),
+        checks: plan.defs.length,
+        requirements: citedRequirements(run.catalog, plan, []),
+      }),
+    );
+    const results = await scheduleRun(run, config, plan, { resources, deps, hooks });
+    return judgeWaivers(assembleReport(run, config, plan, results, {
+      interruptedBy: stoppedBy(deps.signal),
+      actions: resources.createdActions(),
+    }), waivers);
+  } finally {
+    await run.close();
+  }
+}
+
+/** Runs the planned checks, as early as their dependencies allow; results masked and with a reproduce command. */
+async function scheduleRun(
+  run: OpenRun,
+  config: RunConfig,
+  plan: RunPlan,
+  parts: { resources: Resources; deps: RunDeps; hooks: LiveHooks | undefined },
+): Promise<CheckResult[]> {
+  const { deps, hooks } = parts;
+  const ctx: CheckContext = {
+    client: run.client,
+    contract: deps.contract,
+    config,
+    resources: parts.resources,
+    webhooks: run.inbox,
+    clock: run.clock,
+    signal: run.abort.signal,
+    secrets: [deps.credential, deps.webhookSecret],
+  };
+  const results = await scheduleChecks(plan.defs, ctx, plan.decided, {
+    concurrency: config.concurrency,
+    causes: plan.causes,
+    ...(hooks ? { hooks: maskedHooks(hooks, run.redactor) } : {}),
+    ...(config.strict === true ? { transform: (r: CheckResult) => applyStrict(r, config) } : {}),
+  });
+  return results.map((r) => withReproduce(r, config));
+}
+
+/** The run report of what ran; nothing the provider echoed (messages, evidence, name…) may carry a secret out. */
+function assembleReport(
+  run: OpenRun,
+  config: RunConfig,
+  plan: RunPlan,
+  results: CheckResult[],
+  ending: { interruptedBy: string | undefined; actions: ReturnType<Resources['createdActions']> },
+): RunReport {
+  const { interruptedBy, actions } = ending;
+  const finishedAt = new Date(run.clock.now());
+  const exempted = config.strict === true ? strictExemptions(results, config) : [];
+  return run.redactor.deep<RunReport>({
+    reportVersion: 1,
+    tool: { name: 'provcert', version: toolVersion },
+    contract: { version: CONTRACT_VERSION, spec: plan.specVersion },
+    provider: {
+      baseUrl: config.baseUrl,
+      ...(plan.info ? { slug: plan.info.slug, name: plan.info.name } : {}),
+      authMethod: config.authMethod,
+      // Absent when GET /provider-info could not tell (the root cause): never a guess.
+      ...(plan.profile ? { profile: plan.profile } : {}),
+      capabilities: [...plan.declared],
+      ...(plan.fulfillment ? { fulfillment: plan.fulfillment } : {}),
+    },
+    verdict: deriveRunVerdict({ checks: results, interruptedBy, leftOut: plan.leftOut }),
+    ...(interruptedBy !== undefined ? { interruptedBy } : {}),
+    leftOut: plan.leftOut,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: Math.round(performance.now() - run.started),
+    summary: countChecks(results),
+    checks: results,
+    webhooks: webhookSection(run.inbox, plan.slug, actions, run.timelineOf),
+    inputs: recordInputs(config, run.runId),
+    requirements: citedRequirements(run.catalog, plan, results),
+    ...(config.strict === true ? { strict: true } : {}),
+    ...(exempted.length > 0 ? { strictExempted: exempted } : {}),
+  });
+}
+
+/** What stopped the run: the signal's name ("SIGINT", "SIGTERM"), or "aborted" for an abort without one. */
+const stoppedBy = (signal: AbortSignal | undefined): string | undefined =>
+  signal?.aborted ? (typeof signal.reason === 'string' ? signal.reason : 'aborted') : undefined;
+
+/** The report judged against the expected failures, on the day the run started (UTC). */
+function judgeWaivers(report: RunReport, waivers: readonly ExpectedFailure[]): RunReport {
+  if (waivers.length === 0) return report;
+  const runs = [{ slug: report.provider.slug ?? '', report }];
+  return evaluateWaivers(waivers, runs, utcDate(new Date(report.startedAt))).reports[0] ?? report;
+}
 
 /** Section and quote of each requirement the checks (and their findings) cite. */
 function citedRequirements(
   catalog: RequirementCatalog,
-  defs: readonly { requirements: readonly string[] }[],
+  plan: RunPlan,
   results: readonly CheckResult[],
 ): RunReport['requirements'] {
   const ids = new Set([
-    ...defs.flatMap((d) => d.requirements),
+    ...plan.defs.flatMap((d) => d.requirements),
     ...results.flatMap((r) => r.findings.map((f) => f.requirement)),
   ]);
   const cited: RunReport['requirements'] = {};
@@ -63,154 +162,6 @@ function citedRequirements(
     if (r) cited[id] = { section: r.section, quote: r.quote };
   }
   return cited;
-}
-
-/** Runs a whole certification against one provider and returns the report. Never throws for provider faults. */
-export async function runCertification(config: RunConfig, deps: RunDeps): Promise<RunReport> {
-  const clock = deps.clock ?? systemClock;
-  const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
-  const startedAt = new Date(clock.now());
-  const started = performance.now();
-  const runId = startedAt.getTime().toString(36);
-  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
-
-  const inner = createProviderClient(
-    {
-      baseUrl: config.baseUrl,
-      authMethod: config.authMethod,
-      credential: deps.credential,
-      timeoutMs: config.timeoutMs,
-      maxBodyBytes: config.maxBodyBytes,
-    },
-    // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
-    { redactor, ...(deps.signal ? { signal: deps.signal } : {}) },
-  );
-  let safe = false;
-  const client = guardPosts(inner, () => safe);
-  const ownServer = deps.inbox
-    ? undefined
-    : await startCoreServer({
-        host: config.webhookHost,
-        port: config.webhookPort,
-        contract: deps.contract,
-        secretFor: () => deps.webhookSecret,
-      });
-  const inbox = deps.inbox ?? (ownServer as WebhookInbox);
-  const abort = new AbortController();
-  const onAbort = () => abort.abort();
-  deps.signal?.addEventListener('abort', onAbort, { once: true });
-  // The header comes before the first request, so a provider that never answers still gets output at once.
-  deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
-  // Only a listening hook subscribes: without one the receiver does no extra work per request.
-  const hooks = deps.hooks;
-  const unsubscribe = hooks?.onWebhook
-    ? inbox.subscribe((w) => hooks.onWebhook?.(redactor.deep(timelineEntry(w))))
-    : undefined;
-
-  try {
-    const resources = createResources({ client, contract: deps.contract, config, clock, runId });
-
-    // Provider-info decides applicability (capabilities, profile, fulfillment) and safety; fetch it first. When it
-    // cannot (refused, unreachable, not JSON), that is the run's one root cause: one check reports it, every other
-    // check is skipped naming it, and nothing is guessed (the report then has no profile).
-    const selected = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
-    const selectedIds = selected.map((d) => d.id);
-    const reading = await readProviderInfo({
-      resources,
-      client,
-      contract: deps.contract,
-      config,
-      credential: deps.credential,
-      selected: selectedIds,
-    });
-    const { info, cause } = reading;
-    safe = info?.manifest?.certification?.safeTestEnvironment === true;
-    const declared = new Set(info?.capabilities ?? reading.declared ?? config.capabilities ?? []);
-    // With a root cause only what the user stated is known: --profile and --fulfillment.
-    let profile: Profile | undefined = config.profile;
-    let fulfillment = config.fulfillment?.toUpperCase();
-    let defs: CheckDefinition[] = selected;
-    let decided: Map<CheckId, string>;
-    if (cause) {
-      ({ defs, skips: decided } = stoppedRun(selected, CHECKS, cause));
-    } else {
-      profile = inferProfile(config.profile, declared);
-      fulfillment = resolveFulfillment(config.fulfillment, info);
-      const applicability: ApplicabilityContext = {
-        config,
-        contract: deps.contract,
-        declared,
-        profile,
-        fulfillment,
-        authMethod: config.authMethod,
-      };
-      decided = applicabilitySkips(defs, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
-    }
-
-    const slug = info?.slug ?? 'provider';
-    deps.hooks?.onRunStart?.(
-      redactor.deep({
-        baseUrl: config.baseUrl,
-        webhookUrl: inbox.urlFor(slug),
-        profile: profile ?? 'unknown',
-        ...(info ? { slug: info.slug } : {}),
-        checks: defs.length,
-        requirements: citedRequirements(catalog, defs, []),
-      }),
-    );
-    const ctx: CheckContext = {
-      client,
-      contract: deps.contract,
-      config,
-      resources,
-      webhooks: inbox,
-      clock,
-      signal: abort.signal,
-      secrets: [deps.credential, deps.webhookSecret],
-    };
-    const strict = config.strict === true;
-    const results = (
-      await scheduleChecks(defs, ctx, decided, {
-        concurrency: config.concurrency,
-        ...(deps.hooks ? { hooks: maskedHooks(deps.hooks, redactor) } : {}),
-        ...(strict ? { transform: applyStrict } : {}),
-      })
-    ).map((r) => withReproduce(r, config));
-
-    const summary = { pass: 0, fail: 0, skip: 0, error: 0 };
-    for (const r of results) summary[r.status]++;
-    const finishedAt = new Date(clock.now());
-    // Nothing the provider echoed (messages, evidence, provider name…) may carry a secret out.
-    return redactor.deep<RunReport>({
-      reportVersion: 1,
-      tool: { name: 'provcert', version: toolVersion },
-      contract: { version: CONTRACT_VERSION, spec: deps.contract.version },
-      provider: {
-        baseUrl: config.baseUrl,
-        ...(info ? { slug: info.slug, name: info.name } : {}),
-        authMethod: config.authMethod,
-        // Absent when GET /provider-info could not tell (the root cause): never a guess.
-        ...(profile ? { profile } : {}),
-        capabilities: [...declared],
-        ...(fulfillment ? { fulfillment } : {}),
-      },
-      verdict: summary.fail + summary.error === 0 && summary.pass > 0 ? 'PASS' : 'FAIL',
-      startedAt: startedAt.toISOString(),
-      finishedAt: finishedAt.toISOString(),
-      durationMs: Math.round(performance.now() - started),
-      summary,
-      checks: results,
-      webhooks: webhookSection(inbox, slug, resources.createdActions()),
-      inputs: recordInputs(config, runId),
-      requirements: citedRequirements(catalog, defs, results),
-      ...(strict ? { strict: true } : {}),
-    });
-  } finally {
-    unsubscribe?.();
-    abort.abort();
-    deps.signal?.removeEventListener('abort', onAbort);
-    await Promise.all([inner.close(), ownServer?.close()]);
-  }
 }
 
 /** Live output sees results already masked, as the report does. */

@@ -2,13 +2,10 @@ import { PrerequisiteError } from '../checks/resources.js';
 import type { CheckContext, CheckDefinition } from '../checks/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome, CheckProgress, CheckResult } from '../model/report.js';
+import type { RunEvents } from '../model/run-events.js';
 
-export interface RunHooks {
-  onCheckStart?(id: CheckId, title: string): void;
-  /** A running check's wait changed (what it awaits, how long at most). */
-  onCheckProgress?(id: CheckId, update: CheckProgress): void;
-  onCheckEnd?(result: CheckResult): void;
-}
+/** The check events of the run-event contract (model/run-events.ts) the scheduler emits. */
+export type RunHooks = Pick<RunEvents, 'onCheckStart' | 'onCheckProgress' | 'onCheckEnd'>;
 
 /** A check that is decided before it runs: skip with a reason. */
 export type Verdicts = ReadonlyMap<CheckId, string>;
@@ -66,8 +63,10 @@ export async function scheduleChecks(
     concurrency: number;
     hooks?: RunHooks;
     now?: () => number;
-    /** Applied to each result before hooks and dependants see it (--strict). */
+    /** Applied to each result before hooks and dependants see it (strict mode). */
     transform?: (result: CheckResult) => CheckResult;
+    /** The check each decided skip is owed to (the root cause), recorded on the skipped result. */
+    causes?: ReadonlyMap<CheckId, CheckId>;
   },
 ): Promise<CheckResult[]> {
   const now = options.now ?? (() => performance.now());
@@ -75,7 +74,7 @@ export async function scheduleChecks(
   const selected = new Set(defs.map((d) => d.id));
   const tasks = new Map<CheckId, Promise<CheckResult>>();
 
-  const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number): CheckResult => {
+  const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number, cause?: CheckId): CheckResult => {
     const { findings = [], ...rest } = outcome;
     const built: CheckResult = {
       id: def.id,
@@ -83,6 +82,7 @@ export async function scheduleChecks(
       rule: def.rule,
       requirements: [...def.requirements],
       ...rest,
+      ...(cause ? { skippedBecauseOf: cause } : {}),
       findings: findings.map((f) => ({ ...f, requirement: f.requirement ?? def.requirements[0] })),
       durationMs: Math.round(now() - started),
     };
@@ -96,7 +96,7 @@ export async function scheduleChecks(
     if (existing) return existing;
     const task = (async () => {
       const reason = decided.get(def.id);
-      if (reason !== undefined) return finish(def, skipped(reason), now());
+      if (reason !== undefined) return finish(def, skipped(reason), now(), options.causes?.get(def.id));
       const deps = (def.dependsOn ?? []).filter((id) => selected.has(id) && id !== def.id);
       const depResults = await Promise.all(
         deps.map((id) => tasks.get(id) ?? Promise.reject(new Error(`unknown dependency ${id}`))),
@@ -105,7 +105,9 @@ export async function scheduleChecks(
       if (failedDep) {
         const how =
           failedDep.status === 'skip' ? 'was skipped' : failedDep.status === 'error' ? 'could not run' : 'failed';
-        return finish(def, skipped(`skipped: depends on ${failedDep.id}, which ${how}`), now());
+        // A skip owed to a failure names it; one owed to a skip names what that skip is owed to.
+        const cause = failedDep.status === 'skip' ? failedDep.skippedBecauseOf : failedDep.id;
+        return finish(def, skipped(`skipped: depends on ${failedDep.id}, which ${how}`), now(), cause);
       }
       await Promise.all((def.after ?? []).filter((id) => selected.has(id) && id !== def.id).map((id) => tasks.get(id)));
       const release = await semaphore.acquire();

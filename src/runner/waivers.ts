@@ -1,4 +1,6 @@
 import type { CheckResult, RunReport, RunStartInfo } from '../model/report.js';
+import type { RunEvents } from '../model/run-events.js';
+import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { AppliedWaiver, ExpectedFailure, WaiverOutcome, WaiverState } from '../model/waivers.js';
 
 /**
@@ -37,15 +39,38 @@ export const utcDate = (date: Date): string => date.toISOString().slice(0, 10);
 
 const isFailure = (r: CheckResult): boolean => r.status === 'fail' || r.status === 'error';
 
+/** How far ahead a waiver's `until` may lie before its outcome warns: a waiver is a dated debt, not a silence. */
+export const MAX_WAIVER_DAYS = 365;
+
+/** A warning appended to an applied waiver whose `until` lies more than MAX_WAIVER_DAYS after the run's day. */
+export function distantNote(waiver: ExpectedFailure, today: string): string {
+  const limit = utcDate(new Date(Date.parse(`${today}T00:00:00Z`) + MAX_WAIVER_DAYS * 86_400_000));
+  if (waiver.until <= limit) return '';
+  return ` (warning: ${waiver.until} is more than ${MAX_WAIVER_DAYS} days away; set the date the fix is due and review it then)`;
+}
+
 /** Dates compare as text (YYYY-MM-DD); a waiver holds through its whole `until` day. */
 export const isExpired = (waiver: ExpectedFailure, today: string): boolean => today > waiver.until;
 
 const citesRequirement = (result: CheckResult, requirement: string): boolean =>
   result.findings.some((f) => f.severity === 'fail' && f.requirement === requirement);
 
-/** Whether the waiver describes this result's failure (expiry aside). */
-export function waiverCovers(waiver: ExpectedFailure, result: CheckResult, slug: string | undefined): boolean {
-  if (result.id !== waiver.check || !isFailure(result)) return false;
+/**
+ * The checks other checks were skipped because of (a root cause, e.g. metadata when safeTestEnvironment is not
+ * true, or a check its dependants needed): no waiver covers them, since a waiver never turns what a failure
+ * stopped into a pass.
+ */
+export const rootCauses = (checks: readonly CheckResult[]): ReadonlySet<string> =>
+  new Set(checks.flatMap((c) => (c.skippedBecauseOf ? [c.skippedBecauseOf] : [])));
+
+/** Whether the waiver describes this result's failure (expiry aside); never a root cause's. */
+export function waiverCovers(
+  waiver: ExpectedFailure,
+  result: CheckResult,
+  slug: string | undefined,
+  causes: ReadonlySet<string> = new Set(),
+): boolean {
+  if (result.id !== waiver.check || !isFailure(result) || causes.has(result.id)) return false;
   if (waiver.provider !== undefined && waiver.provider !== slug) return false;
   return waiver.requirement === undefined || citesRequirement(result, waiver.requirement);
 }
@@ -56,8 +81,9 @@ export function waiverFor(
   result: CheckResult,
   slug: string | undefined,
   today: string,
+  causes: ReadonlySet<string> = new Set(),
 ): AppliedWaiver | undefined {
-  const covering = waivers.filter((w) => !isExpired(w, today) && waiverCovers(w, result, slug));
+  const covering = waivers.filter((w) => !isExpired(w, today) && waiverCovers(w, result, slug, causes));
   return waiverOfAll(covering, result);
 }
 
@@ -75,10 +101,7 @@ function waiverOfAll(covering: readonly ExpectedFailure[], result: CheckResult):
   return { reason: first.reason, until: first.until };
 }
 
-interface PreviewedHooks {
-  onRunStart?(info: RunStartInfo): void;
-  onCheckEnd?(result: CheckResult): void;
-}
+type PreviewedHooks = Pick<RunEvents, 'onRunStart' | 'onCheckEnd'>;
 
 /**
  * Live hooks that show a check's waiver as it ends (the console prints WAIVED at once); the final judgement is
@@ -90,6 +113,7 @@ export function previewWaivers<H extends PreviewedHooks>(
   today: string,
 ): H & Required<PreviewedHooks> {
   let slug: string | undefined;
+  const ended: CheckResult[] = [];
   return {
     ...hooks,
     onRunStart(info: RunStartInfo) {
@@ -97,7 +121,9 @@ export function previewWaivers<H extends PreviewedHooks>(
       hooks.onRunStart?.(info);
     },
     onCheckEnd(result: CheckResult) {
-      const waiver = waiverFor(waivers, result, slug, today);
+      // Decided skips end first, so a root cause they name is known before it ends.
+      ended.push(result);
+      const waiver = waiverFor(waivers, result, slug, today, rootCauses(ended));
       hooks.onCheckEnd?.(waiver ? { ...result, waiver } : result);
     },
   };
@@ -113,14 +139,6 @@ function unjudged(report: RunReport): RunReport {
       return check;
     }),
   };
-}
-
-/** PASS when every failure is waived, at least one check passed and every waiver concerning the run applied. */
-export function waivedVerdict(report: RunReport): RunReport['verdict'] {
-  const unwaived = report.checks.some((c) => isFailure(c) && c.waiver === undefined);
-  const passed = report.checks.some((c) => c.status === 'pass');
-  const gate = (report.waivers ?? []).every((w) => w.state === 'applied');
-  return !unwaived && passed && gate ? 'PASS' : 'FAIL';
 }
 
 const listOf = (names: readonly string[]): string =>
@@ -143,8 +161,9 @@ function sight(waiver: ExpectedFailure, runs: readonly WaiverRun[]): Sighting {
   runs.forEach((run, i) => {
     if (waiver.provider !== undefined && waiver.provider !== run.slug) return;
     sighting.covered.push(i);
+    const causes = rootCauses(run.report?.checks ?? []);
     run.report?.checks.forEach((result, j) => {
-      if (waiverCovers(waiver, result, run.slug)) sighting.failures.push({ run: i, check: j });
+      if (waiverCovers(waiver, result, run.slug, causes)) sighting.failures.push({ run: i, check: j });
       else if (result.id === waiver.check && result.status === 'pass') sighting.passed.push(i);
     });
   });
@@ -166,6 +185,9 @@ function unmatchedReason(waiver: ExpectedFailure, runs: readonly WaiverRun[], co
     const result = run.report.checks.find((c) => c.id === waiver.check);
     if (!result) return `${waiver.check} did not run${where}`;
     if (result.status === 'skip') return `${waiver.check} was skipped${where} (${result.message})`;
+    const stopped = run.report.checks.filter((c) => c.skippedBecauseOf === result.id).length;
+    if (stopped > 0)
+      return `${waiver.check} is a root cause${where}: ${plural(stopped, 'other check')} ${stopped === 1 ? 'was' : 'were'} skipped because of it, and a waiver never covers a root cause (fix it)`;
     const cited = [...new Set(result.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement))];
     const what = cited.length > 0 ? `it cited ${cited.join(', ')}` : 'no finding cites a requirement';
     return `${waiver.check} ${result.status === 'error' ? 'errored' : 'failed'}${where}, but not on ${waiver.requirement} (${what})`;
@@ -196,7 +218,7 @@ function judge(
   if (seen.failures.length > 0) {
     return {
       state: 'applied',
-      message: `waived ${plural(seen.failures.length, 'failure')} of ${waiver.check}${on(failed)} until ${waiver.until}`,
+      message: `waived ${plural(seen.failures.length, 'failure')} of ${waiver.check}${on(failed)} until ${waiver.until}${distantNote(waiver, today)}`,
     };
   }
   if (seen.passed.length > 0) {
@@ -205,12 +227,13 @@ function judge(
   return { state: 'unmatched', message: unmatchedReason(waiver, runs, seen.covered) };
 }
 
-/** The runs an outcome is about; a provider-less waiver that touches none concerns a single run's report only. */
-function concerned(waiver: ExpectedFailure, state: WaiverState, seen: Sighting, runs: number): number[] {
+/** The runs an outcome is about: those it touched, else every run it covers. */
+function concerned(waiver: ExpectedFailure, state: WaiverState, seen: Sighting): number[] {
   if (waiver.provider !== undefined) return seen.covered;
   const touched = state === 'stale' ? seen.passed : seen.failures.map((f) => f.run);
   if (touched.length > 0) return [...new Set(touched)];
-  return runs === 1 ? [0] : [];
+  // One that waives nothing anywhere concerns every provider: each provider's report says so (and fails).
+  return seen.covered;
 }
 
 /**
@@ -235,7 +258,7 @@ export function evaluateWaivers(
     if (options.partial && waiver.provider === undefined && state !== 'applied' && seen.failures.length === 0) continue;
     const outcome: WaiverOutcome = { ...waiver, state, message };
     outcomes.push(outcome);
-    for (const i of concerned(waiver, state, seen, fresh.length)) concerns[i]?.push(outcome);
+    for (const i of concerned(waiver, state, seen)) concerns[i]?.push(outcome);
     if (state !== 'applied') continue;
     for (const { run, check } of seen.failures) {
       const key = `${run}/${check}`;
@@ -251,7 +274,7 @@ export function evaluateWaivers(
     });
     const mine = concerns[i] ?? [];
     const judged: RunReport = { ...run.report, checks, ...(mine.length > 0 ? { waivers: mine } : {}) };
-    return { ...judged, verdict: waivedVerdict(judged) };
+    return { ...judged, summary: countChecks(checks), verdict: deriveRunVerdict(judged) };
   });
   return { reports, outcomes };
 }

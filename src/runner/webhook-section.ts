@@ -1,6 +1,6 @@
 import { isOwnEvent } from '../checks/webhook.js';
-import type { IgnoredWebhooks, RunReport } from '../model/report.js';
-import { concerns, timelineEntry, type WebhookInbox } from '../model/webhooks.js';
+import type { IgnoredWebhooks, RunReport, WebhookTimelineEntry } from '../model/report.js';
+import { belongsTo, type ReceivedWebhook, timelineEntry, type WebhookInbox } from '../model/webhooks.js';
 
 type TestAction = { id: string; publicId: string; cancelled: boolean };
 
@@ -13,12 +13,13 @@ export function webhookSection(
   inbox: WebhookInbox,
   slug: string,
   actions: readonly TestAction[],
+  entryOf: (w: ReceivedWebhook) => WebhookTimelineEntry = timelineEntry,
 ): RunReport['webhooks'] {
   const own: RunReport['webhooks']['events'] = [];
   const ignored: IgnoredWebhooks = { count: 0, byStatus: {} };
   for (const w of inbox.all()) {
-    if (isOwnEvent(w, slug, actions)) own.push(timelineEntry(w));
-    else if (!w.restored && w.attributedTo === undefined && concerns(w, slug)) {
+    if (isOwnEvent(w, slug, actions)) own.push(entryOf(w));
+    else if (!w.restored && w.attributedTo === undefined && belongsTo(w, slug)) {
       ignored.count++;
       const status = String(w.answeredStatus);
       ignored.byStatus[status] = (ignored.byStatus[status] ?? 0) + 1;

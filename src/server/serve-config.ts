@@ -34,6 +34,8 @@ export interface ServeSettings {
   /** credentialFile references are confined to this directory. */
   credentialDir: string;
   providers: ConfiguredProvider[];
+  /** The config file's `expectedFailures`, as written: the caller checks them (config/waivers) for the certify route. */
+  expectedFailures?: unknown;
 }
 
 /** Flags as commander hands them over. */
@@ -97,6 +99,7 @@ async function readConfigFile(path: string): Promise<Record<string, unknown>> {
     'credentialDir',
     ...LIMIT_NAMES,
     'providers',
+    'expectedFailures',
   ]);
   const unknown = Object.keys(doc).filter((k) => !known.has(k));
   if (unknown.length > 0)
@@ -176,5 +179,6 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
           ? resolve(base, file['credentialDir'])
           : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
+    ...(file['expectedFailures'] !== undefined ? { expectedFailures: file['expectedFailures'] } : {}),
   };
 }

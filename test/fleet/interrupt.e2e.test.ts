@@ -46,7 +46,7 @@ describe('provcert batch stopped by Ctrl-C', () => {
   it('exits 130 and writes what was done', () => {
     expect(code).toBe(130);
     expect(report.interruptedBy).toBe('SIGINT');
-    expect(report.verdict).toBe('FAIL');
+    expect(report.verdict).toBe('INTERRUPTED');
   });
 
   it("keeps the finished and the running providers' reports; the others are NOT_RUN", () => {

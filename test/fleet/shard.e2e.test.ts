@@ -61,18 +61,18 @@ describe('provcert batch --shard: a stable subset per shard, every provider in o
     expect(r.err).toMatch(/^fleet food-partners: certifying 3 provider\(s\), 3 at once$/m);
   }, 60_000);
 
-  it('passes an empty shard with a line saying so', async () => {
+  it('refuses an empty shard (exit 2, one line) while the fleet has providers', async () => {
     const total = 8;
     const empty = Array.from({ length: total }, (_, i) => i + 1).find((i) =>
       SLUGS.every((s) => shardOf(s, total) !== i),
     );
     expect(empty).toBeDefined();
+    const before = [...fleet.providers.values()].map((p) => p.requests.length);
     const r = await batch(['--shard', `${empty}/${total}`, '--out', 'empty']);
-    expect(r.code, r.out + r.err).toBe(0);
-    expect(r.out).toContain(`shard ${empty}/${total} of fleet food-partners: no provider of the 3 falls in this shard`);
-    const report = await readFleetJson(fleet.dir, 'empty');
-    expect(report.verdict).toBe('PASS');
-    expect(report.providers).toEqual([]);
-    for (const p of fleet.providers.values()) expect(p.requests.length).toBeGreaterThan(0); // from the shards above
+    expect(r.code, r.out + r.err).toBe(2);
+    expect(r.err.trim().split('\n')[0]).toMatch(
+      new RegExp(`shard ${empty}/${total} of fleet\\.yaml holds none of its 3 provider\\(s\\); use fewer shards`),
+    );
+    expect([...fleet.providers.values()].map((p) => p.requests.length)).toEqual(before);
   }, 60_000);
 });

@@ -148,13 +148,13 @@ describe('mergeFleetReports', () => {
     ]);
   });
 
-  it('keeps the stop of an interrupted shard, and its verdict is FAIL', () => {
+  it('keeps the stop of an interrupted shard, and its verdict is INTERRUPTED', () => {
     const reports = shards();
     reports[0] = { ...(reports[0] as FleetReport), interruptedBy: 'SIGTERM' };
     reports[1] = shard(2, [providerResult('south-kitchen', passing)]);
     const { report } = merge(reports);
     expect(report.interruptedBy).toBe('shard 1/3: SIGTERM');
-    expect(report.verdict).toBe('FAIL');
+    expect(report.verdict).toBe('INTERRUPTED');
   });
 });
 

@@ -161,6 +161,18 @@ describe('planReplay', () => {
     });
   });
 
+  it('reruns what an interrupted run did not get to: its failures and every skipped check', () => {
+    const stopped: RunReport = {
+      ...report([result('metadata', 'pass'), result('quote-expiry', 'skip'), result('webhook', 'skip')]),
+      verdict: 'INTERRUPTED',
+      interruptedBy: 'SIGTERM',
+    };
+    expect(planReplay(stopped)).toMatchObject({ checks: ['quote-expiry', 'webhook'] });
+    // The same report, not interrupted: skips are not failures, so there is nothing to replay.
+    const { interruptedBy: _by, ...whole } = stopped;
+    expect(planReplay({ ...whole, verdict: 'PASS' })).toHaveProperty('error');
+  });
+
   it('carries --strict, so a warning that failed the run fails the rerun too', () => {
     expect(planReplay(report(mixed, recordedInputs({ strict: true })))).toMatchObject({ flags: { strict: true } });
     const plain = planReplay(report(mixed, recordedInputs({ strict: false })));

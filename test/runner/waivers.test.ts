@@ -216,10 +216,41 @@ const cases: [string, Case][] = [
     },
   ],
   [
-    'a provider-less waiver that matches nothing in a fleet is the fleet verdict, not each provider',
+    'a provider-less waiver that matches nothing in a fleet is judged on each provider too',
     {
       given: { waivers: [waiver({ check: 'cancel' })], runs: [failingQuote('a'), passingQuote('b')] },
-      want: { states: ['unmatched'], verdicts: ['FAIL', 'PASS'], waived: 0 },
+      want: { states: ['unmatched'], verdicts: ['FAIL', 'FAIL'], waived: 0 },
+    },
+  ],
+  [
+    'a waiver never covers a root cause: metadata failing while the checks it stopped are skipped',
+    {
+      given: {
+        waivers: [waiver({ check: 'metadata' })],
+        runs: [
+          {
+            slug: 'north',
+            report: report('north', [
+              result('health', 'pass'),
+              result('metadata', 'fail', ['SAFE-TEST-ENVIRONMENT']),
+              { ...result('quote-expiry', 'skip'), skippedBecauseOf: 'metadata' },
+            ]),
+          },
+        ],
+      },
+      want: { states: ['unmatched'], verdicts: ['FAIL'], waived: 0, message: /root cause.*1 other check was skipped/ },
+    },
+  ],
+  [
+    'a waiver far in the future still applies, and its outcome warns',
+    {
+      given: { waivers: [waiver({ until: '9999-12-31' })], runs: [failingQuote('a')] },
+      want: {
+        states: ['applied'],
+        verdicts: ['PASS'],
+        waived: 1,
+        message: /warning: 9999-12-31 is more than 365 days/,
+      },
     },
   ],
   [

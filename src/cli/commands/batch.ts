@@ -1,5 +1,7 @@
 import { loadFleetFile } from '../../config/fleet.js';
+import { UsageError } from '../../model/errors.js';
 import type { FleetReport } from '../../model/fleet-report.js';
+import { gatePasses } from '../../model/verdict.js';
 import { terminalMode } from '../../report/console.js';
 import {
   FleetReportWriteError,
@@ -9,7 +11,7 @@ import {
 } from '../../report/fleet/index.js';
 import { renderFleetProgressLine } from '../../report/fleet-progress.js';
 import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../runner/fleet.js';
-import { selectShard, shardFromFlags } from '../../runner/shard.js';
+import { selectShard } from '../../runner/shard.js';
 import { loadContract } from '../../spec/load.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
@@ -17,6 +19,7 @@ import { openEventsFlag } from '../events-flag.js';
 import { resolveMember } from '../fleet-members.js';
 import { EXIT } from '../io.js';
 import { parseIntegerFlag } from '../options.js';
+import { shardFromFlags } from '../shard-flags.js';
 
 export interface BatchFlags {
   concurrency?: string;
@@ -50,6 +53,13 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
   await prepareFleetOutput(outDir, writeOptions); // an unusable output path is exit 2 before any request
 
   const entries = shard ? selectShard(fleet.providers, shard) : fleet.providers;
+  // An empty fleet or shard would pass with nothing certified: a templating mistake must not turn a gate green.
+  if (fleet.providers.length === 0)
+    throw new UsageError(`${fleetPath}: the fleet has no providers (providers: []); list at least one`);
+  if (entries.length === 0 && shard)
+    throw new UsageError(
+      `shard ${shard.index}/${shard.total} of ${fleetPath} holds none of its ${fleet.providers.length} provider(s); use fewer shards`,
+    );
   const members = entries.map((entry) => resolveMember(entry, fleet, io.env, io.cwd));
   const secrets = members.flatMap((m) => (m.run ? [m.run.credential, m.run.webhookSecret] : []));
   const markdownTarget = flags.markdown ? [{ name: 'markdown' as const, path: flags.markdown }] : [];
@@ -90,7 +100,7 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
   }
   if (report.interruptedBy)
     io.stderr.write(`stopped by ${report.interruptedBy}: reports of the providers that ran are in ${outDir}\n`);
-  return report.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
+  return gatePasses(report.verdict) ? EXIT.ok : EXIT.failed;
 }
 
 function headline(
@@ -103,7 +113,6 @@ function headline(
   const fleet = `fleet ${sanitizeTerminalText(name, { oneLine: true })}`;
   if (!shard) return `${fleet}: certifying ${total} provider(s), ${Math.min(concurrency, total)} at once`;
   const scope = `shard ${shard.index}/${shard.total} of ${fleet}`;
-  if (here === 0) return `${scope}: no provider of the ${total} falls in this shard; nothing to certify`;
   return `${scope}: certifying ${here} of ${total} provider(s), ${Math.min(concurrency, here)} at once`;
 }
 

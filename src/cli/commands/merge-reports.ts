@@ -1,5 +1,6 @@
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { FleetReport } from '../../model/fleet-report.js';
+import { gatePasses } from '../../model/verdict.js';
 import { shouldUseColor } from '../../report/console.js';
 import { renderFleetConsole } from '../../report/fleet/console.js';
 import { readFleetReport } from '../../report/fleet/read.js';
@@ -61,5 +62,5 @@ export async function execute({ io }: CommandContext, files: string[], flags: Me
         `provcert: ${sanitizeTerminalText(`could not write ${failure.path}: ${failure.message}`, { oneLine: true })}\n`,
       );
   }
-  return merged.verdict === 'PASS' ? EXIT.ok : EXIT.failed;
+  return gatePasses(merged.verdict) ? EXIT.ok : EXIT.failed;
 }

@@ -85,8 +85,17 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
   const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
   say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
-  const rerun = await runCertification(config, { contract: await loadContract(), credential, webhookSecret, signal });
+  // The waivers the report's run was judged with are judged again on the rerun (its expectedFailures).
+  const expectedFailures = (report.waivers ?? []).map(({ state: _state, message: _message, ...waiver }) => waiver);
+  const rerun = await runCertification(config, {
+    contract: await loadContract(),
+    credential,
+    webhookSecret,
+    signal,
+    expectedFailures,
+  });
   const verdicts: ReplayVerdict[] = [];
+  const blocking: ReplayVerdict[] = [];
   for (const id of plan.checks) {
     const before = report.checks.find((check) => check.id === id);
     if (!before) continue;
@@ -94,12 +103,18 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
       before,
       rerun.checks.find((check) => check.id === id),
     );
+    // A failure a waiver in force still covers does not fail the replay, as it does not fail the run.
     verdicts.push(comparison.verdict);
-    say(comparison.line);
+    if (!comparison.failure?.waiver) blocking.push(comparison.verdict);
+    say(
+      comparison.failure?.waiver
+        ? `${comparison.line} (waived until ${comparison.failure.waiver.until})`
+        : comparison.line,
+    );
     // Rendered from masked results; failureDetailLines escapes every piece of report text itself.
     const details = comparison.failure ? failureDetailLines(redactor.deep(comparison.failure), c, rerun) : [];
     if (details.length > 0) io.stdout.write(`${details.join('\n')}\n`);
   }
   say(replaySummary(verdicts));
-  return verdicts.some(isStillFailing) ? EXIT.failed : EXIT.ok;
+  return blocking.some(isStillFailing) ? EXIT.failed : EXIT.ok;
 }

@@ -38,10 +38,9 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   const reports = { targets, github, noColor: given.color === false, events: given.events };
   const { code } = await certifyWithReports(
     config,
-    { contract, credential, webhookSecret, ...(signal ? { signal } : {}) },
+    { contract, credential, webhookSecret, expectedFailures, ...(signal ? { signal } : {}) },
     reports,
     io,
-    expectedFailures,
   );
   return code;
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createConsole } from '../../console/console.js';
-import type { RunConfig } from '../../model/run-config.js';
+import { parseExpectedFailures } from '../../config/waivers.js';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../model/run-config.js';
+import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/core-routes/deps.js';
 import { type IngestLimits, LIMIT_NAMES } from '../../server/limits.js';
@@ -11,8 +13,16 @@ import { loadContract } from '../../spec/load.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { EXIT } from '../io.js';
 
-/** The certification engine behind POST /providers/{slug}/certify: events arrive at this same server. */
+/**
+ * The certification engine behind POST /providers/{slug}/certify: events arrive at this same server, and the
+ * config file's expectedFailures are judged as `run` judges them.
+ */
 export function engineCertifier(contract: Contract, settings: ServeSettings): Certifier {
+  // Checked once, as serve starts: a bad entry is exit 2 before the core listens.
+  const expectedFailures: readonly ExpectedFailure[] = parseExpectedFailures(
+    settings.expectedFailures,
+    'the serve config file',
+  );
   return async ({ registration, credential, webhookSecret, inbox }) => {
     const ref = registration.credential;
     const config: RunConfig = {
@@ -26,14 +36,14 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
       webhookPort: settings.port,
       // The per-provider secret lives in the data dir, not in an env var.
       webhookSecretSource: { kind: 'generated' },
-      webhookTimeoutMs: 30_000,
-      timeoutMs: 10_000,
-      maxExpiryWaitS: 120,
+      webhookTimeoutMs: DEFAULT_RUN_CONFIG.webhookTimeoutMs,
+      timeoutMs: DEFAULT_RUN_CONFIG.timeoutMs,
+      maxExpiryWaitS: DEFAULT_RUN_CONFIG.maxExpiryWaitS,
       seed: randomBytes(4).toString('hex'),
-      maxBodyBytes: 5 * 1024 * 1024,
-      concurrency: 8,
+      maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
+      concurrency: DEFAULT_RUN_CONFIG.concurrency,
     };
-    return runCertification(config, { contract, credential, webhookSecret, inbox });
+    return runCertification(config, { contract, credential, webhookSecret, inbox, expectedFailures });
   };
 }
 

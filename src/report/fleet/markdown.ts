@@ -16,6 +16,8 @@ const VERDICT_CELL: Record<FleetProviderResult['verdict'], string> = {
   PASS: '✅ PASS',
   FAIL: '❌ FAIL',
   NOT_RUN: '⏹️ NOT RUN',
+  INTERRUPTED: '⏹️ INTERRUPTED',
+  PARTIAL: '🟡 PARTIAL',
 };
 
 const WAIVER_CELL: Record<WaiverOutcome['state'], string> = {

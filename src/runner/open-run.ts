@@ -1,0 +1,126 @@
+import type { Clock } from '../checks/types.js';
+import { createProviderClient } from '../http/client.js';
+import type { ProviderClient } from '../http/types.js';
+import type { WebhookTimelineEntry } from '../model/report.js';
+import type { RunConfig } from '../model/run-config.js';
+import type { RunEvents } from '../model/run-events.js';
+import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
+import { timelineEntry } from '../model/webhooks.js';
+import { startCoreServer } from '../server/core-server.js';
+import type { Contract } from '../spec/contract.js';
+import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
+import { Redactor } from '../util/redact.js';
+import { systemClock } from './clock.js';
+import { guardPosts } from './guarded-client.js';
+
+/** The live hooks of one run: the run-event contract (model/run-events.ts). */
+export type LiveHooks = RunEvents;
+
+export interface OpenRunDeps {
+  contract: Contract;
+  credential: string;
+  webhookSecret: string;
+  inbox?: WebhookInbox;
+  hooks?: LiveHooks;
+  clock?: Clock;
+  signal?: AbortSignal;
+  requirements?: RequirementCatalog;
+}
+
+/** What a run holds from its start to its end: the guarded client, the inbox, the masker, the clock. */
+export interface OpenRun {
+  client: ProviderClient;
+  inbox: WebhookInbox;
+  redactor: Redactor;
+  clock: Clock;
+  catalog: RequirementCatalog;
+  /** Stops checks in flight (an interrupt, or the run's end). */
+  abort: AbortController;
+  runId: string;
+  startedAt: Date;
+  /** performance.now() at the start: the report's duration. */
+  started: number;
+  /** A webhook as the report's timeline shows it; each entry is built once per webhook (live hook and report). */
+  timelineOf(w: ReceivedWebhook): WebhookTimelineEntry;
+  /** POST requests are sent only once GET /provider-info declared a safe test environment. */
+  declareSafe(safe: boolean): void;
+  close(): Promise<void>;
+}
+
+let bundledCatalog: Promise<RequirementCatalog> | undefined;
+
+/** timelineEntry, built once per webhook: the live hook and the report share each entry. */
+function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
+  const entries = new WeakMap<ReceivedWebhook, WebhookTimelineEntry>();
+  return (w) => {
+    const known = entries.get(w);
+    if (known) return known;
+    const entry = timelineEntry(w);
+    entries.set(w, entry);
+    return entry;
+  };
+}
+
+/**
+ * Opens a run: the provider client (stopped by an interrupt), the receiver (the given inbox or an embedded one),
+ * the run-begin hook and the webhook subscription. `close()` undoes all of it.
+ */
+export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<OpenRun> {
+  const clock = deps.clock ?? systemClock;
+  const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
+  const startedAt = new Date(clock.now());
+  const started = performance.now();
+  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
+  const inner = createProviderClient(
+    {
+      baseUrl: config.baseUrl,
+      authMethod: config.authMethod,
+      credential: deps.credential,
+      timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+    },
+    // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
+    { redactor, ...(deps.signal ? { signal: deps.signal } : {}) },
+  );
+  let safe = false;
+  const client = guardPosts(inner, () => safe);
+  const ownServer = deps.inbox
+    ? undefined
+    : await startCoreServer({
+        host: config.webhookHost,
+        port: config.webhookPort,
+        contract: deps.contract,
+        secretFor: () => deps.webhookSecret,
+      });
+  const inbox = deps.inbox ?? (ownServer as WebhookInbox);
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  // The header comes before the first request, so a provider that never answers still gets output at once.
+  deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
+  // Only a listening hook subscribes: without one the receiver does no extra work per request.
+  const onWebhook = deps.hooks?.onWebhook;
+  const entryOf = timelineOnce();
+  const unsubscribe = onWebhook ? inbox.subscribe((w) => onWebhook(redactor.deep(entryOf(w)))) : undefined;
+  return {
+    client,
+    inbox,
+    redactor,
+    clock,
+    catalog,
+    abort,
+    runId: startedAt.getTime().toString(36),
+    startedAt,
+    started,
+    timelineOf: entryOf,
+    declareSafe: (value) => {
+      safe = value;
+    },
+    close: async () => {
+      unsubscribe?.();
+      abort.abort();
+      deps.signal?.removeEventListener('abort', onAbort);
+      await Promise.all([inner.close(), ownServer?.close()]);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { CHECKS } from '../checks/registry.js';
+import type { Resources } from '../checks/resources.js';
+import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
+import type { ApplicabilityContext, CheckDefinition } from '../checks/types.js';
+import type { ProviderInfoView } from '../checks/views.js';
+import type { CheckId } from '../model/check-ids.js';
+import type { Profile } from '../model/contract-constants.js';
+import type { RunConfig } from '../model/run-config.js';
+import type { LeftOutCheck } from '../model/verdict.js';
+import type { Contract } from '../spec/contract.js';
+import { applicabilitySkips, safetyCause, skipReasonFor } from './applicability.js';
+import type { OpenRun } from './open-run.js';
+import { readProviderInfo, stoppedRun } from './root-cause.js';
+
+/** What GET /provider-info and the selection decided before any check runs. */
+export interface RunPlan {
+  info?: ProviderInfoView;
+  declared: Set<string>;
+  /** Absent when GET /provider-info could not tell it (the root cause) and it was not given. */
+  profile?: Profile;
+  fulfillment?: string;
+  defs: CheckDefinition[];
+  /** Checks decided before they run: skipped, with the reason. */
+  decided: Map<CheckId, string>;
+  /** The check each decided skip is owed to (the root cause), when one is. */
+  causes: Map<CheckId, CheckId>;
+  /** Checks of the profile the selection left out. */
+  leftOut: LeftOutCheck[];
+  slug: string;
+  /** The contract description's version (spec/openapi.yaml's). */
+  specVersion: string;
+}
+
+export interface PlanDeps {
+  resources: Resources;
+  contract: Contract;
+  credential: string;
+}
+
+/**
+ * Provider-info decides applicability (capabilities, profile, fulfillment) and safety; it is fetched first. When it
+ * cannot be read (refused, unreachable, not JSON), that is the run's one root cause: one check reports it, every
+ * other check is skipped naming it, and nothing is guessed (the report then has no profile).
+ */
+export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps): Promise<RunPlan> {
+  const selected = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
+  const reading = await readProviderInfo({
+    resources: deps.resources,
+    client: run.client,
+    contract: deps.contract,
+    config,
+    credential: deps.credential,
+    selected: selected.map((d) => d.id),
+  });
+  const { info, cause } = reading;
+  const safe = info?.manifest?.certification?.safeTestEnvironment === true;
+  run.declareSafe(safe);
+  const declared = new Set(info?.capabilities ?? reading.declared ?? config.capabilities ?? []);
+  const slug = info?.slug ?? 'provider';
+  if (cause) {
+    // With a root cause only what the user stated is known: the profile and fulfillment given.
+    const { defs, skips } = stoppedRun(selected, CHECKS, cause);
+    const causes = new Map([...skips.keys()].map((id) => [id, cause.carrier as CheckId]));
+    const fulfillment = config.fulfillment?.toUpperCase();
+    return {
+      ...(info ? { info } : {}),
+      declared,
+      ...(config.profile ? { profile: config.profile } : {}),
+      ...(fulfillment ? { fulfillment } : {}),
+      defs,
+      decided: skips,
+      causes,
+      leftOut: leftOutOf(defs, undefined, config),
+      slug,
+      specVersion: deps.contract.version,
+    };
+  }
+  const profile = inferProfile(config.profile, declared);
+  const fulfillment = resolveFulfillment(config.fulfillment, info);
+  const applicability: ApplicabilityContext = {
+    config,
+    contract: deps.contract,
+    declared,
+    profile,
+    fulfillment,
+    authMethod: config.authMethod,
+  };
+  const decided = applicabilitySkips(selected, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
+  const causes = new Map<CheckId, CheckId>();
+  for (const [id, reason] of decided) if (safetyCause(reason)) causes.set(id, 'metadata');
+  return {
+    ...(info ? { info } : {}),
+    declared,
+    profile,
+    ...(fulfillment ? { fulfillment } : {}),
+    defs: selected,
+    decided,
+    causes,
+    leftOut: leftOutOf(selected, applicability, config),
+    slug,
+    specVersion: deps.contract.version,
+  };
+}
+
+/**
+ * The checks of the provider's profile that the selection (only/skip) left out. Without a readable profile (a root
+ * cause), every check not run counts: nothing tells which of them would apply.
+ */
+function leftOutOf(
+  ran: readonly CheckDefinition[],
+  applicability: ApplicabilityContext | undefined,
+  config: RunConfig,
+): LeftOutCheck[] {
+  if (!config.only && !config.skip) return [];
+  const running = new Set(ran.map((d) => d.id));
+  return CHECKS.filter((d) => !running.has(d.id))
+    .filter((d) => !applicability || skipReasonFor(d, applicability) === undefined)
+    .map((d) => ({
+      id: d.id,
+      reason: config.skip?.includes(d.id) ? 'left out by the skip list' : 'not in the only list',
+    }));
+}

@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { certify } from '../../src/lib/certify.js';
+import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { freePort } from '../support/ports.js';
+
+/** The verdict states through the library: what the run reached, never more than was checked. */
+
+const CREDENTIAL = 'lib-verdict-credential-91x';
+const WEBHOOK_SECRET = 'lib-verdict-secret-72y';
+
+const undo: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of undo.splice(0).reverse()) await step();
+});
+
+async function start(): Promise<{ provider: RunningProvider; port: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'provcert-lib-verdicts-'));
+  undo.push(() => rm(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  const provider = await startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
+    dataFile: join(dir, 'data.json'),
+    quoteTtlSeconds: 5,
+  });
+  undo.push(() => provider.close());
+  return { provider, port };
+}
+
+const options = (provider: RunningProvider, port: number) =>
+  ({
+    baseUrl: provider.url,
+    auth: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    local: true,
+    webhookPort: port,
+  }) as const;
+
+describe('certify() verdicts', () => {
+  it('INTERRUPTED when aborted early, naming what stopped it; what did not run is not passed', async () => {
+    const { provider, port } = await start();
+    const stop = new AbortController();
+    const report = await certify({
+      ...options(provider, port),
+      signal: stop.signal,
+      // Stop once the first check is done: the waits (quote expiry, webhooks) never finish.
+      onCheckEnd: () => stop.abort(),
+    });
+    expect(report.verdict).toBe('INTERRUPTED');
+    expect(report.interruptedBy).toBe('aborted');
+    expect(report.summary.skip).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('PARTIAL with only/skip: the checks of the profile left out are named and counted', async () => {
+    const { provider, port } = await start();
+    const report = await certify({ ...options(provider, port), only: ['health', 'catalog'] });
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['health', 'pass'],
+      ['catalog', 'pass'],
+    ]);
+    expect(report.verdict).toBe('PARTIAL');
+    const leftOut = report.leftOut ?? [];
+    expect(leftOut.map((l) => l.id)).toContain('quote-math');
+    expect(leftOut.map((l) => l.id)).not.toContain('health');
+    // Every check of the reference provider's full profile is either run or left out.
+    expect(report.checks.length + leftOut.length).toBeGreaterThanOrEqual(20);
+
+    const skipped = await certify({ ...options(provider, port), skip: ['quote-expiry', 'webhook'] });
+    expect(skipped.verdict).toBe('PARTIAL');
+    expect(skipped.leftOut).toEqual([
+      { id: 'quote-expiry', reason: 'left out by the skip list' },
+      { id: 'webhook', reason: 'left out by the skip list' },
+    ]);
+  }, 60_000);
+
+  it('strict with local: the warnings local itself causes stay warnings, and the report says so', async () => {
+    const { provider, port } = await start();
+    const report = await certify({ ...options(provider, port), only: ['base-url', 'health'], strict: true });
+    const baseUrl = report.checks.find((c) => c.id === 'base-url');
+    expect(baseUrl?.status).toBe('pass');
+    expect(baseUrl?.warnings?.some((w) => /http:\/\//.test(w))).toBe(true);
+    expect(report.strictExempted?.map((e) => e.check)).toContain('base-url');
+    expect(report.strictExempted?.[0]?.reason).toMatch(/local run setting/);
+    expect(report.verdict).toBe('PARTIAL');
+  }, 60_000);
+});
