@@ -33,17 +33,11 @@ function consoleLines(report: RunReport, c: ChalkInstance): string[] {
 }
 
 /**
- * Secrets the stored report must not show even if an older or edited report kept one: the values of
- * the credential and webhook secret variables set here, the recorded one included.
+ * Secrets the stored report must not show even if an older or edited report kept one: the values of this
+ * person's credential and webhook secret variables. A variable the report names is not read (issue 25).
  */
-function redactorFor(report: RunReport, env: NodeJS.ProcessEnv): Redactor {
-  const source = report.inputs['credentialSource'] as { name?: unknown } | undefined;
-  const names = [
-    DEFAULT_CREDENTIAL_ENV,
-    DEFAULT_WEBHOOK_SECRET_ENV,
-    ...(typeof source?.name === 'string' ? [source.name] : []),
-  ];
-  return new Redactor(names.map((name) => env[name]));
+function redactorFor(env: NodeJS.ProcessEnv): Redactor {
+  return new Redactor([env[DEFAULT_CREDENTIAL_ENV], env[DEFAULT_WEBHOOK_SECRET_ENV]]);
 }
 
 /** `provcert report`: render a stored JSON report in any format, without contacting the provider. */
@@ -54,7 +48,7 @@ export async function execute({ io }: CommandContext, path: string, flags: Repor
   const consoleWanted = named.includes('console') || (targets.length === 0 && !github);
   const stored = await readReport(path, io.cwd);
   await prepareReportTargets(targets, io.cwd);
-  const report = redactorFor(stored, io.env).deep(stored);
+  const report = redactorFor(io.env).deep(stored);
   // With a report on stdout, everything for people goes to stderr.
   const screen = targets.some((t) => t.path === '-') ? io.stderr : io.stdout;
   if (consoleWanted) {
