@@ -1,4 +1,5 @@
 import type { RunReport } from './report.js';
+import type { RunVerdict } from './verdict.js';
 import type { ExpectedFailure, WaiverOutcome } from './waivers.js';
 
 /** Which fleet a report belongs to: merge-reports refuses to combine reports of different fleets. */
@@ -14,8 +15,8 @@ export interface FleetIdentity {
 export interface FleetProviderResult {
   slug: string;
   baseUrl: string;
-  /** PASS / FAIL from the provider's run; NOT_RUN when the batch was stopped before it started. */
-  verdict: 'PASS' | 'FAIL' | 'NOT_RUN';
+  /** The verdict of the provider's run; NOT_RUN when the batch was stopped before it started. */
+  verdict: RunVerdict | 'NOT_RUN';
   /** The provider's full run report (absent when NOT_RUN). */
   report?: RunReport;
   /** Why a provider could not be certified at all (e.g. its credential variable is not set). */

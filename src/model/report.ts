@@ -2,6 +2,7 @@ import type { CheckId, CheckStatus } from './check-ids.js';
 import type { AuthMethod, Profile } from './contract-constants.js';
 import type { Exchange } from './exchange.js';
 import type { Finding, RecordedFinding, RequirementId, RequirementSummary } from './findings.js';
+import type { LeftOutCheck, RunVerdict } from './verdict.js';
 import type { AppliedWaiver, WaiverOutcome } from './waivers.js';
 
 /** The expected computation beside the provider's numbers, for one quote (quote-math). */
@@ -71,11 +72,17 @@ export interface RunReport {
     capabilities: string[];
     fulfillment?: string;
   };
-  verdict: 'PASS' | 'FAIL';
+  /** What the run reached (src/model/verdict.ts); reporters read it and never derive their own. */
+  verdict: RunVerdict;
+  /** Set when a signal stopped the run ("SIGINT", "SIGTERM", "aborted"): what did not run has no verdict. */
+  interruptedBy?: string;
+  /** Checks of the profile the run's selection (--only/--skip) left out: the run is PARTIAL. */
+  leftOut?: LeftOutCheck[];
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  summary: Record<CheckStatus, number>;
+  /** Checks by status; `waived` counts failed or errored checks an expected failure covers (not in `fail`/`error`). */
+  summary: Record<CheckStatus, number> & { waived?: number };
   checks: CheckResult[];
   webhooks: { url: string; events: WebhookTimelineEntry[] };
   /** Section and quoted sentence of every requirement the checks cite, by id. */

@@ -5,6 +5,7 @@ import { sameAsAbove, uniqueLines } from './dedupe.js';
 import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { violatedRequirements } from './requirements.js';
 import { isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 
@@ -164,7 +165,7 @@ ${table(['State', 'Waiver', 'Until', 'Reason', 'What happened'], rows)}
 }
 
 /** One self-contained HTML file: inline style and script, no external asset, no network. */
-export function renderHtml(input: RunReport): string {
+export function renderHtml(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
   const passed = report.verdict === 'PASS';
   const verdictClass = passed ? 'pass' : 'fail';
@@ -189,7 +190,7 @@ export function renderHtml(input: RunReport): string {
 <body>
 <header class="banner ${verdictClass}" id="verdict" data-verdict="${passed ? 'PASS' : 'FAIL'}">
 <h1>Certification ${passed ? 'PASSED' : 'FAILED'}${waived > 0 ? ` <small>with ${waived} waived ${waived === 1 ? 'failure' : 'failures'}</small>` : ''}</h1>
-<p>${e(providerLabel(provider))}</p>
+${origin ? `<p class="stored" id="stored-report" role="note">${e(storedReportNotice(origin))}</p>\n` : ''}<p>${e(providerLabel(provider))}</p>
 <p>Profile ${e(provider.profile ?? 'unknown')} · auth ${e(provider.authMethod)} · fulfillment ${e(provider.fulfillment ?? 'unknown')} · capabilities ${e(provider.capabilities.join(', ') || 'none')}</p>
 </header>
 <section class="summary" id="summary">${counts}<span class="count">in ${e(formatDuration(report.durationMs))}</span></section>

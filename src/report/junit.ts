@@ -2,6 +2,7 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import type { WaiverOutcome } from '../model/waivers.js';
 import { exchangeText, formatValue } from './format.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { citationText, violatedRequirements } from './requirements.js';
 import {
   failingWaivers,
@@ -95,7 +96,7 @@ function waiverTestcase(waiver: WaiverOutcome): string {
     </testcase>`;
 }
 
-function properties(report: RunReport): string {
+function properties(report: RunReport, origin?: StoredOrigin): string {
   const { provider } = report;
   const entries: [string, string | undefined][] = [
     ['provider.baseUrl', provider.baseUrl],
@@ -108,6 +109,13 @@ function properties(report: RunReport): string {
     ['verdict', report.verdict],
     ['tool.version', report.tool.version],
     ['contract.version', report.contract.version],
+    ...(origin
+      ? ([
+          ['storedReport.file', origin.path],
+          ['storedReport.sha256', origin.digest],
+          ['storedReport.note', storedReportNotice(origin)],
+        ] as [string, string][])
+      : []),
   ];
   const lines = entries
     .filter((e): e is [string, string] => e[1] !== undefined)
@@ -120,7 +128,7 @@ function properties(report: RunReport): string {
  * suite, one testcase per check; skip → <skipped>, fail → <failure>, error → <error>, a waived failure →
  * <skipped>; then one failing testcase per expectedFailures entry that fails the gate.
  */
-export function renderJUnit(input: RunReport): string {
+export function renderJUnit(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
   const gate = failingWaivers(report);
   // Counted as the testcases are written (a waived failure is skipped), so the totals agree with the file.
@@ -133,7 +141,7 @@ export function renderJUnit(input: RunReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="provcert" ${counts} time="${time}">`,
     `  <testsuite name="provcert certification" ${counts} skipped="${skipped}" time="${time}" timestamp="${xmlAttr(junitTimestamp(report.startedAt))}">`,
-    properties(report),
+    properties(report, origin),
     ...report.checks.map((c) => testcase(c, report)),
     ...gate.map(waiverTestcase),
     '  </testsuite>',

@@ -11,6 +11,7 @@ import {
   summaryText,
 } from './format.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { violatedRequirements } from './requirements.js';
 import { failingWaivers, isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 
@@ -114,7 +115,7 @@ function problemSection(check: CheckResult, report: RunReport): string {
 }
 
 /** A summary for $GITHUB_STEP_SUMMARY or a merge-request comment. */
-export function renderMarkdown(input: RunReport): string {
+export function renderMarkdown(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
   const passed = report.verdict === 'PASS';
   const { provider } = report;
@@ -125,6 +126,7 @@ export function renderMarkdown(input: RunReport): string {
     waived.length > 0 ? ` (${waived.length} waived ${waived.length === 1 ? 'failure' : 'failures'})` : '';
   const sections = [
     `## ${passed ? '✅' : '❌'} provcert: certification ${passed ? 'PASSED' : 'FAILED'}${waivedNote}`,
+    ...(origin ? [`> ⚠️ ${mdText(storedReportNotice(origin))}`] : []),
     `${mdParagraph(providerLabel(provider))} · profile ${provider.profile ?? 'unknown'} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
     `**${summaryText(report.summary)}${waived.length > 0 ? `; ${waived.length} waived` : ''}** in ${formatDuration(report.durationMs)}`,
     table(

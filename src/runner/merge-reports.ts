@@ -1,5 +1,6 @@
 import { UsageError } from '../model/errors.js';
 import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js';
+import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunReport } from '../model/report.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { shardOf } from './shard.js';
@@ -14,28 +15,7 @@ export interface MergeOptions {
   warn?: (line: string) => void;
 }
 
-/** A provider's verdict and the fleet's counts and verdict; the same rules for batch and merge-reports. */
-export function summarizeFleet(
-  providers: readonly FleetProviderResult[],
-  waivers: readonly WaiverOutcome[],
-): Pick<FleetReport, 'verdict' | 'summary'> {
-  const count = (verdict: FleetProviderResult['verdict']): number =>
-    providers.filter((p) => p.verdict === verdict).length;
-  const waivedChecks = providers.reduce(
-    (n, p) => n + (p.report?.checks.filter((c) => c.waiver !== undefined).length ?? 0),
-    0,
-  );
-  const summary = {
-    providers: providers.length,
-    passed: count('PASS'),
-    failed: count('FAIL'),
-    notRun: count('NOT_RUN'),
-    waivedChecks,
-  };
-  // A provider not run or failed, or a waiver that is stale, unmatched or expired, fails the gate.
-  const green = summary.passed === providers.length && waivers.every((w) => w.state === 'applied');
-  return { verdict: green ? 'PASS' : 'FAIL', summary };
-}
+export { summarizeFleet } from '../model/fleet-verdict.js';
 
 /** The shards a report stands for: its own, those it merged, or the whole fleet as shard 1/1. */
 function shardsOf(report: FleetReport): Shard[] {
@@ -152,7 +132,11 @@ export function mergeFleetReports(reports: readonly FleetReport[], options: Merg
   const interrupted = reports
     .filter((r) => r.interruptedBy !== undefined)
     .map((r) => `shard ${shardsName(shardsOf(r))}: ${r.interruptedBy}`);
-  const summary = summarizeFleet(judged.providers, judged.outcomes);
+  const summary = summarizeFleet(
+    judged.providers,
+    judged.outcomes,
+    interrupted.length > 0 ? interrupted.join('; ') : undefined,
+  );
   const expectedFailures = reports.find((r) => r.expectedFailures !== undefined)?.expectedFailures;
   return {
     reportVersion: 1,
@@ -160,9 +144,8 @@ export function mergeFleetReports(reports: readonly FleetReport[], options: Merg
     tool: first.tool,
     fleet: first.fleet,
     mergedShards: shards,
+    // A stopped shard is no verdict, even when its providers all finished (summarizeFleet).
     ...summary,
-    // A stopped shard is no verdict, even when its providers all finished.
-    verdict: interrupted.length > 0 ? 'FAIL' : summary.verdict,
     startedAt,
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)),

@@ -48,6 +48,7 @@ describe('provcert replay of a forged report: the report names targets, the pers
     const report: RunReport = storedReport(failingReport());
     report.provider.baseUrl = capture.url;
     report.inputs = {
+      ...report.inputs,
       baseUrl: capture.url,
       authMethod: 'API_KEY',
       credentialSource: source,

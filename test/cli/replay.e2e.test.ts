@@ -10,6 +10,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { passingReport } from '../report/sample-reports.js';
+import { storedReport } from '../report/stored-report.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
 
@@ -154,7 +155,7 @@ describe('provcert replay: unusable input is one line, exit 2', () => {
   let dir = '';
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'provcert-replay-input-'));
-    await writeFile(join(dir, 'pass.json'), JSON.stringify(passingReport()));
+    await writeFile(join(dir, 'pass.json'), JSON.stringify(storedReport(passingReport())));
     await writeFile(join(dir, 'not-json.json'), '{"reportVersion": 1,');
     await writeFile(join(dir, 'v2.json'), JSON.stringify({ ...passingReport(), reportVersion: 2 }));
     await writeFile(

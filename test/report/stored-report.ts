@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { CHECK_IDS } from '../../src/model/check-ids.js';
 import type { RunReport } from '../../src/model/report.js';
 
 interface CatalogEntry {
@@ -24,7 +25,8 @@ const primaryOf = (check: string): CatalogEntry => {
 
 /**
  * A sample report as provcert would have stored it: each check cites a requirement of the catalog that lists it, and
- * the report's requirement texts are the catalog's. Reports read back from a file are checked against the catalog.
+ * the report's requirement texts are the catalog's, and the checks a sample leaves out are recorded as the run's --skip.
+ * Reports read back from a file are checked against the catalog and their own selection.
  */
 export function storedReport(report: RunReport): RunReport {
   const checks = report.checks.map((check) => {
@@ -38,5 +40,7 @@ export function storedReport(report: RunReport): RunReport {
       return [id, { section: entry.section, quote: entry.quote }];
     }),
   );
-  return { ...report, checks, requirements };
+  const present = new Set(checks.map((c) => c.id));
+  const skip = CHECK_IDS.filter((id) => !present.has(id));
+  return { ...report, checks, requirements, inputs: { ...report.inputs, skip } };
 }

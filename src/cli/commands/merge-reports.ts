@@ -2,9 +2,10 @@ import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/
 import type { FleetReport } from '../../model/fleet-report.js';
 import { shouldUseColor } from '../../report/console.js';
 import { renderFleetConsole } from '../../report/fleet/console.js';
-import { readFleetReport } from '../../report/fleet/read.js';
 import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../report/fleet/write.js';
+import { readStoredFleetReport } from '../../report/read-report.js';
 import { mergeFleetReports } from '../../runner/merge-reports.js';
+import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
@@ -34,7 +35,8 @@ function redactorFor(env: NodeJS.ProcessEnv): Redactor {
 export async function execute({ io }: CommandContext, files: string[], flags: MergeFlags): Promise<number> {
   const outDir = flags.out ?? DEFAULT_FLEET_OUT;
   const reports: FleetReport[] = [];
-  for (const file of files) reports.push(await readFleetReport(file, io.cwd));
+  const catalog = await loadRequirements();
+  for (const file of files) reports.push((await readStoredFleetReport(file, io.cwd, catalog)).report);
   const warn = (line: string): void => {
     io.stderr.write(`provcert: warning: ${sanitizeTerminalText(line, { oneLine: true })}\n`);
   };

@@ -7,9 +7,10 @@ import type { CheckId } from '../../model/check-ids.js';
 import { UsageError } from '../../model/errors.js';
 import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';
-import { readReport } from '../../report/read-report.js';
+import { readStoredReport } from '../../report/read-report.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
+import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
@@ -120,7 +121,7 @@ async function rerunFlags(
 
 /** `provcert replay`: rerun a report's failed checks against the same provider with the same inputs. */
 export async function execute({ io, signal }: CommandContext, path: string, opts: ReplayFlags): Promise<number> {
-  const report = await readReport(path, io.cwd);
+  const { report } = await readStoredReport(path, io.cwd, await loadRequirements());
   const plan = planReplay(report, onlyCheck(opts.check));
   if ('error' in plan) throw new UsageError(plan.error);
   const { flags, notes } = await rerunFlags(plan, opts, io);

@@ -14,8 +14,20 @@ import {
 } from './rows.js';
 
 /** Class names come from these closed sets, never from report text. */
-const VERDICT_CLASS: Record<FleetProviderResult['verdict'], string> = { PASS: 'pass', FAIL: 'fail', NOT_RUN: 'skip' };
-const VERDICT_TEXT: Record<FleetProviderResult['verdict'], string> = { PASS: 'PASS', FAIL: 'FAIL', NOT_RUN: 'NOT RUN' };
+const VERDICT_CLASS: Record<FleetProviderResult['verdict'], string> = {
+  PASS: 'pass',
+  FAIL: 'fail',
+  INTERRUPTED: 'skip',
+  PARTIAL: 'skip',
+  NOT_RUN: 'skip',
+};
+const VERDICT_TEXT: Record<FleetProviderResult['verdict'], string> = {
+  PASS: 'PASS',
+  FAIL: 'FAIL',
+  INTERRUPTED: 'INTERRUPTED',
+  PARTIAL: 'PARTIAL',
+  NOT_RUN: 'NOT RUN',
+};
 
 const td = (html: string, cls = ''): string => `<td${cls ? ` class="${cls}"` : ''}>${html}</td>`;
 

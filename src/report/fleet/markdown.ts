@@ -15,6 +15,8 @@ import {
 const VERDICT_CELL: Record<FleetProviderResult['verdict'], string> = {
   PASS: '✅ PASS',
   FAIL: '❌ FAIL',
+  INTERRUPTED: '⏹️ INTERRUPTED (no verdict)',
+  PARTIAL: '⚠️ PARTIAL',
   NOT_RUN: '⏹️ NOT RUN',
 };
 
