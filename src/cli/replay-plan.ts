@@ -1,6 +1,7 @@
 import type { RawRunOptions } from '../config/flags.js';
 import type { CheckId, CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
+import { notRunChecks } from '../report/verdict-text.js';
 
 export interface ReplayPlan {
   /** The recorded run settings that decide nothing about where to connect or what to read. */
@@ -57,6 +58,9 @@ function recordedTargets(report: RunReport): RecordedTargets {
  */
 export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { error: string } {
   const failed = report.checks.filter((c) => isFailure(c.status)).map((c) => c.id);
+  // An interrupted run has no verdict on what did not run: the replay runs those too (issue 23).
+  if (report.verdict === 'INTERRUPTED')
+    for (const id of notRunChecks(report)) if (!failed.includes(id as CheckId)) failed.push(id as CheckId);
   const checks = only ? [only] : failed;
   if (only && !report.checks.some((c) => c.id === only)) return { error: `the report has no check "${only}"` };
   if (checks.length === 0)

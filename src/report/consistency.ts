@@ -14,7 +14,7 @@ const isFailure = (status: CheckStatus): boolean => status === 'fail' || status 
 const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
 /** The checks a report's recorded --only/--skip left out (`inputs` of reports written before `leftOut` existed). */
-function selectionExcludes(inputs: Record<string, unknown>): Set<CheckId> {
+export function selectionExcludes(inputs: Record<string, unknown>): Set<CheckId> {
   const ids = (value: unknown): string[] | undefined =>
     Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
   const only = ids(inputs['only']);

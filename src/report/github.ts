@@ -3,6 +3,7 @@ import { formatValue, stripControl } from './format.js';
 import { maskReport } from './mask.js';
 import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import { verdictWords } from './verdict-text.js';
 import { failingWaivers, outcomeText, waivedText, waiverLabel } from './waivers.js';
 
 /** Workflow-command data: %, CR and LF are encoded so provider text cannot end the command early. */
@@ -33,6 +34,11 @@ function problemMessage(check: CheckResult, report: RunReport): string {
 export function renderGithubAnnotations(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
   const lines: string[] = origin ? [command('notice', 'provcert stored report', storedReportNotice(origin))] : [];
+  // Only PASS and FAIL speak through their checks; a run with no verdict or a partial one says so.
+  if (report.verdict === 'INTERRUPTED')
+    lines.push(command('error', 'provcert: no verdict (INTERRUPTED)', verdictWords(report).meaning));
+  if (report.verdict === 'PARTIAL')
+    lines.push(command('warning', 'provcert: PARTIAL certification', verdictWords(report).meaning));
   for (const check of report.checks) {
     const failed = check.status === 'fail' || check.status === 'error';
     if (failed && check.waiver) {

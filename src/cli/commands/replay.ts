@@ -5,6 +5,7 @@ import type { RawRunOptions } from '../../config/flags.js';
 import { loadRunSettings } from '../../config/load.js';
 import type { CheckId } from '../../model/check-ids.js';
 import { UsageError } from '../../model/errors.js';
+import type { CheckResult } from '../../model/report.js';
 import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readStoredReport } from '../../report/read-report.js';
@@ -119,6 +120,18 @@ async function rerunFlags(
   return { flags: { ...plan.flags, ...trusted.flags }, notes: trusted.notes };
 }
 
+const notReached = (id: CheckId): CheckResult => ({
+  id,
+  title: id,
+  rule: '',
+  requirements: [],
+  findings: [],
+  status: 'skip',
+  message: 'did not run: the run was interrupted',
+  evidence: [],
+  durationMs: 0,
+});
+
 /** `provcert replay`: rerun a report's failed checks against the same provider with the same inputs. */
 export async function execute({ io, signal }: CommandContext, path: string, opts: ReplayFlags): Promise<number> {
   const { report } = await readStoredReport(path, io.cwd, await loadRequirements());
@@ -136,8 +149,8 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const rerun = await runCertification(config, { contract: await loadContract(), credential, webhookSecret, signal });
   const verdicts: ReplayVerdict[] = [];
   for (const id of plan.checks) {
-    const before = report.checks.find((check) => check.id === id);
-    if (!before) continue;
+    // A check an interrupted run never reached is compared as "did not run".
+    const before = report.checks.find((check) => check.id === id) ?? notReached(id);
     const comparison = compareResults(
       before,
       rerun.checks.find((check) => check.id === id),
