@@ -224,9 +224,9 @@ describe('hostile reports through report, replay and merge-reports (issue 25)', 
       expect(html).not.toMatch(RAW_CONTROL);
       const markdown = await readFile(join(dir, `out-${i}.md`), 'utf8');
       // Raw text is shown only inside fenced code blocks (inert there); outside them, markup is escaped.
-    const outsideCode = markdown.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, '');
-    expect(outsideCode).not.toContain('<script>');
-    expect(outsideCode).toContain('&lt;script&gt;');
+      const outsideCode = markdown.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, '');
+      expect(outsideCode).not.toContain('<script>');
+      expect(outsideCode).toContain('&lt;script&gt;');
       expect(markdown).not.toMatch(RAW_CONTROL);
       expect(rendered.stdout).not.toMatch(/^::error::owned/m);
       expect(replayed.code).toBe(2);
