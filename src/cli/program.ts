@@ -134,13 +134,23 @@ export const COMMANDS: readonly CommandSpec[] = [
         )
         .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
         .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
-        .option('--base-url <url>', 'override the recorded base URL (e.g. a local copy of the provider)')
+        .option('--base-url <url>', "the provider's base URL (a report's own is only shown: it is untrusted input)")
+        .option('--auth <method>', "API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (the report's is only shown)")
         .option('--local', 'permit http:// and loopback base addresses')
         .option(
           '--credential-env <name>',
-          'read the credential from this environment variable instead of the recorded source',
+          `read the credential from this environment variable (default ${DEFAULT_CREDENTIAL_ENV}; never one a report names)`,
         )
-        .option('--credential-file <path>', 'read the credential from this file instead of the recorded source'),
+        .option('--credential-file <path>', 'read the credential from this file (never one a report names)')
+        .option(
+          '--webhook-secret-env <name>',
+          `read the webhook secret from this environment variable (default ${DEFAULT_WEBHOOK_SECRET_ENV})`,
+        )
+        .option('--config <file>', 'read --base-url, --auth and the secret sources from this config file')
+        .option(
+          '--trust-report-inputs',
+          'use the address, auth method and secret sources the report names (prints what it will contact and read)',
+        ),
     signals: 'stop',
     load: () => import('./commands/replay.js'),
   },

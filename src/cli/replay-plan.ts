@@ -3,8 +3,23 @@ import type { CheckId, CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 
 export interface ReplayPlan {
+  /** The recorded run settings that decide nothing about where to connect or what to read. */
   flags: RawRunOptions;
   checks: CheckId[];
+  /** What the original run used to reach the provider: shown, never used on the report's own authority. */
+  recorded: RecordedTargets;
+}
+
+/** A secret's source as a report records it: the name of a variable or the path of a file. */
+export type RecordedSource = { kind: 'env'; name: string } | { kind: 'file'; path: string };
+
+/** The address, auth method and secret sources a report says its run used (issue 25: untrusted). */
+export interface RecordedTargets {
+  baseUrl: string;
+  authMethod: string;
+  credential?: RecordedSource;
+  webhookSecret?: RecordedSource;
+  local: boolean;
 }
 
 const str = (v: unknown): string | undefined =>
@@ -14,9 +29,31 @@ const list = (v: unknown): string | undefined =>
 
 const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
 
+function recordedSource(value: unknown): RecordedSource | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { kind, name, path } = value as { kind?: unknown; name?: unknown; path?: unknown };
+  if (kind === 'file' && typeof path === 'string' && path !== '') return { kind, path };
+  if (kind === 'env' && typeof name === 'string' && name !== '') return { kind, name };
+  return undefined;
+}
+
+function recordedTargets(report: RunReport): RecordedTargets {
+  const i = report.inputs;
+  const credential = recordedSource(i['credentialSource']);
+  const webhookSecret = recordedSource(i['webhookSecretSource']);
+  return {
+    baseUrl: str(i['baseUrl']) ?? report.provider.baseUrl,
+    authMethod: str(i['authMethod']) ?? report.provider.authMethod,
+    ...(credential ? { credential } : {}),
+    ...(webhookSecret ? { webhookSecret } : {}),
+    local: i['local'] === true,
+  };
+}
+
 /**
  * The run flags recorded in a report's `inputs`, restricted to the failed checks (or one), so the rerun
- * is the same run: same provider, auth, profile, capabilities, seed, limits and strictness.
+ * is the same run: same profile, capabilities, seed, limits and strictness. The provider's address, the
+ * auth method and the secrets' sources are returned apart (`recorded`): the person replaying decides them.
  */
 export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { error: string } {
   // An interrupted run also reruns what it did not get to (every check that did not pass), so its replay finishes it.
@@ -34,19 +71,10 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
         '); pass --check ID to rerun one anyway',
     };
   const i = report.inputs;
-  const source = i['credentialSource'] as { kind?: string; name?: string; path?: string } | undefined;
   const flags: RawRunOptions = {
-    baseUrl: str(i['baseUrl']) ?? report.provider.baseUrl,
-    auth: str(i['authMethod']) ?? report.provider.authMethod,
-    ...(source?.kind === 'file' && source.path
-      ? { credentialFile: source.path }
-      : source?.name
-        ? { credentialEnv: source.name }
-        : {}),
     ...(str(i['profile']) ? { profile: str(i['profile']) } : {}),
     ...(list(i['capabilities']) ? { capabilities: list(i['capabilities']) } : {}),
     ...(str(i['fulfillment']) ? { fulfillment: str(i['fulfillment']) } : {}),
-    local: i['local'] === true,
     // The provider posts its events to the recorded receiver address, so the rerun listens there again.
     ...(str(i['webhookHost']) ? { webhookHost: str(i['webhookHost']) } : {}),
     ...(str(i['webhookPort']) ? { webhookPort: str(i['webhookPort']) } : {}),
@@ -58,7 +86,7 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
     ...(i['strict'] === true ? { strict: true } : {}),
     only: checks.join(','),
   };
-  return { flags, checks };
+  return { flags, checks, recorded: recordedTargets(report) };
 }
 
 /**

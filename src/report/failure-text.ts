@@ -1,8 +1,9 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
-import { formatDuration, formatValue, requestLine, summaryText } from './format.js';
+import { formatDuration, formatValue, reproducedExchange, requestLine, summaryText } from './format.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import { verdictWords } from './verdict-text.js';
 import { failingWaivers, isUnwaivedProblem, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 
 /**
@@ -35,8 +36,9 @@ export function failureDetailLines(result: CheckResult, c: ChalkInstance, report
       );
   }
   if (result.reproduce) lines.push(`    ${c.cyan('reproduce:')}`, indent(result.reproduce, 6));
-  const first = result.evidence[0];
-  if (first) lines.push(c.dim(indent(`request: ${requestLine(first)}`, 4)));
+  // The request the reproduce command sends again, so both lines name the same request.
+  const sent = reproducedExchange(result);
+  if (sent) lines.push(c.dim(indent(`request: ${requestLine(sent)}`, 4)));
   return lines;
 }
 
@@ -90,15 +92,25 @@ export function waiverLines(report: Pick<RunReport, 'checks' | 'waivers'>, c: Ch
 
 /** The verdict lines that end a run's console output. */
 export function verdictLines(
-  report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'> & Partial<Pick<RunReport, 'checks' | 'waivers'>>,
+  report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'> &
+    Partial<Pick<RunReport, 'checks' | 'waivers' | 'inputs' | 'interruptedBy' | 'leftOut'>>,
   c: ChalkInstance,
 ): string[] {
   const passed = report.verdict === 'PASS';
-  const verdict = passed ? c.green.bold('PASS') : c.red.bold('FAIL');
   const checks = report.checks ?? [];
   const waived = waivedChecks({ checks }).length;
   const gate = failingWaivers(report).length;
-  const counts = `${summaryText(report.summary)}${waived > 0 ? `; ${waived} waived` : ''}`;
+  // A summary with its own waived count says it; an older one counted waived failures as failed.
+  const counts = `${summaryText(report.summary)}${waived > 0 && report.summary.waived === undefined ? `; ${waived} waived` : ''}`;
+  if (report.verdict === 'INTERRUPTED' || report.verdict === 'PARTIAL') {
+    const words = verdictWords({ ...report, checks, inputs: report.inputs ?? {} });
+    const label = report.verdict === 'PARTIAL' ? 'Partial' : 'No verdict';
+    return [
+      `${c.yellow.bold(report.verdict)}  ${counts}  (${formatDuration(report.durationMs)})`,
+      c.yellow(sanitizeTerminalText(`${label}: ${words.meaning}.`, { oneLine: true })),
+    ];
+  }
+  const verdict = passed ? c.green.bold('PASS') : c.red.bold('FAIL');
   const why = passed
     ? waived > 0
       ? `Certification passed with ${waived} waived ${waived === 1 ? 'failure' : 'failures'} (expected failures above): the provider meets the Provider Integration Contract for this profile otherwise.`

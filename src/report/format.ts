@@ -27,7 +27,24 @@ export function formatValue(value: unknown): string {
 
 /** "14 passed, 2 failed, 5 skipped, 0 errors" */
 export function summaryText(summary: RunReport['summary']): string {
-  return `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.error} errors`;
+  const waived = summary.waived !== undefined ? `, ${summary.waived} waived` : '';
+  return `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.error} errors${waived}`;
+}
+
+/**
+ * The exchange a failure's reproduce command sends again (same method and URL; the last such), so the `request:`
+ * line beside it names that very request; without a reproduce command, the first exchange.
+ */
+export function reproducedExchange(result: Pick<CheckResult, 'reproduce' | 'evidence'>): Exchange | undefined {
+  const { reproduce, evidence } = result;
+  if (reproduce) {
+    const quoted = (url: string): string => `'${url.replace(/'/g, `'\\''`)}'`;
+    const sent = [...evidence]
+      .reverse()
+      .find((x) => reproduce.includes(`-X ${x.request.method} ${quoted(x.request.url)}`));
+    if (sent) return sent;
+  }
+  return evidence[0];
 }
 
 /** "POST http://host/quote → 422" or "GET http://host/health → timed out after 10000 ms". */

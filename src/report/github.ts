@@ -1,7 +1,9 @@
 import type { CheckResult, RunReport } from '../model/report.js';
 import { formatValue, stripControl } from './format.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import { verdictWords } from './verdict-text.js';
 import { failingWaivers, outcomeText, waivedText, waiverLabel } from './waivers.js';
 
 /** Workflow-command data: %, CR and LF are encoded so provider text cannot end the command early. */
@@ -11,7 +13,7 @@ export const escapeData = (text: string): string =>
 /** Workflow-command property values additionally encode the separators `:` and `,`. */
 export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-const command = (kind: 'error' | 'warning', title: string, message: string): string =>
+const command = (kind: 'error' | 'warning' | 'notice', title: string, message: string): string =>
   `::${kind} title=${escapeProperty(title)}::${escapeData(message)}`;
 
 function problemMessage(check: CheckResult, report: RunReport): string {
@@ -29,9 +31,14 @@ function problemMessage(check: CheckResult, report: RunReport): string {
  * `::error`/`::warning` annotations: one per failed or errored check (a waived one is a warning naming its
  * waiver), one per warning, and an error per expectedFailures entry that fails the gate.
  */
-export function renderGithubAnnotations(input: RunReport): string {
+export function renderGithubAnnotations(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
-  const lines: string[] = [];
+  const lines: string[] = origin ? [command('notice', 'provcert stored report', storedReportNotice(origin))] : [];
+  // Only PASS and FAIL speak through their checks; a run with no verdict or a partial one says so.
+  if (report.verdict === 'INTERRUPTED')
+    lines.push(command('error', 'provcert: no verdict (INTERRUPTED)', verdictWords(report).meaning));
+  if (report.verdict === 'PARTIAL')
+    lines.push(command('warning', 'provcert: PARTIAL certification', verdictWords(report).meaning));
   for (const check of report.checks) {
     const failed = check.status === 'fail' || check.status === 'error';
     if (failed && check.waiver) {

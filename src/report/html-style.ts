@@ -5,7 +5,7 @@ export const HTML_STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1100px; padding: 1.5rem; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
 .banner { border-radius: 8px; padding: 1rem 1.25rem; color: #fff; }
-.banner.pass { background: var(--pass); } .banner.fail { background: var(--fail); }
+.banner.pass { background: var(--pass); } .banner.fail { background: var(--fail); } .banner.warn { background: #8a5a00; }
 .banner h1 { margin: 0 0 .25rem; font-size: 1.6rem; }
 .banner p { margin: .1rem 0; overflow-wrap: anywhere; }
 .summary { display: flex; gap: .75rem; flex-wrap: wrap; margin: 1rem 0; }

@@ -2,10 +2,12 @@ import type { CheckStatus } from '../model/check-ids.js';
 import type { Exchange } from '../model/exchange.js';
 import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
-import { formatDuration, formatValue, providerLabel, stripControl } from './format.js';
+import { formatDuration, formatValue, providerLabel, reproducedExchange, requestLine, stripControl } from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { violatedRequirements } from './requirements.js';
+import { verdictWords } from './verdict-text.js';
 import { isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 import { ignoredText, schemaText, signatureText } from './webhook-facts.js';
 
@@ -128,7 +130,11 @@ function checkHtml(check: CheckResult, report: RunReport): string {
     );
   }
   if (check.quoteMath?.length) parts.push(`<h3>Quote math</h3>${quoteMathTable(check.quoteMath)}`);
-  if (check.reproduce) parts.push(`<h3>Reproduce</h3>${pre(check.reproduce, 'reproduce')}`);
+  if (check.reproduce) {
+    const sent = reproducedExchange(check);
+    parts.push(`<h3>Reproduce</h3>${pre(check.reproduce, 'reproduce')}`);
+    if (sent) parts.push(`<p class="request">request: <code>${e(requestLine(sent))}</code></p>`);
+  }
   if (check.webhookTimeline?.length) parts.push(`<h3>Webhook events</h3>${webhookTable(check.webhookTimeline)}`);
   if (check.evidence.length > 0) parts.push(`<div class="evidence">${evidenceHtml(check.evidence)}</div>`);
   // A failure is what the reader came for: it starts expanded. A waived one is known: it starts closed.
@@ -166,10 +172,10 @@ ${table(['State', 'Waiver', 'Until', 'Reason', 'What happened'], rows)}
 }
 
 /** One self-contained HTML file: inline style and script, no external asset, no network. */
-export function renderHtml(input: RunReport): string {
+export function renderHtml(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
-  const passed = report.verdict === 'PASS';
-  const verdictClass = passed ? 'pass' : 'fail';
+  const words = verdictWords(report);
+  const verdictClass = words.tone;
   const { provider, summary } = report;
   const waived = waivedChecks(report).length;
   const counts =
@@ -186,13 +192,14 @@ export function renderHtml(input: RunReport): string {
 <meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>provcert ${passed ? 'PASS' : 'FAIL'}: ${e(provider.slug ?? provider.baseUrl)}</title>
+<title>provcert ${report.verdict}: ${e(provider.slug ?? provider.baseUrl)}</title>
 <style>${HTML_STYLE}</style>
 </head>
 <body>
-<header class="banner ${verdictClass}" id="verdict" data-verdict="${passed ? 'PASS' : 'FAIL'}">
-<h1>Certification ${passed ? 'PASSED' : 'FAILED'}${waived > 0 ? ` <small>with ${waived} waived ${waived === 1 ? 'failure' : 'failures'}</small>` : ''}</h1>
-<p>${e(providerLabel(provider))}</p>
+<header class="banner ${verdictClass}" id="verdict" data-verdict="${report.verdict}">
+<h1>Certification ${words.word}${waived > 0 ? ` <small>with ${waived} waived ${waived === 1 ? 'failure' : 'failures'}</small>` : ''}</h1>
+<p class="meaning">${e(`${words.meaning.charAt(0).toUpperCase()}${words.meaning.slice(1)}.`)}</p>
+${origin ? `<p class="stored" id="stored-report" role="note">${e(storedReportNotice(origin))}</p>\n` : ''}<p>${e(providerLabel(provider))}</p>
 <p>Profile ${e(provider.profile ?? 'unknown')} · auth ${e(provider.authMethod)} · fulfillment ${e(provider.fulfillment ?? 'unknown')} · capabilities ${e(provider.capabilities.join(', ') || 'none')}</p>
 </header>
 <section class="summary" id="summary">${counts}<span class="count">in ${e(formatDuration(report.durationMs))}</span></section>

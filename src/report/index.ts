@@ -2,6 +2,7 @@ import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../model/errors.js';
 import type { RunReport } from '../model/report.js';
+import type { StoredOrigin } from './origin.js';
 import { REPORTERS, type RenderingReporterName } from './reporters.js';
 
 /** Where a report goes: a file path, or '-' for stdout. */
@@ -27,17 +28,19 @@ const describe = (error: unknown): string =>
 
 /**
  * Renders and writes each requested report. One that fails (renderer or write) is reported on stderr
- * in one line and does not stop the others; the failures are returned so the caller can decide.
+ * in one line and does not stop the others; the failures are returned so the caller can decide. With `origin`
+ * (a report read back from a file), every format says so.
  */
 export async function writeReports(
   report: RunReport,
   targets: readonly ReportTarget[],
   io: ReportIo,
+  origin?: StoredOrigin,
 ): Promise<ReportFailure[]> {
   const failures: ReportFailure[] = [];
   for (const target of targets) {
     try {
-      const content = REPORTERS[target.name].render(report);
+      const content = REPORTERS[target.name].render(report, origin);
       if (target.path === '-') io.stdout.write(content);
       else await io.writeFile(target.path, content);
     } catch (error) {

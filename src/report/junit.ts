@@ -2,7 +2,9 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import type { WaiverOutcome } from '../model/waivers.js';
 import { exchangeText, formatValue } from './format.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { citationText, violatedRequirements } from './requirements.js';
+import { verdictWords } from './verdict-text.js';
 import {
   failingWaivers,
   isUnwaivedProblem,
@@ -95,7 +97,7 @@ function waiverTestcase(waiver: WaiverOutcome): string {
     </testcase>`;
 }
 
-function properties(report: RunReport): string {
+function properties(report: RunReport, origin?: StoredOrigin): string {
   const { provider } = report;
   const entries: [string, string | undefined][] = [
     ['provider.baseUrl', provider.baseUrl],
@@ -106,8 +108,16 @@ function properties(report: RunReport): string {
     ['provider.fulfillment', provider.fulfillment],
     ['provider.capabilities', provider.capabilities.join(',')],
     ['verdict', report.verdict],
+    ['verdict.meaning', verdictWords(report).meaning],
     ['tool.version', report.tool.version],
     ['contract.version', report.contract.version],
+    ...(origin
+      ? ([
+          ['storedReport.file', origin.path],
+          ['storedReport.sha256', origin.digest],
+          ['storedReport.note', storedReportNotice(origin)],
+        ] as [string, string][])
+      : []),
   ];
   const lines = entries
     .filter((e): e is [string, string] => e[1] !== undefined)
@@ -116,26 +126,51 @@ function properties(report: RunReport): string {
 }
 
 /**
+ * What the verdict adds to the suite, so no CI view of it reads greener than the verdict: each check a PARTIAL run
+ * left out as a skipped testcase, and an INTERRUPTED run's missing verdict as an erroring one.
+ */
+function verdictTestcases(report: RunReport): { xml: string[]; skipped: number; errors: number } {
+  if (report.verdict === 'PARTIAL') {
+    const xml = (report.leftOut ?? []).map(
+      (left) =>
+        `    <testcase classname="provcert.left-out" name="${xmlAttr(left.id)}" time="0.000">\n      <skipped message="${xmlAttr(`left out: ${left.reason}`)}"/>\n    </testcase>`,
+    );
+    return { xml, skipped: xml.length, errors: 0 };
+  }
+  if (report.verdict === 'INTERRUPTED') {
+    const meaning = verdictWords(report).meaning;
+    const xml = [
+      `    <testcase classname="provcert.verdict" name="verdict" time="0.000">\n      <error message="${xmlAttr(`INTERRUPTED: no verdict`)}" type="Interrupted">${xmlEscape(meaning)}</error>\n    </testcase>`,
+    ];
+    return { xml, skipped: 0, errors: 1 };
+  }
+  return { xml: [], skipped: 0, errors: 0 };
+}
+
+/**
  * JUnit XML as CI systems read it (Jenkins/xunit junit-10.xsd, GitLab, GitHub test reporters): one
  * suite, one testcase per check; skip → <skipped>, fail → <failure>, error → <error>, a waived failure →
  * <skipped>; then one failing testcase per expectedFailures entry that fails the gate.
  */
-export function renderJUnit(input: RunReport): string {
+export function renderJUnit(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
   const gate = failingWaivers(report);
   // Counted as the testcases are written (a waived failure is skipped), so the totals agree with the file.
   const count = (status: CheckResult['status']): number =>
     report.checks.filter((c) => c.status === status && (status === 'skip' || isUnwaivedProblem(c))).length;
-  const skipped = count('skip') + waivedChecks(report).length;
+  const extra = verdictTestcases(report);
+  const skipped = count('skip') + waivedChecks(report).length + extra.skipped;
   const time = seconds(report.durationMs);
-  const counts = `tests="${report.checks.length + gate.length}" failures="${count('fail') + gate.length}" errors="${count('error')}"`;
+  const tests = report.checks.length + gate.length + extra.xml.length;
+  const counts = `tests="${tests}" failures="${count('fail') + gate.length}" errors="${count('error') + extra.errors}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="provcert" ${counts} time="${time}">`,
     `  <testsuite name="provcert certification" ${counts} skipped="${skipped}" time="${time}" timestamp="${xmlAttr(junitTimestamp(report.startedAt))}">`,
-    properties(report),
+    properties(report, origin),
     ...report.checks.map((c) => testcase(c, report)),
     ...gate.map(waiverTestcase),
+    ...extra.xml,
     '  </testsuite>',
     '</testsuites>',
     '',

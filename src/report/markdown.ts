@@ -7,16 +7,21 @@ import {
   formatValue,
   problemChecks,
   providerLabel,
+  reproducedExchange,
+  requestLine,
   stripControl,
   summaryText,
 } from './format.js';
 import { maskReport } from './mask.js';
+import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { violatedRequirements } from './requirements.js';
+import { verdictWords } from './verdict-text.js';
 import { failingWaivers, isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 import { ignoredText, schemaText } from './webhook-facts.js';
 
 const STATUS_CELL: Record<CheckStatus, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error' };
 const WAIVED_CELL = '🟡 waived';
+const VERDICT_ICON: Record<RunReport['verdict'], string> = { PASS: '✅', FAIL: '❌', INTERRUPTED: '⏹️', PARTIAL: '⚠️' };
 
 const statusCell = (check: CheckResult): string => (isWaived(check) ? WAIVED_CELL : STATUS_CELL[check.status]);
 
@@ -105,7 +110,11 @@ function problemSection(check: CheckResult, report: RunReport): string {
   if (check.actual !== undefined) parts.push(`Found:\n\n${mdCodeBlock(formatValue(check.actual))}`);
   if (check.quoteMath?.length) parts.push(quoteMathTable(check.quoteMath));
   if (check.webhookTimeline?.length) parts.push(webhookTable(check.webhookTimeline));
-  if (check.reproduce) parts.push(`Reproduce:\n\n${mdCodeBlock(check.reproduce, 'sh')}`);
+  if (check.reproduce) {
+    const sent = reproducedExchange(check);
+    parts.push(`Reproduce:\n\n${mdCodeBlock(check.reproduce, 'sh')}`);
+    if (sent) parts.push(`Request: ${mdText(requestLine(sent))}`);
+  }
   if (check.evidence.length > 0) {
     const text = check.evidence.map(exchangeText).join('\n\n────────\n\n');
     parts.push(
@@ -116,9 +125,9 @@ function problemSection(check: CheckResult, report: RunReport): string {
 }
 
 /** A summary for $GITHUB_STEP_SUMMARY or a merge-request comment. */
-export function renderMarkdown(input: RunReport): string {
+export function renderMarkdown(input: RunReport, origin?: StoredOrigin): string {
   const report = maskReport(input);
-  const passed = report.verdict === 'PASS';
+  const words = verdictWords(report);
   const { provider } = report;
   // One root cause skips many checks with the same reason: the table says it once.
   const messages = sameAsAbove(report.checks.map((c) => c.message));
@@ -126,9 +135,13 @@ export function renderMarkdown(input: RunReport): string {
   const waivedNote =
     waived.length > 0 ? ` (${waived.length} waived ${waived.length === 1 ? 'failure' : 'failures'})` : '';
   const sections = [
-    `## ${passed ? '✅' : '❌'} provcert: certification ${passed ? 'PASSED' : 'FAILED'}${waivedNote}`,
+    `## ${VERDICT_ICON[report.verdict]} provcert: ${words.headline}${waivedNote}`,
+    ...(report.verdict === 'PASS' || report.verdict === 'FAIL'
+      ? []
+      : [`**${report.verdict === 'PARTIAL' ? 'Partial' : 'No verdict'}:** ${mdText(`${words.meaning}.`)}`]),
+    ...(origin ? [`> ⚠️ ${mdText(storedReportNotice(origin))}`] : []),
     `${mdParagraph(providerLabel(provider))} · profile ${provider.profile ?? 'unknown'} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
-    `**${summaryText(report.summary)}${waived.length > 0 ? `; ${waived.length} waived` : ''}** in ${formatDuration(report.durationMs)}`,
+    `**${summaryText(report.summary)}${waived.length > 0 && report.summary.waived === undefined ? `; ${waived.length} waived` : ''}** in ${formatDuration(report.durationMs)}`,
     table(
       ['Check', 'Status', 'Message'],
       report.checks.map((c, i) => [

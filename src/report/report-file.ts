@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -26,6 +27,59 @@ export interface ReportFileKind {
   schemas: readonly string[];
   /** A first look: throws a UsageError when the value is another kind of file altogether. */
   recognize(value: Record<string, unknown>, path: string): void;
+  /** The largest file read (bytes); a larger one is refused before it is parsed. */
+  maxBytes: number;
+}
+
+/** Deeper than any report provcert writes (provider bodies included): refused before parsing and validating. */
+export const MAX_REPORT_DEPTH = 64;
+
+/** A report file as read: the parsed value, and the sha256 of its bytes (hex) to name exactly what was read. */
+export interface ReadFile<T> {
+  report: T;
+  digest: string;
+}
+
+/** How deeply arrays and objects nest in JSON text, counted outside strings; stops counting past `limit`. */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
+
+/** At most `max + 1` bytes of a regular file: enough to tell it is too large without reading it all. */
+async function readBounded(file: string, max: number): Promise<Buffer | 'too-large' | 'not-a-file'> {
+  const handle = await open(file, 'r');
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    if (!stat.isFile()) return 'not-a-file';
+    if (stat.size > max) return 'too-large';
+    const buffer = Buffer.alloc(max + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > max) return 'too-large';
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
 }
 
 const schemaAt = (name: string): object => JSON.parse(readFileSync(join(packageRoot, 'spec', name), 'utf8')) as object;
@@ -48,6 +102,7 @@ export function reportFileReader<T>(kind: ReportFileKind): {
   validator(): ValidateFunction;
   parse(value: unknown, path: string): T;
   read(path: string, cwd: string): Promise<T>;
+  readWithDigest(path: string, cwd: string): Promise<ReadFile<T>>;
 } {
   let compiled: ValidateFunction | undefined;
   const validator = (): ValidateFunction => {
@@ -80,24 +135,32 @@ export function reportFileReader<T>(kind: ReportFileKind): {
     return value as unknown as T;
   };
 
-  const read = async (path: string, cwd: string): Promise<T> => {
+  const readWithDigest = async (path: string, cwd: string): Promise<ReadFile<T>> => {
     const shown = sanitizeTerminalText(path, { oneLine: true });
-    let text: string;
+    let bytes: Buffer | 'too-large' | 'not-a-file';
     try {
-      text = await readFile(resolve(cwd, path), 'utf8');
+      bytes = await readBounded(resolve(cwd, path), kind.maxBytes);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'error');
       throw new UsageError(`cannot read ${kind.noun} ${shown} (${reason})`);
     }
+    if (bytes === 'not-a-file') throw new UsageError(`cannot read ${kind.noun} ${shown} (not a regular file)`);
+    if (bytes === 'too-large')
+      throw new UsageError(`${shown} is larger than ${mib(kind.maxBytes)}; no ${kind.what} is that large`);
+    const text = bytes.toString('utf8');
+    if (jsonDepthExceeds(text, MAX_REPORT_DEPTH))
+      throw new UsageError(`${shown} nests deeper than ${MAX_REPORT_DEPTH} levels; no ${kind.what} does`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
     }
-    return parse(parsed, shown);
+    return { report: parse(parsed, shown), digest: createHash('sha256').update(bytes).digest('hex') };
   };
 
-  return { validator, parse, read };
+  const read = async (path: string, cwd: string): Promise<T> => (await readWithDigest(path, cwd)).report;
+
+  return { validator, parse, read, readWithDigest };
 }

@@ -4,6 +4,7 @@ import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJUnit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
+import type { StoredOrigin } from './origin.js';
 
 /** What the rest of provcert needs to know of one reporter. */
 interface Reporter {
@@ -13,7 +14,7 @@ interface Reporter {
    */
   readonly defaultFile?: string;
   /** Renders a finished report as text; the renderer only reads the report. console is live (console.ts). */
-  readonly render?: (report: RunReport) => string;
+  readonly render?: (report: RunReport, origin?: StoredOrigin) => string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Clock } from '../checks/types.js';
 import type { FleetIdentity, FleetProviderResult, FleetReport } from '../model/fleet-report.js';
+import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
@@ -8,7 +9,6 @@ import { toolVersion } from '../util/package-root.js';
 import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { inboxFor } from './fleet-inbox.js';
-import { summarizeFleet } from './merge-reports.js';
 import { type RunDeps, runCertification } from './run.js';
 import type { Shard } from './shard.js';
 import { evaluateWaivers, utcDate } from './waivers.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../model/errors.js';
 import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js';
+import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunReport } from '../model/report.js';
-import { deriveFleetVerdict } from '../model/verdict.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { shardOf } from './shard.js';
 import { evaluateWaivers, utcDate } from './waivers.js';
@@ -13,31 +13,6 @@ export interface MergeOptions {
   today?: string;
   /** Told each problem that does not stop the merge (a missing shard), one line each. */
   warn?: (line: string) => void;
-}
-
-/** The fleet's counts and verdict (deriveFleetVerdict); the same rules for batch and merge-reports. */
-export function summarizeFleet(
-  providers: readonly FleetProviderResult[],
-  waivers: readonly WaiverOutcome[],
-  interruptedBy?: string,
-): Pick<FleetReport, 'verdict' | 'summary'> {
-  const count = (verdict: FleetProviderResult['verdict']): number =>
-    providers.filter((p) => p.verdict === verdict).length;
-  const waivedChecks = providers.reduce(
-    (n, p) => n + (p.report?.checks.filter((c) => c.waiver !== undefined).length ?? 0),
-    0,
-  );
-  const summary = {
-    providers: providers.length,
-    passed: count('PASS'),
-    failed: count('FAIL'),
-    notRun: count('NOT_RUN'),
-    waivedChecks,
-    partial: count('PARTIAL'),
-    interrupted: count('INTERRUPTED'),
-  };
-  const verdict = deriveFleetVerdict({ providers: providers.map((p) => p.verdict), waivers, interruptedBy });
-  return { verdict, summary };
 }
 
 /** The shards a report stands for: its own, those it merged, or the whole fleet as shard 1/1. */
@@ -165,6 +140,7 @@ export function mergeFleetReports(reports: readonly FleetReport[], options: Merg
     tool: first.tool,
     fleet: first.fleet,
     mergedShards: shards,
+    // A stopped shard is no verdict, even when its providers all finished (summarizeFleet).
     ...summary,
     startedAt,
     finishedAt,

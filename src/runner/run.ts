@@ -59,10 +59,13 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
       }),
     );
     const results = await scheduleRun(run, config, plan, { resources, deps, hooks });
-    return judgeWaivers(assembleReport(run, config, plan, results, {
-      interruptedBy: stoppedBy(deps.signal),
-      actions: resources.createdActions(),
-    }), waivers);
+    return judgeWaivers(
+      assembleReport(run, config, plan, results, {
+        interruptedBy: stoppedBy(deps.signal),
+        actions: resources.createdActions(),
+      }),
+      waivers,
+    );
   } finally {
     await run.close();
   }
@@ -86,13 +89,13 @@ async function scheduleRun(
     signal: run.abort.signal,
     secrets: [deps.credential, deps.webhookSecret],
   };
-  const results = await scheduleChecks(plan.defs, ctx, plan.decided, {
+  return scheduleChecks(plan.defs, ctx, plan.decided, {
     concurrency: config.concurrency,
     causes: plan.causes,
     ...(hooks ? { hooks: maskedHooks(hooks, run.redactor) } : {}),
-    ...(config.strict === true ? { transform: (r: CheckResult) => applyStrict(r, config) } : {}),
+    // Applied before a check's end is announced, so the live console shows the same reproduce as the report.
+    transform: (r: CheckResult) => withReproduce(config.strict === true ? applyStrict(r, config) : r, config),
   });
-  return results.map((r) => withReproduce(r, config));
 }
 
 /** The run report of what ran; nothing the provider echoed (messages, evidence, name…) may carry a secret out. */

@@ -72,6 +72,8 @@ const EXPORTED: Record<string, (w: World) => string> = {
   PROVIDER_API_KEY: () => CREDENTIAL,
   SERVICE_WEBHOOK_SECRET: () => WEBHOOK_SECRET,
   PROVCERT_ADMIN_TOKEN: () => 'readme-admin-token',
+  // The operator section's provider: the one whose report.json the reader starts from.
+  PROVIDER_BASE_URL: (w) => w.broken.url,
 };
 
 /** The reader's shell before any block: variables the README assumes are set, and the files it names. */

@@ -9,6 +9,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { passingReport } from '../report/sample-reports.js';
+import { storedReport } from '../report/stored-report.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
@@ -36,6 +37,8 @@ describe('provcert replay (operator flow against the reference provider)', () =>
   let dir = '';
   let reportPath = '';
   let provider: RunningProvider | undefined;
+  // The person replaying names the provider; the report's own address is only shown.
+  const mine = (): string[] => ['--base-url', `http://127.0.0.1:${port}`, '--auth', 'API_KEY'];
 
   beforeAll(async () => {
     [port, webhookPort] = [await freePort(), await freePort()];
@@ -65,7 +68,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
   });
 
   it('a failure that still reproduces: "still fails" with its computation, reproduce command and request; exit 1', async () => {
-    const replay = await runCli(['replay', reportPath], { env });
+    const replay = await runCli(['replay', reportPath, ...mine()], { env });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/^replaying quote-math against http:\/\/127\.0\.0\.1:\d+ \(seed \w+\)$/m);
     expect(replay.stdout).toMatch(/^quote-math: still fails — total is \d+; expected \d+ = /m);
@@ -85,23 +88,23 @@ describe('provcert replay (operator flow against the reference provider)', () =>
       /^signature: was not a failure — originally skipped; now skipped: applies only to auth method HMAC_SIGNATURE/m,
     ],
   ])('--check %s (a check that %s) is "was not a failure", exit 0', async (id, _status, line) => {
-    const replay = await runCli(['replay', reportPath, '--check', id], { env });
+    const replay = await runCli(['replay', reportPath, ...mine(), '--check', id], { env });
     expect(replay.stdout).toMatch(line);
     expect(replay.stdout).not.toMatch(/still|reproduce/);
     expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 was not a failure');
     expect(replay.code).toBe(0);
   });
 
-  it('the credential comes from the recorded source, or from --credential-env / --credential-file instead', async () => {
+  it('the credential comes from the default variable, or from --credential-env / --credential-file instead', async () => {
     const withoutKey = { SERVICE_WEBHOOK_SECRET: env.SERVICE_WEBHOOK_SECRET };
-    const missing = await runCli(['replay', reportPath], { env: withoutKey });
+    const missing = await runCli(['replay', reportPath, ...mine()], { env: withoutKey });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      "provcert: missing credential: the report's run read it from the environment variable PROVIDER_API_KEY, which is not set\n" +
-        '  set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH to replay with another source\n',
+      'provcert: missing credential: the environment variable PROVIDER_API_KEY is not set\n' +
+        '  set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH\n',
     );
 
-    const byEnv = await runCli(['replay', reportPath, '--credential-env', 'OTHER_PROVIDER_KEY'], {
+    const byEnv = await runCli(['replay', reportPath, ...mine(), '--credential-env', 'OTHER_PROVIDER_KEY'], {
       env: { ...withoutKey, OTHER_PROVIDER_KEY: CREDENTIAL },
     });
     expect(lastLine(byEnv.stdout)).toBe('replayed 1 check: 1 still fails');
@@ -109,7 +112,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
 
     const keyFile = join(dir, 'provider.key');
     await writeFile(keyFile, `${CREDENTIAL}\n`);
-    const byFile = await runCli(['replay', reportPath, '--credential-file', keyFile], { env: withoutKey });
+    const byFile = await runCli(['replay', reportPath, ...mine(), '--credential-file', keyFile], { env: withoutKey });
     expect(lastLine(byFile.stdout)).toBe('replayed 1 check: 1 still fails');
     expect(byFile.code).toBe(1);
 
@@ -128,7 +131,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     const hostilePath = join(dir, 'hostile.json');
     await writeFile(hostilePath, JSON.stringify(report));
 
-    const replay = await runCli(['replay', hostilePath], { env });
+    const replay = await runCli(['replay', hostilePath, ...mine()], { env });
     expect(replay.stdout).toMatch(
       /^quote-math: fixed — passes now \(was fail: total wrong \*\*\*\* \\x1b\[2J\\x07\)$/m,
     );
@@ -141,7 +144,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
   it('a provider that cannot be reached any more is "not run", never "fixed": exit 1', async () => {
     await provider?.close();
     provider = undefined;
-    const replay = await runCli(['replay', reportPath], { env });
+    const replay = await runCli(['replay', reportPath, ...mine()], { env });
     expect(replay.stdout).toMatch(/^quote-math: not run — skipped: the provider could not be reached/m);
     expect(lastLine(replay.stdout)).toBe('replayed 1 check: 1 not run');
     expect(replay.code).toBe(1);
@@ -152,7 +155,7 @@ describe('provcert replay: unusable input is one line, exit 2', () => {
   let dir = '';
   beforeAll(async () => {
     dir = await scratchDir('replay-input');
-    await writeFile(join(dir, 'pass.json'), JSON.stringify(passingReport()));
+    await writeFile(join(dir, 'pass.json'), JSON.stringify(storedReport(passingReport())));
     await writeFile(join(dir, 'not-json.json'), '{"reportVersion": 1,');
     await writeFile(join(dir, 'v2.json'), JSON.stringify({ ...passingReport(), reportVersion: 2 }));
     await writeFile(

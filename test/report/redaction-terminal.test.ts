@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { doctorReport, renderDoctorJson, renderDoctorText } from '../../src/doctor/render.js';
-import type { CheckResult } from '../../src/model/report.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../src/util/terminal.js';
 import { captureIo, runCommand } from '../config/cli-io.js';
 import { scratchDir } from '../support/scratch.js';
 import { passingReport } from './sample-reports.js';
+import { storedReport } from './stored-report.js';
 
 /** What a provider can send to take over a terminal: clear screen, set the title (OSC), bell, overwrite the line, reverse the text. */
 const HOSTILE = 'ok\u001b[2J\u001b]0;pwned\u0007\r\u202eevil\u009b31m';
@@ -93,10 +94,11 @@ describe('every printed output passes the sanitizer', () => {
       const dir = await scratchDir('replay-hostile');
       // A whole report (replay validates it against spec/report.schema.json) with one hostile failure.
       const sample = passingReport();
-      const report = {
+      const report = storedReport({
         ...sample,
         provider: { ...sample.provider, baseUrl, authMethod: 'API_KEY' },
         verdict: 'FAIL',
+        summary: { pass: 0, fail: 1, skip: 0, error: 0 },
         checks: [{ ...sample.checks[1], id: 'metadata', status: 'fail', message: `${HOSTILE} ${credential}` }],
         inputs: {
           baseUrl,
@@ -108,13 +110,13 @@ describe('every printed output passes the sanitizer', () => {
           timeoutMs: 2000,
           seed: 'hostile',
         },
-      };
+      } as RunReport);
       await writeFile(join(dir, 'report.json'), JSON.stringify(report));
       const { io, out } = captureIo(dir, {
         PROVIDER_API_KEY: credential,
         SERVICE_WEBHOOK_SECRET: 'replay-webhook-secret-3e8b',
       });
-      await runCommand(io, ['replay', 'report.json']);
+      await runCommand(io, ['replay', 'report.json', '--base-url', baseUrl, '--auth', 'API_KEY']);
       const text = out();
       expect(text).toContain('metadata');
       expect(text).toContain('\\x1b]0;pwned\\x07');

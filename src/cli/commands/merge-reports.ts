@@ -3,9 +3,10 @@ import type { FleetReport } from '../../model/fleet-report.js';
 import { gatePasses } from '../../model/verdict.js';
 import { shouldUseColor } from '../../report/console.js';
 import { renderFleetConsole } from '../../report/fleet/console.js';
-import { readFleetReport } from '../../report/fleet/read.js';
 import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../report/fleet/write.js';
+import { readStoredFleetReport } from '../../report/read-report.js';
 import { mergeFleetReports } from '../../runner/merge-reports.js';
+import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
@@ -20,18 +21,11 @@ interface MergeFlags {
 }
 
 /**
- * Secrets no merged output may show even if a shard's report kept one: the values of the default credential and
- * webhook secret variables set here, and of every credential variable a provider's run recorded.
+ * Secrets no merged output may show even if a shard's report kept one: the values of this person's credential and
+ * webhook secret variables. A variable a report names is not read (issue 25).
  */
-function redactorFor(reports: readonly FleetReport[], env: NodeJS.ProcessEnv): Redactor {
-  const recorded = reports.flatMap((r) =>
-    r.providers.flatMap((p) => {
-      const source = p.report?.inputs['credentialSource'] as { name?: unknown } | undefined;
-      return typeof source?.name === 'string' ? [source.name] : [];
-    }),
-  );
-  const names = new Set([DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV, ...recorded]);
-  return new Redactor([...names].map((name) => env[name]));
+function redactorFor(env: NodeJS.ProcessEnv): Redactor {
+  return new Redactor([env[DEFAULT_CREDENTIAL_ENV], env[DEFAULT_WEBHOOK_SECRET_ENV]]);
 }
 
 /**
@@ -42,11 +36,12 @@ function redactorFor(reports: readonly FleetReport[], env: NodeJS.ProcessEnv): R
 export async function execute({ io }: CommandContext, files: string[], flags: MergeFlags): Promise<number> {
   const outDir = flags.out ?? DEFAULT_FLEET_OUT;
   const reports: FleetReport[] = [];
-  for (const file of files) reports.push(await readFleetReport(file, io.cwd));
+  const catalog = await loadRequirements();
+  for (const file of files) reports.push((await readStoredFleetReport(file, io.cwd, catalog)).report);
   const warn = (line: string): void => {
     io.stderr.write(`provcert: warning: ${sanitizeTerminalText(line, { oneLine: true })}\n`);
   };
-  const merged = redactorFor(reports, io.env).deep(mergeFleetReports(reports, { warn }));
+  const merged = redactorFor(io.env).deep(mergeFleetReports(reports, { warn }));
   const markdown = flags.markdown ? { markdownFile: flags.markdown } : {};
   await prepareFleetOutput(outDir, { cwd: io.cwd, ...markdown });
   const color = shouldUseColor(io.stdout, io.env, { noColor: flags.color === false });

@@ -1,31 +1,43 @@
-import { accessSync, constants } from 'node:fs';
-import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { Chalk } from 'chalk';
 import { parseCheckIds } from '../../checks/registry.js';
 import type { RawRunOptions } from '../../config/flags.js';
+import { loadRunSettings } from '../../config/load.js';
 import type { CheckId } from '../../model/check-ids.js';
-import { DEFAULT_CREDENTIAL_ENV } from '../../model/contract-constants.js';
 import { UsageError } from '../../model/errors.js';
+import type { CheckResult } from '../../model/report.js';
 import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';
-import { readReport } from '../../report/read-report.js';
+import { readStoredReport } from '../../report/read-report.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
+import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
+import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
 import { EXIT, printable } from '../io.js';
-import { compareResults, isStillFailing, planReplay, type ReplayVerdict, replaySummary } from '../replay-plan.js';
+import { chooseReplayInputs, type PersonInputs, recordedAsFlags } from '../replay-inputs.js';
+import {
+  compareResults,
+  isStillFailing,
+  planReplay,
+  type ReplayPlan,
+  type ReplayVerdict,
+  replaySummary,
+} from '../replay-plan.js';
 import { resolveRunOptions } from '../run-options.js';
 
 interface ReplayFlags {
   check?: string;
   baseUrl?: string;
+  auth?: string;
   local?: boolean;
   credentialEnv?: string;
   credentialFile?: string;
+  webhookSecretEnv?: string;
+  config?: string;
+  trustReportInputs?: boolean;
 }
-
-const OTHER_SOURCE = 'or pass --credential-env NAME or --credential-file PATH to replay with another source';
 
 function onlyCheck(value: string | undefined): CheckId | undefined {
   if (value === undefined) return undefined;
@@ -34,57 +46,106 @@ function onlyCheck(value: string | undefined): CheckId | undefined {
   return ids[0];
 }
 
-/** The recorded credential source, or the one given on the command line instead (either flag replaces both). */
-function withCredentialSource(recorded: RawRunOptions, opts: ReplayFlags): RawRunOptions {
+/** The person's own address, auth and secret sources: their flags, PROVCERT_* environment and config file. */
+async function personInputs(opts: ReplayFlags, io: CommandContext['io']): Promise<PersonInputs> {
   if (opts.credentialEnv !== undefined && opts.credentialFile !== undefined) {
     throw new UsageError('--credential-env and --credential-file are alternatives; pass one');
   }
-  if (opts.credentialEnv === undefined && opts.credentialFile === undefined) return recorded;
-  const { credentialEnv: _env, credentialFile: _file, ...rest } = recorded;
+  const flags: RawRunOptions = {
+    ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+    ...(opts.auth !== undefined ? { auth: opts.auth } : {}),
+    ...(opts.credentialEnv !== undefined ? { credentialEnv: opts.credentialEnv } : {}),
+    ...(opts.credentialFile !== undefined ? { credentialFile: opts.credentialFile } : {}),
+    ...(opts.webhookSecretEnv !== undefined ? { webhookSecretEnv: opts.webhookSecretEnv } : {}),
+    ...(opts.local ? { local: true } : {}),
+  };
+  const { options } = await loadRunSettings({
+    flags,
+    env: io.env,
+    cwd: io.cwd,
+    ...(opts.config ? { configPath: opts.config } : {}),
+  });
+  const { baseUrl, auth, credentialEnv, credentialFile, webhookSecretEnv, local } = options;
   return {
-    ...rest,
-    ...(opts.credentialEnv !== undefined
-      ? { credentialEnv: opts.credentialEnv }
-      : { credentialFile: opts.credentialFile }),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(auth !== undefined ? { auth } : {}),
+    ...(credentialEnv !== undefined ? { credentialEnv } : {}),
+    ...(credentialFile !== undefined ? { credentialFile } : {}),
+    ...(webhookSecretEnv !== undefined ? { webhookSecretEnv } : {}),
+    ...(local === true ? { local } : {}),
   };
 }
 
-/** A recorded source that is missing here is named as the report's, not as a flag the user never passed. */
-function checkRecordedCredential(flags: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): void {
-  if (flags.credentialFile !== undefined) {
-    try {
-      accessSync(resolve(cwd, flags.credentialFile), constants.R_OK);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? 'error';
-      const message = `cannot read ${flags.credentialFile}, the credential file the report's run used (${code})`;
-      throw new UsageError(message, `make it readable here, ${OTHER_SOURCE}`);
-    }
-    return;
+/** Asks on a terminal whether to use the report's address and sources; anything but y/yes is no. */
+async function confirmOnTerminal(io: CommandContext['io'], fromReport: readonly string[]): Promise<boolean> {
+  const ask = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
+  try {
+    io.stderr.write(`${trustLines(fromReport).join('\n')}\n`);
+    const answer = await ask.question('Use these inputs from the report? [y/N] ');
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    ask.close();
   }
-  const name = flags.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
-  if (env[name]) return;
-  const message = `missing credential: the report's run read it from the environment variable ${name}, which is not set`;
-  throw new UsageError(message, `set ${name}, ${OTHER_SOURCE}`);
 }
+
+const trustLines = (fromReport: readonly string[]): string[] => [
+  'provcert: this replay would take from the report file, not from you:',
+  ...fromReport.map((line) => `  ${sanitizeTerminalText(line, { oneLine: true })}`),
+];
+
+/**
+ * The rerun's flags. A report is untrusted (issue 25): the address it names is contacted and the variable or file
+ * it names is read only when the person states the same, passes --trust-report-inputs, or says yes on a terminal.
+ */
+async function rerunFlags(
+  plan: ReplayPlan,
+  opts: ReplayFlags,
+  io: CommandContext['io'],
+): Promise<{ flags: RawRunOptions; notes: string[] }> {
+  const given = await personInputs(opts, io);
+  const chosen = chooseReplayInputs(plan.recorded, given, false);
+  if (chosen.missing.length === 0) return { flags: { ...plan.flags, ...chosen.flags }, notes: chosen.notes };
+  const trusted = chooseReplayInputs(plan.recorded, given, true);
+  if (opts.trustReportInputs === true) {
+    io.stderr.write(`${trustLines(trusted.fromReport).join('\n')}\n`);
+  } else {
+    const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+    const used = sanitizeTerminalText(recordedAsFlags(plan.recorded), { oneLine: true });
+    if (!interactive || !(await confirmOnTerminal(io, trusted.fromReport)))
+      throw new UsageError(
+        `replay takes the provider's address and auth from you, not from the report: pass ${chosen.missing.join(' and ')} (the report's run used ${used})`,
+        'or pass --trust-report-inputs to contact and read what the report names',
+      );
+  }
+  return { flags: { ...plan.flags, ...trusted.flags }, notes: trusted.notes };
+}
+
+const notReached = (id: CheckId): CheckResult => ({
+  id,
+  title: id,
+  rule: '',
+  requirements: [],
+  findings: [],
+  status: 'skip',
+  message: 'did not run: the run was interrupted',
+  evidence: [],
+  durationMs: 0,
+});
 
 /** `provcert replay`: rerun a report's failed checks against the same provider with the same inputs. */
 export async function execute({ io, signal }: CommandContext, path: string, opts: ReplayFlags): Promise<number> {
-  const report = await readReport(path, io.cwd);
+  const { report } = await readStoredReport(path, io.cwd, await loadRequirements());
   const plan = planReplay(report, onlyCheck(opts.check));
   if ('error' in plan) throw new UsageError(plan.error);
-  const given = withCredentialSource(plan.flags, opts);
-  if (given === plan.flags) checkRecordedCredential(given, io.env, io.cwd);
-  const flags = {
-    ...given,
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
-    ...(opts.local ? { local: true } : {}),
-  };
+  const { flags, notes } = await rerunFlags(plan, opts, io);
   const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
   const redactor = new Redactor([credential, webhookSecret]);
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
   const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
   say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
+  say(`the report's run used ${recordedAsFlags(plan.recorded)}`);
+  for (const note of notes) say(note);
   // The waivers the report's run was judged with are judged again on the rerun (its expectedFailures).
   const expectedFailures = (report.waivers ?? []).map(({ state: _state, message: _message, ...waiver }) => waiver);
   const rerun = await runCertification(config, {
@@ -97,8 +158,8 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const verdicts: ReplayVerdict[] = [];
   const blocking: ReplayVerdict[] = [];
   for (const id of plan.checks) {
-    const before = report.checks.find((check) => check.id === id);
-    if (!before) continue;
+    // A check an interrupted run never reached is compared as "did not run".
+    const before = report.checks.find((check) => check.id === id) ?? notReached(id);
     const comparison = compareResults(
       before,
       rerun.checks.find((check) => check.id === id),

@@ -7,7 +7,9 @@ import { checkResultLines, verdictLines, waiverLines } from '../../report/failur
 import { providerLabel } from '../../report/format.js';
 import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
-import { readReport } from '../../report/read-report.js';
+import { type StoredOrigin, storedReportNotice } from '../../report/origin.js';
+import { readStoredReport } from '../../report/read-report.js';
+import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
@@ -19,10 +21,11 @@ interface ReportCommandFlags extends ReportFlags {
 }
 
 /** A stored run as `run` printed it: who and when, a line per check with the failure details, the verdict. */
-function consoleLines(report: RunReport, c: ChalkInstance): string[] {
+function consoleLines(report: RunReport, c: ChalkInstance, origin: StoredOrigin): string[] {
   const about = `${providerLabel(report.provider)} (profile ${report.provider.profile ?? 'unknown'}; `;
   const when = `run ${report.startedAt}, provcert ${report.tool.version}, contract ${report.contract.version})`;
   return [
+    c.yellow(sanitizeTerminalText(storedReportNotice(origin), { oneLine: true })),
     `${c.bold('provcert')} report of ${sanitizeTerminalText(about + when)}`,
     '',
     ...report.checks.flatMap((check) => checkResultLines(check, c, report)),
@@ -33,17 +36,11 @@ function consoleLines(report: RunReport, c: ChalkInstance): string[] {
 }
 
 /**
- * Secrets the stored report must not show even if an older or edited report kept one: the values of
- * the credential and webhook secret variables set here, the recorded one included.
+ * Secrets the stored report must not show even if an older or edited report kept one: the values of this
+ * person's credential and webhook secret variables. A variable the report names is not read (issue 25).
  */
-function redactorFor(report: RunReport, env: NodeJS.ProcessEnv): Redactor {
-  const source = report.inputs['credentialSource'] as { name?: unknown } | undefined;
-  const names = [
-    DEFAULT_CREDENTIAL_ENV,
-    DEFAULT_WEBHOOK_SECRET_ENV,
-    ...(typeof source?.name === 'string' ? [source.name] : []),
-  ];
-  return new Redactor(names.map((name) => env[name]));
+function redactorFor(env: NodeJS.ProcessEnv): Redactor {
+  return new Redactor([env[DEFAULT_CREDENTIAL_ENV], env[DEFAULT_WEBHOOK_SECRET_ENV]]);
 }
 
 /** `provcert report`: render a stored JSON report in any format, without contacting the provider. */
@@ -52,17 +49,18 @@ export async function execute({ io }: CommandContext, path: string, flags: Repor
   const named = (flags.reporter ?? '').split(',').map((s) => s.trim().toLowerCase());
   const github = flags.github === true || named.includes('github');
   const consoleWanted = named.includes('console') || (targets.length === 0 && !github);
-  const stored = await readReport(path, io.cwd);
+  const { report: stored, digest } = await readStoredReport(path, io.cwd, await loadRequirements());
+  const origin: StoredOrigin = { path, digest };
   await prepareReportTargets(targets, io.cwd);
-  const report = redactorFor(stored, io.env).deep(stored);
+  const report = redactorFor(io.env).deep(stored);
   // With a report on stdout, everything for people goes to stderr.
   const screen = targets.some((t) => t.path === '-') ? io.stderr : io.stdout;
   if (consoleWanted) {
     const c = new Chalk({ level: shouldUseColor(screen, io.env) ? 1 : 0 });
-    screen.write(`${consoleLines(report, c).join('\n')}\n`);
+    screen.write(`${consoleLines(report, c, origin).join('\n')}\n`);
   }
-  if (github) screen.write(renderGithubAnnotations(report));
-  const failures = await writeReports(report, targets, io);
+  if (github) screen.write(renderGithubAnnotations(report, origin));
+  const failures = await writeReports(report, targets, io, origin);
   for (const target of targets) {
     const written = target.path !== '-' && !failures.some((f) => f.path === target.path);
     if (written) io.stderr.write(`provcert: wrote the ${target.name} report to ${target.path}\n`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createConsole } from '../../console/console.js';
 import { parseExpectedFailures } from '../../config/waivers.js';
+import { createConsole } from '../../console/console.js';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../model/run-config.js';
 import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';

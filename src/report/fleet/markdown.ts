@@ -15,9 +15,9 @@ import {
 const VERDICT_CELL: Record<FleetProviderResult['verdict'], string> = {
   PASS: '✅ PASS',
   FAIL: '❌ FAIL',
+  INTERRUPTED: '⏹️ INTERRUPTED (no verdict)',
+  PARTIAL: '⚠️ PARTIAL',
   NOT_RUN: '⏹️ NOT RUN',
-  INTERRUPTED: '⏹️ INTERRUPTED',
-  PARTIAL: '🟡 PARTIAL',
 };
 
 const WAIVER_CELL: Record<WaiverOutcome['state'], string> = {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RunVerdict } from '../../model/verdict.js';
 import { AppendLog } from '../append-log.js';
 import type { ProviderStatus, ReviewState, Trigger } from './lifecycle.js';
 
@@ -24,7 +25,7 @@ export interface RegistrationEntry extends EntryBase {
 export interface CertificationEntry extends EntryBase {
   kind: 'certification';
   certificationId: string;
-  verdict: 'PASS' | 'FAIL';
+  verdict: RunVerdict;
   configVersion: number;
 }
 

@@ -1,0 +1,80 @@
+import { CHECK_IDS } from '../model/check-ids.js';
+import type { RunReport } from '../model/report.js';
+import type { RunVerdict } from '../model/verdict.js';
+import { selectionExcludes } from './consistency.js';
+
+/** What every format says for a verdict; read from `report.verdict`, never derived here. */
+export interface VerdictWords {
+  verdict: RunVerdict;
+  /** "PASSED", "FAILED", "INTERRUPTED", "PARTIAL". */
+  word: string;
+  /** e.g. "certification PASSED", "certification INTERRUPTED: no verdict". */
+  headline: string;
+  /** One sentence a person can act on; only PASS says the provider meets the contract. */
+  meaning: string;
+  /** For colour and class names: a closed set, never report text. */
+  tone: 'pass' | 'fail' | 'warn';
+}
+
+type Judged = Pick<RunReport, 'verdict' | 'checks' | 'inputs'> & Partial<Pick<RunReport, 'interruptedBy' | 'leftOut'>>;
+
+const MAX_NAMED = 8;
+const named = (ids: readonly string[]): string =>
+  ids.length <= MAX_NAMED ? ids.join(', ') : `${ids.slice(0, MAX_NAMED).join(', ')} and ${ids.length - MAX_NAMED} more`;
+const checksWord = (n: number): string => `${n} ${n === 1 ? 'check' : 'checks'}`;
+
+/** The checks an interrupted run did not finish: marked skipped as interrupted, or absent though selected. */
+export function notRunChecks(report: Judged): string[] {
+  const present = new Set(report.checks.map((c) => c.id));
+  const excluded = selectionExcludes(report.inputs);
+  const left = new Set((report.leftOut ?? []).map((l) => l.id));
+  const stopped = report.checks.filter((c) => c.status === 'skip' && /^interrupted\b/.test(c.message)).map((c) => c.id);
+  const absent = CHECK_IDS.filter((id) => !present.has(id) && !excluded.has(id) && !left.has(id));
+  return [...stopped, ...absent];
+}
+
+export function verdictWords(report: Judged): VerdictWords {
+  switch (report.verdict) {
+    case 'PASS':
+      return {
+        verdict: 'PASS',
+        word: 'PASSED',
+        headline: 'certification PASSED',
+        meaning: 'the provider meets the Provider Integration Contract for this profile',
+        tone: 'pass',
+      };
+    case 'FAIL':
+      return {
+        verdict: 'FAIL',
+        word: 'FAILED',
+        headline: 'certification FAILED',
+        meaning: 'the provider does not meet the contract: fix the failed checks and run again',
+        tone: 'fail',
+      };
+    case 'INTERRUPTED': {
+      const notRun = notRunChecks(report);
+      const by = report.interruptedBy ? ` (${report.interruptedBy})` : '';
+      const what = notRun.length > 0 ? `; ${checksWord(notRun.length)} did not run: ${named(notRun)}` : '';
+      return {
+        verdict: 'INTERRUPTED',
+        word: 'INTERRUPTED',
+        headline: 'certification INTERRUPTED: no verdict',
+        meaning: `the run was stopped${by}${what}. This is no verdict: run again to certify`,
+        tone: 'warn',
+      };
+    }
+    case 'PARTIAL': {
+      const left = report.leftOut ?? [];
+      const reasons = [...new Set(left.map((l) => l.reason))].join('; ');
+      return {
+        verdict: 'PARTIAL',
+        word: 'PARTIAL',
+        headline: `certification PARTIAL: ${checksWord(left.length)} left out`,
+        meaning:
+          `every check that ran passed, but ${checksWord(left.length)} of the profile ${left.length === 1 ? 'was' : 'were'} left out` +
+          `${reasons ? ` (${reasons})` : ''}: ${named(left.map((l) => l.id))}. This is not a certification of the whole contract`,
+        tone: 'warn',
+      };
+    }
+  }
+}
