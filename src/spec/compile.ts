@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { err, ok, type Result } from '../util/result.js';
 import type { Contract } from './contract.js';
 import { type ContractValidator, contractFromData } from './contract-from-data.js';
+import { capCollectedErrors } from './error-cap.js';
 import { contractFormats } from './formats.js';
 import { buildContractModel, CONTRACT_ID, type ContractModel } from './model.js';
 import type { SpecError } from './types.js';
@@ -28,7 +29,10 @@ export function createContractAjv(
   standalone = false,
 ): Result<Ajv2020, SpecError> {
   const options: Options = { allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false };
-  if (standalone) options.code = { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_IMPORT)}` };
+  // Standalone code is written from ajv's unprocessed source: generate.ts applies capCollectedErrors itself.
+  options.code = standalone
+    ? { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_IMPORT)}` }
+    : { process: (code: string) => capCollectedErrors(code) };
   const ajv = new Ajv2020(options);
   addFormats(ajv);
   for (const [name, format] of Object.entries(contractFormats)) ajv.addFormat(name, format);

@@ -689,7 +689,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -699,11 +699,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate20.errors = vErrors; validate20.errorCount = errors;
 return errors === 0;
 }
 validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -728,7 +728,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -738,11 +738,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate22.errors = vErrors; validate22.errorCount = errors;
 return errors === 0;
 }
 validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -767,7 +767,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -777,11 +777,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate23.errors = vErrors; validate23.errorCount = errors;
 return errors === 0;
 }
 validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -806,7 +806,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -816,11 +816,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate24.errors = vErrors; validate24.errorCount = errors;
 return errors === 0;
 }
 validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -845,7 +845,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -855,11 +855,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate25.errors = vErrors; validate25.errorCount = errors;
 return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -884,7 +884,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -894,11 +894,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate26.errors = vErrors; validate26.errorCount = errors;
 return errors === 0;
 }
 validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -927,11 +927,11 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate27.errors = vErrors; validate27.errorCount = errors;
 return errors === 0;
 }
 validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -959,7 +959,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -971,11 +971,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate28.errors = vErrors; validate28.errorCount = errors;
 return errors === 0;
 }
 validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -1000,7 +1000,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1010,11 +1010,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate29.errors = vErrors; validate29.errorCount = errors;
 return errors === 0;
 }
 validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -1047,7 +1047,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1057,7 +1057,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1069,7 +1069,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1082,7 +1082,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1095,7 +1095,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1104,7 +1104,7 @@ if(data.selectedOptions !== undefined){
 let data3 = data.selectedOptions;
 if(Array.isArray(data3)){
 const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
@@ -1115,7 +1115,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -1128,7 +1128,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1141,7 +1141,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1153,7 +1153,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -1165,7 +1165,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -1177,11 +1177,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate34.errors = vErrors; validate34.errorCount = errors;
 return errors === 0;
 }
 validate34.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -1206,7 +1206,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1215,10 +1215,9 @@ if(data.items !== undefined){
 let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -1228,7 +1227,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1244,7 +1243,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1257,7 +1256,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1269,7 +1268,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1285,7 +1284,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -1297,7 +1296,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1310,7 +1309,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1322,11 +1321,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate33.errors = vErrors; validate33.errorCount = errors;
 return errors === 0;
 }
 validate33.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
@@ -1354,7 +1353,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1366,7 +1365,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1382,7 +1381,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1394,7 +1393,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1407,7 +1406,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1417,15 +1416,14 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
 }
 if(data.certificationInput !== undefined){
 if(!(validate33(data.certificationInput, {instancePath:instancePath+"/certificationInput",parentData:data,parentDataProperty:"certificationInput",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate33.errors.slice(0, 1000); else for (const e of validate33.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate33.errorCount ?? validate33.errors.length;
 }
 }
 if(data.fulfillment !== undefined){
@@ -1436,7 +1434,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1446,7 +1444,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1458,11 +1456,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate32.errors = vErrors; validate32.errorCount = errors;
 return errors === 0;
 }
 validate32.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -1485,7 +1483,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1495,7 +1493,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1505,7 +1503,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1515,7 +1513,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1525,7 +1523,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1535,7 +1533,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -1547,7 +1545,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1560,7 +1558,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1573,7 +1571,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -1586,7 +1584,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -1596,7 +1594,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -1609,7 +1607,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -1618,7 +1616,7 @@ if(data.capabilities !== undefined){
 let data5 = data.capabilities;
 if(Array.isArray(data5)){
 const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(typeof data6 !== "string"){
 const err12 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data6};
@@ -1626,7 +1624,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -1636,7 +1634,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -1648,7 +1646,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -1661,7 +1659,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -1674,7 +1672,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -1687,7 +1685,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -1696,7 +1694,7 @@ if(data.geography !== undefined){
 let data10 = data.geography;
 if(Array.isArray(data10)){
 const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data11 = data10[i1];
 if(typeof data11 !== "string"){
 const err18 = {instancePath:instancePath+"/geography/" + i1,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.geography.items.type,parentSchema:schema51.properties.geography.items,data:data11};
@@ -1704,7 +1702,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -1716,7 +1714,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -1729,7 +1727,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -1742,7 +1740,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -1752,7 +1750,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -1768,7 +1766,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -1781,7 +1779,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -1794,7 +1792,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -1806,7 +1804,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -1819,15 +1817,14 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
 }
 if(data.manifest !== undefined){
 if(!(validate32(data.manifest, {instancePath:instancePath+"/manifest",parentData:data,parentDataProperty:"manifest",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate32.errors.slice(0, 1000); else for (const e of validate32.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate32.errorCount ?? validate32.errors.length;
 }
 }
 }
@@ -1837,11 +1834,11 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate31.errors = vErrors; validate31.errorCount = errors;
 return errors === 0;
 }
 validate31.evaluated = {"props":{"id":true,"slug":true,"name":true,"status":true,"type":true,"capabilities":true,"environment":true,"category":true,"subcategory":true,"geography":true,"adapterType":true,"authMethod":true,"supportContact":true,"metadata":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
@@ -1858,10 +1855,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate31.errors.slice(0, 1000); else for (const e of validate31.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate31.errorCount ?? validate31.errors.length;
 }
-validate30.errors = vErrors;
+validate30.errors = vErrors; validate30.errorCount = errors;
 return errors === 0;
 }
 validate30.evaluated = {"props":{"id":true,"slug":true,"name":true,"status":true,"type":true,"capabilities":true,"environment":true,"category":true,"subcategory":true,"geography":true,"adapterType":true,"authMethod":true,"supportContact":true,"metadata":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
@@ -1888,7 +1884,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1901,7 +1897,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1914,7 +1910,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1926,11 +1922,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate39.errors = vErrors; validate39.errorCount = errors;
 return errors === 0;
 }
 validate39.evaluated = {"props":{"email":true,"phone":true,"telegram":true},"dynamicProps":false,"dynamicItems":false};
@@ -1960,7 +1956,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1972,7 +1968,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1988,7 +1984,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2000,7 +1996,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2013,7 +2009,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2023,15 +2019,14 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
 }
 if(data.certificationInput !== undefined){
 if(!(validate33(data.certificationInput, {instancePath:instancePath+"/certificationInput",parentData:data,parentDataProperty:"certificationInput",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate33.errors.slice(0, 1000); else for (const e of validate33.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate33.errorCount ?? validate33.errors.length;
 }
 }
 if(data.fulfillment !== undefined){
@@ -2042,7 +2037,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2052,7 +2047,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2064,11 +2059,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate41.errors = vErrors; validate41.errorCount = errors;
 return errors === 0;
 }
 validate41.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -2085,10 +2080,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate41.errors.slice(0, 1000); else for (const e of validate41.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate41.errorCount ?? validate41.errors.length;
 }
-validate40.errors = vErrors;
+validate40.errors = vErrors; validate40.errorCount = errors;
 return errors === 0;
 }
 validate40.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -2115,7 +2109,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2124,10 +2118,9 @@ if(data.items !== undefined){
 let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -2137,7 +2130,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2153,7 +2146,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2166,7 +2159,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2178,7 +2171,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2194,7 +2187,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2206,7 +2199,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2219,7 +2212,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2231,11 +2224,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate45.errors = vErrors; validate45.errorCount = errors;
 return errors === 0;
 }
 validate45.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
@@ -2252,10 +2245,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate45.errors.slice(0, 1000); else for (const e of validate45.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate45.errorCount ?? validate45.errors.length;
 }
-validate44.errors = vErrors;
+validate44.errors = vErrors; validate44.errorCount = errors;
 return errors === 0;
 }
 validate44.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
@@ -2282,7 +2274,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2295,7 +2287,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2307,11 +2299,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate48.errors = vErrors; validate48.errorCount = errors;
 return errors === 0;
 }
 validate48.evaluated = {"props":{"name":true,"phone":true},"dynamicProps":false,"dynamicItems":false};
@@ -2338,7 +2330,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2350,11 +2342,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate49.errors = vErrors; validate49.errorCount = errors;
 return errors === 0;
 }
 validate49.evaluated = {"props":{"raw":true},"dynamicProps":false,"dynamicItems":false};
@@ -2380,7 +2372,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2390,7 +2382,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2400,7 +2392,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2412,7 +2404,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2425,7 +2417,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2439,7 +2431,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2451,7 +2443,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2464,7 +2456,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2476,11 +2468,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate51.errors = vErrors; validate51.errorCount = errors;
 return errors === 0;
 }
 validate51.evaluated = {"props":{"status":true,"latencyMs":true,"timestamp":true,"details":true},"dynamicProps":false,"dynamicItems":false};
@@ -2497,10 +2489,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate51.errors.slice(0, 1000); else for (const e of validate51.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate51.errorCount ?? validate51.errors.length;
 }
-validate50.errors = vErrors;
+validate50.errors = vErrors; validate50.errorCount = errors;
 return errors === 0;
 }
 validate50.evaluated = {"props":{"status":true,"latencyMs":true,"timestamp":true,"details":true},"dynamicProps":false,"dynamicItems":false};
@@ -2526,7 +2517,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2536,7 +2527,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2546,7 +2537,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2556,7 +2547,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2566,7 +2557,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2578,7 +2569,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2591,7 +2582,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2604,7 +2595,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2617,7 +2608,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -2630,7 +2621,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -2643,7 +2634,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -2656,7 +2647,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -2669,7 +2660,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -2682,7 +2673,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -2695,7 +2686,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -2707,11 +2698,11 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate53.errors = vErrors; validate53.errorCount = errors;
 return errors === 0;
 }
 validate53.evaluated = {"props":{"id":true,"providerId":true,"providerLocationId":true,"name":true,"address":true,"latitude":true,"longitude":true,"serviceRadiusKm":true,"isActive":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -2744,7 +2735,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2757,7 +2748,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2770,7 +2761,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2783,7 +2774,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2796,7 +2787,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2805,7 +2796,7 @@ if(data.options !== undefined){
 let data5 = data.options;
 if(Array.isArray(data5)){
 const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id !== undefined){
@@ -2816,7 +2807,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2829,7 +2820,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2842,7 +2833,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2855,7 +2846,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -2868,7 +2859,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -2881,7 +2872,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -2893,7 +2884,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -2905,7 +2896,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -2917,11 +2908,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate57.errors = vErrors; validate57.errorCount = errors;
 return errors === 0;
 }
 validate57.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
@@ -2944,7 +2935,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2954,7 +2945,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2964,7 +2955,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2974,7 +2965,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2984,7 +2975,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2996,7 +2987,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3009,7 +3000,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -3022,7 +3013,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -3035,7 +3026,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -3048,7 +3039,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -3061,7 +3052,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -3074,7 +3065,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -3087,7 +3078,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3100,7 +3091,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -3113,7 +3104,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -3122,7 +3113,7 @@ if(data.variants !== undefined){
 let data10 = data.variants;
 if(Array.isArray(data10)){
 const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
@@ -3133,7 +3124,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -3146,7 +3137,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -3159,7 +3150,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -3172,7 +3163,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -3185,7 +3176,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -3197,7 +3188,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -3209,7 +3200,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -3218,10 +3209,9 @@ if(data.optionGroups !== undefined){
 let data17 = data.optionGroups;
 if(Array.isArray(data17)){
 const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate57(data17[i1], {instancePath:instancePath+"/optionGroups/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (const e of validate57.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate57.errorCount ?? validate57.errors.length;
 }
 }
 }
@@ -3231,7 +3221,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -3240,7 +3230,7 @@ if(data.tags !== undefined){
 let data19 = data.tags;
 if(Array.isArray(data19)){
 const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
 const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
@@ -3248,7 +3238,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -3260,7 +3250,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -3273,7 +3263,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -3285,11 +3275,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate56.errors = vErrors; validate56.errorCount = errors;
 return errors === 0;
 }
 validate56.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -3312,7 +3302,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3322,7 +3312,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3332,7 +3322,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3344,7 +3334,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3353,7 +3343,7 @@ if(data.categories !== undefined){
 let data1 = data.categories;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id !== undefined){
@@ -3364,7 +3354,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3377,7 +3367,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3390,7 +3380,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -3403,7 +3393,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -3416,7 +3406,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -3429,7 +3419,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -3441,7 +3431,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -3453,7 +3443,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -3462,10 +3452,9 @@ if(data.offerings !== undefined){
 let data9 = data.offerings;
 if(Array.isArray(data9)){
 const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate56(data9[i1], {instancePath:instancePath+"/offerings/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate56.errors.slice(0, 1000); else for (const e of validate56.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate56.errorCount ?? validate56.errors.length;
 }
 }
 }
@@ -3475,7 +3464,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3488,7 +3477,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -3502,7 +3491,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -3514,7 +3503,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -3526,11 +3515,11 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate55.errors = vErrors; validate55.errorCount = errors;
 return errors === 0;
 }
 validate55.evaluated = {"props":{"providerSlug":true,"categories":true,"offerings":true,"version":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
@@ -3547,10 +3536,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate55.errors.slice(0, 1000); else for (const e of validate55.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate55.errorCount ?? validate55.errors.length;
 }
-validate54.errors = vErrors;
+validate54.errors = vErrors; validate54.errorCount = errors;
 return errors === 0;
 }
 validate54.evaluated = {"props":{"providerSlug":true,"categories":true,"offerings":true,"version":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
@@ -3577,7 +3565,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3590,7 +3578,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3603,7 +3591,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3616,7 +3604,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3629,7 +3617,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3642,7 +3630,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3654,11 +3642,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate61.errors = vErrors; validate61.errorCount = errors;
 return errors === 0;
 }
 validate61.evaluated = {"props":{"id":true,"slug":true,"title":true,"description":true,"displayOrder":true,"offeringsCount":true},"dynamicProps":false,"dynamicItems":false};
@@ -3683,7 +3671,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3693,7 +3681,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3703,7 +3691,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3713,7 +3701,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3723,7 +3711,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3735,7 +3723,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3748,7 +3736,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -3761,7 +3749,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -3774,7 +3762,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -3787,7 +3775,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -3800,7 +3788,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -3813,7 +3801,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -3826,7 +3814,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3839,7 +3827,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -3852,7 +3840,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -3861,7 +3849,7 @@ if(data.variants !== undefined){
 let data10 = data.variants;
 if(Array.isArray(data10)){
 const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
@@ -3872,7 +3860,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -3885,7 +3873,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -3898,7 +3886,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -3911,7 +3899,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -3924,7 +3912,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -3936,7 +3924,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -3948,7 +3936,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -3957,10 +3945,9 @@ if(data.optionGroups !== undefined){
 let data17 = data.optionGroups;
 if(Array.isArray(data17)){
 const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate57(data17[i1], {instancePath:instancePath+"/optionGroups/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (const e of validate57.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate57.errorCount ?? validate57.errors.length;
 }
 }
 }
@@ -3970,7 +3957,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -3979,7 +3966,7 @@ if(data.tags !== undefined){
 let data19 = data.tags;
 if(Array.isArray(data19)){
 const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
 const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
@@ -3987,7 +3974,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -3999,7 +3986,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -4012,7 +3999,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -4024,11 +4011,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate63.errors = vErrors; validate63.errorCount = errors;
 return errors === 0;
 }
 validate63.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4045,10 +4032,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate63.errors.slice(0, 1000); else for (const e of validate63.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate63.errorCount ?? validate63.errors.length;
 }
-validate62.errors = vErrors;
+validate62.errors = vErrors; validate62.errorCount = errors;
 return errors === 0;
 }
 validate62.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4075,7 +4061,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4088,7 +4074,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4101,7 +4087,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4114,7 +4100,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4127,7 +4113,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4139,11 +4125,11 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate66.errors = vErrors; validate66.errorCount = errors;
 return errors === 0;
 }
 validate66.evaluated = {"props":{"id":true,"name":true,"basePrice":true,"isAvailable":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4170,7 +4156,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4183,7 +4169,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4196,7 +4182,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4209,7 +4195,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4222,7 +4208,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4231,7 +4217,7 @@ if(data.options !== undefined){
 let data5 = data.options;
 if(Array.isArray(data5)){
 const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id !== undefined){
@@ -4242,7 +4228,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4255,7 +4241,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -4268,7 +4254,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -4281,7 +4267,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -4294,7 +4280,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -4307,7 +4293,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -4319,7 +4305,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -4331,7 +4317,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -4343,11 +4329,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate68.errors = vErrors; validate68.errorCount = errors;
 return errors === 0;
 }
 validate68.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
@@ -4364,10 +4350,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate68.errors.slice(0, 1000); else for (const e of validate68.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate68.errorCount ?? validate68.errors.length;
 }
-validate67.errors = vErrors;
+validate67.errors = vErrors; validate67.errorCount = errors;
 return errors === 0;
 }
 validate67.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
@@ -4394,7 +4379,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4407,7 +4392,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4420,7 +4405,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4433,7 +4418,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4446,7 +4431,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4459,7 +4444,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4471,11 +4456,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate70.errors = vErrors; validate70.errorCount = errors;
 return errors === 0;
 }
 validate70.evaluated = {"props":{"id":true,"name":true,"priceDelta":true,"isDefault":true,"isAvailable":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4501,7 +4486,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4513,7 +4498,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4526,7 +4511,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4535,10 +4520,9 @@ if(data.items !== undefined){
 let data2 = data.items;
 if(Array.isArray(data2)){
 const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -4548,7 +4532,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4560,11 +4544,11 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate72.errors = vErrors; validate72.errorCount = errors;
 return errors === 0;
 }
 validate72.evaluated = {"props":{"providerSlug":true,"locationId":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -4581,10 +4565,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate72.errors.slice(0, 1000); else for (const e of validate72.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate72.errorCount ?? validate72.errors.length;
 }
-validate71.errors = vErrors;
+validate71.errors = vErrors; validate71.errorCount = errors;
 return errors === 0;
 }
 validate71.evaluated = {"props":{"providerSlug":true,"locationId":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -4609,7 +4592,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4619,7 +4602,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4631,7 +4614,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4644,7 +4627,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4657,7 +4640,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4666,7 +4649,7 @@ if(data.selectedOptions !== undefined){
 let data3 = data.selectedOptions;
 if(Array.isArray(data3)){
 const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
@@ -4677,7 +4660,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4690,7 +4673,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -4703,7 +4686,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -4715,7 +4698,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -4727,7 +4710,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -4739,11 +4722,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate76.errors = vErrors; validate76.errorCount = errors;
 return errors === 0;
 }
 validate76.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -4760,10 +4743,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate76.errors.slice(0, 1000); else for (const e of validate76.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate76.errorCount ?? validate76.errors.length;
 }
-validate75.errors = vErrors;
+validate75.errors = vErrors; validate75.errorCount = errors;
 return errors === 0;
 }
 validate75.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -4790,7 +4772,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4803,7 +4785,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4816,7 +4798,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4828,11 +4810,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate78.errors = vErrors; validate78.errorCount = errors;
 return errors === 0;
 }
 validate78.evaluated = {"props":{"groupId":true,"optionId":true,"quantity":true},"dynamicProps":false,"dynamicItems":false};
@@ -4863,7 +4845,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4876,7 +4858,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4889,7 +4871,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4902,7 +4884,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4915,7 +4897,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4928,7 +4910,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4941,7 +4923,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -4950,7 +4932,7 @@ if(data.selectedOptions !== undefined){
 let data7 = data.selectedOptions;
 if(Array.isArray(data7)){
 const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.groupId !== undefined){
@@ -4961,7 +4943,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -4974,7 +4956,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -4987,7 +4969,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5000,7 +4982,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5012,7 +4994,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5024,7 +5006,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5036,11 +5018,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate81.errors = vErrors; validate81.errorCount = errors;
 return errors === 0;
 }
 validate81.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -5063,7 +5045,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5073,7 +5055,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5083,7 +5065,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5093,7 +5075,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5103,7 +5085,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5113,7 +5095,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5125,7 +5107,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5138,7 +5120,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5147,10 +5129,9 @@ if(data.lines !== undefined){
 let data2 = data.lines;
 if(Array.isArray(data2)){
 const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate81(data2[i0], {instancePath:instancePath+"/lines/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate81.errors.slice(0, 1000); else for (const e of validate81.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate81.errorCount ?? validate81.errors.length;
 }
 }
 }
@@ -5160,7 +5141,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5173,7 +5154,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5186,7 +5167,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5200,7 +5181,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5212,7 +5193,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5225,7 +5206,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -5238,7 +5219,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -5251,7 +5232,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -5264,7 +5245,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -5273,7 +5254,7 @@ if(data.fees !== undefined){
 let data11 = data.fees;
 if(Array.isArray(data11)){
 const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data12 = data11[i1];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.name !== undefined){
@@ -5284,7 +5265,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -5297,7 +5278,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -5309,7 +5290,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -5321,7 +5302,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -5334,7 +5315,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -5347,7 +5328,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -5359,11 +5340,11 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate80.errors = vErrors; validate80.errorCount = errors;
 return errors === 0;
 }
 validate80.evaluated = {"props":{"id":true,"providerSlug":true,"lines":true,"subtotal":true,"total":true,"expiresAt":true,"locationId":true,"currency":true,"totalFees":true,"totalDiscount":true,"fees":true,"discounts":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -5380,10 +5361,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate80(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate80.errors.slice(0, 1000); else for (const e of validate80.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate80.errorCount ?? validate80.errors.length;
 }
-validate79.errors = vErrors;
+validate79.errors = vErrors; validate79.errorCount = errors;
 return errors === 0;
 }
 validate79.evaluated = {"props":{"id":true,"providerSlug":true,"lines":true,"subtotal":true,"total":true,"expiresAt":true,"locationId":true,"currency":true,"totalFees":true,"totalDiscount":true,"fees":true,"discounts":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -5410,7 +5390,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5423,7 +5403,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5436,7 +5416,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5449,7 +5429,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5462,7 +5442,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5475,7 +5455,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5488,7 +5468,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5497,7 +5477,7 @@ if(data.selectedOptions !== undefined){
 let data7 = data.selectedOptions;
 if(Array.isArray(data7)){
 const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.groupId !== undefined){
@@ -5508,7 +5488,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5521,7 +5501,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5534,7 +5514,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5547,7 +5527,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5559,7 +5539,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5571,7 +5551,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5583,11 +5563,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate85.errors = vErrors; validate85.errorCount = errors;
 return errors === 0;
 }
 validate85.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -5604,10 +5584,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate85.errors.slice(0, 1000); else for (const e of validate85.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate85.errorCount ?? validate85.errors.length;
 }
-validate84.errors = vErrors;
+validate84.errors = vErrors; validate84.errorCount = errors;
 return errors === 0;
 }
 validate84.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -5634,7 +5613,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5647,7 +5626,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5660,7 +5639,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5673,7 +5652,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5685,11 +5664,11 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate87.errors = vErrors; validate87.errorCount = errors;
 return errors === 0;
 }
 validate87.evaluated = {"props":{"groupId":true,"optionId":true,"name":true,"priceDelta":true},"dynamicProps":false,"dynamicItems":false};
@@ -5716,7 +5695,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5729,7 +5708,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5741,11 +5720,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate88.errors = vErrors; validate88.errorCount = errors;
 return errors === 0;
 }
 validate88.evaluated = {"props":{"name":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
@@ -5771,7 +5750,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5781,7 +5760,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5791,7 +5770,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5803,7 +5782,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5816,7 +5795,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5829,7 +5808,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5842,7 +5821,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5858,7 +5837,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5871,7 +5850,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5883,7 +5862,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5899,7 +5878,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5911,7 +5890,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5920,10 +5899,9 @@ if(data.items !== undefined){
 let data9 = data.items;
 if(Array.isArray(data9)){
 const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data9[i0], {instancePath:instancePath+"/items/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -5933,7 +5911,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5945,11 +5923,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate90.errors = vErrors; validate90.errorCount = errors;
 return errors === 0;
 }
 validate90.evaluated = {"props":{"idempotencyKey":true,"providerSlug":true,"quoteId":true,"userConfirmed":true,"customer":true,"destination":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -5966,10 +5944,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate90.errors.slice(0, 1000); else for (const e of validate90.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate90.errorCount ?? validate90.errors.length;
 }
-validate89.errors = vErrors;
+validate89.errors = vErrors; validate89.errorCount = errors;
 return errors === 0;
 }
 validate89.evaluated = {"props":{"idempotencyKey":true,"providerSlug":true,"quoteId":true,"userConfirmed":true,"customer":true,"destination":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -5997,7 +5974,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6007,7 +5984,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6017,7 +5994,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6027,7 +6004,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6037,7 +6014,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6047,7 +6024,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -6057,7 +6034,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -6067,7 +6044,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -6077,7 +6054,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -6089,7 +6066,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -6102,7 +6079,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -6115,7 +6092,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -6128,7 +6105,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -6138,7 +6115,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -6147,7 +6124,7 @@ if(data.lines !== undefined){
 let data4 = data.lines;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.offeringId !== undefined){
@@ -6158,7 +6135,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -6171,7 +6148,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -6184,7 +6161,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -6197,7 +6174,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -6210,7 +6187,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -6223,7 +6200,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -6235,7 +6212,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -6247,7 +6224,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -6260,7 +6237,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -6273,7 +6250,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -6287,7 +6264,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -6299,7 +6276,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -6313,7 +6290,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -6325,7 +6302,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -6338,7 +6315,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -6351,7 +6328,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -6364,7 +6341,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -6374,7 +6351,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -6387,7 +6364,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -6400,7 +6377,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -6413,7 +6390,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -6429,7 +6406,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -6442,7 +6419,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -6454,7 +6431,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -6470,7 +6447,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -6483,7 +6460,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -6496,7 +6473,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -6508,7 +6485,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -6521,7 +6498,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -6534,7 +6511,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -6546,11 +6523,11 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate94.errors = vErrors; validate94.errorCount = errors;
 return errors === 0;
 }
 validate94.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -6567,10 +6544,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate94.errors.slice(0, 1000); else for (const e of validate94.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate94.errorCount ?? validate94.errors.length;
 }
-validate93.errors = vErrors;
+validate93.errors = vErrors; validate93.errorCount = errors;
 return errors === 0;
 }
 validate93.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -6597,7 +6573,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6610,7 +6586,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6623,7 +6599,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6636,7 +6612,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6649,7 +6625,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6662,7 +6638,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -6674,11 +6650,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate96.errors = vErrors; validate96.errorCount = errors;
 return errors === 0;
 }
 validate96.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true},"dynamicProps":false,"dynamicItems":false};
@@ -6705,7 +6681,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6718,7 +6694,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6731,7 +6707,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6743,11 +6719,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate97.errors = vErrors; validate97.errorCount = errors;
 return errors === 0;
 }
 validate97.evaluated = {"props":{"type":true,"url":true,"label":true},"dynamicProps":false,"dynamicItems":false};
@@ -6773,7 +6749,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6783,7 +6759,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6793,7 +6769,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6805,7 +6781,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6818,7 +6794,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6831,7 +6807,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -6844,7 +6820,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -6857,7 +6833,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -6869,11 +6845,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate98.errors = vErrors; validate98.errorCount = errors;
 return errors === 0;
 }
 validate98.evaluated = {"props":{"id":true,"name":true,"type":true,"checkoutUrl":true,"isAvailable":true},"dynamicProps":false,"dynamicItems":false};
@@ -6901,7 +6877,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6913,11 +6889,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate99.errors = vErrors; validate99.errorCount = errors;
 return errors === 0;
 }
 validate99.evaluated = {"props":{"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -6943,7 +6919,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6953,7 +6929,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6963,7 +6939,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6973,7 +6949,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6983,7 +6959,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6995,7 +6971,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7008,7 +6984,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7021,7 +6997,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -7031,7 +7007,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -7044,7 +7020,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -7054,7 +7030,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -7067,7 +7043,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7080,7 +7056,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -7092,11 +7068,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate101.errors = vErrors; validate101.errorCount = errors;
 return errors === 0;
 }
 validate101.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
@@ -7113,10 +7089,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate101.errors.slice(0, 1000); else for (const e of validate101.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate101.errorCount ?? validate101.errors.length;
 }
-validate100.errors = vErrors;
+validate100.errors = vErrors; validate100.errorCount = errors;
 return errors === 0;
 }
 validate100.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
@@ -7142,7 +7117,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7152,7 +7127,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7162,7 +7137,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7172,7 +7147,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7184,7 +7159,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7197,7 +7172,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7210,7 +7185,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7224,7 +7199,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -7236,7 +7211,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -7249,7 +7224,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -7262,7 +7237,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -7272,7 +7247,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7288,7 +7263,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -7301,7 +7276,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -7313,11 +7288,11 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate104.errors = vErrors; validate104.errorCount = errors;
 return errors === 0;
 }
 validate104.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -7334,10 +7309,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate104.errors.slice(0, 1000); else for (const e of validate104.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate104.errorCount ?? validate104.errors.length;
 }
-validate103.errors = vErrors;
+validate103.errors = vErrors; validate103.errorCount = errors;
 return errors === 0;
 }
 validate103.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -7365,7 +7339,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7377,11 +7351,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate106.errors = vErrors; validate106.errorCount = errors;
 return errors === 0;
 }
 validate106.evaluated = {"props":{"success":true},"dynamicProps":false,"dynamicItems":false};
@@ -7407,7 +7381,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7417,7 +7391,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7429,7 +7403,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7442,7 +7416,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7452,7 +7426,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7466,7 +7440,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7474,7 +7448,7 @@ else {
 errors = _errs3;
 if(vErrors !== null){
 if(_errs3){
-vErrors.length = _errs3;
+if (vErrors.length > _errs3) vErrors.length = _errs3;
 }
 else {
 vErrors = null;
@@ -7490,7 +7464,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7502,11 +7476,11 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate108.errors = vErrors; validate108.errorCount = errors;
 return errors === 0;
 }
 validate108.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
@@ -7523,10 +7497,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate108.errors.slice(0, 1000); else for (const e of validate108.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate108.errorCount ?? validate108.errors.length;
 }
-validate107.errors = vErrors;
+validate107.errors = vErrors; validate107.errorCount = errors;
 return errors === 0;
 }
 validate107.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
@@ -7554,7 +7527,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7567,7 +7540,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7580,7 +7553,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7593,7 +7566,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7602,7 +7575,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.geography.items.type,parentSchema:schema157.properties.geography.items,data:data5};
@@ -7610,7 +7583,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7622,7 +7595,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7635,7 +7608,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7648,7 +7621,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -7658,7 +7631,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -7667,7 +7640,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err9 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -7675,7 +7648,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -7685,7 +7658,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -7697,7 +7670,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7709,11 +7682,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate111.errors = vErrors; validate111.errorCount = errors;
 return errors === 0;
 }
 validate111.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
@@ -7730,10 +7703,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate111.errors.slice(0, 1000); else for (const e of validate111.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate111.errorCount ?? validate111.errors.length;
 }
-validate110.errors = vErrors;
+validate110.errors = vErrors; validate110.errorCount = errors;
 return errors === 0;
 }
 validate110.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
@@ -7759,7 +7731,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7771,7 +7743,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7783,11 +7755,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate113.errors = vErrors; validate113.errorCount = errors;
 return errors === 0;
 }
 validate113.evaluated = {"props":{"userConfirmed":true},"dynamicProps":false,"dynamicItems":false};
@@ -7814,7 +7786,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7824,7 +7796,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7836,7 +7808,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7850,7 +7822,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7861,7 +7833,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7874,7 +7846,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7886,11 +7858,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate114.errors = vErrors; validate114.errorCount = errors;
 return errors === 0;
 }
 validate114.evaluated = {"props":{"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
@@ -7920,7 +7892,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7933,7 +7905,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7946,7 +7918,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7956,7 +7928,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7969,7 +7941,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7982,7 +7954,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7995,7 +7967,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8008,7 +7980,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8021,7 +7993,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8033,11 +8005,11 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate117.errors = vErrors; validate117.errorCount = errors;
 return errors === 0;
 }
 validate117.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
@@ -8065,7 +8037,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8078,7 +8050,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8091,7 +8063,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8104,7 +8076,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8117,7 +8089,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8129,7 +8101,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8138,10 +8110,9 @@ if(data.actions !== undefined){
 let data6 = data.actions;
 if(Array.isArray(data6)){
 const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate117(data6[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate117.errors.slice(0, 1000); else for (const e of validate117.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate117.errorCount ?? validate117.errors.length;
 }
 }
 }
@@ -8151,7 +8122,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8167,7 +8138,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8180,7 +8151,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8193,7 +8164,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -8206,7 +8177,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -8218,7 +8189,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -8230,11 +8201,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate116.errors = vErrors; validate116.errorCount = errors;
 return errors === 0;
 }
 validate116.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -8251,10 +8222,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate116.errors.slice(0, 1000); else for (const e of validate116.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate116.errorCount ?? validate116.errors.length;
 }
-validate115.errors = vErrors;
+validate115.errors = vErrors; validate115.errorCount = errors;
 return errors === 0;
 }
 validate115.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -8281,7 +8251,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8294,7 +8264,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8307,7 +8277,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8317,7 +8287,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8330,7 +8300,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8343,7 +8313,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8356,7 +8326,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8369,7 +8339,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8382,7 +8352,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8394,11 +8364,11 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate121.errors = vErrors; validate121.errorCount = errors;
 return errors === 0;
 }
 validate121.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
@@ -8415,10 +8385,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate121.errors.slice(0, 1000); else for (const e of validate121.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate121.errorCount ?? validate121.errors.length;
 }
-validate120.errors = vErrors;
+validate120.errors = vErrors; validate120.errorCount = errors;
 return errors === 0;
 }
 validate120.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
@@ -8445,7 +8414,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8458,7 +8427,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8471,7 +8440,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8484,7 +8453,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8496,11 +8465,11 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate123.errors = vErrors; validate123.errorCount = errors;
 return errors === 0;
 }
 validate123.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
@@ -8528,7 +8497,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8541,7 +8510,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8554,7 +8523,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8566,11 +8535,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate124.errors = vErrors; validate124.errorCount = errors;
 return errors === 0;
 }
 validate124.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -8598,7 +8567,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8611,7 +8580,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8624,7 +8593,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8637,7 +8606,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8646,7 +8615,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.geography.items.type,parentSchema:schema157.properties.geography.items,data:data5};
@@ -8654,7 +8623,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8666,7 +8635,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8679,7 +8648,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8692,7 +8661,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8702,7 +8671,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8711,7 +8680,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err9 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -8719,7 +8688,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -8729,7 +8698,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -8741,7 +8710,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -8753,11 +8722,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate127.errors = vErrors; validate127.errorCount = errors;
 return errors === 0;
 }
 validate127.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
@@ -8777,8 +8746,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate127.errors.slice(0, 1000); else for (const e of validate127.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate127.errorCount ?? validate127.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
@@ -8787,7 +8755,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8797,7 +8765,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8807,7 +8775,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8817,7 +8785,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8827,7 +8795,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8837,7 +8805,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8847,7 +8815,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8857,7 +8825,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8870,7 +8838,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8881,7 +8849,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -8895,7 +8863,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -8906,7 +8874,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -8920,7 +8888,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -8931,7 +8899,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -8945,7 +8913,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -8956,7 +8924,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -8970,7 +8938,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -8981,7 +8949,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -8995,7 +8963,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -9006,7 +8974,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -9020,7 +8988,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -9031,7 +8999,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -9045,7 +9013,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -9056,7 +9024,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -9069,7 +9037,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -9079,7 +9047,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -9091,11 +9059,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate126.errors = vErrors; validate126.errorCount = errors;
 return errors === 0;
 }
 validate126.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
@@ -9112,10 +9080,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate126.errors.slice(0, 1000); else for (const e of validate126.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate126.errorCount ?? validate126.errors.length;
 }
-validate125.errors = vErrors;
+validate125.errors = vErrors; validate125.errorCount = errors;
 return errors === 0;
 }
 validate125.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
@@ -9143,7 +9110,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -9153,7 +9120,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -9163,7 +9130,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -9173,7 +9140,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -9183,7 +9150,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -9193,7 +9160,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -9203,7 +9170,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -9213,7 +9180,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -9223,7 +9190,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -9233,7 +9200,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -9243,7 +9210,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -9253,7 +9220,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -9263,7 +9230,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -9273,7 +9240,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -9285,7 +9252,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -9298,7 +9265,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -9311,7 +9278,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -9324,7 +9291,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -9333,7 +9300,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
@@ -9341,7 +9308,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -9353,7 +9320,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -9366,7 +9333,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -9379,7 +9346,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -9389,7 +9356,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -9398,7 +9365,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -9406,7 +9373,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -9416,7 +9383,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -9428,7 +9395,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -9441,7 +9408,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -9451,7 +9418,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -9464,7 +9431,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -9477,7 +9444,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -9490,7 +9457,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -9500,7 +9467,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -9513,7 +9480,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -9523,7 +9490,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -9536,7 +9503,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -9547,7 +9514,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -9562,7 +9529,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -9573,7 +9540,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -9587,7 +9554,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -9598,7 +9565,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -9612,7 +9579,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -9623,7 +9590,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -9637,7 +9604,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -9648,7 +9615,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -9660,11 +9627,11 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate131.errors = vErrors; validate131.errorCount = errors;
 return errors === 0;
 }
 validate131.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
@@ -9681,10 +9648,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate131.errors.slice(0, 1000); else for (const e of validate131.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate131.errorCount ?? validate131.errors.length;
 }
-validate130.errors = vErrors;
+validate130.errors = vErrors; validate130.errorCount = errors;
 return errors === 0;
 }
 validate130.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
@@ -9711,7 +9677,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -9721,7 +9687,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -9734,7 +9700,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -9745,7 +9711,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -9759,7 +9725,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -9770,7 +9736,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -9783,7 +9749,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -9795,11 +9761,11 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate133.errors = vErrors; validate133.errorCount = errors;
 return errors === 0;
 }
 validate133.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
@@ -9825,7 +9791,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -9835,7 +9801,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -9845,7 +9811,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -9855,7 +9821,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -9865,7 +9831,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -9875,7 +9841,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -9885,7 +9851,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -9895,7 +9861,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -9905,7 +9871,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -9915,7 +9881,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -9925,7 +9891,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -9935,7 +9901,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -9945,7 +9911,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -9955,7 +9921,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -9967,7 +9933,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -9980,7 +9946,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -9993,7 +9959,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -10006,7 +9972,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -10015,7 +9981,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
@@ -10023,7 +9989,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -10035,7 +10001,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -10048,7 +10014,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -10061,7 +10027,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -10071,7 +10037,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -10080,7 +10046,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -10088,7 +10054,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -10098,7 +10064,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -10110,7 +10076,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -10123,7 +10089,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -10133,7 +10099,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -10146,7 +10112,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -10159,7 +10125,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -10172,7 +10138,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -10182,7 +10148,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -10195,7 +10161,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -10205,7 +10171,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -10218,7 +10184,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -10229,7 +10195,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -10244,7 +10210,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -10255,7 +10221,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -10269,7 +10235,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -10280,7 +10246,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -10294,7 +10260,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -10305,7 +10271,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -10319,7 +10285,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -10330,7 +10296,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -10342,11 +10308,11 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate136.errors = vErrors; validate136.errorCount = errors;
 return errors === 0;
 }
 validate136.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
@@ -10369,7 +10335,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -10379,7 +10345,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -10389,14 +10355,13 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
 if(data.provider !== undefined){
 if(!(validate136(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (const e of validate136.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate136.errorCount ?? validate136.errors.length;
 }
 }
 if(data.webhook !== undefined){
@@ -10408,7 +10373,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -10418,7 +10383,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -10431,7 +10396,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -10442,7 +10407,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -10456,7 +10421,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -10467,7 +10432,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -10480,7 +10445,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -10492,7 +10457,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -10505,7 +10470,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -10517,11 +10482,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate135.errors = vErrors; validate135.errorCount = errors;
 return errors === 0;
 }
 validate135.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
@@ -10538,10 +10503,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate135.errors.slice(0, 1000); else for (const e of validate135.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate135.errorCount ?? validate135.errors.length;
 }
-validate134.errors = vErrors;
+validate134.errors = vErrors; validate134.errorCount = errors;
 return errors === 0;
 }
 validate134.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
@@ -10568,7 +10532,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -10578,7 +10542,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -10588,7 +10552,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -10598,7 +10562,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -10608,7 +10572,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -10618,7 +10582,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -10628,7 +10592,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -10641,7 +10605,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -10652,7 +10616,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -10665,7 +10629,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -10679,7 +10643,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -10690,7 +10654,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -10703,7 +10667,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -10713,7 +10677,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -10726,7 +10690,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -10737,7 +10701,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -10752,7 +10716,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -10762,7 +10726,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -10772,7 +10736,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -10782,7 +10746,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -10794,7 +10758,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -10805,7 +10769,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -10819,7 +10783,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -10830,7 +10794,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -10844,7 +10808,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -10855,7 +10819,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -10869,7 +10833,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -10880,7 +10844,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -10893,7 +10857,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -10907,7 +10871,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -10918,7 +10882,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -10930,11 +10894,11 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate139.errors = vErrors; validate139.errorCount = errors;
 return errors === 0;
 }
 validate139.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
@@ -10960,7 +10924,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -10970,7 +10934,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -10980,7 +10944,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -10990,7 +10954,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -11000,7 +10964,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -11010,7 +10974,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -11020,7 +10984,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -11033,7 +10997,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -11044,7 +11008,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -11057,7 +11021,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -11071,7 +11035,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -11082,7 +11046,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -11095,7 +11059,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -11105,7 +11069,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -11118,7 +11082,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -11129,7 +11093,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -11144,7 +11108,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -11154,7 +11118,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -11164,7 +11128,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -11174,7 +11138,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -11186,7 +11150,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -11197,7 +11161,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -11211,7 +11175,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -11222,7 +11186,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -11236,7 +11200,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -11247,7 +11211,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -11261,7 +11225,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -11272,7 +11236,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -11285,7 +11249,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -11299,7 +11263,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -11310,7 +11274,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -11322,7 +11286,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -11333,7 +11297,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -11346,7 +11310,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -11356,7 +11320,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -11366,7 +11330,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -11378,7 +11342,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -11391,7 +11355,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -11401,7 +11365,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -11414,7 +11378,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -11426,7 +11390,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -11438,11 +11402,11 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate141.errors = vErrors; validate141.errorCount = errors;
 return errors === 0;
 }
 validate141.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
@@ -11459,10 +11423,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate141.errors.slice(0, 1000); else for (const e of validate141.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate141.errorCount ?? validate141.errors.length;
 }
-validate140.errors = vErrors;
+validate140.errors = vErrors; validate140.errorCount = errors;
 return errors === 0;
 }
 validate140.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
@@ -11488,7 +11451,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -11498,7 +11461,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -11506,7 +11469,7 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
@@ -11515,7 +11478,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -11525,7 +11488,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -11535,7 +11498,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -11545,7 +11508,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -11555,7 +11518,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -11565,7 +11528,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -11575,7 +11538,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -11588,7 +11551,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -11599,7 +11562,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -11612,7 +11575,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -11626,7 +11589,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -11637,7 +11600,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -11650,7 +11613,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -11660,7 +11623,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -11673,7 +11636,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -11684,7 +11647,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -11699,7 +11662,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -11709,7 +11672,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -11719,7 +11682,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -11729,7 +11692,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -11741,7 +11704,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -11752,7 +11715,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -11766,7 +11729,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -11777,7 +11740,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -11791,7 +11754,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -11802,7 +11765,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -11816,7 +11779,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -11827,7 +11790,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -11840,7 +11803,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -11854,7 +11817,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -11865,7 +11828,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -11877,7 +11840,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -11889,7 +11852,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -11902,7 +11865,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -11913,7 +11876,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -11926,11 +11889,11 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate144.errors = vErrors; validate144.errorCount = errors;
 return errors === 0;
 }
 validate144.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
@@ -11947,10 +11910,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate144.errors.slice(0, 1000); else for (const e of validate144.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate144.errorCount ?? validate144.errors.length;
 }
-validate143.errors = vErrors;
+validate143.errors = vErrors; validate143.errorCount = errors;
 return errors === 0;
 }
 validate143.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
@@ -11976,7 +11938,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -11986,7 +11948,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -11996,7 +11958,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12006,7 +11968,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12018,7 +11980,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12031,7 +11993,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12041,7 +12003,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12055,7 +12017,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12066,7 +12028,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12079,7 +12041,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -12091,11 +12053,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate146.errors = vErrors; validate146.errorCount = errors;
 return errors === 0;
 }
 validate146.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
@@ -12121,7 +12083,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12131,7 +12093,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12141,7 +12103,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12151,7 +12113,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12161,7 +12123,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12171,7 +12133,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12183,7 +12145,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12197,7 +12159,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12208,7 +12170,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12221,7 +12183,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -12234,7 +12196,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -12247,7 +12209,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -12260,7 +12222,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -12273,7 +12235,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -12286,7 +12248,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -12299,7 +12261,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -12312,7 +12274,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -12325,7 +12287,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -12338,7 +12300,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -12351,7 +12313,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -12364,7 +12326,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -12376,11 +12338,11 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate147.errors = vErrors; validate147.errorCount = errors;
 return errors === 0;
 }
 validate147.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
@@ -12406,7 +12368,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12416,7 +12378,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12424,7 +12386,7 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
@@ -12433,7 +12395,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12443,7 +12405,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12453,7 +12415,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12463,7 +12425,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12473,7 +12435,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12483,7 +12445,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12495,7 +12457,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12509,7 +12471,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -12520,7 +12482,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -12533,7 +12495,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -12546,7 +12508,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -12559,7 +12521,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -12572,7 +12534,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -12585,7 +12547,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -12598,7 +12560,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -12611,7 +12573,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -12624,7 +12586,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -12637,7 +12599,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -12650,7 +12612,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -12663,7 +12625,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -12676,7 +12638,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -12688,7 +12650,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -12700,7 +12662,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -12713,7 +12675,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -12724,7 +12686,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -12738,7 +12700,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -12750,11 +12712,11 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate149.errors = vErrors; validate149.errorCount = errors;
 return errors === 0;
 }
 validate149.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
@@ -12771,10 +12733,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate149.errors.slice(0, 1000); else for (const e of validate149.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate149.errorCount ?? validate149.errors.length;
 }
-validate148.errors = vErrors;
+validate148.errors = vErrors; validate148.errorCount = errors;
 return errors === 0;
 }
 validate148.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
@@ -12800,7 +12761,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12810,7 +12771,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12822,7 +12783,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12832,7 +12793,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12845,7 +12806,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12857,11 +12818,11 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate151.errors = vErrors; validate151.errorCount = errors;
 return errors === 0;
 }
 validate151.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
@@ -12881,7 +12842,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id === undefined){
@@ -12890,7 +12851,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12900,7 +12861,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12910,7 +12871,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12920,7 +12881,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12930,7 +12891,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12942,7 +12903,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12955,7 +12916,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12968,7 +12929,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12981,7 +12942,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12994,7 +12955,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -13007,7 +12968,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -13020,7 +12981,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -13033,7 +12994,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -13046,7 +13007,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -13059,7 +13020,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -13071,7 +13032,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -13083,11 +13044,11 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate152.errors = vErrors; validate152.errorCount = errors;
 return errors === 0;
 }
 validate152.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
@@ -13112,7 +13073,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -13122,7 +13083,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -13132,7 +13093,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -13142,7 +13103,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -13152,7 +13113,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -13164,7 +13125,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -13177,7 +13138,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -13190,7 +13151,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -13203,7 +13164,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -13216,7 +13177,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -13229,7 +13190,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -13242,7 +13203,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -13255,7 +13216,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -13268,7 +13229,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -13281,7 +13242,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -13290,7 +13251,7 @@ if(data.variants !== undefined){
 let data10 = data.variants;
 if(Array.isArray(data10)){
 const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
@@ -13301,7 +13262,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -13314,7 +13275,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -13327,7 +13288,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -13340,7 +13301,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -13353,7 +13314,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -13365,7 +13326,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -13377,7 +13338,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -13386,10 +13347,9 @@ if(data.optionGroups !== undefined){
 let data17 = data.optionGroups;
 if(Array.isArray(data17)){
 const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate57(data17[i1], {instancePath:instancePath+"/optionGroups/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (const e of validate57.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate57.errorCount ?? validate57.errors.length;
 }
 }
 }
@@ -13399,7 +13359,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -13408,7 +13368,7 @@ if(data.tags !== undefined){
 let data19 = data.tags;
 if(Array.isArray(data19)){
 const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
 const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
@@ -13416,7 +13376,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -13428,7 +13388,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -13441,7 +13401,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -13453,11 +13413,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate154.errors = vErrors; validate154.errorCount = errors;
 return errors === 0;
 }
 validate154.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -13475,10 +13435,9 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate154(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate154.errors.slice(0, 1000); else for (const e of validate154.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate154.errorCount ?? validate154.errors.length;
 }
 }
 }
@@ -13488,11 +13447,11 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate153.errors = vErrors; validate153.errorCount = errors;
 return errors === 0;
 }
 validate153.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
@@ -13512,7 +13471,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id === undefined){
@@ -13521,7 +13480,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -13531,7 +13490,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -13541,7 +13500,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -13553,7 +13512,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -13566,7 +13525,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -13579,7 +13538,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -13592,7 +13551,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -13605,7 +13564,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -13617,7 +13576,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -13629,11 +13588,11 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate157.errors = vErrors; validate157.errorCount = errors;
 return errors === 0;
 }
 validate157.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
@@ -13666,11 +13625,11 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate159.errors = vErrors; validate159.errorCount = errors;
 return errors === 0;
 }
 validate159.evaluated = {"dynamicProps":false,"dynamicItems":false};
