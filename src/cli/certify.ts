@@ -7,6 +7,7 @@ import { type ReportTarget, writeReports } from '../report/index.js';
 import { fanOutHooks } from '../report/live-hooks.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
 import { evaluateWaivers, previewWaivers, utcDate } from '../runner/waivers.js';
+import { urlSecrets } from '../util/redact.js';
 import { openEventsFlag } from './events-flag.js';
 import { type CliIo, EXIT } from './io.js';
 
@@ -24,7 +25,11 @@ export async function certifyWithReports(
   io: CliIo,
   expectedFailures: readonly ExpectedFailure[] = [],
 ): Promise<{ code: number; report: RunReport }> {
-  const events = await openEventsFlag(reports.events, reports.targets, io, [deps.credential, deps.webhookSecret]);
+  const events = await openEventsFlag(reports.events, reports.targets, io, [
+    deps.credential,
+    deps.webhookSecret,
+    ...urlSecrets(config.baseUrl),
+  ]);
   // A report or the event stream on stdout keeps stdout machine-readable: the live output moves to stderr.
   const screen = reports.targets.some((t) => t.path === '-') || events?.target === '-' ? io.stderr : io.stdout;
   const mode = terminalMode(screen, io.env, { noColor: reports.noColor === true });

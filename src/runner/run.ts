@@ -14,7 +14,7 @@ import { startCoreServer } from '../server/core-server.js';
 import type { Contract } from '../spec/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
 import { toolVersion } from '../util/package-root.js';
-import { Redactor } from '../util/redact.js';
+import { Redactor, urlSecrets } from '../util/redact.js';
 import { applicabilitySkips } from './applicability.js';
 import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';
@@ -71,7 +71,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
   const startedAt = new Date(clock.now());
   const started = performance.now();
   const runId = startedAt.getTime().toString(36);
-  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
+  const redactor = new Redactor([deps.credential, deps.webhookSecret, ...urlSecrets(config.baseUrl)]);
 
   const inner = createProviderClient(
     {

@@ -11,6 +11,7 @@ import { renderFleetProgressLine } from '../../report/fleet-progress.js';
 import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../runner/fleet.js';
 import { selectShard, shardFromFlags } from '../../runner/shard.js';
 import { loadContract } from '../../spec/load.js';
+import { urlSecrets } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
 import { openEventsFlag } from '../events-flag.js';
@@ -51,7 +52,10 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
 
   const entries = shard ? selectShard(fleet.providers, shard) : fleet.providers;
   const members = entries.map((entry) => resolveMember(entry, fleet, io.env, io.cwd));
-  const secrets = members.flatMap((m) => (m.run ? [m.run.credential, m.run.webhookSecret] : []));
+  const secrets = members.flatMap((m) => [
+    ...urlSecrets(m.baseUrl),
+    ...(m.run ? [m.run.credential, m.run.webhookSecret] : []),
+  ]);
   const markdownTarget = flags.markdown ? [{ name: 'markdown' as const, path: flags.markdown }] : [];
   const events = await openEventsFlag(flags.events, markdownTarget, io, secrets);
   // The event stream on stdout keeps stdout machine-readable: the console moves to stderr.

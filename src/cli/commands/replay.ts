@@ -11,7 +11,7 @@ import { failureDetailLines } from '../../report/failure-text.js';
 import { readReport } from '../../report/read-report.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
-import { Redactor } from '../../util/redact.js';
+import { Redactor, urlSecrets } from '../../util/redact.js';
 import type { CommandContext } from '../command.js';
 import { EXIT, printable } from '../io.js';
 import { compareResults, isStillFailing, planReplay, type ReplayVerdict, replaySummary } from '../replay-plan.js';
@@ -81,7 +81,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   };
   const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
-  const redactor = new Redactor([credential, webhookSecret]);
+  const redactor = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
   const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
   say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
