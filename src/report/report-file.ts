@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { UsageError } from '../model/errors.js';
+import { DataFileError, type DataFileErrorKind, readDataFile } from '../util/data-file.js';
 import { isRecord } from '../util/json.js';
 import { packageRoot } from '../util/package-root.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
@@ -82,20 +82,22 @@ export function reportFileReader<T>(kind: ReportFileKind): {
 
   const read = async (path: string, cwd: string): Promise<T> => {
     const shown = sanitizeTerminalText(path, { oneLine: true });
-    let text: string;
-    try {
-      text = await readFile(resolve(cwd, path), 'utf8');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'error');
-      throw new UsageError(`cannot read ${kind.noun} ${shown} (${reason})`);
-    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
+      // The shared reader bounds size and nesting; its refusals are reworded in this reader's terms.
+      ({ value: parsed } = await readDataFile(resolve(cwd, path), { label: shown, format: 'json' }));
+    } catch (e) {
+      if (!(e instanceof DataFileError)) throw e;
+      if (e.kind === 'syntax' || e.kind === 'binary')
+        throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
+      const reason: Partial<Record<DataFileErrorKind, string>> = {
+        'not-found': 'no such file',
+        directory: 'it is a directory',
+      };
+      const because = reason[e.kind];
+      throw because ? new UsageError(`cannot read ${kind.noun} ${shown} (${because})`) : e;
     }
+    if (parsed === undefined) throw new UsageError(`${shown} is empty; expected ${kind.expected}`);
     return parse(parsed, shown);
   };
 

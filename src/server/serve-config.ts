@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
+import { readDataFile } from '../util/data-file.js';
 import { SLUG_PATTERN } from './core-routes/registration.js';
 import { type IngestLimits, LIMIT_NAMES, limitFlag } from './limits.js';
 
@@ -72,18 +71,7 @@ function envName(value: unknown, where: string): string {
 }
 
 async function readConfigFile(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read --config ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (e) {
-    throw new UsageError(`--config ${path} is not valid YAML/JSON: ${(e as Error).message.split('\n')[0] ?? ''}`);
-  }
+  const { value: doc } = await readDataFile(path, { label: `--config ${path}`, format: 'yaml' });
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc))
     throw new UsageError(`--config ${path} must hold a mapping of settings`);
