@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../model/errors.js';
 import { DataFileError, type DataFileErrorKind, readDataFile } from '../util/data-file.js';
 import { isRecord } from '../util/json.js';
-import { packageRoot } from '../util/package-root.js';
+import { compileSpecSchemas } from '../util/schema-compiler.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** The one report version this provcert writes and reads. */
 const READ_VERSION = 1;
@@ -27,8 +23,6 @@ export interface ReportFileKind {
   /** A first look: throws a UsageError when the value is another kind of file altogether. */
   recognize(value: Record<string, unknown>, path: string): void;
 }
-
-const schemaAt = (name: string): object => JSON.parse(readFileSync(join(packageRoot, 'spec', name), 'utf8')) as object;
 
 /** "/checks/0/status must be equal to one of the allowed values", the file's own text escaped, on one line. */
 function explain(error: ErrorObject): string {
@@ -52,11 +46,7 @@ export function reportFileReader<T>(kind: ReportFileKind): {
   let compiled: ValidateFunction | undefined;
   const validator = (): ValidateFunction => {
     if (compiled) return compiled;
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    addFormats(ajv);
-    const documents = kind.schemas.map(schemaAt);
-    for (const referenced of documents.slice(0, -1)) ajv.addSchema(referenced);
-    compiled = ajv.compile(documents.at(-1) ?? {});
+    compiled = compileSpecSchemas(kind.schemas, { allErrors: false, strict: false });
     return compiled;
   };
 

@@ -1,6 +1,6 @@
-import { _, Ajv2020, Name, type Options } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { _, type Ajv2020, Name, type Options } from 'ajv/dist/2020.js';
 import { err, ok, type Result } from '../util/result.js';
+import { createAjv } from '../util/schema-compiler.js';
 import type { Contract } from './contract.js';
 import { type ContractValidator, contractFromData } from './contract-from-data.js';
 import { capCollectedErrors } from './error-cap.js';
@@ -8,9 +8,6 @@ import { contractFormats } from './formats.js';
 import { buildContractModel, CONTRACT_ID, type ContractModel } from './model.js';
 import type { SpecError } from './types.js';
 import { WARNING_KEYWORDS, warningKeywords } from './warnings.js';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** OpenAPI 3.1 adds these to JSON Schema; ajv must know them to stay strict about everything else. */
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
@@ -33,8 +30,7 @@ export function createContractAjv(
   options.code = standalone
     ? { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_IMPORT)}` }
     : { process: (code: string) => capCollectedErrors(code) };
-  const ajv = new Ajv2020(options);
-  addFormats(ajv);
+  const ajv = createAjv(options);
   for (const [name, format] of Object.entries(contractFormats)) ajv.addFormat(name, format);
   for (const keyword of warningKeywords) ajv.addKeyword(keyword);
   const warningNames = new Set<string>(WARNING_KEYWORDS);
