@@ -1,13 +1,14 @@
 import type { RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure } from '../model/waivers.js';
-import { createConsoleReporter, terminalMode } from '../report/console.js';
+import { createConsoleReporter } from '../report/console.js';
 import { isGithubActions, renderGithubAnnotations } from '../report/github.js';
 import { type ReportTarget, writeReports } from '../report/index.js';
 import { fanOutHooks } from '../report/live-hooks.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
 import { evaluateWaivers, previewWaivers, utcDate } from '../runner/waivers.js';
 import { urlSecrets } from '../util/redact.js';
+import { terminalMode } from '../util/terminal-mode.js';
 import { openEventsFlag } from './events-flag.js';
 import { type CliIo, EXIT } from './io.js';
 

@@ -1,4 +1,4 @@
-import { FILE_REPORTER_NAMES, type FileReporterName } from '../report/reporters.js';
+import { FILE_REPORTER_NAMES, type FileReporterName } from '../model/reporter-names.js';
 import type { RawRunOptions, ReportFlags } from './flags.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */

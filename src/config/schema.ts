@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, specSchema } from '../util/schema-compiler.js';
 import { type ConfigProblem, explainConfigError } from './explain.js';

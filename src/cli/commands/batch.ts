@@ -1,6 +1,5 @@
 import { loadFleetFile } from '../../config/fleet.js';
 import type { FleetReport } from '../../model/fleet-report.js';
-import { terminalMode } from '../../report/console.js';
 import {
   FleetReportWriteError,
   prepareFleetOutput,
@@ -13,6 +12,7 @@ import { selectShard, shardFromFlags } from '../../runner/shard.js';
 import { loadContract } from '../../spec/load.js';
 import { urlSecrets } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { terminalMode } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { openEventsFlag } from '../events-flag.js';
 import { resolveMember } from '../fleet-members.js';

@@ -1,12 +1,12 @@
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { FleetReport } from '../../model/fleet-report.js';
-import { shouldUseColor } from '../../report/console.js';
 import { renderFleetConsole } from '../../report/fleet/console.js';
 import { readFleetReport } from '../../report/fleet/read.js';
 import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../report/fleet/write.js';
 import { mergeFleetReports } from '../../runner/merge-reports.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { shouldUseColor } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { schemaSuggestion } from '../../config/explain.js';
 import { UsageError } from '../../model/errors.js';
 import { loadContract } from '../../spec/load.js';
 import { MAX_DATA_FILE_BYTES, parseDataText, readDataFile } from '../../util/data-file.js';
+import { schemaSuggestion } from '../../util/did-you-mean.js';
 import type { CommandContext } from '../command.js';
 import { type CliIo, EXIT, noteTerminalStdin } from '../io.js';
 
