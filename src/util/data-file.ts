@@ -116,6 +116,27 @@ function checkShape(value: unknown, label: string, maxDepth: number, forbidProto
   }
 }
 
+/**
+ * Whether YAML flow collections (`[`, `{`) nest deeper than `limit`, strings and comments skipped. Checked before
+ * parsing: the yaml library recurses per level and takes seconds to overflow on 100,000 levels.
+ */
+function flowDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (ch === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1] ?? ''))) {
+      for (i++; i < text.length && text[i] !== "'"; i++);
+    } else if (ch === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (ch === '[' || ch === '{') {
+      if (++depth > limit) return true;
+    } else if (ch === ']' || ch === '}') depth--;
+  }
+  return false;
+}
+
 /** Parse YAML or JSON text already in memory (standard input, a file read by readDataFile) with the same limits. */
 export function parseDataText(text: string, options: DataFileOptions): DataText {
   const { label } = options;
@@ -139,9 +160,16 @@ export function parseDataText(text: string, options: DataFileOptions): DataText 
       checkShape(value, label, maxDepth, forbid);
       return { value };
     }
+    if (flowDeeperThan(text, maxDepth))
+      throw new DataFileError(
+        'too-deep',
+        `${label} is nested deeper than ${maxDepth} levels; provcert does not read it`,
+      );
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { prettyErrors: false, lineCounter, uniqueKeys: true });
     const error = doc.errors[0];
+    if (error && /call stack/i.test(error.message))
+      throw new DataFileError('too-deep', `${label} is nested too deeply; provcert does not read it`);
     if (error) {
       const pos = lineCounter.linePos(error.pos[0]);
       throw new DataFileError(

@@ -17,7 +17,8 @@ afterEach(async () => {
 /** The options of ci/provcert.yaml holding `yaml`, run from the temp dir. */
 const loadConfig = async (yaml: string) => {
   await tmp.write('ci/provcert.yaml', yaml);
-  return loadRunOptions({ flags: {}, env: {}, cwd: tmp.dir, configPath: 'ci/provcert.yaml' });
+  const flags: Record<string, string | undefined> = {};
+  return loadRunOptions({ flags, env: {}, cwd: tmp.dir, configPath: 'ci/provcert.yaml' });
 };
 
 describe("a config file's report paths stay in its folder unless allowPathsOutsideConfigDir is set", () => {
