@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../model/errors.js';
 import { loadContract } from '../../spec/load.js';
-import { MAX_DATA_FILE_BYTES, parseDataText, readDataFile } from '../../util/data-file.js';
+import { DataFileError, MAX_DATA_FILE_BYTES, parseDataText, readDataFile } from '../../util/data-file.js';
 import { schemaSuggestion } from '../../util/did-you-mean.js';
 import type { CommandContext } from '../command.js';
 import { type CliIo, EXIT, noteTerminalStdin } from '../io.js';
@@ -27,8 +27,16 @@ async function readStdin(io: CliIo): Promise<string> {
 async function readPayload(source: string, io: CliIo): Promise<unknown> {
   const label = source === '-' ? 'standard input' : source;
   const options = { label, format: 'json' as const, forbidProtoKeys: false };
-  const { value } =
-    source === '-' ? parseDataText(await readStdin(io), options) : await readDataFile(resolve(io.cwd, source), options);
+  const read = async () => {
+    try {
+      return await readDataFile(resolve(io.cwd, source), options);
+    } catch (e) {
+      if (e instanceof DataFileError && e.kind === 'not-found')
+        throw new UsageError(`cannot read ${source}: no such file`);
+      throw e;
+    }
+  };
+  const { value } = source === '-' ? parseDataText(await readStdin(io), options) : await read();
   if (value === undefined) throw new UsageError(`${label} is empty; expected a JSON payload`);
   return value;
 }
