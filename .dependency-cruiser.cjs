@@ -16,7 +16,7 @@ const layers = {
   report: ['util', 'model'],
   server: ['spec', 'http', 'util', 'model'],
   'reference-provider': ['http', 'util', 'model'],
-  config: ['report', 'spec', 'util', 'model'],
+  config: ['spec', 'util', 'model'],
   runner: ['checks', 'doctor', 'server', 'http', 'spec', 'util', 'model'],
   // The library entry points (package exports): beside the cli, for providers' own test suites.
   lib: ['runner', 'checks', 'spec', 'config', 'util', 'model'],

@@ -178,8 +178,30 @@ export async function libraryThroughput(): Promise<void> {
   }
 }
 
+/** Issue 26: 20,000 empty offerings must validate in under 1 s, and time must grow linearly with the errors. */
+const TARGET_MANY_ERRORS_MS = 1000;
+const TARGET_LINEAR_RATIO = 6;
+
+/** The library's validate() on catalogs of empty offerings: every offering adds the same number of errors. */
+export function manyErrors(): void {
+  const timed = (count: number): number => {
+    const catalog = { providerSlug: 'p', locationId: 'l', currency: 'EUR', categories: [], offerings: [] as object[] };
+    catalog.offerings = Array.from({ length: count }, () => ({}));
+    const started = performance.now();
+    libraryValidate('Catalog', catalog);
+    return performance.now() - started;
+  };
+  timed(1000);
+  const [small, large] = [median([1, 2, 3].map(() => timed(20_000))), median([1, 2, 3].map(() => timed(80_000)))];
+  console.log('Catalog of empty offerings (5 errors each) through the library, median of 3');
+  console.log(
+    `  20,000 offerings ${ms(small)} (target < ${TARGET_MANY_ERRORS_MS} ms) ${verdict(small < TARGET_MANY_ERRORS_MS)} · 80,000 offerings ${ms(large)} · ${(large / small).toFixed(1)}× for 4× the errors (target ≤ ${TARGET_LINEAR_RATIO}×) ${verdict(large / small <= TARGET_LINEAR_RATIO)}`,
+  );
+}
+
 export async function main(): Promise<void> {
   await wholeProcess();
   await catalogInProcess();
   await libraryThroughput();
+  manyErrors();
 }

@@ -1,12 +1,14 @@
 import type { RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import { gatePasses } from '../model/verdict.js';
-import { createConsoleReporter, terminalMode } from '../report/console.js';
+import { createConsoleReporter } from '../report/console.js';
 import type { EventStream } from '../report/events.js';
 import { isGithubActions, renderGithubAnnotations } from '../report/github.js';
 import { type ReportTarget, writeReports } from '../report/index.js';
 import { fanOutHooks } from '../report/live-hooks.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
+import { urlSecrets } from '../util/redact.js';
+import { terminalMode } from '../util/terminal-mode.js';
 import { openEventsFlag } from './events-flag.js';
 import { type CliIo, EXIT } from './io.js';
 
@@ -23,7 +25,11 @@ export async function certifyWithReports(
   reports: { targets: readonly ReportTarget[]; github: boolean; noColor?: boolean; events?: string | undefined },
   io: CliIo,
 ): Promise<{ code: number; report: RunReport }> {
-  const events = await openEventsFlag(reports.events, reports.targets, io, [deps.credential, deps.webhookSecret]);
+  const events = await openEventsFlag(reports.events, reports.targets, io, [
+    deps.credential,
+    deps.webhookSecret,
+    ...urlSecrets(config.baseUrl),
+  ]);
   // A report or the event stream on stdout keeps stdout machine-readable: the live output moves to stderr.
   const screen = reports.targets.some((t) => t.path === '-') || events?.target === '-' ? io.stderr : io.stdout;
   const mode = terminalMode(screen, io.env, { noColor: reports.noColor === true });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { CHECKS, parseCheckIds } from '../checks/registry.js';
-import { didYouMean } from '../config/explain.js';
 import type { RawRunOptions } from '../config/flags.js';
 import { credentialFinding } from '../doctor/auth.js';
 import type { CheckId } from '../model/check-ids.js';
@@ -12,6 +11,7 @@ import {
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from './options.js';
 
 export interface ResolvedRun {

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { describeValue } from '../spec/explain.js';
+import { didYouMean, nearest } from '../util/did-you-mean.js';
 import { CONFIG_FILE_KEYS } from './options.js';
 
 /** One config problem: where (a JSON pointer such as /webhookPort, or '' for the whole file) and why. */
@@ -18,48 +19,6 @@ function looksLikeSecretKey(key: string): boolean {
   const n = normalize(key);
   if (/(env|file|path|name|var|variable)$/.test(n)) return false;
   return /(secret|token|password|passwd|apikey|credential|privatekey|bearer|hmac|^key$)/.test(n);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
-}
-
-/** The closest of the candidates, when it is close enough to be a plausible typo. */
-function nearest(value: string, candidates: readonly string[]): string | undefined {
-  const exact = candidates.find((c) => normalize(c) === normalize(value));
-  if (exact) return exact;
-  let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(value.toLowerCase(), candidate.toLowerCase());
-    if (!best || distance < best.distance) best = { candidate, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(value.length / 4)) ? best.candidate : undefined;
-}
-
-/** " (did you mean X?)" for a plausible typo of one of the candidates, else "". */
-export function didYouMean(value: string, candidates: readonly string[]): string {
-  const suggestion = nearest(value, candidates);
-  return suggestion ? ` (did you mean ${suggestion}?)` : '';
-}
-
-/** " (did you mean X?)" for a schema name: a typo's nearest name, else the names containing what was typed ("quote" → Quote, QuoteLine…). */
-export function schemaSuggestion(typed: string, names: readonly string[]): string {
-  const typo = didYouMean(typed, names);
-  if (typo) return typo;
-  const containing = names.filter((n) => n.toLowerCase().includes(typed.toLowerCase()));
-  return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
 }
 
 function secretKeyReason(key: string): string {

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '../model/errors.js';
+import { DataFileError, readDataFile } from '../util/data-file.js';
 import { isRecord } from '../util/json.js';
 import type { ConfigProblem } from './explain.js';
 import { CONFIG_ENV, DEFAULT_CONFIG_FILE } from './options.js';
@@ -34,34 +33,21 @@ export function problemsError(
   return new UsageError(`${prefix}${first}`, rest.length > 0 ? `also: ${rest.join('; ')}` : undefined);
 }
 
-function parseYaml(text: string, label: string): unknown {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
-  const error = doc.errors[0];
-  if (error) {
-    const pos = lineCounter.linePos(error.pos[0]);
-    const at = `:${pos.line}:${pos.col}`;
-    throw new UsageError(`${label}${at}: invalid YAML: ${error.message.split('\n')[0] ?? 'syntax error'}`);
-  }
-  return doc.toJS() as unknown;
-}
-
 /**
  * Read, parse and validate a config file. A missing default file is an empty config; a missing file
  * the user named is an error. Returns the validated object (keys as in the schema) or undefined.
  */
 export async function readConfigFile(location: ConfigLocation): Promise<Record<string, unknown> | undefined> {
-  let text: string;
+  let parsed: unknown;
   try {
-    text = await readFile(location.path, 'utf8');
+    ({ value: parsed } = await readDataFile(location.path, { label: location.label, format: 'yaml' }));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !location.explicit) return undefined;
-    if (code === 'ENOENT')
+    if (!(e instanceof DataFileError)) throw e;
+    if (e.kind === 'not-found' && !location.explicit) return undefined;
+    if (e.kind === 'not-found')
       throw new UsageError(`config file ${location.label} not found`, 'create one with: provcert init');
-    throw new UsageError(`cannot read config file ${location.label} (${code ?? 'error'})`);
+    throw e;
   }
-  const parsed = parseYaml(text, location.label);
   if (parsed === null || parsed === undefined) return {};
   if (!isRecord(parsed)) {
     throw new UsageError(

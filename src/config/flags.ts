@@ -1,4 +1,4 @@
-import type { FileReporterName } from '../report/reporters.js';
+import type { FileReporterName } from '../model/reporter-names.js';
 
 /** The flags of `run` as commander hands them over (strings), before they are parsed and checked. */
 

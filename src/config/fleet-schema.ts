@@ -1,14 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { packageRoot } from '../util/package-root.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { compileSpecSchemas } from '../util/schema-compiler.js';
 import { type ConfigProblem, explainConfigError, unknownKeyReason } from './explain.js';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-const SPEC_DIR = join(packageRoot, 'spec');
 
 /** The keys a fleet file allows, where: top level, `defaults`, and a provider entry. */
 export const FLEET_KEYS = ['name', 'webhookPort', 'webhookHost', 'defaults', 'providers', 'expectedFailures'] as const;
@@ -39,19 +31,14 @@ const SECRET_NAMING_KEYS = new Set(['credentialEnv', 'webhookSecretEnv', 'creden
 
 let compiled: ValidateFunction | undefined;
 
-function readSchema(file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(SPEC_DIR, file), 'utf8')) as Record<string, unknown>;
-}
-
 function validator(): ValidateFunction {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
-  ajv.addVocabulary(['x-expected']);
   // A provider entry's options are the run options of the config file: one definition, referenced.
-  ajv.addSchema(readSchema('config.schema.json'));
-  ajv.addSchema(readSchema('expected-failures.schema.json'));
-  compiled = ajv.compile(readSchema('fleet.schema.json'));
+  compiled = compileSpecSchemas(['config.schema.json', 'expected-failures.schema.json', 'fleet.schema.json'], {
+    allErrors: true,
+    verbose: true,
+    allowUnionTypes: true,
+  });
   return compiled;
 }
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isMap, LineCounter, parseDocument } from 'yaml';
+import { type Document, isMap, type LineCounter } from 'yaml';
 import { UsageError } from '../model/errors.js';
 import type { FleetIdentity } from '../model/fleet-report.js';
 import type { ExpectedFailure } from '../model/waivers.js';
+import { DataFileError, type DataText, readDataFile } from '../util/data-file.js';
 import { isRecord } from '../util/json.js';
 import type { RawRunOptions } from './flags.js';
 import { FLEET_RUN_KEYS, type FleetProblem, validateFleet } from './fleet-schema.js';
@@ -34,7 +34,7 @@ export interface FleetFile {
   identity: FleetIdentity;
 }
 
-type Doc = ReturnType<typeof parseDocument>;
+type Doc = Document;
 
 /** The 1-based line of a pointer's value (or of one of its keys), when the document has it. */
 function lineOf(doc: Doc, counter: LineCounter, problem: FleetProblem): number | undefined {
@@ -57,19 +57,6 @@ function lineOf(doc: Doc, counter: LineCounter, problem: FleetProblem): number |
 function problemsError(label: string, lines: readonly string[]): UsageError {
   const [first = `${label}: is invalid`, ...rest] = lines;
   return new UsageError(first, rest.length > 0 ? rest.join('\n  ') : undefined);
-}
-
-function parse(text: string, label: string): { value: unknown; doc: Doc; counter: LineCounter } {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter: counter });
-  const error = doc.errors[0];
-  if (error) {
-    const pos = counter.linePos(error.pos[0]);
-    throw new UsageError(
-      `${label}:${pos.line}:${pos.col}: invalid YAML: ${error.message.split('\n')[0] ?? 'syntax error'}`,
-    );
-  }
-  return { value: doc.toJS() as unknown, doc, counter };
 }
 
 /** Comma-separated lists become lists in `defaults` and in each provider, so every entry is validated alone. */
@@ -169,15 +156,16 @@ export function fleetIdentity(
  */
 export async function loadFleetFile(path: string, cwd: string): Promise<FleetFile> {
   const absolute = resolve(cwd, path);
-  let text: string;
+  let read: DataText;
   try {
-    text = await readFile(absolute, 'utf8');
+    read = await readDataFile(absolute, { label: `fleet file ${path}`, format: 'yaml' });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new UsageError(`fleet file ${path} not found`);
-    throw new UsageError(`cannot read fleet file ${path} (${code ?? 'error'})`);
+    // Problems inside the file name it as its lines do (`fleet.yaml:3:1: …`); only reading names the fleet file.
+    if (e instanceof DataFileError && (e.kind === 'syntax' || e.kind === 'aliases' || e.kind === 'too-deep'))
+      throw new DataFileError(e.kind, e.message.replace(`fleet file ${path}`, path));
+    throw e;
   }
-  const { value, doc, counter } = parse(text, path);
+  const { value } = read;
   if (!isRecord(value))
     throw new UsageError(
       `${path}: must be a mapping with name and providers (e.g. "name: my-fleet"), found ${
@@ -189,7 +177,7 @@ export async function loadFleetFile(path: string, cwd: string): Promise<FleetFil
   const problems = schemaProblems.length > 0 ? schemaProblems : crossChecks(fleet);
   if (problems.length > 0) {
     const lines = problems.map((p) => {
-      const line = lineOf(doc, counter, p);
+      const line = read.doc && read.lineCounter ? lineOf(read.doc, read.lineCounter, p) : undefined;
       const at = p.pointer === '' ? '' : `${p.pointer} `;
       return `${path}${line === undefined ? '' : `:${line}`}: ${at}${p.reason}`;
     });

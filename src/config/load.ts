@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { readEnvOptions } from './env.js';
 import { locateConfig, readConfigFile } from './file.js';
-import { OPTION_KEYS, type OptionKey, type RunOptionFlags } from './options.js';
+import { ALLOW_OUTSIDE_PATHS_KEY, OPTION_KEYS, type OptionKey, type RunOptionFlags } from './options.js';
 import { toRawOptions } from './values.js';
 import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from './waivers.js';
 
@@ -54,7 +54,9 @@ export async function loadRunSettings<F extends RunOptionFlags>(
 ): Promise<{ options: F; expectedFailures: ExpectedFailure[] }> {
   const location = locateConfig(input.cwd, input.env, input.configPath);
   const file = await readConfigFile(location);
-  const fromFile = file ? toRawOptions(file, input.cwd, dirname(location.path)) : {};
+  const confinement =
+    file?.[ALLOW_OUTSIDE_PATHS_KEY] === true ? undefined : { dir: dirname(location.path), label: location.label };
+  const fromFile = file ? toRawOptions(file, input.cwd, dirname(location.path), confinement) : {};
   const fromEnv = toRawOptions(readEnvOptions(input.env), input.cwd, input.cwd);
   return {
     options: mergeLayers(input.flags, [fromEnv, fromFile]),

@@ -1,4 +1,4 @@
-import { FILE_REPORTER_NAMES, type FileReporterName } from '../report/reporters.js';
+import { FILE_REPORTER_NAMES, type FileReporterName } from '../model/reporter-names.js';
 import type { RawRunOptions, ReportFlags } from './flags.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */
@@ -37,8 +37,11 @@ export const OPTION_KINDS: Readonly<Record<OptionKey, OptionKind>> = {
 
 export const OPTION_KEYS = Object.keys(OPTION_KINDS) as OptionKey[];
 
-/** Every key of a config file: the options, and expectedFailures (config file only: no flag, no variable). */
-export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, 'expectedFailures'];
+/** Config file only: report paths may leave the config file's folder (absolute or ../ paths). */
+export const ALLOW_OUTSIDE_PATHS_KEY = 'allowPathsOutsideConfigDir';
+
+/** Every key of a config file: the options, expectedFailures and the path opt-in (config file only: no flag, no variable). */
+export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, 'expectedFailures', ALLOW_OUTSIDE_PATHS_KEY];
 
 export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_KINDS, key);
 

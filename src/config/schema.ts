@@ -1,14 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { packageRoot } from '../util/package-root.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv, specSchema } from '../util/schema-compiler.js';
 import { type ConfigProblem, explainConfigError } from './explain.js';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-const CONFIG_SCHEMA_PATH = join(packageRoot, 'spec', 'config.schema.json');
 
 /** The parts of a property schema the starter file and the explanations read. */
 export interface PropertySchema {
@@ -27,12 +19,10 @@ let cached: { schema: ConfigSchema; validate: ValidateFunction } | undefined;
 
 function compiled(): { schema: ConfigSchema; validate: ValidateFunction } {
   if (cached) return cached;
-  const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_PATH, 'utf8')) as ConfigSchema;
+  const schema = specSchema('config.schema.json') as ConfigSchema;
   // verbose: errors carry the offending value and schema, so explanations can show both.
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-  addFormats(ajv);
-  ajv.addVocabulary(['x-expected']);
-  cached = { schema, validate: ajv.compile(schema) };
+  const validate = createAjv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(schema);
+  cached = { schema, validate };
   return cached;
 }
 

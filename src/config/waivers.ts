@@ -2,8 +2,9 @@ import { CHECK_IDS, type CheckId } from '../model/check-ids.js';
 import { UsageError } from '../model/errors.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { describeValue } from '../spec/explain.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord } from '../util/json.js';
-import { didYouMean, unknownKeyReason } from './explain.js';
+import { unknownKeyReason } from './explain.js';
 
 /**
  * `expectedFailures` of a config or fleet file (spec/expected-failures.schema.json), read with one clear line per

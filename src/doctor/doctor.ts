@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { createProviderClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
-import { Redactor } from '../util/redact.js';
+import { Redactor, urlSecrets } from '../util/redact.js';
 import { basePathFinding, httpsFinding } from './address.js';
 import { authFinding, credentialFinding, headerSafe } from './auth.js';
 import { frontendFinding, latencyFinding, probeApi, routesFinding } from './http-probes.js';
@@ -19,13 +19,7 @@ const defaultPort = (url: URL): number => (url.port ? Number(url.port) : url.pro
 
 /** Every secret-looking part of the input, masked wherever it could surface in a text. */
 function redactorFor(input: DoctorInput, url: URL): Redactor {
-  return new Redactor([
-    input.credential?.value,
-    url.password,
-    safeDecode(url.password),
-    url.username,
-    safeDecode(url.username),
-  ]);
+  return new Redactor([input.credential?.value, ...urlSecrets(url.href), url.username, safeDecode(url.username)]);
 }
 
 function safeDecode(text: string): string {

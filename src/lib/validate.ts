@@ -1,8 +1,8 @@
-import { schemaSuggestion } from '../config/explain.js';
 import type { Contract } from '../spec/contract.js';
 import type { components } from '../spec/generated/contract-types.js';
 import { precompiledContract } from '../spec/precompiled.js';
 import type { SchemaProblem } from '../spec/types.js';
+import { schemaSuggestion } from '../util/did-you-mean.js';
 
 /** The name of a schema of the contract (`Catalog`, `NormalizedQuote`…): `provcert validate --list`. */
 export type SchemaName = keyof components['schemas'] & string;

@@ -1,14 +1,8 @@
 import ora from 'ora';
+import { hasWidth } from '../util/terminal-mode.js';
 
 /** A stream the status line draws on: a terminal reports its width and emits 'resize'. */
 export type StatusStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-
-/**
- * A terminal that reports no width (some CI pseudo-terminals, `script` sessions) cannot hold a redrawn
- * line: the spinner divides by the width and would clear lines forever.
- */
-export const hasWidth = (stream: { columns?: number }): boolean =>
-  typeof stream.columns === 'number' && stream.columns > 0;
 
 /** The one line at the bottom of a terminal that is redrawn in place (a spinner and what the run is doing). */
 export interface StatusLine {

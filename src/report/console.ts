@@ -1,12 +1,11 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckProgress, CheckResult, RunBeginInfo, RunReport, RunStartInfo } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
-import { createStatusLine, hasWidth, type StatusLine, type StatusStream } from './console-status.js';
+import { createStatusLine, type StatusLine, type StatusStream } from './console-status.js';
 import { checkResultLines, verdictLines, waiverLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
 import { ignoredText } from './webhook-facts.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
 type OutputStream = StatusStream;
 
 /** How a run ended early: the signal that stopped it (SIGINT for Ctrl-C, SIGTERM). */
@@ -35,42 +34,6 @@ export interface ConsoleReporterOptions {
   /** Wall clock for countdowns (injected in tests). */
   now?: () => number;
 }
-
-const isSet = (value: string | undefined): boolean =>
-  value !== undefined && value !== '' && value !== '0' && value !== 'false';
-
-export interface TerminalMode {
-  color: boolean;
-  /** A status line redrawn in place (spinner); otherwise plain lines. */
-  spinner: boolean;
-}
-
-/**
- * The one decision of how live output looks on a stream. Plain (no colour, no spinner) with --no-color,
- * NO_COLOR, CI (unless "0"/"false"), TERM=dumb, or when the stream is not a terminal. FORCE_COLOR forces
- * colour (as in Node itself) but never a spinner; --no-color beats it. A spinner also needs a terminal
- * that reports a positive width.
- */
-export function terminalMode(
-  stream: { isTTY?: boolean; columns?: number },
-  env: Env,
-  options: { noColor?: boolean } = {},
-): TerminalMode {
-  const plain = options.noColor === true || isSet(env['NO_COLOR']) || isSet(env['CI']) || env['TERM'] === 'dumb';
-  const force = env['FORCE_COLOR'];
-  const tty = stream.isTTY === true;
-  const color =
-    options.noColor === true ? false : force !== undefined ? force !== '0' && force !== 'false' : tty && !plain;
-  return { color, spinner: tty && hasWidth(stream) && !plain };
-}
-
-/** terminalMode's colour decision (for outputs without a status line: replay, report). */
-export const shouldUseColor = (stream: { isTTY?: boolean }, env: Env, options: { noColor?: boolean } = {}): boolean =>
-  terminalMode(stream, env, options).color;
-
-/** terminalMode's spinner decision. */
-export const shouldBeInteractive = (stream: { isTTY?: boolean; columns?: number }, env: Env): boolean =>
-  terminalMode(stream, env).spinner;
 
 /** Provider text printed raw could rewrite the screen or hide a failure with escape sequences. */
 const terminalSafe = (text: string): string => sanitizeTerminalText(text);

@@ -1,6 +1,7 @@
 import type { FleetReport } from '../model/fleet-report.js';
 import type { RunReport } from '../model/report.js';
 import { Redactor } from '../util/redact.js';
+import { jsonTerminalSafe } from '../util/terminal.js';
 import {
   checkEndLines,
   checkStartLine,
@@ -93,7 +94,8 @@ export async function openEventStream(target: string, io: EventStreamIo): Promis
     if (stopped) return;
     const { type, ...fields } = body;
     const line = { type, time: now().toISOString(), seq: ++seq, ...(provider ? { provider } : {}), ...fields };
-    sink.write(`${JSON.stringify(redactor ? redactor.deep(line) : line)}\n`);
+    // One line per event: U+2028/U+2029 and U+0085 would split it for some readers; bidi controls mislead.
+    sink.write(`${jsonTerminalSafe(JSON.stringify(redactor ? redactor.deep(line) : line))}\n`);
   };
 
   return {

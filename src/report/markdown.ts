@@ -47,7 +47,8 @@ export const mdParagraph = (text: string): string =>
 /** A fenced block whose fence is longer than any backtick run inside, so content cannot close it. */
 export function mdCodeBlock(raw: string, lang = ''): string {
   const content = stripControl(raw);
-  const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 0;
+  for (const run of content.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${lang}\n${content}\n${fence}`;
 }

@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { resolve } from 'node:path';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../model/errors.js';
+import { DataFileError, parseDataText } from '../util/data-file.js';
 import { isRecord } from '../util/json.js';
-import { packageRoot } from '../util/package-root.js';
+import { compileSpecSchemas } from '../util/schema-compiler.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** The one report version this provcert writes and reads. */
 const READ_VERSION = 1;
@@ -82,8 +78,6 @@ async function readBounded(file: string, max: number): Promise<Buffer | 'too-lar
   }
 }
 
-const schemaAt = (name: string): object => JSON.parse(readFileSync(join(packageRoot, 'spec', name), 'utf8')) as object;
-
 /** "/checks/0/status must be equal to one of the allowed values", the file's own text escaped, on one line. */
 function explain(error: ErrorObject): string {
   const where = error.instancePath || 'the top level';
@@ -107,11 +101,7 @@ export function reportFileReader<T>(kind: ReportFileKind): {
   let compiled: ValidateFunction | undefined;
   const validator = (): ValidateFunction => {
     if (compiled) return compiled;
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    addFormats(ajv);
-    const documents = kind.schemas.map(schemaAt);
-    for (const referenced of documents.slice(0, -1)) ajv.addSchema(referenced);
-    compiled = ajv.compile(documents.at(-1) ?? {});
+    compiled = compileSpecSchemas(kind.schemas, { allErrors: false, strict: false });
     return compiled;
   };
 
@@ -153,10 +143,14 @@ export function reportFileReader<T>(kind: ReportFileKind): {
       throw new UsageError(`${shown} nests deeper than ${MAX_REPORT_DEPTH} levels; no ${kind.what} does`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
+      // The shared parser (duplicate keys, __proto__, one-line syntax errors); size and depth are bounded above.
+      ({ value: parsed } = parseDataText(text, { label: shown, format: 'json', maxDepth: MAX_REPORT_DEPTH }));
+    } catch (e) {
+      if (e instanceof DataFileError && (e.kind === 'syntax' || e.kind === 'binary'))
+        throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
+      throw e;
     }
+    if (parsed === undefined) throw new UsageError(`${shown} is empty; expected ${kind.expected}`);
     return { report: parse(parsed, shown), digest: createHash('sha256').update(bytes).digest('hex') };
   };
 

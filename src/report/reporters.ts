@@ -1,4 +1,12 @@
 import type { RunReport } from '../model/report.js';
+import {
+  DEFAULT_REPORT_FILES,
+  FILE_REPORTER_NAMES,
+  type FileReporterName,
+  isReporterName,
+  REPORTER_NAMES,
+  type ReporterName,
+} from '../model/reporter-names.js';
 import { renderGithubAnnotations } from './github.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
@@ -23,32 +31,21 @@ interface Reporter {
  */
 export const REPORTERS = {
   console: {},
-  json: { defaultFile: 'provcert-report.json', render: renderJson },
-  junit: { defaultFile: 'provcert-junit.xml', render: renderJUnit },
-  markdown: { defaultFile: 'provcert-report.md', render: renderMarkdown },
-  html: { defaultFile: 'provcert-report.html', render: renderHtml },
+  json: { defaultFile: DEFAULT_REPORT_FILES.json, render: renderJson },
+  junit: { defaultFile: DEFAULT_REPORT_FILES.junit, render: renderJUnit },
+  markdown: { defaultFile: DEFAULT_REPORT_FILES.markdown, render: renderMarkdown },
+  html: { defaultFile: DEFAULT_REPORT_FILES.html, render: renderHtml },
   github: { render: renderGithubAnnotations },
-} as const satisfies Record<string, Reporter>;
+} as const satisfies Record<ReporterName, Reporter>;
 
 type Table = typeof REPORTERS;
-export type ReporterName = keyof Table;
-/** Reporters that write a file: json, junit, markdown, html. */
-export type FileReporterName = {
-  [K in ReporterName]: Table[K] extends { defaultFile: string } ? K : never;
-}[ReporterName];
 /** Reporters that render a finished report: all but the live console. */
 export type RenderingReporterName = {
   [K in ReporterName]: Table[K] extends { render: unknown } ? K : never;
 }[ReporterName];
 
-export const REPORTER_NAMES = Object.keys(REPORTERS) as ReporterName[];
-
-export const FILE_REPORTER_NAMES = REPORTER_NAMES.filter(
-  (name): name is FileReporterName => 'defaultFile' in REPORTERS[name],
-);
-
 export const RENDERING_REPORTER_NAMES = REPORTER_NAMES.filter(
   (name): name is RenderingReporterName => 'render' in REPORTERS[name],
 );
 
-export const isReporterName = (name: string): name is ReporterName => Object.hasOwn(REPORTERS, name);
+export { FILE_REPORTER_NAMES, type FileReporterName, isReporterName, REPORTER_NAMES, type ReporterName };

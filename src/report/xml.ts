@@ -1,3 +1,5 @@
+import { sanitizeTerminalText } from '../util/terminal.js';
+
 /**
  * XML 1.0 text: characters the format forbids (most C0 controls, lone surrogates, U+FFFE/U+FFFF)
  * are dropped, because one stray byte from a provider would make the whole file unreadable to CI.
@@ -7,9 +9,15 @@ const FORBIDDEN_XML_CHARS =
 
 const stripXmlForbidden = (text: string): string => text.replace(FORBIDDEN_XML_CHARS, '');
 
-/** Element content. `>` is escaped too, so a provider's `]]>` stays harmless text. */
+/**
+ * Element content. Controls, C1 and bidi characters are shown escaped (`\u202e`) as in every format, never
+ * interpreted by a CI page; `>` is escaped too, so a provider's `]]>` stays harmless text.
+ */
 export function xmlEscape(text: string): string {
-  return stripXmlForbidden(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripXmlForbidden(sanitizeTerminalText(text))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** Attribute values: quotes escaped, line breaks and tabs kept (parsers normalise raw ones to spaces). */

@@ -6,7 +6,7 @@ import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
 import type { Contract } from '../spec/contract.js';
 import { toolVersion } from '../util/package-root.js';
-import { Redactor } from '../util/redact.js';
+import { Redactor, urlSecrets } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { inboxFor } from './fleet-inbox.js';
 import { type RunDeps, runCertification } from './run.js';
@@ -54,7 +54,9 @@ const firstLine = (e: unknown): string => (e instanceof Error ? e.message : Stri
 
 /** Every credential and webhook secret of the fleet: one provider's report may not show another's secret. */
 function fleetRedactor(members: readonly FleetMember[]): Redactor {
-  return new Redactor(members.flatMap((m) => (m.run ? [m.run.credential, m.run.webhookSecret] : [])));
+  return new Redactor(
+    members.flatMap((m) => [...urlSecrets(m.baseUrl), ...(m.run ? [m.run.credential, m.run.webhookSecret] : [])]),
+  );
 }
 
 async function certifyMember(

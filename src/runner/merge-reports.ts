@@ -3,7 +3,7 @@ import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js'
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunReport } from '../model/report.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
-import { shardOf } from './shard.js';
+import { MAX_SHARDS, shardOf } from './shard.js';
 import { evaluateWaivers, utcDate } from './waivers.js';
 
 type Shard = { index: number; total: number };
@@ -46,6 +46,14 @@ function checkCompatible(reports: readonly FleetReport[]): Shard[] {
       );
   }
   const shards = reports.flatMap(shardsOf);
+  // A report's own numbers are not trusted: a total of 2e9 would size every list after it.
+  const outOfRange = shards.find(
+    (s) => !Number.isSafeInteger(s.total) || s.total < 1 || s.total > MAX_SHARDS || s.index < 1 || s.index > s.total,
+  );
+  if (outOfRange)
+    throw new UsageError(
+      `shard ${shardName(outOfRange)} is not a shard batch writes: a fleet is split into 1 to ${MAX_SHARDS} shards, numbered from 1`,
+    );
   const totals = [...new Set(shards.map((s) => s.total))];
   if (totals.length > 1)
     throw new UsageError(

@@ -6,6 +6,9 @@ export interface Shard {
   total: number;
 }
 
+/** The most shards a fleet is split into: `batch --shard i/n` and merge-reports both hold to it. */
+export const MAX_SHARDS = 1000;
+
 /**
  * The shard (1-based) a provider belongs to among `total`. It depends only on the slug and the total, so a
  * provider stays in its shard when others are added or removed, and every shard computes the same split.

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
+import { readDataFile } from '../util/data-file.js';
+import { compileSpecSchemas, specSchema } from '../util/schema-compiler.js';
 import { SLUG_PATTERN } from './core-routes/registration.js';
 import { type IngestLimits, LIMIT_NAMES, limitFlag } from './limits.js';
 
@@ -54,6 +55,9 @@ export interface RawServeOptions {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The settings spec/serve-config.schema.json describes, for messages. */
+const SERVE_KEYS = (specSchema('serve-config.schema.json')['properties'] ?? {}) as Record<string, unknown>;
+
 function port(value: unknown, where: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535)
@@ -74,39 +78,32 @@ function envName(value: unknown, where: string): string {
 }
 
 async function readConfigFile(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read --config ${path} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (e) {
-    throw new UsageError(`--config ${path} is not valid YAML/JSON: ${(e as Error).message.split('\n')[0] ?? ''}`);
-  }
+  const label = `--config ${path}`;
+  const { value: doc } = await readDataFile(path, { label, format: 'yaml' });
   if (doc === null || doc === undefined) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc))
-    throw new UsageError(`--config ${path} must hold a mapping of settings`);
-  const known = new Set([
-    'port',
-    'host',
-    'dataDir',
-    'local',
-    'webhookSecretEnv',
-    'adminTokenEnv',
-    'credentialDir',
-    ...LIMIT_NAMES,
-    'providers',
-    'expectedFailures',
-  ]);
-  const unknown = Object.keys(doc).filter((k) => !known.has(k));
-  if (unknown.length > 0)
-    throw new UsageError(
-      `--config ${path}: unknown setting ${unknown.join(', ')} (known: ${[...known].join(', ')}); secrets belong in the environment`,
-    );
+  const validate = (serveSchema ??= compileSpecSchemas(['serve-config.schema.json'], {
+    allErrors: true,
+    verbose: true,
+  }));
+  if (!validate(doc)) throw new UsageError(`${label}: ${explainServeError(validate.errors?.[0])}`);
   return doc as Record<string, unknown>;
+}
+
+let serveSchema: ValidateFunction | undefined;
+
+/** One line for the first problem: the key path and what it must be, never the value (it may be a secret). */
+function explainServeError(error: ErrorObject | undefined): string {
+  if (!error) return 'is invalid';
+  const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'the file';
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties') {
+    const key = String(params['additionalProperty']);
+    const known = error.instancePath === '' ? Object.keys(SERVE_KEYS).join(', ') : 'slug, webhookSecretEnv';
+    return `unknown setting ${key}${where === 'the file' ? '' : ` in ${where}`} (known: ${known}); secrets belong in the environment`;
+  }
+  if (error.keyword === 'type' && error.instancePath === '') return 'must hold a mapping of settings';
+  const expected = (error.parentSchema as Record<string, unknown> | undefined)?.['x-expected'];
+  return `${where} ${typeof expected === 'string' ? `must be ${expected}` : (error.message ?? 'is invalid')}`;
 }
 
 /** Flags > config file > defaults. Every problem is a UsageError naming the flag or setting. */

@@ -3,6 +3,7 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../model/errors.js';
 import type { Contract } from '../spec/contract.js';
+import { Redactor } from '../util/redact.js';
 import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
 import { createCoreRoutes } from './core-routes/routes.js';
@@ -57,6 +58,22 @@ async function serverSecret(
   return { secret, origin: 'generated' };
 }
 
+/**
+ * The server's log with every secret it holds masked: a verified event may carry one (an echoing provider), and a
+ * base URL may carry a password. The secrets are the ones handed out so far; the masker is rebuilt when one is new.
+ */
+function maskedLog(log: (line: string) => void, secrets: Set<string>): (line: string) => void {
+  let redactor = new Redactor([...secrets]);
+  let known = secrets.size;
+  return (line) => {
+    if (secrets.size !== known) {
+      redactor = new Redactor([...secrets]);
+      known = secrets.size;
+    }
+    log(redactor.text(line));
+  };
+}
+
 /** `provcert serve`: the webhook receiver plus the bearer-protected core routes, on one node:http server. */
 export async function startServe(settings: ServeSettings, deps: ServeDeps): Promise<RunningServe> {
   await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
@@ -77,6 +94,14 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     configured.set(p.slug, own);
   }
   const adminToken = deps.env[settings.adminTokenEnv] || undefined;
+  const secrets = new Set([shared.secret, ...configured.values(), ...(adminToken ? [adminToken] : [])]);
+  const log = deps.log ? maskedLog(deps.log, secrets) : undefined;
+  /** The secret that verifies a slug's webhooks; the log masks it from its first use on. */
+  const secretFor = (slug: string): string | undefined => {
+    const secret = registry.get(slug)?.webhookSecret ?? configured.get(slug);
+    if (secret !== undefined) secrets.add(secret);
+    return secret;
+  };
 
   let core: CoreServer | undefined;
   const routes = createCoreRoutes({
@@ -92,7 +117,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     configuredSlugs: () => [...configured.keys()],
     env: deps.env,
     credentialDir: settings.credentialDir,
-    log: deps.log,
+    log,
   });
   core = await startCoreServer({
     host: settings.host,
@@ -100,9 +125,9 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     dataDir: settings.dataDir,
     contract: deps.contract,
     // A registered provider's own secret always wins: the shared secret verifies configured slugs only.
-    secretFor: (slug) => registry.get(slug)?.webhookSecret ?? configured.get(slug),
+    secretFor,
     limits: settings.limits,
-    ...(deps.log ? { log: deps.log } : {}),
+    ...(log ? { log } : {}),
     portFlag: '--port',
     routes: [...routes, ...(deps.mount ?? [])],
   });

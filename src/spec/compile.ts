@@ -1,15 +1,13 @@
-import { _, Ajv2020, Name, type Options } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { _, type Ajv2020, Name, type Options } from 'ajv/dist/2020.js';
 import { err, ok, type Result } from '../util/result.js';
+import { createAjv } from '../util/schema-compiler.js';
 import type { Contract } from './contract.js';
 import { type ContractValidator, contractFromData } from './contract-from-data.js';
+import { capCollectedErrors } from './error-cap.js';
 import { contractFormats } from './formats.js';
 import { buildContractModel, CONTRACT_ID, type ContractModel } from './model.js';
 import type { SpecError } from './types.js';
 import { WARNING_KEYWORDS, warningKeywords } from './warnings.js';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 /** OpenAPI 3.1 adds these to JSON Schema; ajv must know them to stay strict about everything else. */
 const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
@@ -28,9 +26,11 @@ export function createContractAjv(
   standalone = false,
 ): Result<Ajv2020, SpecError> {
   const options: Options = { allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false };
-  if (standalone) options.code = { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_IMPORT)}` };
-  const ajv = new Ajv2020(options);
-  addFormats(ajv);
+  // Standalone code is written from ajv's unprocessed source: generate.ts applies capCollectedErrors itself.
+  options.code = standalone
+    ? { source: true, esm: true, lines: true, formats: _`${new Name(FORMATS_IMPORT)}` }
+    : { process: (code: string) => capCollectedErrors(code) };
+  const ajv = createAjv(options);
   for (const [name, format] of Object.entries(contractFormats)) ajv.addFormat(name, format);
   for (const keyword of warningKeywords) ajv.addKeyword(keyword);
   const warningNames = new Set<string>(WARNING_KEYWORDS);

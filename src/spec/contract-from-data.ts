@@ -1,12 +1,13 @@
 import type { ErrorObject } from 'ajv';
 import type { Contract } from './contract.js';
+import type { CountedErrors } from './error-cap.js';
 import { explainErrors } from './explain.js';
 import type { ContractData } from './model.js';
 import type { ValidationResult } from './types.js';
 import { beginWarnings, NO_PROBLEMS, takeWarnings } from './warning-hooks.js';
 
 /** A compiled validator: compiled by ajv at run time, or generated standalone code imported from the build. */
-export interface ContractValidator {
+export interface ContractValidator extends CountedErrors {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
 }
@@ -41,7 +42,11 @@ export function contractFromData(
   const check = (validate: ContractValidator, value: unknown): ValidationResult => {
     beginWarnings();
     const valid = validate(value) === true;
-    return { valid, problems: valid ? NO_PROBLEMS : explainErrors(validate.errors ?? []), warnings: takeWarnings() };
+    return {
+      valid,
+      problems: valid ? NO_PROBLEMS : explainErrors(validate.errors ?? [], validate.errorCount),
+      warnings: takeWarnings(),
+    };
   };
   const run = (id: string, value: unknown): ValidationResult => check(validatorOf(id), value);
 

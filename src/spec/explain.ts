@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { MAX_COUNTED_ERRORS } from './error-cap.js';
 import { ISO_TIMESTAMP_FORMAT } from './timestamp.js';
 import type { SchemaProblem } from './types.js';
 
@@ -18,7 +19,10 @@ export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return type;
   if (type === 'object') return 'object {…}';
   if (type === 'array') return `array of ${(value as unknown[]).length}`;
-  const json = JSON.stringify(value);
+  // Not JSON values, but a library caller can pass them: named, never stringified (BigInt would throw).
+  if (type === 'bigint' || type === 'symbol' || type === 'function') return type;
+  // Cut before quoting: a hostile 10 MB string is explained in constant time.
+  const json = JSON.stringify(typeof value === 'string' && value.length > 80 ? value.slice(0, 80) : value);
   return `${type} ${json.length > 60 ? `${json.slice(0, 57)}…"` : json}`;
 }
 
@@ -53,11 +57,22 @@ function explainOne(e: ErrorObject): SchemaProblem {
   return { pointer, rule: e.keyword, text };
 }
 
+/** `… and 19,990 more problems`; `atLeast` when the validator stopped counting (error-cap.ts). */
+export const moreProblems = (count: number, atLeast = false): string =>
+  `… and ${atLeast ? 'at least ' : ''}${count.toLocaleString('en-US')} more problem${count === 1 ? '' : 's'}${atLeast ? ` (counting stops at ${MAX_COUNTED_ERRORS.toLocaleString('en-US')})` : ''}`;
+
 /**
  * Turn ajv errors into one line per problem. Errors of combinators (anyOf/oneOf) are dropped when a
  * more specific error at the same place explains it; duplicates are removed; the list is capped.
+ * `total` is how many errors the validator found when it kept only some (error-cap.ts): the ones it did
+ * not keep are counted in the last line. Linear in the number of errors.
  */
-export function explainErrors(errors: readonly ErrorObject[], max = MAX_PROBLEMS): SchemaProblem[] {
+export function explainErrors(
+  errors: readonly ErrorObject[],
+  total: number = errors.length,
+  max = MAX_PROBLEMS,
+): SchemaProblem[] {
+  const notKept = Math.max(0, total - errors.length);
   const specific = errors.filter((e) => !['anyOf', 'oneOf', 'allOf', 'if', 'not'].includes(e.keyword));
   const chosen = specific.length > 0 ? specific : errors;
   const seen = new Set<string>();
@@ -68,9 +83,10 @@ export function explainErrors(errors: readonly ErrorObject[], max = MAX_PROBLEMS
     seen.add(p.text);
     problems.push(p);
   }
-  if (problems.length <= max) return problems;
+  const more = Math.max(0, problems.length - max) + notKept;
+  if (more === 0) return problems;
   const shown = problems.slice(0, max);
-  shown.push({ pointer: '', rule: 'more', text: `… and ${problems.length - max} more problems` });
+  shown.push({ pointer: '', rule: 'more', text: moreProblems(more, total >= MAX_COUNTED_ERRORS) });
   return shown;
 }
 

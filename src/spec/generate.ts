@@ -4,6 +4,7 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { err, ok, type Result } from '../util/result.js';
 import { readBundledSpec } from './bundle.js';
 import { createContractAjv, FORMATS_IMPORT } from './compile.js';
+import { capCollectedErrors } from './error-cap.js';
 import { buildContractModel } from './model.js';
 import { sha256 } from './spec-hash.js';
 import type { SpecError } from './types.js';
@@ -64,7 +65,7 @@ export async function generateValidatorModule(specPath: string): Promise<Result<
       ajv.addSchema(schema, id);
       exports[id] = id;
     }
-    standalone = standaloneCode(ajv, exports).replace(/^"use strict";\n?/, '');
+    standalone = capCollectedErrors(standaloneCode(ajv, exports).replace(/^"use strict";\n?/, ''));
   } catch (e) {
     return err({ kind: 'bad-schema', message: `${path}: a schema cannot be compiled: ${(e as Error).message}` });
   }

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { UsageError } from '../model/errors.js';
 import { packageRoot } from '../util/package-root.js';
 import { err, ok, type Result } from '../util/result.js';
+import { createAjv } from '../util/schema-compiler.js';
 import { readYamlFile } from './yaml-file.js';
 
 /**
@@ -82,8 +83,7 @@ let validatorPromise: Promise<Validator> | undefined;
 /** The schema compiles once per process. */
 function validator(): Promise<Validator> {
   validatorPromise ??= readFile(REQUIREMENTS_SCHEMA_PATH, 'utf8').then((text) => {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
-    return ajv.compile(JSON.parse(text) as object) as Validator;
+    return createAjv({ allErrors: true, strictRequired: false }).compile(JSON.parse(text) as object) as Validator;
   });
   return validatorPromise;
 }

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { DataFileError, readDataFile } from '../util/data-file.js';
 import { err, ok, type Result } from '../util/result.js';
 
 /** Why a YAML (or JSON) file could not be read; the message names the file as `label` and `path`. */
@@ -8,27 +7,27 @@ export interface YamlFileError {
   message: string;
 }
 
-/** Read and parse a YAML/JSON file; every failure is a value naming the file ("spec file …", "requirements catalog …"). */
+/**
+ * Read and parse a YAML/JSON file through the one data-file reader (size, alias and depth limits); every
+ * failure is a value naming the file ("spec file …", "requirements catalog …").
+ */
 export async function readYamlFile(
   path: string,
   label: string,
   formats = 'YAML',
 ): Promise<Result<unknown, YamlFileError>> {
-  let text: string;
+  const named = `${label} ${path}`;
   try {
-    text = await readFile(path, 'utf8');
+    return ok((await readDataFile(path, { label: named, format: 'yaml' })).value);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? err({ kind: 'not-found', message: `${label} not found: ${path}` })
-      : err({ kind: 'unreadable', message: `cannot read ${label} ${path} (${code ?? 'error'})` });
-  }
-  try {
-    return ok(parse(text, { maxAliasCount: 1000 }) as unknown);
-  } catch (e) {
-    return err({
-      kind: 'not-yaml',
-      message: `${label} ${path} is not valid ${formats}: ${(e as Error).message.split('\n')[0]}`,
-    });
+    if (!(e instanceof DataFileError)) throw e;
+    if (e.kind === 'not-found') return err({ kind: 'not-found', message: `${label} not found: ${path}` });
+    if (e.kind === 'unreadable' || e.kind === 'directory' || e.kind === 'too-large' || e.kind === 'binary')
+      return err({ kind: 'unreadable', message: e.message });
+    const why = e.message
+      .slice(named.length)
+      .replace(/^:(\d+):(\d+): invalid YAML: /, 'line $1, column $2: ')
+      .replace(/^:? /, '');
+    return err({ kind: 'not-yaml', message: `${named} is not valid ${formats}: ${why}` });
   }
 }

@@ -1,6 +1,7 @@
 import { API_KEY_HEADER, COMPAT_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../model/contract-constants.js';
 import { LiteralPattern } from './literal-pattern.js';
-import { addSecretForms } from './secret-forms.js';
+import { addSecretForms, addSkeletonForms } from './secret-forms.js';
+import { skeletonOf } from './skeleton.js';
 
 /** What a masked value is replaced with. */
 export const MASK = '****';
@@ -51,28 +52,67 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** Where in a text the skeleton pattern matched, as ranges of the original text, merged and in order. */
+function skeletonRanges(text: string, pattern: RegExp): [number, number][] {
+  const { text: skeleton, from, to } = skeletonOf(text, true);
+  const ranges: [number, number][] = [];
+  if (!from || !to) return ranges;
+  for (const match of skeleton.matchAll(pattern)) {
+    const start = from[match.index] ?? 0;
+    const end = to[match.index + match[0].length - 1] ?? start;
+    const last = ranges.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else ranges.push([start, end]);
+  }
+  return ranges;
+}
+
+/** `text` with every range whose skeleton matches `pattern` masked; `text` itself (cheaply) when none does. */
+function maskSkeletonMatches(text: string, pattern: RegExp): string {
+  if (text.length < 8 || skeletonOf(text).text.search(pattern) < 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of skeletonRanges(text, pattern)) {
+    out += text.slice(at, start) + MASK;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
 /**
- * The one masker. It knows every secret in play (credential, webhook secret(s), admin token) and
- * replaces, in any string, the raw value, its JSON-escaped, URL-encoded, base64/base64url (any
- * alignment) and hex forms, and any piece long enough to identify it. The forms are compiled once into
- * one regex, so each string costs one pass. Secrets shorter than 4 characters are not searched for.
+ * The one masker. It knows every secret in play (credential, webhook secret(s), admin token, a base URL's
+ * password) and replaces, in any string, the raw value, its JSON-escaped, URL-encoded, base64/base64url (any
+ * alignment) and hex forms, and any piece long enough to identify it: one regex of literal forms, one pass.
+ * Then it normalizes before it matches: in the skeleton of the text (skeleton.ts: escapes of every kind
+ * decoded, separators, line breaks and zero-width characters dropped, case folded) it looks for the skeleton
+ * of each whole secret, hex and base64, and masks the original text they came from. Both patterns are
+ * compiled once per Redactor; the second pass maps positions only when it found something.
+ * Secrets shorter than 4 characters are not searched for.
  */
 export class Redactor {
   private readonly pattern: RegExp | undefined;
+  private readonly skeletonPattern: RegExp | undefined;
 
   constructor(secrets: readonly (string | undefined)[]) {
     const pattern = new LiteralPattern();
+    const skeletons = new LiteralPattern();
     for (const secret of new Set(secrets)) {
       if (typeof secret !== 'string') continue;
       addSecretForms(pattern, secret);
+      addSkeletonForms(skeletons, secret);
       // A secret read with stray whitespace is often sent trimmed.
       if (secret.trim() !== secret) addSecretForms(pattern, secret.trim());
     }
     this.pattern = pattern.compile();
+    this.skeletonPattern = skeletons.compile();
   }
 
   text(value: string): string {
-    return this.pattern ? value.replace(this.pattern, MASK) : value;
+    // The skeleton first: masking pieces first would cut a secret split across lines into unrecognisable halves.
+    const normalized = this.skeletonPattern ? maskSkeletonMatches(value, this.skeletonPattern) : value;
+    const masked = this.pattern ? normalized.replace(this.pattern, MASK) : normalized;
+    // Any URL's password, known or not: `https://user:****@host`.
+    return masked.includes('@') ? masked.replace(URL_PASSWORD, `$1${MASK}@`) : masked;
   }
 
   /** Header values masked by name, then every other value searched for secrets. */
@@ -103,6 +143,31 @@ export class Redactor {
       out[this.text(key)] = this.walk(shown, depth + 1, key === 'headers');
     }
     return out;
+  }
+}
+
+/** `scheme://user:password@`: the password of a URL's userinfo, wherever a URL appears in a text. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^/\s@]+@/gi;
+
+const safeDecode = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * The password of a URL's userinfo, as written and decoded: secrets for a Redactor, so that every form of it is
+ * masked wherever the URL's parts surface (the URL itself is masked by `text` whatever the secrets).
+ */
+export function urlSecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const { password } = new URL(url);
+    return password ? [password, safeDecode(password)] : [];
+  } catch {
+    return [];
   }
 }
 

@@ -1,4 +1,5 @@
 import type { LiteralPattern } from './literal-pattern.js';
+import { skeletonOf } from './skeleton.js';
 
 /** Shorter secrets would mask ordinary words everywhere; they are not searched for at all. */
 const MIN_SECRET_LENGTH = 4;
@@ -81,3 +82,19 @@ export function addSecretForms(pattern: LiteralPattern, secret: string): void {
  * "wrong-credential", so it does not identify the secret. Random keys always have digits or mixed case.
  */
 const looksLikeWords = (piece: string): boolean => /^[a-z\s._-]*$/.test(piece) || /^[A-Z\s._-]*$/.test(piece);
+
+/** A skeleton form shorter than this is not searched for: it would match ordinary text. */
+const MIN_SKELETON = 8;
+
+/**
+ * Adds to `pattern` the skeletons (skeleton.ts) of the secret, its hex and its base64 in every alignment, whole:
+ * what is left of them once any encoding, separator, line break, zero-width character or case is undone.
+ * Matched against the skeleton of a text, they catch `\u0073…`, `%73%6b…`, `&#115;…`, `73:6b:…`, base64
+ * wrapped across lines and a secret split across lines or upper-cased. Pieces are not: lowercased and without
+ * separators, a piece of "test-credential-7f3a" would read like the words of any text.
+ */
+export function addSkeletonForms(pattern: LiteralPattern, secret: string): void {
+  if (secret.length < MIN_LENGTH_FOR_FORMS) return;
+  const forms = [secret, ...hexForms(secret), ...base64Forms(secret)].map((form) => skeletonOf(form).text);
+  for (const form of unique(forms)) if (form.length >= MIN_SKELETON) pattern.add(form);
+}

@@ -21,7 +21,9 @@ const props = (): Record<string, Prop> => configSchema().properties as Record<st
 
 describe('spec/config.schema.json stays in step with the code', () => {
   it('describes exactly the run options and report flags, and expectedFailures (config file only)', () => {
-    expect(Object.keys(props()).sort()).toEqual([...OPTION_KEYS, 'expectedFailures'].sort());
+    expect(Object.keys(props()).sort()).toEqual(
+      [...OPTION_KEYS, 'expectedFailures', 'allowPathsOutsideConfigDir'].sort(),
+    );
   });
 
   it('every key is a flag of `provcert run`', () => {

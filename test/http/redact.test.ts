@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, maskHeaders, Redactor, TOO_DEEP } from '../../src/util/redact.js';
+import { MASK, maskHeaders, Redactor, TOO_DEEP, urlSecrets } from '../../src/util/redact.js';
+import { skeletonOf } from '../../src/util/skeleton.js';
 import { secretEncodings } from '../support/hostile-provider.js';
 
 const CREDENTIAL = 'sk_live_9f8e7d6c5b4a3f2e1d0c';
@@ -15,8 +16,10 @@ describe('Redactor: every form of every secret is masked', () => {
     expect(masked).toContain(MASK);
     for (const leak of Object.values(secretEncodings(secret))) expect(masked).not.toContain(leak);
     // Only the secret goes: a few encoded characters mixing in its neighbours' bits may stay.
-    expect(masked).toMatch(/^before ?.{0,3}\*/);
-    expect(masked).toMatch(/\*.{0,3} ?after$/);
+    expect(masked).toMatch(/^before ?.{0,3}\*/s);
+    expect(masked).toMatch(/\*.{0,5} ?after$/s);
+    // Nothing of it is left to read once the encodings are undone either.
+    expect(skeletonOf(masked).text).not.toContain(skeletonOf(secret).text);
   });
 
   it.each([
@@ -70,5 +73,17 @@ describe('Redactor: every form of every secret is masked', () => {
       n: 3,
     });
     expect(JSON.stringify(masked)).toContain(TOO_DEEP);
+  });
+
+  it("masks a base URL's password: in the URL whatever the secrets, and every form of it once it is known", () => {
+    const baseUrl = 'https://shop:p%40ss-w0rd-91c4e2@provider.example/api';
+    const masker = new Redactor(urlSecrets(baseUrl));
+    expect(new Redactor([]).text(`GET ${baseUrl}/catalog`)).toBe(
+      `GET https://shop:${MASK}@provider.example/api/catalog`,
+    );
+    expect(masker.text('echo p@ss-w0rd-91c4e2')).toBe(`echo ${MASK}`);
+    expect(masker.text(`echo ${Buffer.from('p@ss-w0rd-91c4e2').toString('hex')}`)).toBe(`echo ${MASK}`);
+    expect(urlSecrets('https://provider.example/api')).toEqual([]);
+    expect(urlSecrets('not a url')).toEqual([]);
   });
 });

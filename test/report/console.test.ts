@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import { createConsoleReporter, shouldBeInteractive, shouldUseColor, terminalMode } from '../../src/report/console.js';
+import { createConsoleReporter } from '../../src/report/console.js';
+import { shouldBeInteractive, shouldUseColor, terminalMode } from '../../src/util/terminal-mode.js';
 import { CANARY, failingReport, passingReport } from './sample-reports.js';
 
 class Capture extends Writable {

@@ -99,11 +99,11 @@ describe('renderJUnit', () => {
     });
   });
 
-  it('escapes hostile text so it survives parsing unchanged, minus forbidden control characters', () => {
+  it('escapes hostile text so it survives parsing unchanged, control characters shown escaped as in every format', () => {
     const xml = renderJUnit(failingReport());
     const failure = onlyChild(caseById(onlyChild(parseXml(xml), 'testsuite'), 'quote-math'), 'failure');
     expect(failure.text).toContain(HOSTILE);
-    expect(failure.text).toContain('control characters[2J are dropped');
+    expect(failure.text).toContain('control characters\\x1b[2J\\x07 are dropped');
     expect(xml).not.toContain(INJECTED_SCRIPT);
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
     expect(xml).not.toContain(CANARY);
@@ -122,14 +122,16 @@ describe('renderJUnit', () => {
   it.each([
     ['a & b < c > d "e"', 'a &amp; b &lt; c &gt; d "e"'],
     [']]>', ']]&gt;'],
-    ['bell\u0007 nul\u0000 esc\u001b ok\ttab', 'bell nul esc ok\ttab'],
+    ['bell\u0007 nul\u0000 esc\u001b ok\ttab', 'bell\\x07 nul\\x00 esc\\x1b ok\ttab'],
+    ['rlo\u202e nel\u0085 csi\u009b ls\u2028', 'rlo\\u202e nel\\x85 csi\\x9b ls\\u2028'],
     ['lone \uD800 surrogate, pair 😀', 'lone  surrogate, pair 😀'],
   ])('xmlEscape(%j)', (input, expected) => {
     expect(xmlEscape(input)).toBe(expected);
   });
 
-  it('keeps line breaks in attributes as character references', () => {
-    expect(xmlAttr('a\nb\r\tc "d" \'e\' <f>')).toBe('a&#10;b&#13;&#9;c &quot;d&quot; &apos;e&apos; &lt;f&gt;');
+  it('keeps line breaks in attributes as character references (a lone CR is shown escaped, as everywhere)', () => {
+    expect(xmlAttr('a\nb\r\tc "d" \'e\' <f>')).toBe('a&#10;b\\x0d&#9;c &quot;d&quot; &apos;e&apos; &lt;f&gt;');
+    expect(xmlAttr('a\r\nb')).toBe('a&#10;b');
     expect(parseXml(`<x m="${xmlAttr('a\nb')}"/>`).attributes['m']).toBe('a\nb');
   });
 

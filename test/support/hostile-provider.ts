@@ -20,8 +20,39 @@ export function secretEncodings(secret: string): Record<string, string> {
     'hex lowercase': hex,
     'hex uppercase': hex.toUpperCase(),
     'long substring': secret.slice(1, 1 + Math.ceil(secret.length * 0.6)),
+    ...normalizedEncodings(secret),
   };
 }
+
+const every = (secret: string, encode: (unit: string) => string): string => [...secret].map(encode).join('');
+const code = (unit: string, radix: number, pad = 0): string =>
+  (unit.codePointAt(0) ?? 0).toString(radix).padStart(pad, '0');
+
+/** Encodings an echoing provider can choose that only a masker which normalizes before it matches catches. */
+export function normalizedEncodings(secret: string): Record<string, string> {
+  const bytes = Buffer.from(secret, 'utf8');
+  const hexPairs = [...bytes].map((b) => b.toString(16).padStart(2, '0'));
+  const wrap = (text: string, width: number, eol: string): string =>
+    text.replace(new RegExp(`(.{${width}})`, 'g'), `$1${eol}`);
+  const half = Math.ceil(secret.length / 2);
+  return {
+    'JSON \\u-escape of every character': every(secret, (u) => `\\u${code(u, 16, 4)}`),
+    'JSON \\u-escape uppercase hex': every(secret, (u) => `\\u${code(u, 16, 4).toUpperCase()}`),
+    '%XX on every byte': hexPairs.map((h) => `%${h.toUpperCase()}`).join(''),
+    '%xx lowercase on every byte': hexPairs.map((h) => `%${h}`).join(''),
+    'HTML decimal entities': every(secret, (u) => `&#${code(u, 10)};`),
+    'HTML hex entities': every(secret, (u) => `&#x${code(u, 16)};`),
+    'base64 wrapped across lines': wrap(bytes.toString('base64'), 12, '\r\n'),
+    'secret split across lines': `${secret.slice(0, half)}\n${secret.slice(half)}`,
+    'hex with colons': hexPairs.join(':'),
+    'hex with spaces, uppercase': hexPairs.join(' ').toUpperCase(),
+    'zero-width characters interleaved': every(secret, (u) => `${u}\u200b`),
+    'upper-cased': secret.toUpperCase(),
+  };
+}
+
+/** Header values carry no line breaks or characters beyond Latin-1. */
+const headerSafe = (value: string): boolean => /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
 
 export interface HostileProvider {
   url: string;
@@ -36,16 +67,17 @@ export interface HostileProvider {
 export async function startHostileProvider(secrets: readonly string[]): Promise<HostileProvider> {
   const forms = secrets.flatMap((s) => Object.values(secretEncodings(s)));
   const all = forms.join(' | ');
+  const headerForms = forms.filter(headerSafe);
 
   const echoHeaders = (res: ServerResponse, contentType: string): void => {
     res.setHeader('content-type', contentType);
-    res.setHeader('x-echo', all);
+    res.setHeader('x-echo', headerForms.join(' | '));
     res.setHeader('x-provider-api-key', secrets[0] ?? '');
     res.setHeader(
       'set-cookie',
       secrets.map((s, i) => `session${i}=${encodeURIComponent(s)}; Path=/`),
     );
-    forms.forEach((form, i) => res.setHeader(`x-echo-${i}`, form));
+    headerForms.forEach((form, i) => res.setHeader(`x-echo-${i}`, form));
   };
 
   const json = (res: ServerResponse, status: number, body: unknown): void => {

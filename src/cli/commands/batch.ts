@@ -2,7 +2,6 @@ import { loadFleetFile } from '../../config/fleet.js';
 import { UsageError } from '../../model/errors.js';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { gatePasses } from '../../model/verdict.js';
-import { terminalMode } from '../../report/console.js';
 import {
   FleetReportWriteError,
   prepareFleetOutput,
@@ -13,7 +12,9 @@ import { renderFleetProgressLine } from '../../report/fleet-progress.js';
 import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../runner/fleet.js';
 import { selectShard } from '../../runner/shard.js';
 import { loadContract } from '../../spec/load.js';
+import { urlSecrets } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { terminalMode } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { openEventsFlag } from '../events-flag.js';
 import { resolveMember } from '../fleet-members.js';
@@ -61,7 +62,10 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
       `shard ${shard.index}/${shard.total} of ${fleetPath} holds none of its ${fleet.providers.length} provider(s); use fewer shards`,
     );
   const members = entries.map((entry) => resolveMember(entry, fleet, io.env, io.cwd));
-  const secrets = members.flatMap((m) => (m.run ? [m.run.credential, m.run.webhookSecret] : []));
+  const secrets = members.flatMap((m) => [
+    ...urlSecrets(m.baseUrl),
+    ...(m.run ? [m.run.credential, m.run.webhookSecret] : []),
+  ]);
   const markdownTarget = flags.markdown ? [{ name: 'markdown' as const, path: flags.markdown }] : [];
   const events = await openEventsFlag(flags.events, markdownTarget, io, secrets);
   // The event stream on stdout keeps stdout machine-readable: the console moves to stderr.

@@ -3,9 +3,10 @@ import { doctorExitCode, runDoctor } from '../../doctor/doctor.js';
 import { doctorReport, renderDoctorJson, renderDoctorText } from '../../doctor/render.js';
 import type { DoctorCredential } from '../../doctor/types.js';
 import { type AuthMethod, DEFAULT_CREDENTIAL_ENV } from '../../model/contract-constants.js';
-import { terminalMode, timeoutText } from '../../report/console.js';
+import { timeoutText } from '../../report/console.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { terminalMode } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from '../options.js';
 

@@ -1,7 +1,6 @@
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { gatePasses } from '../../model/verdict.js';
-import { shouldUseColor } from '../../report/console.js';
 import { renderFleetConsole } from '../../report/fleet/console.js';
 import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../report/fleet/write.js';
 import { readStoredFleetReport } from '../../report/read-report.js';
@@ -9,6 +8,7 @@ import { mergeFleetReports } from '../../runner/merge-reports.js';
 import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { shouldUseColor } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { didYouMean } from '../../config/explain.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { UsageError } from '../../model/errors.js';
 import {
@@ -13,6 +12,7 @@ import {
   startReferenceProvider,
   VARIANTS,
 } from '../../reference-provider/index.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { EXIT } from '../io.js';
 import { MOCK_PROVIDER_DEFAULT_PORT, parseAuthFlag, parsePortFlag } from '../options.js';

@@ -6,14 +6,14 @@ import { loadRunSettings } from '../../config/load.js';
 import type { CheckId } from '../../model/check-ids.js';
 import { UsageError } from '../../model/errors.js';
 import type { CheckResult } from '../../model/report.js';
-import { shouldUseColor } from '../../report/console.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readStoredReport } from '../../report/read-report.js';
 import { runCertification } from '../../runner/run.js';
 import { loadContract } from '../../spec/load.js';
 import { loadRequirements } from '../../spec/requirements.js';
-import { Redactor } from '../../util/redact.js';
+import { Redactor, urlSecrets } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { shouldUseColor } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { EXIT, printable } from '../io.js';
 import { chooseReplayInputs, type PersonInputs, recordedAsFlags } from '../replay-inputs.js';
@@ -140,7 +140,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const { flags, notes } = await rerunFlags(plan, opts, io);
   const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
-  const redactor = new Redactor([credential, webhookSecret]);
+  const redactor = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
   const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
   say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);

@@ -1,25 +1,44 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { schemaSuggestion } from '../../config/explain.js';
 import { UsageError } from '../../model/errors.js';
 import { loadContract } from '../../spec/load.js';
+import { DataFileError, MAX_DATA_FILE_BYTES, parseDataText, readDataFile } from '../../util/data-file.js';
+import { schemaSuggestion } from '../../util/did-you-mean.js';
 import type { CommandContext } from '../command.js';
 import { type CliIo, EXIT, noteTerminalStdin } from '../io.js';
 
-async function readInput(source: string, io: CliIo): Promise<string> {
-  if (source === '-') {
-    noteTerminalStdin(io, 'the payload');
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-    return Buffer.concat(chunks).toString('utf8');
+/** Standard input, read up to the data-file limit: more is refused in one line, never buffered whole. */
+async function readStdin(io: CliIo): Promise<string> {
+  noteTerminalStdin(io, 'the payload');
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of io.stdin) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    length += bytes.length;
+    if (length > MAX_DATA_FILE_BYTES)
+      throw new UsageError(
+        `standard input is larger than ${MAX_DATA_FILE_BYTES / (1024 * 1024)} MB; provcert does not read it`,
+      );
+    chunks.push(bytes);
   }
-  try {
-    return await readFile(resolve(io.cwd, source), 'utf8');
-  } catch (e) {
-    throw new UsageError(
-      `cannot read ${source}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-    );
-  }
+  return Buffer.concat(chunks, length).toString('utf8');
+}
+
+/** The payload, parsed as JSON with the limits of every file provcert reads; undefined when empty. */
+async function readPayload(source: string, io: CliIo): Promise<unknown> {
+  const label = source === '-' ? 'standard input' : source;
+  const options = { label, format: 'json' as const, forbidProtoKeys: false };
+  const read = async () => {
+    try {
+      return await readDataFile(resolve(io.cwd, source), options);
+    } catch (e) {
+      if (e instanceof DataFileError && e.kind === 'not-found')
+        throw new UsageError(`cannot read ${source}: no such file`);
+      throw e;
+    }
+  };
+  const { value } = source === '-' ? parseDataText(await readStdin(io), options) : await read();
+  if (value === undefined) throw new UsageError(`${label} is empty; expected a JSON payload`);
+  return value;
 }
 
 export async function execute(
@@ -40,13 +59,7 @@ export async function execute(
       `unknown schema "${schema}"${schemaSuggestion(schema, contract.schemaNames())}; see provcert validate --list`,
     );
   }
-  const text = await readInput(file, io);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${file === '-' ? 'standard input' : file} is not valid JSON: ${(e as Error).message}`);
-  }
+  const value = await readPayload(file, io);
   const result = contract.validate(schema, value);
   if (result.valid) {
     io.stdout.write(`valid ${schema}: ${file === '-' ? 'standard input' : file}\n`);

@@ -32,7 +32,8 @@ function colourVerdict(text: string, verdict: FleetRow['verdict'], c: ChalkInsta
 /** The table: a line per provider, numbers right-aligned. */
 function tableLines(rows: FleetRow[], c: ChalkInstance): string[] {
   const texts = rows.map(cells);
-  const widths = HEADER.map((h, i) => Math.max(h.length, ...texts.map((t) => (t[i] ?? '').length)));
+  // A loop, not Math.max(...rows): spreading 150,000 providers into arguments throws a RangeError.
+  const widths = HEADER.map((h, i) => texts.reduce((widest, t) => Math.max(widest, (t[i] ?? '').length), h.length));
   const pad = (text: string, i: number): string =>
     i === 0 || i === 1 ? text.padEnd(widths[i] ?? 0) : text.padStart(widths[i] ?? 0);
   const header = c.dim(HEADER.map((h, i) => pad(h, i)).join('  '));

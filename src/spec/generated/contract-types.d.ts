@@ -1314,7 +1314,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
-            verdict: "PASS" | "FAIL";
+            verdict: "PASS" | "FAIL" | "INTERRUPTED" | "PARTIAL";
             /** @description The provider's configVersion the certification ran on. */
             configVersion: number;
             /** @description Number of checks by status. */
@@ -1344,7 +1344,7 @@ export interface components {
                 /** @constant */
                 reportVersion: 1;
                 /** @enum {string} */
-                verdict: "PASS" | "FAIL";
+                verdict: "PASS" | "FAIL" | "INTERRUPTED" | "PARTIAL";
                 checks: unknown[];
             };
         };

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "e4ea732a08c474c24eb1df47237e9508c81798cbb51f473a043f372adfacde14";
+export const specSha256 = "bf5eb1e8b8f0734d87c78a4a99cfd5d50c39fa3a0d82b51e021211234458ea2c";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -754,7 +754,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -764,11 +764,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate20.errors = vErrors; validate20.errorCount = errors;
 return errors === 0;
 }
 validate20.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -793,7 +793,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -803,11 +803,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate22.errors = vErrors; validate22.errorCount = errors;
 return errors === 0;
 }
 validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -832,7 +832,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -842,11 +842,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate23.errors = vErrors; validate23.errorCount = errors;
 return errors === 0;
 }
 validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -871,7 +871,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -881,11 +881,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate24.errors = vErrors; validate24.errorCount = errors;
 return errors === 0;
 }
 validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -910,7 +910,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -920,11 +920,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate25.errors = vErrors; validate25.errorCount = errors;
 return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -949,7 +949,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -959,11 +959,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate26.errors = vErrors; validate26.errorCount = errors;
 return errors === 0;
 }
 validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -992,11 +992,11 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate27.errors = vErrors; validate27.errorCount = errors;
 return errors === 0;
 }
 validate27.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -1024,7 +1024,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1036,11 +1036,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate28.errors = vErrors; validate28.errorCount = errors;
 return errors === 0;
 }
 validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -1065,7 +1065,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1075,11 +1075,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate29.errors = vErrors; validate29.errorCount = errors;
 return errors === 0;
 }
 validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -1112,7 +1112,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1122,7 +1122,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1134,7 +1134,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1147,7 +1147,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1160,7 +1160,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1169,7 +1169,7 @@ if(data.selectedOptions !== undefined){
 let data3 = data.selectedOptions;
 if(Array.isArray(data3)){
 const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
@@ -1180,7 +1180,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -1193,7 +1193,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1206,7 +1206,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1218,7 +1218,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -1230,7 +1230,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -1242,11 +1242,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate34.errors = vErrors; validate34.errorCount = errors;
 return errors === 0;
 }
 validate34.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -1271,7 +1271,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1280,10 +1280,9 @@ if(data.items !== undefined){
 let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -1293,7 +1292,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1309,7 +1308,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1322,7 +1321,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1334,7 +1333,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1350,7 +1349,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -1362,7 +1361,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1375,7 +1374,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1387,11 +1386,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate33.errors = vErrors; validate33.errorCount = errors;
 return errors === 0;
 }
 validate33.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
@@ -1419,7 +1418,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1431,7 +1430,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1447,7 +1446,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1459,7 +1458,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1472,7 +1471,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1482,15 +1481,14 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
 }
 if(data.certificationInput !== undefined){
 if(!(validate33(data.certificationInput, {instancePath:instancePath+"/certificationInput",parentData:data,parentDataProperty:"certificationInput",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate33.errors.slice(0, 1000); else for (const e of validate33.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate33.errorCount ?? validate33.errors.length;
 }
 }
 if(data.fulfillment !== undefined){
@@ -1501,7 +1499,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1511,7 +1509,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1523,11 +1521,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate32.errors = vErrors; validate32.errorCount = errors;
 return errors === 0;
 }
 validate32.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -1550,7 +1548,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1560,7 +1558,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1570,7 +1568,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1580,7 +1578,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -1590,7 +1588,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1600,7 +1598,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -1612,7 +1610,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -1625,7 +1623,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -1638,7 +1636,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -1651,7 +1649,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -1661,7 +1659,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -1674,7 +1672,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -1683,7 +1681,7 @@ if(data.capabilities !== undefined){
 let data5 = data.capabilities;
 if(Array.isArray(data5)){
 const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(typeof data6 !== "string"){
 const err12 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data6};
@@ -1691,7 +1689,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -1701,7 +1699,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -1713,7 +1711,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -1726,7 +1724,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -1739,7 +1737,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -1752,7 +1750,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -1761,7 +1759,7 @@ if(data.geography !== undefined){
 let data10 = data.geography;
 if(Array.isArray(data10)){
 const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data11 = data10[i1];
 if(typeof data11 !== "string"){
 const err18 = {instancePath:instancePath+"/geography/" + i1,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.geography.items.type,parentSchema:schema51.properties.geography.items,data:data11};
@@ -1769,7 +1767,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -1781,7 +1779,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -1794,7 +1792,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -1807,7 +1805,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -1817,7 +1815,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -1833,7 +1831,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -1846,7 +1844,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -1859,7 +1857,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -1871,7 +1869,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -1884,15 +1882,14 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
 }
 if(data.manifest !== undefined){
 if(!(validate32(data.manifest, {instancePath:instancePath+"/manifest",parentData:data,parentDataProperty:"manifest",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate32.errors.slice(0, 1000); else for (const e of validate32.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate32.errorCount ?? validate32.errors.length;
 }
 }
 }
@@ -1902,11 +1899,11 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate31.errors = vErrors; validate31.errorCount = errors;
 return errors === 0;
 }
 validate31.evaluated = {"props":{"id":true,"slug":true,"name":true,"status":true,"type":true,"capabilities":true,"environment":true,"category":true,"subcategory":true,"geography":true,"adapterType":true,"authMethod":true,"supportContact":true,"metadata":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
@@ -1923,10 +1920,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate31.errors.slice(0, 1000); else for (const e of validate31.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate31.errorCount ?? validate31.errors.length;
 }
-validate30.errors = vErrors;
+validate30.errors = vErrors; validate30.errorCount = errors;
 return errors === 0;
 }
 validate30.evaluated = {"props":{"id":true,"slug":true,"name":true,"status":true,"type":true,"capabilities":true,"environment":true,"category":true,"subcategory":true,"geography":true,"adapterType":true,"authMethod":true,"supportContact":true,"metadata":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
@@ -1953,7 +1949,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -1966,7 +1962,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -1979,7 +1975,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -1991,11 +1987,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate39.errors = vErrors; validate39.errorCount = errors;
 return errors === 0;
 }
 validate39.evaluated = {"props":{"email":true,"phone":true,"telegram":true},"dynamicProps":false,"dynamicItems":false};
@@ -2025,7 +2021,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2037,7 +2033,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2053,7 +2049,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2065,7 +2061,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2078,7 +2074,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2088,15 +2084,14 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
 }
 if(data.certificationInput !== undefined){
 if(!(validate33(data.certificationInput, {instancePath:instancePath+"/certificationInput",parentData:data,parentDataProperty:"certificationInput",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate33.errors.slice(0, 1000); else for (const e of validate33.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate33.errorCount ?? validate33.errors.length;
 }
 }
 if(data.fulfillment !== undefined){
@@ -2107,7 +2102,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2117,7 +2112,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2129,11 +2124,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate41.errors = vErrors; validate41.errorCount = errors;
 return errors === 0;
 }
 validate41.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -2150,10 +2145,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate41.errors.slice(0, 1000); else for (const e of validate41.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate41.errorCount ?? validate41.errors.length;
 }
-validate40.errors = vErrors;
+validate40.errors = vErrors; validate40.errorCount = errors;
 return errors === 0;
 }
 validate40.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -2180,7 +2174,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2189,10 +2183,9 @@ if(data.items !== undefined){
 let data1 = data.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data1[i0], {instancePath:instancePath+"/items/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -2202,7 +2195,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2218,7 +2211,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2231,7 +2224,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2243,7 +2236,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2259,7 +2252,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2271,7 +2264,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2284,7 +2277,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2296,11 +2289,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate45.errors = vErrors; validate45.errorCount = errors;
 return errors === 0;
 }
 validate45.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
@@ -2317,10 +2310,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate45.errors.slice(0, 1000); else for (const e of validate45.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate45.errorCount ?? validate45.errors.length;
 }
-validate44.errors = vErrors;
+validate44.errors = vErrors; validate44.errorCount = errors;
 return errors === 0;
 }
 validate44.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
@@ -2347,7 +2339,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2360,7 +2352,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2372,11 +2364,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate48.errors = vErrors; validate48.errorCount = errors;
 return errors === 0;
 }
 validate48.evaluated = {"props":{"name":true,"phone":true},"dynamicProps":false,"dynamicItems":false};
@@ -2403,7 +2395,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2415,11 +2407,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate49.errors = vErrors; validate49.errorCount = errors;
 return errors === 0;
 }
 validate49.evaluated = {"props":{"raw":true},"dynamicProps":false,"dynamicItems":false};
@@ -2445,7 +2437,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2455,7 +2447,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2465,7 +2457,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2477,7 +2469,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2490,7 +2482,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2504,7 +2496,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2516,7 +2508,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2529,7 +2521,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2541,11 +2533,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate51.errors = vErrors; validate51.errorCount = errors;
 return errors === 0;
 }
 validate51.evaluated = {"props":{"status":true,"latencyMs":true,"timestamp":true,"details":true},"dynamicProps":false,"dynamicItems":false};
@@ -2562,10 +2554,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate51.errors.slice(0, 1000); else for (const e of validate51.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate51.errorCount ?? validate51.errors.length;
 }
-validate50.errors = vErrors;
+validate50.errors = vErrors; validate50.errorCount = errors;
 return errors === 0;
 }
 validate50.evaluated = {"props":{"status":true,"latencyMs":true,"timestamp":true,"details":true},"dynamicProps":false,"dynamicItems":false};
@@ -2591,7 +2582,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2601,7 +2592,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2611,7 +2602,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2621,7 +2612,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2631,7 +2622,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2643,7 +2634,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2656,7 +2647,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2669,7 +2660,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2682,7 +2673,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -2695,7 +2686,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -2708,7 +2699,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -2721,7 +2712,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -2734,7 +2725,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -2747,7 +2738,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -2760,7 +2751,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -2772,11 +2763,11 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate53.errors = vErrors; validate53.errorCount = errors;
 return errors === 0;
 }
 validate53.evaluated = {"props":{"id":true,"providerId":true,"providerLocationId":true,"name":true,"address":true,"latitude":true,"longitude":true,"serviceRadiusKm":true,"isActive":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -2809,7 +2800,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -2822,7 +2813,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -2835,7 +2826,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -2848,7 +2839,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -2861,7 +2852,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -2870,7 +2861,7 @@ if(data.options !== undefined){
 let data5 = data.options;
 if(Array.isArray(data5)){
 const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id !== undefined){
@@ -2881,7 +2872,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -2894,7 +2885,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -2907,7 +2898,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -2920,7 +2911,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -2933,7 +2924,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -2946,7 +2937,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -2958,7 +2949,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -2970,7 +2961,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -2982,11 +2973,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate57.errors = vErrors; validate57.errorCount = errors;
 return errors === 0;
 }
 validate57.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
@@ -3009,7 +3000,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3019,7 +3010,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3029,7 +3020,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3039,7 +3030,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3049,7 +3040,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3061,7 +3052,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3074,7 +3065,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -3087,7 +3078,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -3100,7 +3091,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -3113,7 +3104,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -3126,7 +3117,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -3139,7 +3130,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -3152,7 +3143,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3165,7 +3156,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -3178,7 +3169,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -3187,7 +3178,7 @@ if(data.variants !== undefined){
 let data10 = data.variants;
 if(Array.isArray(data10)){
 const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
@@ -3198,7 +3189,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -3211,7 +3202,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -3224,7 +3215,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -3237,7 +3228,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -3250,7 +3241,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -3262,7 +3253,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -3274,7 +3265,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -3283,10 +3274,9 @@ if(data.optionGroups !== undefined){
 let data17 = data.optionGroups;
 if(Array.isArray(data17)){
 const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate57(data17[i1], {instancePath:instancePath+"/optionGroups/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (const e of validate57.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate57.errorCount ?? validate57.errors.length;
 }
 }
 }
@@ -3296,7 +3286,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -3305,7 +3295,7 @@ if(data.tags !== undefined){
 let data19 = data.tags;
 if(Array.isArray(data19)){
 const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
 const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
@@ -3313,7 +3303,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -3325,7 +3315,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -3338,7 +3328,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -3350,11 +3340,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate56.errors = vErrors; validate56.errorCount = errors;
 return errors === 0;
 }
 validate56.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -3377,7 +3367,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3387,7 +3377,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3397,7 +3387,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3409,7 +3399,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3418,7 +3408,7 @@ if(data.categories !== undefined){
 let data1 = data.categories;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id !== undefined){
@@ -3429,7 +3419,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3442,7 +3432,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3455,7 +3445,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -3468,7 +3458,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -3481,7 +3471,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -3494,7 +3484,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -3506,7 +3496,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -3518,7 +3508,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -3527,10 +3517,9 @@ if(data.offerings !== undefined){
 let data9 = data.offerings;
 if(Array.isArray(data9)){
 const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate56(data9[i1], {instancePath:instancePath+"/offerings/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate56.errors.slice(0, 1000); else for (const e of validate56.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate56.errorCount ?? validate56.errors.length;
 }
 }
 }
@@ -3540,7 +3529,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3553,7 +3542,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -3567,7 +3556,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -3579,7 +3568,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -3591,11 +3580,11 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate55.errors = vErrors; validate55.errorCount = errors;
 return errors === 0;
 }
 validate55.evaluated = {"props":{"providerSlug":true,"categories":true,"offerings":true,"version":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
@@ -3612,10 +3601,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate55.errors.slice(0, 1000); else for (const e of validate55.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate55.errorCount ?? validate55.errors.length;
 }
-validate54.errors = vErrors;
+validate54.errors = vErrors; validate54.errorCount = errors;
 return errors === 0;
 }
 validate54.evaluated = {"props":{"providerSlug":true,"categories":true,"offerings":true,"version":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
@@ -3642,7 +3630,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3655,7 +3643,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3668,7 +3656,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3681,7 +3669,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3694,7 +3682,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3707,7 +3695,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3719,11 +3707,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate61.errors = vErrors; validate61.errorCount = errors;
 return errors === 0;
 }
 validate61.evaluated = {"props":{"id":true,"slug":true,"title":true,"description":true,"displayOrder":true,"offeringsCount":true},"dynamicProps":false,"dynamicItems":false};
@@ -3748,7 +3736,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -3758,7 +3746,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -3768,7 +3756,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -3778,7 +3766,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -3788,7 +3776,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3800,7 +3788,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -3813,7 +3801,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -3826,7 +3814,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -3839,7 +3827,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -3852,7 +3840,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -3865,7 +3853,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -3878,7 +3866,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -3891,7 +3879,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3904,7 +3892,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -3917,7 +3905,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -3926,7 +3914,7 @@ if(data.variants !== undefined){
 let data10 = data.variants;
 if(Array.isArray(data10)){
 const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
@@ -3937,7 +3925,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -3950,7 +3938,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -3963,7 +3951,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -3976,7 +3964,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -3989,7 +3977,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -4001,7 +3989,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -4013,7 +4001,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -4022,10 +4010,9 @@ if(data.optionGroups !== undefined){
 let data17 = data.optionGroups;
 if(Array.isArray(data17)){
 const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate57(data17[i1], {instancePath:instancePath+"/optionGroups/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (const e of validate57.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate57.errorCount ?? validate57.errors.length;
 }
 }
 }
@@ -4035,7 +4022,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -4044,7 +4031,7 @@ if(data.tags !== undefined){
 let data19 = data.tags;
 if(Array.isArray(data19)){
 const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
 const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
@@ -4052,7 +4039,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -4064,7 +4051,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -4077,7 +4064,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -4089,11 +4076,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate63.errors = vErrors;
+validate63.errors = vErrors; validate63.errorCount = errors;
 return errors === 0;
 }
 validate63.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4110,10 +4097,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate63.errors.slice(0, 1000); else for (const e of validate63.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate63.errorCount ?? validate63.errors.length;
 }
-validate62.errors = vErrors;
+validate62.errors = vErrors; validate62.errorCount = errors;
 return errors === 0;
 }
 validate62.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4140,7 +4126,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4153,7 +4139,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4166,7 +4152,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4179,7 +4165,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4192,7 +4178,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4204,11 +4190,11 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate66.errors = vErrors; validate66.errorCount = errors;
 return errors === 0;
 }
 validate66.evaluated = {"props":{"id":true,"name":true,"basePrice":true,"isAvailable":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4235,7 +4221,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4248,7 +4234,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4261,7 +4247,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4274,7 +4260,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4287,7 +4273,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4296,7 +4282,7 @@ if(data.options !== undefined){
 let data5 = data.options;
 if(Array.isArray(data5)){
 const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id !== undefined){
@@ -4307,7 +4293,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4320,7 +4306,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -4333,7 +4319,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -4346,7 +4332,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -4359,7 +4345,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -4372,7 +4358,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -4384,7 +4370,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -4396,7 +4382,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -4408,11 +4394,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate68.errors = vErrors; validate68.errorCount = errors;
 return errors === 0;
 }
 validate68.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
@@ -4429,10 +4415,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate68.errors.slice(0, 1000); else for (const e of validate68.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate68.errorCount ?? validate68.errors.length;
 }
-validate67.errors = vErrors;
+validate67.errors = vErrors; validate67.errorCount = errors;
 return errors === 0;
 }
 validate67.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
@@ -4459,7 +4444,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4472,7 +4457,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4485,7 +4470,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4498,7 +4483,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4511,7 +4496,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4524,7 +4509,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4536,11 +4521,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate70.errors = vErrors; validate70.errorCount = errors;
 return errors === 0;
 }
 validate70.evaluated = {"props":{"id":true,"name":true,"priceDelta":true,"isDefault":true,"isAvailable":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -4566,7 +4551,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4578,7 +4563,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4591,7 +4576,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4600,10 +4585,9 @@ if(data.items !== undefined){
 let data2 = data.items;
 if(Array.isArray(data2)){
 const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data2[i0], {instancePath:instancePath+"/items/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -4613,7 +4597,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4625,11 +4609,11 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate72.errors = vErrors; validate72.errorCount = errors;
 return errors === 0;
 }
 validate72.evaluated = {"props":{"providerSlug":true,"locationId":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -4646,10 +4630,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate72.errors.slice(0, 1000); else for (const e of validate72.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate72.errorCount ?? validate72.errors.length;
 }
-validate71.errors = vErrors;
+validate71.errors = vErrors; validate71.errorCount = errors;
 return errors === 0;
 }
 validate71.evaluated = {"props":{"providerSlug":true,"locationId":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -4674,7 +4657,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4684,7 +4667,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4696,7 +4679,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4709,7 +4692,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4722,7 +4705,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4731,7 +4714,7 @@ if(data.selectedOptions !== undefined){
 let data3 = data.selectedOptions;
 if(Array.isArray(data3)){
 const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
@@ -4742,7 +4725,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -4755,7 +4738,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -4768,7 +4751,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -4780,7 +4763,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -4792,7 +4775,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -4804,11 +4787,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate76.errors = vErrors; validate76.errorCount = errors;
 return errors === 0;
 }
 validate76.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -4825,10 +4808,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate76.errors.slice(0, 1000); else for (const e of validate76.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate76.errorCount ?? validate76.errors.length;
 }
-validate75.errors = vErrors;
+validate75.errors = vErrors; validate75.errorCount = errors;
 return errors === 0;
 }
 validate75.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -4855,7 +4837,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4868,7 +4850,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4881,7 +4863,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4893,11 +4875,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate78.errors = vErrors; validate78.errorCount = errors;
 return errors === 0;
 }
 validate78.evaluated = {"props":{"groupId":true,"optionId":true,"quantity":true},"dynamicProps":false,"dynamicItems":false};
@@ -4928,7 +4910,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -4941,7 +4923,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -4954,7 +4936,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -4967,7 +4949,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -4980,7 +4962,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -4993,7 +4975,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5006,7 +4988,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5015,7 +4997,7 @@ if(data.selectedOptions !== undefined){
 let data7 = data.selectedOptions;
 if(Array.isArray(data7)){
 const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.groupId !== undefined){
@@ -5026,7 +5008,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5039,7 +5021,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5052,7 +5034,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5065,7 +5047,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5077,7 +5059,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5089,7 +5071,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5101,11 +5083,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate81.errors = vErrors;
+validate81.errors = vErrors; validate81.errorCount = errors;
 return errors === 0;
 }
 validate81.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -5128,7 +5110,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5138,7 +5120,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5148,7 +5130,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5158,7 +5140,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5168,7 +5150,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5178,7 +5160,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5190,7 +5172,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5203,7 +5185,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5212,10 +5194,9 @@ if(data.lines !== undefined){
 let data2 = data.lines;
 if(Array.isArray(data2)){
 const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate81(data2[i0], {instancePath:instancePath+"/lines/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate81.errors.slice(0, 1000); else for (const e of validate81.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate81.errorCount ?? validate81.errors.length;
 }
 }
 }
@@ -5225,7 +5206,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5238,7 +5219,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5251,7 +5232,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5265,7 +5246,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5277,7 +5258,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5290,7 +5271,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -5303,7 +5284,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -5316,7 +5297,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -5329,7 +5310,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -5338,7 +5319,7 @@ if(data.fees !== undefined){
 let data11 = data.fees;
 if(Array.isArray(data11)){
 const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data12 = data11[i1];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.name !== undefined){
@@ -5349,7 +5330,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -5362,7 +5343,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -5374,7 +5355,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -5386,7 +5367,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -5399,7 +5380,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -5412,7 +5393,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -5424,11 +5405,11 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate80.errors = vErrors; validate80.errorCount = errors;
 return errors === 0;
 }
 validate80.evaluated = {"props":{"id":true,"providerSlug":true,"lines":true,"subtotal":true,"total":true,"expiresAt":true,"locationId":true,"currency":true,"totalFees":true,"totalDiscount":true,"fees":true,"discounts":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -5445,10 +5426,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate80(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate80.errors.slice(0, 1000); else for (const e of validate80.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate80.errorCount ?? validate80.errors.length;
 }
-validate79.errors = vErrors;
+validate79.errors = vErrors; validate79.errorCount = errors;
 return errors === 0;
 }
 validate79.evaluated = {"props":{"id":true,"providerSlug":true,"lines":true,"subtotal":true,"total":true,"expiresAt":true,"locationId":true,"currency":true,"totalFees":true,"totalDiscount":true,"fees":true,"discounts":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -5475,7 +5455,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5488,7 +5468,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5501,7 +5481,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5514,7 +5494,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5527,7 +5507,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5540,7 +5520,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5553,7 +5533,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5562,7 +5542,7 @@ if(data.selectedOptions !== undefined){
 let data7 = data.selectedOptions;
 if(Array.isArray(data7)){
 const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data8 = data7[i0];
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.groupId !== undefined){
@@ -5573,7 +5553,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5586,7 +5566,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5599,7 +5579,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5612,7 +5592,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5624,7 +5604,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5636,7 +5616,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -5648,11 +5628,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate85.errors = vErrors; validate85.errorCount = errors;
 return errors === 0;
 }
 validate85.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -5669,10 +5649,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate85.errors.slice(0, 1000); else for (const e of validate85.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate85.errorCount ?? validate85.errors.length;
 }
-validate84.errors = vErrors;
+validate84.errors = vErrors; validate84.errorCount = errors;
 return errors === 0;
 }
 validate84.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
@@ -5699,7 +5678,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5712,7 +5691,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5725,7 +5704,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5738,7 +5717,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5750,11 +5729,11 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate87.errors = vErrors; validate87.errorCount = errors;
 return errors === 0;
 }
 validate87.evaluated = {"props":{"groupId":true,"optionId":true,"name":true,"priceDelta":true},"dynamicProps":false,"dynamicItems":false};
@@ -5781,7 +5760,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5794,7 +5773,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5806,11 +5785,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate88.errors = vErrors;
+validate88.errors = vErrors; validate88.errorCount = errors;
 return errors === 0;
 }
 validate88.evaluated = {"props":{"name":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
@@ -5836,7 +5815,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -5846,7 +5825,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -5856,7 +5835,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -5868,7 +5847,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -5881,7 +5860,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5894,7 +5873,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -5907,7 +5886,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -5923,7 +5902,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -5936,7 +5915,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -5948,7 +5927,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5964,7 +5943,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5976,7 +5955,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -5985,10 +5964,9 @@ if(data.items !== undefined){
 let data9 = data.items;
 if(Array.isArray(data9)){
 const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate34(data9[i0], {instancePath:instancePath+"/items/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate34.errors.slice(0, 1000); else for (const e of validate34.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate34.errorCount ?? validate34.errors.length;
 }
 }
 }
@@ -5998,7 +5976,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -6010,11 +5988,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate90.errors = vErrors; validate90.errorCount = errors;
 return errors === 0;
 }
 validate90.evaluated = {"props":{"idempotencyKey":true,"providerSlug":true,"quoteId":true,"userConfirmed":true,"customer":true,"destination":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -6031,10 +6009,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate90.errors.slice(0, 1000); else for (const e of validate90.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate90.errorCount ?? validate90.errors.length;
 }
-validate89.errors = vErrors;
+validate89.errors = vErrors; validate89.errorCount = errors;
 return errors === 0;
 }
 validate89.evaluated = {"props":{"idempotencyKey":true,"providerSlug":true,"quoteId":true,"userConfirmed":true,"customer":true,"destination":true,"items":true},"dynamicProps":false,"dynamicItems":false};
@@ -6062,7 +6039,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6072,7 +6049,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6082,7 +6059,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6092,7 +6069,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6102,7 +6079,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6112,7 +6089,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -6122,7 +6099,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -6132,7 +6109,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -6142,7 +6119,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -6154,7 +6131,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -6167,7 +6144,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -6180,7 +6157,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -6193,7 +6170,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -6203,7 +6180,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -6212,7 +6189,7 @@ if(data.lines !== undefined){
 let data4 = data.lines;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.offeringId !== undefined){
@@ -6223,7 +6200,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -6236,7 +6213,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -6249,7 +6226,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -6262,7 +6239,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -6275,7 +6252,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -6288,7 +6265,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -6300,7 +6277,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -6312,7 +6289,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -6325,7 +6302,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -6338,7 +6315,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -6352,7 +6329,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -6364,7 +6341,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -6378,7 +6355,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -6390,7 +6367,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -6403,7 +6380,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -6416,7 +6393,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -6429,7 +6406,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -6439,7 +6416,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -6452,7 +6429,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -6465,7 +6442,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -6478,7 +6455,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -6494,7 +6471,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -6507,7 +6484,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -6519,7 +6496,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -6535,7 +6512,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -6548,7 +6525,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -6561,7 +6538,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -6573,7 +6550,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -6586,7 +6563,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -6599,7 +6576,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -6611,11 +6588,11 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate94.errors = vErrors; validate94.errorCount = errors;
 return errors === 0;
 }
 validate94.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -6632,10 +6609,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate94.errors.slice(0, 1000); else for (const e of validate94.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate94.errorCount ?? validate94.errors.length;
 }
-validate93.errors = vErrors;
+validate93.errors = vErrors; validate93.errorCount = errors;
 return errors === 0;
 }
 validate93.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -6662,7 +6638,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6675,7 +6651,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6688,7 +6664,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6701,7 +6677,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6714,7 +6690,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6727,7 +6703,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -6739,11 +6715,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate96.errors = vErrors; validate96.errorCount = errors;
 return errors === 0;
 }
 validate96.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true},"dynamicProps":false,"dynamicItems":false};
@@ -6770,7 +6746,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6783,7 +6759,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6796,7 +6772,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6808,11 +6784,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate97.errors = vErrors; validate97.errorCount = errors;
 return errors === 0;
 }
 validate97.evaluated = {"props":{"type":true,"url":true,"label":true},"dynamicProps":false,"dynamicItems":false};
@@ -6838,7 +6814,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6848,7 +6824,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -6858,7 +6834,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -6870,7 +6846,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -6883,7 +6859,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -6896,7 +6872,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -6909,7 +6885,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -6922,7 +6898,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -6934,11 +6910,11 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate98.errors = vErrors; validate98.errorCount = errors;
 return errors === 0;
 }
 validate98.evaluated = {"props":{"id":true,"name":true,"type":true,"checkoutUrl":true,"isAvailable":true},"dynamicProps":false,"dynamicItems":false};
@@ -6966,7 +6942,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -6978,11 +6954,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate99.errors = vErrors; validate99.errorCount = errors;
 return errors === 0;
 }
 validate99.evaluated = {"props":{"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -7008,7 +6984,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7018,7 +6994,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7028,7 +7004,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7038,7 +7014,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7048,7 +7024,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7060,7 +7036,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7073,7 +7049,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7086,7 +7062,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -7096,7 +7072,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -7109,7 +7085,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -7119,7 +7095,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -7132,7 +7108,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7145,7 +7121,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -7157,11 +7133,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate101.errors = vErrors; validate101.errorCount = errors;
 return errors === 0;
 }
 validate101.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
@@ -7178,10 +7154,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate101.errors.slice(0, 1000); else for (const e of validate101.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate101.errorCount ?? validate101.errors.length;
 }
-validate100.errors = vErrors;
+validate100.errors = vErrors; validate100.errorCount = errors;
 return errors === 0;
 }
 validate100.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
@@ -7207,7 +7182,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7217,7 +7192,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7227,7 +7202,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7237,7 +7212,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7249,7 +7224,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7262,7 +7237,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7275,7 +7250,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7289,7 +7264,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -7301,7 +7276,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -7314,7 +7289,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -7327,7 +7302,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -7337,7 +7312,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7353,7 +7328,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -7366,7 +7341,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -7378,11 +7353,11 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate104.errors = vErrors; validate104.errorCount = errors;
 return errors === 0;
 }
 validate104.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -7399,10 +7374,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate104.errors.slice(0, 1000); else for (const e of validate104.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate104.errorCount ?? validate104.errors.length;
 }
-validate103.errors = vErrors;
+validate103.errors = vErrors; validate103.errorCount = errors;
 return errors === 0;
 }
 validate103.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -7430,7 +7404,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7442,11 +7416,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate106.errors = vErrors; validate106.errorCount = errors;
 return errors === 0;
 }
 validate106.evaluated = {"props":{"success":true},"dynamicProps":false,"dynamicItems":false};
@@ -7472,7 +7446,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7482,7 +7456,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7494,7 +7468,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7507,7 +7481,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7517,7 +7491,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7531,7 +7505,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7539,7 +7513,7 @@ else {
 errors = _errs3;
 if(vErrors !== null){
 if(_errs3){
-vErrors.length = _errs3;
+if (vErrors.length > _errs3) vErrors.length = _errs3;
 }
 else {
 vErrors = null;
@@ -7555,7 +7529,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7567,11 +7541,11 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate108.errors = vErrors; validate108.errorCount = errors;
 return errors === 0;
 }
 validate108.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
@@ -7588,10 +7562,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate108.errors.slice(0, 1000); else for (const e of validate108.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate108.errorCount ?? validate108.errors.length;
 }
-validate107.errors = vErrors;
+validate107.errors = vErrors; validate107.errorCount = errors;
 return errors === 0;
 }
 validate107.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
@@ -7619,7 +7592,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7632,7 +7605,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7645,7 +7618,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7658,7 +7631,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7667,7 +7640,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.geography.items.type,parentSchema:schema157.properties.geography.items,data:data5};
@@ -7675,7 +7648,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7687,7 +7660,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7700,7 +7673,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -7713,7 +7686,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -7723,7 +7696,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -7732,7 +7705,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err9 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -7740,7 +7713,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -7750,7 +7723,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -7762,7 +7735,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7774,11 +7747,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate111.errors = vErrors; validate111.errorCount = errors;
 return errors === 0;
 }
 validate111.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
@@ -7795,10 +7768,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate111.errors.slice(0, 1000); else for (const e of validate111.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate111.errorCount ?? validate111.errors.length;
 }
-validate110.errors = vErrors;
+validate110.errors = vErrors; validate110.errorCount = errors;
 return errors === 0;
 }
 validate110.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
@@ -7824,7 +7796,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7836,7 +7808,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7848,11 +7820,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate113.errors = vErrors; validate113.errorCount = errors;
 return errors === 0;
 }
 validate113.evaluated = {"props":{"userConfirmed":true},"dynamicProps":false,"dynamicItems":false};
@@ -7879,7 +7851,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7889,7 +7861,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -7901,7 +7873,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -7915,7 +7887,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -7926,7 +7898,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -7939,7 +7911,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -7951,11 +7923,11 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate114.errors = vErrors; validate114.errorCount = errors;
 return errors === 0;
 }
 validate114.evaluated = {"props":{"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
@@ -7985,7 +7957,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -7998,7 +7970,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8011,7 +7983,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8021,7 +7993,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8034,7 +8006,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8047,7 +8019,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8060,7 +8032,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8073,7 +8045,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8086,7 +8058,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8098,11 +8070,11 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate117.errors = vErrors;
+validate117.errors = vErrors; validate117.errorCount = errors;
 return errors === 0;
 }
 validate117.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
@@ -8130,7 +8102,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8143,7 +8115,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8156,7 +8128,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8169,7 +8141,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8182,7 +8154,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8194,7 +8166,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8203,10 +8175,9 @@ if(data.actions !== undefined){
 let data6 = data.actions;
 if(Array.isArray(data6)){
 const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate117(data6[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate117.errors.slice(0, 1000); else for (const e of validate117.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate117.errorCount ?? validate117.errors.length;
 }
 }
 }
@@ -8216,7 +8187,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8232,7 +8203,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8245,7 +8216,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8258,7 +8229,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -8271,7 +8242,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -8283,7 +8254,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -8295,11 +8266,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate116.errors = vErrors; validate116.errorCount = errors;
 return errors === 0;
 }
 validate116.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -8316,10 +8287,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate116.errors.slice(0, 1000); else for (const e of validate116.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate116.errorCount ?? validate116.errors.length;
 }
-validate115.errors = vErrors;
+validate115.errors = vErrors; validate115.errorCount = errors;
 return errors === 0;
 }
 validate115.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -8346,7 +8316,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8359,7 +8329,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8372,7 +8342,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8382,7 +8352,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8395,7 +8365,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8408,7 +8378,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8421,7 +8391,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8434,7 +8404,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8447,7 +8417,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8459,11 +8429,11 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate121.errors = vErrors; validate121.errorCount = errors;
 return errors === 0;
 }
 validate121.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
@@ -8480,10 +8450,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate121.errors.slice(0, 1000); else for (const e of validate121.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate121.errorCount ?? validate121.errors.length;
 }
-validate120.errors = vErrors;
+validate120.errors = vErrors; validate120.errorCount = errors;
 return errors === 0;
 }
 validate120.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
@@ -8510,7 +8479,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8523,7 +8492,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8536,7 +8505,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8549,7 +8518,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8561,11 +8530,11 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate123.errors = vErrors; validate123.errorCount = errors;
 return errors === 0;
 }
 validate123.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
@@ -8593,7 +8562,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8606,7 +8575,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8619,7 +8588,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8631,11 +8600,11 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate124.errors = vErrors; validate124.errorCount = errors;
 return errors === 0;
 }
 validate124.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -8663,7 +8632,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8676,7 +8645,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8689,7 +8658,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8702,7 +8671,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8711,7 +8680,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.geography.items.type,parentSchema:schema157.properties.geography.items,data:data5};
@@ -8719,7 +8688,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8731,7 +8700,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8744,7 +8713,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8757,7 +8726,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8767,7 +8736,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8776,7 +8745,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err9 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -8784,7 +8753,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -8794,7 +8763,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -8806,7 +8775,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -8818,11 +8787,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate127.errors = vErrors; validate127.errorCount = errors;
 return errors === 0;
 }
 validate127.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
@@ -8842,8 +8811,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate127.errors.slice(0, 1000); else for (const e of validate127.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate127.errorCount ?? validate127.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
@@ -8852,7 +8820,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -8862,7 +8830,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -8872,7 +8840,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -8882,7 +8850,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -8892,7 +8860,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -8902,7 +8870,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -8912,7 +8880,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -8922,7 +8890,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -8935,7 +8903,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -8946,7 +8914,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -8960,7 +8928,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -8971,7 +8939,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -8985,7 +8953,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -8996,7 +8964,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -9010,7 +8978,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -9021,7 +8989,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -9035,7 +9003,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -9046,7 +9014,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -9060,7 +9028,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -9071,7 +9039,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -9085,7 +9053,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -9096,7 +9064,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -9110,7 +9078,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -9121,7 +9089,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -9134,7 +9102,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -9144,7 +9112,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -9156,11 +9124,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate126.errors = vErrors; validate126.errorCount = errors;
 return errors === 0;
 }
 validate126.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
@@ -9177,10 +9145,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate126.errors.slice(0, 1000); else for (const e of validate126.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate126.errorCount ?? validate126.errors.length;
 }
-validate125.errors = vErrors;
+validate125.errors = vErrors; validate125.errorCount = errors;
 return errors === 0;
 }
 validate125.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
@@ -9210,7 +9177,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -9220,7 +9187,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -9232,7 +9199,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -9245,7 +9212,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -9255,7 +9222,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -9269,7 +9236,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -9279,7 +9246,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -9289,7 +9256,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -9299,7 +9266,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -9311,7 +9278,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -9321,7 +9288,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -9334,7 +9301,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -9348,7 +9315,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -9359,7 +9326,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -9368,7 +9335,7 @@ if(data2.requiredChanges !== undefined){
 let data6 = data2.requiredChanges;
 if(Array.isArray(data6)){
 const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data7 = data6[i0];
 if(typeof data7 !== "string"){
 const err14 = {instancePath:instancePath+"/reviewReason/requiredChanges/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.requiredChanges.items.type,parentSchema:schema191.properties.requiredChanges.items,data:data7};
@@ -9376,7 +9343,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -9388,7 +9355,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -9402,7 +9369,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -9413,7 +9380,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -9425,7 +9392,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -9437,11 +9404,11 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate132.errors = vErrors;
+validate132.errors = vErrors; validate132.errorCount = errors;
 return errors === 0;
 }
 validate132.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
@@ -9465,7 +9432,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -9475,7 +9442,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -9485,7 +9452,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -9495,7 +9462,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -9505,7 +9472,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -9515,7 +9482,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -9525,7 +9492,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -9535,7 +9502,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -9545,7 +9512,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -9555,7 +9522,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -9565,7 +9532,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -9575,7 +9542,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -9585,7 +9552,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -9595,7 +9562,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -9605,7 +9572,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -9617,7 +9584,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -9630,7 +9597,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -9643,7 +9610,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -9656,7 +9623,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -9665,7 +9632,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err19 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
@@ -9673,7 +9640,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -9685,7 +9652,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -9698,7 +9665,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -9711,7 +9678,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -9721,7 +9688,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -9730,7 +9697,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -9738,7 +9705,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -9748,7 +9715,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -9760,7 +9727,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -9773,7 +9740,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -9783,7 +9750,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -9796,7 +9763,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -9809,7 +9776,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -9822,7 +9789,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -9832,7 +9799,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -9845,7 +9812,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -9855,15 +9822,14 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
 }
 if(data.metadata !== undefined){
 if(!(validate132(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate132.errors.slice(0, 1000); else for (const e of validate132.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate132.errorCount ?? validate132.errors.length;
 }
 }
 if(data.configVersion !== undefined){
@@ -9874,7 +9840,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -9885,7 +9851,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -9900,7 +9866,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -9911,7 +9877,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -9925,7 +9891,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -9936,7 +9902,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -9950,7 +9916,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -9961,7 +9927,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -9975,7 +9941,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -9986,7 +9952,7 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
@@ -9998,11 +9964,11 @@ if(vErrors === null){
 vErrors = [err45];
 }
 else {
-vErrors.push(err45);
+if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate131.errors = vErrors; validate131.errorCount = errors;
 return errors === 0;
 }
 validate131.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
@@ -10019,10 +9985,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate131.errors.slice(0, 1000); else for (const e of validate131.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate131.errorCount ?? validate131.errors.length;
 }
-validate130.errors = vErrors;
+validate130.errors = vErrors; validate130.errorCount = errors;
 return errors === 0;
 }
 validate130.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
@@ -10049,7 +10014,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -10059,7 +10024,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -10072,7 +10037,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -10083,7 +10048,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -10097,7 +10062,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -10108,7 +10073,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -10121,7 +10086,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -10133,11 +10098,11 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate135.errors = vErrors; validate135.errorCount = errors;
 return errors === 0;
 }
 validate135.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
@@ -10163,7 +10128,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -10173,7 +10138,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -10183,7 +10148,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -10193,7 +10158,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -10203,7 +10168,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -10213,7 +10178,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -10223,7 +10188,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -10233,7 +10198,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -10243,7 +10208,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -10253,7 +10218,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -10263,7 +10228,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -10273,7 +10238,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -10283,7 +10248,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -10293,7 +10258,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -10303,7 +10268,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -10315,7 +10280,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -10328,7 +10293,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -10341,7 +10306,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -10354,7 +10319,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -10363,7 +10328,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err19 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
@@ -10371,7 +10336,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -10383,7 +10348,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -10396,7 +10361,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -10409,7 +10374,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -10419,7 +10384,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -10428,7 +10393,7 @@ if(data.capabilities !== undefined){
 let data8 = data.capabilities;
 if(Array.isArray(data8)){
 const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
 const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
@@ -10436,7 +10401,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -10446,7 +10411,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -10458,7 +10423,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -10471,7 +10436,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -10481,7 +10446,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -10494,7 +10459,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -10507,7 +10472,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -10520,7 +10485,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -10530,7 +10495,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -10543,7 +10508,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -10553,15 +10518,14 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
 }
 if(data.metadata !== undefined){
 if(!(validate132(data.metadata, {instancePath:instancePath+"/metadata",parentData:data,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate132.errors.slice(0, 1000); else for (const e of validate132.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate132.errorCount ?? validate132.errors.length;
 }
 }
 if(data.configVersion !== undefined){
@@ -10572,7 +10536,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -10583,7 +10547,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -10598,7 +10562,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -10609,7 +10573,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -10623,7 +10587,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -10634,7 +10598,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -10648,7 +10612,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -10659,7 +10623,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -10673,7 +10637,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -10684,7 +10648,7 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
@@ -10696,11 +10660,11 @@ if(vErrors === null){
 vErrors = [err45];
 }
 else {
-vErrors.push(err45);
+if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate138.errors = vErrors; validate138.errorCount = errors;
 return errors === 0;
 }
 validate138.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
@@ -10724,7 +10688,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -10734,7 +10698,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -10744,14 +10708,13 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
 if(data.provider !== undefined){
 if(!(validate138(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate138.errors.slice(0, 1000); else for (const e of validate138.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate138.errorCount ?? validate138.errors.length;
 }
 }
 if(data.webhook !== undefined){
@@ -10763,7 +10726,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -10773,7 +10736,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -10786,7 +10749,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -10797,7 +10760,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -10811,7 +10774,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -10822,7 +10785,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -10835,7 +10798,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -10847,7 +10810,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -10861,7 +10824,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -10871,7 +10834,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -10884,7 +10847,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -10895,7 +10858,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -10908,7 +10871,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -10920,7 +10883,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -10933,7 +10896,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -10945,11 +10908,11 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate137.errors = vErrors; validate137.errorCount = errors;
 return errors === 0;
 }
 validate137.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
@@ -10966,17 +10929,16 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate137(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate137.errors.slice(0, 1000); else for (const e of validate137.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate137.errorCount ?? validate137.errors.length;
 }
-validate136.errors = vErrors;
+validate136.errors = vErrors; validate136.errorCount = errors;
 return errors === 0;
 }
 validate136.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_CoreCertificationSummary = validate142;
 const schema203 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema204 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+const schema204 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
 const pattern13 = new RegExp("^[a-z0-9-]+$", "u");
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10996,7 +10958,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -11006,7 +10968,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -11016,7 +10978,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -11026,7 +10988,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -11036,7 +10998,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -11046,7 +11008,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -11056,7 +11018,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -11066,7 +11028,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -11079,7 +11041,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -11090,7 +11052,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -11103,7 +11065,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -11117,7 +11079,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -11128,7 +11090,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -11141,17 +11103,17 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-if(!((data3 === "PASS") || (data3 === "FAIL"))){
+if(!((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "PARTIAL"))){
 const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -11164,7 +11126,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -11175,7 +11137,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -11190,7 +11152,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -11200,7 +11162,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -11210,7 +11172,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -11220,7 +11182,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -11232,7 +11194,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -11243,7 +11205,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -11257,7 +11219,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -11268,7 +11230,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -11282,7 +11244,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -11293,7 +11255,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -11307,7 +11269,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -11318,7 +11280,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -11331,7 +11293,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -11345,7 +11307,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -11356,7 +11318,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -11369,7 +11331,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -11382,7 +11344,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -11394,18 +11356,18 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
-validate142.errors = vErrors;
+validate142.errors = vErrors; validate142.errorCount = errors;
 return errors === 0;
 }
 validate142.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_CoreCertification = validate143;
 const schema205 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema206 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL"]},"checks":{"type":"array"}}}}}]};
+const schema206 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"checks":{"type":"array"}}}}}]};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11424,7 +11386,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -11434,7 +11396,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -11444,7 +11406,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -11454,7 +11416,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -11464,7 +11426,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -11474,7 +11436,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -11484,7 +11446,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -11494,7 +11456,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -11507,7 +11469,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -11518,7 +11480,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -11531,7 +11493,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -11545,7 +11507,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -11556,7 +11518,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -11569,17 +11531,17 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-if(!((data3 === "PASS") || (data3 === "FAIL"))){
+if(!((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "PARTIAL"))){
 const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -11592,7 +11554,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -11603,7 +11565,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -11618,7 +11580,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -11628,7 +11590,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -11638,7 +11600,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -11648,7 +11610,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -11660,7 +11622,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -11671,7 +11633,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -11685,7 +11647,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -11696,7 +11658,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -11710,7 +11672,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -11721,7 +11683,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -11735,7 +11697,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -11746,7 +11708,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -11759,7 +11721,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -11773,7 +11735,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -11784,7 +11746,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -11797,7 +11759,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -11810,7 +11772,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -11822,7 +11784,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -11833,7 +11795,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -11846,7 +11808,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -11856,7 +11818,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -11866,7 +11828,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -11878,7 +11840,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -11891,17 +11853,17 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-if(!((data15 === "PASS") || (data15 === "FAIL"))){
+if(!((((data15 === "PASS") || (data15 === "FAIL")) || (data15 === "INTERRUPTED")) || (data15 === "PARTIAL"))){
 const err41 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema206.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema206.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema206.allOf[1].properties.report.properties.verdict,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -11914,7 +11876,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -11926,7 +11888,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -11938,11 +11900,11 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate144.errors = vErrors; validate144.errorCount = errors;
 return errors === 0;
 }
 validate144.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
@@ -11959,10 +11921,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate144.errors.slice(0, 1000); else for (const e of validate144.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate144.errorCount ?? validate144.errors.length;
 }
-validate143.errors = vErrors;
+validate143.errors = vErrors; validate143.errorCount = errors;
 return errors === 0;
 }
 validate143.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
@@ -11988,7 +11949,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -11998,7 +11959,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12006,7 +11967,7 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
@@ -12015,7 +11976,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12025,7 +11986,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12035,7 +11996,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12045,7 +12006,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12055,7 +12016,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12065,7 +12026,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12075,7 +12036,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12085,7 +12046,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -12098,7 +12059,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -12109,7 +12070,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -12122,7 +12083,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -12136,7 +12097,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -12147,7 +12108,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -12160,17 +12121,17 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!((data5 === "PASS") || (data5 === "FAIL"))){
+if(!((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "PARTIAL"))){
 const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -12183,7 +12144,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -12194,7 +12155,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -12209,7 +12170,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -12219,7 +12180,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -12229,7 +12190,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -12239,7 +12200,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -12251,7 +12212,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -12262,7 +12223,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -12276,7 +12237,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -12287,7 +12248,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -12301,7 +12262,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -12312,7 +12273,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -12326,7 +12287,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -12337,7 +12298,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -12350,7 +12311,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -12364,7 +12325,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -12375,7 +12336,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -12388,7 +12349,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -12401,7 +12362,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -12413,7 +12374,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -12425,7 +12386,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -12438,7 +12399,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -12449,7 +12410,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -12462,11 +12423,11 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate147.errors = vErrors; validate147.errorCount = errors;
 return errors === 0;
 }
 validate147.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
@@ -12483,10 +12444,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate147.errors.slice(0, 1000); else for (const e of validate147.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate147.errorCount ?? validate147.errors.length;
 }
-validate146.errors = vErrors;
+validate146.errors = vErrors; validate146.errorCount = errors;
 return errors === 0;
 }
 validate146.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
@@ -12512,7 +12472,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12522,7 +12482,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12532,7 +12492,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12542,7 +12502,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12554,7 +12514,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12567,7 +12527,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12577,7 +12537,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12591,7 +12551,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12602,7 +12562,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12615,7 +12575,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -12627,11 +12587,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate149.errors = vErrors; validate149.errorCount = errors;
 return errors === 0;
 }
 validate149.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
@@ -12657,7 +12617,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12667,7 +12627,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12677,7 +12637,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12687,7 +12647,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12697,7 +12657,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12707,7 +12667,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -12719,7 +12679,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -12733,7 +12693,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -12744,7 +12704,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -12757,7 +12717,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -12770,7 +12730,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -12783,7 +12743,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -12796,7 +12756,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -12809,7 +12769,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -12822,7 +12782,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -12835,7 +12795,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -12848,7 +12808,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -12861,7 +12821,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -12874,7 +12834,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -12887,7 +12847,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -12900,7 +12860,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -12912,11 +12872,11 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate150.errors = vErrors; validate150.errorCount = errors;
 return errors === 0;
 }
 validate150.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
@@ -12942,7 +12902,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -12952,7 +12912,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -12960,7 +12920,7 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
@@ -12969,7 +12929,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -12979,7 +12939,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -12989,7 +12949,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -12999,7 +12959,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -13009,7 +12969,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -13019,7 +12979,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -13031,7 +12991,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -13045,7 +13005,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -13056,7 +13016,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -13069,7 +13029,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -13082,7 +13042,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -13095,7 +13055,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -13108,7 +13068,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -13121,7 +13081,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -13134,7 +13094,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -13147,7 +13107,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -13160,7 +13120,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -13173,7 +13133,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -13186,7 +13146,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -13199,7 +13159,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -13212,7 +13172,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -13224,7 +13184,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -13236,7 +13196,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -13249,7 +13209,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -13260,7 +13220,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -13274,7 +13234,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -13286,11 +13246,11 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate152.errors = vErrors; validate152.errorCount = errors;
 return errors === 0;
 }
 validate152.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
@@ -13307,10 +13267,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate152.errors.slice(0, 1000); else for (const e of validate152.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate152.errorCount ?? validate152.errors.length;
 }
-validate151.errors = vErrors;
+validate151.errors = vErrors; validate151.errorCount = errors;
 return errors === 0;
 }
 validate151.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
@@ -13334,7 +13293,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -13344,11 +13303,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate154.errors = vErrors; validate154.errorCount = errors;
 return errors === 0;
 }
 validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -13373,7 +13332,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -13383,7 +13342,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -13393,7 +13352,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -13403,7 +13362,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -13415,7 +13374,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -13425,7 +13384,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -13438,7 +13397,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -13452,7 +13411,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -13463,7 +13422,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -13472,7 +13431,7 @@ if(data.requiredChanges !== undefined){
 let data3 = data.requiredChanges;
 if(Array.isArray(data3)){
 const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
 const err9 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.requiredChanges.items.type,parentSchema:schema191.properties.requiredChanges.items,data:data4};
@@ -13480,7 +13439,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -13492,7 +13451,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -13506,7 +13465,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -13517,7 +13476,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -13529,11 +13488,11 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate155.errors = vErrors;
+validate155.errors = vErrors; validate155.errorCount = errors;
 return errors === 0;
 }
 validate155.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
@@ -13558,7 +13517,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -13568,7 +13527,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -13580,7 +13539,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -13593,7 +13552,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -13603,7 +13562,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -13617,7 +13576,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -13627,7 +13586,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -13637,7 +13596,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -13647,7 +13606,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -13659,7 +13618,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -13669,7 +13628,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -13682,7 +13641,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -13696,7 +13655,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -13707,7 +13666,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -13716,7 +13675,7 @@ if(data2.requiredChanges !== undefined){
 let data6 = data2.requiredChanges;
 if(Array.isArray(data6)){
 const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data7 = data6[i0];
 if(typeof data7 !== "string"){
 const err14 = {instancePath:instancePath+"/reviewReason/requiredChanges/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreReviewReason/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.properties.requiredChanges.items.type,parentSchema:schema191.properties.requiredChanges.items,data:data7};
@@ -13724,7 +13683,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -13736,7 +13695,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -13750,7 +13709,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -13761,7 +13720,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -13773,7 +13732,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -13785,11 +13744,11 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate157.errors = vErrors; validate157.errorCount = errors;
 return errors === 0;
 }
 validate157.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
@@ -13806,10 +13765,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate157.errors.slice(0, 1000); else for (const e of validate157.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate157.errorCount ?? validate157.errors.length;
 }
-validate156.errors = vErrors;
+validate156.errors = vErrors; validate156.errorCount = errors;
 return errors === 0;
 }
 validate156.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
@@ -13838,7 +13796,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -13851,7 +13809,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -13864,7 +13822,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -13876,7 +13834,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -13887,7 +13845,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -13897,7 +13855,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -13907,7 +13865,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -13915,10 +13873,9 @@ if(data.data !== undefined){
 let data3 = data.data;
 if(Array.isArray(data3)){
 const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate138(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate138.errors.slice(0, 1000); else for (const e of validate138.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate138.errorCount ?? validate138.errors.length;
 }
 }
 }
@@ -13928,7 +13885,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -13941,7 +13898,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -13952,7 +13909,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -13967,7 +13924,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -13977,7 +13934,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -13987,7 +13944,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -13997,7 +13954,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -14009,7 +13966,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -14020,7 +13977,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -14034,7 +13991,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -14045,7 +14002,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -14059,7 +14016,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -14070,7 +14027,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -14084,7 +14041,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -14096,7 +14053,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -14108,11 +14065,11 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate160.errors = vErrors; validate160.errorCount = errors;
 return errors === 0;
 }
 validate160.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -14129,10 +14086,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate160.errors.slice(0, 1000); else for (const e of validate160.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate160.errorCount ?? validate160.errors.length;
 }
-validate159.errors = vErrors;
+validate159.errors = vErrors; validate159.errorCount = errors;
 return errors === 0;
 }
 validate159.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -14157,7 +14113,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -14167,7 +14123,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -14177,7 +14133,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -14187,7 +14143,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -14199,7 +14155,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -14210,7 +14166,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -14224,7 +14180,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -14235,7 +14191,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -14249,7 +14205,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -14260,7 +14216,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -14274,7 +14230,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -14286,11 +14242,11 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate163.errors = vErrors; validate163.errorCount = errors;
 return errors === 0;
 }
 validate163.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
@@ -14317,7 +14273,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -14327,7 +14283,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -14337,7 +14293,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -14347,7 +14303,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -14357,7 +14313,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -14367,7 +14323,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -14377,7 +14333,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -14387,7 +14343,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -14397,7 +14353,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -14407,7 +14363,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -14419,7 +14375,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -14430,7 +14386,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -14445,7 +14401,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -14456,7 +14412,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -14469,7 +14425,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -14482,7 +14438,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -14492,7 +14448,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -14505,7 +14461,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -14518,7 +14474,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -14528,7 +14484,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -14541,7 +14497,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -14551,7 +14507,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -14564,7 +14520,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -14574,7 +14530,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -14587,7 +14543,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -14597,7 +14553,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -14610,7 +14566,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -14620,7 +14576,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -14633,7 +14589,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -14646,7 +14602,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -14655,7 +14611,7 @@ if(data.requiredChanges !== undefined){
 let data12 = data.requiredChanges;
 if(Array.isArray(data12)){
 const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
 const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.requiredChanges.items.type,parentSchema:schema233.properties.requiredChanges.items,data:data13};
@@ -14663,7 +14619,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -14675,7 +14631,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -14688,7 +14644,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -14700,11 +14656,11 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate165.errors = vErrors;
+validate165.errors = vErrors; validate165.errorCount = errors;
 return errors === 0;
 }
 validate165.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
@@ -14721,10 +14677,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate165.errors.slice(0, 1000); else for (const e of validate165.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate165.errorCount ?? validate165.errors.length;
 }
-validate164.errors = vErrors;
+validate164.errors = vErrors; validate164.errorCount = errors;
 return errors === 0;
 }
 validate164.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
@@ -14748,7 +14703,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -14758,11 +14713,11 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate167.errors = vErrors; validate167.errorCount = errors;
 return errors === 0;
 }
 validate167.evaluated = {"dynamicProps":false,"dynamicItems":false};
@@ -14788,7 +14743,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -14798,7 +14753,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -14808,7 +14763,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -14818,7 +14773,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -14828,7 +14783,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -14838,7 +14793,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -14848,7 +14803,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -14858,7 +14813,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -14868,7 +14823,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -14878,7 +14833,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -14890,7 +14845,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -14901,7 +14856,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -14916,7 +14871,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -14927,7 +14882,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -14940,7 +14895,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -14953,7 +14908,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -14963,7 +14918,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -14976,7 +14931,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -14989,7 +14944,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -14999,7 +14954,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -15012,7 +14967,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -15022,7 +14977,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -15035,7 +14990,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -15045,7 +15000,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -15058,7 +15013,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -15068,7 +15023,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -15081,7 +15036,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -15091,7 +15046,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -15104,7 +15059,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -15117,7 +15072,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -15126,7 +15081,7 @@ if(data.requiredChanges !== undefined){
 let data12 = data.requiredChanges;
 if(Array.isArray(data12)){
 const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
 const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.requiredChanges.items.type,parentSchema:schema233.properties.requiredChanges.items,data:data13};
@@ -15134,7 +15089,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -15146,7 +15101,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -15159,7 +15114,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -15171,11 +15126,11 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate171.errors = vErrors; validate171.errorCount = errors;
 return errors === 0;
 }
 validate171.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
@@ -15198,7 +15153,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -15208,7 +15163,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -15218,21 +15173,20 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
 if(data.provider !== undefined){
 if(!(validate138(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate138.errors.slice(0, 1000); else for (const e of validate138.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate138.errorCount ?? validate138.errors.length;
 }
 }
 if(data.certifications !== undefined){
 let data1 = data.certifications;
 if(Array.isArray(data1)){
 const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id === undefined){
@@ -15241,7 +15195,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -15251,7 +15205,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -15261,7 +15215,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -15271,7 +15225,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -15281,7 +15235,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -15291,7 +15245,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -15301,7 +15255,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -15311,7 +15265,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -15324,7 +15278,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -15335,7 +15289,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -15348,7 +15302,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -15362,7 +15316,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -15373,7 +15327,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -15386,17 +15340,17 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-if(!((data6 === "PASS") || (data6 === "FAIL"))){
+if(!((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "PARTIAL"))){
 const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.verdict.enum,parentSchema:schema204.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -15409,7 +15363,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -15420,7 +15374,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -15435,7 +15389,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -15445,7 +15399,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -15455,7 +15409,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -15465,7 +15419,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -15477,7 +15431,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -15488,7 +15442,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -15502,7 +15456,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -15513,7 +15467,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -15527,7 +15481,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -15538,7 +15492,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -15552,7 +15506,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -15563,7 +15517,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -15576,7 +15530,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -15590,7 +15544,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -15601,7 +15555,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -15614,7 +15568,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -15627,7 +15581,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -15639,7 +15593,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -15651,7 +15605,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -15660,10 +15614,9 @@ if(data.history !== undefined){
 let data16 = data.history;
 if(Array.isArray(data16)){
 const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate171(data16[i1], {instancePath:instancePath+"/history/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate171.errors.slice(0, 1000); else for (const e of validate171.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate171.errorCount ?? validate171.errors.length;
 }
 }
 }
@@ -15673,7 +15626,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -15685,11 +15638,11 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-validate169.errors = vErrors;
+validate169.errors = vErrors; validate169.errorCount = errors;
 return errors === 0;
 }
 validate169.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
@@ -15706,10 +15659,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate169.errors.slice(0, 1000); else for (const e of validate169.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate169.errorCount ?? validate169.errors.length;
 }
-validate168.errors = vErrors;
+validate168.errors = vErrors; validate168.errorCount = errors;
 return errors === 0;
 }
 validate168.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
@@ -15741,7 +15693,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -15751,7 +15703,7 @@ var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
-vErrors.length = _errs1;
+if (vErrors.length > _errs1) vErrors.length = _errs1;
 }
 else {
 vErrors = null;
@@ -15766,7 +15718,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -15776,7 +15728,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -15788,7 +15740,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -15802,7 +15754,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -15813,7 +15765,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -15826,7 +15778,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -15838,7 +15790,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -15859,7 +15811,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -15870,7 +15822,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -15890,7 +15842,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -15900,7 +15852,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -15914,7 +15866,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -15925,7 +15877,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -15939,7 +15891,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -15949,7 +15901,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -15960,7 +15912,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -15974,12 +15926,12 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
 const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(func10(data8) > 500){
@@ -15988,7 +15940,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -15998,7 +15950,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -16009,7 +15961,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -16021,7 +15973,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -16035,7 +15987,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -16046,7 +15998,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -16058,11 +16010,11 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-validate175.errors = vErrors;
+validate175.errors = vErrors; validate175.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
@@ -16080,13 +16032,12 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate175.errors.slice(0, 1000); else for (const e of validate175.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate175.errorCount ?? validate175.errors.length;
 }
 else {
 var props0 = validate175.evaluated.props;
 }
-validate174.errors = vErrors;
+validate174.errors = vErrors; validate174.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
@@ -16116,7 +16067,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -16127,7 +16078,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -16139,11 +16090,11 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate177.errors = vErrors; validate177.errorCount = errors;
 return errors === 0;
 }
 validate177.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
@@ -16169,7 +16120,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -16179,7 +16130,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -16189,7 +16140,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -16199,7 +16150,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -16209,7 +16160,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -16219,7 +16170,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -16229,7 +16180,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -16241,7 +16192,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -16254,7 +16205,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -16264,7 +16215,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -16277,7 +16228,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -16287,7 +16238,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -16300,7 +16251,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -16310,7 +16261,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -16323,7 +16274,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -16333,7 +16284,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -16347,7 +16298,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -16358,7 +16309,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -16371,7 +16322,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -16382,7 +16333,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -16395,11 +16346,11 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate179.errors = vErrors; validate179.errorCount = errors;
 return errors === 0;
 }
 validate179.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
@@ -16416,10 +16367,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
 }
-validate178.errors = vErrors;
+validate178.errors = vErrors; validate178.errorCount = errors;
 return errors === 0;
 }
 validate178.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
@@ -16445,7 +16395,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -16455,7 +16405,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -16465,7 +16415,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -16475,7 +16425,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -16485,7 +16435,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -16495,7 +16445,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -16507,7 +16457,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -16520,7 +16470,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -16533,7 +16483,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -16546,7 +16496,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -16555,7 +16505,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.geography.items.type,parentSchema:schema262.properties.geography.items,data:data5};
@@ -16563,7 +16513,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -16575,7 +16525,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -16584,7 +16534,7 @@ if(data.capabilities !== undefined){
 let data6 = data.capabilities;
 if(Array.isArray(data6)){
 const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data7 = data6[i1];
 if(typeof data7 !== "string"){
 const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
@@ -16592,7 +16542,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -16602,7 +16552,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -16614,7 +16564,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -16627,7 +16577,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -16637,7 +16587,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -16649,11 +16599,11 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate182.errors = vErrors;
+validate182.errors = vErrors; validate182.errorCount = errors;
 return errors === 0;
 }
 validate182.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -16670,10 +16620,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate182.errors.slice(0, 1000); else for (const e of validate182.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate182.errorCount ?? validate182.errors.length;
 }
-validate181.errors = vErrors;
+validate181.errors = vErrors; validate181.errorCount = errors;
 return errors === 0;
 }
 validate181.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -16699,7 +16648,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -16709,7 +16658,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -16719,7 +16668,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -16729,7 +16678,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -16739,7 +16688,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -16749,7 +16698,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -16761,7 +16710,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -16774,7 +16723,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -16787,7 +16736,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -16800,7 +16749,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -16809,7 +16758,7 @@ if(data.geography !== undefined){
 let data4 = data.geography;
 if(Array.isArray(data4)){
 const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
 const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.geography.items.type,parentSchema:schema262.properties.geography.items,data:data5};
@@ -16817,7 +16766,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -16829,7 +16778,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -16838,7 +16787,7 @@ if(data.capabilities !== undefined){
 let data6 = data.capabilities;
 if(Array.isArray(data6)){
 const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data7 = data6[i1];
 if(typeof data7 !== "string"){
 const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
@@ -16846,7 +16795,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -16856,7 +16805,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -16868,7 +16817,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -16881,7 +16830,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -16891,7 +16840,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -16903,11 +16852,11 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate186.errors = vErrors;
+validate186.errors = vErrors; validate186.errorCount = errors;
 return errors === 0;
 }
 validate186.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
@@ -16930,7 +16879,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -16940,7 +16889,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -16950,7 +16899,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -16958,10 +16907,9 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate186(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate186.errors.slice(0, 1000); else for (const e of validate186.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate186.errorCount ?? validate186.errors.length;
 }
 }
 }
@@ -16971,7 +16919,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -16984,7 +16932,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -16995,7 +16943,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -17010,7 +16958,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -17020,7 +16968,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -17030,7 +16978,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -17040,7 +16988,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -17052,7 +17000,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -17063,7 +17011,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -17077,7 +17025,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -17088,7 +17036,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -17102,7 +17050,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -17113,7 +17061,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -17127,7 +17075,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -17139,7 +17087,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -17151,11 +17099,11 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate185.errors = vErrors; validate185.errorCount = errors;
 return errors === 0;
 }
 validate185.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -17172,10 +17120,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate185.errors.slice(0, 1000); else for (const e of validate185.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate185.errorCount ?? validate185.errors.length;
 }
-validate184.errors = vErrors;
+validate184.errors = vErrors; validate184.errorCount = errors;
 return errors === 0;
 }
 validate184.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -17206,7 +17153,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -17219,7 +17166,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -17232,7 +17179,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -17245,7 +17192,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -17258,7 +17205,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -17270,7 +17217,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -17279,10 +17226,9 @@ if(data.actions !== undefined){
 let data6 = data.actions;
 if(Array.isArray(data6)){
 const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate117(data6[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate117.errors.slice(0, 1000); else for (const e of validate117.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate117.errorCount ?? validate117.errors.length;
 }
 }
 }
@@ -17292,7 +17238,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -17308,7 +17254,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -17321,7 +17267,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -17334,7 +17280,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -17347,7 +17293,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -17359,7 +17305,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -17371,11 +17317,11 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate191.errors = vErrors;
+validate191.errors = vErrors; validate191.errorCount = errors;
 return errors === 0;
 }
 validate191.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -17392,8 +17338,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate191.errors.slice(0, 1000); else for (const e of validate191.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate191.errorCount ?? validate191.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
@@ -17402,7 +17347,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -17412,7 +17357,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -17422,7 +17367,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -17432,7 +17377,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -17445,7 +17390,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -17455,7 +17400,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -17465,7 +17410,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -17475,7 +17420,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -17487,7 +17432,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -17500,7 +17445,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -17513,7 +17458,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -17523,15 +17468,14 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
 }
 if(data0.metadata !== undefined){
 if(!(validate132(data0.metadata, {instancePath:instancePath+"/provider/metadata",parentData:data0,parentDataProperty:"metadata",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate132.errors.slice(0, 1000); else for (const e of validate132.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate132.errorCount ?? validate132.errors.length;
 }
 }
 }
@@ -17541,7 +17485,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -17555,7 +17499,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -17565,7 +17509,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -17575,7 +17519,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -17585,7 +17529,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -17597,7 +17541,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -17608,7 +17552,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -17622,7 +17566,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -17633,7 +17577,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -17647,7 +17591,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -17658,7 +17602,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -17672,7 +17616,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -17684,7 +17628,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -17696,11 +17640,11 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate190.errors = vErrors; validate190.errorCount = errors;
 return errors === 0;
 }
 validate190.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
@@ -17717,10 +17661,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate190.errors.slice(0, 1000); else for (const e of validate190.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate190.errorCount ?? validate190.errors.length;
 }
-validate189.errors = vErrors;
+validate189.errors = vErrors; validate189.errorCount = errors;
 return errors === 0;
 }
 validate189.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
@@ -17746,7 +17689,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -17756,7 +17699,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -17768,7 +17711,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -17781,7 +17724,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -17791,7 +17734,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -17804,7 +17747,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -17817,7 +17760,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -17830,7 +17773,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -17843,7 +17786,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -17856,7 +17799,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -17868,11 +17811,11 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate196.errors = vErrors;
+validate196.errors = vErrors; validate196.errorCount = errors;
 return errors === 0;
 }
 validate196.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
@@ -17898,7 +17841,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -17908,7 +17851,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -17918,7 +17861,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -17928,7 +17871,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -17938,7 +17881,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -17948,7 +17891,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -17958,7 +17901,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -17968,7 +17911,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -17980,7 +17923,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -17993,7 +17936,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -18006,7 +17949,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -18019,7 +17962,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -18032,7 +17975,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -18045,7 +17988,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -18058,7 +18001,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -18071,7 +18014,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -18084,7 +18027,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -18097,7 +18040,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -18110,7 +18053,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -18123,7 +18066,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -18136,7 +18079,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -18145,7 +18088,7 @@ if(data.lines !== undefined){
 let data13 = data.lines;
 if(Array.isArray(data13)){
 const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data14 = data13[i0];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.offeringId !== undefined){
@@ -18156,7 +18099,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -18169,7 +18112,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -18182,7 +18125,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -18195,7 +18138,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -18208,7 +18151,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -18221,7 +18164,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -18233,7 +18176,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -18245,7 +18188,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -18258,7 +18201,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -18274,7 +18217,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -18287,7 +18230,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -18299,7 +18242,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -18308,7 +18251,7 @@ if(data.timeline !== undefined){
 let data25 = data.timeline;
 if(Array.isArray(data25)){
 const len1 = data25.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.at === undefined){
@@ -18317,7 +18260,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -18327,7 +18270,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -18339,7 +18282,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -18352,7 +18295,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -18362,7 +18305,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -18375,7 +18318,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -18388,7 +18331,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -18401,7 +18344,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -18414,7 +18357,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -18427,7 +18370,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -18439,7 +18382,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -18451,7 +18394,7 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
@@ -18463,11 +18406,11 @@ if(vErrors === null){
 vErrors = [err45];
 }
 else {
-vErrors.push(err45);
+if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate198.errors = vErrors; validate198.errorCount = errors;
 return errors === 0;
 }
 validate198.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
@@ -18484,10 +18427,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate198.errors.slice(0, 1000); else for (const e of validate198.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate198.errorCount ?? validate198.errors.length;
 }
-validate197.errors = vErrors;
+validate197.errors = vErrors; validate197.errorCount = errors;
 return errors === 0;
 }
 validate197.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
@@ -18513,7 +18455,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -18523,7 +18465,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -18533,7 +18475,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -18543,7 +18485,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -18553,7 +18495,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -18565,7 +18507,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -18579,7 +18521,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -18590,7 +18532,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -18603,7 +18545,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -18613,7 +18555,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -18626,7 +18568,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -18639,7 +18581,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -18652,7 +18594,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -18665,7 +18607,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -18678,7 +18620,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -18691,7 +18633,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -18704,7 +18646,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -18717,7 +18659,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -18730,7 +18672,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -18743,7 +18685,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -18756,7 +18698,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -18769,7 +18711,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -18782,7 +18724,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -18795,7 +18737,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -18808,7 +18750,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -18821,7 +18763,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -18834,7 +18776,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -18847,7 +18789,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -18859,11 +18801,11 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate200.errors = vErrors; validate200.errorCount = errors;
 return errors === 0;
 }
 validate200.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
@@ -18889,7 +18831,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -18899,7 +18841,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -18909,7 +18851,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -18917,7 +18859,7 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
@@ -18926,7 +18868,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -18936,7 +18878,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -18946,7 +18888,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -18956,7 +18898,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -18966,7 +18908,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -18978,7 +18920,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -18992,7 +18934,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -19003,7 +18945,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -19016,7 +18958,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -19026,7 +18968,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -19039,7 +18981,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -19052,7 +18994,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -19065,7 +19007,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -19078,7 +19020,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -19091,7 +19033,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -19104,7 +19046,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -19117,7 +19059,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -19130,7 +19072,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -19143,7 +19085,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -19156,7 +19098,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -19169,7 +19111,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -19182,7 +19124,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -19195,7 +19137,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -19208,7 +19150,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -19221,7 +19163,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -19234,7 +19176,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -19247,7 +19189,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -19260,7 +19202,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -19272,7 +19214,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -19284,7 +19226,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -19297,7 +19239,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -19308,7 +19250,7 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
@@ -19323,7 +19265,7 @@ if(vErrors === null){
 vErrors = [err35];
 }
 else {
-vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -19333,7 +19275,7 @@ if(vErrors === null){
 vErrors = [err36];
 }
 else {
-vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -19343,7 +19285,7 @@ if(vErrors === null){
 vErrors = [err37];
 }
 else {
-vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -19353,7 +19295,7 @@ if(vErrors === null){
 vErrors = [err38];
 }
 else {
-vErrors.push(err38);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -19365,7 +19307,7 @@ if(vErrors === null){
 vErrors = [err39];
 }
 else {
-vErrors.push(err39);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
@@ -19376,7 +19318,7 @@ if(vErrors === null){
 vErrors = [err40];
 }
 else {
-vErrors.push(err40);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -19390,7 +19332,7 @@ if(vErrors === null){
 vErrors = [err41];
 }
 else {
-vErrors.push(err41);
+if (vErrors.length < 1000) vErrors.push(err41);
 }
 errors++;
 }
@@ -19401,7 +19343,7 @@ if(vErrors === null){
 vErrors = [err42];
 }
 else {
-vErrors.push(err42);
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -19415,7 +19357,7 @@ if(vErrors === null){
 vErrors = [err43];
 }
 else {
-vErrors.push(err43);
+if (vErrors.length < 1000) vErrors.push(err43);
 }
 errors++;
 }
@@ -19426,7 +19368,7 @@ if(vErrors === null){
 vErrors = [err44];
 }
 else {
-vErrors.push(err44);
+if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
@@ -19440,7 +19382,7 @@ if(vErrors === null){
 vErrors = [err45];
 }
 else {
-vErrors.push(err45);
+if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
@@ -19452,7 +19394,7 @@ if(vErrors === null){
 vErrors = [err46];
 }
 else {
-vErrors.push(err46);
+if (vErrors.length < 1000) vErrors.push(err46);
 }
 errors++;
 }
@@ -19464,11 +19406,11 @@ if(vErrors === null){
 vErrors = [err47];
 }
 else {
-vErrors.push(err47);
+if (vErrors.length < 1000) vErrors.push(err47);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate202.errors = vErrors; validate202.errorCount = errors;
 return errors === 0;
 }
 validate202.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -19485,10 +19427,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate202.errors.slice(0, 1000); else for (const e of validate202.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate202.errorCount ?? validate202.errors.length;
 }
-validate201.errors = vErrors;
+validate201.errors = vErrors; validate201.errorCount = errors;
 return errors === 0;
 }
 validate201.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
@@ -19514,7 +19455,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -19524,7 +19465,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -19532,7 +19473,7 @@ if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
@@ -19541,7 +19482,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -19551,7 +19492,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -19561,7 +19502,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -19571,7 +19512,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -19581,7 +19522,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -19593,7 +19534,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -19607,7 +19548,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -19618,7 +19559,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -19631,7 +19572,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -19641,7 +19582,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -19654,7 +19595,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -19667,7 +19608,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -19680,7 +19621,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -19693,7 +19634,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -19706,7 +19647,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -19719,7 +19660,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -19732,7 +19673,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -19745,7 +19686,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -19758,7 +19699,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -19771,7 +19712,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -19784,7 +19725,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -19797,7 +19738,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -19810,7 +19751,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -19823,7 +19764,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -19836,7 +19777,7 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -19849,7 +19790,7 @@ if(vErrors === null){
 vErrors = [err27];
 }
 else {
-vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -19862,7 +19803,7 @@ if(vErrors === null){
 vErrors = [err28];
 }
 else {
-vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -19875,7 +19816,7 @@ if(vErrors === null){
 vErrors = [err29];
 }
 else {
-vErrors.push(err29);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
@@ -19887,7 +19828,7 @@ if(vErrors === null){
 vErrors = [err30];
 }
 else {
-vErrors.push(err30);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -19899,7 +19840,7 @@ if(vErrors === null){
 vErrors = [err31];
 }
 else {
-vErrors.push(err31);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -19912,7 +19853,7 @@ if(vErrors === null){
 vErrors = [err32];
 }
 else {
-vErrors.push(err32);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -19923,7 +19864,7 @@ if(vErrors === null){
 vErrors = [err33];
 }
 else {
-vErrors.push(err33);
+if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
@@ -19936,11 +19877,11 @@ if(vErrors === null){
 vErrors = [err34];
 }
 else {
-vErrors.push(err34);
+if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate205.errors = vErrors; validate205.errorCount = errors;
 return errors === 0;
 }
 validate205.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
@@ -19957,10 +19898,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate205.errors.slice(0, 1000); else for (const e of validate205.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate205.errorCount ?? validate205.errors.length;
 }
-validate204.errors = vErrors;
+validate204.errors = vErrors; validate204.errorCount = errors;
 return errors === 0;
 }
 validate204.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
@@ -19986,7 +19926,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -19996,7 +19936,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -20008,7 +19948,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -20018,7 +19958,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -20031,7 +19971,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -20043,11 +19983,11 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate207.errors = vErrors; validate207.errorCount = errors;
 return errors === 0;
 }
 validate207.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
@@ -20067,7 +20007,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id === undefined){
@@ -20076,7 +20016,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -20086,7 +20026,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -20096,7 +20036,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -20106,7 +20046,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -20116,7 +20056,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -20128,7 +20068,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -20141,7 +20081,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -20154,7 +20094,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -20167,7 +20107,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -20180,7 +20120,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -20193,7 +20133,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -20206,7 +20146,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -20219,7 +20159,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -20232,7 +20172,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -20245,7 +20185,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -20257,7 +20197,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -20269,11 +20209,11 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate208.errors = vErrors; validate208.errorCount = errors;
 return errors === 0;
 }
 validate208.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
@@ -20298,7 +20238,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -20308,7 +20248,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -20318,7 +20258,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -20328,7 +20268,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -20338,7 +20278,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -20350,7 +20290,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -20363,7 +20303,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -20376,7 +20316,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -20389,7 +20329,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -20402,7 +20342,7 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -20415,7 +20355,7 @@ if(vErrors === null){
 vErrors = [err10];
 }
 else {
-vErrors.push(err10);
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -20428,7 +20368,7 @@ if(vErrors === null){
 vErrors = [err11];
 }
 else {
-vErrors.push(err11);
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -20441,7 +20381,7 @@ if(vErrors === null){
 vErrors = [err12];
 }
 else {
-vErrors.push(err12);
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -20454,7 +20394,7 @@ if(vErrors === null){
 vErrors = [err13];
 }
 else {
-vErrors.push(err13);
+if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
@@ -20467,7 +20407,7 @@ if(vErrors === null){
 vErrors = [err14];
 }
 else {
-vErrors.push(err14);
+if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
@@ -20476,7 +20416,7 @@ if(data.variants !== undefined){
 let data10 = data.variants;
 if(Array.isArray(data10)){
 const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
@@ -20487,7 +20427,7 @@ if(vErrors === null){
 vErrors = [err15];
 }
 else {
-vErrors.push(err15);
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -20500,7 +20440,7 @@ if(vErrors === null){
 vErrors = [err16];
 }
 else {
-vErrors.push(err16);
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -20513,7 +20453,7 @@ if(vErrors === null){
 vErrors = [err17];
 }
 else {
-vErrors.push(err17);
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -20526,7 +20466,7 @@ if(vErrors === null){
 vErrors = [err18];
 }
 else {
-vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -20539,7 +20479,7 @@ if(vErrors === null){
 vErrors = [err19];
 }
 else {
-vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -20551,7 +20491,7 @@ if(vErrors === null){
 vErrors = [err20];
 }
 else {
-vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -20563,7 +20503,7 @@ if(vErrors === null){
 vErrors = [err21];
 }
 else {
-vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -20572,10 +20512,9 @@ if(data.optionGroups !== undefined){
 let data17 = data.optionGroups;
 if(Array.isArray(data17)){
 const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 if(!(validate57(data17[i1], {instancePath:instancePath+"/optionGroups/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (const e of validate57.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate57.errorCount ?? validate57.errors.length;
 }
 }
 }
@@ -20585,7 +20524,7 @@ if(vErrors === null){
 vErrors = [err22];
 }
 else {
-vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
@@ -20594,7 +20533,7 @@ if(data.tags !== undefined){
 let data19 = data.tags;
 if(Array.isArray(data19)){
 const len2 = data19.length;
-for(let i2=0; i2<len2; i2++){
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
 const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
@@ -20602,7 +20541,7 @@ if(vErrors === null){
 vErrors = [err23];
 }
 else {
-vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -20614,7 +20553,7 @@ if(vErrors === null){
 vErrors = [err24];
 }
 else {
-vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -20627,7 +20566,7 @@ if(vErrors === null){
 vErrors = [err25];
 }
 else {
-vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -20639,11 +20578,11 @@ if(vErrors === null){
 vErrors = [err26];
 }
 else {
-vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate210.errors = vErrors; validate210.errorCount = errors;
 return errors === 0;
 }
 validate210.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
@@ -20661,10 +20600,9 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 if(!(validate210(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
-errors = vErrors.length;
+if (vErrors === null) vErrors = validate210.errors.slice(0, 1000); else for (const e of validate210.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate210.errorCount ?? validate210.errors.length;
 }
 }
 }
@@ -20674,11 +20612,11 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate209.errors = vErrors;
+validate209.errors = vErrors; validate209.errorCount = errors;
 return errors === 0;
 }
 validate209.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
@@ -20698,7 +20636,7 @@ evaluated0.items = undefined;
 }
 if(Array.isArray(data)){
 const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id === undefined){
@@ -20707,7 +20645,7 @@ if(vErrors === null){
 vErrors = [err0];
 }
 else {
-vErrors.push(err0);
+if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
@@ -20717,7 +20655,7 @@ if(vErrors === null){
 vErrors = [err1];
 }
 else {
-vErrors.push(err1);
+if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
@@ -20727,7 +20665,7 @@ if(vErrors === null){
 vErrors = [err2];
 }
 else {
-vErrors.push(err2);
+if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -20739,7 +20677,7 @@ if(vErrors === null){
 vErrors = [err3];
 }
 else {
-vErrors.push(err3);
+if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
@@ -20752,7 +20690,7 @@ if(vErrors === null){
 vErrors = [err4];
 }
 else {
-vErrors.push(err4);
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -20765,7 +20703,7 @@ if(vErrors === null){
 vErrors = [err5];
 }
 else {
-vErrors.push(err5);
+if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
@@ -20778,7 +20716,7 @@ if(vErrors === null){
 vErrors = [err6];
 }
 else {
-vErrors.push(err6);
+if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
@@ -20791,7 +20729,7 @@ if(vErrors === null){
 vErrors = [err7];
 }
 else {
-vErrors.push(err7);
+if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
@@ -20803,7 +20741,7 @@ if(vErrors === null){
 vErrors = [err8];
 }
 else {
-vErrors.push(err8);
+if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
@@ -20815,11 +20753,11 @@ if(vErrors === null){
 vErrors = [err9];
 }
 else {
-vErrors.push(err9);
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate213.errors = vErrors;
+validate213.errors = vErrors; validate213.errorCount = errors;
 return errors === 0;
 }
 validate213.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};

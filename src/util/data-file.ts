@@ -1,0 +1,205 @@
+import { open, stat } from 'node:fs/promises';
+import { type Document, LineCounter, parseDocument } from 'yaml';
+import { UsageError } from '../model/errors.js';
+
+/**
+ * The one reader of YAML and JSON files written by people or by provcert: config and fleet files, serve's
+ * config, the spec and requirements catalog, report files, `validate`'s payloads. Every refusal is one line
+ * naming the file and the reason (a DataFileError, exit 2): not found, a directory, too large, binary, invalid
+ * YAML/JSON with line and column, duplicate keys, an alias bomb, nesting too deep, a `__proto__` key.
+ */
+
+/** Larger files are refused before they are read: nothing provcert reads is anywhere near this. */
+export const MAX_DATA_FILE_BYTES = 64 * 1024 * 1024;
+/** Deeper values are refused: provcert's files are a few levels deep (a report with provider values, ~70). */
+export const MAX_DATA_DEPTH = 128;
+/** YAML aliases may expand to at most this many nodes (the yaml library's measure): a "billion laughs" stops here. */
+const MAX_ALIAS_COUNT = 1000;
+
+export type DataFileErrorKind =
+  | 'not-found'
+  | 'unreadable'
+  | 'directory'
+  | 'too-large'
+  | 'binary'
+  | 'syntax'
+  | 'aliases'
+  | 'too-deep'
+  | 'forbidden-key';
+
+export class DataFileError extends UsageError {
+  constructor(
+    readonly kind: DataFileErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface DataFileOptions {
+  /** How the file is named in messages: "config file provcert.yaml", "fleet file fleet.yaml", "report r.json". */
+  label: string;
+  /** `json` parses JSON only (reports, payloads); `yaml` also reads JSON, which is YAML. */
+  format: 'yaml' | 'json';
+  maxBytes?: number;
+  maxDepth?: number;
+  /** Refuse `__proto__` keys (files people write: no use for one, and a merge could turn it into a prototype). */
+  forbidProtoKeys?: boolean;
+}
+
+export interface DataText {
+  /** undefined for an empty (or whitespace-only) file. */
+  value: unknown;
+  /** YAML only: the document and its line counter, to name the line of a later problem. */
+  doc?: Document;
+  lineCounter?: LineCounter;
+}
+
+const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
+const firstLine = (text: string): string => text.split('\n')[0] ?? '';
+
+/** Read at most maxBytes + 1 bytes: a file that grows while it is read is still bounded. */
+async function readBounded(path: string, label: string, maxBytes: number): Promise<Buffer> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new DataFileError('directory', `${label} is a directory, not a file`);
+    size = info.size;
+  } catch (e) {
+    if (e instanceof DataFileError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new DataFileError('not-found', `${label} not found`);
+    throw new DataFileError('unreadable', `cannot read ${label} (${code ?? 'error'})`);
+  }
+  const tooLarge = (): DataFileError =>
+    new DataFileError('too-large', `${label} is larger than ${megabytes(maxBytes)}; provcert does not read it`);
+  if (size > maxBytes) throw tooLarge();
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'r');
+    // In chunks, not by the size stat gave: a pipe says 0 and a file may grow while it is read.
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > maxBytes) throw tooLarge();
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, length);
+  } catch (e) {
+    if (e instanceof DataFileError) throw e;
+    throw new DataFileError('unreadable', `cannot read ${label} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Depth and forbidden keys, walked without recursion (a hostile file must not overflow the stack here either). */
+function checkShape(value: unknown, label: string, maxDepth: number, forbidProtoKeys: boolean): void {
+  const stack: { node: unknown; depth: number; path: string }[] = [{ node: value, depth: 0, path: '' }];
+  while (stack.length > 0) {
+    const { node, depth, path } = stack.pop() as { node: unknown; depth: number; path: string };
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= maxDepth)
+      throw new DataFileError(
+        'too-deep',
+        `${label} is nested deeper than ${maxDepth} levels; provcert does not read it`,
+      );
+    for (const key of Object.keys(node)) {
+      if (forbidProtoKeys && key === '__proto__')
+        throw new DataFileError('forbidden-key', `${label}: the key "__proto__" is not allowed (at ${path || '/'})`);
+      stack.push({ node: (node as Record<string, unknown>)[key], depth: depth + 1, path: `${path}/${key}` });
+    }
+  }
+}
+
+/**
+ * Whether YAML flow collections (`[`, `{`) nest deeper than `limit`, strings and comments skipped. Checked before
+ * parsing: the yaml library recurses per level and takes seconds to overflow on 100,000 levels.
+ */
+function flowDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (ch === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1] ?? ''))) {
+      for (i++; i < text.length && text[i] !== "'"; i++);
+    } else if (ch === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (ch === '[' || ch === '{') {
+      if (++depth > limit) return true;
+    } else if (ch === ']' || ch === '}') depth--;
+  }
+  return false;
+}
+
+/** Parse YAML or JSON text already in memory (standard input, a file read by readDataFile) with the same limits. */
+export function parseDataText(text: string, options: DataFileOptions): DataText {
+  const { label } = options;
+  const maxDepth = options.maxDepth ?? MAX_DATA_DEPTH;
+  const forbid = options.forbidProtoKeys ?? options.format === 'yaml';
+  if (text.includes('\u0000'))
+    throw new DataFileError(
+      'binary',
+      `${label} is a binary file, not ${options.format === 'json' ? 'JSON' : 'YAML or JSON'} text`,
+    );
+  if (text.trim() === '') return { value: undefined };
+  try {
+    if (options.format === 'json') {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        if (e instanceof RangeError) throw e;
+        throw new DataFileError('syntax', `${label} is not valid JSON: ${firstLine((e as Error).message)}`);
+      }
+      checkShape(value, label, maxDepth, forbid);
+      return { value };
+    }
+    if (flowDeeperThan(text, maxDepth))
+      throw new DataFileError(
+        'too-deep',
+        `${label} is nested deeper than ${maxDepth} levels; provcert does not read it`,
+      );
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(text, { prettyErrors: false, lineCounter, uniqueKeys: true });
+    const error = doc.errors[0];
+    if (error && /call stack/i.test(error.message))
+      throw new DataFileError('too-deep', `${label} is nested too deeply; provcert does not read it`);
+    if (error) {
+      const pos = lineCounter.linePos(error.pos[0]);
+      throw new DataFileError(
+        'syntax',
+        `${label}:${pos.line}:${pos.col}: invalid YAML: ${firstLine(error.message) || 'syntax error'}`,
+      );
+    }
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+    } catch (e) {
+      if (e instanceof ReferenceError && /alias/i.test(e.message))
+        throw new DataFileError(
+          'aliases',
+          `${label}: refused: its aliases expand to more than ${MAX_ALIAS_COUNT} nodes (an alias bomb)`,
+        );
+      throw e;
+    }
+    checkShape(value, label, maxDepth, forbid);
+    return { value, doc, lineCounter };
+  } catch (e) {
+    // The parsers recurse: absurd nesting overflows the stack before any depth check can run.
+    if (e instanceof RangeError)
+      throw new DataFileError('too-deep', `${label} is nested too deeply; provcert does not read it`);
+    throw e;
+  }
+}
+
+/** Read and parse a YAML or JSON file, bounded in size and shape; every refusal is one DataFileError line. */
+export async function readDataFile(path: string, options: DataFileOptions): Promise<DataText> {
+  const bytes = await readBounded(path, options.label, options.maxBytes ?? MAX_DATA_FILE_BYTES);
+  return parseDataText(bytes.toString('utf8'), options);
+}

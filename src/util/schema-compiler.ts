@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { packageRoot } from './package-root.js';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Keywords of provcert's own schemas that carry words for messages, not rules (`x-expected: "a date"`). */
+const MESSAGE_KEYWORDS = ['x-expected'];
+
+/**
+ * The one ajv setup: JSON Schema 2020-12, strict, the standard formats and provcert's message keywords. Every
+ * schema provcert compiles goes through it (config, fleet, serve config, report files, requirements catalog, the
+ * contract); `options` adds what one use needs (allErrors, verbose for explanations, code generation).
+ */
+export function createAjv(options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, ...options });
+  addFormats(ajv);
+  ajv.addVocabulary(MESSAGE_KEYWORDS);
+  return ajv;
+}
+
+/** A schema of spec/ (config.schema.json …), parsed. */
+export const specSchema = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(packageRoot, 'spec', name), 'utf8')) as Record<string, unknown>;
+
+/**
+ * Compile the last of `names` (schemas in spec/), the ones before it added as the documents it references.
+ * Compiled once per call: callers keep the result.
+ */
+export function compileSpecSchemas(names: readonly string[], options: Options = {}): ValidateFunction {
+  const ajv = createAjv(options);
+  const documents = names.map(specSchema);
+  for (const referenced of documents.slice(0, -1)) ajv.addSchema(referenced);
+  return ajv.compile(documents.at(-1) ?? {});
+}

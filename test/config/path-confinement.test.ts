@@ -1,0 +1,62 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadRunOptions } from '../../src/config/load.js';
+import { UsageError } from '../../src/model/errors.js';
+import { tempDir } from './support.js';
+
+let tmp: Awaited<ReturnType<typeof tempDir>>;
+beforeEach(async () => {
+  tmp = await tempDir();
+  await mkdir(join(tmp.dir, 'ci'));
+});
+afterEach(async () => {
+  await tmp.remove();
+});
+
+/** The options of ci/provcert.yaml holding `yaml`, run from the temp dir. */
+const loadConfig = async (yaml: string) => {
+  await tmp.write('ci/provcert.yaml', yaml);
+  const flags: Record<string, string | undefined> = {};
+  return loadRunOptions({ flags, env: {}, cwd: tmp.dir, configPath: 'ci/provcert.yaml' });
+};
+
+describe("a config file's report paths stay in its folder unless allowPathsOutsideConfigDir is set", () => {
+  it.each([
+    ['a ../ path', 'json: ../../victim.json\n', 'json'],
+    ['an absolute path', 'junit: /tmp/provcert-victim.xml\n', 'junit'],
+    ['a path that climbs back in and out', 'html: reports/../../x.html\n', 'html'],
+  ])('refuses %s in one line naming the key and the opt-in', async (_name, yaml, key) => {
+    const error = await loadConfig(yaml).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    const message = (error as UsageError).message;
+    expect(message).toMatch(new RegExp(`^ci/provcert\\.yaml: ${key}: .* is outside the config file's folder`));
+    expect(message).toContain('allowPathsOutsideConfigDir: true');
+    expect(message).not.toContain('\n');
+  });
+
+  it('takes paths inside the folder, and standard output', async () => {
+    const options = await loadConfig('json: reports/r.json\nmarkdown: "-"\n');
+    expect(options.json).toBe(join('ci', 'reports', 'r.json'));
+    expect(options.markdown).toBe('-');
+  });
+
+  it('takes any path once the config file allows it', async () => {
+    const options = await loadConfig('allowPathsOutsideConfigDir: true\njson: ../out.json\n');
+    expect(options.json).toBe('out.json');
+  });
+
+  it('leaves flags alone: the person typing them chose the path', async () => {
+    await tmp.write('ci/provcert.yaml', 'timeout: 1000\n');
+    const options = await loadRunOptions({
+      flags: { json: '/tmp/anywhere.json' },
+      env: {},
+      cwd: tmp.dir,
+      configPath: 'ci/provcert.yaml',
+    });
+    expect(options.json).toBe('/tmp/anywhere.json');
+  });
+});
