@@ -37,7 +37,7 @@ const NAMES: Record<string, RegExp> = {
   'unconfirmed-action-accepted': /POST \/actions with userConfirmed false was accepted .* and created action/,
   'missing-next-action': /has no nextAction/,
   'payment-invented': /^payment success invented: .* paymentStatus PAID/,
-  'action-status-mismatch': /reports total \d+; creation answered \d+/,
+  'action-status-mismatch': /reports publicId ".*-OTHER"; creation answered ".*": not the same order/,
   'unknown-action-found': /GET \/actions\/provcert-unknown-.* was answered HTTP 200; expected 404 NOT_FOUND/,
   'duplicate-creates-new': /sequential duplicate .* returned action .*; expected the existing action/,
   'concurrent-duplicates-race': /concurrent duplicates .* created \d+ actions/,

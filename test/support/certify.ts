@@ -41,6 +41,10 @@ export interface CertifyOptions {
   baseUrl?: (providerUrl: string, coreUrl: string) => string;
   /** --local (default true: loopback runs). */
   local?: boolean;
+  /** --fulfillment (default: what provider-info says). */
+  fulfillment?: string;
+  /** --max-expiry-wait in seconds (default 30). */
+  maxExpiryWaitS?: number;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -96,6 +100,8 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       ...(options.profile ? { profile: options.profile } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+      ...(options.fulfillment ? { fulfillment: options.fulfillment } : {}),
+      ...(options.maxExpiryWaitS ? { maxExpiryWaitS: options.maxExpiryWaitS } : {}),
     });
     const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core });
     return { report, provider };

@@ -27,7 +27,7 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
       webhookSecretSource: { kind: 'generated' },
       webhookTimeoutMs: 30_000,
       timeoutMs: 10_000,
-      maxExpiryWaitS: 120,
+      maxExpiryWaitS: settings.maxExpiryWaitS,
       seed: randomBytes(4).toString('hex'),
       maxBodyBytes: 5 * 1024 * 1024,
       concurrency: 8,

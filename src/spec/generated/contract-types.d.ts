@@ -778,9 +778,11 @@ export interface components {
             certificationInput?: components["schemas"]["CertificationInput"];
             /**
              * @description Where provcert reads the fulfillment mode when it is not given on the command line (the contract
-             *     does not name a field for it). When absent, the default by provider type applies.
+             *     does not name a field for it, so any string passes; one of DELIVERY, PICKUP, ONSITE, HYBRID and
+             *     REMOTE selects that mode). When absent, the default by provider type applies.
+             * @example DELIVERY
              */
-            fulfillment?: components["schemas"]["FulfillmentMode"];
+            fulfillment?: string;
         };
         /** @description Valid test data; when present it is the first selection quoted during certification. */
         CertificationInput: {
@@ -904,18 +906,21 @@ export interface components {
             isAvailable?: boolean;
             metadata?: Record<string, unknown>;
         };
-        /** @description Body of POST /quote. Which fields are required beyond `items`, and all bounds, are not shown by the contract. */
+        /** @description Body of POST /quote. Which of its fields are required, and all bounds, are not shown by the contract. */
         RequestQuoteInput: {
             providerSlug?: string;
             locationId?: string;
-            items: components["schemas"]["QuoteItem"][];
+            items?: components["schemas"]["QuoteItem"][];
         };
-        /** @description One requested item. Bounds (e.g. of quantity) are not shown by the contract. */
+        /**
+         * @description One requested item. Whether `quantity` is required, and all bounds (e.g. of quantity), are not shown by the
+         *     contract; `offeringId` is what names the item (the order flow uses ids).
+         */
         QuoteItem: {
             offeringId: string;
             variantId?: string;
             /** @example 2 */
-            quantity: number;
+            quantity?: number;
             selectedOptions?: components["schemas"]["SelectedOptionInput"][];
         };
         /**
@@ -980,10 +985,23 @@ export interface components {
             idempotencyKey?: string;
             providerSlug: string;
             quoteId: string;
-            userConfirmed: boolean;
+            /**
+             * @description Must be true (contract: boolean, required; must be true).
+             * @constant
+             */
+            userConfirmed: true;
             customer?: components["schemas"]["Customer"];
             destination?: components["schemas"]["Destination"];
-            items?: components["schemas"]["QuoteItem"][];
+            items?: components["schemas"]["ActionItem"][];
+        };
+        /**
+         * @description One item of CreateActionInput: offeringId and quantity, with selectedOptions in the quote item shape.
+         *     Which of its fields are required is not shown by the contract.
+         */
+        ActionItem: {
+            offeringId?: string;
+            quantity?: number;
+            selectedOptions?: components["schemas"]["SelectedOptionInput"][];
         };
         /** @description Response of POST /actions and GET /actions/{id}. */
         NormalizedAction: {
@@ -1682,6 +1700,7 @@ export type QuoteLine = components['schemas']['QuoteLine'];
 export type QuoteLineOption = components['schemas']['QuoteLineOption'];
 export type Fee = components['schemas']['Fee'];
 export type CreateActionInput = components['schemas']['CreateActionInput'];
+export type ActionItem = components['schemas']['ActionItem'];
 export type NormalizedAction = components['schemas']['NormalizedAction'];
 export type ActionLine = components['schemas']['ActionLine'];
 export type NextAction = components['schemas']['NextAction'];

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "7a8c4a6cc102e8b69bc92970e8c11fa0b8e4f662eebed9e322c0e32a09cca904";
+export const specSha256 = "fcd27d84a059022d4617f57d800f440685a9c0e6706442db2281a583df42b0d8";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -39,6 +39,7 @@ export const contractData = {
     "QuoteLineOption": "schema_QuoteLineOption",
     "Fee": "schema_Fee",
     "CreateActionInput": "schema_CreateActionInput",
+    "ActionItem": "schema_ActionItem",
     "NormalizedAction": "schema_NormalizedAction",
     "ActionLine": "schema_ActionLine",
     "NextAction": "schema_NextAction",
@@ -1023,11 +1024,11 @@ export const schema_ProviderInfo = validate30;
 const schema50 = {"$ref":"urn:provcert:contract#/$defs/ProviderInfo"};
 const schema51 = {"type":"object","description":"Response of GET /provider-info. `manifest` is not schema-required, but certification requires it.","required":["id","slug","name","status","type","capabilities"],"properties":{"id":{"type":"string","examples":["prov_01"]},"slug":{"type":"string","examples":["pizza-roma"]},"name":{"type":"string","examples":["Pizza Roma"]},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"type":{"type":"string","description":"Provider type; values beyond DELIVERY, RETAIL and BOOKINGS are not shown by the contract.","examples":["DELIVERY"]},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"environment":{"type":"string","description":"Allowed values not shown by the contract.","examples":["sandbox"]},"category":{"type":"string","examples":["food_delivery"]},"subcategory":{"type":"string","examples":["pizza"]},"geography":{"type":"array","description":"Country or region codes.","items":{"type":"string"},"examples":[["IT","IT-RM"]]},"adapterType":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"supportContact":{"$ref":"urn:provcert:contract#/$defs/SupportContact"},"metadata":{"type":"object"},"manifest":{"$ref":"urn:provcert:contract#/$defs/ProviderManifest"}}};
 const schema55 = {"type":"object","properties":{"email":{"type":"string","examples":["support@pizzaroma.test"]},"phone":{"type":"string","examples":["+39 06 5550 1234"]},"telegram":{"type":"string","examples":["@pizzaroma"]}}};
-const schema56 = {"type":"object","description":"Required for certification (not by the schema of ProviderInfo).","properties":{"certification":{"type":"object","properties":{"safeTestEnvironment":{"type":"boolean","description":"Must be true for certification to create test orders."}}},"customerRequirements":{"type":"object","description":"Maps customer fields (e.g. phone, email) to REQUIRED (other values not shown by the contract); may be empty.","additionalProperties":{"type":"string"},"examples":[{"phone":"REQUIRED"}]},"inputMode":{"type":"string","description":"OFFERING for catalog items, PARAMETERS for parameter-only services.","enum":["OFFERING","PARAMETERS"]},"certificationInput":{"$ref":"urn:provcert:contract#/$defs/CertificationInput"},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode","description":"Where provcert reads the fulfillment mode when it is not given on the command line (the contract\ndoes not name a field for it). When absent, the default by provider type applies.\n"}}};
+const schema56 = {"type":"object","description":"Required for certification (not by the schema of ProviderInfo).","properties":{"certification":{"type":"object","properties":{"safeTestEnvironment":{"type":"boolean","description":"Must be true for certification to create test orders."}}},"customerRequirements":{"type":"object","description":"Maps customer fields (e.g. phone, email) to REQUIRED (other values not shown by the contract); may be empty.","additionalProperties":{"type":"string"},"examples":[{"phone":"REQUIRED"}]},"inputMode":{"type":"string","description":"OFFERING for catalog items, PARAMETERS for parameter-only services.","enum":["OFFERING","PARAMETERS"]},"certificationInput":{"$ref":"urn:provcert:contract#/$defs/CertificationInput"},"fulfillment":{"type":"string","examples":["DELIVERY"],"description":"Where provcert reads the fulfillment mode when it is not given on the command line (the contract\ndoes not name a field for it, so any string passes; one of DELIVERY, PICKUP, ONSITE, HYBRID and\nREMOTE selects that mode). When absent, the default by provider type applies.\n"}}};
 const schema57 = {"type":"object","description":"Valid test data; when present it is the first selection quoted during certification.","properties":{"locationId":{"type":"string"},"items":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteItem"}},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"destination":{"$ref":"urn:provcert:contract#/$defs/Destination"},"searchQuery":{"type":"string","examples":["pizza"]}}};
 const schema60 = {"type":"object","properties":{"name":{"type":"string","examples":["Giulia Bianchi"]},"phone":{"type":"string","examples":["+39 333 555 0101"]}}};
 const schema61 = {"type":"object","properties":{"raw":{"type":"string","examples":["Via del Corso 12, 00186 Roma"]}}};
-const schema58 = {"type":"object","description":"One requested item. Bounds (e.g. of quantity) are not shown by the contract.","required":["offeringId","quantity"],"properties":{"offeringId":{"type":"string"},"variantId":{"type":"string"},"quantity":{"type":"integer","examples":[2]},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"}}}};
+const schema58 = {"type":"object","description":"One requested item. Whether `quantity` is required, and all bounds (e.g. of quantity), are not shown by the\ncontract; `offeringId` is what names the item (the order flow uses ids).\n","required":["offeringId"],"properties":{"offeringId":{"type":"string"},"variantId":{"type":"string"},"quantity":{"type":"integer","examples":[2]},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"}}}};
 const schema59 = {"type":"object","description":"`quantity` means units per requested base item (1 when absent); the option contributes\npriceDelta x quantity x item quantity to the line.\n","properties":{"groupId":{"type":"string"},"optionId":{"type":"string"},"quantity":{"type":"integer"}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1051,8 +1052,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.quantity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(data.offeringId !== undefined){
+let data0 = data.offeringId;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1061,10 +1064,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.offeringId !== undefined){
-let data0 = data.offeringId;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
+}
+if(data.variantId !== undefined){
+let data1 = data.variantId;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1074,28 +1078,15 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.variantId !== undefined){
-let data1 = data.variantId;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
+if(data.quantity !== undefined){
+let data2 = data.quantity;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.quantity !== undefined){
-let data2 = data.quantity;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
 }
 errors++;
 }
@@ -1110,7 +1101,20 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
 let data5 = data4.groupId;
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
+const err4 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data4.optionId !== undefined){
+let data6 = data4.optionId;
+if(typeof data6 !== "string"){
+const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1120,10 +1124,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data4.optionId !== undefined){
-let data6 = data4.optionId;
-if(typeof data6 !== "string"){
-const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
+if(data4.quantity !== undefined){
+let data7 = data4.quantity;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1133,10 +1137,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data4.quantity !== undefined){
-let data7 = data4.quantity;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
+}
+else {
+const err7 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1148,7 +1151,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
+const err8 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1160,24 +1163,12 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
 }
 errors++;
 }
@@ -1431,7 +1422,7 @@ errors = vErrors.length;
 if(data.fulfillment !== undefined){
 let data6 = data.fulfillment;
 if(typeof data6 !== "string"){
-const err6 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data6};
+const err6 = {instancePath:instancePath+"/fulfillment",schemaPath:"#/properties/fulfillment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.fulfillment.type,parentSchema:schema56.properties.fulfillment,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1440,25 +1431,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!(((((data6 === "DELIVERY") || (data6 === "PICKUP")) || (data6 === "ONSITE")) || (data6 === "HYBRID")) || (data6 === "REMOTE"))){
-const err7 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data6};
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
 }
 errors++;
 }
@@ -1867,7 +1848,7 @@ return errors === 0;
 validate30.evaluated = {"props":{"id":true,"slug":true,"name":true,"status":true,"type":true,"capabilities":true,"environment":true,"category":true,"subcategory":true,"geography":true,"adapterType":true,"authMethod":true,"supportContact":true,"metadata":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_SupportContact = validate39;
-const schema63 = {"$ref":"urn:provcert:contract#/$defs/SupportContact"};
+const schema62 = {"$ref":"urn:provcert:contract#/$defs/SupportContact"};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1936,7 +1917,7 @@ return errors === 0;
 validate39.evaluated = {"props":{"email":true,"phone":true,"telegram":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_ProviderManifest = validate40;
-const schema65 = {"$ref":"urn:provcert:contract#/$defs/ProviderManifest"};
+const schema64 = {"$ref":"urn:provcert:contract#/$defs/ProviderManifest"};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2037,7 +2018,7 @@ errors = vErrors.length;
 if(data.fulfillment !== undefined){
 let data6 = data.fulfillment;
 if(typeof data6 !== "string"){
-const err6 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data6};
+const err6 = {instancePath:instancePath+"/fulfillment",schemaPath:"#/properties/fulfillment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.fulfillment.type,parentSchema:schema56.properties.fulfillment,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2046,25 +2027,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!(((((data6 === "DELIVERY") || (data6 === "PICKUP")) || (data6 === "ONSITE")) || (data6 === "HYBRID")) || (data6 === "REMOTE"))){
-const err7 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data6};
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
 }
 errors++;
 }
@@ -2094,7 +2065,7 @@ return errors === 0;
 validate40.evaluated = {"props":{"certification":true,"customerRequirements":true,"inputMode":true,"certificationInput":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_CertificationInput = validate44;
-const schema68 = {"$ref":"urn:provcert:contract#/$defs/CertificationInput"};
+const schema66 = {"$ref":"urn:provcert:contract#/$defs/CertificationInput"};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2261,7 +2232,7 @@ return errors === 0;
 validate44.evaluated = {"props":{"locationId":true,"items":true,"customer":true,"destination":true,"searchQuery":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Customer = validate48;
-const schema72 = {"$ref":"urn:provcert:contract#/$defs/Customer"};
+const schema70 = {"$ref":"urn:provcert:contract#/$defs/Customer"};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2317,7 +2288,7 @@ return errors === 0;
 validate48.evaluated = {"props":{"name":true,"phone":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Destination = validate49;
-const schema74 = {"$ref":"urn:provcert:contract#/$defs/Destination"};
+const schema72 = {"$ref":"urn:provcert:contract#/$defs/Destination"};
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2360,8 +2331,8 @@ return errors === 0;
 validate49.evaluated = {"props":{"raw":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_HealthCheckResult = validate50;
-const schema76 = {"$ref":"urn:provcert:contract#/$defs/HealthCheckResult"};
-const schema77 = {"type":"object","required":["status","latencyMs","timestamp"],"properties":{"status":{"type":"string","description":"HEALTHY is the healthy value; other values are not shown by the contract.","examples":["HEALTHY"]},"latencyMs":{"type":"number","examples":[12]},"timestamp":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"details":{"type":"object","description":"May hold e.g. uptimeSeconds."}}};
+const schema74 = {"$ref":"urn:provcert:contract#/$defs/HealthCheckResult"};
+const schema75 = {"type":"object","required":["status","latencyMs","timestamp"],"properties":{"status":{"type":"string","description":"HEALTHY is the healthy value; other values are not shown by the contract.","examples":["HEALTHY"]},"latencyMs":{"type":"number","examples":[12]},"timestamp":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"details":{"type":"object","description":"May hold e.g. uptimeSeconds."}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2375,7 +2346,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2385,7 +2356,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.latencyMs === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2395,7 +2366,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.timestamp === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2407,7 +2378,7 @@ errors++;
 if(data.status !== undefined){
 let data0 = data.status;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.status.type,parentSchema:schema77.properties.status,data:data0};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2420,7 +2391,7 @@ errors++;
 if(data.latencyMs !== undefined){
 let data1 = data.latencyMs;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema77.properties.latencyMs.type,parentSchema:schema77.properties.latencyMs,data:data1};
+const err4 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema75.properties.latencyMs.type,parentSchema:schema75.properties.latencyMs,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2459,7 +2430,7 @@ errors++;
 if(data.details !== undefined){
 let data3 = data.details;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err7 = {instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.properties.details.type,parentSchema:schema77.properties.details,data:data3};
+const err7 = {instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.details.type,parentSchema:schema75.properties.details,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2471,7 +2442,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2506,8 +2477,8 @@ return errors === 0;
 validate50.evaluated = {"props":{"status":true,"latencyMs":true,"timestamp":true,"details":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Location = validate53;
-const schema79 = {"$ref":"urn:provcert:contract#/$defs/Location"};
-const schema80 = {"type":"object","required":["id","providerId","providerLocationId","name","address"],"properties":{"id":{"type":"string","examples":["loc_centro"]},"providerId":{"type":"string"},"providerLocationId":{"type":"string"},"name":{"type":"string","examples":["Pizza Roma Centro"]},"address":{"type":"string","examples":["Via del Corso 100, Roma"]},"latitude":{"type":"number"},"longitude":{"type":"number"},"serviceRadiusKm":{"type":"number"},"isActive":{"type":"boolean"},"metadata":{"type":"object"}}};
+const schema77 = {"$ref":"urn:provcert:contract#/$defs/Location"};
+const schema78 = {"type":"object","required":["id","providerId","providerLocationId","name","address"],"properties":{"id":{"type":"string","examples":["loc_centro"]},"providerId":{"type":"string"},"providerLocationId":{"type":"string"},"name":{"type":"string","examples":["Pizza Roma Centro"]},"address":{"type":"string","examples":["Via del Corso 100, Roma"]},"latitude":{"type":"number"},"longitude":{"type":"number"},"serviceRadiusKm":{"type":"number"},"isActive":{"type":"boolean"},"metadata":{"type":"object"}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2521,7 +2492,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2531,7 +2502,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.providerId === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2541,7 +2512,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.providerLocationId === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerLocationId"},message:"must have required property '"+"providerLocationId"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerLocationId"},message:"must have required property '"+"providerLocationId"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2551,7 +2522,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.name === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2561,7 +2532,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.address === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2573,7 +2544,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.id.type,parentSchema:schema80.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.id.type,parentSchema:schema78.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2586,7 +2557,7 @@ errors++;
 if(data.providerId !== undefined){
 let data1 = data.providerId;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerId.type,parentSchema:schema80.properties.providerId,data:data1};
+const err6 = {instancePath:instancePath+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerId.type,parentSchema:schema78.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2599,7 +2570,7 @@ errors++;
 if(data.providerLocationId !== undefined){
 let data2 = data.providerLocationId;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerLocationId.type,parentSchema:schema80.properties.providerLocationId,data:data2};
+const err7 = {instancePath:instancePath+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerLocationId.type,parentSchema:schema78.properties.providerLocationId,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2612,7 +2583,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.name.type,parentSchema:schema80.properties.name,data:data3};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.name.type,parentSchema:schema78.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2625,7 +2596,7 @@ errors++;
 if(data.address !== undefined){
 let data4 = data.address;
 if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.address.type,parentSchema:schema80.properties.address,data:data4};
+const err9 = {instancePath:instancePath+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.address.type,parentSchema:schema78.properties.address,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2638,7 +2609,7 @@ errors++;
 if(data.latitude !== undefined){
 let data5 = data.latitude;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-const err10 = {instancePath:instancePath+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.latitude.type,parentSchema:schema80.properties.latitude,data:data5};
+const err10 = {instancePath:instancePath+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.latitude.type,parentSchema:schema78.properties.latitude,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2651,7 +2622,7 @@ errors++;
 if(data.longitude !== undefined){
 let data6 = data.longitude;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-const err11 = {instancePath:instancePath+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.longitude.type,parentSchema:schema80.properties.longitude,data:data6};
+const err11 = {instancePath:instancePath+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.longitude.type,parentSchema:schema78.properties.longitude,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2664,7 +2635,7 @@ errors++;
 if(data.serviceRadiusKm !== undefined){
 let data7 = data.serviceRadiusKm;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err12 = {instancePath:instancePath+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.serviceRadiusKm.type,parentSchema:schema80.properties.serviceRadiusKm,data:data7};
+const err12 = {instancePath:instancePath+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.serviceRadiusKm.type,parentSchema:schema78.properties.serviceRadiusKm,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2677,7 +2648,7 @@ errors++;
 if(data.isActive !== undefined){
 let data8 = data.isActive;
 if(typeof data8 !== "boolean"){
-const err13 = {instancePath:instancePath+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema80.properties.isActive.type,parentSchema:schema80.properties.isActive,data:data8};
+const err13 = {instancePath:instancePath+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema78.properties.isActive.type,parentSchema:schema78.properties.isActive,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2690,7 +2661,7 @@ errors++;
 if(data.metadata !== undefined){
 let data9 = data.metadata;
 if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.metadata.type,parentSchema:schema80.properties.metadata,data:data9};
+const err14 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.metadata.type,parentSchema:schema78.properties.metadata,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2702,7 +2673,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+const err15 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2717,13 +2688,13 @@ return errors === 0;
 validate53.evaluated = {"props":{"id":true,"providerId":true,"providerLocationId":true,"name":true,"address":true,"latitude":true,"longitude":true,"serviceRadiusKm":true,"isActive":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Catalog = validate54;
-const schema81 = {"$ref":"urn:provcert:contract#/$defs/Catalog"};
-const schema82 = {"type":"object","required":["providerSlug","categories","offerings"],"properties":{"providerSlug":{"type":"string"},"categories":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Category"}},"offerings":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}},"version":{"type":"string"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"}}};
-const schema83 = {"type":"object","description":"The contract does not mark any Category field required.","properties":{"id":{"type":"string"},"slug":{"type":"string","examples":["pizzas"]},"title":{"type":"string","examples":["Pizzas"]},"description":{"type":"string"},"displayOrder":{"type":"integer"},"offeringsCount":{"type":"integer"}}};
-const schema84 = {"type":"object","description":"Item of Catalog.offerings, response of GET /offerings/{id}, item of GET /search.","required":["id","providerId","offeringCode","title","basePrice"],"properties":{"id":{"type":"string","examples":["off_margherita"]},"providerId":{"type":"string"},"offeringCode":{"type":"string","examples":["PZ-MARG"]},"title":{"type":"string","examples":["Pizza Margherita"]},"basePrice":{"type":"integer","description":"Smallest currency unit; for discovery only (the quote is authoritative).","examples":[850]},"description":{"type":"string"},"categorySlug":{"type":"string"},"categoryTitle":{"type":"string"},"currency":{"type":"string","examples":["EUR"]},"isAvailable":{"type":"boolean"},"variants":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Variant"}},"optionGroups":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/OptionGroup"}},"tags":{"type":"array","items":{"type":"string"}},"metadata":{"type":"object"}}};
-const schema85 = {"type":"object","description":"The contract does not mark any Variant field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Large"]},"basePrice":{"type":"integer"},"isAvailable":{"type":"boolean"},"metadata":{"type":"object"}}};
-const schema86 = {"type":"object","description":"minSelections and maxSelections constrain the choices. The contract does not mark any field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Extra toppings"]},"isRequired":{"type":"boolean"},"minSelections":{"type":"integer"},"maxSelections":{"type":"integer"},"options":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Option"}}}};
-const schema87 = {"type":"object","description":"The contract does not mark any Option field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Mozzarella di bufala"]},"priceDelta":{"type":"integer","description":"May be 0.","examples":[150]},"isDefault":{"type":"boolean"},"isAvailable":{"type":"boolean"},"metadata":{"type":"object"}}};
+const schema79 = {"$ref":"urn:provcert:contract#/$defs/Catalog"};
+const schema80 = {"type":"object","required":["providerSlug","categories","offerings"],"properties":{"providerSlug":{"type":"string"},"categories":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Category"}},"offerings":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}},"version":{"type":"string"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"}}};
+const schema81 = {"type":"object","description":"The contract does not mark any Category field required.","properties":{"id":{"type":"string"},"slug":{"type":"string","examples":["pizzas"]},"title":{"type":"string","examples":["Pizzas"]},"description":{"type":"string"},"displayOrder":{"type":"integer"},"offeringsCount":{"type":"integer"}}};
+const schema82 = {"type":"object","description":"Item of Catalog.offerings, response of GET /offerings/{id}, item of GET /search.","required":["id","providerId","offeringCode","title","basePrice"],"properties":{"id":{"type":"string","examples":["off_margherita"]},"providerId":{"type":"string"},"offeringCode":{"type":"string","examples":["PZ-MARG"]},"title":{"type":"string","examples":["Pizza Margherita"]},"basePrice":{"type":"integer","description":"Smallest currency unit; for discovery only (the quote is authoritative).","examples":[850]},"description":{"type":"string"},"categorySlug":{"type":"string"},"categoryTitle":{"type":"string"},"currency":{"type":"string","examples":["EUR"]},"isAvailable":{"type":"boolean"},"variants":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Variant"}},"optionGroups":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/OptionGroup"}},"tags":{"type":"array","items":{"type":"string"}},"metadata":{"type":"object"}}};
+const schema83 = {"type":"object","description":"The contract does not mark any Variant field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Large"]},"basePrice":{"type":"integer"},"isAvailable":{"type":"boolean"},"metadata":{"type":"object"}}};
+const schema84 = {"type":"object","description":"minSelections and maxSelections constrain the choices. The contract does not mark any field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Extra toppings"]},"isRequired":{"type":"boolean"},"minSelections":{"type":"integer"},"maxSelections":{"type":"integer"},"options":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Option"}}}};
+const schema85 = {"type":"object","description":"The contract does not mark any Option field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Mozzarella di bufala"]},"priceDelta":{"type":"integer","description":"May be 0.","examples":[150]},"isDefault":{"type":"boolean"},"isAvailable":{"type":"boolean"},"metadata":{"type":"object"}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2739,7 +2710,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.id.type,parentSchema:schema86.properties.id,data:data0};
+const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.id.type,parentSchema:schema84.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2752,7 +2723,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.name.type,parentSchema:schema86.properties.name,data:data1};
+const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.name.type,parentSchema:schema84.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2765,7 +2736,7 @@ errors++;
 if(data.isRequired !== undefined){
 let data2 = data.isRequired;
 if(typeof data2 !== "boolean"){
-const err2 = {instancePath:instancePath+"/isRequired",schemaPath:"#/properties/isRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema86.properties.isRequired.type,parentSchema:schema86.properties.isRequired,data:data2};
+const err2 = {instancePath:instancePath+"/isRequired",schemaPath:"#/properties/isRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema84.properties.isRequired.type,parentSchema:schema84.properties.isRequired,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2778,7 +2749,7 @@ errors++;
 if(data.minSelections !== undefined){
 let data3 = data.minSelections;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err3 = {instancePath:instancePath+"/minSelections",schemaPath:"#/properties/minSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.minSelections.type,parentSchema:schema86.properties.minSelections,data:data3};
+const err3 = {instancePath:instancePath+"/minSelections",schemaPath:"#/properties/minSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.minSelections.type,parentSchema:schema84.properties.minSelections,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2791,7 +2762,7 @@ errors++;
 if(data.maxSelections !== undefined){
 let data4 = data.maxSelections;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err4 = {instancePath:instancePath+"/maxSelections",schemaPath:"#/properties/maxSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.maxSelections.type,parentSchema:schema86.properties.maxSelections,data:data4};
+const err4 = {instancePath:instancePath+"/maxSelections",schemaPath:"#/properties/maxSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.maxSelections.type,parentSchema:schema84.properties.maxSelections,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2811,7 +2782,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id !== undefined){
 let data7 = data6.id;
 if(typeof data7 !== "string"){
-const err5 = {instancePath:instancePath+"/options/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Option/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.id.type,parentSchema:schema87.properties.id,data:data7};
+const err5 = {instancePath:instancePath+"/options/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Option/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data7};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2824,7 +2795,7 @@ errors++;
 if(data6.name !== undefined){
 let data8 = data6.name;
 if(typeof data8 !== "string"){
-const err6 = {instancePath:instancePath+"/options/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Option/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.name.type,parentSchema:schema87.properties.name,data:data8};
+const err6 = {instancePath:instancePath+"/options/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Option/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data8};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2837,7 +2808,7 @@ errors++;
 if(data6.priceDelta !== undefined){
 let data9 = data6.priceDelta;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err7 = {instancePath:instancePath+"/options/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/Option/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema87.properties.priceDelta.type,parentSchema:schema87.properties.priceDelta,data:data9};
+const err7 = {instancePath:instancePath+"/options/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/Option/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.priceDelta.type,parentSchema:schema85.properties.priceDelta,data:data9};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2850,7 +2821,7 @@ errors++;
 if(data6.isDefault !== undefined){
 let data10 = data6.isDefault;
 if(typeof data10 !== "boolean"){
-const err8 = {instancePath:instancePath+"/options/" + i0+"/isDefault",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isDefault/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema87.properties.isDefault.type,parentSchema:schema87.properties.isDefault,data:data10};
+const err8 = {instancePath:instancePath+"/options/" + i0+"/isDefault",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isDefault/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isDefault.type,parentSchema:schema85.properties.isDefault,data:data10};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2863,7 +2834,7 @@ errors++;
 if(data6.isAvailable !== undefined){
 let data11 = data6.isAvailable;
 if(typeof data11 !== "boolean"){
-const err9 = {instancePath:instancePath+"/options/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema87.properties.isAvailable.type,parentSchema:schema87.properties.isAvailable,data:data11};
+const err9 = {instancePath:instancePath+"/options/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data11};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2876,7 +2847,7 @@ errors++;
 if(data6.metadata !== undefined){
 let data12 = data6.metadata;
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err10 = {instancePath:instancePath+"/options/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Option/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.properties.metadata.type,parentSchema:schema87.properties.metadata,data:data12};
+const err10 = {instancePath:instancePath+"/options/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Option/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data12};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2888,7 +2859,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/options/" + i0,schemaPath:"urn:provcert:contract#/$defs/Option/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.type,parentSchema:schema87,data:data6};
+const err11 = {instancePath:instancePath+"/options/" + i0,schemaPath:"urn:provcert:contract#/$defs/Option/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2900,7 +2871,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.options.type,parentSchema:schema86.properties.options,data:data5};
+const err12 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.options.type,parentSchema:schema84.properties.options,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2912,7 +2883,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2939,7 +2910,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2949,7 +2920,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.providerId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2959,7 +2930,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.offeringCode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offeringCode"},message:"must have required property '"+"offeringCode"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offeringCode"},message:"must have required property '"+"offeringCode"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2969,7 +2940,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2979,7 +2950,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.basePrice === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "basePrice"},message:"must have required property '"+"basePrice"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "basePrice"},message:"must have required property '"+"basePrice"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2991,7 +2962,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.id.type,parentSchema:schema84.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3004,7 +2975,7 @@ errors++;
 if(data.providerId !== undefined){
 let data1 = data.providerId;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.providerId.type,parentSchema:schema84.properties.providerId,data:data1};
+const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3017,7 +2988,7 @@ errors++;
 if(data.offeringCode !== undefined){
 let data2 = data.offeringCode;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.offeringCode.type,parentSchema:schema84.properties.offeringCode,data:data2};
+const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3030,7 +3001,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.title.type,parentSchema:schema84.properties.title,data:data3};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3043,7 +3014,7 @@ errors++;
 if(data.basePrice !== undefined){
 let data4 = data.basePrice;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.basePrice.type,parentSchema:schema84.properties.basePrice,data:data4};
+const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3056,7 +3027,7 @@ errors++;
 if(data.description !== undefined){
 let data5 = data.description;
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.description.type,parentSchema:schema84.properties.description,data:data5};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3069,7 +3040,7 @@ errors++;
 if(data.categorySlug !== undefined){
 let data6 = data.categorySlug;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.categorySlug.type,parentSchema:schema84.properties.categorySlug,data:data6};
+const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3082,7 +3053,7 @@ errors++;
 if(data.categoryTitle !== undefined){
 let data7 = data.categoryTitle;
 if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.categoryTitle.type,parentSchema:schema84.properties.categoryTitle,data:data7};
+const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3095,7 +3066,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.currency.type,parentSchema:schema84.properties.currency,data:data8};
+const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3108,7 +3079,7 @@ errors++;
 if(data.isAvailable !== undefined){
 let data9 = data.isAvailable;
 if(typeof data9 !== "boolean"){
-const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema84.properties.isAvailable.type,parentSchema:schema84.properties.isAvailable,data:data9};
+const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3128,7 +3099,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
 let data12 = data11.id;
 if(typeof data12 !== "string"){
-const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data12};
+const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3141,7 +3112,7 @@ errors++;
 if(data11.name !== undefined){
 let data13 = data11.name;
 if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data13};
+const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3154,7 +3125,7 @@ errors++;
 if(data11.basePrice !== undefined){
 let data14 = data11.basePrice;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.basePrice.type,parentSchema:schema85.properties.basePrice,data:data14};
+const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3167,7 +3138,7 @@ errors++;
 if(data11.isAvailable !== undefined){
 let data15 = data11.isAvailable;
 if(typeof data15 !== "boolean"){
-const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data15};
+const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3180,7 +3151,7 @@ errors++;
 if(data11.metadata !== undefined){
 let data16 = data11.metadata;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data16};
+const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3192,7 +3163,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data:data11};
+const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3204,7 +3175,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.variants.type,parentSchema:schema84.properties.variants,data:data10};
+const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3226,7 +3197,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.optionGroups.type,parentSchema:schema84.properties.optionGroups,data:data17};
+const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3243,7 +3214,7 @@ const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
-const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
+const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3255,7 +3226,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.tags.type,parentSchema:schema84.properties.tags,data:data19};
+const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3268,7 +3239,7 @@ errors++;
 if(data.metadata !== undefined){
 let data21 = data.metadata;
 if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.metadata.type,parentSchema:schema84.properties.metadata,data:data21};
+const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3280,7 +3251,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3307,7 +3278,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.providerSlug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema82.required,parentSchema:schema82,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema80.required,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3317,7 +3288,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.categories === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "categories"},message:"must have required property '"+"categories"+"'",schema:schema82.required,parentSchema:schema82,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "categories"},message:"must have required property '"+"categories"+"'",schema:schema80.required,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3327,7 +3298,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.offerings === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offerings"},message:"must have required property '"+"offerings"+"'",schema:schema82.required,parentSchema:schema82,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offerings"},message:"must have required property '"+"offerings"+"'",schema:schema80.required,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3339,7 +3310,7 @@ errors++;
 if(data.providerSlug !== undefined){
 let data0 = data.providerSlug;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerSlug.type,parentSchema:schema82.properties.providerSlug,data:data0};
+const err3 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerSlug.type,parentSchema:schema80.properties.providerSlug,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3359,7 +3330,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/categories/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Category/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data3};
+const err4 = {instancePath:instancePath+"/categories/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Category/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.id.type,parentSchema:schema81.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3372,7 +3343,7 @@ errors++;
 if(data2.slug !== undefined){
 let data4 = data2.slug;
 if(typeof data4 !== "string"){
-const err5 = {instancePath:instancePath+"/categories/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/Category/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.slug.type,parentSchema:schema83.properties.slug,data:data4};
+const err5 = {instancePath:instancePath+"/categories/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/Category/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.slug.type,parentSchema:schema81.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3385,7 +3356,7 @@ errors++;
 if(data2.title !== undefined){
 let data5 = data2.title;
 if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/categories/" + i0+"/title",schemaPath:"urn:provcert:contract#/$defs/Category/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.title.type,parentSchema:schema83.properties.title,data:data5};
+const err6 = {instancePath:instancePath+"/categories/" + i0+"/title",schemaPath:"urn:provcert:contract#/$defs/Category/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.title.type,parentSchema:schema81.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3398,7 +3369,7 @@ errors++;
 if(data2.description !== undefined){
 let data6 = data2.description;
 if(typeof data6 !== "string"){
-const err7 = {instancePath:instancePath+"/categories/" + i0+"/description",schemaPath:"urn:provcert:contract#/$defs/Category/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.description.type,parentSchema:schema83.properties.description,data:data6};
+const err7 = {instancePath:instancePath+"/categories/" + i0+"/description",schemaPath:"urn:provcert:contract#/$defs/Category/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3411,7 +3382,7 @@ errors++;
 if(data2.displayOrder !== undefined){
 let data7 = data2.displayOrder;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/categories/" + i0+"/displayOrder",schemaPath:"urn:provcert:contract#/$defs/Category/properties/displayOrder/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.displayOrder.type,parentSchema:schema83.properties.displayOrder,data:data7};
+const err8 = {instancePath:instancePath+"/categories/" + i0+"/displayOrder",schemaPath:"urn:provcert:contract#/$defs/Category/properties/displayOrder/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.displayOrder.type,parentSchema:schema81.properties.displayOrder,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3424,7 +3395,7 @@ errors++;
 if(data2.offeringsCount !== undefined){
 let data8 = data2.offeringsCount;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err9 = {instancePath:instancePath+"/categories/" + i0+"/offeringsCount",schemaPath:"urn:provcert:contract#/$defs/Category/properties/offeringsCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.offeringsCount.type,parentSchema:schema83.properties.offeringsCount,data:data8};
+const err9 = {instancePath:instancePath+"/categories/" + i0+"/offeringsCount",schemaPath:"urn:provcert:contract#/$defs/Category/properties/offeringsCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.offeringsCount.type,parentSchema:schema81.properties.offeringsCount,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3436,7 +3407,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"urn:provcert:contract#/$defs/Category/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data2};
+const err10 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"urn:provcert:contract#/$defs/Category/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3448,7 +3419,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.categories.type,parentSchema:schema82.properties.categories,data:data1};
+const err11 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.categories.type,parentSchema:schema80.properties.categories,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3470,7 +3441,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/offerings",schemaPath:"#/properties/offerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.offerings.type,parentSchema:schema82.properties.offerings,data:data9};
+const err12 = {instancePath:instancePath+"/offerings",schemaPath:"#/properties/offerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.offerings.type,parentSchema:schema80.properties.offerings,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3483,7 +3454,7 @@ errors++;
 if(data.version !== undefined){
 let data11 = data.version;
 if(typeof data11 !== "string"){
-const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.version.type,parentSchema:schema82.properties.version,data:data11};
+const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.version.type,parentSchema:schema80.properties.version,data:data11};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3521,7 +3492,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3556,7 +3527,7 @@ return errors === 0;
 validate54.evaluated = {"props":{"providerSlug":true,"categories":true,"offerings":true,"version":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Category = validate61;
-const schema89 = {"$ref":"urn:provcert:contract#/$defs/Category"};
+const schema87 = {"$ref":"urn:provcert:contract#/$defs/Category"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3572,7 +3543,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Category/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data0};
+const err0 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Category/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.id.type,parentSchema:schema81.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3585,7 +3556,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/Category/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.slug.type,parentSchema:schema83.properties.slug,data:data1};
+const err1 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/Category/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.slug.type,parentSchema:schema81.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3598,7 +3569,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"urn:provcert:contract#/$defs/Category/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.title.type,parentSchema:schema83.properties.title,data:data2};
+const err2 = {instancePath:instancePath+"/title",schemaPath:"urn:provcert:contract#/$defs/Category/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.title.type,parentSchema:schema81.properties.title,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3611,7 +3582,7 @@ errors++;
 if(data.description !== undefined){
 let data3 = data.description;
 if(typeof data3 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"urn:provcert:contract#/$defs/Category/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.description.type,parentSchema:schema83.properties.description,data:data3};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"urn:provcert:contract#/$defs/Category/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3624,7 +3595,7 @@ errors++;
 if(data.displayOrder !== undefined){
 let data4 = data.displayOrder;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err4 = {instancePath:instancePath+"/displayOrder",schemaPath:"urn:provcert:contract#/$defs/Category/properties/displayOrder/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.displayOrder.type,parentSchema:schema83.properties.displayOrder,data:data4};
+const err4 = {instancePath:instancePath+"/displayOrder",schemaPath:"urn:provcert:contract#/$defs/Category/properties/displayOrder/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.displayOrder.type,parentSchema:schema81.properties.displayOrder,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3637,7 +3608,7 @@ errors++;
 if(data.offeringsCount !== undefined){
 let data5 = data.offeringsCount;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err5 = {instancePath:instancePath+"/offeringsCount",schemaPath:"urn:provcert:contract#/$defs/Category/properties/offeringsCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.offeringsCount.type,parentSchema:schema83.properties.offeringsCount,data:data5};
+const err5 = {instancePath:instancePath+"/offeringsCount",schemaPath:"urn:provcert:contract#/$defs/Category/properties/offeringsCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.offeringsCount.type,parentSchema:schema81.properties.offeringsCount,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3649,7 +3620,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Category/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Category/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3664,7 +3635,7 @@ return errors === 0;
 validate61.evaluated = {"props":{"id":true,"slug":true,"title":true,"description":true,"displayOrder":true,"offeringsCount":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Offering = validate62;
-const schema91 = {"$ref":"urn:provcert:contract#/$defs/Offering"};
+const schema89 = {"$ref":"urn:provcert:contract#/$defs/Offering"};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3678,7 +3649,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3688,7 +3659,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.providerId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3698,7 +3669,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.offeringCode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offeringCode"},message:"must have required property '"+"offeringCode"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offeringCode"},message:"must have required property '"+"offeringCode"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3708,7 +3679,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3718,7 +3689,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.basePrice === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "basePrice"},message:"must have required property '"+"basePrice"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "basePrice"},message:"must have required property '"+"basePrice"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3730,7 +3701,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.id.type,parentSchema:schema84.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3743,7 +3714,7 @@ errors++;
 if(data.providerId !== undefined){
 let data1 = data.providerId;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.providerId.type,parentSchema:schema84.properties.providerId,data:data1};
+const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3756,7 +3727,7 @@ errors++;
 if(data.offeringCode !== undefined){
 let data2 = data.offeringCode;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.offeringCode.type,parentSchema:schema84.properties.offeringCode,data:data2};
+const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3769,7 +3740,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.title.type,parentSchema:schema84.properties.title,data:data3};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3782,7 +3753,7 @@ errors++;
 if(data.basePrice !== undefined){
 let data4 = data.basePrice;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.basePrice.type,parentSchema:schema84.properties.basePrice,data:data4};
+const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3795,7 +3766,7 @@ errors++;
 if(data.description !== undefined){
 let data5 = data.description;
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.description.type,parentSchema:schema84.properties.description,data:data5};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3808,7 +3779,7 @@ errors++;
 if(data.categorySlug !== undefined){
 let data6 = data.categorySlug;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.categorySlug.type,parentSchema:schema84.properties.categorySlug,data:data6};
+const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3821,7 +3792,7 @@ errors++;
 if(data.categoryTitle !== undefined){
 let data7 = data.categoryTitle;
 if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.categoryTitle.type,parentSchema:schema84.properties.categoryTitle,data:data7};
+const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3834,7 +3805,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.currency.type,parentSchema:schema84.properties.currency,data:data8};
+const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3847,7 +3818,7 @@ errors++;
 if(data.isAvailable !== undefined){
 let data9 = data.isAvailable;
 if(typeof data9 !== "boolean"){
-const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema84.properties.isAvailable.type,parentSchema:schema84.properties.isAvailable,data:data9};
+const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3867,7 +3838,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
 let data12 = data11.id;
 if(typeof data12 !== "string"){
-const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data12};
+const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3880,7 +3851,7 @@ errors++;
 if(data11.name !== undefined){
 let data13 = data11.name;
 if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data13};
+const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3893,7 +3864,7 @@ errors++;
 if(data11.basePrice !== undefined){
 let data14 = data11.basePrice;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.basePrice.type,parentSchema:schema85.properties.basePrice,data:data14};
+const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3906,7 +3877,7 @@ errors++;
 if(data11.isAvailable !== undefined){
 let data15 = data11.isAvailable;
 if(typeof data15 !== "boolean"){
-const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data15};
+const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3919,7 +3890,7 @@ errors++;
 if(data11.metadata !== undefined){
 let data16 = data11.metadata;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data16};
+const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3931,7 +3902,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data:data11};
+const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3943,7 +3914,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.variants.type,parentSchema:schema84.properties.variants,data:data10};
+const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3965,7 +3936,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.optionGroups.type,parentSchema:schema84.properties.optionGroups,data:data17};
+const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3982,7 +3953,7 @@ const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
-const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
+const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3994,7 +3965,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.tags.type,parentSchema:schema84.properties.tags,data:data19};
+const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4007,7 +3978,7 @@ errors++;
 if(data.metadata !== undefined){
 let data21 = data.metadata;
 if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.metadata.type,parentSchema:schema84.properties.metadata,data:data21};
+const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4019,7 +3990,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4054,7 +4025,7 @@ return errors === 0;
 validate62.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Variant = validate66;
-const schema94 = {"$ref":"urn:provcert:contract#/$defs/Variant"};
+const schema92 = {"$ref":"urn:provcert:contract#/$defs/Variant"};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4070,7 +4041,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data0};
+const err0 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4083,7 +4054,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data1};
+const err1 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4096,7 +4067,7 @@ errors++;
 if(data.basePrice !== undefined){
 let data2 = data.basePrice;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err2 = {instancePath:instancePath+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.basePrice.type,parentSchema:schema85.properties.basePrice,data:data2};
+const err2 = {instancePath:instancePath+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4109,7 +4080,7 @@ errors++;
 if(data.isAvailable !== undefined){
 let data3 = data.isAvailable;
 if(typeof data3 !== "boolean"){
-const err3 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data3};
+const err3 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4122,7 +4093,7 @@ errors++;
 if(data.metadata !== undefined){
 let data4 = data.metadata;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-const err4 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data4};
+const err4 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4134,7 +4105,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4149,7 +4120,7 @@ return errors === 0;
 validate66.evaluated = {"props":{"id":true,"name":true,"basePrice":true,"isAvailable":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_OptionGroup = validate67;
-const schema96 = {"$ref":"urn:provcert:contract#/$defs/OptionGroup"};
+const schema94 = {"$ref":"urn:provcert:contract#/$defs/OptionGroup"};
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4165,7 +4136,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.id.type,parentSchema:schema86.properties.id,data:data0};
+const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.id.type,parentSchema:schema84.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4178,7 +4149,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.properties.name.type,parentSchema:schema86.properties.name,data:data1};
+const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.name.type,parentSchema:schema84.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4191,7 +4162,7 @@ errors++;
 if(data.isRequired !== undefined){
 let data2 = data.isRequired;
 if(typeof data2 !== "boolean"){
-const err2 = {instancePath:instancePath+"/isRequired",schemaPath:"#/properties/isRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema86.properties.isRequired.type,parentSchema:schema86.properties.isRequired,data:data2};
+const err2 = {instancePath:instancePath+"/isRequired",schemaPath:"#/properties/isRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema84.properties.isRequired.type,parentSchema:schema84.properties.isRequired,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4204,7 +4175,7 @@ errors++;
 if(data.minSelections !== undefined){
 let data3 = data.minSelections;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err3 = {instancePath:instancePath+"/minSelections",schemaPath:"#/properties/minSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.minSelections.type,parentSchema:schema86.properties.minSelections,data:data3};
+const err3 = {instancePath:instancePath+"/minSelections",schemaPath:"#/properties/minSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.minSelections.type,parentSchema:schema84.properties.minSelections,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4217,7 +4188,7 @@ errors++;
 if(data.maxSelections !== undefined){
 let data4 = data.maxSelections;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err4 = {instancePath:instancePath+"/maxSelections",schemaPath:"#/properties/maxSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema86.properties.maxSelections.type,parentSchema:schema86.properties.maxSelections,data:data4};
+const err4 = {instancePath:instancePath+"/maxSelections",schemaPath:"#/properties/maxSelections/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.maxSelections.type,parentSchema:schema84.properties.maxSelections,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4237,7 +4208,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.id !== undefined){
 let data7 = data6.id;
 if(typeof data7 !== "string"){
-const err5 = {instancePath:instancePath+"/options/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Option/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.id.type,parentSchema:schema87.properties.id,data:data7};
+const err5 = {instancePath:instancePath+"/options/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Option/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data7};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4250,7 +4221,7 @@ errors++;
 if(data6.name !== undefined){
 let data8 = data6.name;
 if(typeof data8 !== "string"){
-const err6 = {instancePath:instancePath+"/options/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Option/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.name.type,parentSchema:schema87.properties.name,data:data8};
+const err6 = {instancePath:instancePath+"/options/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Option/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data8};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4263,7 +4234,7 @@ errors++;
 if(data6.priceDelta !== undefined){
 let data9 = data6.priceDelta;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err7 = {instancePath:instancePath+"/options/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/Option/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema87.properties.priceDelta.type,parentSchema:schema87.properties.priceDelta,data:data9};
+const err7 = {instancePath:instancePath+"/options/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/Option/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.priceDelta.type,parentSchema:schema85.properties.priceDelta,data:data9};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4276,7 +4247,7 @@ errors++;
 if(data6.isDefault !== undefined){
 let data10 = data6.isDefault;
 if(typeof data10 !== "boolean"){
-const err8 = {instancePath:instancePath+"/options/" + i0+"/isDefault",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isDefault/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema87.properties.isDefault.type,parentSchema:schema87.properties.isDefault,data:data10};
+const err8 = {instancePath:instancePath+"/options/" + i0+"/isDefault",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isDefault/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isDefault.type,parentSchema:schema85.properties.isDefault,data:data10};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4289,7 +4260,7 @@ errors++;
 if(data6.isAvailable !== undefined){
 let data11 = data6.isAvailable;
 if(typeof data11 !== "boolean"){
-const err9 = {instancePath:instancePath+"/options/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema87.properties.isAvailable.type,parentSchema:schema87.properties.isAvailable,data:data11};
+const err9 = {instancePath:instancePath+"/options/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data11};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4302,7 +4273,7 @@ errors++;
 if(data6.metadata !== undefined){
 let data12 = data6.metadata;
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err10 = {instancePath:instancePath+"/options/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Option/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.properties.metadata.type,parentSchema:schema87.properties.metadata,data:data12};
+const err10 = {instancePath:instancePath+"/options/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Option/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data12};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4314,7 +4285,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/options/" + i0,schemaPath:"urn:provcert:contract#/$defs/Option/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.type,parentSchema:schema87,data:data6};
+const err11 = {instancePath:instancePath+"/options/" + i0,schemaPath:"urn:provcert:contract#/$defs/Option/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4326,7 +4297,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.options.type,parentSchema:schema86.properties.options,data:data5};
+const err12 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.options.type,parentSchema:schema84.properties.options,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4338,7 +4309,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4373,7 +4344,7 @@ return errors === 0;
 validate67.evaluated = {"props":{"id":true,"name":true,"isRequired":true,"minSelections":true,"maxSelections":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Option = validate70;
-const schema99 = {"$ref":"urn:provcert:contract#/$defs/Option"};
+const schema97 = {"$ref":"urn:provcert:contract#/$defs/Option"};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4389,7 +4360,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Option/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.id.type,parentSchema:schema87.properties.id,data:data0};
+const err0 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Option/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4402,7 +4373,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Option/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.properties.name.type,parentSchema:schema87.properties.name,data:data1};
+const err1 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Option/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4415,7 +4386,7 @@ errors++;
 if(data.priceDelta !== undefined){
 let data2 = data.priceDelta;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err2 = {instancePath:instancePath+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/Option/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema87.properties.priceDelta.type,parentSchema:schema87.properties.priceDelta,data:data2};
+const err2 = {instancePath:instancePath+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/Option/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.priceDelta.type,parentSchema:schema85.properties.priceDelta,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4428,7 +4399,7 @@ errors++;
 if(data.isDefault !== undefined){
 let data3 = data.isDefault;
 if(typeof data3 !== "boolean"){
-const err3 = {instancePath:instancePath+"/isDefault",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isDefault/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema87.properties.isDefault.type,parentSchema:schema87.properties.isDefault,data:data3};
+const err3 = {instancePath:instancePath+"/isDefault",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isDefault/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isDefault.type,parentSchema:schema85.properties.isDefault,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4441,7 +4412,7 @@ errors++;
 if(data.isAvailable !== undefined){
 let data4 = data.isAvailable;
 if(typeof data4 !== "boolean"){
-const err4 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema87.properties.isAvailable.type,parentSchema:schema87.properties.isAvailable,data:data4};
+const err4 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Option/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4454,7 +4425,7 @@ errors++;
 if(data.metadata !== undefined){
 let data5 = data.metadata;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err5 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Option/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.properties.metadata.type,parentSchema:schema87.properties.metadata,data:data5};
+const err5 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Option/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4466,7 +4437,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Option/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema87.type,parentSchema:schema87,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Option/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4481,8 +4452,8 @@ return errors === 0;
 validate70.evaluated = {"props":{"id":true,"name":true,"priceDelta":true,"isDefault":true,"isAvailable":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_RequestQuoteInput = validate71;
-const schema101 = {"$ref":"urn:provcert:contract#/$defs/RequestQuoteInput"};
-const schema102 = {"type":"object","description":"Body of POST /quote. Which fields are required beyond `items`, and all bounds, are not shown by the contract.","required":["items"],"properties":{"providerSlug":{"type":"string"},"locationId":{"type":"string"},"items":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteItem"}}}};
+const schema99 = {"$ref":"urn:provcert:contract#/$defs/RequestQuoteInput"};
+const schema100 = {"type":"object","description":"Body of POST /quote. Which of its fields are required, and all bounds, are not shown by the contract.","properties":{"providerSlug":{"type":"string"},"locationId":{"type":"string"},"items":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteItem"}}}};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4495,8 +4466,10 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema102.required,parentSchema:schema102,data};
+if(data.providerSlug !== undefined){
+let data0 = data.providerSlug;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.providerSlug.type,parentSchema:schema100.properties.providerSlug,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4505,28 +4478,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.providerSlug !== undefined){
-let data0 = data.providerSlug;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema102.properties.providerSlug.type,parentSchema:schema102.properties.providerSlug,data:data0};
+}
+if(data.locationId !== undefined){
+let data1 = data.locationId;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/locationId",schemaPath:"#/properties/locationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.locationId.type,parentSchema:schema100.properties.locationId,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.locationId !== undefined){
-let data1 = data.locationId;
-if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/locationId",schemaPath:"#/properties/locationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema102.properties.locationId.type,parentSchema:schema102.properties.locationId,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
 }
 errors++;
 }
@@ -4543,24 +4504,24 @@ errors = vErrors.length;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema102.properties.items.type,parentSchema:schema102.properties.items,data:data2};
+const err2 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema100.properties.items.type,parentSchema:schema100.properties.items,data:data2};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err2];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err2);
 }
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema102.type,parentSchema:schema102,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.type,parentSchema:schema100,data};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err3];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -4590,7 +4551,7 @@ return errors === 0;
 validate71.evaluated = {"props":{"providerSlug":true,"locationId":true,"items":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_QuoteItem = validate75;
-const schema103 = {"$ref":"urn:provcert:contract#/$defs/QuoteItem"};
+const schema101 = {"$ref":"urn:provcert:contract#/$defs/QuoteItem"};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4613,8 +4574,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.quantity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quantity"},message:"must have required property '"+"quantity"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(data.offeringId !== undefined){
+let data0 = data.offeringId;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4623,10 +4586,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.offeringId !== undefined){
-let data0 = data.offeringId;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
+}
+if(data.variantId !== undefined){
+let data1 = data.variantId;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4636,28 +4600,15 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.variantId !== undefined){
-let data1 = data.variantId;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
+if(data.quantity !== undefined){
+let data2 = data.quantity;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.quantity !== undefined){
-let data2 = data.quantity;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
 }
 errors++;
 }
@@ -4672,7 +4623,20 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
 let data5 = data4.groupId;
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
+const err4 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data4.optionId !== undefined){
+let data6 = data4.optionId;
+if(typeof data6 !== "string"){
+const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4682,10 +4646,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data4.optionId !== undefined){
-let data6 = data4.optionId;
-if(typeof data6 !== "string"){
-const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
+if(data4.quantity !== undefined){
+let data7 = data4.quantity;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4695,10 +4659,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data4.quantity !== undefined){
-let data7 = data4.quantity;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
+}
+else {
+const err7 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4710,7 +4673,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
+const err8 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4722,24 +4685,12 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
 }
 errors++;
 }
@@ -4769,7 +4720,7 @@ return errors === 0;
 validate75.evaluated = {"props":{"offeringId":true,"variantId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_SelectedOptionInput = validate78;
-const schema106 = {"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"};
+const schema104 = {"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4838,11 +4789,11 @@ return errors === 0;
 validate78.evaluated = {"props":{"groupId":true,"optionId":true,"quantity":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_NormalizedQuote = validate79;
-const schema108 = {"$ref":"urn:provcert:contract#/$defs/NormalizedQuote"};
-const schema109 = {"type":"object","description":"Response of POST /quote. subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount;\nwhere fees[] is present, totalFees = sum(fees[].amount). Bound to the selection and fulfillment terms.\n","required":["id","providerSlug","lines","subtotal","total","expiresAt"],"properties":{"id":{"type":"string","description":"An identifier, not necessarily a cryptographic token."},"providerSlug":{"type":"string"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"expiresAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp","description":"At least 5 seconds after the quote was answered."},"locationId":{"type":"string"},"currency":{"type":"string"},"totalFees":{"type":"integer"},"totalDiscount":{"type":"integer"},"fees":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Fee"}},"discounts":{"type":"array","description":"Shape of the entries not shown by the contract."},"metadata":{"type":"object"}}};
-const schema113 = {"type":"object","properties":{"name":{"type":"string","examples":["Delivery fee"]},"amount":{"type":"integer","examples":[250]}}};
-const schema110 = {"type":"object","description":"lineTotal = unitPrice x quantity + optionsTotal. The contract does not mark line fields required.","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"variantId":{"type":"string"},"quantity":{"type":"integer"},"unitPrice":{"type":"integer"},"optionsTotal":{"type":"integer"},"lineTotal":{"type":"integer"},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLineOption"}}}};
-const schema111 = {"type":"object","properties":{"groupId":{"type":"string"},"optionId":{"type":"string"},"name":{"type":"string"},"priceDelta":{"type":"integer"}}};
+const schema106 = {"$ref":"urn:provcert:contract#/$defs/NormalizedQuote"};
+const schema107 = {"type":"object","description":"Response of POST /quote. subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount;\nwhere fees[] is present, totalFees = sum(fees[].amount). Bound to the selection and fulfillment terms.\n","required":["id","providerSlug","lines","subtotal","total","expiresAt"],"properties":{"id":{"type":"string","description":"An identifier, not necessarily a cryptographic token."},"providerSlug":{"type":"string"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"expiresAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp","description":"At least 5 seconds after the quote was answered."},"locationId":{"type":"string"},"currency":{"type":"string"},"totalFees":{"type":"integer"},"totalDiscount":{"type":"integer"},"fees":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Fee"}},"discounts":{"type":"array","description":"Shape of the entries not shown by the contract."},"metadata":{"type":"object"}}};
+const schema111 = {"type":"object","properties":{"name":{"type":"string","examples":["Delivery fee"]},"amount":{"type":"integer","examples":[250]}}};
+const schema108 = {"type":"object","description":"lineTotal = unitPrice x quantity + optionsTotal. The contract does not mark line fields required.","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"variantId":{"type":"string"},"quantity":{"type":"integer"},"unitPrice":{"type":"integer"},"optionsTotal":{"type":"integer"},"lineTotal":{"type":"integer"},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLineOption"}}}};
+const schema109 = {"type":"object","properties":{"groupId":{"type":"string"},"optionId":{"type":"string"},"name":{"type":"string"},"priceDelta":{"type":"integer"}}};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4858,7 +4809,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.offeringId !== undefined){
 let data0 = data.offeringId;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.offeringId.type,parentSchema:schema110.properties.offeringId,data:data0};
+const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.offeringId.type,parentSchema:schema108.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4871,7 +4822,7 @@ errors++;
 if(data.offeringTitle !== undefined){
 let data1 = data.offeringTitle;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/offeringTitle",schemaPath:"#/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.offeringTitle.type,parentSchema:schema110.properties.offeringTitle,data:data1};
+const err1 = {instancePath:instancePath+"/offeringTitle",schemaPath:"#/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.offeringTitle.type,parentSchema:schema108.properties.offeringTitle,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4884,7 +4835,7 @@ errors++;
 if(data.variantId !== undefined){
 let data2 = data.variantId;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.variantId.type,parentSchema:schema110.properties.variantId,data:data2};
+const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.variantId.type,parentSchema:schema108.properties.variantId,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4897,7 +4848,7 @@ errors++;
 if(data.quantity !== undefined){
 let data3 = data.quantity;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.quantity.type,parentSchema:schema110.properties.quantity,data:data3};
+const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.quantity.type,parentSchema:schema108.properties.quantity,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4910,7 +4861,7 @@ errors++;
 if(data.unitPrice !== undefined){
 let data4 = data.unitPrice;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err4 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.unitPrice.type,parentSchema:schema110.properties.unitPrice,data:data4};
+const err4 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.unitPrice.type,parentSchema:schema108.properties.unitPrice,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4923,7 +4874,7 @@ errors++;
 if(data.optionsTotal !== undefined){
 let data5 = data.optionsTotal;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err5 = {instancePath:instancePath+"/optionsTotal",schemaPath:"#/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.optionsTotal.type,parentSchema:schema110.properties.optionsTotal,data:data5};
+const err5 = {instancePath:instancePath+"/optionsTotal",schemaPath:"#/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.optionsTotal.type,parentSchema:schema108.properties.optionsTotal,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4936,7 +4887,7 @@ errors++;
 if(data.lineTotal !== undefined){
 let data6 = data.lineTotal;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err6 = {instancePath:instancePath+"/lineTotal",schemaPath:"#/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.lineTotal.type,parentSchema:schema110.properties.lineTotal,data:data6};
+const err6 = {instancePath:instancePath+"/lineTotal",schemaPath:"#/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.lineTotal.type,parentSchema:schema108.properties.lineTotal,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4956,7 +4907,7 @@ if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.groupId !== undefined){
 let data9 = data8.groupId;
 if(typeof data9 !== "string"){
-const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.groupId.type,parentSchema:schema111.properties.groupId,data:data9};
+const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.groupId.type,parentSchema:schema109.properties.groupId,data:data9};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4969,7 +4920,7 @@ errors++;
 if(data8.optionId !== undefined){
 let data10 = data8.optionId;
 if(typeof data10 !== "string"){
-const err8 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.optionId.type,parentSchema:schema111.properties.optionId,data:data10};
+const err8 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.optionId.type,parentSchema:schema109.properties.optionId,data:data10};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4982,7 +4933,7 @@ errors++;
 if(data8.name !== undefined){
 let data11 = data8.name;
 if(typeof data11 !== "string"){
-const err9 = {instancePath:instancePath+"/selectedOptions/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data11};
+const err9 = {instancePath:instancePath+"/selectedOptions/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.name.type,parentSchema:schema109.properties.name,data:data11};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4995,7 +4946,7 @@ errors++;
 if(data8.priceDelta !== undefined){
 let data12 = data8.priceDelta;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err10 = {instancePath:instancePath+"/selectedOptions/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.priceDelta.type,parentSchema:schema111.properties.priceDelta,data:data12};
+const err10 = {instancePath:instancePath+"/selectedOptions/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.priceDelta.type,parentSchema:schema109.properties.priceDelta,data:data12};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5007,7 +4958,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data:data8};
+const err11 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.type,parentSchema:schema109,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5019,7 +4970,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.selectedOptions.type,parentSchema:schema110.properties.selectedOptions,data:data7};
+const err12 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema108.properties.selectedOptions.type,parentSchema:schema108.properties.selectedOptions,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5031,7 +4982,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.type,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5058,7 +5009,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema109.required,parentSchema:schema109,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5068,7 +5019,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.providerSlug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema109.required,parentSchema:schema109,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5078,7 +5029,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.lines === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema109.required,parentSchema:schema109,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5088,7 +5039,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.subtotal === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subtotal"},message:"must have required property '"+"subtotal"+"'",schema:schema109.required,parentSchema:schema109,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subtotal"},message:"must have required property '"+"subtotal"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5098,7 +5049,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.total === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema109.required,parentSchema:schema109,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5108,7 +5059,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.expiresAt === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAt"},message:"must have required property '"+"expiresAt"+"'",schema:schema109.required,parentSchema:schema109,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expiresAt"},message:"must have required property '"+"expiresAt"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5120,7 +5071,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.id.type,parentSchema:schema109.properties.id,data:data0};
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.id.type,parentSchema:schema107.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5133,7 +5084,7 @@ errors++;
 if(data.providerSlug !== undefined){
 let data1 = data.providerSlug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.providerSlug.type,parentSchema:schema109.properties.providerSlug,data:data1};
+const err7 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.providerSlug.type,parentSchema:schema107.properties.providerSlug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5155,7 +5106,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema109.properties.lines.type,parentSchema:schema109.properties.lines,data:data2};
+const err8 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.lines.type,parentSchema:schema107.properties.lines,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5168,7 +5119,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data4 = data.subtotal;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.subtotal.type,parentSchema:schema109.properties.subtotal,data:data4};
+const err9 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.subtotal.type,parentSchema:schema107.properties.subtotal,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5181,7 +5132,7 @@ errors++;
 if(data.total !== undefined){
 let data5 = data.total;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err10 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.total.type,parentSchema:schema109.properties.total,data:data5};
+const err10 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.total.type,parentSchema:schema107.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5220,7 +5171,7 @@ errors++;
 if(data.locationId !== undefined){
 let data7 = data.locationId;
 if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/locationId",schemaPath:"#/properties/locationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.locationId.type,parentSchema:schema109.properties.locationId,data:data7};
+const err13 = {instancePath:instancePath+"/locationId",schemaPath:"#/properties/locationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.locationId.type,parentSchema:schema107.properties.locationId,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5233,7 +5184,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if(typeof data8 !== "string"){
-const err14 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.currency.type,parentSchema:schema109.properties.currency,data:data8};
+const err14 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.currency.type,parentSchema:schema107.properties.currency,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5246,7 +5197,7 @@ errors++;
 if(data.totalFees !== undefined){
 let data9 = data.totalFees;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err15 = {instancePath:instancePath+"/totalFees",schemaPath:"#/properties/totalFees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.totalFees.type,parentSchema:schema109.properties.totalFees,data:data9};
+const err15 = {instancePath:instancePath+"/totalFees",schemaPath:"#/properties/totalFees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.totalFees.type,parentSchema:schema107.properties.totalFees,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5259,7 +5210,7 @@ errors++;
 if(data.totalDiscount !== undefined){
 let data10 = data.totalDiscount;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err16 = {instancePath:instancePath+"/totalDiscount",schemaPath:"#/properties/totalDiscount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.totalDiscount.type,parentSchema:schema109.properties.totalDiscount,data:data10};
+const err16 = {instancePath:instancePath+"/totalDiscount",schemaPath:"#/properties/totalDiscount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.totalDiscount.type,parentSchema:schema107.properties.totalDiscount,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5279,7 +5230,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.name !== undefined){
 let data13 = data12.name;
 if(typeof data13 !== "string"){
-const err17 = {instancePath:instancePath+"/fees/" + i1+"/name",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema113.properties.name.type,parentSchema:schema113.properties.name,data:data13};
+const err17 = {instancePath:instancePath+"/fees/" + i1+"/name",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5292,7 +5243,7 @@ errors++;
 if(data12.amount !== undefined){
 let data14 = data12.amount;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err18 = {instancePath:instancePath+"/fees/" + i1+"/amount",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema113.properties.amount.type,parentSchema:schema113.properties.amount,data:data14};
+const err18 = {instancePath:instancePath+"/fees/" + i1+"/amount",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.amount.type,parentSchema:schema111.properties.amount,data:data14};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5304,7 +5255,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/fees/" + i1,schemaPath:"urn:provcert:contract#/$defs/Fee/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema113.type,parentSchema:schema113,data:data12};
+const err19 = {instancePath:instancePath+"/fees/" + i1,schemaPath:"urn:provcert:contract#/$defs/Fee/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5316,7 +5267,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema109.properties.fees.type,parentSchema:schema109.properties.fees,data:data11};
+const err20 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.fees.type,parentSchema:schema107.properties.fees,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5329,7 +5280,7 @@ errors++;
 if(data.discounts !== undefined){
 let data15 = data.discounts;
 if(!(Array.isArray(data15))){
-const err21 = {instancePath:instancePath+"/discounts",schemaPath:"#/properties/discounts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema109.properties.discounts.type,parentSchema:schema109.properties.discounts,data:data15};
+const err21 = {instancePath:instancePath+"/discounts",schemaPath:"#/properties/discounts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.discounts.type,parentSchema:schema107.properties.discounts,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5342,7 +5293,7 @@ errors++;
 if(data.metadata !== undefined){
 let data16 = data.metadata;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.properties.metadata.type,parentSchema:schema109.properties.metadata,data:data16};
+const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.metadata.type,parentSchema:schema107.properties.metadata,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5354,7 +5305,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.type,parentSchema:schema109,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5389,7 +5340,7 @@ return errors === 0;
 validate79.evaluated = {"props":{"id":true,"providerSlug":true,"lines":true,"subtotal":true,"total":true,"expiresAt":true,"locationId":true,"currency":true,"totalFees":true,"totalDiscount":true,"fees":true,"discounts":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_QuoteLine = validate84;
-const schema114 = {"$ref":"urn:provcert:contract#/$defs/QuoteLine"};
+const schema112 = {"$ref":"urn:provcert:contract#/$defs/QuoteLine"};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5405,7 +5356,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.offeringId !== undefined){
 let data0 = data.offeringId;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.offeringId.type,parentSchema:schema110.properties.offeringId,data:data0};
+const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.offeringId.type,parentSchema:schema108.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5418,7 +5369,7 @@ errors++;
 if(data.offeringTitle !== undefined){
 let data1 = data.offeringTitle;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/offeringTitle",schemaPath:"#/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.offeringTitle.type,parentSchema:schema110.properties.offeringTitle,data:data1};
+const err1 = {instancePath:instancePath+"/offeringTitle",schemaPath:"#/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.offeringTitle.type,parentSchema:schema108.properties.offeringTitle,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5431,7 +5382,7 @@ errors++;
 if(data.variantId !== undefined){
 let data2 = data.variantId;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.variantId.type,parentSchema:schema110.properties.variantId,data:data2};
+const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema108.properties.variantId.type,parentSchema:schema108.properties.variantId,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5444,7 +5395,7 @@ errors++;
 if(data.quantity !== undefined){
 let data3 = data.quantity;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.quantity.type,parentSchema:schema110.properties.quantity,data:data3};
+const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.quantity.type,parentSchema:schema108.properties.quantity,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5457,7 +5408,7 @@ errors++;
 if(data.unitPrice !== undefined){
 let data4 = data.unitPrice;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err4 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.unitPrice.type,parentSchema:schema110.properties.unitPrice,data:data4};
+const err4 = {instancePath:instancePath+"/unitPrice",schemaPath:"#/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.unitPrice.type,parentSchema:schema108.properties.unitPrice,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5470,7 +5421,7 @@ errors++;
 if(data.optionsTotal !== undefined){
 let data5 = data.optionsTotal;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err5 = {instancePath:instancePath+"/optionsTotal",schemaPath:"#/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.optionsTotal.type,parentSchema:schema110.properties.optionsTotal,data:data5};
+const err5 = {instancePath:instancePath+"/optionsTotal",schemaPath:"#/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.optionsTotal.type,parentSchema:schema108.properties.optionsTotal,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5483,7 +5434,7 @@ errors++;
 if(data.lineTotal !== undefined){
 let data6 = data.lineTotal;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err6 = {instancePath:instancePath+"/lineTotal",schemaPath:"#/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema110.properties.lineTotal.type,parentSchema:schema110.properties.lineTotal,data:data6};
+const err6 = {instancePath:instancePath+"/lineTotal",schemaPath:"#/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema108.properties.lineTotal.type,parentSchema:schema108.properties.lineTotal,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5503,7 +5454,7 @@ if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.groupId !== undefined){
 let data9 = data8.groupId;
 if(typeof data9 !== "string"){
-const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.groupId.type,parentSchema:schema111.properties.groupId,data:data9};
+const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.groupId.type,parentSchema:schema109.properties.groupId,data:data9};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5516,7 +5467,7 @@ errors++;
 if(data8.optionId !== undefined){
 let data10 = data8.optionId;
 if(typeof data10 !== "string"){
-const err8 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.optionId.type,parentSchema:schema111.properties.optionId,data:data10};
+const err8 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.optionId.type,parentSchema:schema109.properties.optionId,data:data10};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5529,7 +5480,7 @@ errors++;
 if(data8.name !== undefined){
 let data11 = data8.name;
 if(typeof data11 !== "string"){
-const err9 = {instancePath:instancePath+"/selectedOptions/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data11};
+const err9 = {instancePath:instancePath+"/selectedOptions/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.name.type,parentSchema:schema109.properties.name,data:data11};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5542,7 +5493,7 @@ errors++;
 if(data8.priceDelta !== undefined){
 let data12 = data8.priceDelta;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err10 = {instancePath:instancePath+"/selectedOptions/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.priceDelta.type,parentSchema:schema111.properties.priceDelta,data:data12};
+const err10 = {instancePath:instancePath+"/selectedOptions/" + i0+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.priceDelta.type,parentSchema:schema109.properties.priceDelta,data:data12};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5554,7 +5505,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data:data8};
+const err11 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.type,parentSchema:schema109,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5566,7 +5517,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.selectedOptions.type,parentSchema:schema110.properties.selectedOptions,data:data7};
+const err12 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema108.properties.selectedOptions.type,parentSchema:schema108.properties.selectedOptions,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5578,7 +5529,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema108.type,parentSchema:schema108,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5613,7 +5564,7 @@ return errors === 0;
 validate84.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"variantId":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_QuoteLineOption = validate87;
-const schema117 = {"$ref":"urn:provcert:contract#/$defs/QuoteLineOption"};
+const schema115 = {"$ref":"urn:provcert:contract#/$defs/QuoteLineOption"};
 
 function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5629,7 +5580,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.groupId !== undefined){
 let data0 = data.groupId;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/groupId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.groupId.type,parentSchema:schema111.properties.groupId,data:data0};
+const err0 = {instancePath:instancePath+"/groupId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.groupId.type,parentSchema:schema109.properties.groupId,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5642,7 +5593,7 @@ errors++;
 if(data.optionId !== undefined){
 let data1 = data.optionId;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/optionId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.optionId.type,parentSchema:schema111.properties.optionId,data:data1};
+const err1 = {instancePath:instancePath+"/optionId",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.optionId.type,parentSchema:schema109.properties.optionId,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5655,7 +5606,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data2};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema109.properties.name.type,parentSchema:schema109.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5668,7 +5619,7 @@ errors++;
 if(data.priceDelta !== undefined){
 let data3 = data.priceDelta;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err3 = {instancePath:instancePath+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.priceDelta.type,parentSchema:schema111.properties.priceDelta,data:data3};
+const err3 = {instancePath:instancePath+"/priceDelta",schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/properties/priceDelta/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema109.properties.priceDelta.type,parentSchema:schema109.properties.priceDelta,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5680,7 +5631,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/QuoteLineOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema109.type,parentSchema:schema109,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5695,7 +5646,7 @@ return errors === 0;
 validate87.evaluated = {"props":{"groupId":true,"optionId":true,"name":true,"priceDelta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_Fee = validate88;
-const schema119 = {"$ref":"urn:provcert:contract#/$defs/Fee"};
+const schema117 = {"$ref":"urn:provcert:contract#/$defs/Fee"};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5711,7 +5662,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema113.properties.name.type,parentSchema:schema113.properties.name,data:data0};
+const err0 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5724,7 +5675,7 @@ errors++;
 if(data.amount !== undefined){
 let data1 = data.amount;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/amount",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema113.properties.amount.type,parentSchema:schema113.properties.amount,data:data1};
+const err1 = {instancePath:instancePath+"/amount",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.amount.type,parentSchema:schema111.properties.amount,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5736,7 +5687,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Fee/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema113.type,parentSchema:schema113,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Fee/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5751,8 +5702,133 @@ return errors === 0;
 validate88.evaluated = {"props":{"name":true,"amount":true},"dynamicProps":false,"dynamicItems":false};
 
 export const schema_CreateActionInput = validate89;
-const schema121 = {"$ref":"urn:provcert:contract#/$defs/CreateActionInput"};
-const schema122 = {"type":"object","description":"Body of POST /actions. `userConfirmed` must be true (otherwise the provider answers\nACTION_NOT_CONFIRMED). Other required fields and bounds are not shown by the contract.\n","required":["providerSlug","quoteId","userConfirmed"],"properties":{"idempotencyKey":{"type":"string"},"providerSlug":{"type":"string"},"quoteId":{"type":"string"},"userConfirmed":{"type":"boolean"},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"destination":{"$ref":"urn:provcert:contract#/$defs/Destination"},"items":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteItem"}}}};
+const schema119 = {"$ref":"urn:provcert:contract#/$defs/CreateActionInput"};
+const schema120 = {"type":"object","description":"Body of POST /actions. `userConfirmed` must be true (otherwise the provider answers\nACTION_NOT_CONFIRMED). Other required fields and bounds are not shown by the contract.\n","required":["providerSlug","quoteId","userConfirmed"],"properties":{"idempotencyKey":{"type":"string"},"providerSlug":{"type":"string"},"quoteId":{"type":"string"},"userConfirmed":{"type":"boolean","const":true,"description":"Must be true (contract: boolean, required; must be true)."},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"destination":{"$ref":"urn:provcert:contract#/$defs/Destination"},"items":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/ActionItem"}}}};
+const schema123 = {"type":"object","description":"One item of CreateActionInput: offeringId and quantity, with selectedOptions in the quote item shape.\nWhich of its fields are required is not shown by the contract.\n","properties":{"offeringId":{"type":"string"},"quantity":{"type":"integer"},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"}}}};
+
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate91.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.offeringId !== undefined){
+let data0 = data.offeringId;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.offeringId.type,parentSchema:schema123.properties.offeringId,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+let data1 = data.quantity;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema123.properties.quantity.type,parentSchema:schema123.properties.quantity,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.selectedOptions !== undefined){
+let data2 = data.selectedOptions;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.groupId !== undefined){
+let data4 = data3.groupId;
+if(typeof data4 !== "string"){
+const err2 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data3.optionId !== undefined){
+let data5 = data3.optionId;
+if(typeof data5 !== "string"){
+const err3 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data3.quantity !== undefined){
+let data6 = data3.quantity;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err4 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema123.properties.selectedOptions.type,parentSchema:schema123.properties.selectedOptions,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate91.errors = vErrors;
+return errors === 0;
+}
+validate91.evaluated = {"props":{"offeringId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5766,7 +5842,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.providerSlug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema122.required,parentSchema:schema122,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema120.required,parentSchema:schema120,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5776,7 +5852,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.quoteId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quoteId"},message:"must have required property '"+"quoteId"+"'",schema:schema122.required,parentSchema:schema122,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "quoteId"},message:"must have required property '"+"quoteId"+"'",schema:schema120.required,parentSchema:schema120,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5786,7 +5862,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.userConfirmed === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "userConfirmed"},message:"must have required property '"+"userConfirmed"+"'",schema:schema122.required,parentSchema:schema122,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "userConfirmed"},message:"must have required property '"+"userConfirmed"+"'",schema:schema120.required,parentSchema:schema120,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5798,7 +5874,7 @@ errors++;
 if(data.idempotencyKey !== undefined){
 let data0 = data.idempotencyKey;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"#/properties/idempotencyKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.properties.idempotencyKey.type,parentSchema:schema122.properties.idempotencyKey,data:data0};
+const err3 = {instancePath:instancePath+"/idempotencyKey",schemaPath:"#/properties/idempotencyKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.properties.idempotencyKey.type,parentSchema:schema120.properties.idempotencyKey,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5811,7 +5887,7 @@ errors++;
 if(data.providerSlug !== undefined){
 let data1 = data.providerSlug;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.properties.providerSlug.type,parentSchema:schema122.properties.providerSlug,data:data1};
+const err4 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.properties.providerSlug.type,parentSchema:schema120.properties.providerSlug,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5824,7 +5900,7 @@ errors++;
 if(data.quoteId !== undefined){
 let data2 = data.quoteId;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.properties.quoteId.type,parentSchema:schema122.properties.quoteId,data:data2};
+const err5 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.properties.quoteId.type,parentSchema:schema120.properties.quoteId,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5837,12 +5913,22 @@ errors++;
 if(data.userConfirmed !== undefined){
 let data3 = data.userConfirmed;
 if(typeof data3 !== "boolean"){
-const err6 = {instancePath:instancePath+"/userConfirmed",schemaPath:"#/properties/userConfirmed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema122.properties.userConfirmed.type,parentSchema:schema122.properties.userConfirmed,data:data3};
+const err6 = {instancePath:instancePath+"/userConfirmed",schemaPath:"#/properties/userConfirmed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema120.properties.userConfirmed.type,parentSchema:schema120.properties.userConfirmed,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(true !== data3){
+const err7 = {instancePath:instancePath+"/userConfirmed",schemaPath:"#/properties/userConfirmed/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema120.properties.userConfirmed,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -5853,20 +5939,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.name !== undefined){
 let data5 = data4.name;
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/customer/name",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.name.type,parentSchema:schema60.properties.name,data:data5};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data4.phone !== undefined){
-let data6 = data4.phone;
-if(typeof data6 !== "string"){
-const err8 = {instancePath:instancePath+"/customer/phone",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.phone.type,parentSchema:schema60.properties.phone,data:data6};
+const err8 = {instancePath:instancePath+"/customer/name",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.name.type,parentSchema:schema60.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5876,14 +5949,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/customer",schemaPath:"urn:provcert:contract#/$defs/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data4};
+if(data4.phone !== undefined){
+let data6 = data4.phone;
+if(typeof data6 !== "string"){
+const err9 = {instancePath:instancePath+"/customer/phone",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.phone.type,parentSchema:schema60.properties.phone,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/customer",schemaPath:"urn:provcert:contract#/$defs/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -5894,19 +5980,7 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.raw !== undefined){
 let data8 = data7.raw;
 if(typeof data8 !== "string"){
-const err10 = {instancePath:instancePath+"/destination/raw",schemaPath:"urn:provcert:contract#/$defs/Destination/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.raw.type,parentSchema:schema61.properties.raw,data:data8};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/destination",schemaPath:"urn:provcert:contract#/$defs/Destination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data7};
+const err11 = {instancePath:instancePath+"/destination/raw",schemaPath:"urn:provcert:contract#/$defs/Destination/properties/raw/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.raw.type,parentSchema:schema61.properties.raw,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5916,19 +5990,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.items !== undefined){
-let data9 = data.items;
-if(Array.isArray(data9)){
-const len0 = data9.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate34(data9[i0], {instancePath:instancePath+"/items/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err12 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.items.type,parentSchema:schema122.properties.items,data:data9};
+const err12 = {instancePath:instancePath+"/destination",schemaPath:"urn:provcert:contract#/$defs/Destination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5938,14 +6002,36 @@ vErrors.push(err12);
 errors++;
 }
 }
+if(data.items !== undefined){
+let data9 = data.items;
+if(Array.isArray(data9)){
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate91(data9[i0], {instancePath:instancePath+"/items/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+const err13 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema120.properties.items.type,parentSchema:schema120.properties.items,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema120.type,parentSchema:schema120,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -5974,11 +6060,132 @@ return errors === 0;
 }
 validate89.evaluated = {"props":{"idempotencyKey":true,"providerSlug":true,"quoteId":true,"userConfirmed":true,"customer":true,"destination":true,"items":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_NormalizedAction = validate93;
-const schema125 = {"$ref":"urn:provcert:contract#/$defs/NormalizedAction"};
-const schema126 = {"type":"object","description":"Response of POST /actions and GET /actions/{id}.","required":["id","publicId","providerSlug","status","lines","subtotal","total","createdAt","updatedAt"],"properties":{"id":{"type":"string","description":"Service action id."},"publicId":{"type":"string","description":"Public reference."},"providerSlug":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/ActionLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"createdAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"externalActionId":{"type":"string","description":"The provider's own order id."},"quoteId":{"type":"string"},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"fees":{"type":"integer"},"discount":{"type":"integer"},"currency":{"type":"string"},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"nextAction":{"$ref":"urn:provcert:contract#/$defs/NextAction"},"fulfillmentType":{"type":"string","description":"Values other than STANDARD are not shown by the contract.","examples":["STANDARD"]},"metadata":{"type":"object"}}};
-const schema128 = {"type":"object","description":"The contract does not mark action line fields required.","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"integer"},"unitPrice":{"type":"integer"},"optionsTotal":{"type":"integer"},"lineTotal":{"type":"integer"}}};
-const schema133 = {"type":"object","description":"What the customer does next; OPEN_URL carries the provider-owned checkout url. Other types and their fields are not shown by the contract.","properties":{"type":{"type":"string","examples":["OPEN_URL"]},"url":{"type":"string","examples":["https://pay.pizzaroma.test/checkout/ord_1001"]},"label":{"type":"string","examples":["Pay now"]}}};
+export const schema_ActionItem = validate94;
+const schema125 = {"$ref":"urn:provcert:contract#/$defs/ActionItem"};
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate95.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.offeringId !== undefined){
+let data0 = data.offeringId;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.offeringId.type,parentSchema:schema123.properties.offeringId,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+let data1 = data.quantity;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema123.properties.quantity.type,parentSchema:schema123.properties.quantity,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.selectedOptions !== undefined){
+let data2 = data.selectedOptions;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.groupId !== undefined){
+let data4 = data3.groupId;
+if(typeof data4 !== "string"){
+const err2 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data3.optionId !== undefined){
+let data5 = data3.optionId;
+if(typeof data5 !== "string"){
+const err3 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data3.quantity !== undefined){
+let data6 = data3.quantity;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err4 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema123.properties.selectedOptions.type,parentSchema:schema123.properties.selectedOptions,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate95.errors = vErrors;
+return errors === 0;
+}
+validate95.evaluated = {"props":{"offeringId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5990,9 +6197,34 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+errors = vErrors.length;
+}
+validate94.errors = vErrors;
+return errors === 0;
+}
+validate94.evaluated = {"props":{"offeringId":true,"quantity":true,"selectedOptions":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_NormalizedAction = validate97;
+const schema128 = {"$ref":"urn:provcert:contract#/$defs/NormalizedAction"};
+const schema129 = {"type":"object","description":"Response of POST /actions and GET /actions/{id}.","required":["id","publicId","providerSlug","status","lines","subtotal","total","createdAt","updatedAt"],"properties":{"id":{"type":"string","description":"Service action id."},"publicId":{"type":"string","description":"Public reference."},"providerSlug":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/ActionLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"createdAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"externalActionId":{"type":"string","description":"The provider's own order id."},"quoteId":{"type":"string"},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"fees":{"type":"integer"},"discount":{"type":"integer"},"currency":{"type":"string"},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"nextAction":{"$ref":"urn:provcert:contract#/$defs/NextAction"},"fulfillmentType":{"type":"string","description":"Values other than STANDARD are not shown by the contract.","examples":["STANDARD"]},"metadata":{"type":"object"}}};
+const schema131 = {"type":"object","description":"The contract does not mark action line fields required.","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"integer"},"unitPrice":{"type":"integer"},"optionsTotal":{"type":"integer"},"lineTotal":{"type":"integer"}}};
+const schema136 = {"type":"object","description":"What the customer does next; OPEN_URL carries the provider-owned checkout url. Other types and their fields are not shown by the contract.","properties":{"type":{"type":"string","examples":["OPEN_URL"]},"url":{"type":"string","examples":["https://pay.pizzaroma.test/checkout/ord_1001"]},"label":{"type":"string","examples":["Pay now"]}}};
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate98.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6002,7 +6234,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.publicId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6012,7 +6244,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.providerSlug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6022,7 +6254,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6032,7 +6264,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.lines === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6042,7 +6274,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.subtotal === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subtotal"},message:"must have required property '"+"subtotal"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subtotal"},message:"must have required property '"+"subtotal"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6052,7 +6284,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.total === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6062,7 +6294,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.createdAt === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6072,7 +6304,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.updatedAt === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema126.required,parentSchema:schema126,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema129.required,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6084,7 +6316,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.id.type,parentSchema:schema126.properties.id,data:data0};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.id.type,parentSchema:schema129.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6097,7 +6329,7 @@ errors++;
 if(data.publicId !== undefined){
 let data1 = data.publicId;
 if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.publicId.type,parentSchema:schema126.properties.publicId,data:data1};
+const err10 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.publicId.type,parentSchema:schema129.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6110,7 +6342,7 @@ errors++;
 if(data.providerSlug !== undefined){
 let data2 = data.providerSlug;
 if(typeof data2 !== "string"){
-const err11 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.providerSlug.type,parentSchema:schema126.properties.providerSlug,data:data2};
+const err11 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.providerSlug.type,parentSchema:schema129.properties.providerSlug,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6153,7 +6385,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.offeringId !== undefined){
 let data6 = data5.offeringId;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.properties.offeringId.type,parentSchema:schema128.properties.offeringId,data:data6};
+const err14 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringId.type,parentSchema:schema131.properties.offeringId,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6166,7 +6398,7 @@ errors++;
 if(data5.offeringTitle !== undefined){
 let data7 = data5.offeringTitle;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.properties.offeringTitle.type,parentSchema:schema128.properties.offeringTitle,data:data7};
+const err15 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringTitle.type,parentSchema:schema131.properties.offeringTitle,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6179,7 +6411,7 @@ errors++;
 if(data5.quantity !== undefined){
 let data8 = data5.quantity;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.quantity.type,parentSchema:schema128.properties.quantity,data:data8};
+const err16 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.quantity.type,parentSchema:schema131.properties.quantity,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6192,7 +6424,7 @@ errors++;
 if(data5.unitPrice !== undefined){
 let data9 = data5.unitPrice;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err17 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.unitPrice.type,parentSchema:schema128.properties.unitPrice,data:data9};
+const err17 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.unitPrice.type,parentSchema:schema131.properties.unitPrice,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6205,7 +6437,7 @@ errors++;
 if(data5.optionsTotal !== undefined){
 let data10 = data5.optionsTotal;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err18 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.optionsTotal.type,parentSchema:schema128.properties.optionsTotal,data:data10};
+const err18 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.optionsTotal.type,parentSchema:schema131.properties.optionsTotal,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6218,7 +6450,7 @@ errors++;
 if(data5.lineTotal !== undefined){
 let data11 = data5.lineTotal;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.lineTotal.type,parentSchema:schema128.properties.lineTotal,data:data11};
+const err19 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.lineTotal.type,parentSchema:schema131.properties.lineTotal,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6230,7 +6462,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"urn:provcert:contract#/$defs/ActionLine/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema128.type,parentSchema:schema128,data:data5};
+const err20 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"urn:provcert:contract#/$defs/ActionLine/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6242,7 +6474,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema126.properties.lines.type,parentSchema:schema126.properties.lines,data:data4};
+const err21 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema129.properties.lines.type,parentSchema:schema129.properties.lines,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6255,7 +6487,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data12 = data.subtotal;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err22 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema126.properties.subtotal.type,parentSchema:schema126.properties.subtotal,data:data12};
+const err22 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.subtotal.type,parentSchema:schema129.properties.subtotal,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6268,7 +6500,7 @@ errors++;
 if(data.total !== undefined){
 let data13 = data.total;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err23 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema126.properties.total.type,parentSchema:schema126.properties.total,data:data13};
+const err23 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.total.type,parentSchema:schema129.properties.total,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6333,7 +6565,7 @@ errors++;
 if(data.externalActionId !== undefined){
 let data16 = data.externalActionId;
 if(typeof data16 !== "string"){
-const err28 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.externalActionId.type,parentSchema:schema126.properties.externalActionId,data:data16};
+const err28 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.externalActionId.type,parentSchema:schema129.properties.externalActionId,data:data16};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6346,7 +6578,7 @@ errors++;
 if(data.quoteId !== undefined){
 let data17 = data.quoteId;
 if(typeof data17 !== "string"){
-const err29 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.quoteId.type,parentSchema:schema126.properties.quoteId,data:data17};
+const err29 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.quoteId.type,parentSchema:schema129.properties.quoteId,data:data17};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6382,7 +6614,7 @@ errors++;
 if(data.fees !== undefined){
 let data19 = data.fees;
 if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err32 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema126.properties.fees.type,parentSchema:schema126.properties.fees,data:data19};
+const err32 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.fees.type,parentSchema:schema129.properties.fees,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6395,7 +6627,7 @@ errors++;
 if(data.discount !== undefined){
 let data20 = data.discount;
 if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err33 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema126.properties.discount.type,parentSchema:schema126.properties.discount,data:data20};
+const err33 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.discount.type,parentSchema:schema129.properties.discount,data:data20};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6408,7 +6640,7 @@ errors++;
 if(data.currency !== undefined){
 let data21 = data.currency;
 if(typeof data21 !== "string"){
-const err34 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.currency.type,parentSchema:schema126.properties.currency,data:data21};
+const err34 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.currency.type,parentSchema:schema129.properties.currency,data:data21};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6465,7 +6697,7 @@ if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 if(data25.type !== undefined){
 let data26 = data25.type;
 if(typeof data26 !== "string"){
-const err38 = {instancePath:instancePath+"/nextAction/type",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.type.type,parentSchema:schema133.properties.type,data:data26};
+const err38 = {instancePath:instancePath+"/nextAction/type",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.type.type,parentSchema:schema136.properties.type,data:data26};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6478,7 +6710,7 @@ errors++;
 if(data25.url !== undefined){
 let data27 = data25.url;
 if(typeof data27 !== "string"){
-const err39 = {instancePath:instancePath+"/nextAction/url",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.url.type,parentSchema:schema133.properties.url,data:data27};
+const err39 = {instancePath:instancePath+"/nextAction/url",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.url.type,parentSchema:schema136.properties.url,data:data27};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6491,7 +6723,7 @@ errors++;
 if(data25.label !== undefined){
 let data28 = data25.label;
 if(typeof data28 !== "string"){
-const err40 = {instancePath:instancePath+"/nextAction/label",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.label.type,parentSchema:schema133.properties.label,data:data28};
+const err40 = {instancePath:instancePath+"/nextAction/label",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.label.type,parentSchema:schema136.properties.label,data:data28};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6503,7 +6735,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/nextAction",schemaPath:"urn:provcert:contract#/$defs/NextAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema133.type,parentSchema:schema133,data:data25};
+const err41 = {instancePath:instancePath+"/nextAction",schemaPath:"urn:provcert:contract#/$defs/NextAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema136.type,parentSchema:schema136,data:data25};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6516,7 +6748,7 @@ errors++;
 if(data.fulfillmentType !== undefined){
 let data29 = data.fulfillmentType;
 if(typeof data29 !== "string"){
-const err42 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema126.properties.fulfillmentType.type,parentSchema:schema126.properties.fulfillmentType,data:data29};
+const err42 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.fulfillmentType.type,parentSchema:schema129.properties.fulfillmentType,data:data29};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6529,7 +6761,7 @@ errors++;
 if(data.metadata !== undefined){
 let data30 = data.metadata;
 if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err43 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema126.properties.metadata.type,parentSchema:schema126.properties.metadata,data:data30};
+const err43 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.properties.metadata.type,parentSchema:schema129.properties.metadata,data:data30};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6541,7 +6773,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema126.type,parentSchema:schema126,data};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6550,38 +6782,38 @@ vErrors.push(err44);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate98.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate93.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate98(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
-validate93.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":{"id":true,"publicId":true,"providerSlug":true,"status":true,"lines":true,"subtotal":true,"total":true,"createdAt":true,"updatedAt":true,"externalActionId":true,"quoteId":true,"paymentStatus":true,"fees":true,"discount":true,"currency":true,"customer":true,"nextAction":true,"fulfillmentType":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_ActionLine = validate96;
-const schema134 = {"$ref":"urn:provcert:contract#/$defs/ActionLine"};
+export const schema_ActionLine = validate100;
+const schema137 = {"$ref":"urn:provcert:contract#/$defs/ActionLine"};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6592,7 +6824,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.offeringId !== undefined){
 let data0 = data.offeringId;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.properties.offeringId.type,parentSchema:schema128.properties.offeringId,data:data0};
+const err0 = {instancePath:instancePath+"/offeringId",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringId.type,parentSchema:schema131.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6605,7 +6837,7 @@ errors++;
 if(data.offeringTitle !== undefined){
 let data1 = data.offeringTitle;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/offeringTitle",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.properties.offeringTitle.type,parentSchema:schema128.properties.offeringTitle,data:data1};
+const err1 = {instancePath:instancePath+"/offeringTitle",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringTitle.type,parentSchema:schema131.properties.offeringTitle,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6618,7 +6850,7 @@ errors++;
 if(data.quantity !== undefined){
 let data2 = data.quantity;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err2 = {instancePath:instancePath+"/quantity",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.quantity.type,parentSchema:schema128.properties.quantity,data:data2};
+const err2 = {instancePath:instancePath+"/quantity",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.quantity.type,parentSchema:schema131.properties.quantity,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6631,7 +6863,7 @@ errors++;
 if(data.unitPrice !== undefined){
 let data3 = data.unitPrice;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err3 = {instancePath:instancePath+"/unitPrice",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.unitPrice.type,parentSchema:schema128.properties.unitPrice,data:data3};
+const err3 = {instancePath:instancePath+"/unitPrice",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.unitPrice.type,parentSchema:schema131.properties.unitPrice,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6644,7 +6876,7 @@ errors++;
 if(data.optionsTotal !== undefined){
 let data4 = data.optionsTotal;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err4 = {instancePath:instancePath+"/optionsTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.optionsTotal.type,parentSchema:schema128.properties.optionsTotal,data:data4};
+const err4 = {instancePath:instancePath+"/optionsTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.optionsTotal.type,parentSchema:schema131.properties.optionsTotal,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6657,7 +6889,7 @@ errors++;
 if(data.lineTotal !== undefined){
 let data5 = data.lineTotal;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err5 = {instancePath:instancePath+"/lineTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema128.properties.lineTotal.type,parentSchema:schema128.properties.lineTotal,data:data5};
+const err5 = {instancePath:instancePath+"/lineTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.lineTotal.type,parentSchema:schema131.properties.lineTotal,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6669,7 +6901,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ActionLine/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema128.type,parentSchema:schema128,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ActionLine/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6678,253 +6910,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate96.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true},"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":{"offeringId":true,"offeringTitle":true,"quantity":true,"unitPrice":true,"optionsTotal":true,"lineTotal":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_NextAction = validate97;
-const schema136 = {"$ref":"urn:provcert:contract#/$defs/NextAction"};
-
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.type.type,parentSchema:schema133.properties.type,data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.url !== undefined){
-let data1 = data.url;
-if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.url.type,parentSchema:schema133.properties.url,data:data1};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.label !== undefined){
-let data2 = data.label;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/label",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema133.properties.label.type,parentSchema:schema133.properties.label,data:data2};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/NextAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema133.type,parentSchema:schema133,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate97.errors = vErrors;
-return errors === 0;
-}
-validate97.evaluated = {"props":{"type":true,"url":true,"label":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_PaymentOption = validate98;
-const schema138 = {"$ref":"urn:provcert:contract#/$defs/PaymentOption"};
-const schema139 = {"type":"object","required":["id","name","type"],"properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Card"]},"type":{"type":"string","description":"Allowed values not shown by the contract.","examples":["CARD"]},"checkoutUrl":{"type":"string"},"isAvailable":{"type":"boolean"}}};
-
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate98.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema139.required,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema139.required,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema139.required,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.id.type,parentSchema:schema139.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.name.type,parentSchema:schema139.properties.name,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.type.type,parentSchema:schema139.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.checkoutUrl !== undefined){
-let data3 = data.checkoutUrl;
-if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.checkoutUrl.type,parentSchema:schema139.properties.checkoutUrl,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.isAvailable !== undefined){
-let data4 = data.isAvailable;
-if(typeof data4 !== "boolean"){
-const err7 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema139.properties.isAvailable.type,parentSchema:schema139.properties.isAvailable,data:data4};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema139.type,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-validate98.errors = vErrors;
-return errors === 0;
-}
-validate98.evaluated = {"props":{"id":true,"name":true,"type":true,"checkoutUrl":true,"isAvailable":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CancelActionInput = validate99;
-const schema140 = {"$ref":"urn:provcert:contract#/$defs/CancelActionInput"};
-const schema141 = {"type":"object","description":"A stable reason code plus a safe human-readable description is advised.","properties":{"reason":{"type":"string","examples":["CUSTOMER_CANCELLED: customer changed their mind"]}}};
-
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.reason !== undefined){
-let data0 = data.reason;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CancelActionInput/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema141.properties.reason.type,parentSchema:schema141.properties.reason,data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CancelActionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema141.type,parentSchema:schema141,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-validate99.evaluated = {"props":{"reason":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CancelActionResult = validate100;
-const schema142 = {"$ref":"urn:provcert:contract#/$defs/CancelActionResult"};
-const schema143 = {"type":"object","required":["success","actionId","previousStatus","newStatus","message"],"properties":{"success":{"type":"boolean"},"actionId":{"type":"string","description":"The service's public reference; never the provider's external id."},"previousStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"newStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"message":{"type":"string"},"refundInitiated":{"type":"boolean"}}};
+export const schema_NextAction = validate101;
+const schema139 = {"$ref":"urn:provcert:contract#/$defs/NextAction"};
 
 function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6937,8 +6929,248 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.type.type,parentSchema:schema136.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data1 = data.url;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.url.type,parentSchema:schema136.properties.url,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.label !== undefined){
+let data2 = data.label;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/label",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.label.type,parentSchema:schema136.properties.label,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/NextAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema136.type,parentSchema:schema136,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate101.errors = vErrors;
+return errors === 0;
+}
+validate101.evaluated = {"props":{"type":true,"url":true,"label":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_PaymentOption = validate102;
+const schema141 = {"$ref":"urn:provcert:contract#/$defs/PaymentOption"};
+const schema142 = {"type":"object","required":["id","name","type"],"properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Card"]},"type":{"type":"string","description":"Allowed values not shown by the contract.","examples":["CARD"]},"checkoutUrl":{"type":"string"},"isAvailable":{"type":"boolean"}}};
+
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate102.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema142.required,parentSchema:schema142,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema142.required,parentSchema:schema142,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema142.required,parentSchema:schema142,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.id.type,parentSchema:schema142.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.name.type,parentSchema:schema142.properties.name,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.type.type,parentSchema:schema142.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.checkoutUrl !== undefined){
+let data3 = data.checkoutUrl;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.checkoutUrl.type,parentSchema:schema142.properties.checkoutUrl,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.isAvailable !== undefined){
+let data4 = data.isAvailable;
+if(typeof data4 !== "boolean"){
+const err7 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema142.properties.isAvailable.type,parentSchema:schema142.properties.isAvailable,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+validate102.evaluated = {"props":{"id":true,"name":true,"type":true,"checkoutUrl":true,"isAvailable":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CancelActionInput = validate103;
+const schema143 = {"$ref":"urn:provcert:contract#/$defs/CancelActionInput"};
+const schema144 = {"type":"object","description":"A stable reason code plus a safe human-readable description is advised.","properties":{"reason":{"type":"string","examples":["CUSTOMER_CANCELLED: customer changed their mind"]}}};
+
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate103.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.reason !== undefined){
+let data0 = data.reason;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CancelActionInput/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.reason.type,parentSchema:schema144.properties.reason,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CancelActionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema144.type,parentSchema:schema144,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate103.errors = vErrors;
+return errors === 0;
+}
+validate103.evaluated = {"props":{"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CancelActionResult = validate104;
+const schema145 = {"$ref":"urn:provcert:contract#/$defs/CancelActionResult"};
+const schema146 = {"type":"object","required":["success","actionId","previousStatus","newStatus","message"],"properties":{"success":{"type":"boolean"},"actionId":{"type":"string","description":"The service's public reference; never the provider's external id."},"previousStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"newStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"message":{"type":"string"},"refundInitiated":{"type":"boolean"}}};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.success === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "success"},message:"must have required property '"+"success"+"'",schema:schema143.required,parentSchema:schema143,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "success"},message:"must have required property '"+"success"+"'",schema:schema146.required,parentSchema:schema146,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6948,7 +7180,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.actionId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actionId"},message:"must have required property '"+"actionId"+"'",schema:schema143.required,parentSchema:schema143,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actionId"},message:"must have required property '"+"actionId"+"'",schema:schema146.required,parentSchema:schema146,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6958,7 +7190,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.previousStatus === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "previousStatus"},message:"must have required property '"+"previousStatus"+"'",schema:schema143.required,parentSchema:schema143,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "previousStatus"},message:"must have required property '"+"previousStatus"+"'",schema:schema146.required,parentSchema:schema146,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6968,7 +7200,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.newStatus === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "newStatus"},message:"must have required property '"+"newStatus"+"'",schema:schema143.required,parentSchema:schema143,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "newStatus"},message:"must have required property '"+"newStatus"+"'",schema:schema146.required,parentSchema:schema146,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6978,7 +7210,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.message === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema143.required,parentSchema:schema143,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema146.required,parentSchema:schema146,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6990,7 +7222,7 @@ errors++;
 if(data.success !== undefined){
 let data0 = data.success;
 if(typeof data0 !== "boolean"){
-const err5 = {instancePath:instancePath+"/success",schemaPath:"#/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema143.properties.success.type,parentSchema:schema143.properties.success,data:data0};
+const err5 = {instancePath:instancePath+"/success",schemaPath:"#/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema146.properties.success.type,parentSchema:schema146.properties.success,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7003,7 +7235,7 @@ errors++;
 if(data.actionId !== undefined){
 let data1 = data.actionId;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema143.properties.actionId.type,parentSchema:schema143.properties.actionId,data:data1};
+const err6 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.actionId.type,parentSchema:schema146.properties.actionId,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7062,7 +7294,7 @@ errors++;
 if(data.message !== undefined){
 let data4 = data.message;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema143.properties.message.type,parentSchema:schema143.properties.message,data:data4};
+const err11 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.message.type,parentSchema:schema146.properties.message,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7075,7 +7307,7 @@ errors++;
 if(data.refundInitiated !== undefined){
 let data5 = data.refundInitiated;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/refundInitiated",schemaPath:"#/properties/refundInitiated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema143.properties.refundInitiated.type,parentSchema:schema143.properties.refundInitiated,data:data5};
+const err12 = {instancePath:instancePath+"/refundInitiated",schemaPath:"#/properties/refundInitiated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema146.properties.refundInitiated.type,parentSchema:schema146.properties.refundInitiated,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7087,7 +7319,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema143.type,parentSchema:schema143,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema146.type,parentSchema:schema146,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7096,34 +7328,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate101.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
+validate105.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
-errors = vErrors.length;
-}
-validate100.errors = vErrors;
-return errors === 0;
-}
-validate100.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_NormalizedWebhookEvent = validate103;
-const schema146 = {"$ref":"urn:provcert:contract#/$defs/NormalizedWebhookEvent"};
-const schema147 = {"type":"object","required":["eventId","eventType","providerSlug","timestamp"],"properties":{"eventId":{"type":"string"},"eventType":{"type":"string","description":"The documented type is action.status_updated; others are not shown by the contract.","examples":["action.status_updated"]},"providerSlug":{"type":"string"},"timestamp":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"actionId":{"type":"string","description":"The action's id or publicId."},"newStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"reasonCode":{"$ref":"urn:provcert:contract#/$defs/ReasonCode","description":"Carried by terminal events (cancellation, failure) with `reason`; other events may omit it, so the schema does not require it."},"reason":{"type":"string","description":"Human description of a terminal event; never secrets, card data or one-time codes."}}};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7135,9 +7344,32 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+validate104.errors = vErrors;
+return errors === 0;
+}
+validate104.evaluated = {"props":{"success":true,"actionId":true,"previousStatus":true,"newStatus":true,"message":true,"refundInitiated":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_NormalizedWebhookEvent = validate107;
+const schema149 = {"$ref":"urn:provcert:contract#/$defs/NormalizedWebhookEvent"};
+const schema150 = {"type":"object","required":["eventId","eventType","providerSlug","timestamp"],"properties":{"eventId":{"type":"string"},"eventType":{"type":"string","description":"The documented type is action.status_updated; others are not shown by the contract.","examples":["action.status_updated"]},"providerSlug":{"type":"string"},"timestamp":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"actionId":{"type":"string","description":"The action's id or publicId."},"newStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"reasonCode":{"$ref":"urn:provcert:contract#/$defs/ReasonCode","description":"Carried by terminal events (cancellation, failure) with `reason`; other events may omit it, so the schema does not require it."},"reason":{"type":"string","description":"Human description of a terminal event; never secrets, card data or one-time codes."}}};
+
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate108.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.eventId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventId"},message:"must have required property '"+"eventId"+"'",schema:schema150.required,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7147,7 +7379,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.eventType === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventType"},message:"must have required property '"+"eventType"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "eventType"},message:"must have required property '"+"eventType"+"'",schema:schema150.required,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7157,7 +7389,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.providerSlug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerSlug"},message:"must have required property '"+"providerSlug"+"'",schema:schema150.required,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7167,7 +7399,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.timestamp === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'",schema:schema147.required,parentSchema:schema147,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timestamp"},message:"must have required property '"+"timestamp"+"'",schema:schema150.required,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7179,7 +7411,7 @@ errors++;
 if(data.eventId !== undefined){
 let data0 = data.eventId;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/eventId",schemaPath:"#/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema147.properties.eventId.type,parentSchema:schema147.properties.eventId,data:data0};
+const err4 = {instancePath:instancePath+"/eventId",schemaPath:"#/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.properties.eventId.type,parentSchema:schema150.properties.eventId,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7192,7 +7424,7 @@ errors++;
 if(data.eventType !== undefined){
 let data1 = data.eventType;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/eventType",schemaPath:"#/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema147.properties.eventType.type,parentSchema:schema147.properties.eventType,data:data1};
+const err5 = {instancePath:instancePath+"/eventType",schemaPath:"#/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.properties.eventType.type,parentSchema:schema150.properties.eventType,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7205,7 +7437,7 @@ errors++;
 if(data.providerSlug !== undefined){
 let data2 = data.providerSlug;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema147.properties.providerSlug.type,parentSchema:schema147.properties.providerSlug,data:data2};
+const err6 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.properties.providerSlug.type,parentSchema:schema150.properties.providerSlug,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7244,7 +7476,7 @@ errors++;
 if(data.actionId !== undefined){
 let data4 = data.actionId;
 if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema147.properties.actionId.type,parentSchema:schema147.properties.actionId,data:data4};
+const err9 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.properties.actionId.type,parentSchema:schema150.properties.actionId,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7296,7 +7528,7 @@ errors++;
 if(data.reason !== undefined){
 let data7 = data.reason;
 if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema147.properties.reason.type,parentSchema:schema147.properties.reason,data:data7};
+const err13 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.properties.reason.type,parentSchema:schema150.properties.reason,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7308,7 +7540,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema147.type,parentSchema:schema147,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema150.type,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7317,39 +7549,39 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate108.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
+const evaluated0 = validate107.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
-validate103.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate107.evaluated = {"props":{"eventId":true,"eventType":true,"providerSlug":true,"timestamp":true,"actionId":true,"newStatus":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_WebhookIngestionResponse = validate106;
-const schema151 = {"$ref":"urn:provcert:contract#/$defs/WebhookIngestionResponse"};
-const schema152 = {"type":"object","description":"A successful ingestion returns `{ \"success\": true }`.","properties":{"success":{"type":"boolean"}}};
+export const schema_WebhookIngestionResponse = validate110;
+const schema154 = {"$ref":"urn:provcert:contract#/$defs/WebhookIngestionResponse"};
+const schema155 = {"type":"object","description":"A successful ingestion returns `{ \"success\": true }`.","properties":{"success":{"type":"boolean"}}};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
+const evaluated0 = validate110.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7360,7 +7592,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.success !== undefined){
 let data0 = data.success;
 if(typeof data0 !== "boolean"){
-const err0 = {instancePath:instancePath+"/success",schemaPath:"urn:provcert:contract#/$defs/WebhookIngestionResponse/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema152.properties.success.type,parentSchema:schema152.properties.success,data:data0};
+const err0 = {instancePath:instancePath+"/success",schemaPath:"urn:provcert:contract#/$defs/WebhookIngestionResponse/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema155.properties.success.type,parentSchema:schema155.properties.success,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7372,7 +7604,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/WebhookIngestionResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/WebhookIngestionResponse/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema155.type,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7381,19 +7613,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"success":true},"dynamicProps":false,"dynamicItems":false};
+validate110.evaluated = {"props":{"success":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_ErrorResponse = validate107;
-const schema153 = {"$ref":"urn:provcert:contract#/$defs/ErrorResponse"};
-const schema154 = {"type":"object","description":"Error body `{ code, message }` of the provider routes (codes in ErrorCode; code is kept open as a string).","required":["code","message"],"properties":{"code":{"description":"One of the documented ErrorCode values; kept open to other strings because the contract names no code for some failures (e.g. an unavailable item).","type":"string","anyOf":[{"$ref":"urn:provcert:contract#/$defs/ErrorCode"},{"description":"A code the contract does not name."}],"examples":["UNAUTHORIZED"]},"message":{"type":"string"}}};
+export const schema_ErrorResponse = validate111;
+const schema156 = {"$ref":"urn:provcert:contract#/$defs/ErrorResponse"};
+const schema157 = {"type":"object","description":"Error body `{ code, message }` of the provider routes (codes in ErrorCode; code is kept open as a string).","required":["code","message"],"properties":{"code":{"description":"One of the documented ErrorCode values; kept open to other strings because the contract names no code for some failures (e.g. an unavailable item).","type":"string","anyOf":[{"$ref":"urn:provcert:contract#/$defs/ErrorCode"},{"description":"A code the contract does not name."}],"examples":["UNAUTHORIZED"]},"message":{"type":"string"}}};
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
+const evaluated0 = validate112.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7402,7 +7634,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema157.required,parentSchema:schema157,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7412,7 +7644,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema157.required,parentSchema:schema157,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7424,7 +7656,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.code.type,parentSchema:schema154.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.code.type,parentSchema:schema157.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7461,7 +7693,7 @@ valid1 = valid1 || _valid0;
 var _valid0 = true;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema154.properties.code.anyOf,parentSchema:schema154.properties.code,data:data0};
+const err5 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.properties.code.anyOf,parentSchema:schema157.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7485,7 +7717,7 @@ vErrors = null;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema154.properties.message.type,parentSchema:schema154.properties.message,data:data1};
+const err6 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.message.type,parentSchema:schema157.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7497,7 +7729,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7506,34 +7738,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
-validate108.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate112.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
-}
-validate107.errors = vErrors;
-return errors === 0;
-}
-validate107.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_ProviderRegistrationInput = validate110;
-const schema156 = {"$ref":"urn:provcert:contract#/$defs/ProviderRegistrationInput"};
-const schema157 = {"type":"object","description":"Body of POST /api/v1/providers/register. Which fields are required is not shown by the contract.","properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string","description":"Public HTTPS provider base address (not ending with /health)."},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}}}};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7545,11 +7754,34 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+errors = vErrors.length;
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_ProviderRegistrationInput = validate114;
+const schema159 = {"$ref":"urn:provcert:contract#/$defs/ProviderRegistrationInput"};
+const schema160 = {"type":"object","description":"Body of POST /api/v1/providers/register. Which fields are required is not shown by the contract.","properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string","description":"Public HTTPS provider base address (not ending with /health)."},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}}}};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.name.type,parentSchema:schema157.properties.name,data:data0};
+const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.name.type,parentSchema:schema160.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7562,7 +7794,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.slug.type,parentSchema:schema157.properties.slug,data:data1};
+const err1 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.slug.type,parentSchema:schema160.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7575,7 +7807,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.type.type,parentSchema:schema157.properties.type,data:data2};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.type.type,parentSchema:schema160.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7588,7 +7820,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err3 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.category.type,parentSchema:schema157.properties.category,data:data3};
+const err3 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.category.type,parentSchema:schema160.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7605,7 +7837,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.geography.items.type,parentSchema:schema157.properties.geography.items,data:data5};
+const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.geography.items.type,parentSchema:schema160.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7617,7 +7849,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema157.properties.geography.type,parentSchema:schema157.properties.geography,data:data4};
+const err5 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema160.properties.geography.type,parentSchema:schema160.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7630,7 +7862,7 @@ errors++;
 if(data.baseUrl !== undefined){
 let data6 = data.baseUrl;
 if(typeof data6 !== "string"){
-const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.baseUrl.type,parentSchema:schema157.properties.baseUrl,data:data6};
+const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.baseUrl.type,parentSchema:schema160.properties.baseUrl,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7692,7 +7924,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema157.properties.capabilities.type,parentSchema:schema157.properties.capabilities,data:data8};
+const err11 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema160.properties.capabilities.type,parentSchema:schema160.properties.capabilities,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7704,7 +7936,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.type,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7713,89 +7945,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate111.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
-errors = vErrors.length;
-}
-validate110.errors = vErrors;
-return errors === 0;
-}
-validate110.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCreateActionInput = validate113;
-const schema160 = {"$ref":"urn:provcert:contract#/$defs/CoreCreateActionInput"};
-const schema161 = {"type":"object","description":"Body of POST /api/v1/actions; beyond userConfirmed (which must be true) not shown by the contract.","required":["userConfirmed"],"properties":{"userConfirmed":{"type":"boolean"}}};
-
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate113.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.userConfirmed === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/required",keyword:"required",params:{missingProperty: "userConfirmed"},message:"must have required property '"+"userConfirmed"+"'",schema:schema161.required,parentSchema:schema161,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.userConfirmed !== undefined){
-let data0 = data.userConfirmed;
-if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/userConfirmed",schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/properties/userConfirmed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema161.properties.userConfirmed.type,parentSchema:schema161.properties.userConfirmed,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema161.type,parentSchema:schema161,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate113.errors = vErrors;
-return errors === 0;
-}
-validate113.evaluated = {"props":{"userConfirmed":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_ReviewDecisionInput = validate114;
-const schema162 = {"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"};
-const schema163 = {"type":"object","description":"Admin review decision REQUEST_CHANGES, REJECT or SUSPEND (the name of the decision field is not shown\nby the contract). A non-approval decision requires reasonCode and reason.\n","required":["reasonCode","reason"],"properties":{"reasonCode":{"type":"string","description":"Stable category."},"reason":{"type":"string","minLength":12,"description":"Partner-visible, at least 12 characters."},"requiredChanges":{"description":"Optional actionable checklist (shape not shown by the contract)."},"internalNote":{"type":"string","description":"Operations only."}}};
-const func10 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7807,9 +7961,87 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate115(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+errors = vErrors.length;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+validate114.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCreateActionInput = validate117;
+const schema163 = {"$ref":"urn:provcert:contract#/$defs/CoreCreateActionInput"};
+const schema164 = {"type":"object","description":"Body of POST /api/v1/actions; beyond userConfirmed (which must be true) not shown by the contract.","required":["userConfirmed"],"properties":{"userConfirmed":{"type":"boolean"}}};
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.userConfirmed === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/required",keyword:"required",params:{missingProperty: "userConfirmed"},message:"must have required property '"+"userConfirmed"+"'",schema:schema164.required,parentSchema:schema164,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.userConfirmed !== undefined){
+let data0 = data.userConfirmed;
+if(typeof data0 !== "boolean"){
+const err1 = {instancePath:instancePath+"/userConfirmed",schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/properties/userConfirmed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema164.properties.userConfirmed.type,parentSchema:schema164.properties.userConfirmed,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.type,parentSchema:schema164,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":{"userConfirmed":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_ReviewDecisionInput = validate118;
+const schema165 = {"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"};
+const schema166 = {"type":"object","description":"Admin review decision REQUEST_CHANGES, REJECT or SUSPEND (the name of the decision field is not shown\nby the contract). A non-approval decision requires reasonCode and reason.\n","required":["reasonCode","reason"],"properties":{"reasonCode":{"type":"string","description":"Stable category."},"reason":{"type":"string","minLength":12,"description":"Partner-visible, at least 12 characters."},"requiredChanges":{"description":"Optional actionable checklist (shape not shown by the contract)."},"internalNote":{"type":"string","description":"Operations only."}}};
+const func10 = require("ajv/dist/runtime/ucs2length").default;
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.reasonCode === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/required",keyword:"required",params:{missingProperty: "reasonCode"},message:"must have required property '"+"reasonCode"+"'",schema:schema163.required,parentSchema:schema163,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/required",keyword:"required",params:{missingProperty: "reasonCode"},message:"must have required property '"+"reasonCode"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7819,7 +8051,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.reason === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema163.required,parentSchema:schema163,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema166.required,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7831,7 +8063,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data0 = data.reasonCode;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.reasonCode.type,parentSchema:schema163.properties.reasonCode,data:data0};
+const err2 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.reasonCode.type,parentSchema:schema166.properties.reasonCode,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7845,7 +8077,7 @@ if(data.reason !== undefined){
 let data1 = data.reason;
 if(typeof data1 === "string"){
 if(func10(data1) < 12){
-const err3 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema163.properties.reason,data:data1};
+const err3 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema166.properties.reason,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7856,7 +8088,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.reason.type,parentSchema:schema163.properties.reason,data:data1};
+const err4 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.reason.type,parentSchema:schema166.properties.reason,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7869,7 +8101,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data2 = data.internalNote;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema163.properties.internalNote.type,parentSchema:schema163.properties.internalNote,data:data2};
+const err5 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.internalNote.type,parentSchema:schema166.properties.internalNote,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7881,7 +8113,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema163.type,parentSchema:schema163,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/ReviewDecisionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema166.type,parentSchema:schema166,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7890,377 +8122,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_DashboardResponse = validate115;
-const schema164 = {"$ref":"urn:provcert:contract#/$defs/DashboardResponse"};
-const schema165 = {"type":"object","properties":{"metrics":{"type":"object","description":"Global for the provider.","properties":{"totalActions":{"type":"integer"},"pendingActions":{"type":"integer"},"paidActions":{"type":"integer"},"completedActions":{"type":"integer"},"failedActions":{"type":"integer"}}},"actions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/DashboardActionSummary"}},"pagination":{"$ref":"urn:provcert:contract#/$defs/Pagination"}}};
-const schema168 = {"type":"object","properties":{"total":{"type":"integer"},"limit":{"type":"integer"},"offset":{"type":"integer"},"hasMore":{"type":"boolean"}}};
-const schema166 = {"type":"object","properties":{"publicId":{"type":"string"},"status":{"type":"string","description":"Action status; the dashboard may also show operational statuses such as SUBMITTED and IN_PROGRESS."},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"paymentStatusSource":{"type":"string","examples":["PROVIDER_REPORTED"]},"total":{"type":"integer"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string","description":"Phone with the middle digits masked."}}};
-
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate117.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.publicId !== undefined){
-let data0 = data.publicId;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.publicId.type,parentSchema:schema166.properties.publicId,data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.status.type,parentSchema:schema166.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.paymentStatus !== undefined){
-let data2 = data.paymentStatus;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data2};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!(((((data2 === "PENDING") || (data2 === "AUTHORIZED")) || (data2 === "PAID")) || (data2 === "FAILED")) || (data2 === "REFUNDED"))){
-const err3 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.paymentStatusSource !== undefined){
-let data3 = data.paymentStatusSource;
-if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.paymentStatusSource.type,parentSchema:schema166.properties.paymentStatusSource,data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data4 = data.total;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema166.properties.total.type,parentSchema:schema166.properties.total,data:data4};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.currency !== undefined){
-let data5 = data.currency;
-if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.currency.type,parentSchema:schema166.properties.currency,data:data5};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.customerName !== undefined){
-let data6 = data.customerName;
-if(typeof data6 !== "string"){
-const err7 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.customerName.type,parentSchema:schema166.properties.customerName,data:data6};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.customerPhoneMasked !== undefined){
-let data7 = data.customerPhoneMasked;
-if(typeof data7 !== "string"){
-const err8 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.customerPhoneMasked.type,parentSchema:schema166.properties.customerPhoneMasked,data:data7};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema166.type,parentSchema:schema166,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-validate117.errors = vErrors;
-return errors === 0;
-}
-validate117.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.metrics !== undefined){
-let data0 = data.metrics;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.totalActions !== undefined){
-let data1 = data0.totalActions;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err0 = {instancePath:instancePath+"/metrics/totalActions",schemaPath:"#/properties/metrics/properties/totalActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.totalActions.type,parentSchema:schema165.properties.metrics.properties.totalActions,data:data1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data0.pendingActions !== undefined){
-let data2 = data0.pendingActions;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err1 = {instancePath:instancePath+"/metrics/pendingActions",schemaPath:"#/properties/metrics/properties/pendingActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.pendingActions.type,parentSchema:schema165.properties.metrics.properties.pendingActions,data:data2};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data0.paidActions !== undefined){
-let data3 = data0.paidActions;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err2 = {instancePath:instancePath+"/metrics/paidActions",schemaPath:"#/properties/metrics/properties/paidActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.paidActions.type,parentSchema:schema165.properties.metrics.properties.paidActions,data:data3};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data0.completedActions !== undefined){
-let data4 = data0.completedActions;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err3 = {instancePath:instancePath+"/metrics/completedActions",schemaPath:"#/properties/metrics/properties/completedActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.completedActions.type,parentSchema:schema165.properties.metrics.properties.completedActions,data:data4};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data0.failedActions !== undefined){
-let data5 = data0.failedActions;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err4 = {instancePath:instancePath+"/metrics/failedActions",schemaPath:"#/properties/metrics/properties/failedActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema165.properties.metrics.properties.failedActions.type,parentSchema:schema165.properties.metrics.properties.failedActions,data:data5};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.properties.metrics.type,parentSchema:schema165.properties.metrics,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.actions !== undefined){
-let data6 = data.actions;
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate117(data6[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.actions.type,parentSchema:schema165.properties.actions,data:data6};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.pagination !== undefined){
-let data8 = data.pagination;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.total !== undefined){
-let data9 = data8.total;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err7 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.total.type,parentSchema:schema168.properties.total,data:data9};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data8.limit !== undefined){
-let data10 = data8.limit;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err8 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.limit.type,parentSchema:schema168.properties.limit,data:data10};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data8.offset !== undefined){
-let data11 = data8.offset;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err9 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.offset.type,parentSchema:schema168.properties.offset,data:data11};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data8.hasMore !== undefined){
-let data12 = data8.hasMore;
-if(typeof data12 !== "boolean"){
-const err10 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema168.properties.hasMore.type,parentSchema:schema168.properties.hasMore,data:data12};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema168.type,parentSchema:schema168,data:data8};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate116.errors = vErrors;
-return errors === 0;
-}
-validate116.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate115.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-errors = vErrors.length;
-}
-validate115.errors = vErrors;
-return errors === 0;
-}
-validate115.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_DashboardActionSummary = validate120;
-const schema169 = {"$ref":"urn:provcert:contract#/$defs/DashboardActionSummary"};
+export const schema_DashboardResponse = validate119;
+const schema167 = {"$ref":"urn:provcert:contract#/$defs/DashboardResponse"};
+const schema168 = {"type":"object","properties":{"metrics":{"type":"object","description":"Global for the provider.","properties":{"totalActions":{"type":"integer"},"pendingActions":{"type":"integer"},"paidActions":{"type":"integer"},"completedActions":{"type":"integer"},"failedActions":{"type":"integer"}}},"actions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/DashboardActionSummary"}},"pagination":{"$ref":"urn:provcert:contract#/$defs/Pagination"}}};
+const schema171 = {"type":"object","properties":{"total":{"type":"integer"},"limit":{"type":"integer"},"offset":{"type":"integer"},"hasMore":{"type":"boolean"}}};
+const schema169 = {"type":"object","properties":{"publicId":{"type":"string"},"status":{"type":"string","description":"Action status; the dashboard may also show operational statuses such as SUBMITTED and IN_PROGRESS."},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"paymentStatusSource":{"type":"string","examples":["PROVIDER_REPORTED"]},"total":{"type":"integer"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string","description":"Phone with the middle digits masked."}}};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8276,7 +8147,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.publicId !== undefined){
 let data0 = data.publicId;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.publicId.type,parentSchema:schema166.properties.publicId,data:data0};
+const err0 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.publicId.type,parentSchema:schema169.properties.publicId,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8289,7 +8160,7 @@ errors++;
 if(data.status !== undefined){
 let data1 = data.status;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.status.type,parentSchema:schema166.properties.status,data:data1};
+const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.status.type,parentSchema:schema169.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8325,7 +8196,7 @@ errors++;
 if(data.paymentStatusSource !== undefined){
 let data3 = data.paymentStatusSource;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.paymentStatusSource.type,parentSchema:schema166.properties.paymentStatusSource,data:data3};
+const err4 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.paymentStatusSource.type,parentSchema:schema169.properties.paymentStatusSource,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8338,7 +8209,7 @@ errors++;
 if(data.total !== undefined){
 let data4 = data.total;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema166.properties.total.type,parentSchema:schema166.properties.total,data:data4};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.properties.total.type,parentSchema:schema169.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8351,7 +8222,7 @@ errors++;
 if(data.currency !== undefined){
 let data5 = data.currency;
 if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.currency.type,parentSchema:schema166.properties.currency,data:data5};
+const err6 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.currency.type,parentSchema:schema169.properties.currency,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8364,7 +8235,7 @@ errors++;
 if(data.customerName !== undefined){
 let data6 = data.customerName;
 if(typeof data6 !== "string"){
-const err7 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.customerName.type,parentSchema:schema166.properties.customerName,data:data6};
+const err7 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerName.type,parentSchema:schema169.properties.customerName,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8377,7 +8248,7 @@ errors++;
 if(data.customerPhoneMasked !== undefined){
 let data7 = data.customerPhoneMasked;
 if(typeof data7 !== "string"){
-const err8 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema166.properties.customerPhoneMasked.type,parentSchema:schema166.properties.customerPhoneMasked,data:data7};
+const err8 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerPhoneMasked.type,parentSchema:schema169.properties.customerPhoneMasked,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8389,7 +8260,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema166.type,parentSchema:schema166,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema169.type,parentSchema:schema169,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8414,33 +8285,14 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-errors = vErrors.length;
-}
-validate120.errors = vErrors;
-return errors === 0;
-}
-validate120.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_Pagination = validate123;
-const schema172 = {"$ref":"urn:provcert:contract#/$defs/Pagination"};
-
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate123.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.total !== undefined){
-let data0 = data.total;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.total.type,parentSchema:schema168.properties.total,data:data0};
+if(data.metrics !== undefined){
+let data0 = data.metrics;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.totalActions !== undefined){
+let data1 = data0.totalActions;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err0 = {instancePath:instancePath+"/metrics/totalActions",schemaPath:"#/properties/metrics/properties/totalActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.metrics.properties.totalActions.type,parentSchema:schema168.properties.metrics.properties.totalActions,data:data1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8450,10 +8302,10 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.limit !== undefined){
-let data1 = data.limit;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.limit.type,parentSchema:schema168.properties.limit,data:data1};
+if(data0.pendingActions !== undefined){
+let data2 = data0.pendingActions;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err1 = {instancePath:instancePath+"/metrics/pendingActions",schemaPath:"#/properties/metrics/properties/pendingActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.metrics.properties.pendingActions.type,parentSchema:schema168.properties.metrics.properties.pendingActions,data:data2};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8463,10 +8315,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.offset !== undefined){
-let data2 = data.offset;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err2 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.offset.type,parentSchema:schema168.properties.offset,data:data2};
+if(data0.paidActions !== undefined){
+let data3 = data0.paidActions;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err2 = {instancePath:instancePath+"/metrics/paidActions",schemaPath:"#/properties/metrics/properties/paidActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.metrics.properties.paidActions.type,parentSchema:schema168.properties.metrics.properties.paidActions,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8476,10 +8328,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.hasMore !== undefined){
-let data3 = data.hasMore;
-if(typeof data3 !== "boolean"){
-const err3 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema168.properties.hasMore.type,parentSchema:schema168.properties.hasMore,data:data3};
+if(data0.completedActions !== undefined){
+let data4 = data0.completedActions;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err3 = {instancePath:instancePath+"/metrics/completedActions",schemaPath:"#/properties/metrics/properties/completedActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.metrics.properties.completedActions.type,parentSchema:schema168.properties.metrics.properties.completedActions,data:data4};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8489,9 +8341,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema168.type,parentSchema:schema168,data};
+if(data0.failedActions !== undefined){
+let data5 = data0.failedActions;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err4 = {instancePath:instancePath+"/metrics/failedActions",schemaPath:"#/properties/metrics/properties/failedActions/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema168.properties.metrics.properties.failedActions.type,parentSchema:schema168.properties.metrics.properties.failedActions,data:data5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8500,14 +8353,288 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate123.errors = vErrors;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/metrics",schemaPath:"#/properties/metrics/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema168.properties.metrics.type,parentSchema:schema168.properties.metrics,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.actions !== undefined){
+let data6 = data.actions;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate121(data6[i0], {instancePath:instancePath+"/actions/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/actions",schemaPath:"#/properties/actions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema168.properties.actions.type,parentSchema:schema168.properties.actions,data:data6};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data8 = data.pagination;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.total !== undefined){
+let data9 = data8.total;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err7 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.properties.total.type,parentSchema:schema171.properties.total,data:data9};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data8.limit !== undefined){
+let data10 = data8.limit;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err8 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.properties.limit.type,parentSchema:schema171.properties.limit,data:data10};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data8.offset !== undefined){
+let data11 = data8.offset;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err9 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.properties.offset.type,parentSchema:schema171.properties.offset,data:data11};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data8.hasMore !== undefined){
+let data12 = data8.hasMore;
+if(typeof data12 !== "boolean"){
+const err10 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema171.properties.hasMore.type,parentSchema:schema171.properties.hasMore,data:data12};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema171.type,parentSchema:schema171,data:data8};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema168.type,parentSchema:schema168,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate120.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate120.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_AdminProviderList = validate124;
-const schema174 = {"$ref":"urn:provcert:contract#/$defs/AdminProviderList"};
-const schema175 = {"type":"object","properties":{"data":{"type":"array","description":"Providers; item shape not shown by the contract."},"total":{"type":"integer"},"pagination":{"type":"object","description":"Shape not shown by the contract."}}};
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate119.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate120(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+errors = vErrors.length;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_DashboardActionSummary = validate124;
+const schema172 = {"$ref":"urn:provcert:contract#/$defs/DashboardActionSummary"};
+
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate125.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.publicId !== undefined){
+let data0 = data.publicId;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.publicId.type,parentSchema:schema169.properties.publicId,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.status.type,parentSchema:schema169.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.paymentStatus !== undefined){
+let data2 = data.paymentStatus;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(((((data2 === "PENDING") || (data2 === "AUTHORIZED")) || (data2 === "PAID")) || (data2 === "FAILED")) || (data2 === "REFUNDED"))){
+const err3 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.paymentStatusSource !== undefined){
+let data3 = data.paymentStatusSource;
+if(typeof data3 !== "string"){
+const err4 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.paymentStatusSource.type,parentSchema:schema169.properties.paymentStatusSource,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data4 = data.total;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.properties.total.type,parentSchema:schema169.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data5 = data.currency;
+if(typeof data5 !== "string"){
+const err6 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.currency.type,parentSchema:schema169.properties.currency,data:data5};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.customerName !== undefined){
+let data6 = data.customerName;
+if(typeof data6 !== "string"){
+const err7 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerName.type,parentSchema:schema169.properties.customerName,data:data6};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.customerPhoneMasked !== undefined){
+let data7 = data.customerPhoneMasked;
+if(typeof data7 !== "string"){
+const err8 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerPhoneMasked.type,parentSchema:schema169.properties.customerPhoneMasked,data:data7};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema169.type,parentSchema:schema169,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate125.errors = vErrors;
+return errors === 0;
+}
+validate125.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8519,65 +8646,17 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data !== undefined){
-let data0 = data.data;
-if(!(Array.isArray(data0))){
-const err0 = {instancePath:instancePath+"/data",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema175.properties.data.type,parentSchema:schema175.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data1 = data.total;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema175.properties.total.type,parentSchema:schema175.properties.total,data:data1};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.pagination !== undefined){
-let data2 = data.pagination;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err2 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.properties.pagination.type,parentSchema:schema175.properties.pagination,data:data2};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema175.type,parentSchema:schema175,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+if(!(validate125(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+errors = vErrors.length;
 }
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":{"publicId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"currency":true,"customerName":true,"customerPhoneMasked":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistrationInput = validate125;
-const schema176 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistrationInput"};
-const schema177 = {"description":"provcert's definition; the contract does not show this shape beyond its field list. The body of\nPOST /api/v1/providers/register as `provcert serve` accepts it: the contract's fields (all required\nhere) plus a reference to the provider credential on the server — exactly one of `credentialEnv` or\n`credentialFile`. The credential itself is never sent (fields `credential`, `apiKey` and `token` are\nrefused). `type` is stored upper-cased and strings are trimmed. `baseUrl` follows the address rules\n(public HTTPS, not ending with /health, not the core's own address; `provcert serve --local` also\nallows http:// and loopback or private hosts). Other fields are ignored.\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/ProviderRegistrationInput"},{"type":"object","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities"],"properties":{"name":{"type":"string","pattern":"\\S","examples":["Pizza Roma"]},"slug":{"type":"string","description":"Lowercase letters, digits and dashes; starts and ends with a letter or digit; at most 64 characters.","pattern":"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$","examples":["pizza-roma"]},"type":{"type":"string","pattern":"\\S","examples":["DELIVERY"]},"category":{"type":"string","pattern":"\\S","examples":["food_delivery"]},"baseUrl":{"type":"string","pattern":"\\S","examples":["https://api.pizzaroma.test/provider"]},"capabilities":{"type":"array","minItems":1},"credentialEnv":{"type":"string","description":"Name of an environment variable of the server process that holds the provider credential.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","examples":["PIZZA_ROMA_API_KEY"]},"credentialFile":{"type":"string","description":"Path of a file on the server (relative to its working directory) holding the provider credential.","minLength":1,"examples":["secrets/pizza-roma.key"]},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode","description":"Fulfillment mode used by the certification; when absent, the default by provider type applies."}}}]};
+export const schema_Pagination = validate127;
+const schema175 = {"$ref":"urn:provcert:contract#/$defs/Pagination"};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8590,10 +8669,163 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.total !== undefined){
+let data0 = data.total;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.properties.total.type,parentSchema:schema171.properties.total,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.limit !== undefined){
+let data1 = data.limit;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.properties.limit.type,parentSchema:schema171.properties.limit,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.offset !== undefined){
+let data2 = data.offset;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err2 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema171.properties.offset.type,parentSchema:schema171.properties.offset,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.hasMore !== undefined){
+let data3 = data.hasMore;
+if(typeof data3 !== "boolean"){
+const err3 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/Pagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema171.properties.hasMore.type,parentSchema:schema171.properties.hasMore,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema171.type,parentSchema:schema171,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_AdminProviderList = validate128;
+const schema177 = {"$ref":"urn:provcert:contract#/$defs/AdminProviderList"};
+const schema178 = {"type":"object","properties":{"data":{"type":"array","description":"Providers; item shape not shown by the contract."},"total":{"type":"integer"},"pagination":{"type":"object","description":"Shape not shown by the contract."}}};
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate128.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data !== undefined){
+let data0 = data.data;
+if(!(Array.isArray(data0))){
+const err0 = {instancePath:instancePath+"/data",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema178.properties.data.type,parentSchema:schema178.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data1 = data.total;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema178.properties.total.type,parentSchema:schema178.properties.total,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.pagination !== undefined){
+let data2 = data.pagination;
+if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
+const err2 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.properties.pagination.type,parentSchema:schema178.properties.pagination,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/AdminProviderList/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema178.type,parentSchema:schema178,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate128.errors = vErrors;
+return errors === 0;
+}
+validate128.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreRegistrationInput = validate129;
+const schema179 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistrationInput"};
+const schema180 = {"description":"provcert's definition; the contract does not show this shape beyond its field list. The body of\nPOST /api/v1/providers/register as `provcert serve` accepts it: the contract's fields (all required\nhere) plus a reference to the provider credential on the server — exactly one of `credentialEnv` or\n`credentialFile`. The credential itself is never sent (fields `credential`, `apiKey` and `token` are\nrefused). `type` is stored upper-cased and strings are trimmed. `baseUrl` follows the address rules\n(public HTTPS, not ending with /health, not the core's own address; `provcert serve --local` also\nallows http:// and loopback or private hosts). Other fields are ignored.\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/ProviderRegistrationInput"},{"type":"object","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities"],"properties":{"name":{"type":"string","pattern":"\\S","examples":["Pizza Roma"]},"slug":{"type":"string","description":"Lowercase letters, digits and dashes; starts and ends with a letter or digit; at most 64 characters.","pattern":"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$","examples":["pizza-roma"]},"type":{"type":"string","pattern":"\\S","examples":["DELIVERY"]},"category":{"type":"string","pattern":"\\S","examples":["food_delivery"]},"baseUrl":{"type":"string","pattern":"\\S","examples":["https://api.pizzaroma.test/provider"]},"capabilities":{"type":"array","minItems":1},"credentialEnv":{"type":"string","description":"Name of an environment variable of the server process that holds the provider credential.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","examples":["PIZZA_ROMA_API_KEY"]},"credentialFile":{"type":"string","description":"Path of a file on the server (relative to its working directory) holding the provider credential.","minLength":1,"examples":["secrets/pizza-roma.key"]},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode","description":"Fulfillment mode used by the certification; when absent, the default by provider type applies."}}}]};
+
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate131.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.name.type,parentSchema:schema157.properties.name,data:data0};
+const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.name.type,parentSchema:schema160.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8606,7 +8838,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.slug.type,parentSchema:schema157.properties.slug,data:data1};
+const err1 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.slug.type,parentSchema:schema160.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8619,7 +8851,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.type.type,parentSchema:schema157.properties.type,data:data2};
+const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.type.type,parentSchema:schema160.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8632,7 +8864,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err3 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.category.type,parentSchema:schema157.properties.category,data:data3};
+const err3 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.category.type,parentSchema:schema160.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8649,7 +8881,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.geography.items.type,parentSchema:schema157.properties.geography.items,data:data5};
+const err4 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.geography.items.type,parentSchema:schema160.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8661,7 +8893,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema157.properties.geography.type,parentSchema:schema157.properties.geography,data:data4};
+const err5 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema160.properties.geography.type,parentSchema:schema160.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8674,7 +8906,7 @@ errors++;
 if(data.baseUrl !== undefined){
 let data6 = data.baseUrl;
 if(typeof data6 !== "string"){
-const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.properties.baseUrl.type,parentSchema:schema157.properties.baseUrl,data:data6};
+const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.baseUrl.type,parentSchema:schema160.properties.baseUrl,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8736,7 +8968,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema157.properties.capabilities.type,parentSchema:schema157.properties.capabilities,data:data8};
+const err11 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema160.properties.capabilities.type,parentSchema:schema160.properties.capabilities,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8748,7 +8980,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.type,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8757,32 +8989,32 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
+validate131.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true},"dynamicProps":false,"dynamicItems":false};
 
 const pattern4 = new RegExp("\\S", "u");
 const pattern5 = new RegExp("^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$", "u");
 const pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8792,7 +9024,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8802,7 +9034,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8812,7 +9044,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8822,7 +9054,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err4 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8832,7 +9064,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.baseUrl === undefined){
-const err5 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err5 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8842,7 +9074,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.authMethod === undefined){
-const err6 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "authMethod"},message:"must have required property '"+"authMethod"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err6 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "authMethod"},message:"must have required property '"+"authMethod"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8852,7 +9084,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.capabilities === undefined){
-const err7 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema177.allOf[1].required,parentSchema:schema177.allOf[1],data};
+const err7 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema180.allOf[1].required,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8865,7 +9097,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema177.allOf[1].properties.name,data:data0};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema180.allOf[1].properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8876,7 +9108,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.name.type,parentSchema:schema177.allOf[1].properties.name,data:data0};
+const err9 = {instancePath:instancePath+"/name",schemaPath:"#/allOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.name.type,parentSchema:schema180.allOf[1].properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8890,7 +9122,7 @@ if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 === "string"){
 if(!pattern5.test(data1)){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"#/allOf/1/properties/slug/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"+"\"",schema:"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$",parentSchema:schema177.allOf[1].properties.slug,data:data1};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"#/allOf/1/properties/slug/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"+"\"",schema:"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$",parentSchema:schema180.allOf[1].properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8901,7 +9133,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/slug",schemaPath:"#/allOf/1/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.slug.type,parentSchema:schema177.allOf[1].properties.slug,data:data1};
+const err11 = {instancePath:instancePath+"/slug",schemaPath:"#/allOf/1/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.slug.type,parentSchema:schema180.allOf[1].properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8915,7 +9147,7 @@ if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-const err12 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema177.allOf[1].properties.type,data:data2};
+const err12 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema180.allOf[1].properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8926,7 +9158,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.type.type,parentSchema:schema177.allOf[1].properties.type,data:data2};
+const err13 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.type.type,parentSchema:schema180.allOf[1].properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8940,7 +9172,7 @@ if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err14 = {instancePath:instancePath+"/category",schemaPath:"#/allOf/1/properties/category/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema177.allOf[1].properties.category,data:data3};
+const err14 = {instancePath:instancePath+"/category",schemaPath:"#/allOf/1/properties/category/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema180.allOf[1].properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8951,7 +9183,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/category",schemaPath:"#/allOf/1/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.category.type,parentSchema:schema177.allOf[1].properties.category,data:data3};
+const err15 = {instancePath:instancePath+"/category",schemaPath:"#/allOf/1/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.category.type,parentSchema:schema180.allOf[1].properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8965,7 +9197,7 @@ if(data.baseUrl !== undefined){
 let data4 = data.baseUrl;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
-const err16 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/allOf/1/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema177.allOf[1].properties.baseUrl,data:data4};
+const err16 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/allOf/1/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema180.allOf[1].properties.baseUrl,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8976,7 +9208,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/allOf/1/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.baseUrl.type,parentSchema:schema177.allOf[1].properties.baseUrl,data:data4};
+const err17 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/allOf/1/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.baseUrl.type,parentSchema:schema180.allOf[1].properties.baseUrl,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8990,7 +9222,7 @@ if(data.capabilities !== undefined){
 let data5 = data.capabilities;
 if(Array.isArray(data5)){
 if(data5.length < 1){
-const err18 = {instancePath:instancePath+"/capabilities",schemaPath:"#/allOf/1/properties/capabilities/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema177.allOf[1].properties.capabilities,data:data5};
+const err18 = {instancePath:instancePath+"/capabilities",schemaPath:"#/allOf/1/properties/capabilities/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema180.allOf[1].properties.capabilities,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9001,7 +9233,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/capabilities",schemaPath:"#/allOf/1/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema177.allOf[1].properties.capabilities.type,parentSchema:schema177.allOf[1].properties.capabilities,data:data5};
+const err19 = {instancePath:instancePath+"/capabilities",schemaPath:"#/allOf/1/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema180.allOf[1].properties.capabilities.type,parentSchema:schema180.allOf[1].properties.capabilities,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9015,7 +9247,7 @@ if(data.credentialEnv !== undefined){
 let data6 = data.credentialEnv;
 if(typeof data6 === "string"){
 if(!pattern9.test(data6)){
-const err20 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/allOf/1/properties/credentialEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema177.allOf[1].properties.credentialEnv,data:data6};
+const err20 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/allOf/1/properties/credentialEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema180.allOf[1].properties.credentialEnv,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9026,7 +9258,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/allOf/1/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.credentialEnv.type,parentSchema:schema177.allOf[1].properties.credentialEnv,data:data6};
+const err21 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/allOf/1/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.credentialEnv.type,parentSchema:schema180.allOf[1].properties.credentialEnv,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9040,7 +9272,7 @@ if(data.credentialFile !== undefined){
 let data7 = data.credentialFile;
 if(typeof data7 === "string"){
 if(func10(data7) < 1){
-const err22 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/allOf/1/properties/credentialFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema177.allOf[1].properties.credentialFile,data:data7};
+const err22 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/allOf/1/properties/credentialFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema180.allOf[1].properties.credentialFile,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9051,7 +9283,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/allOf/1/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema177.allOf[1].properties.credentialFile.type,parentSchema:schema177.allOf[1].properties.credentialFile,data:data7};
+const err23 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/allOf/1/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema180.allOf[1].properties.credentialFile.type,parentSchema:schema180.allOf[1].properties.credentialFile,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9086,7 +9318,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema177.allOf[1].type,parentSchema:schema177.allOf[1],data};
+const err26 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema180.allOf[1].type,parentSchema:schema180.allOf[1],data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9094,1263 +9326,37 @@ else {
 vErrors.push(err26);
 }
 errors++;
-}
-validate126.errors = vErrors;
-return errors === 0;
-}
-validate126.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-errors = vErrors.length;
-}
-validate125.errors = vErrors;
-return errors === 0;
-}
-validate125.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreProvider = validate130;
-const schema182 = {"$ref":"urn:provcert:contract#/$defs/CoreProvider"};
-const schema183 = {"type":"object","description":"provcert's definition; the contract does not show this shape. A registered provider as provcert's core\nserver shows it: the registration (with the credential reference, never the credential or the\nwebhook secret) and its state.\n","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities","status","reviewStatus","configVersion","createdAt","updatedAt","webhookUrl"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"},"credentialEnv":{"type":"string","description":"Present when the credential is read from an environment variable."},"credentialFile":{"type":"string","description":"Present when the credential is read from a file."},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus","description":"Provider status; always DRAFT in provcert (publication follows a review it does not perform)."},"reviewStatus":{"type":"string","description":"Review status; DRAFT until submitted, then PENDING_APPROVAL. Changing the base URL, auth method or credential reference returns it to DRAFT.","enum":["DRAFT","PENDING_APPROVAL"]},"configVersion":{"type":"integer","minimum":1,"description":"Incremented when the base URL, auth method or credential reference change; a certification counts only for the version it ran on."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"submittedAt":{"type":"string","format":"date-time"},"webhookUrl":{"type":"string","format":"uri","description":"Where the provider posts its status events.","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]}}};
-const formats14 = contractFormats["date-time"];
-const formats20 = contractFormats.uri;
-
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate131.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.baseUrl === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.authMethod === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authMethod"},message:"must have required property '"+"authMethod"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.capabilities === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.status === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.reviewStatus === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.updatedAt === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data.webhookUrl === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err15 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.slug.type,parentSchema:schema183.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.type.type,parentSchema:schema183.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err17 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.category.type,parentSchema:schema183.properties.category,data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.geography !== undefined){
-let data4 = data.geography;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.geography.type,parentSchema:schema183.properties.geography,data:data4};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.baseUrl !== undefined){
-let data6 = data.baseUrl;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.baseUrl.type,parentSchema:schema183.properties.baseUrl,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.authMethod !== undefined){
-let data7 = data.authMethod;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data8 = data.capabilities;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
-const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.capabilities.type,parentSchema:schema183.properties.capabilities,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.fulfillment !== undefined){
-let data10 = data.fulfillment;
-if(typeof data10 !== "string"){
-const err26 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
-const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.credentialEnv !== undefined){
-let data11 = data.credentialEnv;
-if(typeof data11 !== "string"){
-const err28 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialEnv.type,parentSchema:schema183.properties.credentialEnv,data:data11};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.credentialFile !== undefined){
-let data12 = data.credentialFile;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialFile.type,parentSchema:schema183.properties.credentialFile,data:data12};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data13 = data.status;
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.reviewStatus !== undefined){
-let data14 = data.reviewStatus;
-if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.reviewStatus.type,parentSchema:schema183.properties.reviewStatus,data:data14};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(!((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL"))){
-const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema183.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema183.properties.reviewStatus.enum,parentSchema:schema183.properties.reviewStatus,data:data14};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data15 = data.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema183.properties.configVersion.type,parentSchema:schema183.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema183.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-if(data.createdAt !== undefined){
-let data16 = data.createdAt;
-if(typeof data16 === "string"){
-if(!(formats14.validate(data16))){
-const err36 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.createdAt,data:data16};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.createdAt.type,parentSchema:schema183.properties.createdAt,data:data16};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.updatedAt !== undefined){
-let data17 = data.updatedAt;
-if(typeof data17 === "string"){
-if(!(formats14.validate(data17))){
-const err38 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.updatedAt,data:data17};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.updatedAt.type,parentSchema:schema183.properties.updatedAt,data:data17};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data.submittedAt !== undefined){
-let data18 = data.submittedAt;
-if(typeof data18 === "string"){
-if(!(formats14.validate(data18))){
-const err40 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.submittedAt,data:data18};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.submittedAt.type,parentSchema:schema183.properties.submittedAt,data:data18};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data.webhookUrl !== undefined){
-let data19 = data.webhookUrl;
-if(typeof data19 === "string"){
-if(!(formats20(data19))){
-const err42 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema183.properties.webhookUrl,data:data19};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.webhookUrl.type,parentSchema:schema183.properties.webhookUrl,data:data19};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-validate131.errors = vErrors;
-return errors === 0;
-}
-validate131.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate130.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-errors = vErrors.length;
 }
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreWebhookHandoff = validate133;
-const schema188 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"};
-const schema189 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The webhook address and, on first registration only, the webhook secret.","required":["url","note"],"properties":{"url":{"type":"string","format":"uri","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]},"secret":{"type":"string","description":"The webhook secret (64 lowercase hex characters). Present only in the 201 answer of the first registration; never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}};
-const pattern10 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema189.required,parentSchema:schema189,data};
-if(vErrors === null){
-vErrors = [err0];
+if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+errors = vErrors.length;
 }
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.note === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema189.required,parentSchema:schema189,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.url !== undefined){
-let data0 = data.url;
-if(typeof data0 === "string"){
-if(!(formats20(data0))){
-const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema189.properties.url,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.url.type,parentSchema:schema189.properties.url,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.secret !== undefined){
-let data1 = data.secret;
-if(typeof data1 === "string"){
-if(!pattern10.test(data1)){
-const err4 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema189.properties.secret,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.secret.type,parentSchema:schema189.properties.secret,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.note !== undefined){
-let data2 = data.note;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.note.type,parentSchema:schema189.properties.note,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate133.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"baseUrl":true,"capabilities":true,"credentialEnv":true,"credentialFile":true,"fulfillment":true,"geography":true,"authMethod":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistration = validate134;
-const schema190 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema191 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"certificationRequired":{"type":"boolean","description":"True on first registration and when the base URL, auth method or credential reference changed."}}};
-
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate136.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.baseUrl === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.authMethod === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authMethod"},message:"must have required property '"+"authMethod"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.capabilities === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.status === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.reviewStatus === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.updatedAt === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data.webhookUrl === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema183.required,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.name.type,parentSchema:schema183.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err15 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.slug.type,parentSchema:schema183.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.type.type,parentSchema:schema183.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err17 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.category.type,parentSchema:schema183.properties.category,data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.geography !== undefined){
-let data4 = data.geography;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.geography.items.type,parentSchema:schema183.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.geography.type,parentSchema:schema183.properties.geography,data:data4};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.baseUrl !== undefined){
-let data6 = data.baseUrl;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.baseUrl.type,parentSchema:schema183.properties.baseUrl,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.authMethod !== undefined){
-let data7 = data.authMethod;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data8 = data.capabilities;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
-const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema183.properties.capabilities.type,parentSchema:schema183.properties.capabilities,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.fulfillment !== undefined){
-let data10 = data.fulfillment;
-if(typeof data10 !== "string"){
-const err26 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
-const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.credentialEnv !== undefined){
-let data11 = data.credentialEnv;
-if(typeof data11 !== "string"){
-const err28 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialEnv.type,parentSchema:schema183.properties.credentialEnv,data:data11};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.credentialFile !== undefined){
-let data12 = data.credentialFile;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.credentialFile.type,parentSchema:schema183.properties.credentialFile,data:data12};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.status !== undefined){
-let data13 = data.status;
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.reviewStatus !== undefined){
-let data14 = data.reviewStatus;
-if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.reviewStatus.type,parentSchema:schema183.properties.reviewStatus,data:data14};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(!((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL"))){
-const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema183.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema183.properties.reviewStatus.enum,parentSchema:schema183.properties.reviewStatus,data:data14};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data15 = data.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema183.properties.configVersion.type,parentSchema:schema183.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema183.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-if(data.createdAt !== undefined){
-let data16 = data.createdAt;
-if(typeof data16 === "string"){
-if(!(formats14.validate(data16))){
-const err36 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.createdAt,data:data16};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.createdAt.type,parentSchema:schema183.properties.createdAt,data:data16};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.updatedAt !== undefined){
-let data17 = data.updatedAt;
-if(typeof data17 === "string"){
-if(!(formats14.validate(data17))){
-const err38 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.updatedAt,data:data17};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.updatedAt.type,parentSchema:schema183.properties.updatedAt,data:data17};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data.submittedAt !== undefined){
-let data18 = data.submittedAt;
-if(typeof data18 === "string"){
-if(!(formats14.validate(data18))){
-const err40 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema183.properties.submittedAt,data:data18};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.submittedAt.type,parentSchema:schema183.properties.submittedAt,data:data18};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data.webhookUrl !== undefined){
-let data19 = data.webhookUrl;
-if(typeof data19 === "string"){
-if(!(formats20(data19))){
-const err42 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema183.properties.webhookUrl,data:data19};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema183.properties.webhookUrl.type,parentSchema:schema183.properties.webhookUrl,data:data19};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema183.type,parentSchema:schema183,data};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-validate136.errors = vErrors;
-return errors === 0;
-}
-validate136.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
-
+export const schema_CoreProvider = validate134;
+const schema185 = {"$ref":"urn:provcert:contract#/$defs/CoreProvider"};
+const schema186 = {"type":"object","description":"provcert's definition; the contract does not show this shape. A registered provider as provcert's core\nserver shows it: the registration (with the credential reference, never the credential or the\nwebhook secret) and its state.\n","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities","status","reviewStatus","configVersion","createdAt","updatedAt","webhookUrl"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"},"credentialEnv":{"type":"string","description":"Present when the credential is read from an environment variable."},"credentialFile":{"type":"string","description":"Present when the credential is read from a file."},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus","description":"Provider status; always DRAFT in provcert (publication follows a review it does not perform)."},"reviewStatus":{"type":"string","description":"Review status; DRAFT until submitted, then PENDING_APPROVAL. Changing the base URL, auth method or credential reference returns it to DRAFT.","enum":["DRAFT","PENDING_APPROVAL"]},"configVersion":{"type":"integer","minimum":1,"description":"Incremented when the base URL, auth method or credential reference change; a certification counts only for the version it ran on."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"submittedAt":{"type":"string","format":"date-time"},"webhookUrl":{"type":"string","format":"uri","description":"Where the provider posts its status events.","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]}}};
+const formats14 = contractFormats["date-time"];
+const formats20 = contractFormats.uri;
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10363,8 +9369,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10373,8 +9379,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10383,8 +9389,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.certificationRequired === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema191.required,parentSchema:schema191,data};
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10393,17 +9399,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.provider !== undefined){
-if(!(validate136(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
-errors = vErrors.length;
-}
-}
-if(data.webhook !== undefined){
-let data1 = data.webhook;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.url === undefined){
-const err3 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema189.required,parentSchema:schema189,data:data1};
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10412,8 +9409,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.note === undefined){
-const err4 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema189.required,parentSchema:schema189,data:data1};
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10422,11 +9419,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1.url !== undefined){
-let data2 = data1.url;
-if(typeof data2 === "string"){
-if(!(formats20(data2))){
-const err5 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema189.properties.url,data:data2};
+if(data.baseUrl === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10435,9 +9429,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.url.type,parentSchema:schema189.properties.url,data:data2};
+if(data.authMethod === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authMethod"},message:"must have required property '"+"authMethod"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10446,12 +9439,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data1.secret !== undefined){
-let data3 = data1.secret;
-if(typeof data3 === "string"){
-if(!pattern10.test(data3)){
-const err7 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema189.properties.secret,data:data3};
+if(data.capabilities === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10460,9 +9449,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.secret.type,parentSchema:schema189.properties.secret,data:data3};
+if(data.status === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10471,11 +9459,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data1.note !== undefined){
-let data4 = data1.note;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.note.type,parentSchema:schema189.properties.note,data:data4};
+if(data.reviewStatus === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10484,10 +9469,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data:data1};
+if(data.configVersion === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10496,11 +9479,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.certificationRequired !== undefined){
-let data5 = data.certificationRequired;
-if(typeof data5 !== "boolean"){
-const err11 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema191.properties.certificationRequired.type,parentSchema:schema191.properties.certificationRequired,data:data5};
+if(data.createdAt === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10509,10 +9489,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema191.type,parentSchema:schema191,data};
+if(data.updatedAt === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10521,10 +9499,407 @@ vErrors.push(err12);
 }
 errors++;
 }
+if(data.webhookUrl === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.name.type,parentSchema:schema186.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err15 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.slug.type,parentSchema:schema186.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.type.type,parentSchema:schema186.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err17 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.category.type,parentSchema:schema186.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.geography.items.type,parentSchema:schema186.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.geography.type,parentSchema:schema186.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.baseUrl !== undefined){
+let data6 = data.baseUrl;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.baseUrl.type,parentSchema:schema186.properties.baseUrl,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.authMethod !== undefined){
+let data7 = data.authMethod;
+if(typeof data7 !== "string"){
+const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
+const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data8 = data.capabilities;
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(typeof data9 !== "string"){
+const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
+const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.capabilities.type,parentSchema:schema186.properties.capabilities,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data10 = data.fulfillment;
+if(typeof data10 !== "string"){
+const err26 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
+const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.credentialEnv !== undefined){
+let data11 = data.credentialEnv;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialEnv.type,parentSchema:schema186.properties.credentialEnv,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.credentialFile !== undefined){
+let data12 = data.credentialFile;
+if(typeof data12 !== "string"){
+const err29 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialFile.type,parentSchema:schema186.properties.credentialFile,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data13 = data.status;
+if(typeof data13 !== "string"){
+const err30 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
+const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.reviewStatus !== undefined){
+let data14 = data.reviewStatus;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.reviewStatus.type,parentSchema:schema186.properties.reviewStatus,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL"))){
+const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema186.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema186.properties.reviewStatus.enum,parentSchema:schema186.properties.reviewStatus,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.configVersion !== undefined){
+let data15 = data.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err34 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.configVersion.type,parentSchema:schema186.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 1 || isNaN(data15)){
+const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema186.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data.createdAt !== undefined){
+let data16 = data.createdAt;
+if(typeof data16 === "string"){
+if(!(formats14.validate(data16))){
+const err36 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.createdAt,data:data16};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.createdAt.type,parentSchema:schema186.properties.createdAt,data:data16};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data17 = data.updatedAt;
+if(typeof data17 === "string"){
+if(!(formats14.validate(data17))){
+const err38 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.updatedAt,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.updatedAt.type,parentSchema:schema186.properties.updatedAt,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.submittedAt !== undefined){
+let data18 = data.submittedAt;
+if(typeof data18 === "string"){
+if(!(formats14.validate(data18))){
+const err40 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.submittedAt,data:data18};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.submittedAt.type,parentSchema:schema186.properties.submittedAt,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.webhookUrl !== undefined){
+let data19 = data.webhookUrl;
+if(typeof data19 === "string"){
+if(!(formats20(data19))){
+const err42 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema186.properties.webhookUrl,data:data19};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.webhookUrl.type,parentSchema:schema186.properties.webhookUrl,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10544,12 +9919,670 @@ errors = vErrors.length;
 validate134.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate139;
-const schema198 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema199 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0}}};
-const pattern12 = new RegExp("^[a-z0-9-]+$", "u");
+export const schema_CoreWebhookHandoff = validate137;
+const schema191 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"};
+const schema192 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The webhook address and, on first registration only, the webhook secret.","required":["url","note"],"properties":{"url":{"type":"string","format":"uri","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]},"secret":{"type":"string","description":"The webhook secret (64 lowercase hex characters). Present only in the 201 answer of the first registration; never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}};
+const pattern10 = new RegExp("^[0-9a-f]{64}$", "u");
+
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate137.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema192.required,parentSchema:schema192,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.note === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema192.required,parentSchema:schema192,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 === "string"){
+if(!(formats20(data0))){
+const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema192.properties.url,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.url.type,parentSchema:schema192.properties.url,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.secret !== undefined){
+let data1 = data.secret;
+if(typeof data1 === "string"){
+if(!pattern10.test(data1)){
+const err4 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema192.properties.secret,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.secret.type,parentSchema:schema192.properties.secret,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.note !== undefined){
+let data2 = data.note;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.note.type,parentSchema:schema192.properties.note,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate137.errors = vErrors;
+return errors === 0;
+}
+validate137.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreRegistration = validate138;
+const schema193 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
+const schema194 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"certificationRequired":{"type":"boolean","description":"True on first registration and when the base URL, auth method or credential reference changed."}}};
+
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate140.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.baseUrl === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "baseUrl"},message:"must have required property '"+"baseUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.authMethod === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "authMethod"},message:"must have required property '"+"authMethod"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.status === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.reviewStatus === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.configVersion === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.updatedAt === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data.webhookUrl === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.name.type,parentSchema:schema186.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err15 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.slug.type,parentSchema:schema186.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err16 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.type.type,parentSchema:schema186.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err17 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.category.type,parentSchema:schema186.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.geography.items.type,parentSchema:schema186.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.geography.type,parentSchema:schema186.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.baseUrl !== undefined){
+let data6 = data.baseUrl;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.baseUrl.type,parentSchema:schema186.properties.baseUrl,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.authMethod !== undefined){
+let data7 = data.authMethod;
+if(typeof data7 !== "string"){
+const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
+const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data8 = data.capabilities;
+if(Array.isArray(data8)){
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(typeof data9 !== "string"){
+const err23 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
+const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.capabilities.type,parentSchema:schema186.properties.capabilities,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data10 = data.fulfillment;
+if(typeof data10 !== "string"){
+const err26 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
+const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.credentialEnv !== undefined){
+let data11 = data.credentialEnv;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialEnv.type,parentSchema:schema186.properties.credentialEnv,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.credentialFile !== undefined){
+let data12 = data.credentialFile;
+if(typeof data12 !== "string"){
+const err29 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialFile.type,parentSchema:schema186.properties.credentialFile,data:data12};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data13 = data.status;
+if(typeof data13 !== "string"){
+const err30 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
+const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.reviewStatus !== undefined){
+let data14 = data.reviewStatus;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.reviewStatus.type,parentSchema:schema186.properties.reviewStatus,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL"))){
+const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"#/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema186.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema186.properties.reviewStatus.enum,parentSchema:schema186.properties.reviewStatus,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.configVersion !== undefined){
+let data15 = data.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err34 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.configVersion.type,parentSchema:schema186.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 1 || isNaN(data15)){
+const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema186.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data.createdAt !== undefined){
+let data16 = data.createdAt;
+if(typeof data16 === "string"){
+if(!(formats14.validate(data16))){
+const err36 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.createdAt,data:data16};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.createdAt.type,parentSchema:schema186.properties.createdAt,data:data16};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.updatedAt !== undefined){
+let data17 = data.updatedAt;
+if(typeof data17 === "string"){
+if(!(formats14.validate(data17))){
+const err38 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.updatedAt,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.updatedAt.type,parentSchema:schema186.properties.updatedAt,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.submittedAt !== undefined){
+let data18 = data.submittedAt;
+if(typeof data18 === "string"){
+if(!(formats14.validate(data18))){
+const err40 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.submittedAt,data:data18};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.submittedAt.type,parentSchema:schema186.properties.submittedAt,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.webhookUrl !== undefined){
+let data19 = data.webhookUrl;
+if(typeof data19 === "string"){
+if(!(formats20(data19))){
+const err42 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema186.properties.webhookUrl,data:data19};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.webhookUrl.type,parentSchema:schema186.properties.webhookUrl,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+validate140.errors = vErrors;
+return errors === 0;
+}
+validate140.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10562,8 +10595,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema199.required,parentSchema:schema199,data};
+if(data.provider === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10572,8 +10605,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema199.required,parentSchema:schema199,data};
+if(data.webhook === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10582,8 +10615,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema199.required,parentSchema:schema199,data};
+if(data.certificationRequired === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema194.required,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10592,8 +10625,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema199.required,parentSchema:schema199,data};
+if(data.provider !== undefined){
+if(!(validate140(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+errors = vErrors.length;
+}
+}
+if(data.webhook !== undefined){
+let data1 = data.webhook;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.url === undefined){
+const err3 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema192.required,parentSchema:schema192,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10602,8 +10644,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema199.required,parentSchema:schema199,data};
+if(data1.note === undefined){
+const err4 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema192.required,parentSchema:schema192,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10612,8 +10654,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema199.required,parentSchema:schema199,data};
+if(data1.url !== undefined){
+let data2 = data1.url;
+if(typeof data2 === "string"){
+if(!(formats20(data2))){
+const err5 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema192.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10622,8 +10667,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema199.required,parentSchema:schema199,data};
+}
+else {
+const err6 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.url.type,parentSchema:schema192.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10632,11 +10678,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema199.properties.id,data:data0};
+}
+if(data1.secret !== undefined){
+let data3 = data1.secret;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+const err7 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema192.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10647,7 +10694,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.id.type,parentSchema:schema199.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.secret.type,parentSchema:schema192.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10657,10 +10704,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.slug.type,parentSchema:schema199.properties.slug,data:data1};
+if(data1.note !== undefined){
+let data4 = data1.note;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema192.properties.note.type,parentSchema:schema192.properties.note,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10670,11 +10717,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema199.properties.createdAt,data:data2};
+}
+else {
+const err10 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema192.type,parentSchema:schema192,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10684,8 +10729,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.createdAt.type,parentSchema:schema199.properties.createdAt,data:data2};
+if(data.certificationRequired !== undefined){
+let data5 = data.certificationRequired;
+if(typeof data5 !== "boolean"){
+const err11 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema194.properties.certificationRequired.type,parentSchema:schema194.properties.certificationRequired,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10695,10 +10742,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.verdict.type,parentSchema:schema199.properties.verdict,data:data3};
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema194.type,parentSchema:schema194,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10707,246 +10753,40 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(!((data3 === "PASS") || (data3 === "FAIL"))){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema199.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema199.properties.verdict.enum,parentSchema:schema199.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.configVersion.type,parentSchema:schema199.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema199.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.pass.type,parentSchema:schema199.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err22 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.fail.type,parentSchema:schema199.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.skip.type,parentSchema:schema199.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err26 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.error.type,parentSchema:schema199.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.properties.summary.type,parentSchema:schema199.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data10 = data.durationMs;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err29 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.durationMs,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema199.properties.durationMs.type,parentSchema:schema199.properties.durationMs,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
 validate139.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
+validate139.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertification = validate140;
-const schema200 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema201 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL"]},"checks":{"type":"array"}}}}}]};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate138.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+errors = vErrors.length;
+}
+validate138.errors = vErrors;
+return errors === 0;
+}
+validate138.evaluated = {"props":{"provider":true,"webhook":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertificationSummary = validate143;
+const schema201 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema202 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0}}};
+const pattern12 = new RegExp("^[a-z0-9-]+$", "u");
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10955,7 +10795,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10965,7 +10805,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10975,7 +10815,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10985,7 +10825,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10995,7 +10835,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11005,7 +10845,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11015,7 +10855,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema199.required,parentSchema:schema199,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema202.required,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11028,7 +10868,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern12.test(data0)){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema199.properties.id,data:data0};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema202.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11039,7 +10879,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.id.type,parentSchema:schema199.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.id.type,parentSchema:schema202.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11052,7 +10892,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.slug.type,parentSchema:schema199.properties.slug,data:data1};
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.slug.type,parentSchema:schema202.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11066,7 +10906,7 @@ if(data.createdAt !== undefined){
 let data2 = data.createdAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema199.properties.createdAt,data:data2};
+const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema202.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11077,7 +10917,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.createdAt.type,parentSchema:schema199.properties.createdAt,data:data2};
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.createdAt.type,parentSchema:schema202.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11090,7 +10930,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.verdict.type,parentSchema:schema199.properties.verdict,data:data3};
+const err12 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.verdict.type,parentSchema:schema202.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11100,7 +10940,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data3 === "PASS") || (data3 === "FAIL"))){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema199.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema199.properties.verdict.enum,parentSchema:schema199.properties.verdict,data:data3};
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema202.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema202.properties.verdict.enum,parentSchema:schema202.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11113,7 +10953,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data4 = data.configVersion;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err14 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.configVersion.type,parentSchema:schema199.properties.configVersion,data:data4};
+const err14 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.configVersion.type,parentSchema:schema202.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11124,7 +10964,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema199.properties.configVersion,data:data4};
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema202.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11139,7 +10979,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err16 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+const err16 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11149,7 +10989,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data5.fail === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11159,7 +10999,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data5.skip === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11169,7 +11009,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data5.error === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data5};
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11181,7 +11021,7 @@ errors++;
 if(data5.pass !== undefined){
 let data6 = data5.pass;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err20 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.pass.type,parentSchema:schema199.properties.summary.properties.pass,data:data6};
+const err20 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.pass.type,parentSchema:schema202.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11192,7 +11032,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.pass,data:data6};
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11206,7 +11046,7 @@ errors++;
 if(data5.fail !== undefined){
 let data7 = data5.fail;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err22 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.fail.type,parentSchema:schema199.properties.summary.properties.fail,data:data7};
+const err22 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.fail.type,parentSchema:schema202.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11217,7 +11057,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.fail,data:data7};
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11231,7 +11071,7 @@ errors++;
 if(data5.skip !== undefined){
 let data8 = data5.skip;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err24 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.skip.type,parentSchema:schema199.properties.summary.properties.skip,data:data8};
+const err24 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.skip.type,parentSchema:schema202.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11242,7 +11082,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.skip,data:data8};
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11256,7 +11096,7 @@ errors++;
 if(data5.error !== undefined){
 let data9 = data5.error;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err26 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.error.type,parentSchema:schema199.properties.summary.properties.error,data:data9};
+const err26 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.error.type,parentSchema:schema202.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11267,7 +11107,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.error,data:data9};
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11280,7 +11120,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.properties.summary.type,parentSchema:schema199.properties.summary,data:data5};
+const err28 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.properties.summary.type,parentSchema:schema202.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11294,7 +11134,7 @@ if(data.durationMs !== undefined){
 let data10 = data.durationMs;
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err29 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.durationMs,data:data10};
+const err29 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11305,7 +11145,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema199.properties.durationMs.type,parentSchema:schema199.properties.durationMs,data:data10};
+const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema202.properties.durationMs.type,parentSchema:schema202.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11317,7 +11157,399 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
+const err31 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.type,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+validate143.errors = vErrors;
+return errors === 0;
+}
+validate143.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertification = validate144;
+const schema203 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema204 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL"]},"checks":{"type":"array"}}}}}]};
+
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate145.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern12.test(data0)){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema202.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.id.type,parentSchema:schema202.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.slug.type,parentSchema:schema202.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err10 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema202.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.createdAt.type,parentSchema:schema202.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.verdict.type,parentSchema:schema202.properties.verdict,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(!((data3 === "PASS") || (data3 === "FAIL"))){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema202.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema202.properties.verdict.enum,parentSchema:schema202.properties.verdict,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err14 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.configVersion.type,parentSchema:schema202.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema202.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err16 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data5.fail === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data5.skip === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data5.error === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err20 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.pass.type,parentSchema:schema202.properties.summary.properties.pass,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.pass,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err22 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.fail.type,parentSchema:schema202.properties.summary.properties.fail,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.fail,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err24 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.skip.type,parentSchema:schema202.properties.summary.properties.skip,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.skip,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err26 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.error.type,parentSchema:schema202.properties.summary.properties.error,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.error,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.properties.summary.type,parentSchema:schema202.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.durationMs !== undefined){
+let data10 = data.durationMs;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err29 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.durationMs,data:data10};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema202.properties.durationMs.type,parentSchema:schema202.properties.durationMs,data:data10};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.type,parentSchema:schema202,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11328,7 +11560,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.report === undefined){
-const err32 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema201.allOf[1].required,parentSchema:schema201.allOf[1],data};
+const err32 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema204.allOf[1].required,parentSchema:schema204.allOf[1],data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11341,7 +11573,7 @@ if(data.report !== undefined){
 let data11 = data.report;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.reportVersion === undefined){
-const err33 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema201.allOf[1].properties.report.required,parentSchema:schema201.allOf[1].properties.report,data:data11};
+const err33 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema204.allOf[1].properties.report.required,parentSchema:schema204.allOf[1].properties.report,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11351,7 +11583,7 @@ vErrors.push(err33);
 errors++;
 }
 if(data11.verdict === undefined){
-const err34 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema201.allOf[1].properties.report.required,parentSchema:schema201.allOf[1].properties.report,data:data11};
+const err34 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema204.allOf[1].properties.report.required,parentSchema:schema204.allOf[1].properties.report,data:data11};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11361,7 +11593,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data11.checks === undefined){
-const err35 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema201.allOf[1].properties.report.required,parentSchema:schema201.allOf[1].properties.report,data:data11};
+const err35 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema204.allOf[1].properties.report.required,parentSchema:schema204.allOf[1].properties.report,data:data11};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -11373,7 +11605,7 @@ errors++;
 if(data11.reportVersion !== undefined){
 let data12 = data11.reportVersion;
 if(1 !== data12){
-const err36 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema201.allOf[1].properties.report.properties.reportVersion,data:data12};
+const err36 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema204.allOf[1].properties.report.properties.reportVersion,data:data12};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11386,7 +11618,7 @@ errors++;
 if(data11.verdict !== undefined){
 let data13 = data11.verdict;
 if(typeof data13 !== "string"){
-const err37 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.allOf[1].properties.report.properties.verdict.type,parentSchema:schema201.allOf[1].properties.report.properties.verdict,data:data13};
+const err37 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.allOf[1].properties.report.properties.verdict.type,parentSchema:schema204.allOf[1].properties.report.properties.verdict,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11396,7 +11628,7 @@ vErrors.push(err37);
 errors++;
 }
 if(!((data13 === "PASS") || (data13 === "FAIL"))){
-const err38 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema201.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema201.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema201.allOf[1].properties.report.properties.verdict,data:data13};
+const err38 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema204.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema204.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema204.allOf[1].properties.report.properties.verdict,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -11409,7 +11641,7 @@ errors++;
 if(data11.checks !== undefined){
 let data14 = data11.checks;
 if(!(Array.isArray(data14))){
-const err39 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema201.allOf[1].properties.report.properties.checks.type,parentSchema:schema201.allOf[1].properties.report.properties.checks,data:data14};
+const err39 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema204.allOf[1].properties.report.properties.checks.type,parentSchema:schema204.allOf[1].properties.report.properties.checks,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -11421,7 +11653,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.allOf[1].properties.report.type,parentSchema:schema201.allOf[1].properties.report,data:data11};
+const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.allOf[1].properties.report.type,parentSchema:schema204.allOf[1].properties.report,data:data11};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11433,7 +11665,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.allOf[1].type,parentSchema:schema201.allOf[1],data};
+const err41 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.allOf[1].type,parentSchema:schema204.allOf[1],data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -11442,34 +11674,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-validate141.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate140.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-errors = vErrors.length;
-}
-validate140.errors = vErrors;
-return errors === 0;
-}
-validate140.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCertificationList = validate143;
-const schema203 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema204 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11481,9 +11690,32 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+errors = vErrors.length;
+}
+validate144.errors = vErrors;
+return errors === 0;
+}
+validate144.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertificationList = validate147;
+const schema206 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema207 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate148.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema204.required,parentSchema:schema204,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11493,7 +11725,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema204.required,parentSchema:schema204,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11510,7 +11742,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11520,7 +11752,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11530,7 +11762,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11540,7 +11772,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11550,7 +11782,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11560,7 +11792,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11570,7 +11802,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema202.required,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11583,7 +11815,7 @@ if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 === "string"){
 if(!pattern12.test(data2)){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema199.properties.id,data:data2};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema202.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11594,7 +11826,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.id.type,parentSchema:schema199.properties.id,data:data2};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.id.type,parentSchema:schema202.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11607,7 +11839,7 @@ errors++;
 if(data1.slug !== undefined){
 let data3 = data1.slug;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.slug.type,parentSchema:schema199.properties.slug,data:data3};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.slug.type,parentSchema:schema202.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11621,7 +11853,7 @@ if(data1.createdAt !== undefined){
 let data4 = data1.createdAt;
 if(typeof data4 === "string"){
 if(!(formats14.validate(data4))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema199.properties.createdAt,data:data4};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema202.properties.createdAt,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11632,7 +11864,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.createdAt.type,parentSchema:schema199.properties.createdAt,data:data4};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.createdAt.type,parentSchema:schema202.properties.createdAt,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11645,7 +11877,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data5 = data1.verdict;
 if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.verdict.type,parentSchema:schema199.properties.verdict,data:data5};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.verdict.type,parentSchema:schema202.properties.verdict,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11655,7 +11887,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((data5 === "PASS") || (data5 === "FAIL"))){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema199.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema199.properties.verdict.enum,parentSchema:schema199.properties.verdict,data:data5};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema202.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema202.properties.verdict.enum,parentSchema:schema202.properties.verdict,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11668,7 +11900,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data6 = data1.configVersion;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.configVersion.type,parentSchema:schema199.properties.configVersion,data:data6};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.configVersion.type,parentSchema:schema202.properties.configVersion,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11679,7 +11911,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema199.properties.configVersion,data:data6};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema202.properties.configVersion,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11694,7 +11926,7 @@ if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.pass === undefined){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11704,7 +11936,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data7.fail === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11714,7 +11946,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data7.skip === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11724,7 +11956,7 @@ vErrors.push(err20);
 errors++;
 }
 if(data7.error === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema199.properties.summary.required,parentSchema:schema199.properties.summary,data:data7};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema202.properties.summary.required,parentSchema:schema202.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11736,7 +11968,7 @@ errors++;
 if(data7.pass !== undefined){
 let data8 = data7.pass;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.pass.type,parentSchema:schema199.properties.summary.properties.pass,data:data8};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.pass.type,parentSchema:schema202.properties.summary.properties.pass,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11747,7 +11979,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.pass,data:data8};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.pass,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11761,7 +11993,7 @@ errors++;
 if(data7.fail !== undefined){
 let data9 = data7.fail;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.fail.type,parentSchema:schema199.properties.summary.properties.fail,data:data9};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.fail.type,parentSchema:schema202.properties.summary.properties.fail,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11772,7 +12004,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.fail,data:data9};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.fail,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11786,7 +12018,7 @@ errors++;
 if(data7.skip !== undefined){
 let data10 = data7.skip;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.skip.type,parentSchema:schema199.properties.summary.properties.skip,data:data10};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.skip.type,parentSchema:schema202.properties.summary.properties.skip,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11797,7 +12029,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.skip,data:data10};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.skip,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11811,7 +12043,7 @@ errors++;
 if(data7.error !== undefined){
 let data11 = data7.error;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema199.properties.summary.properties.error.type,parentSchema:schema199.properties.summary.properties.error,data:data11};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema202.properties.summary.properties.error.type,parentSchema:schema202.properties.summary.properties.error,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11822,7 +12054,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.summary.properties.error,data:data11};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.summary.properties.error,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11835,7 +12067,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.properties.summary.type,parentSchema:schema199.properties.summary,data:data7};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.properties.summary.type,parentSchema:schema202.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11849,7 +12081,7 @@ if(data1.durationMs !== undefined){
 let data12 = data1.durationMs;
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema199.properties.durationMs,data:data12};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema202.properties.durationMs,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11860,7 +12092,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema199.properties.durationMs.type,parentSchema:schema199.properties.durationMs,data:data12};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema202.properties.durationMs.type,parentSchema:schema202.properties.durationMs,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11872,7 +12104,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data:data1};
+const err33 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.type,parentSchema:schema202,data:data1};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11884,7 +12116,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema204.properties.data.type,parentSchema:schema204.properties.data,data:data0};
+const err34 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema207.properties.data.type,parentSchema:schema207.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11897,7 +12129,7 @@ errors++;
 if(data.total !== undefined){
 let data13 = data.total;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err35 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.total.type,parentSchema:schema204.properties.total,data:data13};
+const err35 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.total.type,parentSchema:schema207.properties.total,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -11908,7 +12140,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.total,data:data13};
+const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.total,data:data13};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11921,7 +12153,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data};
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11930,39 +12162,39 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
+const evaluated0 = validate147.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
-validate143.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate147.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreSubmitReviewResult = validate146;
-const schema206 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema207 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+export const schema_CoreSubmitReviewResult = validate150;
+const schema209 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema210 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11971,7 +12203,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema210.required,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11981,7 +12213,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema210.required,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11991,7 +12223,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema210.required,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12001,7 +12233,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema210.required,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12013,7 +12245,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data0};
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.slug.type,parentSchema:schema210.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12026,7 +12258,7 @@ errors++;
 if(data.reviewStatus !== undefined){
 let data1 = data.reviewStatus;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.reviewStatus.type,parentSchema:schema207.properties.reviewStatus,data:data1};
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.reviewStatus.type,parentSchema:schema210.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12036,7 +12268,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema207.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.reviewStatus.enum,parentSchema:schema207.properties.reviewStatus,data:data1};
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema210.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema210.properties.reviewStatus.enum,parentSchema:schema210.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12050,7 +12282,7 @@ if(data.submittedAt !== undefined){
 let data2 = data.submittedAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.submittedAt,data:data2};
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema210.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12061,7 +12293,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.submittedAt.type,parentSchema:schema207.properties.submittedAt,data:data2};
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.submittedAt.type,parentSchema:schema210.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12074,7 +12306,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.certificationId.type,parentSchema:schema207.properties.certificationId,data:data3};
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.certificationId.type,parentSchema:schema210.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12086,7 +12318,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.type,parentSchema:schema210,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12095,19 +12327,19 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate146.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEvent = validate147;
-const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+export const schema_CoreEvent = validate151;
+const schema211 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema212 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12116,7 +12348,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12126,7 +12358,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12136,7 +12368,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12146,7 +12378,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12156,7 +12388,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12166,7 +12398,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12178,7 +12410,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.seq.type,parentSchema:schema209.properties.seq,data:data0};
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.seq.type,parentSchema:schema212.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12192,7 +12424,7 @@ if(data.receivedAt !== undefined){
 let data1 = data.receivedAt;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.receivedAt,data:data1};
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12203,7 +12435,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.receivedAt.type,parentSchema:schema209.properties.receivedAt,data:data1};
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.receivedAt.type,parentSchema:schema212.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12216,7 +12448,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data2};
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12229,7 +12461,7 @@ errors++;
 if(data.legacyRoute !== undefined){
 let data3 = data.legacyRoute;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.legacyRoute.type,parentSchema:schema209.properties.legacyRoute,data:data3};
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.legacyRoute.type,parentSchema:schema212.properties.legacyRoute,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12242,7 +12474,7 @@ errors++;
 if(data.eventId !== undefined){
 let data4 = data.eventId;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventId.type,parentSchema:schema209.properties.eventId,data:data4};
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.eventId.type,parentSchema:schema212.properties.eventId,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12255,7 +12487,7 @@ errors++;
 if(data.eventType !== undefined){
 let data5 = data.eventType;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventType.type,parentSchema:schema209.properties.eventType,data:data5};
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.eventType.type,parentSchema:schema212.properties.eventType,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12268,7 +12500,7 @@ errors++;
 if(data.actionId !== undefined){
 let data6 = data.actionId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.actionId.type,parentSchema:schema209.properties.actionId,data:data6};
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.actionId.type,parentSchema:schema212.properties.actionId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12281,7 +12513,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data7 = data.newStatus;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.newStatus.type,parentSchema:schema209.properties.newStatus,data:data7};
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.newStatus.type,parentSchema:schema212.properties.newStatus,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12294,7 +12526,7 @@ errors++;
 if(data.verified !== undefined){
 let data8 = data.verified;
 if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.verified.type,parentSchema:schema209.properties.verified,data:data8};
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.verified.type,parentSchema:schema212.properties.verified,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12307,7 +12539,7 @@ errors++;
 if(data.duplicate !== undefined){
 let data9 = data.duplicate;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.duplicate.type,parentSchema:schema209.properties.duplicate,data:data9};
+const err16 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.duplicate.type,parentSchema:schema212.properties.duplicate,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12320,7 +12552,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data10 = data.answeredStatus;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err17 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.answeredStatus.type,parentSchema:schema209.properties.answeredStatus,data:data10};
+const err17 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.answeredStatus.type,parentSchema:schema212.properties.answeredStatus,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12333,7 +12565,7 @@ errors++;
 if(data.signatureHeader !== undefined){
 let data11 = data.signatureHeader;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.signatureHeader.type,parentSchema:schema209.properties.signatureHeader,data:data11};
+const err18 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.signatureHeader.type,parentSchema:schema212.properties.signatureHeader,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12346,7 +12578,7 @@ errors++;
 if(data.problem !== undefined){
 let data12 = data.problem;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.problem.type,parentSchema:schema209.properties.problem,data:data12};
+const err19 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.problem.type,parentSchema:schema212.properties.problem,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12359,7 +12591,7 @@ errors++;
 if(data.restored !== undefined){
 let data13 = data.restored;
 if(typeof data13 !== "boolean"){
-const err20 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.restored.type,parentSchema:schema209.properties.restored,data:data13};
+const err20 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.restored.type,parentSchema:schema212.properties.restored,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12371,7 +12603,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12380,19 +12612,19 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEventList = validate148;
-const schema210 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema211 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+export const schema_CoreEventList = validate152;
+const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema214 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12401,7 +12633,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema211.required,parentSchema:schema211,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12411,7 +12643,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema211.required,parentSchema:schema211,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12428,7 +12660,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12438,7 +12670,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12448,7 +12680,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12458,7 +12690,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12468,7 +12700,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12478,7 +12710,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12490,7 +12722,7 @@ errors++;
 if(data1.seq !== undefined){
 let data2 = data1.seq;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.seq.type,parentSchema:schema209.properties.seq,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.seq.type,parentSchema:schema212.properties.seq,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12504,7 +12736,7 @@ if(data1.receivedAt !== undefined){
 let data3 = data1.receivedAt;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.receivedAt,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12515,7 +12747,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.receivedAt.type,parentSchema:schema209.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.receivedAt.type,parentSchema:schema212.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12528,7 +12760,7 @@ errors++;
 if(data1.slug !== undefined){
 let data4 = data1.slug;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12541,7 +12773,7 @@ errors++;
 if(data1.legacyRoute !== undefined){
 let data5 = data1.legacyRoute;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.legacyRoute.type,parentSchema:schema209.properties.legacyRoute,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.legacyRoute.type,parentSchema:schema212.properties.legacyRoute,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12554,7 +12786,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data6 = data1.eventId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventId.type,parentSchema:schema209.properties.eventId,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.eventId.type,parentSchema:schema212.properties.eventId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12567,7 +12799,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data7 = data1.eventType;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.eventType.type,parentSchema:schema209.properties.eventType,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.eventType.type,parentSchema:schema212.properties.eventType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12580,7 +12812,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data8 = data1.actionId;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.actionId.type,parentSchema:schema209.properties.actionId,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.actionId.type,parentSchema:schema212.properties.actionId,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12593,7 +12825,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data9 = data1.newStatus;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.newStatus.type,parentSchema:schema209.properties.newStatus,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.newStatus.type,parentSchema:schema212.properties.newStatus,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12606,7 +12838,7 @@ errors++;
 if(data1.verified !== undefined){
 let data10 = data1.verified;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.verified.type,parentSchema:schema209.properties.verified,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.verified.type,parentSchema:schema212.properties.verified,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12619,7 +12851,7 @@ errors++;
 if(data1.duplicate !== undefined){
 let data11 = data1.duplicate;
 if(typeof data11 !== "boolean"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.duplicate.type,parentSchema:schema209.properties.duplicate,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.duplicate.type,parentSchema:schema212.properties.duplicate,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12632,7 +12864,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data12 = data1.answeredStatus;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.answeredStatus.type,parentSchema:schema209.properties.answeredStatus,data:data12};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.answeredStatus.type,parentSchema:schema212.properties.answeredStatus,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12645,7 +12877,7 @@ errors++;
 if(data1.signatureHeader !== undefined){
 let data13 = data1.signatureHeader;
 if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.signatureHeader.type,parentSchema:schema209.properties.signatureHeader,data:data13};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.signatureHeader.type,parentSchema:schema212.properties.signatureHeader,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12658,7 +12890,7 @@ errors++;
 if(data1.problem !== undefined){
 let data14 = data1.problem;
 if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.problem.type,parentSchema:schema209.properties.problem,data:data14};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.problem.type,parentSchema:schema212.properties.problem,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12671,7 +12903,7 @@ errors++;
 if(data1.restored !== undefined){
 let data15 = data1.restored;
 if(typeof data15 !== "boolean"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.restored.type,parentSchema:schema209.properties.restored,data:data15};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.restored.type,parentSchema:schema212.properties.restored,data:data15};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12683,7 +12915,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
+const err23 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data:data1};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12695,7 +12927,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.properties.data.type,parentSchema:schema211.properties.data,data:data0};
+const err24 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.data.type,parentSchema:schema214.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12708,7 +12940,7 @@ errors++;
 if(data.total !== undefined){
 let data16 = data.total;
 if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err25 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema211.properties.total.type,parentSchema:schema211.properties.total,data:data16};
+const err25 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.total.type,parentSchema:schema214.properties.total,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12719,7 +12951,7 @@ errors++;
 }
 if((typeof data16 == "number") && (isFinite(data16))){
 if(data16 < 0 || isNaN(data16)){
-const err26 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema211.properties.total,data:data16};
+const err26 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.total,data:data16};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12733,7 +12965,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data17 = data.nextCursor;
 if(typeof data17 !== "string"){
-const err27 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.properties.nextCursor.type,parentSchema:schema211.properties.nextCursor,data:data17};
+const err27 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.nextCursor.type,parentSchema:schema214.properties.nextCursor,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12745,7 +12977,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.type,parentSchema:schema211,data};
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12754,39 +12986,39 @@ vErrors.push(err28);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate152.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
-validate148.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreError = validate151;
-const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema214 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+export const schema_CoreError = validate155;
+const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema217 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12795,7 +13027,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema217.required,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12805,7 +13037,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema217.required,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12817,7 +13049,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.code.type,parentSchema:schema214.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.code.type,parentSchema:schema217.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12827,7 +13059,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema214.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema214.properties.code.enum,parentSchema:schema214.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema217.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema217.properties.code.enum,parentSchema:schema217.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12840,7 +13072,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.message.type,parentSchema:schema214.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.message.type,parentSchema:schema217.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12852,7 +13084,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12861,18 +13093,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate152;
-const schema215 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate156;
+const schema218 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12885,7 +13117,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id === undefined){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema80.required,parentSchema:schema80,data:data0};
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema78.required,parentSchema:schema78,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12895,7 +13127,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data0.providerId === undefined){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema80.required,parentSchema:schema80,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema78.required,parentSchema:schema78,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12905,7 +13137,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0.providerLocationId === undefined){
-const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerLocationId"},message:"must have required property '"+"providerLocationId"+"'",schema:schema80.required,parentSchema:schema80,data:data0};
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "providerLocationId"},message:"must have required property '"+"providerLocationId"+"'",schema:schema78.required,parentSchema:schema78,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12915,7 +13147,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0.name === undefined){
-const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema80.required,parentSchema:schema80,data:data0};
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema78.required,parentSchema:schema78,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12925,7 +13157,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data0.address === undefined){
-const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema80.required,parentSchema:schema80,data:data0};
+const err4 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema78.required,parentSchema:schema78,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12937,7 +13169,7 @@ errors++;
 if(data0.id !== undefined){
 let data1 = data0.id;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.id.type,parentSchema:schema80.properties.id,data:data1};
+const err5 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.id.type,parentSchema:schema78.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12950,7 +13182,7 @@ errors++;
 if(data0.providerId !== undefined){
 let data2 = data0.providerId;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/" + i0+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerId.type,parentSchema:schema80.properties.providerId,data:data2};
+const err6 = {instancePath:instancePath+"/" + i0+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerId.type,parentSchema:schema78.properties.providerId,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12963,7 +13195,7 @@ errors++;
 if(data0.providerLocationId !== undefined){
 let data3 = data0.providerLocationId;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/" + i0+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerLocationId.type,parentSchema:schema80.properties.providerLocationId,data:data3};
+const err7 = {instancePath:instancePath+"/" + i0+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerLocationId.type,parentSchema:schema78.properties.providerLocationId,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12976,7 +13208,7 @@ errors++;
 if(data0.name !== undefined){
 let data4 = data0.name;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.name.type,parentSchema:schema80.properties.name,data:data4};
+const err8 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.name.type,parentSchema:schema78.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12989,7 +13221,7 @@ errors++;
 if(data0.address !== undefined){
 let data5 = data0.address;
 if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/" + i0+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.address.type,parentSchema:schema80.properties.address,data:data5};
+const err9 = {instancePath:instancePath+"/" + i0+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.address.type,parentSchema:schema78.properties.address,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13002,7 +13234,7 @@ errors++;
 if(data0.latitude !== undefined){
 let data6 = data0.latitude;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-const err10 = {instancePath:instancePath+"/" + i0+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.latitude.type,parentSchema:schema80.properties.latitude,data:data6};
+const err10 = {instancePath:instancePath+"/" + i0+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.latitude.type,parentSchema:schema78.properties.latitude,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13015,7 +13247,7 @@ errors++;
 if(data0.longitude !== undefined){
 let data7 = data0.longitude;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err11 = {instancePath:instancePath+"/" + i0+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.longitude.type,parentSchema:schema80.properties.longitude,data:data7};
+const err11 = {instancePath:instancePath+"/" + i0+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.longitude.type,parentSchema:schema78.properties.longitude,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13028,7 +13260,7 @@ errors++;
 if(data0.serviceRadiusKm !== undefined){
 let data8 = data0.serviceRadiusKm;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err12 = {instancePath:instancePath+"/" + i0+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema80.properties.serviceRadiusKm.type,parentSchema:schema80.properties.serviceRadiusKm,data:data8};
+const err12 = {instancePath:instancePath+"/" + i0+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.serviceRadiusKm.type,parentSchema:schema78.properties.serviceRadiusKm,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13041,7 +13273,7 @@ errors++;
 if(data0.isActive !== undefined){
 let data9 = data0.isActive;
 if(typeof data9 !== "boolean"){
-const err13 = {instancePath:instancePath+"/" + i0+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema80.properties.isActive.type,parentSchema:schema80.properties.isActive,data:data9};
+const err13 = {instancePath:instancePath+"/" + i0+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema78.properties.isActive.type,parentSchema:schema78.properties.isActive,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13054,7 +13286,7 @@ errors++;
 if(data0.metadata !== undefined){
 let data10 = data0.metadata;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err14 = {instancePath:instancePath+"/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.properties.metadata.type,parentSchema:schema80.properties.metadata,data:data10};
+const err14 = {instancePath:instancePath+"/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.metadata.type,parentSchema:schema78.properties.metadata,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13066,7 +13298,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data:data0};
+const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data0};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13078,7 +13310,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.type,parentSchema:schema215,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.type,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13087,18 +13319,18 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate152.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate156.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate153;
-const schema217 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate157;
+const schema220 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13107,7 +13339,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13117,7 +13349,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.providerId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "providerId"},message:"must have required property '"+"providerId"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13127,7 +13359,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.offeringCode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offeringCode"},message:"must have required property '"+"offeringCode"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "offeringCode"},message:"must have required property '"+"offeringCode"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13137,7 +13369,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.title === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13147,7 +13379,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.basePrice === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "basePrice"},message:"must have required property '"+"basePrice"+"'",schema:schema84.required,parentSchema:schema84,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "basePrice"},message:"must have required property '"+"basePrice"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13159,7 +13391,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.id.type,parentSchema:schema84.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13172,7 +13404,7 @@ errors++;
 if(data.providerId !== undefined){
 let data1 = data.providerId;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.providerId.type,parentSchema:schema84.properties.providerId,data:data1};
+const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13185,7 +13417,7 @@ errors++;
 if(data.offeringCode !== undefined){
 let data2 = data.offeringCode;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.offeringCode.type,parentSchema:schema84.properties.offeringCode,data:data2};
+const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13198,7 +13430,7 @@ errors++;
 if(data.title !== undefined){
 let data3 = data.title;
 if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.title.type,parentSchema:schema84.properties.title,data:data3};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13211,7 +13443,7 @@ errors++;
 if(data.basePrice !== undefined){
 let data4 = data.basePrice;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema84.properties.basePrice.type,parentSchema:schema84.properties.basePrice,data:data4};
+const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13224,7 +13456,7 @@ errors++;
 if(data.description !== undefined){
 let data5 = data.description;
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.description.type,parentSchema:schema84.properties.description,data:data5};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13237,7 +13469,7 @@ errors++;
 if(data.categorySlug !== undefined){
 let data6 = data.categorySlug;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.categorySlug.type,parentSchema:schema84.properties.categorySlug,data:data6};
+const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13250,7 +13482,7 @@ errors++;
 if(data.categoryTitle !== undefined){
 let data7 = data.categoryTitle;
 if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.categoryTitle.type,parentSchema:schema84.properties.categoryTitle,data:data7};
+const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13263,7 +13495,7 @@ errors++;
 if(data.currency !== undefined){
 let data8 = data.currency;
 if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.currency.type,parentSchema:schema84.properties.currency,data:data8};
+const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13276,7 +13508,7 @@ errors++;
 if(data.isAvailable !== undefined){
 let data9 = data.isAvailable;
 if(typeof data9 !== "boolean"){
-const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema84.properties.isAvailable.type,parentSchema:schema84.properties.isAvailable,data:data9};
+const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13296,7 +13528,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
 let data12 = data11.id;
 if(typeof data12 !== "string"){
-const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.id.type,parentSchema:schema85.properties.id,data:data12};
+const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13309,7 +13541,7 @@ errors++;
 if(data11.name !== undefined){
 let data13 = data11.name;
 if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.name.type,parentSchema:schema85.properties.name,data:data13};
+const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13322,7 +13554,7 @@ errors++;
 if(data11.basePrice !== undefined){
 let data14 = data11.basePrice;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema85.properties.basePrice.type,parentSchema:schema85.properties.basePrice,data:data14};
+const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13335,7 +13567,7 @@ errors++;
 if(data11.isAvailable !== undefined){
 let data15 = data11.isAvailable;
 if(typeof data15 !== "boolean"){
-const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema85.properties.isAvailable.type,parentSchema:schema85.properties.isAvailable,data:data15};
+const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13348,7 +13580,7 @@ errors++;
 if(data11.metadata !== undefined){
 let data16 = data11.metadata;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.properties.metadata.type,parentSchema:schema85.properties.metadata,data:data16};
+const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13360,7 +13592,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data:data11};
+const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13372,7 +13604,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.variants.type,parentSchema:schema84.properties.variants,data:data10};
+const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13394,7 +13626,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.optionGroups.type,parentSchema:schema84.properties.optionGroups,data:data17};
+const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13411,7 +13643,7 @@ const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
-const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.tags.items.type,parentSchema:schema84.properties.tags.items,data:data20};
+const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13423,7 +13655,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema84.properties.tags.type,parentSchema:schema84.properties.tags,data:data19};
+const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13436,7 +13668,7 @@ errors++;
 if(data.metadata !== undefined){
 let data21 = data.metadata;
 if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.properties.metadata.type,parentSchema:schema84.properties.metadata,data:data21};
+const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13448,7 +13680,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13457,48 +13689,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate153.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate154(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema217.type,parentSchema:schema217,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate153.errors = vErrors;
-return errors === 0;
-}
-validate153.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-export const inline_2 = validate157;
-const schema220 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13513,10 +13708,47 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
+if(!(validate158(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema220.type,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate157.errors = vErrors;
+return errors === 0;
+}
+validate157.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const inline_2 = validate161;
+const schema223 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate161.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id === undefined){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema139.required,parentSchema:schema139,data:data0};
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema142.required,parentSchema:schema142,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13526,7 +13758,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data0.name === undefined){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema139.required,parentSchema:schema139,data:data0};
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema142.required,parentSchema:schema142,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13536,7 +13768,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0.type === undefined){
-const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema139.required,parentSchema:schema139,data:data0};
+const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema142.required,parentSchema:schema142,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13548,7 +13780,7 @@ errors++;
 if(data0.id !== undefined){
 let data1 = data0.id;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.id.type,parentSchema:schema139.properties.id,data:data1};
+const err3 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.id.type,parentSchema:schema142.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13561,7 +13793,7 @@ errors++;
 if(data0.name !== undefined){
 let data2 = data0.name;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.name.type,parentSchema:schema139.properties.name,data:data2};
+const err4 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.name.type,parentSchema:schema142.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13574,7 +13806,7 @@ errors++;
 if(data0.type !== undefined){
 let data3 = data0.type;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.type.type,parentSchema:schema139.properties.type,data:data3};
+const err5 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.type.type,parentSchema:schema142.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13587,7 +13819,7 @@ errors++;
 if(data0.checkoutUrl !== undefined){
 let data4 = data0.checkoutUrl;
 if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/" + i0+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.properties.checkoutUrl.type,parentSchema:schema139.properties.checkoutUrl,data:data4};
+const err6 = {instancePath:instancePath+"/" + i0+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.checkoutUrl.type,parentSchema:schema142.properties.checkoutUrl,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13600,7 +13832,7 @@ errors++;
 if(data0.isAvailable !== undefined){
 let data5 = data0.isAvailable;
 if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema139.properties.isAvailable.type,parentSchema:schema139.properties.isAvailable,data:data5};
+const err7 = {instancePath:instancePath+"/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema142.properties.isAvailable.type,parentSchema:schema142.properties.isAvailable,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13612,7 +13844,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema139.type,parentSchema:schema139,data:data0};
+const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13624,7 +13856,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema220.type,parentSchema:schema220,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema223.type,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13633,27 +13865,27 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate161.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate158;
-const schema222 = {"description":"Shape not shown by the contract."};
+export const inline_3 = validate162;
+const schema225 = {"description":"Shape not shown by the contract."};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate158.errors = null;
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate162.errors = null;
 return true;
 }
-validate158.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const inline_4 = validate159;
-const schema223 = {"type":"object","description":"Field names not shown by the contract."};
+export const inline_4 = validate163;
+const schema226 = {"type":"object","description":"Field names not shown by the contract."};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13661,7 +13893,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema223.type,parentSchema:schema223,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema226.type,parentSchema:schema226,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13670,10 +13902,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };
