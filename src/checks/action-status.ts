@@ -88,6 +88,7 @@ export const check: CheckDefinition = {
     'ROUTE-ACTION-STATUS',
     'ACTION-REQUIRED-FIELDS',
     'ACTION-STATUS-ENUM',
+    'PAYMENT-STATUS-VALUES',
     'TIMESTAMPS-ISO8601',
     'ERROR-NOT-FOUND',
   ],

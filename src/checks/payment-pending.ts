@@ -128,6 +128,7 @@ export const check: CheckDefinition = {
     'ACTION-STATUS-ENUM',
     'PAYMENT-STATUS-VALUES',
     'MONEY-INTEGERS',
+    'TIMESTAMPS-ISO8601',
   ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,

@@ -31,12 +31,7 @@ export const check: CheckDefinition = {
   id: 'quote-expiry',
   title: 'An expired quote creates no action',
   rule: 'Contract, Provider route behaviour rule 2: "An expired quote creates no action"; Errors: QUOTE_EXPIRED "quote is past its expiry; an expired quote creates no action"',
-  requirements: [
-    'ACTION-EXPIRED-QUOTE-NO-ACTION',
-    'ACTION-QUOTE-EXPIRED-CODE',
-    'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
-    'QUOTE-FRESH-ON-CHANGE',
-  ],
+  requirements: ['ACTION-EXPIRED-QUOTE-NO-ACTION', 'ACTION-QUOTE-EXPIRED-CODE'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {

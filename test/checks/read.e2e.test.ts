@@ -10,6 +10,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { type CertifyOptions, certify, FAULTS } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
+import { undeclaredCitations } from '../support/citations.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -24,6 +25,14 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'health-status-not-string': /GET \/health does not match the schema: \/status must be string/,
   'health-latency-negative': /latencyMs is -1; a real measurement is a non-negative number/,
   'search-default-limit-ignored': /\(no limit\) returned 25 results; limit defaults to 20/,
+  'capability-locations-undeclared': /LOCATIONS because fulfillment is DELIVERY/,
+  'catalog-updated-at-not-iso': /GET \/catalog does not match the schema: \/updatedAt must be a valid ISO 8601/,
+  'offering-detail-missing-title': /GET \/offerings\/.* does not match the schema: .*title/,
+  'offering-detail-renamed': /is missing required field "title" \(found "name": canonical field names are not renamed/,
+  'search-missing-title': /GET \/search.* does not match the schema: .*title/,
+  'search-renamed-fields': /is missing required field "title" \(found "name": canonical field names are not renamed/,
+  'search-foreign-ids': /returned offering id "search-.*", which is not in GET \/catalog/,
+  'unknown-route-wrong-code': /unknown route .* was answered with code INVALID_ARGUMENT; expected NOT_FOUND/,
   'catalog-duplicate-ids': /offering id\(s\) .* occur more than once; ids must identify one offering/,
   'catalog-foreign-slug': /providerSlug "another-kitchen" differs from the slug of GET \/provider-info/,
   'locations-inactive-only': /inactive location/,
@@ -68,6 +77,7 @@ const INPUT_NAMES: Record<InputFaultName, RegExp> = {
   'base-url-health-suffix': /the base URL ends with \/health; enter the API root/,
   'base-url-not-public-https': /the base URL uses http:\/\/; a provider base address must be public HTTPS/,
   'base-url-is-core': /points at provcert's own webhook receiver/,
+  'base-url-unreachable': /the provider is unreachable: GET \/health/,
 };
 
 /** Run inputs a fault needs to show: the portal registration the provider disagrees with. */
@@ -90,6 +100,7 @@ describe('read-only checks against the reference provider', () => {
         .filter((c) => c.status === 'fail' || c.status === 'error')
         .map((c) => `${c.id}: ${c.message}`);
       expect(bad).toEqual([]);
+      expect(undeclaredCitations(report)).toEqual([]);
       for (const id of READ_CHECKS) {
         const hmac = authMethod === 'HMAC_SIGNATURE';
         const expected = (id === 'signature' && !hmac) || (id === 'wrong-credential' && hmac) ? 'skip' : 'pass';
@@ -115,6 +126,7 @@ describe('read-only checks against the reference provider', () => {
       result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
       text,
     ).toContain(requirement);
+    expect(undeclaredCitations(report)).toEqual([]);
     expect(result?.evidence.length).toBeGreaterThan(0);
   });
 

@@ -4,6 +4,7 @@ import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { certify, FAULTS } from '../support/certify.js';
 import { TX_CHECKS } from '../support/check-groups.js';
+import { undeclaredCitations } from '../support/citations.js';
 
 /** The transactional checks, proven both ways against the reference provider over loopback. */
 const TX_IDS = TX_CHECKS;
@@ -73,6 +74,20 @@ const NAMES: Record<string, RegExp> = {
   'quote-missing-expiry': /POST \/quote answer does not match NormalizedQuote: .*expiresAt/,
   'quote-line-total-wrong': /line 2 lineTotal is \d+; expected \d+ = \d+ × \d+ \+ \d+/,
   'webhook-event-no-timestamp': /rejected by the receiver \(HTTP 400: .*timestamp/,
+  'quote-expires-at-not-iso': /\/expiresAt must be a valid ISO 8601/,
+  'quote-total-not-integer': /\/total must be integer/,
+  'action-created-at-not-iso': /POST \/actions does not match the schema \(\/createdAt must be a valid ISO 8601/,
+  'action-total-not-integer': /POST \/actions does not match the schema \(\/total must be integer/,
+  'action-created-missing-public-id': /POST \/actions does not match the schema \(.*publicId/,
+  'action-created-internal-status': /POST \/actions does not match the schema \(\/status must be one of/,
+  'action-updated-at-not-iso':
+    /GET \/actions\/.* does not match NormalizedAction: \/updatedAt must be a valid ISO 8601/,
+  'action-status-payment-unknown': /GET \/actions\/.* does not match NormalizedAction: \/paymentStatus must be one of/,
+  'cancel-message-leaks-card': /the cancel result's message contains .*card/,
+  'webhook-timestamp-not-iso': /rejected by the receiver \(HTTP 400: .*\/timestamp must be a valid ISO 8601/,
+  'webhook-status-internal': /rejected by the receiver \(HTTP 400: .*\/newStatus must be one of/,
+  'webhook-slug-mismatch':
+    /rejected by the receiver \(HTTP 400: providerSlug "demo-kitchen-other" in the body does not match/,
   'webhook-content-type-text':
     /rejected by the receiver \(HTTP 415: Content-Type must be application\/json \(found "text\/plain"\)\)/,
   'quote-quantity-inflated': /quote line 1 \(offering .*\) has quantity 3; 2 was selected/,
@@ -110,6 +125,7 @@ describe('transactional checks against the reference provider', () => {
     // The contract's minimum quote validity is 5 s: a conforming provider's quotes live that long.
     const { report, provider } = await certify({ only: TX_IDS, quoteTtlSeconds: 5 });
     for (const id of TX_IDS) expect(result(report, id).status, explain(result(report, id))).toBe('pass');
+    expect(undeclaredCitations(report)).toEqual([]);
     expect(result(report, 'quote-math').quoteMath?.every((r) => r.ok)).toBe(true);
     expect(result(report, 'webhook').webhookTimeline?.length).toBeGreaterThan(0);
     // Cancel cancelled its own action, not the shared pending one.
@@ -165,5 +181,7 @@ describe('transactional checks against the reference provider', () => {
       r.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
       explain(r),
     ).toContain(requirement);
+    // Every finding stands on a rule its check declares.
+    expect(undeclaredCitations(report)).toEqual([]);
   });
 });

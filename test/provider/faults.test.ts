@@ -152,6 +152,89 @@ const CASES = {
       at((await call('GET', '/catalog')).json, 'providerSlug') !==
       at((await call('GET', '/provider-info')).json, 'slug'),
   },
+  'capability-locations-undeclared': {
+    broken: async ({ call }) => {
+      const info = (await call('GET', '/provider-info')).json;
+      const served = (await call('GET', '/locations')).status === 200;
+      return served && at(info, 'type') === 'DELIVERY' && !arr(at(info, 'capabilities')).includes('LOCATIONS');
+    },
+  },
+  'catalog-updated-at-not-iso': {
+    broken: async ({ call }) => notIso(at((await call('GET', '/catalog')).json, 'updatedAt')),
+  },
+  'offering-detail-missing-title': {
+    broken: async ({ call }) => {
+      const first = arr(at((await call('GET', '/catalog')).json, 'offerings'))[0];
+      return at((await call('GET', `/offerings/${str(first, 'id')}`)).json, 'title') === undefined;
+    },
+  },
+  'offering-detail-renamed': {
+    broken: async ({ call }) => {
+      const first = arr(at((await call('GET', '/catalog')).json, 'offerings'))[0];
+      const single = (await call('GET', `/offerings/${str(first, 'id')}`)).json;
+      return at(single, 'title') === undefined && at(single, 'name') === at(first, 'title');
+    },
+  },
+  'search-missing-title': {
+    broken: async ({ call }) => arr((await call('GET', '/search?q=a')).json).some((o) => at(o, 'title') === undefined),
+  },
+  'search-renamed-fields': {
+    broken: async ({ call }) =>
+      arr((await call('GET', '/search?q=a')).json).some(
+        (o) => at(o, 'title') === undefined && at(o, 'name') !== undefined,
+      ),
+  },
+  'search-foreign-ids': {
+    broken: async ({ call }) => {
+      const ids = new Set(arr(at((await call('GET', '/catalog')).json, 'offerings')).map((o) => at(o, 'id')));
+      return arr((await call('GET', '/search?q=a')).json).some((o) => !ids.has(at(o, 'id')));
+    },
+  },
+  'quote-expires-at-not-iso': {
+    broken: async ({ call }) => notIso(at(await certificationQuote(call), 'expiresAt')),
+  },
+  'quote-total-not-integer': {
+    broken: async ({ call }) => !Number.isInteger(at(await certificationQuote(call), 'total')),
+  },
+  'action-created-at-not-iso': {
+    broken: async ({ call }) => notIso(at((await createAction(call)).action.json, 'createdAt')),
+  },
+  'action-total-not-integer': {
+    broken: async ({ call }) => !Number.isInteger(at((await createAction(call)).action.json, 'total')),
+  },
+  'action-created-missing-public-id': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'publicId') === undefined,
+  },
+  'action-created-internal-status': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'status') === 'NEW_ORDER',
+  },
+  'action-updated-at-not-iso': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      return notIso(at((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'updatedAt'));
+    },
+  },
+  'action-status-payment-unknown': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const status = at((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'paymentStatus');
+      return !['PENDING', 'AUTHORIZED', 'PAID', 'FAILED', 'REFUNDED'].includes(String(status));
+    },
+  },
+  'cancel-message-leaks-card': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } }))
+        .json;
+      return /4111 1111 1111 1111/.test(String(at(result, 'message')));
+    },
+  },
+  'unknown-route-wrong-code': {
+    broken: async ({ call }) => {
+      const answer = await call('GET', '/no-such-route');
+      return answer.status === 404 && at(answer.json, 'code') !== 'NOT_FOUND';
+    },
+  },
   'health-status-not-string': {
     broken: async ({ call }) => typeof at((await call('GET', '/health')).json, 'status') !== 'string',
   },
@@ -560,6 +643,25 @@ const CASES = {
     broken: async (ctx) => {
       const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
       return event !== undefined && at(JSON.parse(event.raw), 'timestamp') === undefined;
+    },
+  },
+  'webhook-timestamp-not-iso': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && notIso(at(JSON.parse(event.raw), 'timestamp'));
+    },
+  },
+  'webhook-status-internal': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      const statuses = ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+      return event !== undefined && !statuses.includes(String(at(JSON.parse(event.raw), 'newStatus')));
+    },
+  },
+  'webhook-slug-mismatch': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && !event.path.endsWith(`/${String(at(JSON.parse(event.raw), 'providerSlug'))}`);
     },
   },
   'webhook-content-type-text': {
