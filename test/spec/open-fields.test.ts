@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
 import type { Contract } from '../../src/spec/contract.js';
 import { loadContract } from '../../src/spec/load.js';
 
@@ -69,5 +72,13 @@ describe('what the contract states still fails', () => {
   ])('%s', (_name, operation, body, problem) => {
     const problems = contract.validateRequest(operation, body)?.problems ?? [];
     expect(problems.map((p) => `${p.pointer} ${p.text}`).join('\n')).toMatch(problem);
+  });
+});
+
+describe('the description itself', () => {
+  it('is OpenAPI 3.1.0 with version 1.0.0 (Versioning §1, OPENAPI-VERSION)', () => {
+    const spec = parse(readFileSync(BUNDLED_SPEC_PATH, 'utf8')) as { openapi?: string; info?: { version?: string } };
+    expect(spec.openapi).toBe('3.1.0');
+    expect(spec.info?.version).toBe('1.0.0');
   });
 });

@@ -1120,7 +1120,8 @@ export interface components {
         };
         /** @description Body of POST /api/v1/actions; beyond userConfirmed (which must be true) not shown by the contract. */
         CoreCreateActionInput: {
-            userConfirmed: boolean;
+            /** @constant */
+            userConfirmed: true;
         };
         /**
          * @description Admin review decision REQUEST_CHANGES, REJECT or SUSPEND (the name of the decision field is not shown
@@ -1153,8 +1154,11 @@ export interface components {
             /** @description Action status; the dashboard may also show operational statuses such as SUBMITTED and IN_PROGRESS. */
             status?: string;
             paymentStatus?: components["schemas"]["PaymentStatus"];
-            /** @example PROVIDER_REPORTED */
-            paymentStatusSource?: string;
+            /**
+             * @description The dashboard labels the payment status's source as PROVIDER_REPORTED.
+             * @enum {string}
+             */
+            paymentStatusSource?: "PROVIDER_REPORTED";
             total?: number;
             currency?: string;
             customerName?: string;
@@ -1522,6 +1526,58 @@ export interface components {
             };
         };
         /**
+         * @description INVALID_ARGUMENT — the body is empty, not JSON, not a NormalizedWebhookEvent, or names another
+         *     providerSlug than the path (provcert's receiver; the contract shows no error statuses here).
+         */
+        WebhookInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INVALID_ARGUMENT",
+                 *       "message": "the event does not match NormalizedWebhookEvent: /eventId is required"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description NOT_FOUND — no provider with this slug is known to the server (or the legacy route is not served). */
+        WebhookUnknownProvider: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "NOT_FOUND",
+                 *       "message": "no provider with slug \"pizza-roma\" is known to this server"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The receiver's limits and failures (provcert's receiver): 405 another method than POST, 408 a body
+         *     that arrives too slowly, 413 a body over the size limit, 415 a Content-Type other than
+         *     application/json, 500 the event could not be stored, 503 the server is overloaded or shutting down.
+         */
+        WebhookRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INVALID_ARGUMENT",
+                 *       "message": "the body exceeds 1048576 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description INVALID_ARGUMENT — the body is not JSON, the registration is invalid (every problem is named in the
          *     message), the sender aborted the body, or the provider's credential cannot be read on the server
          *     (provcert's definition; the contract does not show the core error body).
@@ -1738,6 +1794,9 @@ export type ResponseCoreUnauthorized = components['responses']['CoreUnauthorized
 export type ResponseCoreNotShown = components['responses']['CoreNotShown'];
 export type ResponseWebhookAccepted = components['responses']['WebhookAccepted'];
 export type ResponseWebhookRejected = components['responses']['WebhookRejected'];
+export type ResponseWebhookInvalid = components['responses']['WebhookInvalid'];
+export type ResponseWebhookUnknownProvider = components['responses']['WebhookUnknownProvider'];
+export type ResponseWebhookRefused = components['responses']['WebhookRefused'];
 export type ResponseCoreBadRequest = components['responses']['CoreBadRequest'];
 export type ResponseCoreErrorUnauthorized = components['responses']['CoreErrorUnauthorized'];
 export type ResponseCoreNotFound = components['responses']['CoreNotFound'];
@@ -2561,7 +2620,15 @@ export interface operations {
         requestBody: components["requestBodies"]["WebhookEvent"];
         responses: {
             200: components["responses"]["WebhookAccepted"];
+            400: components["responses"]["WebhookInvalid"];
             401: components["responses"]["WebhookRejected"];
+            404: components["responses"]["WebhookUnknownProvider"];
+            405: components["responses"]["WebhookRefused"];
+            408: components["responses"]["WebhookRefused"];
+            413: components["responses"]["WebhookRefused"];
+            415: components["responses"]["WebhookRefused"];
+            500: components["responses"]["WebhookRefused"];
+            503: components["responses"]["WebhookRefused"];
         };
     };
     coreIngestWebhookLegacy: {
@@ -2574,7 +2641,15 @@ export interface operations {
         requestBody: components["requestBodies"]["WebhookEvent"];
         responses: {
             200: components["responses"]["WebhookAccepted"];
+            400: components["responses"]["WebhookInvalid"];
             401: components["responses"]["WebhookRejected"];
+            404: components["responses"]["WebhookUnknownProvider"];
+            405: components["responses"]["WebhookRefused"];
+            408: components["responses"]["WebhookRefused"];
+            413: components["responses"]["WebhookRefused"];
+            415: components["responses"]["WebhookRefused"];
+            500: components["responses"]["WebhookRefused"];
+            503: components["responses"]["WebhookRefused"];
         };
     };
     actionStatusUpdated: {

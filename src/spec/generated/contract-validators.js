@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "fcd27d84a059022d4617f57d800f440685a9c0e6706442db2281a583df42b0d8";
+export const specSha256 = "94f2eb260fae0e76807a6e39ebec0d474a7770aaa2d876b0cd7c2b9834072d30";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -643,11 +643,27 @@ export const contractData = {
     },
     "POST /api/v1/webhooks/{providerSlug}": {
       "200": "schema_WebhookIngestionResponse",
-      "401": "schema_ErrorResponse"
+      "400": "schema_ErrorResponse",
+      "401": "schema_ErrorResponse",
+      "404": "schema_ErrorResponse",
+      "405": "schema_ErrorResponse",
+      "408": "schema_ErrorResponse",
+      "413": "schema_ErrorResponse",
+      "415": "schema_ErrorResponse",
+      "500": "schema_ErrorResponse",
+      "503": "schema_ErrorResponse"
     },
     "POST /api/v1/webhooks": {
       "200": "schema_WebhookIngestionResponse",
-      "401": "schema_ErrorResponse"
+      "400": "schema_ErrorResponse",
+      "401": "schema_ErrorResponse",
+      "404": "schema_ErrorResponse",
+      "405": "schema_ErrorResponse",
+      "408": "schema_ErrorResponse",
+      "413": "schema_ErrorResponse",
+      "415": "schema_ErrorResponse",
+      "500": "schema_ErrorResponse",
+      "503": "schema_ErrorResponse"
     },
     "WEBHOOK action.status_updated": {
       "200": "schema_WebhookIngestionResponse",
@@ -7972,7 +7988,7 @@ validate114.evaluated = {"props":{"name":true,"slug":true,"type":true,"category"
 
 export const schema_CoreCreateActionInput = validate117;
 const schema163 = {"$ref":"urn:provcert:contract#/$defs/CoreCreateActionInput"};
-const schema164 = {"type":"object","description":"Body of POST /api/v1/actions; beyond userConfirmed (which must be true) not shown by the contract.","required":["userConfirmed"],"properties":{"userConfirmed":{"type":"boolean"}}};
+const schema164 = {"type":"object","description":"Body of POST /api/v1/actions; beyond userConfirmed (which must be true) not shown by the contract.","required":["userConfirmed"],"properties":{"userConfirmed":{"type":"boolean","const":true}}};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8007,15 +8023,25 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.type,parentSchema:schema164,data};
+if(true !== data0){
+const err2 = {instancePath:instancePath+"/userConfirmed",schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/properties/userConfirmed/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema164.properties.userConfirmed,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCreateActionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema164.type,parentSchema:schema164,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -8131,7 +8157,7 @@ export const schema_DashboardResponse = validate119;
 const schema167 = {"$ref":"urn:provcert:contract#/$defs/DashboardResponse"};
 const schema168 = {"type":"object","properties":{"metrics":{"type":"object","description":"Global for the provider.","properties":{"totalActions":{"type":"integer"},"pendingActions":{"type":"integer"},"paidActions":{"type":"integer"},"completedActions":{"type":"integer"},"failedActions":{"type":"integer"}}},"actions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/DashboardActionSummary"}},"pagination":{"$ref":"urn:provcert:contract#/$defs/Pagination"}}};
 const schema171 = {"type":"object","properties":{"total":{"type":"integer"},"limit":{"type":"integer"},"offset":{"type":"integer"},"hasMore":{"type":"boolean"}}};
-const schema169 = {"type":"object","properties":{"publicId":{"type":"string"},"status":{"type":"string","description":"Action status; the dashboard may also show operational statuses such as SUBMITTED and IN_PROGRESS."},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"paymentStatusSource":{"type":"string","examples":["PROVIDER_REPORTED"]},"total":{"type":"integer"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string","description":"Phone with the middle digits masked."}}};
+const schema169 = {"type":"object","properties":{"publicId":{"type":"string"},"status":{"type":"string","description":"Action status; the dashboard may also show operational statuses such as SUBMITTED and IN_PROGRESS."},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"paymentStatusSource":{"type":"string","enum":["PROVIDER_REPORTED"],"description":"The dashboard labels the payment status's source as PROVIDER_REPORTED."},"total":{"type":"integer"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string","description":"Phone with the middle digits masked."}}};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8205,11 +8231,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.total !== undefined){
-let data4 = data.total;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.properties.total.type,parentSchema:schema169.properties.total,data:data4};
+if(!(data3 === "PROVIDER_REPORTED")){
+const err5 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/enum",keyword:"enum",params:{allowedValues: schema169.properties.paymentStatusSource.enum},message:"must be equal to one of the allowed values",schema:schema169.properties.paymentStatusSource.enum,parentSchema:schema169.properties.paymentStatusSource,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8219,10 +8242,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.currency !== undefined){
-let data5 = data.currency;
-if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.currency.type,parentSchema:schema169.properties.currency,data:data5};
+if(data.total !== undefined){
+let data4 = data.total;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err6 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.properties.total.type,parentSchema:schema169.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8232,10 +8255,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.customerName !== undefined){
-let data6 = data.customerName;
-if(typeof data6 !== "string"){
-const err7 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerName.type,parentSchema:schema169.properties.customerName,data:data6};
+if(data.currency !== undefined){
+let data5 = data.currency;
+if(typeof data5 !== "string"){
+const err7 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.currency.type,parentSchema:schema169.properties.currency,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8245,10 +8268,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.customerPhoneMasked !== undefined){
-let data7 = data.customerPhoneMasked;
-if(typeof data7 !== "string"){
-const err8 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerPhoneMasked.type,parentSchema:schema169.properties.customerPhoneMasked,data:data7};
+if(data.customerName !== undefined){
+let data6 = data.customerName;
+if(typeof data6 !== "string"){
+const err8 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerName.type,parentSchema:schema169.properties.customerName,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8258,14 +8281,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema169.type,parentSchema:schema169,data};
+if(data.customerPhoneMasked !== undefined){
+let data7 = data.customerPhoneMasked;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerPhoneMasked.type,parentSchema:schema169.properties.customerPhoneMasked,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema169.type,parentSchema:schema169,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -8566,11 +8602,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.total !== undefined){
-let data4 = data.total;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.properties.total.type,parentSchema:schema169.properties.total,data:data4};
+if(!(data3 === "PROVIDER_REPORTED")){
+const err5 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/enum",keyword:"enum",params:{allowedValues: schema169.properties.paymentStatusSource.enum},message:"must be equal to one of the allowed values",schema:schema169.properties.paymentStatusSource.enum,parentSchema:schema169.properties.paymentStatusSource,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8580,10 +8613,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.currency !== undefined){
-let data5 = data.currency;
-if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.currency.type,parentSchema:schema169.properties.currency,data:data5};
+if(data.total !== undefined){
+let data4 = data.total;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err6 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema169.properties.total.type,parentSchema:schema169.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8593,10 +8626,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.customerName !== undefined){
-let data6 = data.customerName;
-if(typeof data6 !== "string"){
-const err7 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerName.type,parentSchema:schema169.properties.customerName,data:data6};
+if(data.currency !== undefined){
+let data5 = data.currency;
+if(typeof data5 !== "string"){
+const err7 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.currency.type,parentSchema:schema169.properties.currency,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8606,10 +8639,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.customerPhoneMasked !== undefined){
-let data7 = data.customerPhoneMasked;
-if(typeof data7 !== "string"){
-const err8 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerPhoneMasked.type,parentSchema:schema169.properties.customerPhoneMasked,data:data7};
+if(data.customerName !== undefined){
+let data6 = data.customerName;
+if(typeof data6 !== "string"){
+const err8 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerName.type,parentSchema:schema169.properties.customerName,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8619,14 +8652,27 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema169.type,parentSchema:schema169,data};
+if(data.customerPhoneMasked !== undefined){
+let data7 = data.customerPhoneMasked;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema169.properties.customerPhoneMasked.type,parentSchema:schema169.properties.customerPhoneMasked,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema169.type,parentSchema:schema169,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
