@@ -63,6 +63,7 @@ const NAMES: Record<string, RegExp> = {
   'terminal-event-no-reason': /event .* reports the terminal status CANCELLED without reasonCode and reason/,
   'reason-leaks-card': /event .* has a reason that contains a card number/,
   'reason-leaks-secret': /event .* has a reason that contains this run's credential or webhook secret/,
+  'reason-leaks-identity-document': /event .* has a reason that contains an identity document number/,
   'unavailable-variant-substituted':
     /^silent substitution: POST \/quote with unavailable variant .* was answered 200 quoting/,
   'payment-status-failed': /the created action .* has paymentStatus FAILED; expected PENDING/,
@@ -113,6 +114,7 @@ const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
   'terminal-event-no-reason': ['cancel'],
   'reason-leaks-card': ['cancel'],
   'reason-leaks-secret': ['cancel'],
+  'reason-leaks-identity-document': ['cancel'],
 };
 
 const faults = Object.entries(FAULTS).filter(([, f]) => (TX_IDS as string[]).includes(f.check)) as [

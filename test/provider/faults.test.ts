@@ -550,6 +550,9 @@ const CASES = {
     },
   },
   'reason-leaks-card': { broken: async (ctx) => holdsCardNumber(String(at(await cancellationEvent(ctx), 'reason'))) },
+  'reason-leaks-identity-document': {
+    broken: async (ctx) => /passport X1234567/.test(String(at(await cancellationEvent(ctx), 'reason'))),
+  },
   'reason-leaks-secret': {
     broken: async (ctx) => String(at(await cancellationEvent(ctx), 'reason')).includes(CREDENTIAL),
   },
