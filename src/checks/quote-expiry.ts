@@ -31,7 +31,11 @@ export const check: CheckDefinition = {
   id: 'quote-expiry',
   title: 'An expired quote creates no action',
   rule: 'Contract, Provider route behaviour rule 2: "An expired quote creates no action"; Errors: QUOTE_EXPIRED "quote is past its expiry; an expired quote creates no action"',
-  requirements: ['ACTION-EXPIRED-QUOTE-NO-ACTION', 'ACTION-QUOTE-EXPIRED-CODE'],
+  requirements: [
+    'ACTION-EXPIRED-QUOTE-NO-ACTION',
+    'ACTION-QUOTE-EXPIRED-CODE',
+    'ACTION-MISSING-FIELD-VALIDATION-ERROR',
+  ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,
   async run(ctx) {
@@ -58,6 +62,18 @@ export const check: CheckDefinition = {
     if (ctx.signal.aborted) return skip('the run ended before the quote expired');
 
     const body = ctx.resources.actionBody(quote, ctx.resources.idempotencyKey('quote-expiry'));
+    // "validates required fields first … (never QUOTE_EXPIRED)": a missing field with the expired quote.
+    const { providerSlug: _left, ...missingField } = body;
+    const incomplete = await ctx.client.send({ method: 'POST', path: '/actions', json: missingField });
+    if (
+      !expectError(f, incomplete, {
+        what: `POST /actions without providerSlug, with quote ${quote.id} (expired at ${quote.expiresAt})`,
+        statuses: [400, 422],
+        codes: ['VALIDATION_ERROR'],
+        requirement: 'ACTION-MISSING-FIELD-VALIDATION-ERROR',
+      })
+    )
+      markReproduce(f, ctx, incomplete);
     const what = `POST /actions with quote ${quote.id} (expired at ${quote.expiresAt})`;
     const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: body });
     const accepted = success(outcome);

@@ -31,6 +31,8 @@ const NAMES: Record<string, RegExp> = {
   'required-group-unchecked':
     /POST \/quote with offering .* without a choice in its required option group .* was accepted/,
   'expired-quote-accepted': /expired at .* was answered 20\d and created action/,
+  'expired-quote-checked-first':
+    /POST \/actions without providerSlug, with quote .* \(expired at .*\) was answered HTTP 422 with code QUOTE_EXPIRED; expected 400 or 422 VALIDATION_ERROR/,
   'expired-quote-wrong-code':
     /expired at .* was answered HTTP 4\d\d with code INVALID_ARGUMENT; expected .*QUOTE_EXPIRED/,
   'missing-field-quote-expired':

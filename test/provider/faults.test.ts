@@ -326,6 +326,15 @@ const CASES = {
     options: { quoteTtlSeconds: 0.2 },
     broken: async ({ call }) => (await expiredQuoteAnswer(call)).status === 200,
   },
+  'expired-quote-checked-first': {
+    options: { quoteTtlSeconds: 0.2 },
+    broken: async ({ call }) => {
+      const quote = await certificationQuote(call);
+      await delay(Math.max(0, Date.parse(str(quote, 'expiresAt')) - Date.now()) + 20);
+      const answer = await call('POST', '/actions', { body: { quoteId: str(quote, 'id'), userConfirmed: true } });
+      return at(answer.json, 'code') === 'QUOTE_EXPIRED';
+    },
+  },
   'expired-quote-wrong-code': {
     options: { quoteTtlSeconds: 0.2 },
     broken: async ({ call }) => {
