@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { announcedStatuses, judgeReportedStatus } from '../../src/checks/action-status.js';
 import { judgeCheckoutUrl, judgeNextAction } from '../../src/checks/payment-pending.js';
 import { isQuotedOrder, quoteBoundDestination } from '../../src/checks/quote-binding.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
@@ -264,5 +265,29 @@ describe('quote-binding: an accepted change is a failure only for a changed orde
     ['a quote naming another destination', { metadata: { destination: { raw: 'elsewhere' } } }, false],
   ])('%s: bound %s', (_name, q, bound) => {
     expect(quoteBoundDestination(q, { raw: '1 Main St' })).toBe(bound);
+  });
+});
+
+describe('action-status judges the reported status against the status events (issue 24 item 5)', () => {
+  it.each<[string, unknown, string[], RegExp | undefined]>([
+    ['the status at creation', 'AWAITING_PAYMENT', [], undefined],
+    ['a status an event announced (advanced)', 'PROCESSING', ['CONFIRMED', 'PROCESSING'], undefined],
+    ['an advanced status no event announced yet', 'PROCESSING', [], /no status event announced it yet/],
+    ['a status other than the announced ones', 'COMPLETED', ['PROCESSING'], /the status events announced PROCESSING/],
+  ])('%s', (_name, reported, announced, warning) => {
+    const judged = judgeReportedStatus(reported, 'AWAITING_PAYMENT', announced);
+    if (warning === undefined) expect(judged).toBeUndefined();
+    else expect(judged).toMatch(warning);
+  });
+
+  it('reads only verified events about the action, by id or publicId', () => {
+    const action = { id: 'act_1', publicId: 'ORD-1' } as Parameters<typeof announcedStatuses>[1];
+    const received = [
+      hook(1, { actionId: 'act_1', newStatus: 'CONFIRMED' }),
+      hook(2, { actionId: 'ORD-1', newStatus: 'PROCESSING' }),
+      hook(3, { actionId: 'act_2', newStatus: 'COMPLETED' }),
+      hook(4, { actionId: 'act_1', newStatus: 'FAILED' }, { verified: false }),
+    ];
+    expect(announcedStatuses(received, action)).toEqual(['CONFIRMED', 'PROCESSING']);
   });
 });
