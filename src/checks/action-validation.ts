@@ -11,6 +11,8 @@ interface InvalidAction {
   statuses: readonly number[];
   /** The expected ErrorResponse code; omitted = any code (the contract names none). */
   code?: string;
+  /** Other codes that also answer it rightly (a missing userConfirmed is both a missing field and unconfirmed). */
+  alsoCodes?: readonly string[];
   /** A missing field must never be reported as QUOTE_EXPIRED (rule 2). */
   missingField: boolean;
   /** The rule an accepted request breaks, and the rule a wrong refusal breaks. */
@@ -52,6 +54,19 @@ const CASES: InvalidAction[] = [
     statuses: CLIENT_ERROR_STATUSES,
     code: 'ACTION_NOT_CONFIRMED',
     missingField: false,
+    acceptedViolates: 'ACTION-NOT-CONFIRMED',
+    refusalViolates: 'ACTION-NOT-CONFIRMED',
+  },
+  // userConfirmed is "required; must be true": without it, VALIDATION_ERROR (a missing field, 400/422) and
+  // ACTION_NOT_CONFIRMED (any 4xx) are both right; never an action.
+  {
+    describe: 'a missing userConfirmed',
+    label: 'missing-user-confirmed',
+    change: without('userConfirmed'),
+    statuses: CLIENT_ERROR_STATUSES,
+    code: 'VALIDATION_ERROR',
+    alsoCodes: ['ACTION_NOT_CONFIRMED'],
+    missingField: true,
     acceptedViolates: 'ACTION-NOT-CONFIRMED',
     refusalViolates: 'ACTION-NOT-CONFIRMED',
   },
@@ -108,7 +123,7 @@ async function tryCase(
     !expectError(f, outcome, {
       what,
       statuses: c.statuses,
-      ...(c.code ? { codes: [c.code] } : {}),
+      ...(c.code ? { codes: [c.code, ...(c.alsoCodes ?? [])] } : {}),
       requirement: c.refusalViolates,
     })
   )

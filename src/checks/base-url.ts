@@ -52,8 +52,9 @@ async function diagnoseReachability(ctx: CheckContext, f: Findings): Promise<str
 
 const isNotFound = (outcome: HttpOutcome): boolean => outcome.kind === 'response' && outcome.status === 404;
 
+/** Reachability stands on the Errors section's troubleshooting rule, not on the HTTPS rule (issue 22). */
 function failWith(f: Findings, text: string): string {
-  f.problem(text);
+  f.problem(text, 'BASE-URL-REACHABLE');
   return text;
 }
 
@@ -61,7 +62,7 @@ export const check: CheckDefinition = {
   id: 'base-url',
   title: 'Base address is public HTTPS and reaches the provider API',
   rule: 'Contract, What the service does §6: "The provider base address must not end with /health … a provider base address must be public HTTPS"; the portal and core address must never be entered; Errors: "HTML response means a frontend address … 404 means a wrong base path; timeout means the address is not publicly reachable"; docs/decisions.md, Base address',
-  requirements: ['BASE-URL-PUBLIC-HTTPS', 'BASE-URL-NO-HEALTH-SUFFIX', 'BASE-URL-NOT-CORE'],
+  requirements: ['BASE-URL-PUBLIC-HTTPS', 'BASE-URL-NO-HEALTH-SUFFIX', 'BASE-URL-NOT-CORE', 'BASE-URL-REACHABLE'],
   appliesTo: { description: 'every run' },
   async run(ctx) {
     const f = new Findings();

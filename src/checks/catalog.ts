@@ -1,3 +1,4 @@
+import type { RequirementId } from '../model/findings.js';
 import { Findings } from './outcome.js';
 import { PrerequisiteError } from './resources.js';
 import { judgeCatalogConsistency } from './support/catalog-consistency.js';
@@ -18,10 +19,12 @@ async function providerSlug(ctx: CheckContext): Promise<string | undefined> {
   }
 }
 
-/** Which rule a consistency problem breaks: category counts, option-group limits, or the catalog's own identity. */
-function consistencyRequirement(problem: string): string {
-  if (problem.includes('offeringsCount')) return 'CATEGORY-FIELDS';
-  if (/minSelections|maxSelections/.test(problem)) return 'OPTION-GROUP-LIMITS-CONSISTENT';
+/** The rule a consistency warning is advice about. */
+function warningRequirement(warning: string): RequirementId {
+  if (/Selections/.test(warning)) return 'OPTION-GROUP-LIMITS-CONSISTENT';
+  if (/categorySlug|categoryTitle|offeringsCount/.test(warning)) return 'CATEGORY-FIELDS';
+  if (/offeringCode/.test(warning)) return 'ORDER-FLOW-BY-IDS';
+  if (/is negative/.test(warning)) return 'MONEY-INTEGERS';
   return 'CATALOG-REQUIRED-FIELDS';
 }
 
@@ -55,6 +58,8 @@ export const check: CheckDefinition = {
     'CATEGORY-FIELDS',
     'OPTION-GROUP-LIMITS-CONSISTENT',
     'CATALOG-IDS-STABLE',
+    'ORDER-FLOW-BY-IDS',
+    'CATALOG-SAME-IDS-ACROSS-ROUTES',
     'MONEY-INTEGERS',
     'TIMESTAMPS-ISO8601',
     'CATALOG-OPTIONAL-OMITTED',
@@ -79,10 +84,13 @@ export const check: CheckDefinition = {
       'CATALOG-REQUIRED-FIELDS',
     );
     const { problems, warnings, notes } = judgeCatalogConsistency(outcome.json, slug);
-    for (const p of problems.slice(0, MAX_LISTED)) f.problem(`GET /catalog: ${p}`, consistencyRequirement(p));
+    for (const p of problems.slice(0, MAX_LISTED)) f.problem(`GET /catalog: ${p.text}`, p.requirement);
     if (problems.length > MAX_LISTED)
-      f.problem(`GET /catalog: … and ${problems.length - MAX_LISTED} more consistency problems`);
-    for (const w of warnings) f.warn(`GET /catalog: ${w}`);
+      f.problem(
+        `GET /catalog: … and ${problems.length - MAX_LISTED} more consistency problems`,
+        problems[MAX_LISTED]?.requirement,
+      );
+    for (const w of warnings) f.warn(`GET /catalog: ${w}`, warningRequirement(w));
     if (problems.length > 0 && schemaValid) keepEvidence(f, outcome);
     await compareRefresh(ctx, f, outcome);
     const body = outcome.json as { categories?: unknown[]; offerings?: unknown[] };

@@ -1,7 +1,8 @@
 import { Findings } from './outcome.js';
+import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema, type JsonResponse } from './support/expect.js';
-import { LOCATION_FULFILLMENT } from './support/profile.js';
+import { LOCATION_FULFILLMENT, resolveFulfillment } from './support/profile.js';
 import type { CheckContext, CheckDefinition } from './types.js';
 
 interface LocationView {
@@ -25,6 +26,19 @@ async function fetchLocations(
   return { outcome, locations: outcome.json as LocationView[] };
 }
 
+/** "REMOTE has no automatic location requirement": only the location fulfillment modes need an active one. */
+export const needsLocation = (fulfillment: string): boolean => LOCATION_FULFILLMENT.includes(fulfillment);
+
+/** --fulfillment, else provider-info, else the default by provider type (as applicability resolves it). */
+async function fulfillmentOf(ctx: CheckContext): Promise<string> {
+  try {
+    return resolveFulfillment(ctx.config.fulfillment, await ctx.resources.providerInfo());
+  } catch (error) {
+    if (error instanceof PrerequisiteError) return resolveFulfillment(ctx.config.fulfillment, undefined);
+    throw error;
+  }
+}
+
 export const check: CheckDefinition = {
   id: 'locations',
   title: 'Locations: at least one active, activeOnly honoured',
@@ -46,11 +60,19 @@ export const check: CheckDefinition = {
     // The root cause first: with no active location at all, activeOnly is secondary.
     const active = (byDefault ?? activeOnly)?.locations.filter((l) => l.isActive !== false);
     if (active && active.length === 0) {
+      const fulfillment = await fulfillmentOf(ctx);
       const source = byDefault ?? activeOnly;
-      if (source) keepEvidence(f, source.outcome);
-      f.problem(
-        'GET /locations returned no active location; fulfillment DELIVERY, PICKUP, ONSITE and HYBRID need at least one active location from the route',
-      );
+      if (!needsLocation(fulfillment))
+        f.warn(
+          `GET /locations returned no active location; fulfillment ${fulfillment} has no automatic location requirement`,
+          'LOCATIONS-ACTIVE-REQUIRED',
+        );
+      else {
+        if (source) keepEvidence(f, source.outcome);
+        f.problem(
+          `GET /locations returned no active location; fulfillment ${fulfillment} (like DELIVERY, PICKUP, ONSITE and HYBRID) needs at least one active location from the route`,
+        );
+      }
     }
     for (const [answer, what] of [
       [byDefault, 'GET /locations (activeOnly defaults to true)'],

@@ -8,21 +8,70 @@ import type { CheckContext, CheckDefinition } from './types.js';
 /** Payment states a provider may only report after it verified a payment. */
 const PAYMENT_SUCCESS = new Set(['PAID', 'AUTHORIZED']);
 
-/** Why a checkout URL is not a provider-owned https address, or undefined when it is. */
-export function checkoutUrlProblem(url: string, webhookUrl: string): string | undefined {
+/** A problem (fails) and warnings (advice) about one value; either may be absent. */
+export interface Judgement {
+  problem?: string;
+  warnings: string[];
+}
+
+/**
+ * The checkout URL must be the provider's own: a URL on the service's host fails. The contract asks for no
+ * https there (only the provider base address must be public HTTPS), so plain http is a warning, and a
+ * provider's own path may contain /api/v1 like any other.
+ */
+export function judgeCheckoutUrl(url: string, webhookUrl: string): Judgement {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `nextAction.url "${url}" is not an absolute URL`;
+    return { problem: `nextAction.url "${url}" is not an absolute URL`, warnings: [] };
   }
-  if (parsed.protocol !== 'https:')
-    return `nextAction.url ${url} is not https; the customer is sent to the provider's checkout, which must be https`;
   const core = new URL(webhookUrl);
-  if (parsed.host === core.host || parsed.pathname.includes('/api/v1/')) {
-    return `nextAction.url ${url} points at the service's core/webhook address; it must be the provider's own checkout`;
+  if (parsed.host.toLowerCase() === core.host.toLowerCase())
+    return {
+      problem: `nextAction.url ${url} points at the service's core/webhook address (${core.host}); it must be the provider's own checkout`,
+      warnings: [],
+    };
+  if (parsed.protocol !== 'https:')
+    return {
+      warnings: [
+        `nextAction.url ${url} is not https; the contract does not require it, but customers are sent there to pay`,
+      ],
+    };
+  return { warnings: [] };
+}
+
+interface NextActionView {
+  type?: string;
+  url?: unknown;
+  label?: unknown;
+}
+
+/**
+ * nextAction as the contract shows it: OPEN_URL with a provider-owned checkout `url` and a human `label`.
+ * "Other NextAction types and their fields: not shown", so another type is a warning and the URL is then
+ * not judged; `label` is optional, so its absence is a warning. A missing nextAction or URL on OPEN_URL fails:
+ * "nextAction carries the checkout link".
+ */
+export function judgeNextAction(next: NextActionView | undefined, webhookUrl: string, name: string): Judgement {
+  if (next === undefined)
+    return {
+      problem: `${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's checkout>, label }`,
+      warnings: [],
+    };
+  const warnings: string[] = [];
+  if (next.type !== 'OPEN_URL') {
+    warnings.push(
+      `${name} has nextAction.type ${next.type ?? '(missing)'}; the contract shows OPEN_URL (other types are not shown), so its checkout link was not judged`,
+    );
+    return { warnings };
   }
-  return undefined;
+  if (typeof next.label !== 'string' || next.label.trim() === '')
+    warnings.push(`${name} has no nextAction.label; a human label for the checkout link is advised`);
+  if (typeof next.url !== 'string' || next.url === '')
+    return { problem: `${name} has no nextAction.url; expected the provider's checkout URL`, warnings };
+  const url = judgeCheckoutUrl(next.url, webhookUrl);
+  return { ...(url.problem ? { problem: url.problem } : {}), warnings: [...warnings, ...url.warnings] };
 }
 
 function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookUrl: string): void {
@@ -45,27 +94,9 @@ function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookU
   }
   if (action.status !== 'AWAITING_PAYMENT') at(`${name} has status ${action.status}; expected AWAITING_PAYMENT`);
 
-  const next = action.nextAction;
-  if (next === undefined) {
-    at(
-      `${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's https checkout>, label }`,
-      'ACTION-NEXT-ACTION-CHECKOUT',
-    );
-  } else {
-    if (next.type !== 'OPEN_URL')
-      at(`${name} has nextAction.type ${next.type ?? '(missing)'}; expected OPEN_URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
-    if (typeof next.url !== 'string' || next.url === '')
-      at(`${name} has no nextAction.url; expected the provider's https checkout URL`, 'ACTION-NEXT-ACTION-CHECKOUT');
-    else {
-      const why = checkoutUrlProblem(next.url, webhookUrl);
-      if (why) at(why, 'ACTION-NEXT-ACTION-CHECKOUT');
-    }
-    if (typeof next.label !== 'string' || next.label.trim() === '')
-      at(
-        `${name} has no nextAction.label; expected a human label for the checkout link`,
-        'ACTION-NEXT-ACTION-CHECKOUT',
-      );
-  }
+  const next = judgeNextAction(action.nextAction, webhookUrl, name);
+  for (const w of next.warnings) f.warn(w, 'ACTION-NEXT-ACTION-CHECKOUT');
+  if (next.problem) at(next.problem, 'ACTION-NEXT-ACTION-CHECKOUT');
 
   if (action.subtotal !== quote.subtotal)
     at(`${name} has subtotal ${action.subtotal}; quote ${quote.id} says ${quote.subtotal}`);
@@ -97,6 +128,7 @@ export const check: CheckDefinition = {
     'ACTION-STATUS-ENUM',
     'PAYMENT-STATUS-VALUES',
     'MONEY-INTEGERS',
+    'TIMESTAMPS-ISO8601',
   ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   createsOrders: true,

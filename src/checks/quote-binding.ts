@@ -21,11 +21,45 @@ interface Probe {
 }
 
 const itemsOf = (items: readonly QuoteItemInput[]): QuoteItemInput[] => items.map((i) => ({ ...i }));
-const linesText = (xs: readonly { offeringId?: string; quantity?: number }[]): string =>
+
+interface LineLike {
+  offeringId?: string;
+  quantity?: number;
+  selectedOptions?: readonly { groupId?: string; optionId?: string }[];
+}
+
+/** offering×quantity per line, with the chosen options when `withOptions`; order-free. */
+const linesText = (xs: readonly LineLike[], withOptions = false): string =>
   xs
-    .map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`)
+    .map((l) => {
+      const options = (l.selectedOptions ?? []).map((o) => `${o.groupId ?? '?'}/${o.optionId ?? '?'}`).sort();
+      return `${l.offeringId ?? '?'}×${l.quantity ?? '?'}${withOptions ? `[${options.join(',')}]` : ''}`;
+    })
     .sort()
     .join(', ');
+
+/**
+ * Whether a created action is the quoted order rather than the changed one: the same lines (with their options
+ * where every action line names them) and the same total. Such an action is advice, not a broken binding.
+ */
+export function isQuotedOrder(
+  action: { lines?: readonly LineLike[]; total?: unknown },
+  quote: { lines: readonly LineLike[]; total: number },
+): boolean {
+  const lines = action.lines ?? [];
+  if (lines.length === 0) return false;
+  const withOptions = lines.every((l) => Array.isArray(l.selectedOptions));
+  return linesText(lines, withOptions) === linesText(quote.lines, withOptions) && action.total === quote.total;
+}
+
+/**
+ * Whether the quote shows it bound a destination: RequestQuoteInput has no destination field, so a provider
+ * that ignored ours cannot have bound it, and a changed destination it accepts is then no broken binding.
+ */
+export function quoteBoundDestination(quote: unknown, destination: { raw: string }): boolean {
+  const q = quote as { destination?: { raw?: unknown }; metadata?: { destination?: { raw?: unknown } } };
+  return q.destination?.raw === destination.raw || q.metadata?.destination?.raw === destination.raw;
+}
 
 /** Quote the selection with its destination, so the destination is a term of the quote; without it when refused. */
 async function bindingQuote(
@@ -78,10 +112,12 @@ function probesFor(sel: Selection, catalog: CatalogView, withDestination: boolea
   if (!first) return [];
   const probes: Probe[] = [];
   const more = itemsOf(sel.items);
-  more[0] = { ...first, quantity: first.quantity + 1 };
+  // certificationInput may omit quantity (its required-ness is not shown): one is then the quantity asked.
+  const quantity = typeof first.quantity === 'number' ? first.quantity : 1;
+  more[0] = { ...first, quantity: quantity + 1 };
   probes.push({
     label: 'quantity',
-    change: `with quantity ${first.quantity + 1} instead of ${first.quantity} for ${first.offeringId}`,
+    change: `with quantity ${quantity + 1} instead of ${quantity} for ${first.offeringId}`,
     items: more,
     destination: sel.destination,
   });
@@ -90,7 +126,7 @@ function probesFor(sel: Selection, catalog: CatalogView, withDestination: boolea
   )?.id;
   if (other) {
     const swapped = itemsOf(sel.items);
-    swapped[0] = { offeringId: other, quantity: first.quantity };
+    swapped[0] = { offeringId: other, quantity };
     probes.push({
       label: 'offering',
       change: `with offering ${other} instead of ${first.offeringId}`,
@@ -164,17 +200,22 @@ async function probeChange(
       id: created.id,
       ...(created.publicId !== undefined ? { publicId: created.publicId } : {}),
     });
-  const lines = (accepted.json as { lines?: { offeringId?: string; quantity?: number }[] }).lines ?? [];
+  const action = accepted.json as { lines?: LineLike[]; total?: unknown };
   const name = created.publicId ?? created.id ?? '(no id)';
-  // A changed offering or quantity answered with exactly the quoted lines is the quoted order, not the changed one.
-  if (
-    (probe.label === 'quantity' || probe.label === 'offering') &&
-    lines.length > 0 &&
-    linesText(lines) === linesText(quote.lines)
-  ) {
+  if (probe.label === 'destination' && !quoteBoundDestination(quote, sel.destination)) {
+    keepEvidence(f, outcome);
+    f.warn(
+      `${what} was answered ${accepted.status} and created action ${name}; the quote shows no destination (RequestQuoteInput has none), so it cannot have bound one`,
+      'QUOTE-FRESH-ON-CHANGE',
+    );
+    return true;
+  }
+  // A changed order answered with exactly the quoted order (lines, options, total) is not the changed one.
+  if (probe.label !== 'destination' && isQuotedOrder(action, quote)) {
     keepEvidence(f, outcome);
     f.warn(
       `${what} was answered ${accepted.status} and created action ${name} for the quoted order (${linesText(quote.lines)}), not the changed one; the contract asks for a fresh quote and confirmation instead`,
+      'QUOTE-FRESH-ON-CHANGE',
     );
     return true;
   }

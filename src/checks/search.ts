@@ -6,6 +6,9 @@ import { expectSameOffering } from './support/same-offering.js';
 import type { CheckDefinition } from './types.js';
 import type { CatalogView, OfferingView } from './views.js';
 
+/** "limit integer optional default 20" (Endpoints; Limits). */
+export const SEARCH_DEFAULT_LIMIT = 20;
+
 /** certificationInput.searchQuery, else the longest word of the first offering's title. */
 export function searchQueryFor(catalog: CatalogView, searchQuery: string | undefined): string | undefined {
   if (searchQuery && searchQuery.trim() !== '') return searchQuery.trim();
@@ -54,6 +57,14 @@ export const check: CheckDefinition = {
       } else {
         expectSameOffering(f, reference, result, `${what} result ${result.id}`, outcome);
       }
+    }
+    // Without `limit` the contract's default applies: at most 20 results.
+    if (results.length > SEARCH_DEFAULT_LIMIT) {
+      keepEvidence(f, outcome);
+      f.problem(
+        `${what} (no limit) returned ${results.length} results; limit defaults to ${SEARCH_DEFAULT_LIMIT}`,
+        'SEARCH-LIMIT',
+      );
     }
     if (results.length === 0)
       f.warn(

@@ -58,6 +58,9 @@ function rejectionRequirement(problem: string): string {
   if (/HTTP 401/.test(problem) && /x-signature|header/i.test(problem) && !/secret|serialized|body/i.test(problem))
     return 'WEBHOOK-CANONICAL-HEADER';
   if (/content-type/i.test(problem)) return 'WEBHOOK-CONTENT-TYPE-JSON';
+  if (/providerSlug .* does not match .* in the path|no provider with slug/.test(problem)) return 'WEBHOOK-SLUG-ROUTE';
+  if (/\/timestamp must be a valid ISO 8601/.test(problem)) return 'TIMESTAMPS-ISO8601';
+  if (/\/newStatus must be one of/.test(problem)) return 'ACTION-STATUS-ENUM';
   if (/HTTP 4(00|22)/.test(problem)) return 'WEBHOOK-EVENT-REQUIRED-FIELDS';
   return 'WEBHOOK-SIGNATURE';
 }
@@ -164,7 +167,13 @@ async function compareWithStatus(
         const why = s.known
           ? `GET /actions/${s.id} answered ${describeAnswer(outcome)}`
           : `event ${field(latest.event, 'eventId') ?? ''} names action ${s.id}, which is not one of this run's test actions, and GET /actions/${s.id} answered ${describeAnswer(outcome)}`;
-        problemAt(f, ctx, outcome, `${why}; expected the action whose status the events report`);
+        problemAt(
+          f,
+          ctx,
+          outcome,
+          `${why}; expected the action whose status the events report`,
+          'WEBHOOK-STATUS-REFLECTED',
+        );
         return;
       }
       const status = (outcome.json as { status?: unknown } | null)?.status;
@@ -192,7 +201,7 @@ export const check: CheckDefinition = {
     'WEBHOOK-CONTENT-TYPE-JSON',
     'WEBHOOK-EVENT-REQUIRED-FIELDS',
     'WEBHOOK-STATUS-REFLECTED',
-    'ACTION-STATUS-SAME-IDENTITY',
+    'WEBHOOK-SLUG-ROUTE',
     'WEBHOOK-TERMINAL-REASON',
     'REASON-NO-SECRETS',
     'ACTION-STATUS-ENUM',
@@ -241,8 +250,12 @@ export const check: CheckDefinition = {
         );
       const slug = field(w, 'providerSlug');
       if (slug !== info.slug)
-        f.problem(`${label} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`);
-      if (w.slug === null) f.warn(`${label} used the legacy slugless route; new integrations post to ${url}`);
+        f.problem(
+          `${label} names providerSlug ${slug ?? '(none)'}; GET /provider-info says ${info.slug}`,
+          'WEBHOOK-SLUG-ROUTE',
+        );
+      if (w.slug === null)
+        f.warn(`${label} used the legacy slugless route; new integrations post to ${url}`, 'WEBHOOK-SLUG-ROUTE');
       if (!w.duplicate && w.event) {
         for (const r of reasonProblems(w.event, label, ctx.secrets)) f.problem(r.message, r.requirement);
         // The receiver accepted it; what the schema lets pass but finds ambiguous (offsetless time, own reason code) is a warning.

@@ -258,7 +258,7 @@ export const COMMANDS: readonly CommandSpec[] = [
           .option('--data-dir <dir>', 'where events, registrations and certifications are kept (default ./.provcert)')
           .option(
             '--config <file>',
-            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
+            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, maxExpiryWait, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
           )
           .option(
             '--slug <slugs>',
@@ -269,6 +269,7 @@ export const COMMANDS: readonly CommandSpec[] = [
             'environment variable with the server webhook secret (default SERVICE_WEBHOOK_SECRET; generated once when unset)',
           )
           .option('--local', 'allow http:// and loopback/private provider base addresses in registrations')
+          .option('--max-expiry-wait <s>', 'longest wait in a certification for a quote to expire (default 120)')
           .option(
             '--credential-dir <dir>',
             "registrations' credentialFile references are read from this directory only (default <data-dir>/credentials)",

@@ -34,9 +34,18 @@ export interface CoverageRow {
   problems: string[];
 }
 
+/** One requirement × one check that declares it, and the faults that make that check fail on it. */
+export interface CoveragePair {
+  requirement: RequirementId;
+  check: CheckId;
+  faults: string[];
+}
+
 export interface Coverage {
   rows: CoverageRow[];
-  totals: Record<Verification, number> & { proven: number };
+  /** Every (checked requirement, declaring check) pair; a pair without a fault is unproven. */
+  pairs: CoveragePair[];
+  totals: Record<Verification, number> & { proven: number; pairs: number; provenPairs: number };
   /** Problems not tied to one catalog entry (a check or a fault citing an unknown id). */
   problems: string[];
 }
@@ -57,7 +66,8 @@ export function computeCoverage(
       problems.push(`fault ${f.name} names ${f.requirement}, which is not in spec/requirements.yaml`);
   }
 
-  const totals = { checked: 0, 'core-side': 0, 'not-observable': 0, proven: 0 };
+  const totals = { checked: 0, 'core-side': 0, 'not-observable': 0, proven: 0, pairs: 0, provenPairs: 0 };
+  const pairs: CoveragePair[] = [];
   const rows = catalog.map((entry): CoverageRow => {
     totals[entry.verification]++;
     const listed = entry.verification === 'checked' ? [...entry.checks] : [];
@@ -73,6 +83,13 @@ export function computeCoverage(
       if (unlisted.length > 0) rowProblems.push(`${unlisted.join(', ')} declare it but the catalog does not list them`);
       if (proving.length === 0) rowProblems.push('no fault proves that a listed check catches a violation');
       else totals.proven++;
+      for (const check of declaring) {
+        const byCheck = faults.filter((f) => f.requirement === entry.id && f.check === check).map((f) => f.name);
+        pairs.push({ requirement: entry.id, check: check as CheckId, faults: byCheck });
+        totals.pairs++;
+        if (byCheck.length > 0) totals.provenPairs++;
+        else rowProblems.push(`no fault proves that ${check} fails on it`);
+      }
     } else if (declaring.length > 0) {
       rowProblems.push(`${entry.verification}, but ${declaring.join(', ')} declare it`);
     }
@@ -91,13 +108,16 @@ export function computeCoverage(
       problems: rowProblems,
     };
   });
-  return { rows, totals, problems };
+  return { rows, pairs, totals, problems };
 }
 
-/** "checked 96, core-side 9, not observable 6; 96/96 checked requirements proven by a fault" */
+/**
+ * "checked 96, core-side 9, not observable 6; 96/96 checked requirements proven by a fault; 130/130
+ * requirement × check pairs proven"
+ */
 export function coverageTotalsText(c: Coverage): string {
   const t = c.totals;
-  return `checked ${t.checked}, core-side ${t['core-side']}, not observable ${t['not-observable']}; ${t.proven}/${t.checked} checked requirements proven by a fault`;
+  return `checked ${t.checked}, core-side ${t['core-side']}, not observable ${t['not-observable']}; ${t.proven}/${t.checked} checked requirements proven by a fault; ${t.provenPairs}/${t.pairs} requirement × check pairs proven`;
 }
 
 export const coverageHolds = (c: Coverage): boolean =>

@@ -13,6 +13,9 @@ export const DEFAULT_DATA_DIR = '.provcert';
 export const DEFAULT_ADMIN_TOKEN_ENV = 'PROVCERT_ADMIN_TOKEN';
 /** Under the data dir: where credentialFile references may point by default (never the data dir itself, which holds secrets). */
 export const DEFAULT_CREDENTIAL_SUBDIR = 'credentials';
+/** Longest wait, in seconds, for a quote to expire during a certification (as `run --max-expiry-wait`). */
+export const DEFAULT_MAX_EXPIRY_WAIT_S = 120;
+const MAX_EXPIRY_WAIT_LIMIT_S = 3600;
 
 /** The flag of each limit: maxBodyBytes → --max-body-bytes. */
 
@@ -37,6 +40,8 @@ export interface ServeSettings {
   providers: ConfiguredProvider[];
   /** The config file's `expectedFailures`, as written: the caller checks them (config/waivers) for the certify route. */
   expectedFailures?: unknown;
+  /** Longest wait for a quote to expire in a certification; a longer validity ends quote-expiry as error. */
+  maxExpiryWaitS: number;
 }
 
 /** Flags as commander hands them over. */
@@ -49,6 +54,7 @@ export interface RawServeOptions {
   slug?: string;
   webhookSecretEnv?: string;
   credentialDir?: string;
+  maxExpiryWait?: string;
   /** Limit flags, by limit name (strings as commander hands them over). */
   limits?: Partial<Record<keyof IngestLimits, string>>;
 }
@@ -62,6 +68,15 @@ function port(value: unknown, where: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535)
     throw new UsageError(`${where} must be a port number from 0 to 65535 (got "${String(value)}")`);
+  return n;
+}
+
+function expiryWait(value: unknown, where: string): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_EXPIRY_WAIT_LIMIT_S)
+    throw new UsageError(
+      `${where} must be a whole number of seconds from 1 to ${MAX_EXPIRY_WAIT_LIMIT_S} (got "${String(value)}")`,
+    );
   return n;
 }
 
@@ -177,5 +192,11 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
           : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
     ...(file['expectedFailures'] !== undefined ? { expectedFailures: file['expectedFailures'] } : {}),
+    maxExpiryWaitS:
+      raw.maxExpiryWait !== undefined
+        ? expiryWait(raw.maxExpiryWait, '--max-expiry-wait')
+        : file['maxExpiryWait'] !== undefined
+          ? expiryWait(file['maxExpiryWait'], 'config maxExpiryWait')
+          : DEFAULT_MAX_EXPIRY_WAIT_S,
   };
 }

@@ -4,7 +4,9 @@
  * (hours, or hours and minutes), a decimal fraction of the last unit (`.` or `,`), and an optional offset
  * (`Z`, `±hh:mm`, `±hhmm`, `±hh`). Date and time use the same form; the offset may use either. Lower-case
  * `t` and `z` are accepted as RFC 3339 allows them (ajv's `date-time` accepted them before).
- * Ordinal and week dates and expanded years are not accepted (no provider is known to send them).
+ * Ordinal (`2026-330T10:00:00Z`) and week (`2026-W48-4T10:00:00Z`) dates are ISO 8601 too and are accepted
+ * (basic forms as well: `2026330T100000Z`, `2026W484T100000Z`). Expanded years (`+002026`) are not: they need
+ * an agreement between the parties (ISO 8601 §3.5), which the contract does not make.
  */
 
 /** The spec's format name for the contract's "ISO 8601 strings"; provcert's own output keeps RFC 3339 `date-time`. */
@@ -54,7 +56,56 @@ export function parseIsoTimestamp(text: unknown): IsoTimestamp | undefined {
 
 let last: { text: string | undefined; parsed: IsoTimestamp | undefined } = { text: undefined, parsed: undefined };
 
-function parse(text: string): IsoTimestamp | undefined {
+const ORDINAL = /^(\d{4})(-?)(\d{3})([Tt].*)$/;
+const WEEK = /^(\d{4})(-?)W(\d{2})-?(\d)([Tt].*)$/;
+
+const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+/** A UTC date as `YYYY-MM-DD` (extended) or `YYYYMMDD` (basic). */
+function calendar(date: Date, extended: boolean): string {
+  const parts = [pad(date.getUTCFullYear(), 4), pad(date.getUTCMonth() + 1, 2), pad(date.getUTCDate(), 2)];
+  return parts.join(extended ? '-' : '');
+}
+
+function dayOfYear(year: number, ordinal: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, 0, ordinal);
+  return date;
+}
+
+/** ISO weeks in a year: 53 when it starts on a Thursday, or on a Wednesday in a leap year. */
+function weeksIn(year: number): number {
+  const jan1 = (dayOfYear(year, 1).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  return jan1 === 3 || (jan1 === 2 && isLeap(year)) ? 53 : 52;
+}
+
+/**
+ * An ordinal or week date rewritten as the calendar date it names (same form), so one parser reads every
+ * date form; undefined for an impossible day or week, and the text itself when it is neither form.
+ */
+function asCalendarDate(text: string): string | undefined {
+  const ordinal = ORDINAL.exec(text);
+  if (ordinal) {
+    const [, y = '', sep = '', d = '', rest = ''] = ordinal;
+    const [year, day] = [Number(y), Number(d)];
+    if (day < 1 || day > (isLeap(year) ? 366 : 365)) return undefined;
+    return calendar(dayOfYear(year, day), sep === '-') + rest;
+  }
+  const week = WEEK.exec(text);
+  if (week) {
+    const [, y = '', sep = '', w = '', d = '', rest = ''] = week;
+    const [year, weekNo, weekday] = [Number(y), Number(w), Number(d)];
+    if (weekNo < 1 || weekNo > weeksIn(year) || weekday < 1 || weekday > 7) return undefined;
+    const jan4 = (dayOfYear(year, 4).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+    return calendar(dayOfYear(year, 4 - jan4 + (weekNo - 1) * 7 + (weekday - 1)), sep === '-') + rest;
+  }
+  return text;
+}
+
+function parse(original: string): IsoTimestamp | undefined {
+  const text = asCalendarDate(original);
+  if (text === undefined) return undefined;
   const m = EXTENDED.exec(text) ?? BASIC.exec(text);
   if (!m) return undefined;
   const [, y = '', mo = '', d = '', h = '', mi, s, fraction, offset] = m;

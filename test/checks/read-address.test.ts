@@ -62,7 +62,16 @@ describe('judgeBaseAddress', () => {
     ],
     ['https://api.example.com/health/', hosted, [/ends with \/health/], []],
     ['http://127.0.0.1:3000/health', { local: true }, [/ends with \/health/], [/http/, /loopback/]],
-    ['https://core.example.com/api/v1', hosted, [/core API address/], []],
+    // A provider's own API may live under /api/v1 (issue 24 item 1): only the service's address is refused.
+    ['https://api.example.com/api/v1', hosted, [], []],
+    ['https://shop.example.com/api/v1/provider', hosted, [], []],
+    ['http://127.0.0.1:3000/api/v1', { local: true }, [], [/http/, /loopback/]],
+    [
+      'http://127.0.0.1:8787/api/v1',
+      { local: true, receiver: { host: '127.0.0.1', port: 8787 } },
+      [/webhook receiver/],
+      [/http/, /loopback/],
+    ],
     [
       'http://127.0.0.1:8787',
       { local: true, receiver: { host: '127.0.0.1', port: 8787 } },

@@ -57,6 +57,9 @@ describe('base-url diagnoses what the address really is', () => {
     expect(result?.status).toBe('fail');
     expect(result?.message).toMatch(/wrong base path: GET \/health and GET \/provider-info both answered 404/);
     expect(result?.evidence).toHaveLength(2);
+    expect(result?.findings?.filter((x) => x.severity === 'fail').map((x) => x.requirement)).toEqual([
+      'BASE-URL-REACHABLE',
+    ]);
   });
 
   it('no answer is unreachable or slow, said with the timeout', async () => {
@@ -66,6 +69,10 @@ describe('base-url diagnoses what the address really is', () => {
     const result = await baseUrlResult(url, 200);
     expect(result?.status).toBe('fail');
     expect(result?.message).toMatch(/unreachable or slow: GET \/health timed out after 200 ms/);
+    // Nothing about HTTPS failed: the finding stands on reachability (issue 22 item 2).
+    expect(result?.findings?.filter((x) => x.severity === 'fail').map((x) => x.requirement)).toEqual([
+      'BASE-URL-REACHABLE',
+    ]);
   });
 
   it('an address ending in /health is rejected even when it answers', async () => {

@@ -4,7 +4,8 @@ import { certificationInputProblems } from '../../src/checks/metadata.js';
 import { sampleOfferings } from '../../src/checks/offering.js';
 import { searchQueryFor } from '../../src/checks/search.js';
 import { deepEqual, diffTopLevel } from '../../src/checks/support/compare.js';
-import type { CatalogView } from '../../src/checks/views.js';
+import { judgeSameOffering } from '../../src/checks/support/same-offering.js';
+import type { CatalogView, OfferingView } from '../../src/checks/views.js';
 import { loadContract } from '../../src/spec/load.js';
 
 const CATALOG: CatalogView = {
@@ -125,5 +126,31 @@ describe('capabilities from the spec', () => {
       { capability: 'CATALOG', path: '/catalog' },
       { capability: 'SEARCH', path: '/search', query: { q: 'test' } },
     ]);
+  });
+});
+
+describe('judgeSameOffering: ids fail, other values warn (issue 24 item 13)', () => {
+  const catalogOffering = {
+    id: 'o1',
+    providerId: 'p1',
+    offeringCode: 'C1',
+    title: 'Margherita',
+    basePrice: 900,
+    tags: ['veg', 'classic'],
+  } as unknown as OfferingView;
+  it.each<[string, Record<string, unknown>, RegExp[], RegExp[]]>([
+    ['the same offering', {}, [], []],
+    ['tags in another order', { tags: ['classic', 'veg'] }, [], [/other values .*tags/]],
+    ['a longer description', { description: 'Tomato, mozzarella' }, [], [/description only in/]],
+    ['metadata only here', { metadata: { pos: 1 } }, [], [/metadata only in/]],
+    ['another price', { basePrice: 950 }, [], [/other values .*basePrice 950 \(catalog 900\)/]],
+    ['another id', { id: 'o2' }, [/differs .*: id "o2" \(catalog "o1"\).*same provider and product ids/], []],
+    ['another providerId', { providerId: 'p9' }, [/providerId "p9"/], []],
+  ])('%s', (_name, change, problems, warnings) => {
+    const judged = judgeSameOffering(catalogOffering, { ...catalogOffering, ...change }, 'GET /offerings/o1');
+    expect(judged.problems).toHaveLength(problems.length);
+    problems.forEach((p, i) => expect(judged.problems[i]).toMatch(p));
+    expect(judged.warnings).toHaveLength(warnings.length);
+    warnings.forEach((w, i) => expect(judged.warnings[i]).toMatch(w));
   });
 });

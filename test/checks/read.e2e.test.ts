@@ -10,6 +10,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { type CertifyOptions, certify, FAULTS } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
+import { undeclaredCitations } from '../support/citations.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -18,9 +19,22 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'catalog-missing-field': /title/,
   'catalog-wrong-type': /basePrice must be integer \(found string "12\.50"\)/,
   'catalog-null': /description must be string \(found null\)/,
-  'offering-disagrees': /differs from the catalog's offering .*basePrice/,
+  'offering-disagrees': /differs from the catalog's offering .*: id "PZ-[A-Z]+"/,
   'unknown-offering-found': /does not exist\) was answered HTTP 200; expected 404 NOT_FOUND/,
-  'health-unhealthy-shape': /latencyMs must be number/,
+  'health-unhealthy-shape': /GET \/health does not match the schema: .*latencyMs/,
+  'health-status-not-string': /GET \/health does not match the schema: \/status must be string/,
+  'health-latency-negative': /latencyMs is -1; a real measurement is a non-negative number/,
+  'search-default-limit-ignored': /\(no limit\) returned 25 results; limit defaults to 20/,
+  'capability-locations-undeclared': /LOCATIONS because fulfillment is DELIVERY/,
+  'catalog-updated-at-not-iso': /GET \/catalog does not match the schema: \/updatedAt must be a valid ISO 8601/,
+  'offering-detail-missing-title': /GET \/offerings\/.* does not match the schema: .*title/,
+  'offering-detail-renamed': /is missing required field "title" \(found "name": canonical field names are not renamed/,
+  'search-missing-title': /GET \/search.* does not match the schema: .*title/,
+  'search-renamed-fields': /is missing required field "title" \(found "name": canonical field names are not renamed/,
+  'search-foreign-ids': /returned offering id "search-.*", which is not in GET \/catalog/,
+  'unknown-route-wrong-code': /unknown route .* was answered with code INVALID_ARGUMENT; expected NOT_FOUND/,
+  'catalog-duplicate-ids': /offering id\(s\) .* occur more than once; ids must identify one offering/,
+  'catalog-foreign-slug': /providerSlug "another-kitchen" differs from the slug of GET \/provider-info/,
   'locations-inactive-only': /inactive location/,
   'locations-none-active': /no active location/,
   'search-limit-ignored': /limit must be honoured/,
@@ -35,7 +49,7 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'provider-info-missing-name': /GET \/provider-info does not match the schema: .*name/,
   'location-missing-address': /GET \/locations.* does not match the schema: .*address/,
   'catalog-missing-slug': /GET \/catalog does not match the schema: .*providerSlug/,
-  'category-count-wrong': /category salads states offeringsCount 3, but the catalog lists 2 offering\(s\)/,
+  'category-count-wrong': /GET \/catalog does not match the schema: \/categories\/\d+\/offeringsCount must be integer/,
   'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,
   'health-route-missing': /GET \/health answered HTTP 404 NOT_FOUND; expected 200/,
   'provider-info-route-missing': /GET \/provider-info answered HTTP 404 NOT_FOUND; expected 200/,
@@ -63,6 +77,7 @@ const INPUT_NAMES: Record<InputFaultName, RegExp> = {
   'base-url-health-suffix': /the base URL ends with \/health; enter the API root/,
   'base-url-not-public-https': /the base URL uses http:\/\/; a provider base address must be public HTTPS/,
   'base-url-is-core': /points at provcert's own webhook receiver/,
+  'base-url-unreachable': /the provider is unreachable: GET \/health/,
 };
 
 /** Run inputs a fault needs to show: the portal registration the provider disagrees with. */
@@ -85,6 +100,7 @@ describe('read-only checks against the reference provider', () => {
         .filter((c) => c.status === 'fail' || c.status === 'error')
         .map((c) => `${c.id}: ${c.message}`);
       expect(bad).toEqual([]);
+      expect(undeclaredCitations(report)).toEqual([]);
       for (const id of READ_CHECKS) {
         const hmac = authMethod === 'HMAC_SIGNATURE';
         const expected = (id === 'signature' && !hmac) || (id === 'wrong-credential' && hmac) ? 'skip' : 'pass';
@@ -110,6 +126,7 @@ describe('read-only checks against the reference provider', () => {
       result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
       text,
     ).toContain(requirement);
+    expect(undeclaredCitations(report)).toEqual([]);
     expect(result?.evidence.length).toBeGreaterThan(0);
   });
 

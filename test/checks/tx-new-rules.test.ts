@@ -20,6 +20,12 @@ describe('unsafeReasonContent', () => {
     ["the run's secret", `signed with ${SECRET}`, "this run's credential or webhook secret"],
     ['a password', 'customer password: hunter22', 'a password'],
     ['a one-time code', 'OTP 482913 was not entered', 'a one-time code'],
+    // "unnecessary identity documents" (issue 24): a document named with its number.
+    ['a passport number', 'identity checked: passport X1234567', 'an identity document number'],
+    ['an ID card number', 'ID card no. 123456789 did not match', 'an identity document number'],
+    ['a social security number', 'SSN 078-05-1120 on file', 'an identity document number'],
+    ["a driver's licence number", "driver's license D1234-5678-9012", 'an identity document number'],
+    ['a document named without a number', 'the customer could not show a passport', undefined],
   ])('%s', (_name, text, expected) => {
     expect(unsafeReasonContent(text, [SECRET])).toBe(expected);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutUrlProblem } from '../../src/checks/payment-pending.js';
+import { announcedStatuses, judgeReportedStatus } from '../../src/checks/action-status.js';
+import { judgeCheckoutUrl, judgeNextAction } from '../../src/checks/payment-pending.js';
+import { isQuotedOrder, quoteBoundDestination } from '../../src/checks/quote-binding.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
 import type { CatalogView } from '../../src/checks/views.js';
 import { latestStatus, rejectionProblems, thisRun } from '../../src/checks/webhook.js';
@@ -114,18 +116,43 @@ describe('invalidSelections', () => {
   });
 });
 
-describe('checkoutUrlProblem', () => {
+describe("judgeCheckoutUrl: only the service's own host fails (issue 24 item 2)", () => {
   const core = 'http://127.0.0.1:8787/api/v1/webhooks/demo';
   it.each([
-    ['https://pay.demo.example/checkout/1', undefined],
-    ['http://pay.demo.example/checkout/1', /is not https/],
-    ['/checkout/1', /is not an absolute URL/],
-    ['https://127.0.0.1:8787/pay', /core\/webhook address/],
-    ['https://core.example/api/v1/actions/1', /core\/webhook address/],
-  ] as const)('%s', (url, expected) => {
-    const problem = checkoutUrlProblem(url, core);
-    if (expected === undefined) expect(problem).toBeUndefined();
-    else expect(problem).toMatch(expected);
+    ['https://pay.demo.example/checkout/1', undefined, undefined],
+    // The contract requires https for the base address only: plain http is advice.
+    ['http://pay.demo.example/checkout/1', undefined, /is not https/],
+    // A provider's own path may contain /api/v1.
+    ['https://shop.example/api/v1/checkout/1', undefined, undefined],
+    ['/checkout/1', /is not an absolute URL/, undefined],
+    ['https://127.0.0.1:8787/pay', /core\/webhook address/, undefined],
+    ['http://127.0.0.1:8787/api/v1/actions/1', /core\/webhook address/, undefined],
+  ] as const)('%s', (url, problem, warning) => {
+    const judged = judgeCheckoutUrl(url, core);
+    if (problem === undefined) expect(judged.problem).toBeUndefined();
+    else expect(judged.problem).toMatch(problem);
+    if (warning === undefined) expect(judged.warnings).toEqual([]);
+    else expect(judged.warnings).toEqual([expect.stringMatching(warning)]);
+  });
+});
+
+describe('judgeNextAction: other types and a missing label warn (issue 24 item 3)', () => {
+  const core = 'http://127.0.0.1:8787/api/v1/webhooks/demo';
+  const url = 'https://pay.demo.example/checkout/1';
+  it.each([
+    ['OPEN_URL with url and label', { type: 'OPEN_URL', url, label: 'Pay' }, undefined, []],
+    ['OPEN_URL without label', { type: 'OPEN_URL', url }, undefined, [/no nextAction.label/]],
+    ['another type', { type: 'SHOW_QR', url }, undefined, [/nextAction.type SHOW_QR; .*not shown/]],
+    ['no type', { url, label: 'Pay' }, undefined, [/nextAction.type \(missing\)/]],
+    ['OPEN_URL without url', { type: 'OPEN_URL', label: 'Pay' }, /no nextAction.url/, []],
+    ['no nextAction', undefined, /has no nextAction/, []],
+    ['OPEN_URL at the core', { type: 'OPEN_URL', url: 'http://127.0.0.1:8787/pay', label: 'Pay' }, /core/, []],
+  ] as const)('%s', (_name, next, problem, warnings) => {
+    const judged = judgeNextAction(next, core, 'the action');
+    if (problem === undefined) expect(judged.problem).toBeUndefined();
+    else expect(judged.problem).toMatch(problem);
+    expect(judged.warnings).toHaveLength(warnings.length);
+    warnings.forEach((w, i) => expect(judged.warnings[i]).toMatch(w));
   });
 });
 
@@ -208,5 +235,59 @@ describe('webhook helpers', () => {
       verified: true,
       header: 'x-service-signature',
     });
+  });
+});
+
+describe('quote-binding: an accepted change is a failure only for a changed order the quote bound (issue 24 items 11, 12)', () => {
+  const quote = {
+    lines: [{ offeringId: 'o1', quantity: 2, selectedOptions: [{ groupId: 'g', optionId: 'a' }] }],
+    total: 2400,
+  };
+  it.each<[string, { lines?: unknown[]; total?: unknown }, boolean]>([
+    ['the quoted order, options named', { lines: quote.lines, total: 2400 }, true],
+    ['the quoted order, options not named', { lines: [{ offeringId: 'o1', quantity: 2 }], total: 2400 }, true],
+    [
+      'the changed options',
+      { lines: [{ offeringId: 'o1', quantity: 2, selectedOptions: [{ groupId: 'g', optionId: 'b' }] }], total: 2400 },
+      false,
+    ],
+    ['another total', { lines: [{ offeringId: 'o1', quantity: 2 }], total: 2600 }, false],
+    ['another quantity', { lines: [{ offeringId: 'o1', quantity: 3 }], total: 2400 }, false],
+    ['no lines', { total: 2400 }, false],
+  ])('%s', (_name, action, quoted) => {
+    expect(isQuotedOrder(action as Parameters<typeof isQuotedOrder>[0], quote)).toBe(quoted);
+  });
+
+  it.each<[string, unknown, boolean]>([
+    ['a quote without destination', { id: 'q' }, false],
+    ['a quote echoing it in metadata', { metadata: { destination: { raw: '1 Main St' } } }, true],
+    ['a quote with its own destination field', { destination: { raw: '1 Main St' } }, true],
+    ['a quote naming another destination', { metadata: { destination: { raw: 'elsewhere' } } }, false],
+  ])('%s: bound %s', (_name, q, bound) => {
+    expect(quoteBoundDestination(q, { raw: '1 Main St' })).toBe(bound);
+  });
+});
+
+describe('action-status judges the reported status against the status events (issue 24 item 5)', () => {
+  it.each<[string, unknown, string[], RegExp | undefined]>([
+    ['the status at creation', 'AWAITING_PAYMENT', [], undefined],
+    ['a status an event announced (advanced)', 'PROCESSING', ['CONFIRMED', 'PROCESSING'], undefined],
+    ['an advanced status no event announced yet', 'PROCESSING', [], /no status event announced it yet/],
+    ['a status other than the announced ones', 'COMPLETED', ['PROCESSING'], /the status events announced PROCESSING/],
+  ])('%s', (_name, reported, announced, warning) => {
+    const judged = judgeReportedStatus(reported, 'AWAITING_PAYMENT', announced);
+    if (warning === undefined) expect(judged).toBeUndefined();
+    else expect(judged).toMatch(warning);
+  });
+
+  it('reads only verified events about the action, by id or publicId', () => {
+    const action = { id: 'act_1', publicId: 'ORD-1' } as Parameters<typeof announcedStatuses>[1];
+    const received = [
+      hook(1, { actionId: 'act_1', newStatus: 'CONFIRMED' }),
+      hook(2, { actionId: 'ORD-1', newStatus: 'PROCESSING' }),
+      hook(3, { actionId: 'act_2', newStatus: 'COMPLETED' }),
+      hook(4, { actionId: 'act_1', newStatus: 'FAILED' }, { verified: false }),
+    ];
+    expect(announcedStatuses(received, action)).toEqual(['CONFIRMED', 'PROCESSING']);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { Variant } from '../../src/reference-provider/index.js';
 import { certify } from '../support/certify.js';
+import { undeclaredCitations } from '../support/citations.js';
 
 /**
  * Conforming providers come in more than one shape. Each variant of the reference provider must pass the
@@ -57,6 +58,7 @@ describe.concurrent('every conforming variant of the reference provider passes c
       .map((c) => `${c.id} (${c.status}): ${c.message}`);
     expect(problems).toEqual([]);
     expect(report.verdict).toBe('PASS');
+    expect(undeclaredCitations(report)).toEqual([]);
 
     const warnings = report.checks.flatMap((c) => (c.warnings ?? []).map((text) => ({ check: c.id, text })));
     const listed = warnings.map((w) => `${w.check}: ${w.text}`).join('\n');

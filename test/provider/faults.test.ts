@@ -138,8 +138,111 @@ const CASES = {
   'health-unhealthy-shape': {
     broken: async ({ call }) => {
       const health = (await call('GET', '/health')).json;
-      return typeof at(health, 'latencyMs') !== 'number' && notIso(at(health, 'timestamp'));
+      return at(health, 'latencyMs') === undefined;
     },
+  },
+  'catalog-duplicate-ids': {
+    broken: async ({ call }) => {
+      const ids = arr(at((await call('GET', '/catalog')).json, 'offerings')).map((o) => at(o, 'id'));
+      return new Set(ids).size !== ids.length;
+    },
+  },
+  'catalog-foreign-slug': {
+    broken: async ({ call }) =>
+      at((await call('GET', '/catalog')).json, 'providerSlug') !==
+      at((await call('GET', '/provider-info')).json, 'slug'),
+  },
+  'capability-locations-undeclared': {
+    broken: async ({ call }) => {
+      const info = (await call('GET', '/provider-info')).json;
+      const served = (await call('GET', '/locations')).status === 200;
+      return served && at(info, 'type') === 'DELIVERY' && !arr(at(info, 'capabilities')).includes('LOCATIONS');
+    },
+  },
+  'catalog-updated-at-not-iso': {
+    broken: async ({ call }) => notIso(at((await call('GET', '/catalog')).json, 'updatedAt')),
+  },
+  'offering-detail-missing-title': {
+    broken: async ({ call }) => {
+      const first = arr(at((await call('GET', '/catalog')).json, 'offerings'))[0];
+      return at((await call('GET', `/offerings/${str(first, 'id')}`)).json, 'title') === undefined;
+    },
+  },
+  'offering-detail-renamed': {
+    broken: async ({ call }) => {
+      const first = arr(at((await call('GET', '/catalog')).json, 'offerings'))[0];
+      const single = (await call('GET', `/offerings/${str(first, 'id')}`)).json;
+      return at(single, 'title') === undefined && at(single, 'name') === at(first, 'title');
+    },
+  },
+  'search-missing-title': {
+    broken: async ({ call }) => arr((await call('GET', '/search?q=a')).json).some((o) => at(o, 'title') === undefined),
+  },
+  'search-renamed-fields': {
+    broken: async ({ call }) =>
+      arr((await call('GET', '/search?q=a')).json).some(
+        (o) => at(o, 'title') === undefined && at(o, 'name') !== undefined,
+      ),
+  },
+  'search-foreign-ids': {
+    broken: async ({ call }) => {
+      const ids = new Set(arr(at((await call('GET', '/catalog')).json, 'offerings')).map((o) => at(o, 'id')));
+      return arr((await call('GET', '/search?q=a')).json).some((o) => !ids.has(at(o, 'id')));
+    },
+  },
+  'quote-expires-at-not-iso': {
+    broken: async ({ call }) => notIso(at(await certificationQuote(call), 'expiresAt')),
+  },
+  'quote-total-not-integer': {
+    broken: async ({ call }) => !Number.isInteger(at(await certificationQuote(call), 'total')),
+  },
+  'action-created-at-not-iso': {
+    broken: async ({ call }) => notIso(at((await createAction(call)).action.json, 'createdAt')),
+  },
+  'action-total-not-integer': {
+    broken: async ({ call }) => !Number.isInteger(at((await createAction(call)).action.json, 'total')),
+  },
+  'action-created-missing-public-id': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'publicId') === undefined,
+  },
+  'action-created-internal-status': {
+    broken: async ({ call }) => at((await createAction(call)).action.json, 'status') === 'NEW_ORDER',
+  },
+  'action-updated-at-not-iso': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      return notIso(at((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'updatedAt'));
+    },
+  },
+  'action-status-payment-unknown': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const status = at((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'paymentStatus');
+      return !['PENDING', 'AUTHORIZED', 'PAID', 'FAILED', 'REFUNDED'].includes(String(status));
+    },
+  },
+  'cancel-message-leaks-card': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } }))
+        .json;
+      return /4111 1111 1111 1111/.test(String(at(result, 'message')));
+    },
+  },
+  'unknown-route-wrong-code': {
+    broken: async ({ call }) => {
+      const answer = await call('GET', '/no-such-route');
+      return answer.status === 404 && at(answer.json, 'code') !== 'NOT_FOUND';
+    },
+  },
+  'health-status-not-string': {
+    broken: async ({ call }) => typeof at((await call('GET', '/health')).json, 'status') !== 'string',
+  },
+  'health-latency-negative': {
+    broken: async ({ call }) => num((await call('GET', '/health')).json, 'latencyMs') < 0,
+  },
+  'search-default-limit-ignored': {
+    broken: async ({ call }) => arr((await call('GET', '/search?q=a')).json).length > 20,
   },
   'locations-inactive-only': {
     broken: async ({ call }) =>
@@ -223,6 +326,15 @@ const CASES = {
     options: { quoteTtlSeconds: 0.2 },
     broken: async ({ call }) => (await expiredQuoteAnswer(call)).status === 200,
   },
+  'expired-quote-checked-first': {
+    options: { quoteTtlSeconds: 0.2 },
+    broken: async ({ call }) => {
+      const quote = await certificationQuote(call);
+      await delay(Math.max(0, Date.parse(str(quote, 'expiresAt')) - Date.now()) + 20);
+      const answer = await call('POST', '/actions', { body: { quoteId: str(quote, 'id'), userConfirmed: true } });
+      return at(answer.json, 'code') === 'QUOTE_EXPIRED';
+    },
+  },
   'expired-quote-wrong-code': {
     options: { quoteTtlSeconds: 0.2 },
     broken: async ({ call }) => {
@@ -249,7 +361,8 @@ const CASES = {
   'action-status-mismatch': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
-      return num((await call('GET', `/actions/${str(action.json, 'id')}`)).json, 'total') !== num(action.json, 'total');
+      const got = (await call('GET', `/actions/${str(action.json, 'id')}`)).json;
+      return at(got, 'publicId') !== at(action.json, 'publicId');
     },
   },
   'unknown-action-found': {
@@ -446,6 +559,9 @@ const CASES = {
     },
   },
   'reason-leaks-card': { broken: async (ctx) => holdsCardNumber(String(at(await cancellationEvent(ctx), 'reason'))) },
+  'reason-leaks-identity-document': {
+    broken: async (ctx) => /passport X1234567/.test(String(at(await cancellationEvent(ctx), 'reason'))),
+  },
   'reason-leaks-secret': {
     broken: async (ctx) => String(at(await cancellationEvent(ctx), 'reason')).includes(CREDENTIAL),
   },
@@ -481,7 +597,9 @@ const CASES = {
       const catalog = (await call('GET', '/catalog')).json;
       const offerings = arr(at(catalog, 'offerings'));
       return arr(at(catalog, 'categories')).some(
-        (c) => num(c, 'offeringsCount') !== offerings.filter((o) => at(o, 'categorySlug') === at(c, 'slug')).length,
+        (c) =>
+          !Number.isInteger(at(c, 'offeringsCount')) ||
+          num(c, 'offeringsCount') !== offerings.filter((o) => at(o, 'categorySlug') === at(c, 'slug')).length,
       );
     },
   },
@@ -537,6 +655,25 @@ const CASES = {
     broken: async (ctx) => {
       const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
       return event !== undefined && at(JSON.parse(event.raw), 'timestamp') === undefined;
+    },
+  },
+  'webhook-timestamp-not-iso': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && notIso(at(JSON.parse(event.raw), 'timestamp'));
+    },
+  },
+  'webhook-status-internal': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      const statuses = ['CREATED', 'AWAITING_PAYMENT', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+      return event !== undefined && !statuses.includes(String(at(JSON.parse(event.raw), 'newStatus')));
+    },
+  },
+  'webhook-slug-mismatch': {
+    broken: async (ctx) => {
+      const event = await eventFor(ctx, str((await createAction(ctx.call)).action.json, 'id'));
+      return event !== undefined && !event.path.endsWith(`/${String(at(JSON.parse(event.raw), 'providerSlug'))}`);
     },
   },
   'webhook-content-type-text': {
@@ -690,10 +827,15 @@ const CASES = {
         { groupId: 'grp-margherita-crust', optionId: 'opt-margherita-crust-classic', quantity: 1 },
         { groupId: 'grp-margherita-toppings', optionId: 'opt-margherita-top-olives', quantity: 1 },
       ];
-      return (
-        (await actionWithChangedTerms(call, {}, { items: [{ ...first, selectedOptions: otherCrust }, ...rest] }))
-          .status === 200
+      const answer = await actionWithChangedTerms(
+        call,
+        {},
+        { items: [{ ...first, selectedOptions: otherCrust }, ...rest] },
       );
+      if (answer.status !== 200) return false;
+      // Broken only when the action is the changed order (its options), not the quoted one.
+      const options = arr(at(arr(at(answer.json, 'lines'))[0], 'selectedOptions')).map((o) => at(o, 'optionId'));
+      return options.includes('opt-margherita-top-olives');
     },
   },
   // ── quote-explore faults: each breaks an order that manifest.certificationInput does not make ──

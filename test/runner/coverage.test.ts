@@ -22,20 +22,30 @@ describe('computeCoverage', () => {
       'a checked requirement without a fault',
       [entry('A-ONE', 'checked', ['catalog'])],
       [],
-      ['no fault proves that a listed check catches a violation'],
+      ['no fault proves that a listed check catches a violation', 'no fault proves that catalog fails on it'],
     ],
     [
       'a fault whose check is not listed for the requirement',
       [entry('A-ONE', 'checked', ['catalog'])],
       [{ name: 'f', check: 'offering' as const, requirement: 'A-ONE' }],
-      ['no fault proves that a listed check catches a violation'],
+      ['no fault proves that a listed check catches a violation', 'no fault proves that catalog fails on it'],
+    ],
+    [
+      'two declaring checks, a fault for one of them only',
+      [entry('A-ONE', 'checked', ['catalog', 'offering'])],
+      [{ name: 'f', check: 'catalog' as const, requirement: 'A-ONE' }],
+      ['no fault proves that offering fails on it'],
     ],
   ])('%s', (_name, catalog, faults, problems) => {
     const c = computeCoverage(
       catalog,
       [
         { id: 'catalog', requirements: ['A-ONE'] },
-        { id: 'offering', requirements: [] },
+        {
+          id: 'offering',
+          requirements:
+            catalog[0]?.verification === 'checked' && catalog[0].checks.includes('offering') ? ['A-ONE'] : [],
+        },
       ],
       faults,
     );
@@ -62,7 +72,7 @@ describe('computeCoverage', () => {
     expect(c.rows[1]?.problems).toEqual(['core-side, but catalog declare it']);
     expect(coverageHolds(c)).toBe(false);
     expect(coverageTotalsText(c)).toBe(
-      'checked 1, core-side 1, not observable 0; 1/1 checked requirements proven by a fault',
+      'checked 1, core-side 1, not observable 0; 1/1 checked requirements proven by a fault; 1/1 requirement × check pairs proven',
     );
   });
 });
@@ -81,9 +91,16 @@ describe('the bundled catalog, checks and faults', () => {
     const c = await bundledCoverage();
     const unproven = c.rows.filter((r) => r.verification === 'checked' && r.faults.length === 0).map((r) => r.id);
     expect(unproven).toEqual([]);
+  });
+
+  it('prove every requirement × declaring check pair: a check declares only rules it can fail on', async () => {
+    const c = await bundledCoverage();
+    const unproven = c.pairs.filter((p) => p.faults.length === 0).map((p) => `${p.check} × ${p.requirement}`);
+    expect(unproven).toEqual([]);
     expect(coverageHolds(c)).toBe(true);
+    expect(c.totals.pairs).toBeGreaterThan(c.totals.checked);
     expect(coverageTotalsText(c)).toBe(
-      `checked ${c.totals.checked}, core-side ${c.totals['core-side']}, not observable ${c.totals['not-observable']}; ${c.totals.checked}/${c.totals.checked} checked requirements proven by a fault`,
+      `checked ${c.totals.checked}, core-side ${c.totals['core-side']}, not observable ${c.totals['not-observable']}; ${c.totals.checked}/${c.totals.checked} checked requirements proven by a fault; ${c.totals.pairs}/${c.totals.pairs} requirement × check pairs proven`,
     );
   });
 

@@ -181,6 +181,7 @@ function ruleNamedBy(file: string): string {
   if (file.includes('missing-')) return 'required';
   if (/not-date-time|not-iso-8601/.test(file)) return 'format';
   if (file.includes('too-short')) return 'minLength';
+  if (/-(false|not-const)\.json$/.test(file)) return 'const';
   if (/-(unknown|lowercase|CERTIFIED|SUBMITTED)\.json$/.test(file)) return 'enum';
   return 'type';
 }

@@ -20,8 +20,6 @@ import { scratchDir } from '../support/scratch.js';
 
 const CONTRACT_FILE = 'provider-integration-contract-1.0.0.md';
 const CONTRACT_COPY = join(CONTRACT_COPY_DIR, CONTRACT_FILE);
-/** CI checks the shared contract out beside the repository. */
-const SHARED_CONTRACT = join(packageRoot, '..', 'shared', 'contract', CONTRACT_FILE);
 const contract = readFileSync(CONTRACT_COPY, 'utf8');
 
 const KNOWN_CHECK_IDS = new Set<string>(CHECK_IDS);
@@ -187,7 +185,7 @@ describe('requirements catalog', () => {
       [
         'QUOTE-FRESH-ON-CHANGE',
         'When the quote expires, or items, quantities, options or destination change, a fresh quote and fresh customer confirmation are needed.',
-        ['quote-binding', 'quote-expiry'],
+        ['quote-binding'],
       ],
     ];
     for (const [id, quote, checks] of fixed)
@@ -198,7 +196,8 @@ describe('requirements catalog', () => {
     const lines = linesOf(contract);
     const pathAt = (offset: number): string[] => lines.find((l) => offset >= l.start && offset <= l.end)?.path ?? [];
     const matchesSection = (section: string, path: string[]): boolean => {
-      const levels = section.split(' › ');
+      // "Introduction" is the text above the first "##" heading (the address placeholders).
+      const levels = section === 'Introduction' ? [] : section.split(' › ');
       return levels.length === path.length && levels.every((level, i) => (path[i] ?? '').startsWith(level));
     };
     const problems: string[] = [];
@@ -277,18 +276,13 @@ describe('requirements catalog', () => {
 });
 
 describe('contract copy', () => {
-  it('is byte-identical to the shared contract', () => {
-    let shared: Buffer;
-    try {
-      shared = readFileSync(SHARED_CONTRACT);
-    } catch {
-      throw new Error(`the shared contract ${SHARED_CONTRACT} is missing; check it out beside the repository`);
-    }
-    const copy = readFileSync(CONTRACT_COPY);
-    expect(
-      copy.equals(shared),
-      `spec/contract/${CONTRACT_FILE} differs from ${SHARED_CONTRACT}; copy it again: cp ${SHARED_CONTRACT} spec/contract/`,
-    ).toBe(true);
+  // The copy in the repository is what every test compares with: a fresh clone needs nothing beside it
+  // (issue 23 item 7). Drift from a published copy beside the repository is an optional check:
+  // `npm run check:contract-drift`.
+  it('is the contract the catalog names, committed in the repository', () => {
+    expect(CONTRACT_COPY.startsWith(packageRoot)).toBe(true);
+    expect(contract).toMatch(/^# Provider Integration Contract: /);
+    expect(contract).toContain('Contract version is 1.0.0');
   });
 });
 

@@ -31,6 +31,16 @@ describe('parseIsoTimestamp: accepted forms', () => {
     ['2026-06-30T23:59:60.5+02:00', '2026-06-30T22:00:00.500Z', true],
     ['2026-11-22T24:00:00Z', '2026-11-23T00:00:00.000Z', true],
     ['0050-01-01T00:00:00Z', '0050-01-01T00:00:00.000Z', true],
+    // Ordinal and week dates are ISO 8601 (issue 24 item 19).
+    ['2026-326T13:00:00Z', '2026-11-22T13:00:00.000Z', true],
+    ['2026326T130000Z', '2026-11-22T13:00:00.000Z', true],
+    ['2028-366T00:00:00Z', '2028-12-31T00:00:00.000Z', true],
+    ['2026-001T00:00', '2026-01-01T00:00:00.000Z', false],
+    ['2026-W47-7T13:00:00Z', '2026-11-22T13:00:00.000Z', true],
+    ['2026W477T130000+0100', '2026-11-22T12:00:00.000Z', true],
+    ['2026-W01-1T00:00:00Z', '2025-12-29T00:00:00.000Z', true],
+    ['2026-W53-5T00:00:00Z', '2027-01-01T00:00:00.000Z', true],
+    ['2021-W01-1T00:00:00Z', '2021-01-04T00:00:00.000Z', true],
   ])('%s', (text, instant, hasOffset) => {
     expect(parseIsoTimestamp(text)).toEqual({ epochMs: utc(instant), hasOffset });
     expect(isIsoTimestamp(text)).toBe(true);
@@ -74,6 +84,14 @@ describe('parseIsoTimestamp: rejected forms', () => {
     ['RFC 1123', 'Sun, 22 Nov 2026 13:00:00 GMT'],
     ['words', 'yesterday'],
     ['empty', ''],
+    ['ordinal day 0', '2026-000T00:00:00Z'],
+    ['ordinal day 366 in a common year', '2026-366T00:00:00Z'],
+    ['week 53 in a 52-week year', '2025-W53-1T00:00:00Z'],
+    ['week 0', '2026-W00-1T00:00:00Z'],
+    ['weekday 8', '2026-W10-8T00:00:00Z'],
+    ['week date without weekday', '2026-W10T00:00:00Z'],
+    ['ordinal extended date, basic time', '2026-326T130000Z'],
+    ['expanded year', '+002026-11-22T13:00:00Z'],
   ])('%s: %s', (_name, text) => {
     expect(parseIsoTimestamp(text)).toBeUndefined();
     expect(isIsoTimestamp(text)).toBe(false);

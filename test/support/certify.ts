@@ -43,6 +43,10 @@ export interface CertifyOptions {
   /** --seed and --explore (quote-explore's generated orders). */
   seed?: string;
   explore?: number;
+  /** --fulfillment (default: what provider-info says). */
+  fulfillment?: string;
+  /** --max-expiry-wait in seconds (default 30). */
+  maxExpiryWaitS?: number;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -100,6 +104,8 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.explore !== undefined ? { explore: options.explore } : {}),
+      ...(options.fulfillment ? { fulfillment: options.fulfillment } : {}),
+      ...(options.maxExpiryWaitS ? { maxExpiryWaitS: options.maxExpiryWaitS } : {}),
     });
     const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core });
     return { report, provider };

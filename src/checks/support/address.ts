@@ -67,12 +67,8 @@ export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressV
       requirement: 'BASE-URL-NO-HEALTH-SUFFIX',
     });
   }
-  if (/(^|\/)api\/v1(\/|$)/i.test(path)) {
-    problems.push({
-      text: `the base URL path ${url.pathname} contains /api/v1, which is the core API address; enter the provider backend's own base address`,
-      requirement: 'BASE-URL-NOT-CORE',
-    });
-  }
+  // A base path under /api/v1 is common for provider APIs; only the service's own address is refused (below),
+  // the same rule `serve`'s registration applies (same origin as the core).
   if (rules.receiver && rules.receiver.port !== 0) {
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     if (port === rules.receiver.port && sameHost(url.hostname, rules.receiver.host)) {

@@ -5,8 +5,14 @@ import { isRecord, records, str } from '../../util/json.js';
  * read), so one run lists every problem.
  */
 
+/** A broken rule and the catalog requirement it stands on. */
+export interface ConsistencyProblem {
+  text: string;
+  requirement: 'ORDER-FLOW-BY-IDS' | 'OPTION-GROUP-LIMITS-CONSISTENT' | 'CATALOG-SAME-IDS-ACROSS-ROUTES';
+}
+
 export interface Judgement {
-  problems: string[];
+  problems: ConsistencyProblem[];
   warnings: string[];
   /** Rules not judged because an optional field they need is absent (never a warning: omitting it is allowed). */
   notes: string[];
@@ -15,6 +21,14 @@ export interface Judgement {
 type Obj = Record<string, unknown>;
 const int = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+
+/** Ids that repeat: the order flow uses ids, so an id must name one thing. */
+const byIds = (out: Judgement, text: string): void => {
+  out.problems.push({ text, requirement: 'ORDER-FLOW-BY-IDS' });
+};
+const limits = (out: Judgement, text: string): void => {
+  out.problems.push({ text, requirement: 'OPTION-GROUP-LIMITS-CONSISTENT' });
+};
 
 /** Values that occur more than once. */
 function duplicates(values: readonly (string | undefined)[]): string[] {
@@ -31,29 +45,30 @@ function duplicates(values: readonly (string | undefined)[]): string[] {
 function judgeOptionGroups(offering: Obj, at: string, out: Judgement): void {
   const groups = records(offering['optionGroups']);
   const dupGroups = duplicates(groups.map((g) => str(g['id'])));
-  if (dupGroups.length > 0) out.problems.push(`${at} has option group id(s) ${dupGroups.join(', ')} more than once`);
+  if (dupGroups.length > 0) byIds(out, `${at} has option group id(s) ${dupGroups.join(', ')} more than once`);
   for (const group of groups) {
     const gid = str(group['id']) ?? '?';
     const where = `${at} option group ${gid}`;
     const options = records(group['options']);
     const min = int(group['minSelections']);
     const max = int(group['maxSelections']);
-    if (min !== undefined && min < 0) out.problems.push(`${where}: minSelections ${min} is negative`);
+    if (min !== undefined && min < 0) limits(out, `${where}: minSelections ${min} is negative`);
     if (min !== undefined && max !== undefined && min > max)
-      out.problems.push(`${where}: minSelections ${min} > maxSelections ${max}`);
+      limits(out, `${where}: minSelections ${min} > maxSelections ${max}`);
+    // Per-option quantities (selectedOptions[].quantity) can make more selections than options: advice only.
     if (max !== undefined && max > options.length)
-      out.problems.push(
-        `${where}: maxSelections ${max} > its ${options.length} option(s); a customer could never reach the limit the group states`,
+      out.warnings.push(
+        `${where}: maxSelections ${max} > its ${options.length} option(s); reachable only with option quantities above 1`,
       );
     if (min !== undefined && min > options.length)
-      out.problems.push(
-        `${where}: minSelections ${min} > its ${options.length} option(s); the group can never be satisfied`,
+      out.warnings.push(
+        `${where}: minSelections ${min} > its ${options.length} option(s); satisfiable only with option quantities above 1`,
       );
     if (group['isRequired'] === true && min === 0) out.warnings.push(`${where} is required but minSelections is 0`);
     if (group['isRequired'] === false && min !== undefined && min > 0)
       out.warnings.push(`${where} is not required but minSelections is ${min}`);
     const dupOptions = duplicates(options.map((o) => str(o['id'])));
-    if (dupOptions.length > 0) out.problems.push(`${where} has option id(s) ${dupOptions.join(', ')} more than once`);
+    if (dupOptions.length > 0) byIds(out, `${where} has option id(s) ${dupOptions.join(', ')} more than once`);
   }
 }
 
@@ -63,7 +78,10 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
   if (!isRecord(catalog)) return out;
   const slug = str(catalog['providerSlug']);
   if (providerSlug !== undefined && slug !== undefined && slug !== providerSlug) {
-    out.problems.push(`providerSlug "${slug}" differs from the slug of GET /provider-info ("${providerSlug}")`);
+    out.problems.push({
+      text: `providerSlug "${slug}" differs from the slug of GET /provider-info ("${providerSlug}")`,
+      requirement: 'CATALOG-SAME-IDS-ACROSS-ROUTES',
+    });
   }
   const categories = records(catalog['categories']);
   const offerings = records(catalog['offerings']);
@@ -71,12 +89,12 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
     out.warnings.push('the catalog has no offerings; nothing can be discovered or quoted');
 
   const dupCatIds = duplicates(categories.map((c) => str(c['id'])));
-  if (dupCatIds.length > 0) out.problems.push(`category id(s) ${dupCatIds.join(', ')} occur more than once`);
+  if (dupCatIds.length > 0) byIds(out, `category id(s) ${dupCatIds.join(', ')} occur more than once`);
   const dupCatSlugs = duplicates(categories.map((c) => str(c['slug'])));
-  if (dupCatSlugs.length > 0) out.problems.push(`category slug(s) ${dupCatSlugs.join(', ')} occur more than once`);
+  if (dupCatSlugs.length > 0) byIds(out, `category slug(s) ${dupCatSlugs.join(', ')} occur more than once`);
   const dupIds = duplicates(offerings.map((o) => str(o['id'])));
   if (dupIds.length > 0)
-    out.problems.push(`offering id(s) ${dupIds.join(', ')} occur more than once; ids must identify one offering`);
+    byIds(out, `offering id(s) ${dupIds.join(', ')} occur more than once; ids must identify one offering`);
   const dupCodes = duplicates(offerings.map((o) => str(o['offeringCode'])));
   if (dupCodes.length > 0)
     out.warnings.push(
@@ -94,7 +112,8 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
     if (cat !== undefined) {
       counts.set(cat, (counts.get(cat) ?? 0) + 1);
       const category = categoryBySlug.get(cat);
-      if (!category) out.problems.push(`${at} has categorySlug "${cat}", which is not a category slug of the catalog`);
+      // The contract does not say categorySlug must name a listed category: advice only.
+      if (!category) out.warnings.push(`${at} has categorySlug "${cat}", which is not a category slug of the catalog`);
       else {
         const title = str(offering['categoryTitle']);
         const catTitle = str(category['title']);
@@ -103,7 +122,7 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
       }
     }
     const dupVariants = duplicates(records(offering['variants']).map((v) => str(v['id'])));
-    if (dupVariants.length > 0) out.problems.push(`${at} has variant id(s) ${dupVariants.join(', ')} more than once`);
+    if (dupVariants.length > 0) byIds(out, `${at} has variant id(s) ${dupVariants.join(', ')} more than once`);
     for (const [field, value] of [
       ['basePrice', offering['basePrice']],
       ...records(offering['variants']).map(
@@ -124,8 +143,9 @@ export function judgeCatalogConsistency(catalog: unknown, providerSlug?: string)
     const stated = int(category['offeringsCount']);
     if (cslug === undefined || stated === undefined) continue;
     const actual = counts.get(cslug) ?? 0;
+    // The contract does not define offeringsCount beyond its type (a location or availability may narrow it).
     if (stated !== actual)
-      out.problems.push(
+      out.warnings.push(
         `category ${cslug} states offeringsCount ${stated}, but the catalog lists ${actual} offering(s) with categorySlug "${cslug}"`,
       );
   }

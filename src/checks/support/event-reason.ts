@@ -9,6 +9,12 @@ const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'FAILED']);
 /** Digits of a card number: 13–19 digits, spaces or dashes allowed between them. */
 const CARD_CANDIDATE = /\d(?:[ -]?\d){12,18}/g;
 const PASSWORD = /\b(pass(?:word|wd|code)?|pwd)\b\s*[:=]\s*\S+/i;
+/**
+ * An identity document named with its number: "passport X1234567", "ID card no. 123456789", "SSN 078-05-1120".
+ * A reason never needs one ("unnecessary identity documents"); the name alone, without a number, is allowed.
+ */
+const IDENTITY_DOCUMENT =
+  /\b(passport|national id|id card|identity card|identity document|driver'?s licen[cs]e|driving licen[cs]e|ssn|social security(?: number)?)\b\W{0,4}(?:no\.?|number|#)?\W{0,3}[A-Z]{0,3}\d[\dA-Z -]{4,}/i;
 const ONE_TIME_CODE =
   /\b(otp|one[- ]time (?:code|password)|verification code|security code|cvv|cvc|pin)\b\D{0,12}\d{3,8}\b/i;
 
@@ -34,6 +40,7 @@ export function unsafeReasonContent(text: string, secrets: readonly string[]): s
   if (secrets.some((s) => s.length >= 6 && text.includes(s))) return "this run's credential or webhook secret";
   if (PASSWORD.test(text)) return 'a password';
   if (ONE_TIME_CODE.test(text)) return 'a one-time code';
+  if (IDENTITY_DOCUMENT.test(text)) return 'an identity document number';
   return undefined;
 }
 
@@ -68,7 +75,7 @@ export function reasonProblems(
     if (why)
       found.push({
         requirement: 'REASON-NO-SECRETS',
-        message: `${label} has a ${name} that contains ${why}; a reason must not contain secrets, card data, passwords or one-time codes`,
+        message: `${label} has a ${name} that contains ${why}; a reason must not contain secrets, card data, passwords, one-time codes or unnecessary identity documents`,
       });
   }
   return found;

@@ -38,7 +38,7 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
       webhookSecretSource: { kind: 'generated' },
       webhookTimeoutMs: DEFAULT_RUN_CONFIG.webhookTimeoutMs,
       timeoutMs: DEFAULT_RUN_CONFIG.timeoutMs,
-      maxExpiryWaitS: DEFAULT_RUN_CONFIG.maxExpiryWaitS,
+      maxExpiryWaitS: settings.maxExpiryWaitS,
       seed: randomBytes(4).toString('hex'),
       maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
       concurrency: DEFAULT_RUN_CONFIG.concurrency,

@@ -825,9 +825,11 @@ export interface components {
             certificationInput?: components["schemas"]["CertificationInput"];
             /**
              * @description Where provcert reads the fulfillment mode when it is not given on the command line (the contract
-             *     does not name a field for it). When absent, the default by provider type applies.
+             *     does not name a field for it, so any string passes; one of DELIVERY, PICKUP, ONSITE, HYBRID and
+             *     REMOTE selects that mode). When absent, the default by provider type applies.
+             * @example DELIVERY
              */
-            fulfillment?: components["schemas"]["FulfillmentMode"];
+            fulfillment?: string;
         };
         /** @description Valid test data; when present it is the first selection quoted during certification. */
         CertificationInput: {
@@ -951,18 +953,21 @@ export interface components {
             isAvailable?: boolean;
             metadata?: Record<string, unknown>;
         };
-        /** @description Body of POST /quote. Which fields are required beyond `items`, and all bounds, are not shown by the contract. */
+        /** @description Body of POST /quote. Which of its fields are required, and all bounds, are not shown by the contract. */
         RequestQuoteInput: {
             providerSlug?: string;
             locationId?: string;
-            items: components["schemas"]["QuoteItem"][];
+            items?: components["schemas"]["QuoteItem"][];
         };
-        /** @description One requested item. Bounds (e.g. of quantity) are not shown by the contract. */
+        /**
+         * @description One requested item. Whether `quantity` is required, and all bounds (e.g. of quantity), are not shown by the
+         *     contract; `offeringId` is what names the item (the order flow uses ids).
+         */
         QuoteItem: {
             offeringId: string;
             variantId?: string;
             /** @example 2 */
-            quantity: number;
+            quantity?: number;
             selectedOptions?: components["schemas"]["SelectedOptionInput"][];
         };
         /**
@@ -1027,10 +1032,23 @@ export interface components {
             idempotencyKey?: string;
             providerSlug: string;
             quoteId: string;
-            userConfirmed: boolean;
+            /**
+             * @description Must be true (contract: boolean, required; must be true).
+             * @constant
+             */
+            userConfirmed: true;
             customer?: components["schemas"]["Customer"];
             destination?: components["schemas"]["Destination"];
-            items?: components["schemas"]["QuoteItem"][];
+            items?: components["schemas"]["ActionItem"][];
+        };
+        /**
+         * @description One item of CreateActionInput: offeringId and quantity, with selectedOptions in the quote item shape.
+         *     Which of its fields are required is not shown by the contract.
+         */
+        ActionItem: {
+            offeringId?: string;
+            quantity?: number;
+            selectedOptions?: components["schemas"]["SelectedOptionInput"][];
         };
         /** @description Response of POST /actions and GET /actions/{id}. */
         NormalizedAction: {
@@ -1149,7 +1167,8 @@ export interface components {
         };
         /** @description Body of POST /api/v1/actions; beyond userConfirmed (which must be true) not shown by the contract. */
         CoreCreateActionInput: {
-            userConfirmed: boolean;
+            /** @constant */
+            userConfirmed: true;
         };
         /**
          * @description Admin review decision REQUEST_CHANGES, REJECT or SUSPEND (the name of the decision field is not shown
@@ -1182,8 +1201,11 @@ export interface components {
             /** @description Action status; the dashboard may also show operational statuses such as SUBMITTED and IN_PROGRESS. */
             status?: string;
             paymentStatus?: components["schemas"]["PaymentStatus"];
-            /** @example PROVIDER_REPORTED */
-            paymentStatusSource?: string;
+            /**
+             * @description The dashboard labels the payment status's source as PROVIDER_REPORTED.
+             * @enum {string}
+             */
+            paymentStatusSource?: "PROVIDER_REPORTED";
             total?: number;
             currency?: string;
             customerName?: string;
@@ -1770,6 +1792,58 @@ export interface components {
             };
         };
         /**
+         * @description INVALID_ARGUMENT — the body is empty, not JSON, not a NormalizedWebhookEvent, or names another
+         *     providerSlug than the path (provcert's receiver; the contract shows no error statuses here).
+         */
+        WebhookInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INVALID_ARGUMENT",
+                 *       "message": "the event does not match NormalizedWebhookEvent: /eventId is required"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description NOT_FOUND — no provider with this slug is known to the server (or the legacy route is not served). */
+        WebhookUnknownProvider: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "NOT_FOUND",
+                 *       "message": "no provider with slug \"pizza-roma\" is known to this server"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The receiver's limits and failures (provcert's receiver): 405 another method than POST, 408 a body
+         *     that arrives too slowly, 413 a body over the size limit, 415 a Content-Type other than
+         *     application/json, 500 the event could not be stored, 503 the server is overloaded or shutting down.
+         */
+        WebhookRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INVALID_ARGUMENT",
+                 *       "message": "the body exceeds 1048576 bytes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description INVALID_ARGUMENT — the body is not JSON, the registration is invalid (every problem is named in the
          *     message), the sender aborted the body, or the provider's credential cannot be read on the server
          *     (provcert's definition; the contract does not show the core error body).
@@ -1956,6 +2030,7 @@ export type QuoteLine = components['schemas']['QuoteLine'];
 export type QuoteLineOption = components['schemas']['QuoteLineOption'];
 export type Fee = components['schemas']['Fee'];
 export type CreateActionInput = components['schemas']['CreateActionInput'];
+export type ActionItem = components['schemas']['ActionItem'];
 export type NormalizedAction = components['schemas']['NormalizedAction'];
 export type ActionLine = components['schemas']['ActionLine'];
 export type NextAction = components['schemas']['NextAction'];
@@ -2012,6 +2087,9 @@ export type ResponseCoreUnauthorized = components['responses']['CoreUnauthorized
 export type ResponseCoreNotShown = components['responses']['CoreNotShown'];
 export type ResponseWebhookAccepted = components['responses']['WebhookAccepted'];
 export type ResponseWebhookRejected = components['responses']['WebhookRejected'];
+export type ResponseWebhookInvalid = components['responses']['WebhookInvalid'];
+export type ResponseWebhookUnknownProvider = components['responses']['WebhookUnknownProvider'];
+export type ResponseWebhookRefused = components['responses']['WebhookRefused'];
 export type ResponseCoreBadRequest = components['responses']['CoreBadRequest'];
 export type ResponseCoreErrorUnauthorized = components['responses']['CoreErrorUnauthorized'];
 export type ResponseCoreNotFound = components['responses']['CoreNotFound'];
@@ -2944,7 +3022,15 @@ export interface operations {
         requestBody: components["requestBodies"]["WebhookEvent"];
         responses: {
             200: components["responses"]["WebhookAccepted"];
+            400: components["responses"]["WebhookInvalid"];
             401: components["responses"]["WebhookRejected"];
+            404: components["responses"]["WebhookUnknownProvider"];
+            405: components["responses"]["WebhookRefused"];
+            408: components["responses"]["WebhookRefused"];
+            413: components["responses"]["WebhookRefused"];
+            415: components["responses"]["WebhookRefused"];
+            500: components["responses"]["WebhookRefused"];
+            503: components["responses"]["WebhookRefused"];
         };
     };
     coreIngestWebhookLegacy: {
@@ -2957,7 +3043,15 @@ export interface operations {
         requestBody: components["requestBodies"]["WebhookEvent"];
         responses: {
             200: components["responses"]["WebhookAccepted"];
+            400: components["responses"]["WebhookInvalid"];
             401: components["responses"]["WebhookRejected"];
+            404: components["responses"]["WebhookUnknownProvider"];
+            405: components["responses"]["WebhookRefused"];
+            408: components["responses"]["WebhookRefused"];
+            413: components["responses"]["WebhookRefused"];
+            415: components["responses"]["WebhookRefused"];
+            500: components["responses"]["WebhookRefused"];
+            503: components["responses"]["WebhookRefused"];
         };
     };
     actionStatusUpdated: {
