@@ -91,6 +91,9 @@ function verdictContradiction(report: RunReport): string | undefined {
 }
 
 /** Cited ids are the catalog's, and the report's requirement texts are the catalog's own words. */
+
+const LATER_COUNTS = new Set(['partial', 'interrupted']);
+
 function requirementContradiction(report: RunReport, catalog: RequirementTexts): string | undefined {
   for (const check of report.checks) {
     const cited = [...check.requirements, ...check.findings.map((f) => f.requirement)];
@@ -142,7 +145,9 @@ export function fleetReportContradiction(report: FleetReport, catalog: Requireme
   }
   const derived = summarizeFleet(report.providers, report.waivers, report.interruptedBy);
   for (const [key, n] of Object.entries(derived.summary)) {
-    const says = (report.summary as Record<string, number | undefined>)[key];
+    // Counts added later (partial, interrupted) are absent from older reports: absent means none.
+    const stated = (report.summary as Record<string, number | undefined>)[key];
+    const says = stated === undefined && LATER_COUNTS.has(key) ? 0 : stated;
     if (says !== n) return `the fleet summary counts ${shown(says)} ${key}, but its providers give ${n}`;
   }
   if (report.verdict !== derived.verdict)

@@ -76,17 +76,13 @@ const mixed = [
 ];
 
 describe('planReplay', () => {
-  it('reruns the failed and erroring checks with the recorded flags', () => {
+  it('reruns the failed and erroring checks with the recorded run settings; targets and secrets only shown', () => {
     expect(planReplay(report(mixed))).toEqual({
       checks: ['quote-math', 'webhook'],
       flags: {
-        baseUrl: 'https://provider.example/api',
-        auth: 'HMAC_SIGNATURE',
-        credentialEnv: 'MY_PROVIDER_SECRET',
         profile: 'TRANSACTIONAL',
         capabilities: 'METADATA,CATALOG,QUOTE',
         fulfillment: 'DELIVERY',
-        local: false,
         webhookHost: '0.0.0.0',
         webhookPort: '8787',
         timeout: '7000',
@@ -95,31 +91,36 @@ describe('planReplay', () => {
         seed: 'seed-123',
         only: 'quote-math,webhook',
       },
+      recorded: {
+        baseUrl: 'https://provider.example/api',
+        authMethod: 'HMAC_SIGNATURE',
+        credential: { kind: 'env', name: 'MY_PROVIDER_SECRET' },
+        local: false,
+      },
     });
   });
 
-  const credentialCases: { name: string; source: unknown; want: Record<string, string> }[] = [
+  const credentialCases: { name: string; source: unknown; want: unknown }[] = [
     {
       name: 'env var by name',
       source: { kind: 'env', name: 'PROVIDER_API_KEY' },
-      want: { credentialEnv: 'PROVIDER_API_KEY' },
+      want: { kind: 'env', name: 'PROVIDER_API_KEY' },
     },
     {
       name: 'file by path',
       source: { kind: 'file', path: '/secrets/provider.key' },
-      want: { credentialFile: '/secrets/provider.key' },
+      want: { kind: 'file', path: '/secrets/provider.key' },
     },
-    { name: 'nothing recorded', source: undefined, want: {} },
+    { name: 'nothing recorded', source: undefined, want: undefined },
+    { name: 'a malformed source', source: { kind: 'env', name: '' }, want: undefined },
   ];
   for (const c of credentialCases) {
-    it(`takes the credential from the recorded source: ${c.name}`, () => {
+    it(`records the credential source only as what the original run used, never as a flag: ${c.name}`, () => {
       const plan = planReplay(report(mixed, recordedInputs({ credentialSource: c.source })));
       if ('error' in plan) throw new Error(plan.error);
-      expect({ credentialEnv: plan.flags.credentialEnv, credentialFile: plan.flags.credentialFile }).toEqual({
-        credentialEnv: undefined,
-        credentialFile: undefined,
-        ...c.want,
-      });
+      expect(plan.recorded.credential).toEqual(c.want);
+      expect(plan.flags).not.toHaveProperty('credentialEnv');
+      expect(plan.flags).not.toHaveProperty('credentialFile');
     });
   }
 
@@ -127,7 +128,10 @@ describe('planReplay', () => {
     const plan = planReplay(
       report(mixed, recordedInputs({ webhookHost: '192.0.2.10', webhookPort: 9443, local: true })),
     );
-    expect(plan).toMatchObject({ flags: { webhookHost: '192.0.2.10', webhookPort: '9443', local: true } });
+    expect(plan).toMatchObject({
+      flags: { webhookHost: '192.0.2.10', webhookPort: '9443' },
+      recorded: { local: true },
+    });
   });
 
   it('leaves out what the original run left to inference and falls back to the provider section', () => {
@@ -140,8 +144,8 @@ describe('planReplay', () => {
     });
     const plan = planReplay(report(mixed, inputs));
     if ('error' in plan) throw new Error(plan.error);
-    expect(plan.flags.baseUrl).toBe('https://from-provider-section.example');
-    expect(plan.flags.auth).toBe('API_KEY');
+    expect(plan.recorded.baseUrl).toBe('https://from-provider-section.example');
+    expect(plan.recorded.authMethod).toBe('API_KEY');
     for (const key of ['profile', 'capabilities', 'fulfillment'] as const) expect(plan.flags).not.toHaveProperty(key);
   });
 
