@@ -5,6 +5,7 @@ import { sanitizeTerminalText } from '../util/terminal.js';
 import { fleetReportContradiction, type RequirementTexts, runReportContradiction } from './consistency.js';
 import { readFleetReportFile } from './fleet/read.js';
 import { reportFileReader } from './report-file.js';
+import { MAX_DATA_FILE_BYTES } from '../util/data-file.js';
 
 const runReportFile = reportFileReader<RunReport>({
   noun: 'report',
@@ -13,7 +14,7 @@ const runReportFile = reportFileReader<RunReport>({
   schemas: ['report.schema.json'],
   recognize: () => undefined,
   // Far above a run's report: response bodies are kept truncated.
-  maxBytes: 64 * 1024 * 1024,
+  maxBytes: MAX_DATA_FILE_BYTES,
 });
 
 /**

@@ -54,7 +54,7 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
+const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 /** At most `max + 1` bytes of a regular file: enough to tell it is too large without reading it all. */
 async function readBounded(file: string, max: number): Promise<Buffer | 'too-large' | 'not-a-file'> {
@@ -137,10 +137,10 @@ export function reportFileReader<T>(kind: ReportFileKind): {
     }
     if (bytes === 'not-a-file') throw new UsageError(`cannot read ${kind.noun} ${shown} (not a regular file)`);
     if (bytes === 'too-large')
-      throw new UsageError(`${shown} is larger than ${mib(kind.maxBytes)}; no ${kind.what} is that large`);
+      throw new UsageError(`${shown} is larger than ${megabytes(kind.maxBytes)}; no ${kind.what} is that large`);
     const text = bytes.toString('utf8');
     if (jsonDepthExceeds(text, MAX_REPORT_DEPTH))
-      throw new UsageError(`${shown} nests deeper than ${MAX_REPORT_DEPTH} levels; no ${kind.what} does`);
+      throw new UsageError(`${shown} is nested deeper than ${MAX_REPORT_DEPTH} levels; no ${kind.what} is`);
     let parsed: unknown;
     try {
       // The shared parser (duplicate keys, __proto__, one-line syntax errors); size and depth are bounded above.

@@ -1,6 +1,7 @@
+import { CHECKS } from '../../src/checks/registry.js';
 import type { FleetProviderResult, FleetReport } from '../../src/model/fleet-report.js';
-import type { RunReport } from '../../src/model/report.js';
-import { deriveRunVerdict } from '../../src/model/verdict.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { countChecks, deriveRunVerdict } from '../../src/model/verdict.js';
 import type { WaiverOutcome } from '../../src/model/waivers.js';
 import { certify } from '../support/certify.js';
 
@@ -15,11 +16,26 @@ export async function realReports(): Promise<{ passing: RunReport; failing: RunR
 }
 
 /**
- * The sample runs check three checks for speed; the fleet formats are shown them as full runs (nothing left out),
- * with the verdict derived again as the runner derives it.
+ * The sample runs check three checks for speed; the fleet formats are shown them as full runs: the checks the
+ * selection left out are recorded as skipped ("not run in this sample"), so the report stays consistent with itself
+ * (a stored report whose selection disagrees with its checks is refused), with the verdict derived again.
  */
 function asFullRun(report: RunReport): RunReport {
-  const full = { ...report, leftOut: [] };
+  const present = new Set(report.checks.map((c) => c.id));
+  const skipped: CheckResult[] = CHECKS.filter((def) => !present.has(def.id)).map((def) => ({
+    id: def.id,
+    title: def.title,
+    rule: def.rule,
+    requirements: [...def.requirements],
+    status: 'skip',
+    message: 'not run in this sample',
+    evidence: [],
+    findings: [],
+    durationMs: 0,
+  }));
+  const checks = [...report.checks, ...skipped];
+  const { leftOut: _leftOut, ...rest } = report;
+  const full = { ...rest, inputs: { ...report.inputs, only: null, skip: null }, checks, summary: countChecks(checks) };
   return { ...full, verdict: deriveRunVerdict(full) };
 }
 

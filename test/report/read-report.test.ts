@@ -178,11 +178,11 @@ describe('readStoredReport: the first contradiction is refused in one line (issu
 });
 
 describe('readStoredReport: bounded reading', () => {
-  it('refuses a report larger than 64 MiB before reading it', async () => {
+  it('refuses a report larger than 64 MB before reading it', async () => {
     const path = join(dir, 'huge.json');
     await writeFile(path, Buffer.alloc(64 * 1024 * 1024 + 1, 0x20));
     await expect(readStoredReport('huge.json', dir, catalog)).rejects.toThrow(
-      /^huge\.json is larger than 64 MiB; no provcert JSON report .* is that large$/,
+      /^huge\.json is larger than 64 MB; no provcert JSON report .* is that large$/,
     );
   });
 
@@ -191,7 +191,7 @@ describe('readStoredReport: bounded reading', () => {
     ['objects in a field', `{"reportVersion":1,"inputs":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}`],
   ])('refuses JSON nested deeper than 64 levels (%s) before parsing it', async (_name, text) => {
     await expect(readStoredReport(await fileOf(text), dir, catalog)).rejects.toThrow(
-      /nests deeper than 64 levels; no provcert JSON report .* does$/,
+      /is nested deeper than 64 levels; no provcert JSON report .* is$/,
     );
   });
 

@@ -1,6 +1,7 @@
 import { UsageError } from '../../model/errors.js';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { type ReadFile, reportFileReader } from '../report-file.js';
+import { MAX_DATA_FILE_BYTES } from '../../util/data-file.js';
 
 const WHAT = 'provcert fleet report (the fleet.json provcert batch or merge-reports writes)';
 
@@ -11,7 +12,7 @@ const fleetReportFile = reportFileReader<FleetReport>({
   // Each provider's run report is checked against spec/report.schema.json.
   schemas: ['report.schema.json', 'fleet-report.schema.json'],
   // A fleet.json holds every provider's whole run report.
-  maxBytes: 512 * 1024 * 1024,
+  maxBytes: MAX_DATA_FILE_BYTES,
   recognize(value, path) {
     if (value['kind'] === 'fleet') return;
     const single = 'checks' in value && 'provider' in value;
