@@ -6,7 +6,7 @@ describe('provcert demo (the README quick start)', () => {
   it('certifies the reference provider end to end with no configuration: exit 0, PASS', async () => {
     const r = await runCli(['demo']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^PASS {2}21 passed, 0 failed, 1 skipped, 0 errors/m);
+    expect(r.stdout).toMatch(/^PASS {2}22 passed, 0 failed, 1 skipped, 0 errors/m);
     expect(r.stdout).toMatch(/webhook receiver: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/webhooks\/demo-kitchen/);
   });
 

@@ -52,7 +52,8 @@ describe('provcert replay (operator flow against the reference provider)', () =>
       '--webhook-port',
       String(webhookPort),
       '--skip',
-      'quote-expiry',
+      // quote-explore would fail on the wrong total too: this flow replays the one failure of quote-math.
+      'quote-expiry,quote-explore',
       '--json',
       reportPath,
     ];

@@ -158,11 +158,15 @@ const ENTRY_POINTS: Record<string, EntryPoint> = {
 
 const CASES: [string, { faults: FaultName[]; waivers: ExpectedFailure[]; want: Judged }][] = [
   [
-    'a waiver covering the one failure',
+    // A wrong total fails quote-math and quote-explore (every generated order carries it): one waiver each.
+    'waivers covering every failure',
     {
       faults: ['quote-total-wrong'],
-      waivers: [{ check: 'quote-math', requirement: 'QUOTE-TOTAL-FORMULA', reason: 'rounding fix in 2.4', until: FAR }],
-      want: { verdict: 'PASS', states: ['applied'] },
+      waivers: [
+        { check: 'quote-math', requirement: 'QUOTE-TOTAL-FORMULA', reason: 'rounding fix in 2.4', until: FAR },
+        { check: 'quote-explore', requirement: 'QUOTE-TOTAL-FORMULA', reason: 'rounding fix in 2.4', until: FAR },
+      ],
+      want: { verdict: 'PASS', states: ['applied', 'applied'] },
     },
   ],
   [

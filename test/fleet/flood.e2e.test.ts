@@ -129,7 +129,8 @@ describe('batch: a flooding fleet member fails only itself', () => {
     const quiet = report.providers.find((p) => p.slug === QUIET);
     const flooder = report.providers.find((p) => p.slug === FLOODER);
     const quietWebhook = quiet?.report?.checks.find((c) => c.id === 'webhook');
-    expect(quiet?.verdict, quietWebhook?.message).toBe('PASS');
+    // Certified with --only: a passing narrowed run is PARTIAL.
+    expect(quiet?.verdict, quietWebhook?.message).toBe('PARTIAL');
     expect(quietWebhook?.status).toBe('pass');
     expect(quiet?.report?.webhooks.events.length).toBeGreaterThan(0);
     // The flood is the flooder's own (signed with its secret): its events name actions it never created.

@@ -85,7 +85,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
     void running.finally(() => (settled = true));
     // A tailing reader sees lines while the run goes (the quote-expiry wait alone lasts seconds).
     await expect
-      .poll(() => readFile(path, 'utf8').catch(() => ''), { timeout: 5_000, interval: 20 })
+      .poll(() => readFile(path, 'utf8').catch(() => ''), { timeout: 30_000, interval: 20 })
       .toContain('"type":"check-end"');
     expect(settled).toBe(false);
     const code = await running;
@@ -137,7 +137,8 @@ describe('provcert run --events (real runs against the reference provider)', () 
       `expectedFailures:\n  - check: ${FAULTS[fault].check}\n    reason: ${reason}\n    until: 2999-12-31\n`,
     );
     const { io } = captureIo(dir, env);
-    const code = await runCommand(io, runArgs(url, port, '--events', 'events.ndjson'));
+    // Without exploration, so the wrong total fails quote-math alone (quote-explore would catch it too).
+    const code = await runCommand(io, runArgs(url, port, '--events', 'events.ndjson', '--explore', '0'));
     const lines = parseEventStream(await readFile(join(dir, 'events.ndjson'), 'utf8'));
     expect(lines).toContainEqual(
       expect.objectContaining({
@@ -158,7 +159,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
     const stop = new AbortController();
     const running = runCommand(io, runArgs(url, port, '--events', 'events.ndjson'), stop.signal);
     await expect
-      .poll(() => readFile(join(dir, 'events.ndjson'), 'utf8').catch(() => ''), { timeout: 5_000, interval: 20 })
+      .poll(() => readFile(join(dir, 'events.ndjson'), 'utf8').catch(() => ''), { timeout: 30_000, interval: 20 })
       .toContain('"type":"check-end"');
     stop.abort('SIGINT');
     await running;

@@ -157,7 +157,7 @@ describe('console', () => {
       '    waived until 2026-03-31: known quote-math bug (JIRA-7)',
     ]);
     const verdict = verdictLines(report, plain);
-    expect(verdict[0]).toMatch(/^PASS {2}.*; 4 waived/);
+    expect(verdict[0]).toMatch(/^PASS {2}.*, 4 waived/);
     expect(verdict[1]).toMatch(/^Certification passed with 4 waived failures/);
   });
 
