@@ -1,11 +1,11 @@
 import { UsageError } from '../model/errors.js';
 import type { FleetReport } from '../model/fleet-report.js';
 import type { RunReport } from '../model/report.js';
+import { MAX_DATA_FILE_BYTES } from '../util/data-file.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { fleetReportContradiction, type RequirementTexts, runReportContradiction } from './consistency.js';
 import { readFleetReportFile } from './fleet/read.js';
 import { reportFileReader } from './report-file.js';
-import { MAX_DATA_FILE_BYTES } from '../util/data-file.js';
 
 const runReportFile = reportFileReader<RunReport>({
   noun: 'report',

@@ -1,7 +1,7 @@
 import { UsageError } from '../../model/errors.js';
 import type { FleetReport } from '../../model/fleet-report.js';
-import { type ReadFile, reportFileReader } from '../report-file.js';
 import { MAX_DATA_FILE_BYTES } from '../../util/data-file.js';
+import { type ReadFile, reportFileReader } from '../report-file.js';
 
 const WHAT = 'provcert fleet report (the fleet.json provcert batch or merge-reports writes)';
 
