@@ -1,4 +1,5 @@
 import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
+import type { components } from '../../spec/generated/contract-types.js';
 import type { OperationEntry } from './operations-log.js';
 
 /**
@@ -10,29 +11,8 @@ import type { OperationEntry } from './operations-log.js';
 export const LOG_KINDS = ['registration', 'certification', 'decision', 'webhook'] as const;
 export type LogKind = (typeof LOG_KINDS)[number];
 
-export interface LogEvent {
-  id: string;
-  at: string;
-  kind: LogKind;
-  slug: string;
-  actor?: string;
-  summary: string;
-  trigger?: string;
-  from?: string;
-  to?: string;
-  reasonCode?: string;
-  reason?: string;
-  certificationId?: string;
-  verdict?: string;
-  configVersion?: number;
-  eventId?: string;
-  eventType?: string;
-  actionId?: string;
-  newStatus?: string;
-  verified?: boolean;
-  answeredStatus?: number;
-  problem?: string;
-}
+/** One record of the log: the spec's CoreLogEvent (spec/openapi.yaml is the one source of its shape). */
+export type LogEvent = components['schemas']['CoreLogEvent'];
 
 /** The CSV columns, in order (every LogEvent field). */
 export const CSV_COLUMNS: readonly (keyof LogEvent)[] = [
