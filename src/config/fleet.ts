@@ -146,6 +146,8 @@ export function fleetIdentity(
     name,
     digest: createHash('sha256').update(content, 'utf8').digest('hex'),
     slugs: sorted.map((p) => p.slug),
+    // So merge-reports can name the address of a provider whose shard report is missing.
+    baseUrls: Object.fromEntries(sorted.map((p) => [p.slug, String(p.effective['baseUrl'] ?? '')])),
   };
 }
 

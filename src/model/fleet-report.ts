@@ -10,6 +10,8 @@ export interface FleetIdentity {
   digest: string;
   /** Every provider slug in the fleet file, sorted (all shards together). */
   slugs: string[];
+  /** Each provider's base URL by slug (absent in reports written before it was recorded). */
+  baseUrls?: Record<string, string>;
 }
 
 export interface FleetProviderResult {

@@ -115,7 +115,7 @@ export function mergeFleetReports(reports: readonly FleetReport[], options: Merg
   const slugs = [...new Set([...first.fleet.slugs, ...bySlug.keys()])];
   const notMerged = (slug: string): FleetProviderResult => ({
     slug,
-    baseUrl: '',
+    baseUrl: first.fleet.baseUrls?.[slug] ?? '',
     verdict: 'NOT_RUN',
     error: `not run: the report of its shard ${shardOf(slug, total)}/${total} was not merged`,
   });

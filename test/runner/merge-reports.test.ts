@@ -12,6 +12,7 @@ import { DIGEST, fleetOf, providerResult, realReports } from '../report/fleet-sa
 
 /** One provider per shard of 3: west-kitchen in 1, south-kitchen in 2, north-kitchen in 3. */
 const SLUGS = ['north-kitchen', 'south-kitchen', 'west-kitchen'];
+const BASE_URLS = Object.fromEntries(SLUGS.map((slug) => [slug, `https://${slug}.example`]));
 const TODAY = '2025-03-02';
 
 let passing: RunReport;
@@ -25,7 +26,7 @@ beforeAll(async () => {
 function shard(index: number, providers: FleetProviderResult[], extra: Partial<FleetReport> = {}): FleetReport {
   return fleetOf(providers, {
     shard: { index, total: 3 },
-    fleet: { name: 'kitchen-partners', digest: DIGEST, slugs: SLUGS },
+    fleet: { name: 'kitchen-partners', digest: DIGEST, slugs: SLUGS, baseUrls: BASE_URLS },
     ...extra,
   });
 }
@@ -137,7 +138,8 @@ describe('mergeFleetReports', () => {
     expect(warnings).toEqual(['shard 2/3 is missing: its provider south-kitchen is reported NOT_RUN']);
     expect(report.providers.find((p) => p.slug === 'south-kitchen')).toEqual({
       slug: 'south-kitchen',
-      baseUrl: '',
+      // The fleet identity recorded every provider's address: the lost shard's provider is named with its own.
+      baseUrl: 'https://south-kitchen.example',
       verdict: 'NOT_RUN',
       error: 'not run: the report of its shard 2/3 was not merged',
     });
