@@ -1,28 +1,30 @@
 /**
  * The layer map (docs/architecture.md): imports point down only.
- *   cli → runner → checks → http, spec → model
+ *   cli → fleet → runner → checks → http, contract → model
  *   report and server read the model; config and doctor serve the cli; lib (the package exports) sits beside cli;
  *   console sits above server and report (nothing below imports it);
  *   util and model are at the bottom.
- * Each rule names a layer and what it may import; anything else fails `npm run lint:deps` naming the rule.
+ * Each rule names a layer and what it may import; anything else fails `npm run lint` (depcruise) naming the rule.
  */
 const layers = {
   model: [],
   util: ['model'],
   http: ['util', 'model'],
-  spec: ['util', 'model'],
-  checks: ['http', 'spec', 'util', 'model'],
+  contract: ['util', 'model'],
+  checks: ['http', 'contract', 'util', 'model'],
   doctor: ['http', 'util', 'model'],
   report: ['util', 'model'],
-  server: ['spec', 'http', 'util', 'model'],
+  server: ['contract', 'http', 'util', 'model'],
   'reference-provider': ['http', 'util', 'model'],
-  config: ['spec', 'util', 'model'],
-  runner: ['checks', 'doctor', 'server', 'http', 'spec', 'util', 'model'],
+  config: ['contract', 'util', 'model'],
+  runner: ['checks', 'doctor', 'server', 'http', 'contract', 'util', 'model'],
+  // Many providers in one process: the batch run, its webhook inbox, shards and merging their reports.
+  fleet: ['runner', 'checks', 'server', 'contract', 'util', 'model'],
   // The library entry points (package exports): beside the cli, for providers' own test suites.
-  lib: ['runner', 'checks', 'spec', 'config', 'util', 'model'],
+  lib: ['runner', 'checks', 'contract', 'config', 'util', 'model'],
   // The operator console (`serve` mounts it under /console): pages of what the core API answers.
   console: ['server', 'report', 'util', 'model'],
-  cli: ['console', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'spec', 'util', 'model'],
+  cli: ['console', 'fleet', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'contract', 'util', 'model'],
 };
 
 const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
@@ -59,7 +61,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/spec/generated/' },
+    exclude: { path: '^src/contract/generated/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -1,11 +1,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadContract } from '../src/contract/load.js';
 import type { RunConfig } from '../src/model/run-config.js';
 import { REFERENCE_SLUG, startReferenceProvider } from '../src/reference-provider/index.js';
 import { runCertification } from '../src/runner/run.js';
 import { startCoreServer } from '../src/server/core-server.js';
-import { loadContract } from '../src/spec/load.js';
 
 const QUOTE_TTL_S = 5;
 const RUNS = 3;

@@ -1,7 +1,7 @@
+import { loadContract } from '../src/contract/load.js';
+import { type FleetMember, runFleet } from '../src/fleet/run-fleet.js';
 import type { RunConfig } from '../src/model/run-config.js';
-import { type FleetMember, runFleet } from '../src/runner/fleet.js';
 import { runCertification } from '../src/runner/run.js';
-import { loadContract } from '../src/spec/load.js';
 
 /** What the parent hands over: the providers it started, and where the receiver must listen. */
 export interface ChildInput {

@@ -3,11 +3,11 @@ import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLED_SPEC_PATH } from '../src/contract/bundled-path.js';
+import { contractData, validators } from '../src/contract/generated/contract-validators.js';
+import { compileSpecAtRunTime } from '../src/contract/load.js';
+import { precompiledContract } from '../src/contract/precompiled.js';
 import { validate as libraryValidate } from '../src/lib/index.js';
-import { BUNDLED_SPEC_PATH } from '../src/spec/bundled-path.js';
-import { contractData, validators } from '../src/spec/generated/contract-validators.js';
-import { compileSpecAtRunTime } from '../src/spec/load.js';
-import { precompiledContract } from '../src/spec/precompiled.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/provcert.js');
@@ -91,7 +91,7 @@ const TARGET_VERSION_RATIO = 1.5;
 async function wholeProcess(): Promise<void> {
   const specCopy = join(await mkdtemp(join(tmpdir(), 'provcert-bench-spec-')), 'openapi.yaml');
   await copyFile(BUNDLED_SPEC_PATH, specCopy);
-  const loadOnly = `const { loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/spec/load.js'))});
+  const loadOnly = `const { loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/contract/load.js'))});
     (await loadContract()).validate(${JSON.stringify(SMALL_SCHEMA)}, JSON.parse(process.argv[1]));`;
   const times = medians({
     node: ['-e', '0'],

@@ -1,11 +1,11 @@
 import type { HttpOutcome } from '../http/types.js';
 import { eventIdentity, type ReceivedWebhook } from '../model/webhooks.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { ActionView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectError, expectJson, schemaRequirement, schemaWarnings } from './support/expect.js';
 import { actionPath, markReproduce, problemAt } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { ActionView } from './views.js';
 
 /** The order's identity and amounts: GET /actions/{id} must repeat them from the creation answer. */
 const SAME_FIELDS = ['id', 'publicId', 'providerSlug', 'subtotal', 'total'] as const;

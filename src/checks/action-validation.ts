@@ -1,8 +1,8 @@
 import type { RequirementId } from '../model/findings.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 interface InvalidAction {
   describe: string;

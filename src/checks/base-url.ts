@@ -1,9 +1,9 @@
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome } from '../http/types.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { judgeBaseAddress } from './support/address.js';
 import { keepEvidence } from './support/evidence.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 /** Where the embedded receiver listens (its real port, also when configured as 0). */
 function receiverAddress(ctx: CheckContext): { host: string; port: number } | undefined {

@@ -1,9 +1,9 @@
+import type { CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { unsafeReasonContent } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson } from './support/expect.js';
 import { actionPath, markReproduce, problemAt } from './support/tx.js';
-import type { CheckDefinition } from './types.js';
 
 /** A stable reason code plus a safe human description, as the contract advises. */
 const CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert certification test order, cancelled by the test';

@@ -1,10 +1,10 @@
+import type { Contract } from '../contract/contract.js';
 import type { Profile } from '../model/contract-constants.js';
-import type { Contract } from '../spec/contract.js';
+import type { CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer } from './support/expect.js';
 import { inferProfile, LOCATION_FULFILLMENT, resolveFulfillment } from './support/profile.js';
-import type { CheckDefinition } from './types.js';
 
 /** Capabilities a profile requires, from the spec's x-required-in (provider routes and the webhook). */
 export function requiredCapabilities(contract: Contract, profile: Profile, fulfillment: string): string[] {

@@ -1,11 +1,11 @@
 import type { RequirementId } from '../model/findings.js';
+import { PrerequisiteError } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { PrerequisiteError } from './resources.js';
 import { judgeCatalogConsistency } from './support/catalog-consistency.js';
 import { changedIds } from './support/catalog-ids.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectJson, expectSchema, type JsonResponse } from './support/expect.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 /** How many consistency problems are listed one by one; the rest are counted. */
 const MAX_LISTED = 20;

@@ -1,10 +1,10 @@
 import type { HttpOutcome, ProviderRequest } from '../http/types.js';
 import { CHECK_IDS } from '../model/check-ids.js';
+import { PrerequisiteError } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 interface Probe {
   what: string;

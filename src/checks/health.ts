@@ -1,8 +1,8 @@
-import { parseIsoTimestamp } from '../spec/timestamp.js';
+import { parseIsoTimestamp } from '../contract/timestamp.js';
+import type { CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema } from './support/expect.js';
-import type { CheckDefinition } from './types.js';
 
 /** How far the provider's clock may be from ours before we mention it (a warning: the contract sets no bound). */
 const CLOCK_SKEW_WARN_MS = 5 * 60_000;

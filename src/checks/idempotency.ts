@@ -1,10 +1,10 @@
 import type { HttpOutcome } from '../http/types.js';
 import { isRecord } from '../util/json.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 /** How many identical requests race with one fresh key (the issue asks for at least 5). */
 const CONCURRENT_DUPLICATES = 6;

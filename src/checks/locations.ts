@@ -1,9 +1,9 @@
+import { PrerequisiteError } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema, type JsonResponse } from './support/expect.js';
 import { LOCATION_FULFILLMENT, resolveFulfillment } from './support/profile.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 interface LocationView {
   id: string;

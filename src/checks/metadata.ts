@@ -1,9 +1,9 @@
+import { PrerequisiteError } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { CatalogView, CertificationInputView, ProviderInfoView } from './framework/views.js';
 import { Findings } from './outcome.js';
-import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema } from './support/expect.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { CatalogView, CertificationInputView, ProviderInfoView } from './views.js';
 
 /** Why certificationInput does not fit the catalog: one line per item reference that does not exist. */
 export function certificationInputProblems(input: CertificationInputView, catalog: CatalogView): string[] {

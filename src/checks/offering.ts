@@ -1,8 +1,8 @@
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { OfferingView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { expectError, expectJson, expectSchema } from './support/expect.js';
 import { expectSameOffering } from './support/same-offering.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { OfferingView } from './views.js';
 
 /** How many catalog offerings are fetched one by one (first, middle, last: enough to catch a mapping bug). */
 const SAMPLE_SIZE = 3;

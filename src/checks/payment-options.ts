@@ -1,8 +1,8 @@
+import type { CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson } from './support/expect.js';
 import { actionPath, markReproduce, problemAt } from './support/tx.js';
-import type { CheckDefinition } from './types.js';
 
 const describeShape = (value: unknown): string => {
   if (value === null) return 'null';

@@ -1,9 +1,9 @@
+import { type CreatedAction, PrerequisiteError } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { type CreatedAction, PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { schemaWarnings } from './support/expect.js';
 import { problemAt } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 /** Payment states a provider may only report after it verified a payment. */
 const PAYMENT_SUCCESS = new Set(['PAID', 'AUTHORIZED']);

@@ -1,11 +1,11 @@
 import type { HttpOutcome } from '../http/types.js';
+import { PrerequisiteError, type Selection } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { CatalogView, QuoteItemInput, QuoteView } from './framework/views.js';
 import { Findings } from './outcome.js';
-import { PrerequisiteError, type Selection } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { CatalogView, QuoteItemInput, QuoteView } from './views.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);

@@ -1,11 +1,11 @@
+import { parseIsoTimestamp } from '../contract/timestamp.js';
 import { isLoopbackHost } from '../http/host.js';
 import type { CheckOutcome } from '../model/report.js';
-import { parseIsoTimestamp } from '../spec/timestamp.js';
+import type { CheckDefinition } from './framework/types.js';
 import { Findings, skip } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { actionIdentity, actionPath, markReproduce, problemAt, sleepUntil, success } from './support/tx.js';
-import type { CheckDefinition } from './types.js';
 
 /** Waited past expiresAt before using the quote: absorbs small clock differences with the provider. */
 const EXPIRY_MARGIN_MS = 400;

@@ -1,5 +1,7 @@
 import type { HttpOutcome } from '../http/types.js';
 import type { CheckOutcome } from '../model/report.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { CatalogView, OfferingView, ProviderInfoView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectError } from './support/expect.js';
@@ -21,8 +23,6 @@ import { boundaryCases, type RefusalCase, refusalCases } from './support/explore
 import { formatQuoteMathTable } from './support/quote-math.js';
 import { markReproduce, problemAt, success } from './support/tx.js';
 import { quoteValidOrder, type ValidOrderAnswer } from './support/valid-order.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { CatalogView, OfferingView, ProviderInfoView } from './views.js';
 
 /** Generated orders per run unless --explore says otherwise. */
 export const DEFAULT_EXPLORE_BUDGET = 100;

@@ -1,5 +1,7 @@
 import { describeBody } from '../http/body.js';
 import type { CheckOutcome, QuoteMathRow } from '../model/report.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { QuoteItemInput } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, schemaProblemText, schemaRequirement, schemaWarnings } from './support/expect.js';
@@ -7,8 +9,6 @@ import { checkQuoteMath, formatQuoteMathTable } from './support/quote-math.js';
 import { exercisesMath } from './support/selection.js';
 import { problemAt } from './support/tx.js';
 import { quoteValidOrder } from './support/valid-order.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { QuoteItemInput } from './views.js';
 
 interface QuotedSelection {
   label: string;

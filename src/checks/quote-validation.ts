@@ -1,11 +1,11 @@
 import { isRecord } from '../util/json.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { QuoteItemInput } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { type InvalidSelection, invalidSelections } from './support/quote-selections.js';
 import { markReproduce, problemAt, success } from './support/tx.js';
-import type { CheckContext, CheckDefinition } from './types.js';
-import type { QuoteItemInput } from './views.js';
 
 /** 4xx statuses an ErrorResponse for a rejected selection may carry (the contract documents 400, 404, 422). */
 const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);

@@ -1,10 +1,10 @@
+import { PrerequisiteError } from './framework/resources.js';
+import type { CheckDefinition } from './framework/types.js';
+import type { CatalogView, OfferingView } from './framework/views.js';
 import { Findings } from './outcome.js';
-import { PrerequisiteError } from './resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema } from './support/expect.js';
 import { expectSameOffering } from './support/same-offering.js';
-import type { CheckDefinition } from './types.js';
-import type { CatalogView, OfferingView } from './views.js';
 
 /** "limit integer optional default 20" (Endpoints; Limits). */
 export const SEARCH_DEFAULT_LIMIT = 20;

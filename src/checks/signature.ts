@@ -1,10 +1,10 @@
 import type { AuthOverride, ProviderRequest } from '../http/types.js';
 import { SIGNATURE_HEADER } from '../model/contract-constants.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { POST_NOT_PROBED, quoteProbeBody } from './support/quote-probe.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 interface SignedRequest {
   method: 'GET' | 'POST';

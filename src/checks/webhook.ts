@@ -1,13 +1,13 @@
+import { parseIsoTimestamp } from '../contract/timestamp.js';
 import type { ReceivedWebhook } from '../model/webhooks.js';
 import { belongsTo, isAccepted, timelineEntry } from '../model/webhooks.js';
-import { parseIsoTimestamp } from '../spec/timestamp.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
 import { actionPath, problemAt } from './support/tx.js';
 import { type AwaitedEvent, awaitEvents } from './support/webhook-wait.js';
-import type { CheckContext, CheckDefinition } from './types.js';
 
 const STATUS_EVENT = 'action.status_updated';
 

@@ -1,8 +1,8 @@
 import type { AuthOverride, ProviderRequest } from '../http/types.js';
+import type { CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { expectError } from './support/expect.js';
 import { POST_NOT_PROBED, quoteProbeBody } from './support/quote-probe.js';
-import type { CheckDefinition } from './types.js';
 
 export const check: CheckDefinition = {
   id: 'wrong-credential',

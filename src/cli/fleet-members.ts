@@ -1,7 +1,7 @@
 import type { FleetFile, FleetProviderEntry } from '../config/fleet.js';
+import type { FleetMember } from '../fleet/run-fleet.js';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import type { FleetMember } from '../runner/fleet.js';
 import { resolveRunOptions } from './run-options.js';
 
 /**

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
+import { SpecLoadError } from '../contract/load.js';
 import { UsageError } from '../model/errors.js';
-import { SpecLoadError } from '../spec/load.js';
 import type { CommandSpec } from './command.js';
 import { type CliIo, EXIT, processIo } from './io.js';
 import { buildProgram } from './program.js';

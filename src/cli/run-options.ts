@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CHECKS, parseCheckIds } from '../checks/registry.js';
+import { CHECKS, parseCheckIds } from '../checks/framework/registry.js';
 import type { RawRunOptions } from '../config/flags.js';
 import { credentialFinding } from '../doctor/auth.js';
 import type { CheckId } from '../model/check-ids.js';

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { describeValue } from '../spec/explain.js';
+import { describeValue } from '../contract/explain.js';
 import { didYouMean, nearest } from '../util/did-you-mean.js';
 import { CONFIG_FILE_KEYS } from './options.js';
 

@@ -1,7 +1,7 @@
+import { describeValue } from '../contract/explain.js';
 import { CHECK_IDS, type CheckId } from '../model/check-ids.js';
 import { UsageError } from '../model/errors.js';
 import type { ExpectedFailure } from '../model/waivers.js';
-import { describeValue } from '../spec/explain.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord } from '../util/json.js';
 import { unknownKeyReason } from './explain.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { parseCheckIds } from '../checks/registry.js';
+import { parseCheckIds } from '../checks/framework/registry.js';
 import { parseExpectedFailures } from '../config/waivers.js';
+import { loadContract } from '../contract/load.js';
 import type { CheckId } from '../model/check-ids.js';
 import {
   AUTH_METHODS,
@@ -15,7 +16,6 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
-import { loadContract } from '../spec/load.js';
 
 /** One certification run, as `provcert run` takes it, with the secrets as values instead of variable names. */
 export interface CertifyOptions {

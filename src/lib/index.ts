@@ -3,13 +3,14 @@
  * Matchers: 'provcert/vitest' and 'provcert/jest'; types: 'provcert/types'; the reference provider:
  * 'provcert/reference-provider'.
  */
+
+export type { SchemaProblem } from '../contract/types.js';
 export type { CheckId, CheckStatus } from '../model/check-ids.js';
 export type { AuthMethod, Profile } from '../model/contract-constants.js';
 export { UsageError } from '../model/errors.js';
 export type { Finding } from '../model/findings.js';
 export type { CheckResult, RunReport } from '../model/report.js';
 export type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
-export type { SchemaProblem } from '../spec/types.js';
 export { type CertifyOptions, certify } from './certify.js';
 export { contractMatchers, type MatcherResult } from './matchers.js';
 export { type ContractValidation, type SchemaName, schemaNames, validate } from './validate.js';

@@ -1,7 +1,7 @@
-import type { Contract } from '../spec/contract.js';
-import type { components } from '../spec/generated/contract-types.js';
-import { precompiledContract } from '../spec/precompiled.js';
-import type { SchemaProblem } from '../spec/types.js';
+import type { Contract } from '../contract/contract.js';
+import type { components } from '../contract/generated/contract-types.js';
+import { precompiledContract } from '../contract/precompiled.js';
+import type { SchemaProblem } from '../contract/types.js';
 import { schemaSuggestion } from '../util/did-you-mean.js';
 
 /** The name of a schema of the contract (`Catalog`, `NormalizedQuote`…): `provcert validate --list`. */

@@ -4,7 +4,7 @@ import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 
-/** The requirements catalog as a stored report is checked against (src/spec/requirements.ts provides it). */
+/** The requirements catalog as a stored report is checked against (src/contract/requirements.ts provides it). */
 export interface RequirementTexts {
   requirementById(id: string): { section: string; quote: string } | undefined;
 }

@@ -1,4 +1,4 @@
-import type { ApplicabilityContext, CheckDefinition } from '../checks/types.js';
+import type { ApplicabilityContext, CheckDefinition } from '../checks/framework/types.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../http/types.js';
 import type { CheckId } from '../model/check-ids.js';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Clock } from '../checks/types.js';
+import type { Clock } from '../checks/framework/types.js';
 
 /** Wall-clock time (epoch ms, comparable with expiresAt) and cancellable sleeps. */
 export const systemClock: Clock = {

@@ -1,4 +1,6 @@
-import type { Clock } from '../checks/types.js';
+import type { Clock } from '../checks/framework/types.js';
+import type { Contract } from '../contract/contract.js';
+import { loadRequirements, type RequirementCatalog } from '../contract/requirements.js';
 import { createProviderClient } from '../http/client.js';
 import type { ProviderClient } from '../http/types.js';
 import type { WebhookTimelineEntry } from '../model/report.js';
@@ -7,8 +9,6 @@ import type { RunEvents } from '../model/run-events.js';
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
 import { startCoreServer } from '../server/core-server.js';
-import type { Contract } from '../spec/contract.js';
-import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
 import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';

@@ -1,13 +1,13 @@
-import { CHECKS } from '../checks/registry.js';
-import type { Resources } from '../checks/resources.js';
+import { CHECKS } from '../checks/framework/registry.js';
+import type { Resources } from '../checks/framework/resources.js';
+import type { ApplicabilityContext, CheckDefinition } from '../checks/framework/types.js';
+import type { ProviderInfoView } from '../checks/framework/views.js';
 import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
-import type { ApplicabilityContext, CheckDefinition } from '../checks/types.js';
-import type { ProviderInfoView } from '../checks/views.js';
+import type { Contract } from '../contract/contract.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { Profile } from '../model/contract-constants.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { LeftOutCheck } from '../model/verdict.js';
-import type { Contract } from '../spec/contract.js';
 import { applicabilitySkips, safetyCause, skipReasonFor } from './applicability.js';
 import type { OpenRun } from './open-run.js';
 import { readProviderInfo, stoppedRun } from './root-cause.js';

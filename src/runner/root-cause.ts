@@ -1,12 +1,12 @@
-import { PrerequisiteError, type Resources } from '../checks/resources.js';
-import type { CheckDefinition } from '../checks/types.js';
-import type { ProviderInfoView } from '../checks/views.js';
+import { PrerequisiteError, type Resources } from '../checks/framework/resources.js';
+import type { CheckDefinition } from '../checks/framework/types.js';
+import type { ProviderInfoView } from '../checks/framework/views.js';
+import type { Contract } from '../contract/contract.js';
 import { authFindingOn } from '../doctor/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
-import type { Contract } from '../spec/contract.js';
 import {
   causeCarrier,
   causeSkipReason,

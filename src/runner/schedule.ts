@@ -1,5 +1,5 @@
-import { PrerequisiteError } from '../checks/resources.js';
-import type { CheckContext, CheckDefinition } from '../checks/types.js';
+import { PrerequisiteError } from '../checks/framework/resources.js';
+import type { CheckContext, CheckDefinition } from '../checks/framework/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome, CheckProgress, CheckResult } from '../model/report.js';
 import type { RunEvents } from '../model/run-events.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Contract } from '../contract/contract.js';
 import { UsageError } from '../model/errors.js';
-import type { Contract } from '../spec/contract.js';
 import { Redactor } from '../util/redact.js';
 import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Contract } from '../contract/contract.js';
 import { SIGNATURE_HEADER } from '../model/contract-constants.js';
 import type { ReceivedWebhook } from '../model/webhooks.js';
-import type { Contract } from '../spec/contract.js';
 import { isSensitiveHeader, MASK } from '../util/redact.js';
 import { readSignedBody } from './body-reader.js';
 import { diagnoseSignature, type SignatureDiagnosis } from './diagnose.js';

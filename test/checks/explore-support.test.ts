@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { QuoteAttempt } from '../../src/checks/resources.js';
+import type { QuoteAttempt } from '../../src/checks/framework/resources.js';
+import type { OfferingView } from '../../src/checks/framework/views.js';
 import { buildModel } from '../../src/checks/support/explore/catalog-model.js';
 import {
   fitOrder,
@@ -13,7 +14,6 @@ import {
 import { describeReach, reachOf } from '../../src/checks/support/explore/reach.js';
 import { boundaryCases, refusalCases } from '../../src/checks/support/explore/refusals.js';
 import { quoteValidOrder } from '../../src/checks/support/valid-order.js';
-import type { OfferingView } from '../../src/checks/views.js';
 import type { HttpOutcome } from '../../src/http/types.js';
 import type { Exchange } from '../../src/model/exchange.js';
 

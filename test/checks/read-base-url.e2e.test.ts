@@ -1,9 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import type { CheckResult } from '../../src/model/report.js';
 import { runCertification } from '../../src/runner/run.js';
-import { loadContract } from '../../src/spec/load.js';
 import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
 
 /** A loopback server that is not a provider API, to see what base-url says about it. */

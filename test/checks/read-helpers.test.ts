@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { requiredCapabilities, routeProbes } from '../../src/checks/capabilities.js';
+import type { CatalogView, OfferingView } from '../../src/checks/framework/views.js';
 import { certificationInputProblems } from '../../src/checks/metadata.js';
 import { sampleOfferings } from '../../src/checks/offering.js';
 import { searchQueryFor } from '../../src/checks/search.js';
 import { deepEqual, diffTopLevel } from '../../src/checks/support/compare.js';
 import { judgeSameOffering } from '../../src/checks/support/same-offering.js';
-import type { CatalogView, OfferingView } from '../../src/checks/views.js';
-import { loadContract } from '../../src/spec/load.js';
+import { loadContract } from '../../src/contract/load.js';
 
 const CATALOG: CatalogView = {
   providerSlug: 'demo',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { announcedStatuses, judgeReportedStatus } from '../../src/checks/action-status.js';
+import type { CatalogView } from '../../src/checks/framework/views.js';
 import { judgeCheckoutUrl, judgeNextAction } from '../../src/checks/payment-pending.js';
 import { isQuotedOrder, quoteBoundDestination } from '../../src/checks/quote-binding.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
-import type { CatalogView } from '../../src/checks/views.js';
 import { latestStatus, rejectionProblems, thisRun } from '../../src/checks/webhook.js';
 import { type ReceivedWebhook, timelineEntry } from '../../src/model/webhooks.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkById } from '../../src/checks/registry.js';
+import { checkById } from '../../src/checks/framework/registry.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { certify, FAULTS } from '../support/certify.js';

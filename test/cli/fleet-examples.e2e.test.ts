@@ -2,8 +2,8 @@ import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { shardOf } from '../../src/fleet/shard.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
-import { shardOf } from '../../src/runner/shard.js';
 import { scratchDir } from '../support/scratch.js';
 import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 

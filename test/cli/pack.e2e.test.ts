@@ -49,7 +49,7 @@ describe('provcert installed from its npm pack tarball in a fresh project', () =
       'dist/src/reference-provider/index.js',
       'dist/src/lib/index.js',
       'dist/src/lib/index.d.ts',
-      'dist/src/spec/generated/contract-types.d.ts',
+      'dist/src/contract/generated/contract-types.d.ts',
       'spec/openapi.yaml',
       'spec/requirements.yaml',
       'spec/requirements.schema.json',

@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKS } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/framework/registry.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { suggestedBaseUrl } from '../../src/cli/options.js';

@@ -3,6 +3,7 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it, type TestContext } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { RunReport } from '../../src/model/report.js';
 import {
@@ -12,7 +13,6 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
-import { loadContract } from '../../src/spec/load.js';
 import { event, post, sign } from '../server/support/http-client.js';
 import { testConfig } from '../support/certify.js';
 import { freePort } from '../support/ports.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { shardOf } from '../../src/runner/shard.js';
+import { shardOf } from '../../src/fleet/shard.js';
 import { captureIo } from '../config/cli-io.js';
 import { readFleetJson, startTestFleet, type TestFleet, writeFleetFile } from './support.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseShardFlag, shardFromEnv, shardFromFlags } from '../../src/cli/shard-flags.js';
+import { selectShard, shardOf } from '../../src/fleet/shard.js';
 import { UsageError } from '../../src/model/errors.js';
-import { selectShard, shardOf } from '../../src/runner/shard.js';
 
 const slugs = Array.from({ length: 200 }, (_, i) => `provider-${i}`);
 

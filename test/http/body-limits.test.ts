@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from '../../src/http/body.js';
 import { createProviderClient } from '../../src/http/client.js';
 import { runCertification } from '../../src/runner/run.js';
-import { loadContract } from '../../src/spec/load.js';
 import { Redactor } from '../../src/util/redact.js';
 import { testConfig } from '../support/certify.js';
 

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
 import { type FaultName, REFERENCE_SLUG, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
-import { loadContract } from '../../src/spec/load.js';
 import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
 import { scratchDir } from '../support/scratch.js';
 

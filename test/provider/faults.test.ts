@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { loadRequirements } from '../../src/contract/requirements.js';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
 import {
@@ -8,7 +9,6 @@ import {
   type ReferenceProviderOptions,
   type RunningProvider,
 } from '../../src/reference-provider/index.js';
-import { loadRequirements } from '../../src/spec/requirements.js';
 import {
   type Answer,
   arr,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Contract } from '../../src/contract/contract.js';
+import { loadContract } from '../../src/contract/load.js';
 import { type RunningProvider, VARIANTS } from '../../src/reference-provider/index.js';
-import type { Contract } from '../../src/spec/contract.js';
-import { loadContract } from '../../src/spec/load.js';
 import {
   arr,
   at,

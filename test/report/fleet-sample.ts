@@ -1,4 +1,4 @@
-import { CHECKS } from '../../src/checks/registry.js';
+import { CHECKS } from '../../src/checks/framework/registry.js';
 import type { FleetProviderResult, FleetReport } from '../../src/model/fleet-report.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { countChecks, deriveRunVerdict } from '../../src/model/verdict.js';

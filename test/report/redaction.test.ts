@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { RENDERING_REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
 import { runCertification } from '../../src/runner/run.js';
-import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';
 import { type HostileProvider, secretEncodings, startHostileProvider } from '../support/hostile-provider.js';
 

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApplicabilityContext, CheckContext, CheckDefinition } from '../../src/checks/framework/types.js';
+import type { ProviderInfoView } from '../../src/checks/framework/views.js';
 import { inferProfile, resolveFulfillment } from '../../src/checks/support/profile.js';
-import type { ApplicabilityContext, CheckContext, CheckDefinition } from '../../src/checks/types.js';
-import type { ProviderInfoView } from '../../src/checks/views.js';
+import type { Contract } from '../../src/contract/contract.js';
+import { loadContract } from '../../src/contract/load.js';
 import type { BodyKind, HttpOutcome, TransportFailureKind } from '../../src/http/types.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
@@ -18,8 +20,6 @@ import {
   skipReasonFor,
 } from '../../src/runner/applicability.js';
 import { carrying, type RootCause, stoppedRun } from '../../src/runner/root-cause.js';
-import type { Contract } from '../../src/spec/contract.js';
-import { loadContract } from '../../src/spec/load.js';
 import { testConfig } from '../support/certify.js';
 
 describe('inferProfile', () => {

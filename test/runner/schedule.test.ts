@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PrerequisiteError } from '../../src/checks/resources.js';
-import type { CheckContext, CheckDefinition } from '../../src/checks/types.js';
+import { PrerequisiteError } from '../../src/checks/framework/resources.js';
+import type { CheckContext, CheckDefinition } from '../../src/checks/framework/types.js';
 import type { CheckId, CheckStatus } from '../../src/model/check-ids.js';
 import type { CheckOutcome, CheckResult } from '../../src/model/report.js';
 import { type RunHooks, scheduleChecks, topologicalOrder, type Verdicts } from '../../src/runner/schedule.js';

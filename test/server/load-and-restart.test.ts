@@ -2,8 +2,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
-import { loadContract } from '../../src/spec/load.js';
 import { scratchDir } from '../support/scratch.js';
 import { event, pool, post, sign } from './support/http-client.js';
 

@@ -2,8 +2,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
-import { loadContract } from '../../src/spec/load.js';
 import { scratchDir } from '../support/scratch.js';
 import { event, post, type RawAnswer, sign } from './support/http-client.js';
 

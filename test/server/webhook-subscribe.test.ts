@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
 import type { ReceivedWebhook } from '../../src/model/webhooks.js';
 import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
-import { loadContract } from '../../src/spec/load.js';
 import { scratchDir } from '../support/scratch.js';
 import { event, post, sign } from './support/http-client.js';
 

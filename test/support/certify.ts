@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { loadContract } from '../../src/contract/load.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
 import type { RunReport } from '../../src/model/report.js';
@@ -13,7 +14,6 @@ import {
 } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
-import { loadContract } from '../../src/spec/load.js';
 import { scratchDir } from './scratch.js';
 
 export const TEST_CREDENTIAL = 'test-credential-7f3a9c';

@@ -1,4 +1,4 @@
-import { checkById } from '../../src/checks/registry.js';
+import { checkById } from '../../src/checks/framework/registry.js';
 import type { RunReport } from '../../src/model/report.js';
 
 /**

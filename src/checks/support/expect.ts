@@ -1,7 +1,7 @@
+import type { Contract, SchemaProblem } from '../../contract/contract.js';
 import { describeBody } from '../../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { RequirementId } from '../../model/findings.js';
-import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import { isRecord } from '../../util/json.js';
 import type { Findings } from '../outcome.js';
 import { renamedFrom } from './canonical-names.js';

@@ -1,4 +1,4 @@
-import type { QuoteItemInput, QuoteLineView } from '../views.js';
+import type { QuoteItemInput, QuoteLineView } from '../framework/views.js';
 
 /**
  * Pairing requested items with quote lines (DECISIONS.md, Exploration): by offeringId, variantId and options,

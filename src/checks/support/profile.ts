@@ -1,5 +1,5 @@
 import type { Profile } from '../../model/contract-constants.js';
-import type { ProviderInfoView } from '../views.js';
+import type { ProviderInfoView } from '../framework/views.js';
 
 /** Fulfillment modes that need at least one active location (contract §9). */
 export const LOCATION_FULFILLMENT = ['DELIVERY', 'PICKUP', 'ONSITE', 'HYBRID'];

@@ -1,8 +1,8 @@
+import { parseIsoTimestamp } from '../../contract/timestamp.js';
 import { MIN_QUOTE_VALIDITY_MS } from '../../model/contract-constants.js';
 import type { RequirementId } from '../../model/findings.js';
 import type { QuoteMathRow } from '../../model/report.js';
-import { parseIsoTimestamp } from '../../spec/timestamp.js';
-import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../views.js';
+import type { CatalogView, OfferingView, QuoteItemInput, QuoteLineView, QuoteView } from '../framework/views.js';
 import { matchLines, optionKey } from './line-match.js';
 
 /**

@@ -1,5 +1,5 @@
-import { PrerequisiteError } from '../resources.js';
-import type { CheckContext } from '../types.js';
+import { PrerequisiteError } from '../framework/resources.js';
+import type { CheckContext } from '../framework/types.js';
 import { inferProfile } from './profile.js';
 
 /**

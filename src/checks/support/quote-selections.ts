@@ -1,4 +1,10 @@
-import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, SelectedOptionInput } from '../views.js';
+import type {
+  CatalogView,
+  OfferingView,
+  OptionGroupView,
+  QuoteItemInput,
+  SelectedOptionInput,
+} from '../framework/views.js';
 
 /** One selection the contract says a provider must reject (contract, Provider route behaviour rule 1). */
 export interface InvalidSelection {

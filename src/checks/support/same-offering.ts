@@ -1,6 +1,6 @@
 import type { HttpOutcome } from '../../http/types.js';
+import type { OfferingView } from '../framework/views.js';
 import type { Findings } from '../outcome.js';
-import type { OfferingView } from '../views.js';
 import { diffTopLevel } from './compare.js';
 import { keepEvidence } from './evidence.js';
 

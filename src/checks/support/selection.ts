@@ -1,4 +1,10 @@
-import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput, SelectedOptionInput } from '../views.js';
+import type {
+  CatalogView,
+  OfferingView,
+  OptionGroupView,
+  QuoteItemInput,
+  SelectedOptionInput,
+} from '../framework/views.js';
 
 const available = <T extends { isAvailable?: boolean }>(xs: readonly T[] | undefined): T[] =>
   (xs ?? []).filter((x) => x.isAvailable !== false);

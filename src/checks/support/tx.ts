@@ -2,8 +2,8 @@ import { curlFor } from '../../http/reproduce.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
 import type { RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
+import type { CheckContext } from '../framework/types.js';
 import type { Findings } from '../outcome.js';
-import type { CheckContext } from '../types.js';
 import { keepEvidence } from './evidence.js';
 
 /** Helpers shared by the transactional checks (quote, actions, cancel, webhook). */

@@ -1,6 +1,6 @@
 import type { HttpOutcome } from '../../http/types.js';
 import { isRecord } from '../../util/json.js';
-import type { QuoteAttempt } from '../resources.js';
+import type { QuoteAttempt } from '../framework/resources.js';
 import { describeAnswer, errorResponseProblem } from './expect.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReceivedWebhook } from '../../model/webhooks.js';
-import type { CheckContext } from '../types.js';
+import type { CheckContext } from '../framework/types.js';
 
 /** One webhook event a check expects. */
 export interface AwaitedEvent {

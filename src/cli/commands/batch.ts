@@ -1,4 +1,7 @@
 import { loadFleetFile } from '../../config/fleet.js';
+import { loadContract } from '../../contract/load.js';
+import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../fleet/run-fleet.js';
+import { selectShard } from '../../fleet/shard.js';
 import { UsageError } from '../../model/errors.js';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { gatePasses } from '../../model/verdict.js';
@@ -9,9 +12,6 @@ import {
   writeFleetReports,
 } from '../../report/fleet/index.js';
 import { renderFleetProgressLine } from '../../report/fleet-progress.js';
-import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../runner/fleet.js';
-import { selectShard } from '../../runner/shard.js';
-import { loadContract } from '../../spec/load.js';
 import { urlSecrets } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { terminalMode } from '../../util/terminal-mode.js';

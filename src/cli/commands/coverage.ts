@@ -1,13 +1,13 @@
-import { CHECKS } from '../../checks/registry.js';
-import { FAULTS, INPUT_FAULTS } from '../../reference-provider/index.js';
+import { CHECKS } from '../../checks/framework/registry.js';
 import {
   type Coverage,
   computeCoverage,
   coreSideText,
   coverageHolds,
   coverageTotalsText,
-} from '../../runner/coverage.js';
-import { loadRequirements } from '../../spec/requirements.js';
+} from '../../contract/coverage.js';
+import { loadRequirements } from '../../contract/requirements.js';
+import { FAULTS, INPUT_FAULTS } from '../../reference-provider/index.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
 

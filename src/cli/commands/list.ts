@@ -1,4 +1,4 @@
-import { CHECKS } from '../../checks/registry.js';
+import { CHECKS } from '../../checks/framework/registry.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
 

@@ -1,11 +1,11 @@
+import { loadRequirements } from '../../contract/requirements.js';
+import { mergeFleetReports } from '../../fleet/merge-reports.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { gatePasses } from '../../model/verdict.js';
 import { renderFleetConsole } from '../../report/fleet/console.js';
 import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../report/fleet/write.js';
 import { readStoredFleetReport } from '../../report/read-report.js';
-import { mergeFleetReports } from '../../runner/merge-reports.js';
-import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { shouldUseColor } from '../../util/terminal-mode.js';

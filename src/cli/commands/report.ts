@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ReportFlags } from '../../config/flags.js';
+import { loadRequirements } from '../../contract/requirements.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { RunReport } from '../../model/report.js';
 import { checkResultLines, verdictLines, waiverLines } from '../../report/failure-text.js';
@@ -8,7 +9,6 @@ import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
 import { type StoredOrigin, storedReportNotice } from '../../report/origin.js';
 import { readStoredReport } from '../../report/read-report.js';
-import { loadRequirements } from '../../spec/requirements.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { shouldUseColor } from '../../util/terminal-mode.js';

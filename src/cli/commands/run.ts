@@ -1,7 +1,7 @@
 import type { RawRunOptions, ReportFlags } from '../../config/flags.js';
 import { loadRunSettings } from '../../config/load.js';
+import { loadContract } from '../../contract/load.js';
 import { prepareReportTargets } from '../../report/index.js';
-import { loadContract } from '../../spec/load.js';
 import { certifyWithReports } from '../certify.js';
 import type { CommandContext } from '../command.js';
 import type { CliIo } from '../io.js';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseExpectedFailures } from '../../config/waivers.js';
 import { createConsole } from '../../console/console.js';
+import type { Contract } from '../../contract/contract.js';
+import { loadContract } from '../../contract/load.js';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../model/run-config.js';
 import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
@@ -8,8 +10,6 @@ import type { Certifier } from '../../server/core-routes/deps.js';
 import { type IngestLimits, LIMIT_NAMES } from '../../server/limits.js';
 import { startServe } from '../../server/serve.js';
 import { type RawServeOptions, resolveServeSettings, type ServeSettings } from '../../server/serve-config.js';
-import type { Contract } from '../../spec/contract.js';
-import { loadContract } from '../../spec/load.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { EXIT } from '../io.js';
 

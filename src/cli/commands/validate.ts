@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
+import { loadContract } from '../../contract/load.js';
 import { UsageError } from '../../model/errors.js';
-import { loadContract } from '../../spec/load.js';
 import { DataFileError, MAX_DATA_FILE_BYTES, parseDataText, readDataFile } from '../../util/data-file.js';
 import { schemaSuggestion } from '../../util/did-you-mean.js';
 import type { CommandContext } from '../command.js';

@@ -1,6 +1,6 @@
+import type { Contract } from '../../contract/contract.js';
 import type { RunReport } from '../../model/report.js';
 import type { WebhookInbox } from '../../model/webhooks.js';
-import type { Contract } from '../../spec/contract.js';
 import type { CoreServer } from '../core-server.js';
 import type { Registration, RegistrationRules } from './registration.js';
 import type { ProviderRegistry } from './registry.js';

@@ -1,5 +1,5 @@
+import type { Contract, SchemaProblem } from '../../contract/contract.js';
 import type { AuthMethod } from '../../model/contract-constants.js';
-import type { Contract, SchemaProblem } from '../../spec/contract.js';
 import { baseAddressProblem } from './base-address.js';
 import { credentialFileProblem } from './credential-file.js';
 

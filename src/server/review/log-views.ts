@@ -1,5 +1,5 @@
+import type { components } from '../../contract/generated/contract-types.js';
 import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
-import type { components } from '../../spec/generated/contract-types.js';
 import type { OperationEntry } from './operations-log.js';
 
 /**

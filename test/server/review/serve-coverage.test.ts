@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bundledCoverage } from '../../../src/cli/commands/coverage.js';
-import { computeCoverage, coreSideText } from '../../../src/runner/coverage.js';
+import { computeCoverage, coreSideText } from '../../../src/contract/coverage.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'bin/provcert.js');

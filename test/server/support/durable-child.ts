@@ -2,8 +2,9 @@
  * Child process for the durability test: starts the core server on a free port and prints it.
  * argv: dataDir, specPath (the transpiled copy cannot find the bundled spec itself); env: CHILD_WEBHOOK_SECRET.
  */
+
+import { loadContract } from '../../../src/contract/load.js';
 import { startCoreServer } from '../../../src/server/core-server.js';
-import { loadContract } from '../../../src/spec/load.js';
 
 const [, , dataDir, specPath] = process.argv;
 const secret = process.env['CHILD_WEBHOOK_SECRET'];

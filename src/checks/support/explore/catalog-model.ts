@@ -1,4 +1,4 @@
-import type { OfferingView } from '../../views.js';
+import type { OfferingView } from '../../framework/views.js';
 
 /**
  * The catalog as exploration sees it (issue 19 item 2): what may be ordered and within which limits, and what is

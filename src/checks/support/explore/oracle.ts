@@ -1,7 +1,7 @@
 import { describeBody } from '../../../http/body.js';
 import type { RequirementId } from '../../../model/findings.js';
 import type { QuoteMathRow } from '../../../model/report.js';
-import type { CatalogView } from '../../views.js';
+import type { CatalogView } from '../../framework/views.js';
 import { schemaProblemText, schemaRequirement } from '../expect.js';
 import { checkQuoteMath } from '../quote-math.js';
 import type { ValidOrderAnswer } from '../valid-order.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { QuoteItemInput, SelectedOptionInput } from '../../views.js';
+import type { QuoteItemInput, SelectedOptionInput } from '../../framework/views.js';
 import type { ExploreModel, ModelGroup, ModelOffering } from './catalog-model.js';
 
 /**

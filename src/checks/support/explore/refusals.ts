@@ -1,5 +1,5 @@
 import type { RequirementId } from '../../../model/findings.js';
-import type { OfferingView, QuoteItemInput, SelectedOptionInput } from '../../views.js';
+import type { OfferingView, QuoteItemInput, SelectedOptionInput } from '../../framework/views.js';
 import type { ExploreModel, ModelGroup, ModelOffering } from './catalog-model.js';
 import type { Order } from './orders.js';
 

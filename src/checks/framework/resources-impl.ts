@@ -1,20 +1,20 @@
+import type { Contract } from '../../contract/contract.js';
+import { problemTexts } from '../../contract/explain.js';
+import { describeBody } from '../../http/body.js';
+import type { HttpOutcome, ProviderClient } from '../../http/types.js';
+import type { CheckId } from '../../model/check-ids.js';
+import type { RunConfig } from '../../model/run-config.js';
+import { schemaRequirement } from '../support/expect.js';
+import { deriveItems } from '../support/selection.js';
 import {
   type CreatedAction,
   PrerequisiteError,
   type QuoteAttempt,
   type Resources,
   type Selection,
-} from '../checks/resources.js';
-import { schemaRequirement } from '../checks/support/expect.js';
-import { deriveItems } from '../checks/support/selection.js';
-import type { Clock } from '../checks/types.js';
-import type { ActionView, CatalogView, ProviderInfoView, QuoteView } from '../checks/views.js';
-import { describeBody } from '../http/body.js';
-import type { HttpOutcome, ProviderClient } from '../http/types.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { RunConfig } from '../model/run-config.js';
-import type { Contract } from '../spec/contract.js';
-import { problemTexts } from '../spec/explain.js';
+} from './resources.js';
+import type { Clock } from './types.js';
+import type { ActionView, CatalogView, ProviderInfoView, QuoteView } from './views.js';
 
 const DEFAULT_CUSTOMER = { name: 'Provcert Certification', phone: '+15550100000' };
 const DEFAULT_DESTINATION = { raw: '1 Certification Street (provcert test order, do not fulfil)' };

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
-import type { Contract } from '../../src/spec/contract.js';
-import { compileSpecAtRunTime } from '../../src/spec/load.js';
-import { precompiledContract } from '../../src/spec/precompiled.js';
+import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
+import type { Contract } from '../../src/contract/contract.js';
+import { compileSpecAtRunTime } from '../../src/contract/load.js';
+import { precompiledContract } from '../../src/contract/precompiled.js';
 
 /**
  * The validators generated at build time must behave exactly like the ones compiled from the spec at run

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/spec/load.js';
+import { loadContract } from '../../src/contract/load.js';
 
 const contract = await loadContract();
 

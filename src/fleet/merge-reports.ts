@@ -3,8 +3,8 @@ import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js'
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunReport } from '../model/report.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
+import { evaluateWaivers, utcDate } from '../runner/waivers.js';
 import { MAX_SHARDS, shardOf } from './shard.js';
-import { evaluateWaivers, utcDate } from './waivers.js';
 
 type Shard = { index: number; total: number };
 

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mergeFleetReports } from '../../src/fleet/merge-reports.js';
+import { shardOf } from '../../src/fleet/shard.js';
 import { UsageError } from '../../src/model/errors.js';
 import type { FleetProviderResult, FleetReport } from '../../src/model/fleet-report.js';
 import type { RunReport } from '../../src/model/report.js';
 import type { ExpectedFailure } from '../../src/model/waivers.js';
 import { renderFleetJson } from '../../src/report/fleet/json.js';
 import { fleetReportValidator } from '../../src/report/fleet/read.js';
-import { mergeFleetReports } from '../../src/runner/merge-reports.js';
-import { shardOf } from '../../src/runner/shard.js';
 import { evaluateWaivers } from '../../src/runner/waivers.js';
 import { DIGEST, fleetOf, providerResult, realReports } from '../report/fleet-sample.js';
 

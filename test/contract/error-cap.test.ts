@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { capCollectedErrors } from '../../src/contract/error-cap.js';
 import { validate } from '../../src/lib/validate.js';
-import { capCollectedErrors } from '../../src/spec/error-cap.js';
 
 describe('validation with many errors', () => {
   it('keeps a dozen problems and counts the rest, in the words validate prints', () => {

@@ -4,18 +4,18 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
-import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from '../../src/spec/generate.js';
-import { GENERATED_TYPES, generateContractTypes } from '../../src/spec/generate-types.js';
-import { specSha256 } from '../../src/spec/generated/contract-validators.js';
-import { loadPrecompiledContract, precompiledContract } from '../../src/spec/precompiled.js';
-import { sha256 } from '../../src/spec/spec-hash.js';
+import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
+import { GENERATED_DIR, GENERATED_DTS, GENERATED_JS, generateValidatorModule } from '../../src/contract/generate.js';
+import { GENERATED_TYPES, generateContractTypes } from '../../src/contract/generate-types.js';
+import { specSha256 } from '../../src/contract/generated/contract-validators.js';
+import { loadPrecompiledContract, precompiledContract } from '../../src/contract/precompiled.js';
+import { sha256 } from '../../src/contract/spec-hash.js';
 import { scratchDir } from '../support/scratch.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const SOURCE_DIR = join(ROOT, 'src/spec', GENERATED_DIR);
-const DIST_DIR = join(ROOT, 'dist/src/spec', GENERATED_DIR);
-const STALE = 'is not what spec/openapi.yaml generates: run `npm run build` (and commit src/spec/generated/)';
+const SOURCE_DIR = join(ROOT, 'src/contract', GENERATED_DIR);
+const DIST_DIR = join(ROOT, 'dist/src/contract', GENERATED_DIR);
+const STALE = 'is not what spec/openapi.yaml generates: run `npm run build` (and commit src/contract/generated/)';
 
 const generated = await generateValidatorModule(BUNDLED_SPEC_PATH);
 if (!generated.ok) throw new Error(generated.error.message);
@@ -28,18 +28,23 @@ const sameText = (path: string, expected: string): boolean =>
 
 describe('generated validators are current with the spec', () => {
   it('the committed module is what the spec generates now', () => {
-    expect(sameText(join(SOURCE_DIR, GENERATED_JS), js), `src/spec/generated/${GENERATED_JS} ${STALE}`).toBe(true);
-    expect(sameText(join(SOURCE_DIR, GENERATED_DTS), dts), `src/spec/generated/${GENERATED_DTS} ${STALE}`).toBe(true);
-    expect(sameText(join(SOURCE_DIR, GENERATED_TYPES), types), `src/spec/generated/${GENERATED_TYPES} ${STALE}`).toBe(
+    expect(sameText(join(SOURCE_DIR, GENERATED_JS), js), `src/contract/generated/${GENERATED_JS} ${STALE}`).toBe(true);
+    expect(sameText(join(SOURCE_DIR, GENERATED_DTS), dts), `src/contract/generated/${GENERATED_DTS} ${STALE}`).toBe(
       true,
     );
+    expect(
+      sameText(join(SOURCE_DIR, GENERATED_TYPES), types),
+      `src/contract/generated/${GENERATED_TYPES} ${STALE}`,
+    ).toBe(true);
   });
 
   it('the build output is what the spec generates now', () => {
-    expect(sameText(join(DIST_DIR, GENERATED_JS), js), `dist/src/spec/generated/${GENERATED_JS} ${STALE}`).toBe(true);
+    expect(sameText(join(DIST_DIR, GENERATED_JS), js), `dist/src/contract/generated/${GENERATED_JS} ${STALE}`).toBe(
+      true,
+    );
     expect(
       sameText(join(DIST_DIR, GENERATED_TYPES), types),
-      `dist/src/spec/generated/${GENERATED_TYPES} ${STALE}`,
+      `dist/src/contract/generated/${GENERATED_TYPES} ${STALE}`,
     ).toBe(true);
   });
 
@@ -82,8 +87,8 @@ describe('which validators the bundled spec uses', () => {
   ): Promise<string[]> {
     const script = `
       import { createRequire } from 'node:module';
-      const { BUNDLED_SPEC_PATH } = await import(${JSON.stringify(join(ROOT, 'dist/src/spec/bundled-path.js'))});
-      const { compileSpecAtRunTime, loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/spec/load.js'))});
+      const { BUNDLED_SPEC_PATH } = await import(${JSON.stringify(join(ROOT, 'dist/src/contract/bundled-path.js'))});
+      const { compileSpecAtRunTime, loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/contract/load.js'))});
       const loaded = await ${how};
       const contract = loaded.ok === undefined ? loaded : loaded.value;
       if (contract.validate('HealthCheckResult', {}).valid) throw new Error('an empty health check validated');
@@ -96,7 +101,7 @@ describe('which validators the bundled spec uses', () => {
   }
 
   it('loading the bundled contract parses no YAML and compiles nothing: only ajv runtime helpers and format checks load', async () => {
-    expect(existsSync(join(ROOT, 'dist/src/spec/load.js')), 'run npm run build first').toBe(true);
+    expect(existsSync(join(ROOT, 'dist/src/contract/load.js')), 'run npm run build first').toBe(true);
     const precompiled = await packageFilesLoaded('loadContract()');
     expect(precompiled.filter((file) => !/^ajv\/dist\/runtime\/|^ajv-formats\/dist\/formats\.js$/.test(file))).toEqual(
       [],

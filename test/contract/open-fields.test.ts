@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BUNDLED_SPEC_PATH } from '../../src/spec/bundled-path.js';
-import type { Contract } from '../../src/spec/contract.js';
-import { loadContract } from '../../src/spec/load.js';
+import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
+import type { Contract } from '../../src/contract/contract.js';
+import { loadContract } from '../../src/contract/load.js';
 
 /**
  * spec/openapi.yaml requires no more than the contract states (issue 24 item 20): a field whose

@@ -8,7 +8,7 @@ import { GENERATED_TYPES, generateContractTypes } from './generate-types.js';
 
 /*
  * `npm run build`, after tsc: generate the bundled contract's validators and types, write them into dist (beside
- * this compiled file) and refresh the committed copies under src/spec/generated when the spec changed.
+ * this compiled file) and refresh the committed copies under src/contract/generated when the spec changed.
  */
 
 /**
@@ -45,5 +45,7 @@ if (existsSync(join(packageRoot, 'src', 'spec'))) {
     await writeIfChanged(join(sourceDir, GENERATED_TYPES), types),
   ];
   if (changed.some(Boolean))
-    process.stdout.write(`provcert build: regenerated src/spec/${GENERATED_DIR}/ from spec/openapi.yaml (commit it)\n`);
+    process.stdout.write(
+      `provcert build: regenerated src/contract/${GENERATED_DIR}/ from spec/openapi.yaml (commit it)\n`,
+    );
 }

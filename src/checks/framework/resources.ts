@@ -1,7 +1,7 @@
-import type { HttpOutcome, HttpResponse } from '../http/types.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { RequirementId } from '../model/findings.js';
-import type { SchemaProblem } from '../spec/types.js';
+import type { SchemaProblem } from '../../contract/types.js';
+import type { HttpOutcome, HttpResponse } from '../../http/types.js';
+import type { CheckId } from '../../model/check-ids.js';
+import type { RequirementId } from '../../model/findings.js';
 import type { ActionView, CatalogView, ProviderInfoView, QuoteItemInput, QuoteView } from './views.js';
 
 /**

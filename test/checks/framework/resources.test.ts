@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrerequisiteError, type Resources } from '../../src/checks/resources.js';
-import { exercisesMath } from '../../src/checks/support/selection.js';
-import { createProviderClient } from '../../src/http/client.js';
-import type { HttpOutcome, ProviderClient } from '../../src/http/types.js';
-import type { Exchange } from '../../src/model/exchange.js';
+import { PrerequisiteError, type Resources } from '../../../src/checks/framework/resources.js';
+import { createResources, whyNotJson200 } from '../../../src/checks/framework/resources-impl.js';
+import { exercisesMath } from '../../../src/checks/support/selection.js';
+import type { Contract } from '../../../src/contract/contract.js';
+import { loadContract } from '../../../src/contract/load.js';
+import { createProviderClient } from '../../../src/http/client.js';
+import type { HttpOutcome, ProviderClient } from '../../../src/http/types.js';
+import type { Exchange } from '../../../src/model/exchange.js';
 import {
   CERTIFICATION_INPUT,
   type FaultName,
   type RunningProvider,
   startReferenceProvider,
-} from '../../src/reference-provider/index.js';
-import { systemClock } from '../../src/runner/clock.js';
-import { guardPosts } from '../../src/runner/guarded-client.js';
-import { createResources, whyNotJson200 } from '../../src/runner/resources-impl.js';
-import type { Contract } from '../../src/spec/contract.js';
-import { loadContract } from '../../src/spec/load.js';
-import { Redactor } from '../../src/util/redact.js';
-import { testConfig } from '../support/certify.js';
+} from '../../../src/reference-provider/index.js';
+import { systemClock } from '../../../src/runner/clock.js';
+import { guardPosts } from '../../../src/runner/guarded-client.js';
+import { Redactor } from '../../../src/util/redact.js';
+import { testConfig } from '../../support/certify.js';
 
 const CREDENTIAL = 'resources-credential-9b17';
 const WEBHOOK_SECRET = 'resources-webhook-secret-0c55';

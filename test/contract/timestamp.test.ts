@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isIsoTimestamp, parseIsoTimestamp } from '../../src/spec/timestamp.js';
+import { isIsoTimestamp, parseIsoTimestamp } from '../../src/contract/timestamp.js';
 
 const utc = (text: string): number => Date.parse(text);
 

@@ -1,17 +1,17 @@
-import type { Clock } from '../checks/types.js';
+import type { Clock } from '../checks/framework/types.js';
+import type { Contract } from '../contract/contract.js';
 import type { FleetIdentity, FleetProviderResult, FleetReport } from '../model/fleet-report.js';
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
+import { systemClock } from '../runner/clock.js';
+import { type RunDeps, runCertification } from '../runner/run.js';
+import { evaluateWaivers, utcDate } from '../runner/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
-import type { Contract } from '../spec/contract.js';
 import { toolVersion } from '../util/package-root.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
-import { systemClock } from './clock.js';
-import { inboxFor } from './fleet-inbox.js';
-import { type RunDeps, runCertification } from './run.js';
+import { inboxFor } from './inbox.js';
 import type { Shard } from './shard.js';
-import { evaluateWaivers, utcDate } from './waivers.js';
 
 /** One provider of the batch: ready to run, or with the reason it cannot be (e.g. its credential is not set). */
 export interface FleetMember {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bundledCoverage } from '../../src/cli/commands/coverage.js';
+import { computeCoverage, coverageHolds, coverageTotalsText } from '../../src/contract/coverage.js';
+import type { Requirement } from '../../src/contract/requirements.js';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
-import { computeCoverage, coverageHolds, coverageTotalsText } from '../../src/runner/coverage.js';
-import type { Requirement } from '../../src/spec/requirements.js';
 import { READ_CHECKS, TX_CHECKS } from '../support/check-groups.js';
 
 const entry = (id: string, verification: Requirement['verification'], checks: string[] = []): Requirement =>

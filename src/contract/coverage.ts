@@ -1,6 +1,6 @@
 import type { CheckId } from '../model/check-ids.js';
 import type { RequirementId } from '../model/findings.js';
-import type { Requirement, Verification } from '../spec/requirements.js';
+import type { Requirement, Verification } from './requirements.js';
 
 /**
  * Proven coverage: requirement → the checks that verify it → the reference-provider faults that break exactly

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadContract } from '../../src/spec/load.js';
+import { loadContract } from '../../src/contract/load.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
 const run = promisify(execFile);

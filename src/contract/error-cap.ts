@@ -62,8 +62,8 @@ export function capCollectedErrors(
       return `${self}.errors = vErrors; ${self}.errorCount = errors;`;
     });
   if (code.includes('vErrors.concat(') && merges === 0)
-    throw new Error('ajv merges errors in an unexpected shape; update src/spec/error-cap.ts');
+    throw new Error('ajv merges errors in an unexpected shape; update src/contract/error-cap.ts');
   if (code.includes('vErrors') && publishes === 0)
-    throw new Error('ajv publishes errors in an unexpected shape; update src/spec/error-cap.ts');
+    throw new Error('ajv publishes errors in an unexpected shape; update src/contract/error-cap.ts');
   return out;
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tryLoadContract } from '../../src/spec/load.js';
+import { tryLoadContract } from '../../src/contract/load.js';
 
 const mini = join(import.meta.dirname, '../fixtures-spec/mini.yaml');
 

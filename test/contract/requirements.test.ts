@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CHECK_IDS } from '../../src/model/check-ids.js';
-import { FAULTS } from '../../src/reference-provider/faults.js';
 import {
   BUNDLED_REQUIREMENTS_PATH,
   CONTRACT_COPY_DIR,
@@ -14,7 +12,9 @@ import {
   type RequirementCatalog,
   RequirementsLoadError,
   tryLoadRequirements,
-} from '../../src/spec/requirements.js';
+} from '../../src/contract/requirements.js';
+import { CHECK_IDS } from '../../src/model/check-ids.js';
+import { FAULTS } from '../../src/reference-provider/faults.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { scratchDir } from '../support/scratch.js';
 

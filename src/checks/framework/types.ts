@@ -1,11 +1,11 @@
-import type { ProviderClient } from '../http/types.js';
-import type { CheckId } from '../model/check-ids.js';
-import type { AuthMethod, Profile } from '../model/contract-constants.js';
-import type { RequirementId } from '../model/findings.js';
-import type { CheckOutcome, CheckProgress } from '../model/report.js';
-import type { RunConfig } from '../model/run-config.js';
-import type { WebhookInbox } from '../model/webhooks.js';
-import type { Contract } from '../spec/contract.js';
+import type { Contract } from '../../contract/contract.js';
+import type { ProviderClient } from '../../http/types.js';
+import type { CheckId } from '../../model/check-ids.js';
+import type { AuthMethod, Profile } from '../../model/contract-constants.js';
+import type { RequirementId } from '../../model/findings.js';
+import type { CheckOutcome, CheckProgress } from '../../model/report.js';
+import type { RunConfig } from '../../model/run-config.js';
+import type { WebhookInbox } from '../../model/webhooks.js';
 import type { Resources } from './resources.js';
 
 /** Everything a check may use. I/O is injected so checks stay testable. */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/spec/load.js';
+import { loadContract } from '../../src/contract/load.js';
 
 const PAYLOADS = join(import.meta.dirname, '../../fixtures/payloads');
 
