@@ -10,7 +10,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { type CertifyOptions, certify, FAULTS } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
-import { undeclaredCitations } from '../support/citations.js';
+import { strayFailCitations, undeclaredCitations } from '../support/citations.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -117,8 +117,9 @@ describe('read-only checks against the reference provider', () => {
     const authMethod: AuthMethod = check === 'signature' ? 'HMAC_SIGNATURE' : 'API_KEY';
     const { report } = await certify({ faults: [fault], authMethod, only: READ_CHECKS, ...RUN_WITH[fault] });
     const result = byId(report.checks, check);
-    expect(result?.status, result?.message).toBe('fail');
-    const text = [result?.message, ...(result?.details ?? [])].join('\n');
+    if (!result) throw new Error(`no result for ${check}`);
+    expect(result.status, result.message).toBe('fail');
+    const text = [result.message, ...(result.details ?? [])].join('\n');
     expect(text).toMatch(NAMES_THE_PROBLEM[fault] ?? /^$/);
     // Proven coverage: the failure stands on the requirement the fault breaks.
     const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
@@ -126,6 +127,8 @@ describe('read-only checks against the reference provider', () => {
       result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
       text,
     ).toContain(requirement);
+    // ...and every failure stands on a rule the fault breaks: a cited sentence is about its finding.
+    expect(strayFailCitations(result, FAULTS[fault]), text).toEqual([]);
     expect(undeclaredCitations(report)).toEqual([]);
     expect(result?.evidence.length).toBeGreaterThan(0);
   });
