@@ -102,6 +102,8 @@ const NAMES: Record<string, RegExp> = {
   'actions-route-missing': /creating a test action failed: POST \/actions answered HTTP 404 NOT_FOUND/,
   'payment-status-unknown':
     /creating a test action failed: POST \/actions does not match the schema \(\/paymentStatus must be one of PENDING, .* \(found string "UNPAID"\)\)/,
+  'action-status-public-id-only':
+    /^GET \/actions\/act_[^ ]+ \(by id\) \(action .*\) answered HTTP 404 NOT_FOUND; expected 200/,
   'action-status-route-missing': /GET \/actions\/.* answered HTTP 404 NOT_FOUND; expected 200/,
   'action-status-internal':
     /GET \/actions\/.* does not match NormalizedAction: \/status must be one of .* \(found string "KITCHEN_QUEUE"\)/,

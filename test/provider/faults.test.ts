@@ -209,6 +209,14 @@ const CASES = {
       return at(action.json, 'total') !== at(quote, 'total');
     },
   },
+  'action-status-public-id-only': {
+    broken: async ({ call }) => {
+      const action = (await createAction(call)).action.json;
+      const byId = await call('GET', `/actions/${str(action, 'id')}`);
+      const byPublicId = await call('GET', `/actions/${str(action, 'publicId')}`);
+      return byId.status === 404 && byPublicId.status === 200;
+    },
+  },
   'action-created-missing-public-id': {
     broken: async ({ call }) => at((await createAction(call)).action.json, 'publicId') === undefined,
   },
