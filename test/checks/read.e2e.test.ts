@@ -53,6 +53,10 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,
   'health-route-missing': /GET \/health answered HTTP 404 NOT_FOUND; expected 200/,
   'provider-info-route-missing': /GET \/provider-info answered HTTP 404 NOT_FOUND; expected 200/,
+  'capability-product-category':
+    /GET \/provider-info does not match the schema: \/capabilities\/\d+ must be one of METADATA, .* \(found string "FOOD_DELIVERY"\)/,
+  'manifest-input-mode-unknown':
+    /GET \/provider-info does not match the schema: \/manifest\/inputMode must be one of OFFERING, PARAMETERS \(found string "CATALOG"\)/,
   'provider-status-unknown':
     /GET \/provider-info does not match the schema: \/status must be one of DRAFT, SANDBOX, ACTIVE, SUSPENDED, DISABLED \(found string "LIVE"\)/,
   'certification-input-unknown-offering':

@@ -729,6 +729,13 @@ const CASES = {
       return info.status === 404 && health.status === 200;
     },
   },
+  'capability-product-category': {
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/provider-info')).json, 'capabilities')).includes('FOOD_DELIVERY'),
+  },
+  'manifest-input-mode-unknown': {
+    broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'manifest.inputMode') === 'CATALOG',
+  },
   'provider-status-unknown': {
     broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'status') === 'LIVE',
   },
