@@ -140,7 +140,8 @@ export const check: CheckDefinition = {
         'CAPABILITY-IS-OPERATION',
       );
     const duplicates = info.capabilities.filter((c, i) => info.capabilities.indexOf(c) !== i);
-    if (duplicates.length > 0) f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`);
+    if (duplicates.length > 0)
+      f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`, 'CAPABILITY-IS-OPERATION');
     if (info.authMethod !== undefined && info.authMethod !== ctx.config.authMethod) {
       f.warn(
         `provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.authMethod}; the portal setting must match what the backend expects`,
