@@ -115,7 +115,8 @@ async function tryCase(
       ctx,
       outcome,
       `${what} was answered ${describeAnswer(outcome)}; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR, never QUOTE_EXPIRED`,
-      c.refusalViolates,
+      // The sentence about this answer, whichever field is missing: "(never QUOTE_EXPIRED)".
+      'ACTION-MISSING-FIELD-VALIDATION-ERROR',
     );
     return;
   }

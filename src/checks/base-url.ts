@@ -1,18 +1,14 @@
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome } from '../http/types.js';
-import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { ServiceAddress } from '../util/service-address.js';
 import { Findings } from './outcome.js';
 import { judgeBaseAddress } from './support/address.js';
 import { keepEvidence } from './support/evidence.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 
-/** Where the embedded receiver listens (its real port, also when configured as 0). */
-function receiverAddress(ctx: CheckContext): { host: string; port: number } | undefined {
-  try {
-    const url = new URL(ctx.webhooks.urlFor('provider'));
-    return { host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
-  } catch {
-    return undefined;
-  }
+/** The service's own addresses in this run: the embedded receiver (its real port, also when configured as 0). */
+function serviceAddresses(ctx: CheckContext): ServiceAddress[] {
+  return [{ what: "provcert's own webhook receiver", url: ctx.webhooks.urlFor('provider') }];
 }
 
 /** The troubleshooting hint of the contract's Errors section for what GET /health answered, if any. */
@@ -66,11 +62,7 @@ export const check: CheckDefinition = {
   appliesTo: { description: 'every run' },
   async run(ctx) {
     const f = new Findings();
-    const receiver = receiverAddress(ctx);
-    const verdict = judgeBaseAddress(ctx.config.baseUrl, {
-      local: ctx.config.local,
-      ...(receiver ? { receiver } : {}),
-    });
+    const verdict = judgeBaseAddress(ctx.config.baseUrl, { local: ctx.config.local, service: serviceAddresses(ctx) });
     for (const p of verdict.problems) f.problem(p.text, p.requirement);
     for (const w of verdict.warnings) f.warn(w);
     // An unparseable URL cannot be probed; the static problem says why.

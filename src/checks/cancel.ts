@@ -70,13 +70,17 @@ export const check: CheckDefinition = {
         'CANCEL-ACTION-ID-NOT-EXTERNAL',
       );
     } else if (result.actionId === action.id && action.id !== action.publicId) {
-      f.warn(`the cancel result's actionId is the action id ${action.id}, not its public reference ${action.publicId}`);
+      f.warn(
+        `the cancel result's actionId is the action id ${action.id}, not its public reference ${action.publicId}`,
+        'CANCEL-RESULT-REQUIRED-FIELDS',
+      );
     } else if (result.actionId !== action.publicId && result.actionId !== action.id) {
       problemAt(
         f,
         ctx,
         response,
         `the cancel result's actionId is ${JSON.stringify(result.actionId)}; expected the public reference ${action.publicId}`,
+        'CANCEL-RESULT-REQUIRED-FIELDS',
       );
     }
     const unsafe = typeof result.message === 'string' ? unsafeReasonContent(result.message, ctx.secrets) : undefined;

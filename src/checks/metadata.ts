@@ -1,9 +1,11 @@
-import { PrerequisiteError } from './framework/resources.js';
-import type { CheckContext, CheckDefinition } from './framework/types.js';
-import type { CatalogView, CertificationInputView, ProviderInfoView } from './framework/views.js';
+import type { RequirementId } from '../model/findings.js';
+import type { SchemaProblem } from '../contract/contract.js';
 import { Findings } from './outcome.js';
+import { PrerequisiteError } from './framework/resources.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema } from './support/expect.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import type { CatalogView, CertificationInputView, ProviderInfoView } from './framework/views.js';
 
 /** Why certificationInput does not fit the catalog: one line per item reference that does not exist. */
 export function certificationInputProblems(input: CertificationInputView, catalog: CatalogView): string[] {
@@ -31,6 +33,19 @@ export function certificationInputProblems(input: CertificationInputView, catalo
   return problems;
 }
 
+/**
+ * Schema problems in the parts of provider-info that have a sentence of their own: a capability name ("a
+ * capability declares an operation … not a product category") and each part of the manifest.
+ */
+function providerInfoRequirement(p: SchemaProblem): RequirementId | undefined {
+  if (/^\/capabilities\/\d+$/.test(p.pointer)) return 'CAPABILITY-IS-OPERATION';
+  if (/^\/manifest\/(customerRequirements|inputMode)(\/|$)/.test(p.pointer))
+    return 'MANIFEST-CUSTOMER-REQUIREMENTS-INPUT-MODE';
+  if (/^\/manifest\/certification(\/|$)/.test(p.pointer)) return 'MANIFEST-SAFE-TEST-ENVIRONMENT';
+  if (/^\/manifest\/certificationInput(\/|$)/.test(p.pointer)) return 'MANIFEST-CERTIFICATION-INPUT-VALID';
+  return undefined;
+}
+
 /** The certification manifest rules beyond the schema (which `manifest` is not required by). */
 function judgeManifest(f: Findings, info: ProviderInfoView): void {
   const manifest = info.manifest;
@@ -50,9 +65,13 @@ function judgeManifest(f: Findings, info: ProviderInfoView): void {
   if (manifest.customerRequirements === undefined)
     f.warn(
       'manifest.customerRequirements is absent; declare the customer fields you require (e.g. {"phone":"REQUIRED"}), or {} for none',
+      'MANIFEST-CUSTOMER-REQUIREMENTS-INPUT-MODE',
     );
   if (manifest.inputMode === undefined)
-    f.warn('manifest.inputMode is absent; declare OFFERING (catalog items) or PARAMETERS (parameter-only service)');
+    f.warn(
+      'manifest.inputMode is absent; declare OFFERING (catalog items) or PARAMETERS (parameter-only service)',
+      'MANIFEST-CUSTOMER-REQUIREMENTS-INPUT-MODE',
+    );
 }
 
 async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: CertificationInputView): Promise<void> {
@@ -64,6 +83,7 @@ async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: Ce
     // The catalog is the catalog check's subject; metadata only cannot cross-check against it.
     f.warn(
       `manifest.certificationInput was not checked against the catalog, which is unusable (see catalog): ${error.message}`,
+      'MANIFEST-CERTIFICATION-INPUT-VALID',
     );
     return;
   }
@@ -80,6 +100,8 @@ export const check: CheckDefinition = {
     'MANIFEST-CERTIFICATION-INPUT-VALID',
     'PROVIDER-STATUS-VALUES',
     'ROUTE-PROVIDER-INFO',
+    'CAPABILITY-IS-OPERATION',
+    'MANIFEST-CUSTOMER-REQUIREMENTS-INPUT-MODE',
   ],
   appliesTo: {
     operations: ['GET /provider-info'],
@@ -97,6 +119,7 @@ export const check: CheckDefinition = {
         'GET /provider-info',
         'GET /provider-info',
         'PROVIDERINFO-REQUIRED-FIELDS',
+        providerInfoRequirement,
       )
     ) {
       // Still say whether POSTs will be sent: that decides what the rest of the run does.
@@ -114,10 +137,11 @@ export const check: CheckDefinition = {
     if (unknown.length > 0)
       f.problem(
         `capabilities ${unknown.join(', ')} are not capability names of the contract (${[...known].join(', ')})`,
-        'PROVIDERINFO-REQUIRED-FIELDS',
+        'CAPABILITY-IS-OPERATION',
       );
     const duplicates = info.capabilities.filter((c, i) => info.capabilities.indexOf(c) !== i);
-    if (duplicates.length > 0) f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`);
+    if (duplicates.length > 0)
+      f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`, 'CAPABILITY-IS-OPERATION');
     if (info.authMethod !== undefined && info.authMethod !== ctx.config.authMethod) {
       f.warn(
         `provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.authMethod}; the portal setting must match what the backend expects`,

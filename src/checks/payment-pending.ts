@@ -92,26 +92,32 @@ function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookU
   } else if (action.paymentStatus !== 'PENDING') {
     at(`${name} has paymentStatus ${action.paymentStatus}; expected PENDING`, 'ACTION-PAYMENT-STATUS-PENDING');
   }
-  if (action.status !== 'AWAITING_PAYMENT') at(`${name} has status ${action.status}; expected AWAITING_PAYMENT`);
+  if (action.status !== 'AWAITING_PAYMENT')
+    at(`${name} has status ${action.status}; expected AWAITING_PAYMENT`, 'ACTION-CREATED-AWAITING-PAYMENT');
 
   const next = judgeNextAction(action.nextAction, webhookUrl, name);
   for (const w of next.warnings) f.warn(w, 'ACTION-NEXT-ACTION-CHECKOUT');
   if (next.problem) at(next.problem, 'ACTION-NEXT-ACTION-CHECKOUT');
 
+  // The action is the quoted order: "the quote is authoritative" for its amounts, lines and provider.
+  const quoted = (text: string) => at(text, 'QUOTE-AUTHORITATIVE');
   if (action.subtotal !== quote.subtotal)
-    at(`${name} has subtotal ${action.subtotal}; quote ${quote.id} says ${quote.subtotal}`);
-  if (action.total !== quote.total) at(`${name} has total ${action.total}; quote ${quote.id} says ${quote.total}`);
+    quoted(`${name} has subtotal ${action.subtotal}; quote ${quote.id} says ${quote.subtotal}`);
+  if (action.total !== quote.total) quoted(`${name} has total ${action.total}; quote ${quote.id} says ${quote.total}`);
   if (action.quoteId !== undefined && action.quoteId !== quote.id)
-    at(`${name} refers to quote ${action.quoteId}; it was created from quote ${quote.id}`);
+    quoted(`${name} refers to quote ${action.quoteId}; it was created from quote ${quote.id}`);
   if (action.providerSlug !== quote.providerSlug)
-    at(`${name} names provider ${action.providerSlug}; the quote names ${quote.providerSlug}`);
+    quoted(`${name} names provider ${action.providerSlug}; the quote names ${quote.providerSlug}`);
   const lines = (xs: { offeringId?: string; quantity?: number }[]) =>
     xs
       .map((l) => `${l.offeringId ?? '?'}×${l.quantity ?? '?'}`)
       .sort()
       .join(', ');
   if (lines(action.lines) !== lines(quote.lines))
-    f.warn(`${name} lines (${lines(action.lines)}) differ from the quote's (${lines(quote.lines)})`);
+    f.warn(
+      `${name} lines (${lines(action.lines)}) differ from the quote's (${lines(quote.lines)})`,
+      'QUOTE-AUTHORITATIVE',
+    );
 }
 
 export const check: CheckDefinition = {
@@ -123,6 +129,7 @@ export const check: CheckDefinition = {
     'ACTION-PAYMENT-STATUS-PENDING',
     'ACTION-NO-INVENTED-PAYMENT',
     'ACTION-NEXT-ACTION-CHECKOUT',
+    'QUOTE-AUTHORITATIVE',
     'ROUTE-ACTIONS',
     'ACTION-REQUIRED-FIELDS',
     'ACTION-STATUS-ENUM',

@@ -148,7 +148,7 @@ export const check: CheckDefinition = {
       });
       rows.push(...result.rows.map((r) => (many ? { ...r, label: `${prefix}${r.label}` } : r)));
       result.problems.forEach((p, i) => problemAt(f, ctx, outcome, `${prefix}${p}`, result.cited[i]));
-      for (const w of result.warnings) f.warn(`${prefix}${w}`);
+      result.warnings.forEach((w, i) => f.warn(`${prefix}${w}`, result.warned[i]));
       if (result.problems.length === 0) keepEvidence(f, outcome);
       summaries.push(
         `quote ${quote.id}: ${quote.lines.length} line(s), subtotal ${quote.subtotal}, total ${quote.total}`,

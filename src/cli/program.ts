@@ -222,7 +222,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         .option('--fault <name>', 'switch on a fault (repeatable, or comma-separated)', collect, [])
         .option(
           '--variant <name>',
-          `a conforming variant: ${VARIANTS.join(', ')} (minimal omits every optional field; noisy adds vendor fields and repeats events; bounded has its own quantity and cart bounds; lines-reordered and options-reordered reverse quote lines or options)`,
+          `a conforming variant: ${VARIANTS.join(', ')} (minimal omits every optional field; noisy adds vendor fields and repeats events; bounded has its own quantity and cart bounds; lines-reordered and options-reordered reverse quote lines or options; id-lookup-only answers GET /actions/{id} by id only, not by publicId)`,
           'standard',
         )
         .option('--list-faults', 'list the faults: name, the check that catches it, what it breaks')

@@ -3,6 +3,7 @@ import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import type { FaultName, Variant } from '../../src/reference-provider/index.js';
 import { certify, FAULTS } from '../support/certify.js';
+import { strayFailCitations } from '../support/citations.js';
 
 /**
  * quote-explore proven both ways against the reference provider over loopback: every explore fault keeps
@@ -163,6 +164,8 @@ describe('quote-explore against the reference provider', () => {
     expect(r.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement)).toContain(
       FAULTS[fault].requirement,
     );
+    // ...and every failure stands on a rule the fault breaks.
+    expect(strayFailCitations(r, FAULTS[fault]), explain(r)).toEqual([]);
     // Minimal: no more items than the fault needs; the reproduce sends exactly the first failing order.
     const order = namedOrder(r.message);
     expect(order.items.length, r.message).toBeLessThanOrEqual(expected?.items ?? 1);

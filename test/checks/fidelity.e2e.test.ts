@@ -39,3 +39,45 @@ describe('allowances the contract gives end as no failure', () => {
     expect(result(report, 'locations').status).toBe('fail');
   });
 });
+
+describe('item 4: action-status looks an action up by id (GET /actions/{id}) and at most warns on publicId', () => {
+  const ONLY: CheckId[] = ['payment-pending', 'action-status'];
+  const lookupNotes = (r: CheckResult) => r.findings.filter((f) => /\(by (id|publicId)\)/.test(f.message));
+
+  it('passes on the reference provider, asking by id first, with nothing to say about either lookup', async () => {
+    const { report, provider } = await certify({ only: ONLY });
+    const status = result(report, 'action-status');
+    expect(status.status, status.message).toBe('pass');
+    expect(lookupNotes(status)).toEqual([]);
+    const gets = provider.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/actions/act_'));
+    expect(gets.length, 'GET /actions/{id} by the action id').toBeGreaterThan(0);
+  });
+
+  it('passes a provider that answers by id only, warning on the publicId lookup (citing ROUTE-ACTION-STATUS)', async () => {
+    const { report } = await certify({ only: ONLY, variant: 'id-lookup-only' });
+    const status = result(report, 'action-status');
+    expect(status.status, status.message).toBe('pass');
+    expect(lookupNotes(status)).toEqual([
+      {
+        severity: 'warn',
+        requirement: 'ROUTE-ACTION-STATUS',
+        message: expect.stringMatching(
+          /^GET \/actions\/DK-\d+ \(by publicId\) did not answer 200 with the action; the contract looks actions up by id$/,
+        ),
+      },
+    ]);
+  });
+
+  it('fails a provider that answers by publicId only: the lookup by id fails ROUTE-ACTION-STATUS, publicId adds nothing', async () => {
+    const { report } = await certify({ only: ONLY, faults: ['action-status-public-id-only'] });
+    const status = result(report, 'action-status');
+    expect(status.status, status.message).toBe('fail');
+    expect(lookupNotes(status)).toEqual([
+      {
+        severity: 'fail',
+        requirement: 'ROUTE-ACTION-STATUS',
+        message: expect.stringMatching(/^GET \/actions\/act_\S+ \(by id\) \(action DK-\d+\) answered HTTP 404/),
+      },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBaseAddress } from '../../src/checks/support/address.js';
+import { type AddressRules, judgeBaseAddress } from '../../src/checks/support/address.js';
 import { isLoopbackHost, nonPublicHostReason } from '../../src/http/host.js';
 
 describe('nonPublicHostReason', () => {
@@ -49,7 +49,8 @@ describe("isLoopbackHost (a provider that shares provcert's clock)", () => {
 
 describe('judgeBaseAddress', () => {
   const hosted = { local: false };
-  it.each<[string, { local: boolean; receiver?: { host: string; port: number } }, RegExp[], RegExp[]]>([
+  const RECEIVER = [{ what: "provcert's own webhook receiver", url: 'http://127.0.0.1:8787/api/v1/webhooks/provider' }];
+  it.each<[string, AddressRules, RegExp[], RegExp[]]>([
     ['https://api.example.com/provider', hosted, [], []],
     ['http://api.example.com', hosted, [/uses http:\/\/; a provider base address must be public HTTPS/], []],
     ['https://127.0.0.1:8443', hosted, [/loopback .*must be public/], []],
@@ -66,24 +67,9 @@ describe('judgeBaseAddress', () => {
     ['https://api.example.com/api/v1', hosted, [], []],
     ['https://shop.example.com/api/v1/provider', hosted, [], []],
     ['http://127.0.0.1:3000/api/v1', { local: true }, [], [/http/, /loopback/]],
-    [
-      'http://127.0.0.1:8787/api/v1',
-      { local: true, receiver: { host: '127.0.0.1', port: 8787 } },
-      [/webhook receiver/],
-      [/http/, /loopback/],
-    ],
-    [
-      'http://127.0.0.1:8787',
-      { local: true, receiver: { host: '127.0.0.1', port: 8787 } },
-      [/webhook receiver/],
-      [/http/, /loopback/],
-    ],
-    [
-      'http://localhost:8787',
-      { local: true, receiver: { host: '127.0.0.1', port: 8787 } },
-      [/webhook receiver/],
-      [/http/, /localhost/],
-    ],
+    ['http://127.0.0.1:8787/api/v1', { local: true, service: RECEIVER }, [/webhook receiver/], [/http/, /loopback/]],
+    ['http://127.0.0.1:8787', { local: true, service: RECEIVER }, [/webhook receiver/], [/http/, /loopback/]],
+    ['http://localhost:8787', { local: true, service: RECEIVER }, [/webhook receiver/], [/http/, /localhost/]],
     ['ftp://api.example.com', hosted, [/uses ftp; expected https/], []],
     ['api.example.com', hosted, [/not an absolute URL/], []],
   ])('%s', (url, rules, problems, warnings) => {

@@ -10,7 +10,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { type CertifyOptions, certify, FAULTS } from '../support/certify.js';
 import { READ_CHECKS } from '../support/check-groups.js';
-import { undeclaredCitations } from '../support/citations.js';
+import { strayFailCitations, undeclaredCitations } from '../support/citations.js';
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
@@ -53,6 +53,10 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,
   'health-route-missing': /GET \/health answered HTTP 404 NOT_FOUND; expected 200/,
   'provider-info-route-missing': /GET \/provider-info answered HTTP 404 NOT_FOUND; expected 200/,
+  'capability-product-category':
+    /GET \/provider-info does not match the schema: \/capabilities\/\d+ must be one of METADATA, .* \(found string "FOOD_DELIVERY"\)/,
+  'manifest-input-mode-unknown':
+    /GET \/provider-info does not match the schema: \/manifest\/inputMode must be one of OFFERING, PARAMETERS \(found string "CATALOG"\)/,
   'provider-status-unknown':
     /GET \/provider-info does not match the schema: \/status must be one of DRAFT, SANDBOX, ACTIVE, SUSPENDED, DISABLED \(found string "LIVE"\)/,
   'certification-input-unknown-offering':
@@ -117,8 +121,9 @@ describe('read-only checks against the reference provider', () => {
     const authMethod: AuthMethod = check === 'signature' ? 'HMAC_SIGNATURE' : 'API_KEY';
     const { report } = await certify({ faults: [fault], authMethod, only: READ_CHECKS, ...RUN_WITH[fault] });
     const result = byId(report.checks, check);
-    expect(result?.status, result?.message).toBe('fail');
-    const text = [result?.message, ...(result?.details ?? [])].join('\n');
+    if (!result) throw new Error(`no result for ${check}`);
+    expect(result.status, result.message).toBe('fail');
+    const text = [result.message, ...(result.details ?? [])].join('\n');
     expect(text).toMatch(NAMES_THE_PROBLEM[fault] ?? /^$/);
     // Proven coverage: the failure stands on the requirement the fault breaks.
     const requirement = (FAULTS[fault] as { requirement?: string }).requirement;
@@ -126,6 +131,8 @@ describe('read-only checks against the reference provider', () => {
       result?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
       text,
     ).toContain(requirement);
+    // ...and every failure stands on a rule the fault breaks: a cited sentence is about its finding.
+    expect(strayFailCitations(result, FAULTS[fault]), text).toEqual([]);
     expect(undeclaredCitations(report)).toEqual([]);
     expect(result?.evidence.length).toBeGreaterThan(0);
   });

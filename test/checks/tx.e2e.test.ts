@@ -4,7 +4,7 @@ import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { certify, FAULTS } from '../support/certify.js';
 import { TX_CHECKS } from '../support/check-groups.js';
-import { undeclaredCitations } from '../support/citations.js';
+import { strayFailCitations, undeclaredCitations } from '../support/citations.js';
 
 /** The transactional checks, proven both ways against the reference provider over loopback. */
 const TX_IDS = TX_CHECKS;
@@ -73,6 +73,8 @@ const NAMES: Record<string, RegExp> = {
   'action-missing-created-at': /GET \/actions\/.* does not match NormalizedAction: .*createdAt/,
   'payment-option-missing-type': /GET \/actions\/.*\/payment-options does not match an array of PaymentOption: .*type/,
   'cancel-result-no-message': /POST \/actions\/.*\/cancel does not match CancelActionResult: .*message/,
+  'cancel-action-id-quote': /the cancel result's actionId is "[^"]+"; expected the public reference/,
+  'action-total-not-quoted': /the created action .* has total \d+; quote .* says \d+/,
   'cancel-previous-status-wrong': /the cancel result's previousStatus is "CREATED"; the action was AWAITING_PAYMENT/,
   'quote-missing-expiry': /POST \/quote answer does not match NormalizedQuote: .*expiresAt/,
   'quote-line-total-wrong': /line 2 lineTotal is \d+; expected \d+ = \d+ × \d+ \+ \d+/,
@@ -100,6 +102,8 @@ const NAMES: Record<string, RegExp> = {
   'actions-route-missing': /creating a test action failed: POST \/actions answered HTTP 404 NOT_FOUND/,
   'payment-status-unknown':
     /creating a test action failed: POST \/actions does not match the schema \(\/paymentStatus must be one of PENDING, .* \(found string "UNPAID"\)\)/,
+  'action-status-public-id-only':
+    /^GET \/actions\/act_[^ ]+ \(by id\) \(action .*\) answered HTTP 404 NOT_FOUND; expected 200/,
   'action-status-route-missing': /GET \/actions\/.* answered HTTP 404 NOT_FOUND; expected 200/,
   'action-status-internal':
     /GET \/actions\/.* does not match NormalizedAction: \/status must be one of .* \(found string "KITCHEN_QUEUE"\)/,
@@ -185,6 +189,8 @@ describe('transactional checks against the reference provider', () => {
       r.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement),
       explain(r),
     ).toContain(requirement);
+    // ...and every failure stands on a rule the fault breaks: a cited sentence is about its finding.
+    expect(strayFailCitations(r, FAULTS[fault]), explain(r)).toEqual([]);
     // Every finding stands on a rule its check declares.
     expect(undeclaredCitations(report)).toEqual([]);
   });

@@ -13,6 +13,8 @@ interface ExpectedWarning {
   /** The checks that read the value; one of them must warn. */
   checks: CheckId[];
   warning: RegExp;
+  /** The requirement whose sentence the warning is about: the warning must cite it. */
+  requirement: string;
 }
 
 const cases: [Variant, ExpectedWarning[]][] = [
@@ -20,33 +22,65 @@ const cases: [Variant, ExpectedWarning[]][] = [
   [
     'minimal',
     [
-      { why: 'health timestamp without offset', checks: ['health'], warning: /timestamp .* has no UTC offset/ },
-      { why: 'catalog updatedAt without offset', checks: ['catalog'], warning: /updatedAt .* has no UTC offset/ },
+      {
+        why: 'health timestamp without offset',
+        checks: ['health'],
+        warning: /timestamp .* has no UTC offset/,
+        requirement: 'TIMESTAMPS-ISO8601',
+      },
+      {
+        why: 'catalog updatedAt without offset',
+        checks: ['catalog'],
+        warning: /updatedAt .* has no UTC offset/,
+        requirement: 'TIMESTAMPS-ISO8601',
+      },
       {
         why: 'an AWAITING_PAYMENT action without the optional paymentStatus',
         checks: ['payment-pending'],
         warning: /paymentStatus/,
+        requirement: 'ACTION-PAYMENT-STATUS-PENDING',
       },
       {
         why: 'quote expiresAt without offset',
         checks: ['quote-math'],
         warning: /POST \/quote: \/expiresAt .* has no UTC offset/,
+        requirement: 'TIMESTAMPS-ISO8601',
       },
       {
         why: 'action createdAt without offset',
         checks: ['payment-pending', 'action-status'],
         warning: /\/createdAt .* has no UTC offset/,
+        requirement: 'TIMESTAMPS-ISO8601',
       },
       {
         why: 'event timestamp without offset',
         checks: ['webhook'],
         warning: /^event .*: \/timestamp .* has no UTC offset/,
+        requirement: 'TIMESTAMPS-ISO8601',
       },
     ],
   ],
   [
     'noisy',
-    [{ why: 'a reason code outside the suggested list', checks: ['webhook'], warning: /^event .*: \/reasonCode .*/ }],
+    [
+      {
+        why: 'a reason code outside the suggested list',
+        checks: ['webhook'],
+        warning: /^event .*: \/reasonCode .*/,
+        requirement: 'WEBHOOK-TERMINAL-REASON',
+      },
+    ],
+  ],
+  [
+    'id-lookup-only',
+    [
+      {
+        why: 'GET /actions/{publicId} is not answered (the contract looks actions up by id)',
+        checks: ['action-status'],
+        warning: /\(by publicId\) did not answer 200 with the action/,
+        requirement: 'ROUTE-ACTION-STATUS',
+      },
+    ],
   ],
 ];
 
@@ -60,11 +94,22 @@ describe.concurrent('every conforming variant of the reference provider passes c
     expect(report.verdict).toBe('PASS');
     expect(undeclaredCitations(report)).toEqual([]);
 
-    const warnings = report.checks.flatMap((c) => (c.warnings ?? []).map((text) => ({ check: c.id, text })));
-    const listed = warnings.map((w) => `${w.check}: ${w.text}`).join('\n');
+    const warnings = report.checks.flatMap((c) =>
+      c.findings
+        .filter((f) => f.severity === 'warn')
+        .map((f) => ({ check: c.id, text: f.message, cites: f.requirement })),
+    );
+    const listed = warnings.map((w) => `${w.check}: [${w.cites}] ${w.text}`).join('\n');
+    // Each expected warning is there, from a check that reads the value, citing the sentence it is about.
     const missing = expectedWarnings
-      .filter(({ checks, warning }) => !warnings.some((w) => checks.includes(w.check) && warning.test(w.text)))
-      .map(({ why, checks, warning }) => `${why}: no warning matching ${String(warning)} from ${checks.join(' or ')}`);
+      .filter(
+        ({ checks, warning, requirement }) =>
+          !warnings.some((w) => checks.includes(w.check) && warning.test(w.text) && w.cites === requirement),
+      )
+      .map(
+        ({ why, checks, warning, requirement }) =>
+          `${why}: no warning matching ${String(warning)} from ${checks.join(' or ')} citing ${requirement}`,
+      );
     expect(missing, `warnings:\n${listed}`).toEqual([]);
     if (variant === 'noisy') {
       // Every event is delivered twice; the repeat is acknowledged and recognised as a duplicate.

@@ -6,6 +6,7 @@ import type { AuthMethod } from '../../src/model/contract-constants.js';
 import {
   FAULTS,
   type FaultName,
+  type FaultSpec,
   type ReferenceProviderOptions,
   type RunningProvider,
 } from '../../src/reference-provider/index.js';
@@ -201,6 +202,20 @@ const CASES = {
   },
   'action-total-not-integer': {
     broken: async ({ call }) => !Number.isInteger(at((await createAction(call)).action.json, 'total')),
+  },
+  'action-total-not-quoted': {
+    broken: async ({ call }) => {
+      const { quote, action } = await createAction(call);
+      return at(action.json, 'total') !== at(quote, 'total');
+    },
+  },
+  'action-status-public-id-only': {
+    broken: async ({ call }) => {
+      const action = (await createAction(call)).action.json;
+      const byId = await call('GET', `/actions/${str(action, 'id')}`);
+      const byPublicId = await call('GET', `/actions/${str(action, 'publicId')}`);
+      return byId.status === 404 && byPublicId.status === 200;
+    },
   },
   'action-created-missing-public-id': {
     broken: async ({ call }) => at((await createAction(call)).action.json, 'publicId') === undefined,
@@ -643,6 +658,14 @@ const CASES = {
       return at(result, 'success') === true && at(result, 'message') === undefined;
     },
   },
+  'cancel-action-id-quote': {
+    broken: async ({ call }) => {
+      const { action } = await createAction(call);
+      const result = (await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'test' } }))
+        .json;
+      return at(result, 'success') === true && at(result, 'actionId') !== at(action.json, 'publicId');
+    },
+  },
   'cancel-previous-status-wrong': {
     broken: async ({ call }) => {
       const { action } = await createAction(call);
@@ -705,6 +728,13 @@ const CASES = {
       const [info, health] = await Promise.all([call('GET', '/provider-info'), call('GET', '/health')]);
       return info.status === 404 && health.status === 200;
     },
+  },
+  'capability-product-category': {
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/provider-info')).json, 'capabilities')).includes('FOOD_DELIVERY'),
+  },
+  'manifest-input-mode-unknown': {
+    broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'manifest.inputMode') === 'CATALOG',
   },
   'provider-status-unknown': {
     broken: async ({ call }) => at((await call('GET', '/provider-info')).json, 'status') === 'LIVE',
@@ -982,17 +1012,21 @@ async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean>
 }
 
 describe('fault switches', () => {
-  it('every fault names a known check id, a requirement that check verifies, and has a test case', async () => {
+  it('every fault names a known check id, requirements that check verifies, and has a test case', async () => {
     const catalog = await loadRequirements();
-    for (const [name, fault] of Object.entries(FAULTS)) {
+    for (const [name, fault] of Object.entries(FAULTS) as [FaultName, FaultSpec][]) {
       expect(CHECK_IDS, name).toContain(fault.check);
       expect(fault.description.length, name).toBeGreaterThan(10);
-      const requirement = catalog.requirementById(fault.requirement);
-      expect(requirement, `${name}: requirement ${fault.requirement} in spec/requirements.yaml`).toBeDefined();
-      expect(
-        requirement?.verification === 'checked' ? requirement.checks : [],
-        `${name}: ${fault.requirement} is verified by ${fault.check}`,
-      ).toContain(fault.check);
+      // The rule it breaks, and the rules it breaks as a consequence (its check's failures may cite those).
+      for (const id of [fault.requirement, ...(fault.alsoBreaks ?? [])]) {
+        const requirement = catalog.requirementById(id);
+        expect(requirement, `${name}: requirement ${id} in spec/requirements.yaml`).toBeDefined();
+        expect(
+          requirement?.verification === 'checked' ? requirement.checks : [],
+          `${name}: ${id} is verified by ${fault.check}`,
+        ).toContain(fault.check);
+      }
+      expect(fault.alsoBreaks ?? [], name).not.toContain(fault.requirement);
     }
     expect(Object.keys(CASES).sort()).toEqual(Object.keys(FAULTS).sort());
   });

@@ -1,4 +1,5 @@
 import { nonPublicHostReason } from '../../http/host.js';
+import { type ServiceAddress, serviceAddressAt } from '../../util/service-address.js';
 
 /**
  * Static rules on the provider base address (contract, "What the service does" §6; DECISIONS.md,
@@ -8,8 +9,8 @@ import { nonPublicHostReason } from '../../http/host.js';
 export interface AddressRules {
   /** --local: http and loopback/private hosts are allowed (with a warning). */
   local: boolean;
-  /** The embedded webhook receiver, which must not be entered as the provider base address. */
-  receiver?: { host: string; port: number };
+  /** The service's own addresses (the embedded webhook receiver), never a provider base address. */
+  service?: readonly ServiceAddress[];
 }
 
 /** A violated address rule: the text names the rule and the fix; the requirement is its contract id. */
@@ -22,10 +23,6 @@ export interface AddressVerdict {
   problems: AddressProblem[];
   warnings: string[];
 }
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-const sameHost = (a: string, b: string): boolean =>
-  a.toLowerCase() === b.toLowerCase() || (LOOPBACK_NAMES.has(a.toLowerCase()) && LOOPBACK_NAMES.has(b.toLowerCase()));
 
 /** Every static problem of a base address; each names the rule and the fix. */
 export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressVerdict {
@@ -67,17 +64,14 @@ export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressV
       requirement: 'BASE-URL-NO-HEALTH-SUFFIX',
     });
   }
-  // A base path under /api/v1 is common for provider APIs; only the service's own address is refused (below),
-  // the same rule `serve`'s registration applies (same origin as the core).
-  if (rules.receiver && rules.receiver.port !== 0) {
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    if (port === rules.receiver.port && sameHost(url.hostname, rules.receiver.host)) {
-      problems.push({
-        text: `the base URL points at provcert's own webhook receiver (${rules.receiver.host}:${rules.receiver.port}); enter the provider backend's address`,
-        requirement: 'BASE-URL-NOT-CORE',
-      });
-    }
-  }
+  // Only the service's own address is refused, by the rule `serve`'s registration applies too; a provider's
+  // base path under /api/v1 is allowed like any other.
+  const own = serviceAddressAt(url, rules.service ?? []);
+  if (own)
+    problems.push({
+      text: `the base URL points at ${own.what} (${own.host}:${own.port}); enter the provider backend's address`,
+      requirement: 'BASE-URL-NOT-CORE',
+    });
   if (url.search || url.hash)
     warnings.push(
       'the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake',

@@ -28,11 +28,18 @@ export interface QuoteMathResult {
   /** The requirement each problem stands on: `cited[i]` is that of `problems[i]`. */
   cited: RequirementId[];
   warnings: string[];
+  /** The requirement each warning stands on: `warned[i]` is that of `warnings[i]`. */
+  warned: RequirementId[];
 }
 
 function fail(result: QuoteMathResult, text: string, requirement: RequirementId): void {
   result.problems.push(text);
   result.cited.push(requirement);
+}
+
+function warn(result: QuoteMathResult, text: string, requirement: RequirementId): void {
+  result.warnings.push(text);
+  result.warned.push(requirement);
 }
 
 type LineOption = NonNullable<QuoteLineView['selectedOptions']>[number];
@@ -131,8 +138,8 @@ function lineOptions(
 }
 
 /** A row that cannot be computed because the provider omitted a figure: skipped, with a note (never a failure). */
-function skipRow(result: QuoteMathResult, text: string): void {
-  result.warnings.push(`not checked: ${text}`);
+function skipRow(result: QuoteMathResult, text: string, requirement: RequirementId): void {
+  warn(result, `not checked: ${text}`, requirement);
 }
 
 /** The line's expected optionsTotal, or undefined when an option has no priceDelta anywhere (noted). */
@@ -150,12 +157,15 @@ function expectedOptions(
       skipRow(
         result,
         `line ${n} optionsTotal (option ${optionKey(o.groupId, o.optionId)} has no priceDelta in the quote or the catalog)`,
+        'QUOTE-OPTION-CONTRIBUTION',
       );
       return undefined;
     }
     if (num(listed) && listed !== delta)
-      result.warnings.push(
+      warn(
+        result,
         `quote line ${n} option ${optionKey(o.groupId, o.optionId)} priceDelta ${delta} differs from the catalog's ${listed} (warning only)`,
+        'QUOTE-OPTION-CONTRIBUTION',
       );
     terms.push({ delta, qty: o.quantity });
   }
@@ -176,16 +186,18 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): number | undefined
   const label = (field: string) => `line ${n} ${field}`;
   const quantity = line.quantity;
   const given = num(line.lineTotal) ? line.lineTotal : undefined;
-  if (given === undefined) skipRow(result, `line ${n} lineTotal (the quote omits it)`);
+  if (given === undefined) skipRow(result, `line ${n} lineTotal (the quote omits it)`, 'QUOTE-LINE-TOTAL');
   if (!num(quantity)) {
-    skipRow(result, `line ${n} optionsTotal and lineTotal (the quote omits the line's quantity)`);
+    skipRow(result, `line ${n} optionsTotal and lineTotal (the quote omits the line's quantity)`, 'QUOTE-LINE-TOTAL');
     return given;
   }
   if (offering && num(line.unitPrice)) {
     const listed = catalogUnitPrice(offering, line.variantId);
     if (num(listed) && listed !== line.unitPrice) {
-      result.warnings.push(
+      warn(
+        result,
         `quote line ${n} unitPrice ${line.unitPrice} differs from the catalog price ${listed} (the quote is authoritative; a warning, not a failure)`,
+        'QUOTE-LINE-TOTAL',
       );
     }
   }
@@ -197,10 +209,11 @@ function lineRows(ctx: LineContext, result: QuoteMathResult): number | undefined
       'priceDelta × option quantity × item quantity',
       'QUOTE-OPTION-CONTRIBUTION',
     );
-  else if (!num(line.optionsTotal)) skipRow(result, `line ${n} optionsTotal (the quote omits it)`);
+  else if (!num(line.optionsTotal))
+    skipRow(result, `line ${n} optionsTotal (the quote omits it)`, 'QUOTE-OPTION-CONTRIBUTION');
   const optionsTotal = num(line.optionsTotal) ? line.optionsTotal : options?.expected;
   if (!num(line.unitPrice)) {
-    skipRow(result, `line ${n} lineTotal (the quote omits the line's unitPrice)`);
+    skipRow(result, `line ${n} lineTotal (the quote omits the line's unitPrice)`, 'QUOTE-LINE-TOTAL');
     return given;
   }
   if (optionsTotal === undefined) return given;
@@ -266,8 +279,10 @@ function optionsChargedAgain(quote: QuoteView, result: QuoteMathResult): void {
     if (namedOption !== undefined) chargedAgain(`names a selected option ("${namedOption}")`);
     else if (sameAmount && OPTION_FEE.test(name)) chargedAgain(`${contribution} and its name says it charges options`);
     else if (sameAmount && !SEPARATE_FEE.test(name))
-      result.warnings.push(
+      warn(
+        result,
         `fee "${name}" (${String(fee.amount)}) ${contribution}; nothing else says it charges the options again, so it is taken as a separate charge`,
+        'QUOTE-OPTIONS-ONCE',
       );
   }
 }
@@ -275,7 +290,7 @@ function optionsChargedAgain(quote: QuoteView, result: QuoteMathResult): void {
 function totalsRows(quote: QuoteView, lineValues: readonly (number | undefined)[], result: QuoteMathResult): void {
   const lineTotals = lineValues.filter(num);
   if (lineTotals.length < lineValues.length)
-    skipRow(result, 'subtotal (a line has neither a lineTotal nor the figures to compute one)');
+    skipRow(result, 'subtotal (a line has neither a lineTotal nor the figures to compute one)', 'QUOTE-SUBTOTAL-SUM');
   else
     addRow(
       result,
@@ -353,7 +368,8 @@ export function checkQuoteMath(input: QuoteMathInput): QuoteMathResult {
   const { quote, catalog, items } = input;
   const selection = selectionProblems(items, quote);
   // "quote matches selection" (contract, provider route behaviour rule 5).
-  const result: QuoteMathResult = { rows: [], problems: [], cited: [], warnings: [...selection.warnings] };
+  const result: QuoteMathResult = { rows: [], problems: [], cited: [], warnings: [], warned: [] };
+  for (const w of selection.warnings) warn(result, w, 'QUOTE-MATCHES-SELECTION');
   for (const p of selection.problems) fail(result, p, 'QUOTE-MATCHES-SELECTION');
   if (input.providerSlug !== undefined && quote.providerSlug !== input.providerSlug) {
     fail(

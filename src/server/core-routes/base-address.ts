@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { serviceAddressAt } from '../../util/service-address.js';
 
 /** Why a provider base address breaks the address rules of DECISIONS.md (Addresses), or undefined. */
 export function baseAddressProblem(value: string, options: { local: boolean; coreUrl?: string }): string | undefined {
@@ -11,8 +12,9 @@ export function baseAddressProblem(value: string, options: { local: boolean; cor
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return `baseUrl must be http(s), found ${url.protocol}`;
   if (/\/health\/?$/.test(url.pathname))
     return 'baseUrl must not end with /health: the service appends route paths itself';
-  if (options.coreUrl !== undefined && url.origin === new URL(options.coreUrl).origin)
-    return "baseUrl is this core server's own address, not the provider's";
+  // The same rule as the base-url check: this server is the core, the portal (/console) and the receiver.
+  const core = options.coreUrl === undefined ? [] : [{ what: "this core server's own address", url: options.coreUrl }];
+  if (serviceAddressAt(url, core)) return "baseUrl is this core server's own address, not the provider's";
   if (options.local) return undefined;
   if (url.protocol !== 'https:')
     return 'baseUrl must be public HTTPS (start the server with --local to allow http:// for local tests)';
