@@ -1,10 +1,10 @@
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome } from '../http/types.js';
 import type { ServiceAddress } from '../util/service-address.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { judgeBaseAddress } from './support/address.js';
 import { keepEvidence } from './support/evidence.js';
-import type { CheckContext, CheckDefinition } from './framework/types.js';
 
 /** The service's own addresses in this run: the embedded receiver (its real port, also when configured as 0). */
 function serviceAddresses(ctx: CheckContext): ServiceAddress[] {

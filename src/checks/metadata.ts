@@ -1,11 +1,11 @@
-import type { RequirementId } from '../model/findings.js';
 import type { SchemaProblem } from '../contract/contract.js';
-import { Findings } from './outcome.js';
+import type { RequirementId } from '../model/findings.js';
 import { PrerequisiteError } from './framework/resources.js';
-import { keepEvidence } from './support/evidence.js';
-import { expectJson, expectSchema } from './support/expect.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, CertificationInputView, ProviderInfoView } from './framework/views.js';
+import { Findings } from './outcome.js';
+import { keepEvidence } from './support/evidence.js';
+import { expectJson, expectSchema } from './support/expect.js';
 
 /** Why certificationInput does not fit the catalog: one line per item reference that does not exist. */
 export function certificationInputProblems(input: CertificationInputView, catalog: CatalogView): string[] {
