@@ -16,6 +16,8 @@ export interface WebhookRouteDeps {
   store: WebhookStore;
   /** The webhook secret of the provider with this slug; undefined = unknown provider. */
   secretFor(slug: string): string | undefined;
+  /** The secret a rotation replaced for this slug, if any (`active`: still inside its overlap window). */
+  previousSecretFor?(slug: string): PreviousSecret | undefined;
   /** Whether the slugless legacy route is served (its events are verified with the named provider's secret). */
   legacyRoute: boolean;
   limits: IngestLimits;
@@ -26,6 +28,14 @@ export interface WebhookRouteDeps {
   rejectionLines: RateGate;
   /** One line per request answered; absent = nobody reads them, so they are not even composed. */
   log?: (line: string) => void;
+}
+
+/** A rotated-out webhook secret: accepted while `active`; after that it only explains a 401. */
+export interface PreviousSecret {
+  secret: string;
+  active: boolean;
+  rotatedAt: string;
+  validUntil: string;
 }
 
 const MAX_SCHEMA_PROBLEMS_SHOWN = 5;
@@ -91,7 +101,10 @@ interface Exchange {
 
 /** What a request's record says beyond the exchange itself. */
 type Details = Partial<
-  Pick<NewWebhook, 'rawBody' | 'signatureHeader' | 'event' | 'verified' | 'attributedTo' | 'schemaValid'>
+  Pick<
+    NewWebhook,
+    'rawBody' | 'signatureHeader' | 'event' | 'verified' | 'verifiedWith' | 'attributedTo' | 'schemaValid'
+  >
 >;
 
 /** POST /api/v1/webhooks/{slug} and the legacy POST /api/v1/webhooks (slug null). Never throws. */
@@ -162,6 +175,7 @@ function reject(x: Exchange, r: Rejection, details: Details = {}): void {
     slug: x.slug,
     headers: maskHeaders(req.headers),
     verified: details.verified ?? false,
+    ...(details.verifiedWith === undefined ? {} : { verifiedWith: details.verifiedWith }),
     ...(details.attributedTo === undefined ? {} : { attributedTo: details.attributedTo }),
     ...(details.schemaValid === undefined ? {} : { schemaValid: details.schemaValid }),
     answeredStatus: r.status,
@@ -232,11 +246,16 @@ async function accept(
     signer = named;
   }
 
-  if (!signature || digest === undefined || !digestMatches(digest, signature.value)) {
+  const previous = signer === null ? undefined : deps.previousSecretFor?.(signer);
+  const current = signature !== undefined && digest !== undefined && digestMatches(digest, signature.value);
+  // Only a signature the current secret refuses is tried with the replaced one (one more HMAC, rotated providers only).
+  const byPrevious =
+    !current && signature !== undefined && previous !== undefined && signedWith(previous, body, signature);
+  if (!signature || (!current && !(byPrevious && previous?.active === true))) {
     const message = signature
       ? `signature in ${signature.name} does not match the HMAC-SHA256 (hex) of the raw body`
       : `missing signature: send the hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
-    const problem = explain(x, body, secret);
+    const problem = byPrevious ? rotatedOut(previous) : explain(x, body, secret);
     const hint =
       problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
     const parsed = parsedEvent(rawBody);
@@ -253,6 +272,7 @@ async function accept(
     );
   }
   details.verified = true;
+  if (!current) details.verifiedWith = 'previous';
   if (signer !== null) details.attributedTo = signer;
   if (wrongType !== undefined) {
     return reject(
@@ -323,6 +343,7 @@ async function accept(
       eventId,
       signatureHeader: signature.name,
       rawBody,
+      ...(details.verifiedWith ? { verifiedWith: details.verifiedWith } : {}),
     }));
   } catch {
     return reject(
@@ -339,6 +360,7 @@ async function accept(
     rawBody,
     event,
     verified: true,
+    ...(details.verifiedWith ? { verifiedWith: details.verifiedWith } : {}),
     ...(signer === null ? {} : { attributedTo: signer }),
     schemaValid: true,
     signatureHeader: signature.name,
@@ -349,6 +371,21 @@ async function accept(
 }
 
 type Explained = Pick<SignatureDiagnosis, 'mistakes' | 'message' | 'sameSecret'>;
+
+function signedWith(previous: PreviousSecret, body: Buffer, signature: { value: string }): boolean {
+  const hmac = signatureHmac(previous.secret);
+  hmac.update(body);
+  return digestMatches(hmac.digest(), signature.value);
+}
+
+/** Contract, Authentication §7: "A 401 means … a rotated secret." Said as such, never the secret. */
+function rotatedOut(previous: PreviousSecret): Explained {
+  return {
+    mistakes: [],
+    message: `signed with the webhook secret rotated out at ${previous.rotatedAt} (accepted until ${previous.validUntil}): the provider backend must sign with the new secret`,
+    sameSecret: false,
+  };
+}
 
 function explain(x: Exchange, body: Buffer, secret: string): Explained {
   if (body.length > DIAGNOSE_MAX_BYTES)
@@ -426,9 +463,7 @@ export function describe(w: ReceivedWebhook): string {
   ];
   const verdict =
     w.answeredStatus === 200
-      ? w.duplicate
-        ? 'verified, duplicate (not applied again)'
-        : 'verified'
+      ? `${w.duplicate ? 'verified, duplicate (not applied again)' : 'verified'}${w.verifiedWith === 'previous' ? ' with the previous (rotated) secret: the provider backend has not switched yet' : ''}`
       : `rejected: ${logSafe(w.problem ?? '', 300)}`;
   return `${fields.join(' ')} ${verdict}`;
 }
