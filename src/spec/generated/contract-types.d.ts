@@ -442,7 +442,8 @@ export interface paths {
         put?: never;
         /**
          * Rotate the calling provider's own webhook secret (the new one is shown only in this answer).
-         * @description The contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). The
+         *     contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
          *     so the provider backend value must be updated." provcert's core server takes the provider token
          *     (no body), answers CoreWebhookSecretRotation and keeps the previous secret valid for its overlap
          *     window (serve's webhookSecretOverlap, default 600 s; 0 = invalid at once).
@@ -551,7 +552,8 @@ export interface paths {
         put?: never;
         /**
          * Rotate a provider's webhook secret (the new one is shown only in this answer).
-         * @description The contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). The
+         *     contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
          *     so the provider backend value must be updated." provcert's core server takes the operator token
          *     (no body), answers CoreWebhookSecretRotation and keeps the previous secret valid for its overlap
          *     window (serve's webhookSecretOverlap, default 600 s; 0 = invalid at once).

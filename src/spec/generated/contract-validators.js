@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "65e287e66cb6ccd420943299cabf7646de0fa9b91a867aeefde370e29b2f43e1";
+export const specSha256 = "119de73d42f0a4733c7ff70f7b22915caa08e907a0b9d87406f46c886928a60f";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
