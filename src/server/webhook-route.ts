@@ -8,7 +8,7 @@ import { diagnoseSignature, type SignatureDiagnosis } from './diagnose.js';
 import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendText } from './http-io.js';
 import { type InflightBudget, type IngestLimits, RETRY_AFTER_S } from './limits.js';
 import type { RateGate } from './rate-gate.js';
-import { digestMatches, findSignatureHeader, signatureHmac } from './signature.js';
+import { digestMatches, findSignatureHeader, type SignatureHeader, signatureHmac } from './signature.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 
 export interface WebhookRouteDeps {
@@ -248,14 +248,15 @@ async function accept(
 
   const previous = signer === null ? undefined : deps.previousSecretFor?.(signer);
   const current = signature !== undefined && digest !== undefined && digestMatches(digest, signature.value);
-  // Only a signature the current secret refuses is tried with the replaced one (one more HMAC, rotated providers only).
+  // Inside the overlap window a signature the current secret refuses is tried with the replaced one: one more
+  // HMAC over a bounded body, for rotated providers only, until the window ends.
   const byPrevious =
-    !current && signature !== undefined && previous !== undefined && signedWith(previous, body, signature);
-  if (!signature || (!current && !(byPrevious && previous?.active === true))) {
+    !current && signature !== undefined && previous?.active === true && signedWith(previous, body, signature);
+  if (!signature || (!current && !byPrevious)) {
     const message = signature
       ? `signature in ${signature.name} does not match the HMAC-SHA256 (hex) of the raw body`
       : `missing signature: send the hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
-    const problem = byPrevious ? rotatedOut(previous) : explain(x, body, secret);
+    const problem = explain(x, body, secret, signature && previous ? { previous, signature } : undefined);
     const hint =
       problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
     const parsed = parsedEvent(rawBody);
@@ -387,7 +388,16 @@ function rotatedOut(previous: PreviousSecret): Explained {
   };
 }
 
-function explain(x: Exchange, body: Buffer, secret: string): Explained {
+/**
+ * Why a signature was refused, in words. A secret rotated out (its window over) is tried first, under the same
+ * rate gate: "a rotated secret" is one of the contract's reasons for a 401.
+ */
+function explain(
+  x: Exchange,
+  body: Buffer,
+  secret: string,
+  rotated: { previous: PreviousSecret; signature: SignatureHeader } | undefined,
+): Explained {
   if (body.length > DIAGNOSE_MAX_BYTES)
     return {
       mistakes: [],
@@ -400,6 +410,7 @@ function explain(x: Exchange, body: Buffer, secret: string): Explained {
       message: 'signature rejected (not diagnosed: too many bad signatures this second)',
       sameSecret: false,
     };
+  if (rotated && signedWith(rotated.previous, body, rotated.signature)) return rotatedOut(rotated.previous);
   try {
     return diagnoseSignature({ rawBody: body, secret, headers: x.req.headers });
   } catch {

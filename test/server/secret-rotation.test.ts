@@ -19,6 +19,12 @@ beforeAll(async () => {
   contract = await loadContract();
 });
 
+/** How a test webhook is sent: on the legacy slugless route, and/or with its signature rewritten. */
+interface Delivery {
+  legacy?: boolean;
+  signature?: (hex: string) => string;
+}
+
 interface Core {
   serve: RunningServe;
   dataDir: string;
@@ -31,7 +37,7 @@ interface Core {
     token?: string | null,
   ): Promise<{ status: number; json: Record<string, unknown> }>;
   /** POST a webhook signed with `secret`; answers the status. */
-  webhook(secret: string, overrides?: Record<string, unknown>): Promise<number>;
+  webhook(secret: string, overrides?: Record<string, unknown>, how?: Delivery): Promise<number>;
 }
 
 const running: RunningServe[] = [];
@@ -76,11 +82,13 @@ async function startCore(overlap?: string, dataDir?: string): Promise<Core> {
       now += ms;
     },
     api,
-    webhook: async (secret, overrides = {}) => {
+    webhook: async (secret, overrides = {}, how = {}) => {
       const body = JSON.stringify(event({ providerSlug: SLUG, ...overrides }));
-      const answer = await post(serve.core.urlFor(SLUG), body, {
+      const url = how.legacy ? `${serve.core.url}/api/v1/webhooks` : serve.core.urlFor(SLUG);
+      const hex = sign(secret, body);
+      const answer = await post(url, body, {
         'content-type': 'application/json',
-        'x-service-signature': sign(secret, body),
+        'x-service-signature': how.signature ? how.signature(hex) : hex,
       });
       return answer.status;
     },
@@ -175,6 +183,42 @@ describe('webhook secret rotation (WEBHOOK-SECRET-ROTATION)', () => {
       expect(entries.find((e) => e['eventId'] === 'by-old-inside')).toMatchObject({ verifiedWith: 'previous' });
     },
   );
+
+  it.each([
+    {
+      name: 'the previous secret on the legacy slugless route',
+      signer: 'old',
+      how: { legacy: true },
+      status: 200,
+      previous: true,
+    },
+    {
+      name: 'the previous secret in uppercase hex',
+      signer: 'old',
+      how: { signature: (h: string) => h.toUpperCase() },
+      status: 200,
+      previous: true,
+    },
+    { name: 'a signature made with neither secret', signer: 'neither', how: {}, status: 401, previous: false },
+    {
+      name: 'a previous-secret signature cut short',
+      signer: 'old',
+      how: { signature: (h: string) => h.slice(0, 63) },
+      status: 401,
+      previous: false,
+    },
+    { name: 'an unsigned event', signer: 'old', how: { signature: () => '' }, status: 401, previous: false },
+  ])('inside the window: $name → $status', async ({ signer, how, status, previous }) => {
+    const core = await startCore();
+    const { secret: old } = await register(core);
+    await rotate(core, 'operator');
+    const secret = signer === 'old' ? old : 'a-secret-of-nobody';
+    expect(await core.webhook(secret, { eventId: 'edge' }, how)).toBe(status);
+    const entry = (await listed(core)).find((e) => e['eventId'] === 'edge');
+    expect(entry).toMatchObject({ answeredStatus: status, verified: status === 200 });
+    if (previous) expect(entry).toMatchObject({ verifiedWith: 'previous' });
+    else expect(entry).not.toHaveProperty('verifiedWith');
+  });
 
   it('with a window of 0 the previous secret is refused at once (the contract: rotating invalidates it)', async () => {
     const core = await startCore('0');
