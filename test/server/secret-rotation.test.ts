@@ -220,6 +220,24 @@ describe('webhook secret rotation (WEBHOOK-SECRET-ROTATION)', () => {
     else expect(entry).not.toHaveProperty('verifiedWith');
   });
 
+  it('concurrent rotations are serialized: one new secret is current, the one before it overlaps, the others are refused', async () => {
+    const core = await startCore();
+    const { secret: first } = await register(core);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => core.api('POST', ADMIN_ROUTE)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const secrets = answers.map((a) => (a.json['webhook'] as { secret: string }).secret);
+    expect(new Set(secrets).size).toBe(5);
+    const outcomes: string[] = [];
+    for (const [i, secret] of [first, ...secrets].entries()) {
+      const status = await core.webhook(secret, { eventId: `concurrent-${i}` });
+      const entry = (await listed(core)).find((e) => e['eventId'] === `concurrent-${i}`);
+      outcomes.push(status === 200 ? String(entry?.['verifiedWith'] ?? 'current') : String(status));
+    }
+    expect(outcomes.sort()).toEqual(['401', '401', '401', '401', 'current', 'previous']);
+    const log = (await core.api('GET', '/api/v1/admin/logs/events?kind=secret-rotation')).json;
+    expect(log['total']).toBe(5);
+  });
+
   it('with a window of 0 the previous secret is refused at once (the contract: rotating invalidates it)', async () => {
     const core = await startCore('0');
     const { secret: old } = await register(core);
