@@ -89,5 +89,6 @@ export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
     ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
     ...(w.problem ? { diagnosis: w.problem } : {}),
     ...(w.duplicate ? { duplicate: true } : {}),
+    ...(w.verifiedWith ? { verifiedWith: w.verifiedWith } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ReceivedWebhook, timelineEntry } from '../../src/model/webhooks.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import type { Contract } from '../../src/spec/contract.js';
@@ -350,6 +351,26 @@ describe('webhook secret rotation (WEBHOOK-SECRET-ROTATION)', () => {
     expect((await listed(core)).find((e) => e['eventId'] === 'still-current')).not.toHaveProperty('verifiedWith');
     const log = (await core.api('GET', '/api/v1/admin/logs/events?kind=secret-rotation')).json;
     expect(log['total']).toBe(0);
+  });
+});
+
+describe('run reports', () => {
+  it("a webhook verified with the previous secret keeps verifiedWith in the report's timeline", () => {
+    const received: ReceivedWebhook = {
+      seq: 1,
+      receivedAt: new Date(T0).toISOString(),
+      slug: SLUG,
+      headers: {},
+      rawBody: '{}',
+      verified: true,
+      verifiedWith: 'previous',
+      answeredStatus: 200,
+      duplicate: false,
+    };
+    expect(timelineEntry(received)).toMatchObject({ verified: true, verifiedWith: 'previous' });
+    expect(timelineEntry({ ...received, verifiedWith: undefined } as ReceivedWebhook)).not.toHaveProperty(
+      'verifiedWith',
+    );
   });
 });
 
