@@ -256,7 +256,8 @@ async function accept(
     const message = signature
       ? `signature in ${signature.name} does not match the HMAC-SHA256 (hex) of the raw body`
       : `missing signature: send the hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
-    const problem = explain(x, body, secret, signature && previous ? { previous, signature } : undefined);
+    const rotatedOut = signature && previous && !previous.active ? { previous, signature } : undefined;
+    const problem = explain(x, body, secret, rotatedOut);
     const hint =
       problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
     const parsed = parsedEvent(rawBody);
@@ -380,7 +381,7 @@ function signedWith(previous: PreviousSecret, body: Buffer, signature: { value: 
 }
 
 /** Contract, Authentication §7: "A 401 means … a rotated secret." Said as such, never the secret. */
-function rotatedOut(previous: PreviousSecret): Explained {
+function rotatedOutProblem(previous: PreviousSecret): Explained {
   return {
     mistakes: [],
     message: `signed with the webhook secret rotated out at ${previous.rotatedAt} (accepted until ${previous.validUntil}): the provider backend must sign with the new secret`,
@@ -410,7 +411,7 @@ function explain(
       message: 'signature rejected (not diagnosed: too many bad signatures this second)',
       sameSecret: false,
     };
-  if (rotated && signedWith(rotated.previous, body, rotated.signature)) return rotatedOut(rotated.previous);
+  if (rotated && signedWith(rotated.previous, body, rotated.signature)) return rotatedOutProblem(rotated.previous);
   try {
     return diagnoseSignature({ rawBody: body, secret, headers: x.req.headers });
   } catch {
