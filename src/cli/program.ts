@@ -258,7 +258,7 @@ export const COMMANDS: readonly CommandSpec[] = [
           .option('--data-dir <dir>', 'where events, registrations and certifications are kept (default ./.provcert)')
           .option(
             '--config <file>',
-            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, maxExpiryWait, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
+            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, maxExpiryWait, webhookSecretOverlap, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
           )
           .option(
             '--slug <slugs>',
@@ -270,6 +270,10 @@ export const COMMANDS: readonly CommandSpec[] = [
           )
           .option('--local', 'allow http:// and loopback/private provider base addresses in registrations')
           .option('--max-expiry-wait <s>', 'longest wait in a certification for a quote to expire (default 120)')
+          .option(
+            '--webhook-secret-overlap <s>',
+            "seconds a provider's previous webhook secret still verifies after a rotation (default 600; 0 = at once invalid)",
+          )
           .option(
             '--credential-dir <dir>',
             "registrations' credentialFile references are read from this directory only (default <data-dir>/credentials)",

@@ -167,7 +167,8 @@ export function eventRow(e: Record<string, unknown>): EventRow {
     newStatus: str(e['newStatus']) ?? '',
     verified,
     duplicate,
-    verdictText: `${verified ? 'verified' : 'rejected'}${duplicate ? ' (duplicate)' : ''}`,
+    // verifiedWith "previous": the provider still signs with the secret a rotation replaced (docs/decisions.md).
+    verdictText: `${verified ? 'verified' : 'rejected'}${e['verifiedWith'] === 'previous' ? ' with the previous secret' : ''}${duplicate ? ' (duplicate)' : ''}`,
     problem: str(e['problem']) ?? '',
   };
 }

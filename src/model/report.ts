@@ -28,6 +28,8 @@ export interface WebhookTimelineEntry {
   header?: string;
   diagnosis?: string;
   duplicate?: boolean;
+  /** Verified with the secret a rotation replaced, inside serve's overlap window. */
+  verifiedWith?: 'previous';
 }
 
 /**

@@ -18,6 +18,11 @@ export interface ReceivedWebhook {
    * unverifiable request (unsigned, badly signed, oversized, unknown slug), nobody's: noise.
    */
   attributedTo?: string;
+  /**
+   * 'previous': the signature verified with the secret a rotation replaced, inside its overlap window (the
+   * provider's backend has not switched to the new secret yet). Absent: the current secret.
+   */
+  verifiedWith?: 'previous';
   /** Whether the body is a NormalizedWebhookEvent; absent when it was not checked (the signature did not verify). */
   schemaValid?: boolean;
   /** Which header carried the signature that verified (or was tried). */
@@ -84,5 +89,6 @@ export function timelineEntry(w: ReceivedWebhook): WebhookTimelineEntry {
     ...(w.signatureHeader ? { header: w.signatureHeader } : {}),
     ...(w.problem ? { diagnosis: w.problem } : {}),
     ...(w.duplicate ? { duplicate: true } : {}),
+    ...(w.verifiedWith ? { verifiedWith: w.verifiedWith } : {}),
   };
 }

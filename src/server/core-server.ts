@@ -33,6 +33,8 @@ export interface CoreServerOptions {
   contract: Contract;
   /** The webhook secret of the provider with this slug; undefined = unknown slug (404 before the body is read). */
   secretFor(slug: string): string | undefined;
+  /** The secret a rotation replaced for a slug (serve's registered providers); absent = no rotation support. */
+  previousSecretFor?: WebhookRouteDeps['previousSecretFor'];
   /** Serve the slugless legacy route (default true); its events are verified with the secret of the provider they name. */
   legacyRoute?: boolean;
   /** Resource limits; unset ones take DEFAULT_LIMITS. */
@@ -92,6 +94,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     contract: options.contract,
     store,
     secretFor: options.secretFor,
+    ...(options.previousSecretFor ? { previousSecretFor: options.previousSecretFor } : {}),
     legacyRoute: options.legacyRoute ?? true,
     limits,
     budget: new InflightBudget(limits.maxInflightBytes),

@@ -16,6 +16,9 @@ export const DEFAULT_CREDENTIAL_SUBDIR = 'credentials';
 /** Longest wait, in seconds, for a quote to expire during a certification (as `run --max-expiry-wait`). */
 export const DEFAULT_MAX_EXPIRY_WAIT_S = 120;
 const MAX_EXPIRY_WAIT_LIMIT_S = 3600;
+/** How long a rotated-out webhook secret still verifies, in seconds (0: not at all). */
+export const DEFAULT_WEBHOOK_SECRET_OVERLAP_S = 600;
+const MAX_WEBHOOK_SECRET_OVERLAP_S = 7 * 24 * 3600;
 
 /** The flag of each limit: maxBodyBytes → --max-body-bytes. */
 
@@ -42,6 +45,8 @@ export interface ServeSettings {
   expectedFailures?: unknown;
   /** Longest wait for a quote to expire in a certification; a longer validity ends quote-expiry as error. */
   maxExpiryWaitS: number;
+  /** After a webhook secret rotation, how long the previous secret still verifies (0 = invalid at once). */
+  webhookSecretOverlapS: number;
 }
 
 /** Flags as commander hands them over. */
@@ -55,6 +60,7 @@ export interface RawServeOptions {
   webhookSecretEnv?: string;
   credentialDir?: string;
   maxExpiryWait?: string;
+  webhookSecretOverlap?: string;
   /** Limit flags, by limit name (strings as commander hands them over). */
   limits?: Partial<Record<keyof IngestLimits, string>>;
 }
@@ -76,6 +82,15 @@ function expiryWait(value: unknown, where: string): number {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_EXPIRY_WAIT_LIMIT_S)
     throw new UsageError(
       `${where} must be a whole number of seconds from 1 to ${MAX_EXPIRY_WAIT_LIMIT_S} (got "${String(value)}")`,
+    );
+  return n;
+}
+
+function overlapSeconds(value: unknown, where: string): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_WEBHOOK_SECRET_OVERLAP_S)
+    throw new UsageError(
+      `${where} must be a whole number of seconds from 0 to ${MAX_WEBHOOK_SECRET_OVERLAP_S} (got "${String(value)}")`,
     );
   return n;
 }
@@ -198,5 +213,11 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
         : file['maxExpiryWait'] !== undefined
           ? expiryWait(file['maxExpiryWait'], 'config maxExpiryWait')
           : DEFAULT_MAX_EXPIRY_WAIT_S,
+    webhookSecretOverlapS:
+      raw.webhookSecretOverlap !== undefined
+        ? overlapSeconds(raw.webhookSecretOverlap, '--webhook-secret-overlap')
+        : file['webhookSecretOverlap'] !== undefined
+          ? overlapSeconds(file['webhookSecretOverlap'], 'config webhookSecretOverlap')
+          : DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
   };
 }

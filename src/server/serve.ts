@@ -10,6 +10,7 @@ import { createCoreRoutes } from './core-routes/routes.js';
 import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
 import type { Route } from './route-table.js';
 import type { ServeSettings } from './serve-config.js';
+import type { PreviousSecret } from './webhook-route.js';
 
 export interface ServeDeps {
   contract: Contract;
@@ -18,6 +19,8 @@ export interface ServeDeps {
   cwd: string;
   /** Where the server's lines go; absent = nowhere (the ingestion benchmark). */
   log?: (line: string) => void;
+  /** The clock of the secret overlap window (tests move it); default the system clock. */
+  now?: () => Date;
   /** The one mount point for what sits above the core (the console under /console): more route table lines. */
   mount?: readonly Route[];
 }
@@ -102,6 +105,14 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     if (secret !== undefined) secrets.add(secret);
     return secret;
   };
+  const clock = deps.now ?? ((): Date => new Date());
+  /** The secret the last rotation replaced, and whether its overlap window is still open. */
+  const previousSecretFor = (slug: string): PreviousSecret | undefined => {
+    const previous = registry.get(slug)?.previousWebhookSecret;
+    if (previous === undefined) return undefined;
+    secrets.add(previous.secret);
+    return { ...previous, active: clock().getTime() < Date.parse(previous.validUntil) };
+  };
 
   let core: CoreServer | undefined;
   const routes = createCoreRoutes({
@@ -117,6 +128,9 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     configuredSlugs: () => [...configured.keys()],
     env: deps.env,
     credentialDir: settings.credentialDir,
+    webhookSecretOverlapMs: settings.webhookSecretOverlapS * 1000,
+    now: clock,
+    issued: (secret) => secrets.add(secret),
     log,
   });
   core = await startCoreServer({
@@ -126,6 +140,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     contract: deps.contract,
     // A registered provider's own secret always wins: the shared secret verifies configured slugs only.
     secretFor,
+    previousSecretFor,
     limits: settings.limits,
     ...(log ? { log } : {}),
     portFlag: '--port',
@@ -154,6 +169,11 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     adminToken
       ? `  core routes:    ${core.url}${API_PREFIX}/providers/… (Authorization: Bearer $${settings.adminTokenEnv})`
       : `  core routes:    disabled (set ${settings.adminTokenEnv} to enable provider registration and certification)`,
+  );
+  banner.push(
+    settings.webhookSecretOverlapS > 0
+      ? `  secret overlap: a rotated-out webhook secret verifies for ${settings.webhookSecretOverlapS} s more`
+      : '  secret overlap: none (a rotated-out webhook secret is refused at once)',
   );
   banner.push(`  credentials:    credentialFile references are read from ${settings.credentialDir} only`);
   if (settings.local) banner.push('  --local:        http:// and loopback/private provider addresses are allowed');

@@ -8,7 +8,7 @@ import { diagnoseSignature, type SignatureDiagnosis } from './diagnose.js';
 import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendText } from './http-io.js';
 import { type InflightBudget, type IngestLimits, RETRY_AFTER_S } from './limits.js';
 import type { RateGate } from './rate-gate.js';
-import { digestMatches, findSignatureHeader, signatureHmac } from './signature.js';
+import { digestMatches, findSignatureHeader, type SignatureHeader, signatureHmac } from './signature.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 
 export interface WebhookRouteDeps {
@@ -16,6 +16,8 @@ export interface WebhookRouteDeps {
   store: WebhookStore;
   /** The webhook secret of the provider with this slug; undefined = unknown provider. */
   secretFor(slug: string): string | undefined;
+  /** The secret a rotation replaced for this slug, if any (`active`: still inside its overlap window). */
+  previousSecretFor?(slug: string): PreviousSecret | undefined;
   /** Whether the slugless legacy route is served (its events are verified with the named provider's secret). */
   legacyRoute: boolean;
   limits: IngestLimits;
@@ -26,6 +28,14 @@ export interface WebhookRouteDeps {
   rejectionLines: RateGate;
   /** One line per request answered; absent = nobody reads them, so they are not even composed. */
   log?: (line: string) => void;
+}
+
+/** A rotated-out webhook secret: accepted while `active`; after that it only explains a 401. */
+export interface PreviousSecret {
+  secret: string;
+  active: boolean;
+  rotatedAt: string;
+  validUntil: string;
 }
 
 const MAX_SCHEMA_PROBLEMS_SHOWN = 5;
@@ -91,7 +101,10 @@ interface Exchange {
 
 /** What a request's record says beyond the exchange itself. */
 type Details = Partial<
-  Pick<NewWebhook, 'rawBody' | 'signatureHeader' | 'event' | 'verified' | 'attributedTo' | 'schemaValid'>
+  Pick<
+    NewWebhook,
+    'rawBody' | 'signatureHeader' | 'event' | 'verified' | 'verifiedWith' | 'attributedTo' | 'schemaValid'
+  >
 >;
 
 /** POST /api/v1/webhooks/{slug} and the legacy POST /api/v1/webhooks (slug null). Never throws. */
@@ -162,6 +175,7 @@ function reject(x: Exchange, r: Rejection, details: Details = {}): void {
     slug: x.slug,
     headers: maskHeaders(req.headers),
     verified: details.verified ?? false,
+    ...(details.verifiedWith === undefined ? {} : { verifiedWith: details.verifiedWith }),
     ...(details.attributedTo === undefined ? {} : { attributedTo: details.attributedTo }),
     ...(details.schemaValid === undefined ? {} : { schemaValid: details.schemaValid }),
     answeredStatus: r.status,
@@ -232,11 +246,18 @@ async function accept(
     signer = named;
   }
 
-  if (!signature || digest === undefined || !digestMatches(digest, signature.value)) {
+  const previous = signer === null ? undefined : deps.previousSecretFor?.(signer);
+  const current = signature !== undefined && digest !== undefined && digestMatches(digest, signature.value);
+  // Inside the overlap window a signature the current secret refuses is tried with the replaced one: one more
+  // HMAC over a bounded body, for rotated providers only, until the window ends.
+  const byPrevious =
+    !current && signature !== undefined && previous?.active === true && signedWith(previous, body, signature);
+  if (!signature || (!current && !byPrevious)) {
     const message = signature
       ? `signature in ${signature.name} does not match the HMAC-SHA256 (hex) of the raw body`
       : `missing signature: send the hex HMAC-SHA256 of the raw body in the ${SIGNATURE_HEADER} header`;
-    const problem = explain(x, body, secret);
+    const rotatedOut = signature && previous && !previous.active ? { previous, signature } : undefined;
+    const problem = explain(x, body, secret, rotatedOut);
     const hint =
       problem.mistakes.includes('non-canonical-header') && !signature ? ' (the header used is not accepted)' : '';
     const parsed = parsedEvent(rawBody);
@@ -253,6 +274,7 @@ async function accept(
     );
   }
   details.verified = true;
+  if (!current) details.verifiedWith = 'previous';
   if (signer !== null) details.attributedTo = signer;
   if (wrongType !== undefined) {
     return reject(
@@ -323,6 +345,7 @@ async function accept(
       eventId,
       signatureHeader: signature.name,
       rawBody,
+      ...(details.verifiedWith ? { verifiedWith: details.verifiedWith } : {}),
     }));
   } catch {
     return reject(
@@ -339,6 +362,7 @@ async function accept(
     rawBody,
     event,
     verified: true,
+    ...(details.verifiedWith ? { verifiedWith: details.verifiedWith } : {}),
     ...(signer === null ? {} : { attributedTo: signer }),
     schemaValid: true,
     signatureHeader: signature.name,
@@ -350,7 +374,31 @@ async function accept(
 
 type Explained = Pick<SignatureDiagnosis, 'mistakes' | 'message' | 'sameSecret'>;
 
-function explain(x: Exchange, body: Buffer, secret: string): Explained {
+function signedWith(previous: PreviousSecret, body: Buffer, signature: { value: string }): boolean {
+  const hmac = signatureHmac(previous.secret);
+  hmac.update(body);
+  return digestMatches(hmac.digest(), signature.value);
+}
+
+/** Contract, Authentication §7: "A 401 means … a rotated secret." Said as such, never the secret. */
+function rotatedOutProblem(previous: PreviousSecret): Explained {
+  return {
+    mistakes: [],
+    message: `signed with the webhook secret rotated out at ${previous.rotatedAt} (accepted until ${previous.validUntil}): the provider backend must sign with the new secret`,
+    sameSecret: false,
+  };
+}
+
+/**
+ * Why a signature was refused, in words. A secret rotated out (its window over) is tried first, under the same
+ * rate gate: "a rotated secret" is one of the contract's reasons for a 401.
+ */
+function explain(
+  x: Exchange,
+  body: Buffer,
+  secret: string,
+  rotated: { previous: PreviousSecret; signature: SignatureHeader } | undefined,
+): Explained {
   if (body.length > DIAGNOSE_MAX_BYTES)
     return {
       mistakes: [],
@@ -363,6 +411,7 @@ function explain(x: Exchange, body: Buffer, secret: string): Explained {
       message: 'signature rejected (not diagnosed: too many bad signatures this second)',
       sameSecret: false,
     };
+  if (rotated && signedWith(rotated.previous, body, rotated.signature)) return rotatedOutProblem(rotated.previous);
   try {
     return diagnoseSignature({ rawBody: body, secret, headers: x.req.headers });
   } catch {
@@ -426,9 +475,7 @@ export function describe(w: ReceivedWebhook): string {
   ];
   const verdict =
     w.answeredStatus === 200
-      ? w.duplicate
-        ? 'verified, duplicate (not applied again)'
-        : 'verified'
+      ? `${w.duplicate ? 'verified, duplicate (not applied again)' : 'verified'}${w.verifiedWith === 'previous' ? ' with the previous (rotated) secret: the provider backend has not switched yet' : ''}`
       : `rejected: ${logSafe(w.problem ?? '', 300)}`;
   return `${fields.join(' ')} ${verdict}`;
 }

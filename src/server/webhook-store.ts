@@ -14,6 +14,8 @@ export interface LoggedEvent {
   eventId: string;
   signatureHeader: string;
   rawBody: string;
+  /** Present when the secret a rotation replaced verified it (inside the overlap window). */
+  verifiedWith?: 'previous';
 }
 
 export type NewWebhook = Omit<ReceivedWebhook, 'seq'>;
@@ -354,6 +356,7 @@ function restoredView(record: LoggedEvent, seq: number, restored: boolean): Rece
     rawBody: record.rawBody,
     verified: true,
     signatureHeader: record.signatureHeader,
+    ...(record.verifiedWith ? { verifiedWith: record.verifiedWith } : {}),
     answeredStatus: 200,
     duplicate: false,
     ...(restored ? { restored: true } : {}),

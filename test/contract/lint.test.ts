@@ -209,6 +209,8 @@ describe('core routes', () => {
     'GET /providers/{slug}/certifications/{id}',
     'GET /providers/{slug}/events',
     'GET /admin/providers/{slug}',
+    'POST /providers/me/rotate-webhook-secret',
+    'POST /admin/providers/{slug}/rotate-webhook-secret',
   ].map((route) => route.replace(' /', ' /api/v1/'));
 
   it.each(PROVCERT_ROUTES)('%s is marked as a provcert route, tagged core', (key) => {

@@ -33,6 +33,8 @@ const CORE_ROUTES = [
   'GET /admin/providers/{slug}',
   'POST /admin/providers/{slug}/review',
   'POST /admin/providers/{slug}/reopen',
+  'POST /admin/providers/{slug}/rotate-webhook-secret',
+  'POST /providers/me/rotate-webhook-secret',
   'GET /admin/logs/events',
   'GET /admin/logs/export',
 ];

@@ -177,6 +177,14 @@ const cases: Record<string, RouteCase> = {
     ...asProvider(() => '/api/v1/providers/me/actions/act-1', 404),
     wrongMethod: noRoute,
   },
+  'POST /api/v1/providers/me/rotate-webhook-secret': {
+    ...asProvider(() => '/api/v1/providers/me/rotate-webhook-secret', 200),
+    call: () =>
+      send(serve.core.url, 'POST', '/api/v1/providers/me/rotate-webhook-secret', {
+        headers: { authorization: `Bearer ${fixture.providerToken}` },
+      }),
+    wrongMethod: noRoute,
+  },
   'GET /api/v1/admin/providers': {
     ...operator('GET', () => '/api/v1/admin/providers?reviewStatus=DRAFT'),
     wrongMethod: noRoute,
@@ -198,6 +206,10 @@ const cases: Record<string, RouteCase> = {
   'POST /api/v1/admin/providers/:slug/reopen': {
     // A DRAFT provider cannot be reopened: the handler's own 409.
     ...operator('POST', () => `/api/v1/admin/providers/${SLUG}/reopen`, 409),
+    wrongMethod: noRoute,
+  },
+  'POST /api/v1/admin/providers/:slug/rotate-webhook-secret': {
+    ...operator('POST', () => `/api/v1/admin/providers/${SLUG}/rotate-webhook-secret`),
     wrongMethod: noRoute,
   },
   'GET /api/v1/admin/logs/events': {

@@ -431,6 +431,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/me/rotate-webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the calling provider's own webhook secret (the new one is shown only in this answer).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). The
+         *     contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
+         *     so the provider backend value must be updated." provcert's core server takes the provider token
+         *     (no body), answers CoreWebhookSecretRotation and keeps the previous secret valid for its overlap
+         *     window (serve's webhookSecretOverlap, default 600 s; 0 = invalid at once).
+         */
+        post: operations["coreRotateOwnWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/providers": {
         parameters: {
             query?: never;
@@ -511,6 +535,30 @@ export interface paths {
          * @description provcert's core server takes an optional CoreReopenInput and answers CoreTransition.
          */
         post: operations["coreAdminReopenProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/providers/{slug}/rotate-webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a provider's webhook secret (the new one is shown only in this answer).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). The
+         *     contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
+         *     so the provider backend value must be updated." provcert's core server takes the operator token
+         *     (no body), answers CoreWebhookSecretRotation and keeps the previous secret valid for its overlap
+         *     window (serve's webhookSecretOverlap, default 600 s; 0 = invalid at once).
+         */
+        post: operations["coreAdminRotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1313,6 +1361,27 @@ export interface components {
             /** @description What to do with the secret, for people. */
             note: string;
         };
+        /** @description provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown. */
+        CoreWebhookSecretRotation: {
+            slug: string;
+            webhook: {
+                /** Format: uri */
+                url: string;
+                /** @description The new webhook secret (64 lowercase hex characters); never shown again. */
+                secret: string;
+                /** @description What to do with the secret, for people. */
+                note: string;
+            };
+            /** Format: date-time */
+            rotatedAt: string;
+            /** @description The server's overlap window; 0 = the previous secret is refused from now on. */
+            overlapSeconds: number;
+            /**
+             * Format: date-time
+             * @description Until then events signed with the previous secret are accepted, marked verifiedWith "previous"; equal to rotatedAt when the window is 0.
+             */
+            previousSecretValidUntil: string;
+        };
         /** @description provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register. */
         CoreRegistration: {
             provider: components["schemas"]["CoreProvider"];
@@ -1408,6 +1477,11 @@ export interface components {
             newStatus?: string;
             /** @description The signature verified and the event was accepted. */
             verified: boolean;
+            /**
+             * @description Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet.
+             * @enum {string}
+             */
+            verifiedWith?: "previous";
             /** @description A redelivery of an eventId already applied (acknowledged, applied once). */
             duplicate: boolean;
             /** @description HTTP status answered to the sender. */
@@ -1612,7 +1686,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @enum {string} */
-            kind: "registration" | "certification" | "decision" | "webhook";
+            kind: "registration" | "certification" | "decision" | "secret-rotation" | "webhook";
             slug: string;
             actor?: string;
             summary: string;
@@ -1624,11 +1698,18 @@ export interface components {
             certificationId?: string;
             verdict?: string;
             configVersion?: number;
+            /**
+             * Format: date-time
+             * @description secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged).
+             */
+            previousSecretValidUntil?: string;
             eventId?: string;
             eventType?: string;
             actionId?: string;
             newStatus?: string;
             verified?: boolean;
+            /** @enum {string} */
+            verifiedWith?: "previous";
             answeredStatus?: number;
             problem?: string;
         };
@@ -2050,6 +2131,7 @@ export type AdminProviderList = components['schemas']['AdminProviderList'];
 export type CoreRegistrationInput = components['schemas']['CoreRegistrationInput'];
 export type CoreProvider = components['schemas']['CoreProvider'];
 export type CoreWebhookHandoff = components['schemas']['CoreWebhookHandoff'];
+export type CoreWebhookSecretRotation = components['schemas']['CoreWebhookSecretRotation'];
 export type CoreRegistration = components['schemas']['CoreRegistration'];
 export type CoreCertificationSummary = components['schemas']['CoreCertificationSummary'];
 export type CoreCertification = components['schemas']['CoreCertification'];
@@ -2742,6 +2824,27 @@ export interface operations {
             404: components["responses"]["CoreNotFound"];
         };
     };
+    coreRotateOwnWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotated (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreWebhookSecretRotation"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+        };
+    };
     coreAdminListProviders: {
         parameters: {
             query?: {
@@ -2877,6 +2980,31 @@ export interface operations {
             408: components["responses"]["CoreBodyTimeout"];
             409: components["responses"]["CoreConflict"];
             413: components["responses"]["CoreTooLarge"];
+        };
+    };
+    coreAdminRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: components["parameters"]["ProviderSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotated (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreWebhookSecretRotation"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
         };
     };
     coreAdminListEvents: {

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "6ba0706f93bcc854999cc8a05dcf540c9c3e629cc54c0d68e388ff86e87aecf7";
+export const specSha256 = "119de73d42f0a4733c7ff70f7b22915caa08e907a0b9d87406f46c886928a60f";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -59,6 +59,7 @@ export const contractData = {
     "CoreRegistrationInput": "schema_CoreRegistrationInput",
     "CoreProvider": "schema_CoreProvider",
     "CoreWebhookHandoff": "schema_CoreWebhookHandoff",
+    "CoreWebhookSecretRotation": "schema_CoreWebhookSecretRotation",
     "CoreRegistration": "schema_CoreRegistration",
     "CoreCertificationSummary": "schema_CoreCertificationSummary",
     "CoreCertification": "schema_CoreCertification",
@@ -400,6 +401,14 @@ export const contractData = {
       "profiles": []
     },
     {
+      "key": "POST /api/v1/providers/me/rotate-webhook-secret",
+      "method": "POST",
+      "path": "/api/v1/providers/me/rotate-webhook-secret",
+      "operationId": "coreRotateOwnWebhookSecret",
+      "requiredIn": [],
+      "profiles": []
+    },
+    {
       "key": "GET /api/v1/admin/providers",
       "method": "GET",
       "path": "/api/v1/admin/providers",
@@ -428,6 +437,14 @@ export const contractData = {
       "method": "POST",
       "path": "/api/v1/admin/providers/{slug}/reopen",
       "operationId": "coreAdminReopenProvider",
+      "requiredIn": [],
+      "profiles": []
+    },
+    {
+      "key": "POST /api/v1/admin/providers/{slug}/rotate-webhook-secret",
+      "method": "POST",
+      "path": "/api/v1/admin/providers/{slug}/rotate-webhook-secret",
+      "operationId": "coreAdminRotateWebhookSecret",
       "requiredIn": [],
       "profiles": []
     },
@@ -652,6 +669,10 @@ export const contractData = {
       "401": "schema_CoreError",
       "404": "schema_CoreError"
     },
+    "POST /api/v1/providers/me/rotate-webhook-secret": {
+      "200": "schema_CoreWebhookSecretRotation",
+      "401": "schema_CoreError"
+    },
     "GET /api/v1/admin/providers": {
       "200": "schema_CoreProviderList",
       "400": "schema_CoreError",
@@ -679,6 +700,11 @@ export const contractData = {
       "408": "schema_CoreError",
       "409": "schema_CoreError",
       "413": "schema_CoreError"
+    },
+    "POST /api/v1/admin/providers/{slug}/rotate-webhook-secret": {
+      "200": "schema_CoreWebhookSecretRotation",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError"
     },
     "GET /api/v1/admin/logs/events": {
       "200": "schema_CoreLogEventList",
@@ -10384,14 +10410,291 @@ return errors === 0;
 }
 validate139.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistration = validate140;
-const schema197 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema198 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
+export const schema_CoreWebhookSecretRotation = validate140;
+const schema197 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
+const schema198 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate140.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.slug === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema198.required,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.webhook === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema198.required,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.rotatedAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema198.required,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.overlapSeconds === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema198.required,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.previousSecretValidUntil === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema198.required,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.slug !== undefined){
+let data0 = data.slug;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.slug.type,parentSchema:schema198.properties.slug,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.webhook !== undefined){
+let data1 = data.webhook;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.url === undefined){
+const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.secret === undefined){
+const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.note === undefined){
+const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data1.url !== undefined){
+let data2 = data1.url;
+if(typeof data2 === "string"){
+if(!(formats22(data2))){
+const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema198.properties.webhook.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.url.type,parentSchema:schema198.properties.webhook.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data1.secret !== undefined){
+let data3 = data1.secret;
+if(typeof data3 === "string"){
+if(!pattern10.test(data3)){
+const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema198.properties.webhook.properties.secret,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.secret.type,parentSchema:schema198.properties.webhook.properties.secret,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.note !== undefined){
+let data4 = data1.note;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.note.type,parentSchema:schema198.properties.webhook.properties.note,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.properties.webhook.type,parentSchema:schema198.properties.webhook,data:data1};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.rotatedAt !== undefined){
+let data5 = data.rotatedAt;
+if(typeof data5 === "string"){
+if(!(formats14.validate(data5))){
+const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.rotatedAt,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.rotatedAt.type,parentSchema:schema198.properties.rotatedAt,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.overlapSeconds !== undefined){
+let data6 = data.overlapSeconds;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.overlapSeconds.type,parentSchema:schema198.properties.overlapSeconds,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema198.properties.overlapSeconds,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data.previousSecretValidUntil !== undefined){
+let data7 = data.previousSecretValidUntil;
+if(typeof data7 === "string"){
+if(!(formats14.validate(data7))){
+const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.previousSecretValidUntil,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.previousSecretValidUntil.type,parentSchema:schema198.properties.previousSecretValidUntil,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+validate140.errors = vErrors; validate140.errorCount = errors;
+return errors === 0;
+}
+validate140.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreRegistration = validate141;
+const schema199 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
+const schema200 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10941,17 +11244,17 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate142.errors = vErrors; validate142.errorCount = errors;
+validate143.errors = vErrors; validate143.errorCount = errors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-const pattern12 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
+const pattern13 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10960,7 +11263,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema200.required,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10970,7 +11273,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema200.required,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10980,7 +11283,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationRequired === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema200.required,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10990,8 +11293,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate142(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate142.errors.slice(0, 1000); else for (const e of validate142.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate142.errorCount ?? validate142.errors.length;
+if(!(validate143(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
 }
 }
 if(data.webhook !== undefined){
@@ -11096,7 +11399,7 @@ if(data.providerToken !== undefined){
 let data5 = data.providerToken;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.token === undefined){
-const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema198.properties.providerToken.required,parentSchema:schema198.properties.providerToken,data:data5};
+const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema200.properties.providerToken.required,parentSchema:schema200.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11106,7 +11409,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data5.note === undefined){
-const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema198.properties.providerToken.required,parentSchema:schema198.properties.providerToken,data:data5};
+const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema200.properties.providerToken.required,parentSchema:schema200.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11118,8 +11421,8 @@ errors++;
 if(data5.token !== undefined){
 let data6 = data5.token;
 if(typeof data6 === "string"){
-if(!pattern12.test(data6)){
-const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema198.properties.providerToken.properties.token,data:data6};
+if(!pattern13.test(data6)){
+const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema200.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11130,7 +11433,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.providerToken.properties.token.type,parentSchema:schema198.properties.providerToken.properties.token,data:data6};
+const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.providerToken.properties.token.type,parentSchema:schema200.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11143,7 +11446,7 @@ errors++;
 if(data5.note !== undefined){
 let data7 = data5.note;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.providerToken.properties.note.type,parentSchema:schema198.properties.providerToken.properties.note,data:data7};
+const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.providerToken.properties.note.type,parentSchema:schema200.properties.providerToken.properties.note,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11155,7 +11458,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.properties.providerToken.type,parentSchema:schema198.properties.providerToken,data:data5};
+const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.properties.providerToken.type,parentSchema:schema200.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11168,7 +11471,7 @@ errors++;
 if(data.certificationRequired !== undefined){
 let data8 = data.certificationRequired;
 if(typeof data8 !== "boolean"){
-const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema198.properties.certificationRequired.type,parentSchema:schema198.properties.certificationRequired,data:data8};
+const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema200.properties.certificationRequired.type,parentSchema:schema200.properties.certificationRequired,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11180,7 +11483,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11189,39 +11492,39 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate141.errors = vErrors; validate141.errorCount = errors;
+validate142.errors = vErrors; validate142.errorCount = errors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate141.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate141.errors.slice(0, 1000); else for (const e of validate141.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate141.errorCount ?? validate141.errors.length;
+if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate142.errors.slice(0, 1000); else for (const e of validate142.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate142.errorCount ?? validate142.errors.length;
 }
-validate140.errors = vErrors; validate140.errorCount = errors;
+validate141.errors = vErrors; validate141.errorCount = errors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate141.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate146;
-const schema206 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema207 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
-const pattern13 = new RegExp("^[a-z0-9-]+$", "u");
+export const schema_CoreCertificationSummary = validate147;
+const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+const pattern14 = new RegExp("^[a-z0-9-]+$", "u");
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
+const evaluated0 = validate147.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11230,7 +11533,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11240,7 +11543,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11250,7 +11553,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11260,7 +11563,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11270,7 +11573,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11280,7 +11583,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11290,7 +11593,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11300,7 +11603,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11312,8 +11615,8 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern13.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema207.properties.id,data:data0};
+if(!pattern14.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11324,7 +11627,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.id.type,parentSchema:schema207.properties.id,data:data0};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11337,7 +11640,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data1};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11351,7 +11654,7 @@ if(data.createdAt !== undefined){
 let data2 = data.createdAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.createdAt,data:data2};
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11362,7 +11665,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.createdAt.type,parentSchema:schema207.properties.createdAt,data:data2};
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11375,7 +11678,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.verdict.type,parentSchema:schema207.properties.verdict,data:data3};
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11385,7 +11688,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(!((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema207.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.verdict.enum,parentSchema:schema207.properties.verdict,data:data3};
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11398,7 +11701,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data4 = data.configVersion;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.configVersion.type,parentSchema:schema207.properties.configVersion,data:data4};
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11409,7 +11712,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema207.properties.configVersion,data:data4};
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11424,7 +11727,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11434,7 +11737,7 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11444,7 +11747,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11454,7 +11757,7 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11466,7 +11769,7 @@ errors++;
 if(data5.pass !== undefined){
 let data6 = data5.pass;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.pass.type,parentSchema:schema207.properties.summary.properties.pass,data:data6};
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11477,7 +11780,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.pass,data:data6};
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11491,7 +11794,7 @@ errors++;
 if(data5.fail !== undefined){
 let data7 = data5.fail;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.fail.type,parentSchema:schema207.properties.summary.properties.fail,data:data7};
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11502,7 +11805,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.fail,data:data7};
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11516,7 +11819,7 @@ errors++;
 if(data5.skip !== undefined){
 let data8 = data5.skip;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.skip.type,parentSchema:schema207.properties.summary.properties.skip,data:data8};
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11527,7 +11830,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.skip,data:data8};
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11541,7 +11844,7 @@ errors++;
 if(data5.error !== undefined){
 let data9 = data5.error;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.error.type,parentSchema:schema207.properties.summary.properties.error,data:data9};
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11552,7 +11855,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.error,data:data9};
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11565,7 +11868,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.summary.type,parentSchema:schema207.properties.summary,data:data5};
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11579,7 +11882,7 @@ if(data.durationMs !== undefined){
 let data10 = data.durationMs;
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.durationMs,data:data10};
+const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11590,7 +11893,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema207.properties.durationMs.type,parentSchema:schema207.properties.durationMs,data:data10};
+const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11603,7 +11906,7 @@ errors++;
 if(data.valid !== undefined){
 let data11 = data.valid;
 if(typeof data11 !== "boolean"){
-const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema207.properties.valid.type,parentSchema:schema207.properties.valid,data:data11};
+const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11616,7 +11919,7 @@ errors++;
 if(data.invalidReason !== undefined){
 let data12 = data.invalidReason;
 if(typeof data12 !== "string"){
-const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.invalidReason.type,parentSchema:schema207.properties.invalidReason,data:data12};
+const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11628,7 +11931,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
+const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11637,19 +11940,19 @@ if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
-validate146.errors = vErrors; validate146.errorCount = errors;
+validate147.errors = vErrors; validate147.errorCount = errors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate147.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertification = validate147;
-const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema209 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"checks":{"type":"array"}}}}}]};
+export const schema_CoreCertification = validate148;
+const schema210 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema211 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"checks":{"type":"array"}}}}}]};
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
+const evaluated0 = validate149.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11658,7 +11961,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11668,7 +11971,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11678,7 +11981,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11688,7 +11991,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11698,7 +12001,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11708,7 +12011,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11718,7 +12021,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11728,7 +12031,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema207.required,parentSchema:schema207,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11740,8 +12043,8 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern13.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema207.properties.id,data:data0};
+if(!pattern14.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11752,7 +12055,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.id.type,parentSchema:schema207.properties.id,data:data0};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11765,7 +12068,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data1};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11779,7 +12082,7 @@ if(data.createdAt !== undefined){
 let data2 = data.createdAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.createdAt,data:data2};
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11790,7 +12093,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.createdAt.type,parentSchema:schema207.properties.createdAt,data:data2};
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11803,7 +12106,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.verdict.type,parentSchema:schema207.properties.verdict,data:data3};
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11813,7 +12116,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(!((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema207.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.verdict.enum,parentSchema:schema207.properties.verdict,data:data3};
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11826,7 +12129,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data4 = data.configVersion;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.configVersion.type,parentSchema:schema207.properties.configVersion,data:data4};
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11837,7 +12140,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema207.properties.configVersion,data:data4};
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11852,7 +12155,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11862,7 +12165,7 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11872,7 +12175,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11882,7 +12185,7 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data5};
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11894,7 +12197,7 @@ errors++;
 if(data5.pass !== undefined){
 let data6 = data5.pass;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.pass.type,parentSchema:schema207.properties.summary.properties.pass,data:data6};
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11905,7 +12208,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.pass,data:data6};
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11919,7 +12222,7 @@ errors++;
 if(data5.fail !== undefined){
 let data7 = data5.fail;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.fail.type,parentSchema:schema207.properties.summary.properties.fail,data:data7};
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -11930,7 +12233,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.fail,data:data7};
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -11944,7 +12247,7 @@ errors++;
 if(data5.skip !== undefined){
 let data8 = data5.skip;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.skip.type,parentSchema:schema207.properties.summary.properties.skip,data:data8};
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11955,7 +12258,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.skip,data:data8};
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11969,7 +12272,7 @@ errors++;
 if(data5.error !== undefined){
 let data9 = data5.error;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.error.type,parentSchema:schema207.properties.summary.properties.error,data:data9};
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11980,7 +12283,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.error,data:data9};
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11993,7 +12296,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.summary.type,parentSchema:schema207.properties.summary,data:data5};
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12007,7 +12310,7 @@ if(data.durationMs !== undefined){
 let data10 = data.durationMs;
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.durationMs,data:data10};
+const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12018,7 +12321,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema207.properties.durationMs.type,parentSchema:schema207.properties.durationMs,data:data10};
+const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12031,7 +12334,7 @@ errors++;
 if(data.valid !== undefined){
 let data11 = data.valid;
 if(typeof data11 !== "boolean"){
-const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema207.properties.valid.type,parentSchema:schema207.properties.valid,data:data11};
+const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12044,7 +12347,7 @@ errors++;
 if(data.invalidReason !== undefined){
 let data12 = data.invalidReason;
 if(typeof data12 !== "string"){
-const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.invalidReason.type,parentSchema:schema207.properties.invalidReason,data:data12};
+const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12056,7 +12359,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
+const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12067,7 +12370,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.report === undefined){
-const err35 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema209.allOf[1].required,parentSchema:schema209.allOf[1],data};
+const err35 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema211.allOf[1].required,parentSchema:schema211.allOf[1],data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12080,7 +12383,7 @@ if(data.report !== undefined){
 let data13 = data.report;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.reportVersion === undefined){
-const err36 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema209.allOf[1].properties.report.required,parentSchema:schema209.allOf[1].properties.report,data:data13};
+const err36 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data13};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12090,7 +12393,7 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 if(data13.verdict === undefined){
-const err37 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.allOf[1].properties.report.required,parentSchema:schema209.allOf[1].properties.report,data:data13};
+const err37 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -12100,7 +12403,7 @@ if (vErrors.length < 1000) vErrors.push(err37);
 errors++;
 }
 if(data13.checks === undefined){
-const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema209.allOf[1].properties.report.required,parentSchema:schema209.allOf[1].properties.report,data:data13};
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -12112,7 +12415,7 @@ errors++;
 if(data13.reportVersion !== undefined){
 let data14 = data13.reportVersion;
 if(1 !== data14){
-const err39 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema209.allOf[1].properties.report.properties.reportVersion,data:data14};
+const err39 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema211.allOf[1].properties.report.properties.reportVersion,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12125,7 +12428,7 @@ errors++;
 if(data13.verdict !== undefined){
 let data15 = data13.verdict;
 if(typeof data15 !== "string"){
-const err40 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.allOf[1].properties.report.properties.verdict.type,parentSchema:schema209.allOf[1].properties.report.properties.verdict,data:data15};
+const err40 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.allOf[1].properties.report.properties.verdict.type,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data15};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12135,7 +12438,7 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 if(!((((data15 === "PASS") || (data15 === "FAIL")) || (data15 === "INTERRUPTED")) || (data15 === "PARTIAL"))){
-const err41 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema209.allOf[1].properties.report.properties.verdict,data:data15};
+const err41 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema211.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema211.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12148,7 +12451,7 @@ errors++;
 if(data13.checks !== undefined){
 let data16 = data13.checks;
 if(!(Array.isArray(data16))){
-const err42 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema209.allOf[1].properties.report.properties.checks.type,parentSchema:schema209.allOf[1].properties.report.properties.checks,data:data16};
+const err42 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.allOf[1].properties.report.properties.checks.type,parentSchema:schema211.allOf[1].properties.report.properties.checks,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12160,7 +12463,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.allOf[1].properties.report.type,parentSchema:schema209.allOf[1].properties.report,data:data13};
+const err43 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].properties.report.type,parentSchema:schema211.allOf[1].properties.report,data:data13};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -12172,7 +12475,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.allOf[1].type,parentSchema:schema209.allOf[1],data};
+const err44 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].type,parentSchema:schema211.allOf[1],data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -12181,38 +12484,38 @@ if (vErrors.length < 1000) vErrors.push(err44);
 }
 errors++;
 }
-validate148.errors = vErrors; validate148.errorCount = errors;
+validate149.errors = vErrors; validate149.errorCount = errors;
 return errors === 0;
 }
-validate148.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate149.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate148.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate148.errors.slice(0, 1000); else for (const e of validate148.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate148.errorCount ?? validate148.errors.length;
+if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate149.errors.slice(0, 1000); else for (const e of validate149.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate149.errorCount ?? validate149.errors.length;
 }
-validate147.errors = vErrors; validate147.errorCount = errors;
+validate148.errors = vErrors; validate148.errorCount = errors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationList = validate150;
-const schema211 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema212 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreCertificationList = validate151;
+const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema214 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate151.evaluated;
+const evaluated0 = validate152.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12221,7 +12524,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12231,7 +12534,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12248,7 +12551,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12258,7 +12561,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12268,7 +12571,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12278,7 +12581,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12288,7 +12591,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12298,7 +12601,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12308,7 +12611,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12318,7 +12621,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data1.valid === undefined){
-const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema207.required,parentSchema:schema207,data:data1};
+const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12330,8 +12633,8 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema207.properties.id,data:data2};
+if(!pattern14.test(data2)){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12342,7 +12645,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.id.type,parentSchema:schema207.properties.id,data:data2};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12355,7 +12658,7 @@ errors++;
 if(data1.slug !== undefined){
 let data3 = data1.slug;
 if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data3};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12369,7 +12672,7 @@ if(data1.createdAt !== undefined){
 let data4 = data1.createdAt;
 if(typeof data4 === "string"){
 if(!(formats14.validate(data4))){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.createdAt,data:data4};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12380,7 +12683,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.createdAt.type,parentSchema:schema207.properties.createdAt,data:data4};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12393,7 +12696,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data5 = data1.verdict;
 if(typeof data5 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.verdict.type,parentSchema:schema207.properties.verdict,data:data5};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12403,7 +12706,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "PARTIAL"))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema207.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.verdict.enum,parentSchema:schema207.properties.verdict,data:data5};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12416,7 +12719,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data6 = data1.configVersion;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.configVersion.type,parentSchema:schema207.properties.configVersion,data:data6};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12427,7 +12730,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema207.properties.configVersion,data:data6};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12442,7 +12745,7 @@ if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.pass === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data7};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12452,7 +12755,7 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 if(data7.fail === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data7};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12462,7 +12765,7 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 if(data7.skip === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data7};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12472,7 +12775,7 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 if(data7.error === undefined){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data7};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12484,7 +12787,7 @@ errors++;
 if(data7.pass !== undefined){
 let data8 = data7.pass;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.pass.type,parentSchema:schema207.properties.summary.properties.pass,data:data8};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12495,7 +12798,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.pass,data:data8};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12509,7 +12812,7 @@ errors++;
 if(data7.fail !== undefined){
 let data9 = data7.fail;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.fail.type,parentSchema:schema207.properties.summary.properties.fail,data:data9};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12520,7 +12823,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.fail,data:data9};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12534,7 +12837,7 @@ errors++;
 if(data7.skip !== undefined){
 let data10 = data7.skip;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.skip.type,parentSchema:schema207.properties.summary.properties.skip,data:data10};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12545,7 +12848,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.skip,data:data10};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12559,7 +12862,7 @@ errors++;
 if(data7.error !== undefined){
 let data11 = data7.error;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.error.type,parentSchema:schema207.properties.summary.properties.error,data:data11};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12570,7 +12873,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.error,data:data11};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12583,7 +12886,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.summary.type,parentSchema:schema207.properties.summary,data:data7};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12597,7 +12900,7 @@ if(data1.durationMs !== undefined){
 let data12 = data1.durationMs;
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.durationMs,data:data12};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12608,7 +12911,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema207.properties.durationMs.type,parentSchema:schema207.properties.durationMs,data:data12};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12621,7 +12924,7 @@ errors++;
 if(data1.valid !== undefined){
 let data13 = data1.valid;
 if(typeof data13 !== "boolean"){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema207.properties.valid.type,parentSchema:schema207.properties.valid,data:data13};
+const err34 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12634,7 +12937,7 @@ errors++;
 if(data1.invalidReason !== undefined){
 let data14 = data1.invalidReason;
 if(typeof data14 !== "string"){
-const err35 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.invalidReason.type,parentSchema:schema207.properties.invalidReason,data:data14};
+const err35 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12646,7 +12949,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data:data1};
+const err36 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12658,7 +12961,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema212.properties.data.type,parentSchema:schema212.properties.data,data:data0};
+const err37 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.data.type,parentSchema:schema214.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -12671,7 +12974,7 @@ errors++;
 if(data.total !== undefined){
 let data15 = data.total;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.total.type,parentSchema:schema212.properties.total,data:data15};
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.total.type,parentSchema:schema214.properties.total,data:data15};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -12682,7 +12985,7 @@ errors++;
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 < 0 || isNaN(data15)){
-const err39 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.total,data:data15};
+const err39 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.total,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12695,7 +12998,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12704,38 +13007,38 @@ if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-validate151.errors = vErrors; validate151.errorCount = errors;
+validate152.errors = vErrors; validate152.errorCount = errors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate151.errors.slice(0, 1000); else for (const e of validate151.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate151.errorCount ?? validate151.errors.length;
+if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate152.errors.slice(0, 1000); else for (const e of validate152.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate152.errorCount ?? validate152.errors.length;
 }
-validate150.errors = vErrors; validate150.errorCount = errors;
+validate151.errors = vErrors; validate151.errorCount = errors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreSubmitReviewResult = validate153;
-const schema214 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema215 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+export const schema_CoreSubmitReviewResult = validate154;
+const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema217 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
+const evaluated0 = validate154.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12744,7 +13047,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema215.required,parentSchema:schema215,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema217.required,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12754,7 +13057,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema215.required,parentSchema:schema215,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema217.required,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12764,7 +13067,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema215.required,parentSchema:schema215,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema217.required,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12774,7 +13077,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema215.required,parentSchema:schema215,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema217.required,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12786,7 +13089,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.slug.type,parentSchema:schema215.properties.slug,data:data0};
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.slug.type,parentSchema:schema217.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12799,7 +13102,7 @@ errors++;
 if(data.reviewStatus !== undefined){
 let data1 = data.reviewStatus;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.reviewStatus.type,parentSchema:schema215.properties.reviewStatus,data:data1};
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.reviewStatus.type,parentSchema:schema217.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12809,7 +13112,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema215.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.reviewStatus.enum,parentSchema:schema215.properties.reviewStatus,data:data1};
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema217.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema217.properties.reviewStatus.enum,parentSchema:schema217.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12823,7 +13126,7 @@ if(data.submittedAt !== undefined){
 let data2 = data.submittedAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema215.properties.submittedAt,data:data2};
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema217.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12834,7 +13137,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.submittedAt.type,parentSchema:schema215.properties.submittedAt,data:data2};
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.submittedAt.type,parentSchema:schema217.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12847,7 +13150,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.certificationId.type,parentSchema:schema215.properties.certificationId,data:data3};
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.certificationId.type,parentSchema:schema217.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12859,7 +13162,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12868,19 +13171,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate153.errors = vErrors; validate153.errorCount = errors;
+validate154.errors = vErrors; validate154.errorCount = errors;
 return errors === 0;
 }
-validate153.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEvent = validate154;
-const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema217 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+export const schema_CoreEvent = validate155;
+const schema218 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema219 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
+const evaluated0 = validate155.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12889,7 +13192,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema219.required,parentSchema:schema219,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12899,7 +13202,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema219.required,parentSchema:schema219,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12909,7 +13212,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema219.required,parentSchema:schema219,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12919,7 +13222,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema219.required,parentSchema:schema219,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12929,7 +13232,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema219.required,parentSchema:schema219,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12939,7 +13242,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema219.required,parentSchema:schema219,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12951,7 +13254,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.seq.type,parentSchema:schema217.properties.seq,data:data0};
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.seq.type,parentSchema:schema219.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12965,7 +13268,7 @@ if(data.receivedAt !== undefined){
 let data1 = data.receivedAt;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema217.properties.receivedAt,data:data1};
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema219.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12976,7 +13279,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.receivedAt.type,parentSchema:schema217.properties.receivedAt,data:data1};
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.receivedAt.type,parentSchema:schema219.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12989,7 +13292,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.slug.type,parentSchema:schema217.properties.slug,data:data2};
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.slug.type,parentSchema:schema219.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13002,7 +13305,7 @@ errors++;
 if(data.legacyRoute !== undefined){
 let data3 = data.legacyRoute;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.legacyRoute.type,parentSchema:schema217.properties.legacyRoute,data:data3};
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.legacyRoute.type,parentSchema:schema219.properties.legacyRoute,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13015,7 +13318,7 @@ errors++;
 if(data.eventId !== undefined){
 let data4 = data.eventId;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.eventId.type,parentSchema:schema217.properties.eventId,data:data4};
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventId.type,parentSchema:schema219.properties.eventId,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13028,7 +13331,7 @@ errors++;
 if(data.eventType !== undefined){
 let data5 = data.eventType;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.eventType.type,parentSchema:schema217.properties.eventType,data:data5};
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventType.type,parentSchema:schema219.properties.eventType,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13041,7 +13344,7 @@ errors++;
 if(data.actionId !== undefined){
 let data6 = data.actionId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.actionId.type,parentSchema:schema217.properties.actionId,data:data6};
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.actionId.type,parentSchema:schema219.properties.actionId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13054,7 +13357,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data7 = data.newStatus;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.newStatus.type,parentSchema:schema217.properties.newStatus,data:data7};
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.newStatus.type,parentSchema:schema219.properties.newStatus,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13067,7 +13370,7 @@ errors++;
 if(data.verified !== undefined){
 let data8 = data.verified;
 if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.verified.type,parentSchema:schema217.properties.verified,data:data8};
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.verified.type,parentSchema:schema219.properties.verified,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13077,10 +13380,10 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 }
-if(data.duplicate !== undefined){
-let data9 = data.duplicate;
-if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.duplicate.type,parentSchema:schema217.properties.duplicate,data:data9};
+if(data.verifiedWith !== undefined){
+let data9 = data.verifiedWith;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.verifiedWith.type,parentSchema:schema219.properties.verifiedWith,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13089,11 +13392,8 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.answeredStatus !== undefined){
-let data10 = data.answeredStatus;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err17 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.answeredStatus.type,parentSchema:schema217.properties.answeredStatus,data:data10};
+if(!(data9 === "previous")){
+const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema219.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema219.properties.verifiedWith.enum,parentSchema:schema219.properties.verifiedWith,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13103,10 +13403,10 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data.signatureHeader !== undefined){
-let data11 = data.signatureHeader;
-if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.signatureHeader.type,parentSchema:schema217.properties.signatureHeader,data:data11};
+if(data.duplicate !== undefined){
+let data10 = data.duplicate;
+if(typeof data10 !== "boolean"){
+const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.duplicate.type,parentSchema:schema219.properties.duplicate,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13116,10 +13416,10 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 }
-if(data.problem !== undefined){
-let data12 = data.problem;
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.problem.type,parentSchema:schema217.properties.problem,data:data12};
+if(data.answeredStatus !== undefined){
+let data11 = data.answeredStatus;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.answeredStatus.type,parentSchema:schema219.properties.answeredStatus,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13129,10 +13429,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-if(data.restored !== undefined){
-let data13 = data.restored;
-if(typeof data13 !== "boolean"){
-const err20 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.restored.type,parentSchema:schema217.properties.restored,data:data13};
+if(data.signatureHeader !== undefined){
+let data12 = data.signatureHeader;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.signatureHeader.type,parentSchema:schema219.properties.signatureHeader,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13142,9 +13442,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
+if(data.problem !== undefined){
+let data13 = data.problem;
+if(typeof data13 !== "string"){
+const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.problem.type,parentSchema:schema219.properties.problem,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13153,19 +13454,44 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-validate154.errors = vErrors; validate154.errorCount = errors;
+}
+if(data.restored !== undefined){
+let data14 = data.restored;
+if(typeof data14 !== "boolean"){
+const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.restored.type,parentSchema:schema219.properties.restored,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+validate155.errors = vErrors; validate155.errorCount = errors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEventList = validate155;
-const schema218 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema219 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+export const schema_CoreEventList = validate156;
+const schema220 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema221 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate157.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13174,7 +13500,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema221.required,parentSchema:schema221,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13184,7 +13510,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema221.required,parentSchema:schema221,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13201,7 +13527,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema217.required,parentSchema:schema217,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13211,7 +13537,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema217.required,parentSchema:schema217,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13221,7 +13547,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema217.required,parentSchema:schema217,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13231,7 +13557,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema217.required,parentSchema:schema217,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13241,7 +13567,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema217.required,parentSchema:schema217,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13251,7 +13577,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema217.required,parentSchema:schema217,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13263,7 +13589,7 @@ errors++;
 if(data1.seq !== undefined){
 let data2 = data1.seq;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.seq.type,parentSchema:schema217.properties.seq,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.seq.type,parentSchema:schema219.properties.seq,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13277,7 +13603,7 @@ if(data1.receivedAt !== undefined){
 let data3 = data1.receivedAt;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema217.properties.receivedAt,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema219.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13288,7 +13614,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.receivedAt.type,parentSchema:schema217.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.receivedAt.type,parentSchema:schema219.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13301,7 +13627,7 @@ errors++;
 if(data1.slug !== undefined){
 let data4 = data1.slug;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.slug.type,parentSchema:schema217.properties.slug,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.slug.type,parentSchema:schema219.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13314,7 +13640,7 @@ errors++;
 if(data1.legacyRoute !== undefined){
 let data5 = data1.legacyRoute;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.legacyRoute.type,parentSchema:schema217.properties.legacyRoute,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.legacyRoute.type,parentSchema:schema219.properties.legacyRoute,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13327,7 +13653,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data6 = data1.eventId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.eventId.type,parentSchema:schema217.properties.eventId,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventId.type,parentSchema:schema219.properties.eventId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13340,7 +13666,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data7 = data1.eventType;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.eventType.type,parentSchema:schema217.properties.eventType,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventType.type,parentSchema:schema219.properties.eventType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13353,7 +13679,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data8 = data1.actionId;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.actionId.type,parentSchema:schema217.properties.actionId,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.actionId.type,parentSchema:schema219.properties.actionId,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13366,7 +13692,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data9 = data1.newStatus;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.newStatus.type,parentSchema:schema217.properties.newStatus,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.newStatus.type,parentSchema:schema219.properties.newStatus,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13379,7 +13705,7 @@ errors++;
 if(data1.verified !== undefined){
 let data10 = data1.verified;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.verified.type,parentSchema:schema217.properties.verified,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.verified.type,parentSchema:schema219.properties.verified,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13389,10 +13715,10 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data1.duplicate !== undefined){
-let data11 = data1.duplicate;
-if(typeof data11 !== "boolean"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.duplicate.type,parentSchema:schema217.properties.duplicate,data:data11};
+if(data1.verifiedWith !== undefined){
+let data11 = data1.verifiedWith;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.verifiedWith.type,parentSchema:schema219.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13401,11 +13727,8 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data1.answeredStatus !== undefined){
-let data12 = data1.answeredStatus;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.answeredStatus.type,parentSchema:schema217.properties.answeredStatus,data:data12};
+if(!(data11 === "previous")){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema219.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema219.properties.verifiedWith.enum,parentSchema:schema219.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13415,10 +13738,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-if(data1.signatureHeader !== undefined){
-let data13 = data1.signatureHeader;
-if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.signatureHeader.type,parentSchema:schema217.properties.signatureHeader,data:data13};
+if(data1.duplicate !== undefined){
+let data12 = data1.duplicate;
+if(typeof data12 !== "boolean"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.duplicate.type,parentSchema:schema219.properties.duplicate,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13428,10 +13751,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data1.problem !== undefined){
-let data14 = data1.problem;
-if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.problem.type,parentSchema:schema217.properties.problem,data:data14};
+if(data1.answeredStatus !== undefined){
+let data13 = data1.answeredStatus;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.answeredStatus.type,parentSchema:schema219.properties.answeredStatus,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13441,10 +13764,10 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data1.restored !== undefined){
-let data15 = data1.restored;
-if(typeof data15 !== "boolean"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema217.properties.restored.type,parentSchema:schema217.properties.restored,data:data15};
+if(data1.signatureHeader !== undefined){
+let data14 = data1.signatureHeader;
+if(typeof data14 !== "string"){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.signatureHeader.type,parentSchema:schema219.properties.signatureHeader,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13454,9 +13777,10 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data:data1};
+if(data1.problem !== undefined){
+let data15 = data1.problem;
+if(typeof data15 !== "string"){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.problem.type,parentSchema:schema219.properties.problem,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13466,9 +13790,10 @@ if (vErrors.length < 1000) vErrors.push(err23);
 errors++;
 }
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema219.properties.data.type,parentSchema:schema219.properties.data,data:data0};
+if(data1.restored !== undefined){
+let data16 = data1.restored;
+if(typeof data16 !== "boolean"){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.restored.type,parentSchema:schema219.properties.restored,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13478,10 +13803,9 @@ if (vErrors.length < 1000) vErrors.push(err24);
 errors++;
 }
 }
-if(data.total !== undefined){
-let data16 = data.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err25 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.total.type,parentSchema:schema219.properties.total,data:data16};
+}
+else {
+const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data:data1};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13490,9 +13814,10 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err26 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema219.properties.total,data:data16};
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema221.properties.data.type,parentSchema:schema221.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13502,11 +13827,10 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-}
-if(data.nextCursor !== undefined){
-let data17 = data.nextCursor;
-if(typeof data17 !== "string"){
-const err27 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.nextCursor.type,parentSchema:schema219.properties.nextCursor,data:data17};
+if(data.total !== undefined){
+let data17 = data.total;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema221.properties.total.type,parentSchema:schema221.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13515,10 +13839,9 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema221.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13527,37 +13850,63 @@ if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate156.errors = vErrors; validate156.errorCount = errors;
+}
+}
+if(data.nextCursor !== undefined){
+let data18 = data.nextCursor;
+if(typeof data18 !== "string"){
+const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema221.properties.nextCursor.type,parentSchema:schema221.properties.nextCursor,data:data18};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema221.type,parentSchema:schema221,data};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+validate157.errors = vErrors; validate157.errorCount = errors;
 return errors === 0;
 }
-validate156.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate156.errors.slice(0, 1000); else for (const e of validate156.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate156.errorCount ?? validate156.errors.length;
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate157.errors.slice(0, 1000); else for (const e of validate157.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate157.errorCount ?? validate157.errors.length;
 }
-validate155.errors = vErrors; validate155.errorCount = errors;
+validate156.errors = vErrors; validate156.errorCount = errors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate156.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewStatus = validate158;
-const schema221 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+export const schema_CoreReviewStatus = validate159;
+const schema223 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate159.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13584,18 +13933,18 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate158.errors = vErrors; validate158.errorCount = errors;
+validate159.errors = vErrors; validate159.errorCount = errors;
 return errors === 0;
 }
-validate158.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate159.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewReason = validate159;
-const schema223 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
+export const schema_CoreReviewReason = validate160;
+const schema225 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate160.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13769,18 +14118,18 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate159.errors = vErrors; validate159.errorCount = errors;
+validate160.errors = vErrors; validate160.errorCount = errors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderMetadata = validate160;
-const schema225 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
+export const schema_CoreProviderMetadata = validate161;
+const schema227 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14025,39 +14374,39 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate161.errors = vErrors; validate161.errorCount = errors;
+validate162.errors = vErrors; validate162.errorCount = errors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate161.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate161.errors.slice(0, 1000); else for (const e of validate161.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate161.errorCount ?? validate161.errors.length;
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate162.errors.slice(0, 1000); else for (const e of validate162.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate162.errorCount ?? validate162.errors.length;
 }
-validate160.errors = vErrors; validate160.errorCount = errors;
+validate161.errors = vErrors; validate161.errorCount = errors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate161.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderList = validate163;
-const schema229 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
-const schema230 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
-const schema232 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
+export const schema_CoreProviderList = validate164;
+const schema231 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
+const schema232 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+const schema234 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate165.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14117,7 +14466,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema230.required,parentSchema:schema230,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema232.required,parentSchema:schema232,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14127,7 +14476,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.total === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema230.required,parentSchema:schema230,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14137,7 +14486,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.pagination === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema230.required,parentSchema:schema230,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema232.required,parentSchema:schema232,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14151,13 +14500,13 @@ let data3 = data.data;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate142(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate142.errors.slice(0, 1000); else for (const e of validate142.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate142.errorCount ?? validate142.errors.length;
+if(!(validate143(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema230.properties.data.type,parentSchema:schema230.properties.data,data:data3};
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema232.properties.data.type,parentSchema:schema232.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14170,7 +14519,7 @@ errors++;
 if(data.total !== undefined){
 let data5 = data.total;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema230.properties.total.type,parentSchema:schema230.properties.total,data:data5};
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14181,7 +14530,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema230.properties.total,data:data5};
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14196,7 +14545,7 @@ if(data.pagination !== undefined){
 let data6 = data.pagination;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.total === undefined){
-const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data:data6};
+const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14206,7 +14555,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(data6.limit === undefined){
-const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema232.required,parentSchema:schema232,data:data6};
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14216,7 +14565,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data6.offset === undefined){
-const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema232.required,parentSchema:schema232,data:data6};
+const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14226,7 +14575,7 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 if(data6.hasMore === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema232.required,parentSchema:schema232,data:data6};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14238,7 +14587,7 @@ errors++;
 if(data6.total !== undefined){
 let data7 = data6.total;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data7};
+const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14249,7 +14598,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14263,7 +14612,7 @@ errors++;
 if(data6.limit !== undefined){
 let data8 = data6.limit;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.limit.type,parentSchema:schema232.properties.limit,data:data8};
+const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14274,7 +14623,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema232.properties.limit,data:data8};
+const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14288,7 +14637,7 @@ errors++;
 if(data6.offset !== undefined){
 let data9 = data6.offset;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.offset.type,parentSchema:schema232.properties.offset,data:data9};
+const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14299,7 +14648,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.offset,data:data9};
+const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14313,7 +14662,7 @@ errors++;
 if(data6.hasMore !== undefined){
 let data10 = data6.hasMore;
 if(typeof data10 !== "boolean"){
-const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema232.properties.hasMore.type,parentSchema:schema232.properties.hasMore,data:data10};
+const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14325,7 +14674,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data:data6};
+const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14337,7 +14686,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema230.type,parentSchema:schema230,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14346,37 +14695,37 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-validate164.errors = vErrors; validate164.errorCount = errors;
+validate165.errors = vErrors; validate165.errorCount = errors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate165.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate164.errors.slice(0, 1000); else for (const e of validate164.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate164.errorCount ?? validate164.errors.length;
+if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate165.errors.slice(0, 1000); else for (const e of validate165.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate165.errorCount ?? validate165.errors.length;
 }
-validate163.errors = vErrors; validate163.errorCount = errors;
+validate164.errors = vErrors; validate164.errorCount = errors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate164.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CorePagination = validate167;
-const schema233 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
+export const schema_CorePagination = validate168;
+const schema235 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14385,7 +14734,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.total === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14395,7 +14744,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.limit === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14405,7 +14754,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.offset === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14415,7 +14764,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.hasMore === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14427,7 +14776,7 @@ errors++;
 if(data.total !== undefined){
 let data0 = data.total;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data0};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14438,7 +14787,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data0};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14452,7 +14801,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.limit.type,parentSchema:schema232.properties.limit,data:data1};
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14463,7 +14812,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema232.properties.limit,data:data1};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14477,7 +14826,7 @@ errors++;
 if(data.offset !== undefined){
 let data2 = data.offset;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.offset.type,parentSchema:schema232.properties.offset,data:data2};
+const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14488,7 +14837,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.offset,data:data2};
+const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14502,7 +14851,7 @@ errors++;
 if(data.hasMore !== undefined){
 let data3 = data.hasMore;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema232.properties.hasMore.type,parentSchema:schema232.properties.hasMore,data:data3};
+const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14514,7 +14863,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data};
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14523,15 +14872,425 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-validate167.errors = vErrors; validate167.errorCount = errors;
+validate168.errors = vErrors; validate168.errorCount = errors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreHistoryEntry = validate168;
-const schema235 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
-const schema236 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
-const schema237 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
+export const schema_CoreHistoryEntry = validate169;
+const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
+const schema238 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
+const schema239 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
+
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate170.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seq === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.at === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.actor === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.trigger === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.from === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data.to === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data.statusFrom === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusTo === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema238.required,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data.seq !== undefined){
+let data0 = data.seq;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.seq.type,parentSchema:schema238.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema238.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.at !== undefined){
+let data1 = data.at;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema238.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.at.type,parentSchema:schema238.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data2 = data.slug;
+if(typeof data2 !== "string"){
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.slug.type,parentSchema:schema238.properties.slug,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.actor !== undefined){
+let data3 = data.actor;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.actor.type,parentSchema:schema238.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema238.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema238.properties.actor.enum,parentSchema:schema238.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data4 = data.kind;
+if("decision" !== data4){
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema238.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.trigger !== undefined){
+let data5 = data.trigger;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((((data6 === "DRAFT") || (data6 === "PENDING_APPROVAL")) || (data6 === "APPROVED")) || (data6 === "ACTIVE")) || (data6 === "CHANGES_REQUESTED")) || (data6 === "REJECTED")) || (data6 === "SUSPENDED"))){
+const err21 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data7 = data.to;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+if(!(((((((data7 === "DRAFT") || (data7 === "PENDING_APPROVAL")) || (data7 === "APPROVED")) || (data7 === "ACTIVE")) || (data7 === "CHANGES_REQUESTED")) || (data7 === "REJECTED")) || (data7 === "SUSPENDED"))){
+const err23 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.statusFrom !== undefined){
+let data8 = data.statusFrom;
+if(typeof data8 !== "string"){
+const err24 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+if(!(((((data8 === "DRAFT") || (data8 === "SANDBOX")) || (data8 === "ACTIVE")) || (data8 === "SUSPENDED")) || (data8 === "DISABLED"))){
+const err25 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.statusTo !== undefined){
+let data9 = data.statusTo;
+if(typeof data9 !== "string"){
+const err26 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data9 === "DRAFT") || (data9 === "SANDBOX")) || (data9 === "ACTIVE")) || (data9 === "SUSPENDED")) || (data9 === "DISABLED"))){
+const err27 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data10 = data.reasonCode;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reasonCode.type,parentSchema:schema238.properties.reasonCode,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data11 = data.reason;
+if(typeof data11 !== "string"){
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reason.type,parentSchema:schema238.properties.reason,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.requiredChanges !== undefined){
+let data12 = data.requiredChanges;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data13 = data12[i0];
+if(typeof data13 !== "string"){
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.requiredChanges.items.type,parentSchema:schema238.properties.requiredChanges.items,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.requiredChanges.type,parentSchema:schema238.properties.requiredChanges,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.internalNote !== undefined){
+let data14 = data.internalNote;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.internalNote.type,parentSchema:schema238.properties.internalNote,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+validate170.errors = vErrors; validate170.errorCount = errors;
+return errors === 0;
+}
+validate170.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14543,431 +15302,21 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema236.required,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-if(data.seq !== undefined){
-let data0 = data.seq;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.seq.type,parentSchema:schema236.properties.seq,data:data0};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema236.properties.seq,data:data0};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.at !== undefined){
-let data1 = data.at;
-if(typeof data1 === "string"){
-if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema236.properties.at,data:data1};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.at.type,parentSchema:schema236.properties.at,data:data1};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data2 = data.slug;
-if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.slug.type,parentSchema:schema236.properties.slug,data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.actor !== undefined){
-let data3 = data.actor;
-if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.actor.type,parentSchema:schema236.properties.actor,data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema236.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema236.properties.actor.enum,parentSchema:schema236.properties.actor,data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data4 = data.kind;
-if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema236.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.trigger !== undefined){
-let data5 = data.trigger;
-if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema237.type,parentSchema:schema237,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
-const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema237.enum},message:"must be equal to one of the allowed values",schema:schema237.enum,parentSchema:schema237,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.from !== undefined){
-let data6 = data.from;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(!(((((((data6 === "DRAFT") || (data6 === "PENDING_APPROVAL")) || (data6 === "APPROVED")) || (data6 === "ACTIVE")) || (data6 === "CHANGES_REQUESTED")) || (data6 === "REJECTED")) || (data6 === "SUSPENDED"))){
-const err21 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.to !== undefined){
-let data7 = data.to;
-if(typeof data7 !== "string"){
-const err22 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-if(!(((((((data7 === "DRAFT") || (data7 === "PENDING_APPROVAL")) || (data7 === "APPROVED")) || (data7 === "ACTIVE")) || (data7 === "CHANGES_REQUESTED")) || (data7 === "REJECTED")) || (data7 === "SUSPENDED"))){
-const err23 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.statusFrom !== undefined){
-let data8 = data.statusFrom;
-if(typeof data8 !== "string"){
-const err24 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-if(!(((((data8 === "DRAFT") || (data8 === "SANDBOX")) || (data8 === "ACTIVE")) || (data8 === "SUSPENDED")) || (data8 === "DISABLED"))){
-const err25 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.statusTo !== undefined){
-let data9 = data.statusTo;
-if(typeof data9 !== "string"){
-const err26 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data9};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-if(!(((((data9 === "DRAFT") || (data9 === "SANDBOX")) || (data9 === "ACTIVE")) || (data9 === "SUSPENDED")) || (data9 === "DISABLED"))){
-const err27 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.reasonCode !== undefined){
-let data10 = data.reasonCode;
-if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.reasonCode.type,parentSchema:schema236.properties.reasonCode,data:data10};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.reason !== undefined){
-let data11 = data.reason;
-if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.reason.type,parentSchema:schema236.properties.reason,data:data11};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.requiredChanges !== undefined){
-let data12 = data.requiredChanges;
-if(Array.isArray(data12)){
-const len0 = data12.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data13 = data12[i0];
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.requiredChanges.items.type,parentSchema:schema236.properties.requiredChanges.items,data:data13};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema236.properties.requiredChanges.type,parentSchema:schema236.properties.requiredChanges,data:data12};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.internalNote !== undefined){
-let data14 = data.internalNote;
-if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.internalNote.type,parentSchema:schema236.properties.internalNote,data:data14};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.type,parentSchema:schema236,data};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate170.errors.slice(0, 1000); else for (const e of validate170.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate170.errorCount ?? validate170.errors.length;
 }
 validate169.errors = vErrors; validate169.errorCount = errors;
 return errors === 0;
 }
 validate169.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
+export const schema_CoreTrigger = validate172;
+const schema244 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate169.errors.slice(0, 1000); else for (const e of validate169.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate169.errorCount ?? validate169.errors.length;
-}
-validate168.errors = vErrors; validate168.errorCount = errors;
-return errors === 0;
-}
-validate168.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreTrigger = validate171;
-const schema242 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
-
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate172.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14975,7 +15324,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema237.type,parentSchema:schema237,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14985,7 +15334,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "SUBMIT_REVIEW") || (data === "APPROVE")) || (data === "ACTIVATE")) || (data === "REQUEST_CHANGES")) || (data === "REJECT")) || (data === "SUSPEND")) || (data === "UPDATE_INTEGRATION")) || (data === "REOPEN"))){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema237.enum},message:"must be equal to one of the allowed values",schema:schema237.enum,parentSchema:schema237,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14994,19 +15343,19 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate171.errors = vErrors; validate171.errorCount = errors;
+validate172.errors = vErrors; validate172.errorCount = errors;
 return errors === 0;
 }
-validate171.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreAdminProvider = validate172;
-const schema244 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
-const schema245 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
+export const schema_CoreAdminProvider = validate173;
+const schema246 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
+const schema247 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate176.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15015,7 +15364,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15025,7 +15374,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15035,7 +15384,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15045,7 +15394,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15055,7 +15404,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15065,7 +15414,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15075,7 +15424,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15085,7 +15434,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15095,7 +15444,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15105,7 +15454,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema236.required,parentSchema:schema236,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15117,7 +15466,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.seq.type,parentSchema:schema236.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.seq.type,parentSchema:schema238.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15128,7 +15477,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema236.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema238.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15143,7 +15492,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema236.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema238.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15154,7 +15503,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.at.type,parentSchema:schema236.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.at.type,parentSchema:schema238.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15167,7 +15516,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.slug.type,parentSchema:schema236.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.slug.type,parentSchema:schema238.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15180,7 +15529,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.actor.type,parentSchema:schema236.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.actor.type,parentSchema:schema238.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15190,7 +15539,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema236.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema236.properties.actor.enum,parentSchema:schema236.properties.actor,data:data3};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema238.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema238.properties.actor.enum,parentSchema:schema238.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15203,7 +15552,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema236.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema238.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15216,7 +15565,7 @@ errors++;
 if(data.trigger !== undefined){
 let data5 = data.trigger;
 if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema237.type,parentSchema:schema237,data:data5};
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15226,7 +15575,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
-const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema237.enum},message:"must be equal to one of the allowed values",schema:schema237.enum,parentSchema:schema237,data:data5};
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15331,7 +15680,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.reasonCode.type,parentSchema:schema236.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reasonCode.type,parentSchema:schema238.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15344,7 +15693,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.reason.type,parentSchema:schema236.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reason.type,parentSchema:schema238.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15361,7 +15710,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.requiredChanges.items.type,parentSchema:schema236.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.requiredChanges.items.type,parentSchema:schema238.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15373,7 +15722,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema236.properties.requiredChanges.type,parentSchema:schema236.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.requiredChanges.type,parentSchema:schema238.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -15386,7 +15735,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.internalNote.type,parentSchema:schema236.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.internalNote.type,parentSchema:schema238.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -15398,7 +15747,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.type,parentSchema:schema236,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15407,16 +15756,16 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate175.errors = vErrors; validate175.errorCount = errors;
+validate176.errors = vErrors; validate176.errorCount = errors;
 return errors === 0;
 }
-validate175.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate176.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15425,7 +15774,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema245.required,parentSchema:schema245,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema247.required,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15435,7 +15784,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.certifications === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema245.required,parentSchema:schema245,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema247.required,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15445,7 +15794,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.history === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema245.required,parentSchema:schema245,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema247.required,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15455,8 +15804,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate142(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate142.errors.slice(0, 1000); else for (const e of validate142.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate142.errorCount ?? validate142.errors.length;
+if(!(validate143(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
 }
 }
 if(data.certifications !== undefined){
@@ -15467,7 +15816,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id === undefined){
-const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15477,7 +15826,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data2.slug === undefined){
-const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15487,7 +15836,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data2.createdAt === undefined){
-const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15497,7 +15846,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data2.verdict === undefined){
-const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15507,7 +15856,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data2.configVersion === undefined){
-const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15517,7 +15866,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data2.summary === undefined){
-const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15527,7 +15876,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data2.durationMs === undefined){
-const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15537,7 +15886,7 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 if(data2.valid === undefined){
-const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema207.required,parentSchema:schema207,data:data2};
+const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15549,8 +15898,8 @@ errors++;
 if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 === "string"){
-if(!pattern13.test(data3)){
-const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema207.properties.id,data:data3};
+if(!pattern14.test(data3)){
+const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15561,7 +15910,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.id.type,parentSchema:schema207.properties.id,data:data3};
+const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15574,7 +15923,7 @@ errors++;
 if(data2.slug !== undefined){
 let data4 = data2.slug;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data4};
+const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15588,7 +15937,7 @@ if(data2.createdAt !== undefined){
 let data5 = data2.createdAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.createdAt,data:data5};
+const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15599,7 +15948,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.createdAt.type,parentSchema:schema207.properties.createdAt,data:data5};
+const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15612,7 +15961,7 @@ errors++;
 if(data2.verdict !== undefined){
 let data6 = data2.verdict;
 if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.verdict.type,parentSchema:schema207.properties.verdict,data:data6};
+const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15622,7 +15971,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "PARTIAL"))){
-const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema207.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.verdict.enum,parentSchema:schema207.properties.verdict,data:data6};
+const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15635,7 +15984,7 @@ errors++;
 if(data2.configVersion !== undefined){
 let data7 = data2.configVersion;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.configVersion.type,parentSchema:schema207.properties.configVersion,data:data7};
+const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15646,7 +15995,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema207.properties.configVersion,data:data7};
+const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15661,7 +16010,7 @@ if(data2.summary !== undefined){
 let data8 = data2.summary;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.pass === undefined){
-const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data8};
+const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15671,7 +16020,7 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 if(data8.fail === undefined){
-const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data8};
+const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15681,7 +16030,7 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 if(data8.skip === undefined){
-const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data8};
+const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -15691,7 +16040,7 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 if(data8.error === undefined){
-const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema207.properties.summary.required,parentSchema:schema207.properties.summary,data:data8};
+const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -15703,7 +16052,7 @@ errors++;
 if(data8.pass !== undefined){
 let data9 = data8.pass;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.pass.type,parentSchema:schema207.properties.summary.properties.pass,data:data9};
+const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15714,7 +16063,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.pass,data:data9};
+const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -15728,7 +16077,7 @@ errors++;
 if(data8.fail !== undefined){
 let data10 = data8.fail;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.fail.type,parentSchema:schema207.properties.summary.properties.fail,data:data10};
+const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -15739,7 +16088,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.fail,data:data10};
+const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15753,7 +16102,7 @@ errors++;
 if(data8.skip !== undefined){
 let data11 = data8.skip;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.skip.type,parentSchema:schema207.properties.summary.properties.skip,data:data11};
+const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15764,7 +16113,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.skip,data:data11};
+const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15778,7 +16127,7 @@ errors++;
 if(data8.error !== undefined){
 let data12 = data8.error;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.summary.properties.error.type,parentSchema:schema207.properties.summary.properties.error,data:data12};
+const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15789,7 +16138,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.summary.properties.error,data:data12};
+const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -15802,7 +16151,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.summary.type,parentSchema:schema207.properties.summary,data:data8};
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -15816,7 +16165,7 @@ if(data2.durationMs !== undefined){
 let data13 = data2.durationMs;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err33 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.durationMs,data:data13};
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15827,7 +16176,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema207.properties.durationMs.type,parentSchema:schema207.properties.durationMs,data:data13};
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -15840,7 +16189,7 @@ errors++;
 if(data2.valid !== undefined){
 let data14 = data2.valid;
 if(typeof data14 !== "boolean"){
-const err35 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema207.properties.valid.type,parentSchema:schema207.properties.valid,data:data14};
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -15853,7 +16202,7 @@ errors++;
 if(data2.invalidReason !== undefined){
 let data15 = data2.invalidReason;
 if(typeof data15 !== "string"){
-const err36 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.invalidReason.type,parentSchema:schema207.properties.invalidReason,data:data15};
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -15865,7 +16214,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data:data2};
+const err37 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -15877,7 +16226,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.certifications.type,parentSchema:schema245.properties.certifications,data:data1};
+const err38 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.certifications.type,parentSchema:schema247.properties.certifications,data:data1};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -15892,13 +16241,13 @@ let data16 = data.history;
 if(Array.isArray(data16)){
 const len1 = data16.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-if(!(validate175(data16[i1], {instancePath:instancePath+"/history/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate175.errors.slice(0, 1000); else for (const e of validate175.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate175.errorCount ?? validate175.errors.length;
+if(!(validate176(data16[i1], {instancePath:instancePath+"/history/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
 }
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.history.type,parentSchema:schema245.properties.history,data:data16};
+const err39 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.history.type,parentSchema:schema247.properties.history,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -15910,7 +16259,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema245.type,parentSchema:schema245,data};
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema247.type,parentSchema:schema247,data};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -15919,39 +16268,39 @@ if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-validate173.errors = vErrors; validate173.errorCount = errors;
+validate174.errors = vErrors; validate174.errorCount = errors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
+const evaluated0 = validate173.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate173.errors.slice(0, 1000); else for (const e of validate173.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate173.errorCount ?? validate173.errors.length;
+if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate174.errors.slice(0, 1000); else for (const e of validate174.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate174.errorCount ?? validate174.errors.length;
 }
-validate172.errors = vErrors; validate172.errorCount = errors;
+validate173.errors = vErrors; validate173.errorCount = errors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate173.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewDecisionInput = validate178;
-const schema253 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
-const schema254 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
-const pattern17 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
+export const schema_CoreReviewDecisionInput = validate179;
+const schema255 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
+const schema256 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
+const pattern18 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16083,7 +16432,7 @@ props0.decision = true;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema254.if,parentSchema:schema254,data};
+const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema256.if,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16094,7 +16443,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.decision === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema254.required,parentSchema:schema254,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema256.required,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16114,7 +16463,7 @@ props0.internalNote = true;
 if(data.decision !== undefined){
 let data4 = data.decision;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.properties.decision.type,parentSchema:schema254.properties.decision,data:data4};
+const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.decision.type,parentSchema:schema256.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16124,7 +16473,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "APPROVE") || (data4 === "ACTIVATE")) || (data4 === "REQUEST_CHANGES")) || (data4 === "REJECT")) || (data4 === "SUSPEND"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema254.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema254.properties.decision.enum,parentSchema:schema254.properties.decision,data:data4};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema256.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema256.properties.decision.enum,parentSchema:schema256.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16137,8 +16486,8 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 === "string"){
-if(!pattern17.test(data5)){
-const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema254.properties.reasonCode,data:data5};
+if(!pattern18.test(data5)){
+const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema256.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16149,7 +16498,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.properties.reasonCode.type,parentSchema:schema254.properties.reasonCode,data:data5};
+const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.reasonCode.type,parentSchema:schema256.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16163,7 +16512,7 @@ if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 === "string"){
 if(func10(data6) > 2000){
-const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema254.properties.reason,data:data6};
+const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema256.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16173,7 +16522,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(func10(data6) < 12){
-const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema254.properties.reason,data:data6};
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema256.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16184,7 +16533,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.properties.reason.type,parentSchema:schema254.properties.reason,data:data6};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.reason.type,parentSchema:schema256.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16198,7 +16547,7 @@ if(data.requiredChanges !== undefined){
 let data7 = data.requiredChanges;
 if(Array.isArray(data7)){
 if(data7.length > 50){
-const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema254.properties.requiredChanges,data:data7};
+const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema256.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16212,7 +16561,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(func10(data8) > 500){
-const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema254.properties.requiredChanges.items,data:data8};
+const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema256.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16222,7 +16571,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(func10(data8) < 1){
-const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema254.properties.requiredChanges.items,data:data8};
+const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema256.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16233,7 +16582,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.properties.requiredChanges.items.type,parentSchema:schema254.properties.requiredChanges.items,data:data8};
+const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.requiredChanges.items.type,parentSchema:schema256.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16245,7 +16594,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema254.properties.requiredChanges.type,parentSchema:schema254.properties.requiredChanges,data:data7};
+const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema256.properties.requiredChanges.type,parentSchema:schema256.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16259,7 +16608,7 @@ if(data.internalNote !== undefined){
 let data9 = data.internalNote;
 if(typeof data9 === "string"){
 if(func10(data9) > 4000){
-const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema254.properties.internalNote,data:data9};
+const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema256.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16270,7 +16619,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.properties.internalNote.type,parentSchema:schema254.properties.internalNote,data:data9};
+const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.internalNote.type,parentSchema:schema256.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16282,7 +16631,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema254.type,parentSchema:schema254,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16291,43 +16640,43 @@ if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-validate179.errors = vErrors; validate179.errorCount = errors;
+validate180.errors = vErrors; validate180.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate179.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate180.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
+if(!(validate180(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate180.errors.slice(0, 1000); else for (const e of validate180.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate180.errorCount ?? validate180.errors.length;
 }
 else {
-var props0 = validate179.evaluated.props;
+var props0 = validate180.evaluated.props;
 }
-validate178.errors = vErrors; validate178.errorCount = errors;
+validate179.errors = vErrors; validate179.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate178.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate179.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const schema_CoreReopenInput = validate181;
-const schema256 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
-const schema257 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
+export const schema_CoreReopenInput = validate182;
+const schema258 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
+const schema259 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate182.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16339,7 +16688,7 @@ if(data.internalNote !== undefined){
 let data0 = data.internalNote;
 if(typeof data0 === "string"){
 if(func10(data0) > 4000){
-const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema257.properties.internalNote,data:data0};
+const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema259.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16350,7 +16699,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema257.properties.internalNote.type,parentSchema:schema257.properties.internalNote,data:data0};
+const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema259.properties.internalNote.type,parentSchema:schema259.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16362,7 +16711,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema257.type,parentSchema:schema257,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema259.type,parentSchema:schema259,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16371,19 +16720,19 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate181.errors = vErrors; validate181.errorCount = errors;
+validate182.errors = vErrors; validate182.errorCount = errors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate182.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTransition = validate182;
-const schema258 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
-const schema259 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
+export const schema_CoreTransition = validate183;
+const schema260 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
+const schema261 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16392,7 +16741,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16402,7 +16751,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.trigger === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16412,7 +16761,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.from === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16422,7 +16771,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.to === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16432,7 +16781,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16442,7 +16791,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16452,7 +16801,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.historySeq === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema259.required,parentSchema:schema259,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema261.required,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16464,7 +16813,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema259.properties.slug.type,parentSchema:schema259.properties.slug,data:data0};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema261.properties.slug.type,parentSchema:schema261.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16477,7 +16826,7 @@ errors++;
 if(data.trigger !== undefined){
 let data1 = data.trigger;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema237.type,parentSchema:schema237,data:data1};
+const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16487,7 +16836,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!((((((((data1 === "SUBMIT_REVIEW") || (data1 === "APPROVE")) || (data1 === "ACTIVATE")) || (data1 === "REQUEST_CHANGES")) || (data1 === "REJECT")) || (data1 === "SUSPEND")) || (data1 === "UPDATE_INTEGRATION")) || (data1 === "REOPEN"))){
-const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema237.enum},message:"must be equal to one of the allowed values",schema:schema237.enum,parentSchema:schema237,data:data1};
+const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16570,7 +16919,7 @@ if(data.at !== undefined){
 let data5 = data.at;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema259.properties.at,data:data5};
+const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema261.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16581,7 +16930,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema259.properties.at.type,parentSchema:schema259.properties.at,data:data5};
+const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema261.properties.at.type,parentSchema:schema261.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16594,7 +16943,7 @@ errors++;
 if(data.historySeq !== undefined){
 let data6 = data.historySeq;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema259.properties.historySeq.type,parentSchema:schema259.properties.historySeq,data:data6};
+const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema261.properties.historySeq.type,parentSchema:schema261.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16605,7 +16954,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema259.properties.historySeq,data:data6};
+const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema261.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16618,7 +16967,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema259.type,parentSchema:schema259,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema261.type,parentSchema:schema261,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16627,38 +16976,38 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-validate183.errors = vErrors; validate183.errorCount = errors;
+validate184.errors = vErrors; validate184.errorCount = errors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate183.errors.slice(0, 1000); else for (const e of validate183.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate183.errorCount ?? validate183.errors.length;
+if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate184.errors.slice(0, 1000); else for (const e of validate184.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate184.errorCount ?? validate184.errors.length;
 }
-validate182.errors = vErrors; validate182.errorCount = errors;
+validate183.errors = vErrors; validate183.errorCount = errors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveredProvider = validate185;
-const schema264 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
-const schema265 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
+export const schema_CoreDiscoveredProvider = validate186;
+const schema266 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
+const schema267 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16667,7 +17016,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16677,7 +17026,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16687,7 +17036,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16697,7 +17046,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16707,7 +17056,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16717,7 +17066,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16729,7 +17078,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.name.type,parentSchema:schema265.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.name.type,parentSchema:schema267.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16742,7 +17091,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.slug.type,parentSchema:schema265.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16755,7 +17104,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.type.type,parentSchema:schema265.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.type.type,parentSchema:schema267.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16768,7 +17117,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.category.type,parentSchema:schema265.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.category.type,parentSchema:schema267.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16785,7 +17134,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.geography.items.type,parentSchema:schema265.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.geography.items.type,parentSchema:schema267.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16797,7 +17146,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema265.properties.geography.type,parentSchema:schema265.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.geography.type,parentSchema:schema267.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16836,7 +17185,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema265.properties.capabilities.type,parentSchema:schema265.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.capabilities.type,parentSchema:schema267.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16871,7 +17220,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16880,33 +17229,264 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate186.errors = vErrors; validate186.errorCount = errors;
+validate187.errors = vErrors; validate187.errorCount = errors;
 return errors === 0;
 }
-validate186.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate186.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate186.errors.slice(0, 1000); else for (const e of validate186.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate186.errorCount ?? validate186.errors.length;
+if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate187.errors.slice(0, 1000); else for (const e of validate187.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate187.errorCount ?? validate187.errors.length;
 }
-validate185.errors = vErrors; validate185.errorCount = errors;
+validate186.errors = vErrors; validate186.errorCount = errors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate186.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveryList = validate188;
-const schema268 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
-const schema269 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreDiscoveryList = validate189;
+const schema270 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
+const schema271 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate191.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema267.required,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema267.required,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema267.required,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema267.required,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema267.required,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.name.type,parentSchema:schema267.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.type.type,parentSchema:schema267.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.category.type,parentSchema:schema267.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.geography.items.type,parentSchema:schema267.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.geography.type,parentSchema:schema267.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data6 = data.capabilities;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
+const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.capabilities.type,parentSchema:schema267.properties.capabilities,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data8 = data.fulfillment;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
+const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+validate191.errors = vErrors; validate191.errorCount = errors;
+return errors === 0;
+}
+validate191.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16919,239 +17499,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema265.required,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema265.required,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema265.required,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema265.required,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema265.required,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema265.required,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.name.type,parentSchema:schema265.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.slug.type,parentSchema:schema265.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.type.type,parentSchema:schema265.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.category.type,parentSchema:schema265.properties.category,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.geography !== undefined){
-let data4 = data.geography;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data5 = data4[i0];
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.geography.items.type,parentSchema:schema265.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema265.properties.geography.type,parentSchema:schema265.properties.geography,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data6 = data.capabilities;
-if(Array.isArray(data6)){
-const len1 = data6.length;
-for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-let data7 = data6[i1];
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
-const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema265.properties.capabilities.type,parentSchema:schema265.properties.capabilities,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.fulfillment !== undefined){
-let data8 = data.fulfillment;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
-const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-validate190.errors = vErrors; validate190.errorCount = errors;
-return errors === 0;
-}
-validate190.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate189.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema269.required,parentSchema:schema269,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17161,7 +17510,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema269.required,parentSchema:schema269,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17171,7 +17520,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema269.required,parentSchema:schema269,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17185,13 +17534,13 @@ let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate190(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate190.errors.slice(0, 1000); else for (const e of validate190.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate190.errorCount ?? validate190.errors.length;
+if(!(validate191(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate191.errors.slice(0, 1000); else for (const e of validate191.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate191.errorCount ?? validate191.errors.length;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema269.properties.data.type,parentSchema:schema269.properties.data,data:data0};
+const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema271.properties.data.type,parentSchema:schema271.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17204,7 +17553,7 @@ errors++;
 if(data.total !== undefined){
 let data2 = data.total;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema269.properties.total.type,parentSchema:schema269.properties.total,data:data2};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.total.type,parentSchema:schema271.properties.total,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17215,7 +17564,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema269.properties.total,data:data2};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.total,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17230,7 +17579,7 @@ if(data.pagination !== undefined){
 let data3 = data.pagination;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.total === undefined){
-const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data:data3};
+const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17240,7 +17589,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data3.limit === undefined){
-const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema232.required,parentSchema:schema232,data:data3};
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17250,7 +17599,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data3.offset === undefined){
-const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema232.required,parentSchema:schema232,data:data3};
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17260,7 +17609,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data3.hasMore === undefined){
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema232.required,parentSchema:schema232,data:data3};
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17272,7 +17621,7 @@ errors++;
 if(data3.total !== undefined){
 let data4 = data3.total;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data4};
+const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17283,7 +17632,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data4};
+const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17297,7 +17646,7 @@ errors++;
 if(data3.limit !== undefined){
 let data5 = data3.limit;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.limit.type,parentSchema:schema232.properties.limit,data:data5};
+const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17308,7 +17657,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 1 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema232.properties.limit,data:data5};
+const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17322,7 +17671,7 @@ errors++;
 if(data3.offset !== undefined){
 let data6 = data3.offset;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.offset.type,parentSchema:schema232.properties.offset,data:data6};
+const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17333,7 +17682,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.offset,data:data6};
+const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17347,7 +17696,7 @@ errors++;
 if(data3.hasMore !== undefined){
 let data7 = data3.hasMore;
 if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema232.properties.hasMore.type,parentSchema:schema232.properties.hasMore,data:data7};
+const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17359,7 +17708,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data:data3};
+const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17371,7 +17720,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema269.type,parentSchema:schema269,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17380,38 +17729,38 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate189.errors = vErrors; validate189.errorCount = errors;
+validate190.errors = vErrors; validate190.errorCount = errors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate189.errors.slice(0, 1000); else for (const e of validate189.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate189.errorCount ?? validate189.errors.length;
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate190.errors.slice(0, 1000); else for (const e of validate190.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate190.errorCount ?? validate190.errors.length;
 }
-validate188.errors = vErrors; validate188.errorCount = errors;
+validate189.errors = vErrors; validate189.errorCount = errors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDashboard = validate193;
-const schema274 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
-const schema275 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+export const schema_CoreDashboard = validate194;
+const schema276 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
+const schema277 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17598,28 +17947,28 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate195.errors = vErrors; validate195.errorCount = errors;
+validate196.errors = vErrors; validate196.errorCount = errors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate195.errors.slice(0, 1000); else for (const e of validate195.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate195.errorCount ?? validate195.errors.length;
+if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate196.errors.slice(0, 1000); else for (const e of validate196.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate196.errorCount ?? validate196.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema275.allOf[1].required,parentSchema:schema275.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17629,7 +17978,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.metrics === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema275.allOf[1].required,parentSchema:schema275.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17639,7 +17988,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.actions === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema275.allOf[1].required,parentSchema:schema275.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17649,7 +17998,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.pagination === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema275.allOf[1].required,parentSchema:schema275.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17662,7 +18011,7 @@ if(data.provider !== undefined){
 let data0 = data.provider;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema275.allOf[1].properties.provider.required,parentSchema:schema275.allOf[1].properties.provider,data:data0};
+const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17672,7 +18021,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data0.name === undefined){
-const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema275.allOf[1].properties.provider.required,parentSchema:schema275.allOf[1].properties.provider,data:data0};
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17682,7 +18031,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data0.status === undefined){
-const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema275.allOf[1].properties.provider.required,parentSchema:schema275.allOf[1].properties.provider,data:data0};
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17692,7 +18041,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data0.metadata === undefined){
-const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema275.allOf[1].properties.provider.required,parentSchema:schema275.allOf[1].properties.provider,data:data0};
+const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17704,7 +18053,7 @@ errors++;
 if(data0.slug !== undefined){
 let data1 = data0.slug;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.allOf[1].properties.provider.properties.slug.type,parentSchema:schema275.allOf[1].properties.provider.properties.slug,data:data1};
+const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.allOf[1].properties.provider.properties.slug.type,parentSchema:schema277.allOf[1].properties.provider.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17717,7 +18066,7 @@ errors++;
 if(data0.name !== undefined){
 let data2 = data0.name;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.allOf[1].properties.provider.properties.name.type,parentSchema:schema275.allOf[1].properties.provider.properties.name,data:data2};
+const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.allOf[1].properties.provider.properties.name.type,parentSchema:schema277.allOf[1].properties.provider.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17757,7 +18106,7 @@ if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (con
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema275.allOf[1].properties.provider.type,parentSchema:schema275.allOf[1].properties.provider,data:data0};
+const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.allOf[1].properties.provider.type,parentSchema:schema277.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17771,7 +18120,7 @@ if(data.pagination !== undefined){
 let data5 = data.pagination;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.total === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data:data5};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17781,7 +18130,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(data5.limit === undefined){
-const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema232.required,parentSchema:schema232,data:data5};
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17791,7 +18140,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(data5.offset === undefined){
-const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema232.required,parentSchema:schema232,data:data5};
+const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17801,7 +18150,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(data5.hasMore === undefined){
-const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema232.required,parentSchema:schema232,data:data5};
+const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17813,7 +18162,7 @@ errors++;
 if(data5.total !== undefined){
 let data6 = data5.total;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data6};
+const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17824,7 +18173,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data6};
+const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17838,7 +18187,7 @@ errors++;
 if(data5.limit !== undefined){
 let data7 = data5.limit;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.limit.type,parentSchema:schema232.properties.limit,data:data7};
+const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17849,7 +18198,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema232.properties.limit,data:data7};
+const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17863,7 +18212,7 @@ errors++;
 if(data5.offset !== undefined){
 let data8 = data5.offset;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.offset.type,parentSchema:schema232.properties.offset,data:data8};
+const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17874,7 +18223,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.offset,data:data8};
+const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17888,7 +18237,7 @@ errors++;
 if(data5.hasMore !== undefined){
 let data9 = data5.hasMore;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema232.properties.hasMore.type,parentSchema:schema232.properties.hasMore,data:data9};
+const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17900,7 +18249,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data:data5};
+const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17912,7 +18261,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema275.allOf[1].type,parentSchema:schema275.allOf[1],data};
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.allOf[1].type,parentSchema:schema277.allOf[1],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17921,38 +18270,38 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-validate194.errors = vErrors; validate194.errorCount = errors;
+validate195.errors = vErrors; validate195.errorCount = errors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate194.errors.slice(0, 1000); else for (const e of validate194.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate194.errorCount ?? validate194.errors.length;
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate195.errors.slice(0, 1000); else for (const e of validate195.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate195.errorCount ?? validate195.errors.length;
 }
-validate193.errors = vErrors; validate193.errorCount = errors;
+validate194.errors = vErrors; validate194.errorCount = errors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTimelineEntry = validate200;
-const schema280 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
-const schema281 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
+export const schema_CoreTimelineEntry = validate201;
+const schema282 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
+const schema283 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17961,7 +18310,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.at === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema281.required,parentSchema:schema281,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17971,7 +18320,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.source === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema281.required,parentSchema:schema281,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema283.required,parentSchema:schema283,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17983,7 +18332,7 @@ errors++;
 if(data.at !== undefined){
 let data0 = data.at;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.at.type,parentSchema:schema281.properties.at,data:data0};
+const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17996,7 +18345,7 @@ errors++;
 if(data.source !== undefined){
 let data1 = data.source;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.source.type,parentSchema:schema281.properties.source,data:data1};
+const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.source.type,parentSchema:schema283.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18006,7 +18355,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(!((data1 === "PROVIDER_API") || (data1 === "WEBHOOK"))){
-const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema281.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema281.properties.source.enum,parentSchema:schema281.properties.source,data:data1};
+const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema283.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.source.enum,parentSchema:schema283.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18019,7 +18368,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.status.type,parentSchema:schema281.properties.status,data:data2};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18032,7 +18381,7 @@ errors++;
 if(data.eventId !== undefined){
 let data3 = data.eventId;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.eventId.type,parentSchema:schema281.properties.eventId,data:data3};
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18045,7 +18394,7 @@ errors++;
 if(data.eventType !== undefined){
 let data4 = data.eventType;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.eventType.type,parentSchema:schema281.properties.eventType,data:data4};
+const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18058,7 +18407,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.reasonCode.type,parentSchema:schema281.properties.reasonCode,data:data5};
+const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18071,7 +18420,7 @@ errors++;
 if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.reason.type,parentSchema:schema281.properties.reason,data:data6};
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18083,7 +18432,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema281.type,parentSchema:schema281,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18092,19 +18441,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate200.errors = vErrors; validate200.errorCount = errors;
+validate201.errors = vErrors; validate201.errorCount = errors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreActionDetail = validate201;
-const schema282 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
-const schema283 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
+export const schema_CoreActionDetail = validate202;
+const schema284 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
+const schema285 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18113,7 +18462,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18123,7 +18472,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.publicId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18133,7 +18482,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18143,7 +18492,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18153,7 +18502,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.paymentStatusSource === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18163,7 +18512,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.lines === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18173,7 +18522,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.createdAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18183,7 +18532,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.timeline === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema285.required,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18195,7 +18544,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.id.type,parentSchema:schema283.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.id.type,parentSchema:schema285.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18208,7 +18557,7 @@ errors++;
 if(data.publicId !== undefined){
 let data1 = data.publicId;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.publicId.type,parentSchema:schema283.properties.publicId,data:data1};
+const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.publicId.type,parentSchema:schema285.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18221,7 +18570,7 @@ errors++;
 if(data.externalActionId !== undefined){
 let data2 = data.externalActionId;
 if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.externalActionId.type,parentSchema:schema283.properties.externalActionId,data:data2};
+const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.externalActionId.type,parentSchema:schema285.properties.externalActionId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18234,7 +18583,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.certificationId.type,parentSchema:schema283.properties.certificationId,data:data3};
+const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.certificationId.type,parentSchema:schema285.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18247,7 +18596,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data4};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.status.type,parentSchema:schema285.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18260,7 +18609,7 @@ errors++;
 if(data.paymentStatus !== undefined){
 let data5 = data.paymentStatus;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.paymentStatus.type,parentSchema:schema283.properties.paymentStatus,data:data5};
+const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.paymentStatus.type,parentSchema:schema285.properties.paymentStatus,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18273,7 +18622,7 @@ errors++;
 if(data.paymentStatusSource !== undefined){
 let data6 = data.paymentStatusSource;
 if("PROVIDER_REPORTED" !== data6){
-const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema283.properties.paymentStatusSource,data:data6};
+const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema285.properties.paymentStatusSource,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18286,7 +18635,7 @@ errors++;
 if(data.total !== undefined){
 let data7 = data.total;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema283.properties.total.type,parentSchema:schema283.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.total.type,parentSchema:schema285.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18299,7 +18648,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data8 = data.subtotal;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema283.properties.subtotal.type,parentSchema:schema283.properties.subtotal,data:data8};
+const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.subtotal.type,parentSchema:schema285.properties.subtotal,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18312,7 +18661,7 @@ errors++;
 if(data.currency !== undefined){
 let data9 = data.currency;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.currency.type,parentSchema:schema283.properties.currency,data:data9};
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.currency.type,parentSchema:schema285.properties.currency,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18325,7 +18674,7 @@ errors++;
 if(data.customerName !== undefined){
 let data10 = data.customerName;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.customerName.type,parentSchema:schema283.properties.customerName,data:data10};
+const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.customerName.type,parentSchema:schema285.properties.customerName,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18338,7 +18687,7 @@ errors++;
 if(data.customerPhoneMasked !== undefined){
 let data11 = data.customerPhoneMasked;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.customerPhoneMasked.type,parentSchema:schema283.properties.customerPhoneMasked,data:data11};
+const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.customerPhoneMasked.type,parentSchema:schema285.properties.customerPhoneMasked,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18351,7 +18700,7 @@ errors++;
 if(data.fulfillmentType !== undefined){
 let data12 = data.fulfillmentType;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.fulfillmentType.type,parentSchema:schema283.properties.fulfillmentType,data:data12};
+const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.fulfillmentType.type,parentSchema:schema285.properties.fulfillmentType,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18371,7 +18720,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.offeringId !== undefined){
 let data15 = data14.offeringId;
 if(typeof data15 !== "string"){
-const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.lines.items.properties.offeringId.type,parentSchema:schema283.properties.lines.items.properties.offeringId,data:data15};
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.lines.items.properties.offeringId.type,parentSchema:schema285.properties.lines.items.properties.offeringId,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18384,7 +18733,7 @@ errors++;
 if(data14.offeringTitle !== undefined){
 let data16 = data14.offeringTitle;
 if(typeof data16 !== "string"){
-const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.lines.items.properties.offeringTitle.type,parentSchema:schema283.properties.lines.items.properties.offeringTitle,data:data16};
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.lines.items.properties.offeringTitle.type,parentSchema:schema285.properties.lines.items.properties.offeringTitle,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -18397,7 +18746,7 @@ errors++;
 if(data14.quantity !== undefined){
 let data17 = data14.quantity;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema283.properties.lines.items.properties.quantity.type,parentSchema:schema283.properties.lines.items.properties.quantity,data:data17};
+const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.quantity.type,parentSchema:schema285.properties.lines.items.properties.quantity,data:data17};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18410,7 +18759,7 @@ errors++;
 if(data14.unitPrice !== undefined){
 let data18 = data14.unitPrice;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema283.properties.lines.items.properties.unitPrice.type,parentSchema:schema283.properties.lines.items.properties.unitPrice,data:data18};
+const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.unitPrice.type,parentSchema:schema285.properties.lines.items.properties.unitPrice,data:data18};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18423,7 +18772,7 @@ errors++;
 if(data14.optionsTotal !== undefined){
 let data19 = data14.optionsTotal;
 if(!((typeof data19 == "number") && (isFinite(data19)))){
-const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema283.properties.lines.items.properties.optionsTotal.type,parentSchema:schema283.properties.lines.items.properties.optionsTotal,data:data19};
+const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.optionsTotal.type,parentSchema:schema285.properties.lines.items.properties.optionsTotal,data:data19};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18436,7 +18785,7 @@ errors++;
 if(data14.lineTotal !== undefined){
 let data20 = data14.lineTotal;
 if(!((typeof data20 == "number") && (isFinite(data20)))){
-const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema283.properties.lines.items.properties.lineTotal.type,parentSchema:schema283.properties.lines.items.properties.lineTotal,data:data20};
+const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.lineTotal.type,parentSchema:schema285.properties.lines.items.properties.lineTotal,data:data20};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -18448,7 +18797,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.properties.lines.items.type,parentSchema:schema283.properties.lines.items,data:data14};
+const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.properties.lines.items.type,parentSchema:schema285.properties.lines.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -18460,7 +18809,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema283.properties.lines.type,parentSchema:schema283.properties.lines,data:data13};
+const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.lines.type,parentSchema:schema285.properties.lines,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -18473,7 +18822,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data21 = data.createdAt;
 if(typeof data21 !== "string"){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.createdAt.type,parentSchema:schema283.properties.createdAt,data:data21};
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.createdAt.type,parentSchema:schema285.properties.createdAt,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -18489,7 +18838,7 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.reasonCode !== undefined){
 let data23 = data22.reasonCode;
 if(typeof data23 !== "string"){
-const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.explanation.properties.reasonCode.type,parentSchema:schema283.properties.explanation.properties.reasonCode,data:data23};
+const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.explanation.properties.reasonCode.type,parentSchema:schema285.properties.explanation.properties.reasonCode,data:data23};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -18502,7 +18851,7 @@ errors++;
 if(data22.reason !== undefined){
 let data24 = data22.reason;
 if(typeof data24 !== "string"){
-const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.explanation.properties.reason.type,parentSchema:schema283.properties.explanation.properties.reason,data:data24};
+const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.explanation.properties.reason.type,parentSchema:schema285.properties.explanation.properties.reason,data:data24};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -18514,7 +18863,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.properties.explanation.type,parentSchema:schema283.properties.explanation,data:data22};
+const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.properties.explanation.type,parentSchema:schema285.properties.explanation,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -18532,7 +18881,7 @@ for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.at === undefined){
-const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema281.required,parentSchema:schema281,data:data26};
+const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data:data26};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -18542,7 +18891,7 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 if(data26.source === undefined){
-const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema281.required,parentSchema:schema281,data:data26};
+const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema283.required,parentSchema:schema283,data:data26};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -18554,7 +18903,7 @@ errors++;
 if(data26.at !== undefined){
 let data27 = data26.at;
 if(typeof data27 !== "string"){
-const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.at.type,parentSchema:schema281.properties.at,data:data27};
+const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data27};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -18567,7 +18916,7 @@ errors++;
 if(data26.source !== undefined){
 let data28 = data26.source;
 if(typeof data28 !== "string"){
-const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.source.type,parentSchema:schema281.properties.source,data:data28};
+const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.source.type,parentSchema:schema283.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -18577,7 +18926,7 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 if(!((data28 === "PROVIDER_API") || (data28 === "WEBHOOK"))){
-const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema281.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema281.properties.source.enum,parentSchema:schema281.properties.source,data:data28};
+const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema283.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.source.enum,parentSchema:schema283.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -18590,7 +18939,7 @@ errors++;
 if(data26.status !== undefined){
 let data29 = data26.status;
 if(typeof data29 !== "string"){
-const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.status.type,parentSchema:schema281.properties.status,data:data29};
+const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data29};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -18603,7 +18952,7 @@ errors++;
 if(data26.eventId !== undefined){
 let data30 = data26.eventId;
 if(typeof data30 !== "string"){
-const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.eventId.type,parentSchema:schema281.properties.eventId,data:data30};
+const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data30};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -18616,7 +18965,7 @@ errors++;
 if(data26.eventType !== undefined){
 let data31 = data26.eventType;
 if(typeof data31 !== "string"){
-const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.eventType.type,parentSchema:schema281.properties.eventType,data:data31};
+const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data31};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -18629,7 +18978,7 @@ errors++;
 if(data26.reasonCode !== undefined){
 let data32 = data26.reasonCode;
 if(typeof data32 !== "string"){
-const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.reasonCode.type,parentSchema:schema281.properties.reasonCode,data:data32};
+const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data32};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -18642,7 +18991,7 @@ errors++;
 if(data26.reason !== undefined){
 let data33 = data26.reason;
 if(typeof data33 !== "string"){
-const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema281.properties.reason.type,parentSchema:schema281.properties.reason,data:data33};
+const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data33};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -18654,7 +19003,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema281.type,parentSchema:schema281,data:data26};
+const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data:data26};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -18666,7 +19015,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema283.properties.timeline.type,parentSchema:schema283.properties.timeline,data:data25};
+const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.timeline.type,parentSchema:schema285.properties.timeline,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -18678,7 +19027,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -18687,38 +19036,38 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate202.errors = vErrors; validate202.errorCount = errors;
+validate203.errors = vErrors; validate203.errorCount = errors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate202.errors.slice(0, 1000); else for (const e of validate202.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate202.errorCount ?? validate202.errors.length;
+if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate203.errors.slice(0, 1000); else for (const e of validate203.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate203.errorCount ?? validate203.errors.length;
 }
-validate201.errors = vErrors; validate201.errorCount = errors;
+validate202.errors = vErrors; validate202.errorCount = errors;
 return errors === 0;
 }
-validate201.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEvent = validate204;
-const schema285 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
-const schema286 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
+export const schema_CoreLogEvent = validate205;
+const schema287 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
+const schema288 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate205.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18727,7 +19076,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18737,7 +19086,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18747,7 +19096,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.kind === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18757,7 +19106,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.slug === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18767,7 +19116,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.summary === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18779,7 +19128,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.id.type,parentSchema:schema286.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18793,7 +19142,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema286.properties.at,data:data1};
+const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18804,7 +19153,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.at.type,parentSchema:schema286.properties.at,data:data1};
+const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18817,7 +19166,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.kind.type,parentSchema:schema286.properties.kind,data:data2};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18826,8 +19175,8 @@ if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-if(!((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "webhook"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema286.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema286.properties.kind.enum,parentSchema:schema286.properties.kind,data:data2};
+if(!(((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "secret-rotation")) || (data2 === "webhook"))){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18840,7 +19189,7 @@ errors++;
 if(data.slug !== undefined){
 let data3 = data.slug;
 if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data3};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18853,7 +19202,7 @@ errors++;
 if(data.actor !== undefined){
 let data4 = data.actor;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.actor.type,parentSchema:schema286.properties.actor,data:data4};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18866,7 +19215,7 @@ errors++;
 if(data.summary !== undefined){
 let data5 = data.summary;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.summary.type,parentSchema:schema286.properties.summary,data:data5};
+const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18879,7 +19228,7 @@ errors++;
 if(data.trigger !== undefined){
 let data6 = data.trigger;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.trigger.type,parentSchema:schema286.properties.trigger,data:data6};
+const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18892,7 +19241,7 @@ errors++;
 if(data.from !== undefined){
 let data7 = data.from;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.from.type,parentSchema:schema286.properties.from,data:data7};
+const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18905,7 +19254,7 @@ errors++;
 if(data.to !== undefined){
 let data8 = data.to;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.to.type,parentSchema:schema286.properties.to,data:data8};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18918,7 +19267,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data9 = data.reasonCode;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.reasonCode.type,parentSchema:schema286.properties.reasonCode,data:data9};
+const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18931,7 +19280,7 @@ errors++;
 if(data.reason !== undefined){
 let data10 = data.reason;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.reason.type,parentSchema:schema286.properties.reason,data:data10};
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18944,7 +19293,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data11 = data.certificationId;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.certificationId.type,parentSchema:schema286.properties.certificationId,data:data11};
+const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18957,7 +19306,7 @@ errors++;
 if(data.verdict !== undefined){
 let data12 = data.verdict;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.verdict.type,parentSchema:schema286.properties.verdict,data:data12};
+const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18970,7 +19319,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data13 = data.configVersion;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema286.properties.configVersion.type,parentSchema:schema286.properties.configVersion,data:data13};
+const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18980,10 +19329,11 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data.eventId !== undefined){
-let data14 = data.eventId;
-if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.eventId.type,parentSchema:schema286.properties.eventId,data:data14};
+if(data.previousSecretValidUntil !== undefined){
+let data14 = data.previousSecretValidUntil;
+if(typeof data14 === "string"){
+if(!(formats14.validate(data14))){
+const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18993,10 +19343,8 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data.eventType !== undefined){
-let data15 = data.eventType;
-if(typeof data15 !== "string"){
-const err22 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.eventType.type,parentSchema:schema286.properties.eventType,data:data15};
+else {
+const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19006,10 +19354,10 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-if(data.actionId !== undefined){
-let data16 = data.actionId;
-if(typeof data16 !== "string"){
-const err23 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.actionId.type,parentSchema:schema286.properties.actionId,data:data16};
+if(data.eventId !== undefined){
+let data15 = data.eventId;
+if(typeof data15 !== "string"){
+const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19019,10 +19367,10 @@ if (vErrors.length < 1000) vErrors.push(err23);
 errors++;
 }
 }
-if(data.newStatus !== undefined){
-let data17 = data.newStatus;
-if(typeof data17 !== "string"){
-const err24 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.newStatus.type,parentSchema:schema286.properties.newStatus,data:data17};
+if(data.eventType !== undefined){
+let data16 = data.eventType;
+if(typeof data16 !== "string"){
+const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19032,10 +19380,10 @@ if (vErrors.length < 1000) vErrors.push(err24);
 errors++;
 }
 }
-if(data.verified !== undefined){
-let data18 = data.verified;
-if(typeof data18 !== "boolean"){
-const err25 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema286.properties.verified.type,parentSchema:schema286.properties.verified,data:data18};
+if(data.actionId !== undefined){
+let data17 = data.actionId;
+if(typeof data17 !== "string"){
+const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19045,10 +19393,10 @@ if (vErrors.length < 1000) vErrors.push(err25);
 errors++;
 }
 }
-if(data.answeredStatus !== undefined){
-let data19 = data.answeredStatus;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err26 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema286.properties.answeredStatus.type,parentSchema:schema286.properties.answeredStatus,data:data19};
+if(data.newStatus !== undefined){
+let data18 = data.newStatus;
+if(typeof data18 !== "string"){
+const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19058,10 +19406,10 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-if(data.problem !== undefined){
-let data20 = data.problem;
-if(typeof data20 !== "string"){
-const err27 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.problem.type,parentSchema:schema286.properties.problem,data:data20};
+if(data.verified !== undefined){
+let data19 = data.verified;
+if(typeof data19 !== "boolean"){
+const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19071,9 +19419,10 @@ if (vErrors.length < 1000) vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data};
+if(data.verifiedWith !== undefined){
+let data20 = data.verifiedWith;
+if(typeof data20 !== "string"){
+const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19082,14 +19431,712 @@ if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-validate204.errors = vErrors; validate204.errorCount = errors;
+if(!(data20 === "previous")){
+const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data20};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.answeredStatus !== undefined){
+let data21 = data.answeredStatus;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data21};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.problem !== undefined){
+let data22 = data.problem;
+if(typeof data22 !== "string"){
+const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data22};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+validate205.errors = vErrors; validate205.errorCount = errors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
+validate205.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEventList = validate205;
-const schema287 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
-const schema288 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreLogEventList = validate206;
+const schema289 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
+const schema290 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate207.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema290.required,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema290.required,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema290.required,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.at === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.kind === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.at !== undefined){
+let data3 = data1.at;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data4 = data1.kind;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data5 = data1.slug;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.actor !== undefined){
+let data6 = data1.actor;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.trigger !== undefined){
+let data8 = data1.trigger;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.from !== undefined){
+let data9 = data1.from;
+if(typeof data9 !== "string"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.to !== undefined){
+let data10 = data1.to;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.reasonCode !== undefined){
+let data11 = data1.reasonCode;
+if(typeof data11 !== "string"){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.reason !== undefined){
+let data12 = data1.reason;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.certificationId !== undefined){
+let data13 = data1.certificationId;
+if(typeof data13 !== "string"){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data14 = data1.verdict;
+if(typeof data14 !== "string"){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data15 = data1.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data1.previousSecretValidUntil !== undefined){
+let data16 = data1.previousSecretValidUntil;
+if(typeof data16 === "string"){
+if(!(formats14.validate(data16))){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data1.eventId !== undefined){
+let data17 = data1.eventId;
+if(typeof data17 !== "string"){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data17};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data1.eventType !== undefined){
+let data18 = data1.eventType;
+if(typeof data18 !== "string"){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data18};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data1.actionId !== undefined){
+let data19 = data1.actionId;
+if(typeof data19 !== "string"){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data19};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data1.newStatus !== undefined){
+let data20 = data1.newStatus;
+if(typeof data20 !== "string"){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data20};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data1.verified !== undefined){
+let data21 = data1.verified;
+if(typeof data21 !== "boolean"){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data21};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data1.verifiedWith !== undefined){
+let data22 = data1.verifiedWith;
+if(typeof data22 !== "string"){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data22};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+if(!(data22 === "previous")){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data22};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data1.answeredStatus !== undefined){
+let data23 = data1.answeredStatus;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data23};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data1.problem !== undefined){
+let data24 = data1.problem;
+if(typeof data24 !== "string"){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data24};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema290.properties.data.type,parentSchema:schema290.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data25 = data.total;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema290.properties.total.type,parentSchema:schema290.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema290.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data.pagination !== undefined){
+let data26 = data.pagination;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.total === undefined){
+const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err39);
+}
+errors++;
+}
+if(data26.limit === undefined){
+const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if(data26.offset === undefined){
+const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+if(data26.hasMore === undefined){
+const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
+}
+errors++;
+}
+if(data26.total !== undefined){
+let data27 = data26.total;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data27};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err43);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data27};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+if(data26.limit !== undefined){
+let data28 = data26.limit;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data28};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1 || isNaN(data28)){
+const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data28};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data26.offset !== undefined){
+let data29 = data26.offset;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data29};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err47);
+}
+errors++;
+}
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data29};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+if(data26.hasMore !== undefined){
+let data30 = data26.hasMore;
+if(typeof data30 !== "boolean"){
+const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data30};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data26};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.type,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err51);
+}
+errors++;
+}
+validate207.errors = vErrors; validate207.errorCount = errors;
+return errors === 0;
+}
+validate207.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19101,9 +20148,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate207.errors.slice(0, 1000); else for (const e of validate207.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate207.errorCount ?? validate207.errors.length;
+}
+validate206.errors = vErrors; validate206.errorCount = errors;
+return errors === 0;
+}
+validate206.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreLogExport = validate209;
+const schema293 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
+const schema294 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
+
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate210.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19113,22 +20182,12 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema288.required,parentSchema:schema288,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
@@ -19140,7 +20199,17 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.at === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19149,8 +20218,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data1.at === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
+if(data1.kind === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19159,8 +20228,8 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data1.kind === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
+if(data1.slug === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19169,8 +20238,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
+if(data1.summary === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19179,8 +20248,10 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19189,10 +20260,12 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.id.type,parentSchema:schema286.properties.id,data:data2};
+}
+if(data1.at !== undefined){
+let data3 = data1.at;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19202,11 +20275,8 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data1.at !== undefined){
-let data3 = data1.at;
-if(typeof data3 === "string"){
-if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema286.properties.at,data:data3};
+else {
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19216,8 +20286,10 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.at.type,parentSchema:schema286.properties.at,data:data3};
+if(data1.kind !== undefined){
+let data4 = data1.kind;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19226,11 +20298,8 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data1.kind !== undefined){
-let data4 = data1.kind;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.kind.type,parentSchema:schema286.properties.kind,data:data4};
+if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19239,8 +20308,11 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-if(!((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "webhook"))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema286.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema286.properties.kind.enum,parentSchema:schema286.properties.kind,data:data4};
+}
+if(data1.slug !== undefined){
+let data5 = data1.slug;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19250,10 +20322,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data5 = data1.slug;
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data5};
+if(data1.actor !== undefined){
+let data6 = data1.actor;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19263,10 +20335,10 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data1.actor !== undefined){
-let data6 = data1.actor;
-if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.actor.type,parentSchema:schema286.properties.actor,data:data6};
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19276,10 +20348,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.summary.type,parentSchema:schema286.properties.summary,data:data7};
+if(data1.trigger !== undefined){
+let data8 = data1.trigger;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19289,10 +20361,10 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 }
-if(data1.trigger !== undefined){
-let data8 = data1.trigger;
-if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.trigger.type,parentSchema:schema286.properties.trigger,data:data8};
+if(data1.from !== undefined){
+let data9 = data1.from;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19302,10 +20374,10 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data1.from !== undefined){
-let data9 = data1.from;
-if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.from.type,parentSchema:schema286.properties.from,data:data9};
+if(data1.to !== undefined){
+let data10 = data1.to;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19315,10 +20387,10 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data1.to !== undefined){
-let data10 = data1.to;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.to.type,parentSchema:schema286.properties.to,data:data10};
+if(data1.reasonCode !== undefined){
+let data11 = data1.reasonCode;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19328,10 +20400,10 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 }
-if(data1.reasonCode !== undefined){
-let data11 = data1.reasonCode;
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.reasonCode.type,parentSchema:schema286.properties.reasonCode,data:data11};
+if(data1.reason !== undefined){
+let data12 = data1.reason;
+if(typeof data12 !== "string"){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19341,10 +20413,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-if(data1.reason !== undefined){
-let data12 = data1.reason;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.reason.type,parentSchema:schema286.properties.reason,data:data12};
+if(data1.certificationId !== undefined){
+let data13 = data1.certificationId;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19354,10 +20426,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data1.certificationId !== undefined){
-let data13 = data1.certificationId;
-if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.certificationId.type,parentSchema:schema286.properties.certificationId,data:data13};
+if(data1.verdict !== undefined){
+let data14 = data1.verdict;
+if(typeof data14 !== "string"){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19367,10 +20439,10 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data1.verdict !== undefined){
-let data14 = data1.verdict;
-if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.verdict.type,parentSchema:schema286.properties.verdict,data:data14};
+if(data1.configVersion !== undefined){
+let data15 = data1.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19380,10 +20452,11 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-if(data1.configVersion !== undefined){
-let data15 = data1.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema286.properties.configVersion.type,parentSchema:schema286.properties.configVersion,data:data15};
+if(data1.previousSecretValidUntil !== undefined){
+let data16 = data1.previousSecretValidUntil;
+if(typeof data16 === "string"){
+if(!(formats14.validate(data16))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19393,10 +20466,8 @@ if (vErrors.length < 1000) vErrors.push(err23);
 errors++;
 }
 }
-if(data1.eventId !== undefined){
-let data16 = data1.eventId;
-if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.eventId.type,parentSchema:schema286.properties.eventId,data:data16};
+else {
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19406,10 +20477,10 @@ if (vErrors.length < 1000) vErrors.push(err24);
 errors++;
 }
 }
-if(data1.eventType !== undefined){
-let data17 = data1.eventType;
+if(data1.eventId !== undefined){
+let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.eventType.type,parentSchema:schema286.properties.eventType,data:data17};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19419,10 +20490,10 @@ if (vErrors.length < 1000) vErrors.push(err25);
 errors++;
 }
 }
-if(data1.actionId !== undefined){
-let data18 = data1.actionId;
+if(data1.eventType !== undefined){
+let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.actionId.type,parentSchema:schema286.properties.actionId,data:data18};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19432,10 +20503,10 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-if(data1.newStatus !== undefined){
-let data19 = data1.newStatus;
+if(data1.actionId !== undefined){
+let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.newStatus.type,parentSchema:schema286.properties.newStatus,data:data19};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19445,10 +20516,10 @@ if (vErrors.length < 1000) vErrors.push(err27);
 errors++;
 }
 }
-if(data1.verified !== undefined){
-let data20 = data1.verified;
-if(typeof data20 !== "boolean"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema286.properties.verified.type,parentSchema:schema286.properties.verified,data:data20};
+if(data1.newStatus !== undefined){
+let data20 = data1.newStatus;
+if(typeof data20 !== "string"){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19458,10 +20529,10 @@ if (vErrors.length < 1000) vErrors.push(err28);
 errors++;
 }
 }
-if(data1.answeredStatus !== undefined){
-let data21 = data1.answeredStatus;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema286.properties.answeredStatus.type,parentSchema:schema286.properties.answeredStatus,data:data21};
+if(data1.verified !== undefined){
+let data21 = data1.verified;
+if(typeof data21 !== "boolean"){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19471,10 +20542,10 @@ if (vErrors.length < 1000) vErrors.push(err29);
 errors++;
 }
 }
-if(data1.problem !== undefined){
-let data22 = data1.problem;
+if(data1.verifiedWith !== undefined){
+let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.problem.type,parentSchema:schema286.properties.problem,data:data22};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19483,10 +20554,8 @@ if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data:data1};
+if(!(data22 === "previous")){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19496,9 +20565,10 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema288.properties.data.type,parentSchema:schema288.properties.data,data:data0};
+if(data1.answeredStatus !== undefined){
+let data23 = data1.answeredStatus;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19508,10 +20578,10 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-if(data.total !== undefined){
-let data23 = data.total;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err33 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.total.type,parentSchema:schema288.properties.total,data:data23};
+if(data1.problem !== undefined){
+let data24 = data1.problem;
+if(typeof data24 !== "string"){
+const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -19520,9 +20590,10 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err34 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema288.properties.total,data:data23};
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data:data1};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -19533,11 +20604,8 @@ errors++;
 }
 }
 }
-if(data.pagination !== undefined){
-let data24 = data.pagination;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.total === undefined){
-const err35 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data:data24};
+else {
+const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema294.properties.data.type,parentSchema:schema294.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19546,8 +20614,11 @@ if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
-if(data24.limit === undefined){
-const err36 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema232.required,parentSchema:schema232,data:data24};
+}
+if(data.total !== undefined){
+let data25 = data.total;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.total.type,parentSchema:schema294.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -19556,8 +20627,9 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-if(data24.offset === undefined){
-const err37 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema232.required,parentSchema:schema232,data:data24};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema294.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19566,8 +20638,11 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-if(data24.hasMore === undefined){
-const err38 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema232.required,parentSchema:schema232,data:data24};
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema294.type,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -19576,144 +20651,11 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-if(data24.total !== undefined){
-let data25 = data24.total;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err39 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data25};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 0 || isNaN(data25)){
-const err40 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data25};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-if(data24.limit !== undefined){
-let data26 = data24.limit;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err41 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.limit.type,parentSchema:schema232.properties.limit,data:data26};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err41);
-}
-errors++;
-}
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 < 1 || isNaN(data26)){
-const err42 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema232.properties.limit,data:data26};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-if(data24.offset !== undefined){
-let data27 = data24.offset;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err43 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.offset.type,parentSchema:schema232.properties.offset,data:data27};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err43);
-}
-errors++;
-}
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err44 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.offset,data:data27};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-if(data24.hasMore !== undefined){
-let data28 = data24.hasMore;
-if(typeof data28 !== "boolean"){
-const err45 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema232.properties.hasMore.type,parentSchema:schema232.properties.hasMore,data:data28};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data:data24};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err46);
-}
-errors++;
-}
-}
-}
-else {
-const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err47);
-}
-errors++;
-}
-validate206.errors = vErrors; validate206.errorCount = errors;
+validate210.errors = vErrors; validate210.errorCount = errors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate205.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate206.errors.slice(0, 1000); else for (const e of validate206.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate206.errorCount ?? validate206.errors.length;
-}
-validate205.errors = vErrors; validate205.errorCount = errors;
-return errors === 0;
-}
-validate205.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreLogExport = validate208;
-const schema291 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
-const schema292 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19725,471 +20667,22 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema292.required,parentSchema:schema292,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema292.required,parentSchema:schema292,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data1.at === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data1.kind === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data1.slug === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data1.summary === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema286.required,parentSchema:schema286,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.id.type,parentSchema:schema286.properties.id,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.at !== undefined){
-let data3 = data1.at;
-if(typeof data3 === "string"){
-if(!(formats14.validate(data3))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema286.properties.at,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.at.type,parentSchema:schema286.properties.at,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data1.kind !== undefined){
-let data4 = data1.kind;
-if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.kind.type,parentSchema:schema286.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if(!((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "webhook"))){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema286.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema286.properties.kind.enum,parentSchema:schema286.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data1.slug !== undefined){
-let data5 = data1.slug;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data1.actor !== undefined){
-let data6 = data1.actor;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.actor.type,parentSchema:schema286.properties.actor,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.summary.type,parentSchema:schema286.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data1.trigger !== undefined){
-let data8 = data1.trigger;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.trigger.type,parentSchema:schema286.properties.trigger,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data1.from !== undefined){
-let data9 = data1.from;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.from.type,parentSchema:schema286.properties.from,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data1.to !== undefined){
-let data10 = data1.to;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.to.type,parentSchema:schema286.properties.to,data:data10};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data1.reasonCode !== undefined){
-let data11 = data1.reasonCode;
-if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.reasonCode.type,parentSchema:schema286.properties.reasonCode,data:data11};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data1.reason !== undefined){
-let data12 = data1.reason;
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.reason.type,parentSchema:schema286.properties.reason,data:data12};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data1.certificationId !== undefined){
-let data13 = data1.certificationId;
-if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.certificationId.type,parentSchema:schema286.properties.certificationId,data:data13};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data1.verdict !== undefined){
-let data14 = data1.verdict;
-if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.verdict.type,parentSchema:schema286.properties.verdict,data:data14};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data1.configVersion !== undefined){
-let data15 = data1.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema286.properties.configVersion.type,parentSchema:schema286.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data1.eventId !== undefined){
-let data16 = data1.eventId;
-if(typeof data16 !== "string"){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.eventId.type,parentSchema:schema286.properties.eventId,data:data16};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data1.eventType !== undefined){
-let data17 = data1.eventType;
-if(typeof data17 !== "string"){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.eventType.type,parentSchema:schema286.properties.eventType,data:data17};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data1.actionId !== undefined){
-let data18 = data1.actionId;
-if(typeof data18 !== "string"){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.actionId.type,parentSchema:schema286.properties.actionId,data:data18};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data1.newStatus !== undefined){
-let data19 = data1.newStatus;
-if(typeof data19 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.newStatus.type,parentSchema:schema286.properties.newStatus,data:data19};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data1.verified !== undefined){
-let data20 = data1.verified;
-if(typeof data20 !== "boolean"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema286.properties.verified.type,parentSchema:schema286.properties.verified,data:data20};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data1.answeredStatus !== undefined){
-let data21 = data1.answeredStatus;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema286.properties.answeredStatus.type,parentSchema:schema286.properties.answeredStatus,data:data21};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data1.problem !== undefined){
-let data22 = data1.problem;
-if(typeof data22 !== "string"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.problem.type,parentSchema:schema286.properties.problem,data:data22};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data:data1};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema292.properties.data.type,parentSchema:schema292.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data23 = data.total;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err32 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema292.properties.total.type,parentSchema:schema292.properties.total,data:data23};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err33 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema292.properties.total,data:data23};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema292.type,parentSchema:schema292,data};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate210.errors.slice(0, 1000); else for (const e of validate210.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate210.errorCount ?? validate210.errors.length;
 }
 validate209.errors = vErrors; validate209.errorCount = errors;
 return errors === 0;
 }
 validate209.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
+export const schema_CoreError = validate212;
+const schema296 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema297 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate209(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate209.errors.slice(0, 1000); else for (const e of validate209.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate209.errorCount ?? validate209.errors.length;
-}
-validate208.errors = vErrors; validate208.errorCount = errors;
-return errors === 0;
-}
-validate208.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreError = validate211;
-const schema294 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema295 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
-
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20198,7 +20691,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema295.required,parentSchema:schema295,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema297.required,parentSchema:schema297,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20208,7 +20701,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema295.required,parentSchema:schema295,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema297.required,parentSchema:schema297,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20220,7 +20713,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.code.type,parentSchema:schema295.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema297.properties.code.type,parentSchema:schema297.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20230,7 +20723,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema295.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema295.properties.code.enum,parentSchema:schema295.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema297.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema297.properties.code.enum,parentSchema:schema297.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20243,7 +20736,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.message.type,parentSchema:schema295.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema297.properties.message.type,parentSchema:schema297.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20255,7 +20748,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema295.type,parentSchema:schema295,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema297.type,parentSchema:schema297,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20264,18 +20757,18 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate211.errors = vErrors; validate211.errorCount = errors;
+validate212.errors = vErrors; validate212.errorCount = errors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate212;
-const schema296 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate213;
+const schema298 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20481,7 +20974,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.type,parentSchema:schema296,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.type,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20490,18 +20983,18 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate212.errors = vErrors; validate212.errorCount = errors;
+validate213.errors = vErrors; validate213.errorCount = errors;
 return errors === 0;
 }
-validate212.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate213;
-const schema298 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate214;
+const schema300 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20859,16 +21352,16 @@ if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate214.errors = vErrors; validate214.errorCount = errors;
+validate215.errors = vErrors; validate215.errorCount = errors;
 return errors === 0;
 }
-validate214.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20878,13 +21371,13 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate214(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate214.errors.slice(0, 1000); else for (const e of validate214.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate214.errorCount ?? validate214.errors.length;
+if(!(validate215(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate215.errors.slice(0, 1000); else for (const e of validate215.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate215.errorCount ?? validate215.errors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.type,parentSchema:schema298,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema300.type,parentSchema:schema300,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20893,18 +21386,18 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate213.errors = vErrors; validate213.errorCount = errors;
+validate214.errors = vErrors; validate214.errorCount = errors;
 return errors === 0;
 }
-validate213.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_2 = validate217;
-const schema301 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+export const inline_2 = validate218;
+const schema303 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21025,7 +21518,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema301.type,parentSchema:schema301,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema303.type,parentSchema:schema303,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21034,19 +21527,19 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate217.errors = vErrors; validate217.errorCount = errors;
+validate218.errors = vErrors; validate218.errorCount = errors;
 return errors === 0;
 }
-validate217.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate218;
-const schema303 = {"description":"Shape not shown by the contract."};
+export const inline_3 = validate219;
+const schema305 = {"description":"Shape not shown by the contract."};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate218.errors = null;
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate219.errors = null;
 return true;
 }
-validate218.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };

@@ -36,6 +36,10 @@ export interface CoreRoutesDeps {
   configuredSlugs?: () => string[];
   /** The only directory credentialFile references may name files in (symlinks resolved). */
   credentialDir: string;
+  /** How long a rotated-out webhook secret still verifies (serve's webhookSecretOverlap); 0 = not at all. */
+  webhookSecretOverlapMs: number;
   now?: () => Date;
+  /** Told each secret the routes hand out (a rotation's new secret), so the server log masks it from then on. */
+  issued?: (secret: string) => void;
   log?: (line: string) => void;
 }

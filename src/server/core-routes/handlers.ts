@@ -164,7 +164,7 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
         createdAt: at.toISOString(),
         verdict: report.verdict,
         configVersion: provider.configVersion,
-        credentialFingerprint: credentialFingerprint(provider.webhookSecret, credential.credential),
+        credentialFingerprint: credentialFingerprint(provider, credential.credential),
         report,
       };
       await deps.registry.addCertification(record, at, 'admin');
@@ -205,10 +205,7 @@ export function coreRouteHandlers(deps: CoreRoutesDeps) {
     if (invalid !== undefined)
       return 'the configuration (base URL, auth method, credential reference, capabilities or fulfillment) changed after the latest certification; certify again';
     const credential = await readCredential(provider, deps.env, deps.credentialDir);
-    if (
-      !credential.ok ||
-      credentialFingerprint(provider.webhookSecret, credential.credential) !== latest.credentialFingerprint
-    )
+    if (!credential.ok || credentialFingerprint(provider, credential.credential) !== latest.credentialFingerprint)
       return 'the credential changed after the latest certification; certify again';
     return undefined;
   }

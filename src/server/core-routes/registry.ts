@@ -13,7 +13,7 @@ import {
   statusOf,
   type Trigger,
 } from '../review/lifecycle.js';
-import { type Actor, type DecisionEntry, OperationsLog } from '../review/operations-log.js';
+import { type Actor, type DecisionEntry, OperationsLog, type RotationEntry } from '../review/operations-log.js';
 import { hashToken, providerToken, sameHash, tokenKey } from '../review/provider-token.js';
 import type { Registration } from './registration.js';
 
@@ -32,6 +32,16 @@ export interface VisibleReason {
 export interface StoredProvider {
   registration: Registration;
   webhookSecret: string;
+  /**
+   * The secret the last rotation replaced, accepted until `validUntil` (the overlap window) so the provider's
+   * backend can switch over; kept after that only to tell a late sender's 401 "signed with a rotated secret".
+   */
+  previousWebhookSecret?: { secret: string; rotatedAt: string; validUntil: string };
+  /**
+   * Key of the credential fingerprints: the first webhook secret. A rotation must not make every earlier
+   * certification look as if the credential had changed. Absent = the current webhook secret (never rotated).
+   */
+  fingerprintKey?: string;
   /** SHA-256 of the provider bearer token (the token itself is shown once, at registration). */
   providerTokenHash?: string;
   /** What the token was derived from with the server's token key (not the token: the key is apart). */
@@ -102,9 +112,11 @@ function configurationKey(r: Registration): string {
   ]);
 }
 
-export function credentialFingerprint(webhookSecret: string, credential: string): string {
-  return hmacHex(webhookSecret, `credential:${credential}`).slice(0, 32);
+export function credentialFingerprint(p: StoredProvider, credential: string): string {
+  return hmacHex(p.fingerprintKey ?? p.webhookSecret, `credential:${credential}`).slice(0, 32);
 }
+
+export type RotateOutcome = { kind: 'not-found' } | { kind: 'ok'; provider: StoredProvider; entry: RotationEntry };
 
 /** Why a certification no longer counts for submit-review, or undefined while it does. */
 export function certificationInvalidity(p: StoredProvider, r: CertificationRecord): string | undefined {
@@ -323,6 +335,40 @@ export class ProviderRegistry {
   private async save(provider: StoredProvider): Promise<void> {
     await writeJsonAtomic(join(this.dataDir, 'providers', `${provider.registration.slug}.json`), provider);
     this.providers.set(provider.registration.slug, provider);
+  }
+
+  /**
+   * Replace the provider's webhook secret with a new random one. The replaced secret stays valid for
+   * `overlapMs` (0: not at all, the contract's "rotating invalidates the previous signature"); a secret
+   * replaced earlier is dropped at once. The log entry (no secret in it) is on disk before the new state, and
+   * the answer is given only once both are: an acknowledged rotation survives a crash.
+   */
+  rotateWebhookSecret(slug: string, overlapMs: number, now: Date, actor: Actor): Promise<RotateOutcome> {
+    return this.locked(slug, async () => {
+      const existing = this.providers.get(slug);
+      if (!existing) return { kind: 'not-found' };
+      const at = now.toISOString();
+      const validUntil = new Date(now.getTime() + overlapMs).toISOString();
+      const entry = (await this.operations.append(
+        {
+          kind: 'secret-rotation',
+          slug,
+          actor,
+          overlapSeconds: Math.round(overlapMs / 1000),
+          previousValidUntil: validUntil,
+        },
+        now,
+      )) as RotationEntry;
+      const next: StoredProvider = {
+        ...normalized(existing),
+        webhookSecret: randomBytes(32).toString('hex'),
+        previousWebhookSecret: { secret: existing.webhookSecret, rotatedAt: at, validUntil },
+        fingerprintKey: existing.fingerprintKey ?? existing.webhookSecret,
+        updatedAt: at,
+      };
+      await this.save(next);
+      return { kind: 'ok', provider: next, entry };
+    });
   }
 
   async addCertification(record: CertificationRecord, now: Date, actor: Actor): Promise<void> {

@@ -85,7 +85,12 @@ export function reviewDeskHandlers(deps: CoreRoutesDeps) {
       ...deps.registry.providerTokens(),
       ...deps.registry.list().flatMap((p) => {
         const ref = p.registration.credential;
-        return [p.webhookSecret, 'env' in ref ? deps.env[ref.env] : undefined];
+        return [
+          p.webhookSecret,
+          p.previousWebhookSecret?.secret,
+          p.fingerprintKey,
+          'env' in ref ? deps.env[ref.env] : undefined,
+        ];
       }),
     ]);
 

@@ -6,6 +6,7 @@ import { type Route, route } from '../route-table.js';
 import type { CoreRoutesDeps } from './deps.js';
 import { coreRouteHandlers } from './handlers.js';
 import { reviewDeskHandlers } from './review-handlers.js';
+import { rotationHandlers } from './rotation-handlers.js';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -52,6 +53,7 @@ function providerOnly(deps: CoreRoutesDeps): Guard {
 export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
   const handle = coreRouteHandlers(deps);
   const desk = reviewDeskHandlers(deps);
+  const rotation = rotationHandlers(deps);
   const operator = { guard: operatorOnly(deps) };
   const provider = { guard: providerOnly(deps) };
   return [
@@ -62,6 +64,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
     route('GET', '/api/v1/providers/find', desk.find),
     route('GET', '/api/v1/providers/me/dashboard', desk.dashboard, provider),
     route('GET', '/api/v1/providers/me/actions/:actionId', desk.myAction, provider),
+    route('POST', '/api/v1/providers/me/rotate-webhook-secret', rotation.byProvider, provider),
     route('POST', '/api/v1/providers/:slug/certify', handle.certify, operator),
     route('GET', '/api/v1/providers/:slug/certifications', handle.certifications, operator),
     route('GET', '/api/v1/providers/:slug/certifications/:id', handle.certification, operator),
@@ -71,6 +74,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
     route('GET', '/api/v1/admin/providers/:slug', desk.adminProvider, operator),
     route('POST', '/api/v1/admin/providers/:slug/review', desk.review, operator),
     route('POST', '/api/v1/admin/providers/:slug/reopen', desk.reopen, operator),
+    route('POST', '/api/v1/admin/providers/:slug/rotate-webhook-secret', rotation.byOperator, operator),
     route('GET', '/api/v1/admin/logs/events', desk.logs, operator),
     route('GET', '/api/v1/admin/logs/export', desk.exportLogs, operator),
   ];

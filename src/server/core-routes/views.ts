@@ -65,6 +65,7 @@ export interface EventView {
   actionId?: string;
   newStatus?: string;
   verified: boolean;
+  verifiedWith?: 'previous';
   duplicate: boolean;
   answeredStatus: number;
   signatureHeader?: string;
@@ -124,6 +125,7 @@ export function eventView(w: ReceivedWebhook, listedSlug: string): EventView {
     ...(w.slug === null ? { legacyRoute: true as const } : {}),
     ...eventIdentity(w),
     verified: w.verified,
+    ...(w.verifiedWith ? { verifiedWith: w.verifiedWith } : {}),
     duplicate: w.duplicate,
     answeredStatus: w.answeredStatus,
     ...(w.signatureHeader ? { signatureHeader: w.signatureHeader } : {}),

@@ -8,7 +8,7 @@ import type { OperationEntry } from './operations-log.js';
  * tokens and credentials are never part of it (the caller masks the rest with the server's Redactor).
  */
 
-export const LOG_KINDS = ['registration', 'certification', 'decision', 'webhook'] as const;
+export const LOG_KINDS = ['registration', 'certification', 'decision', 'secret-rotation', 'webhook'] as const;
 export type LogKind = (typeof LOG_KINDS)[number];
 
 /** One record of the log: the spec's CoreLogEvent (spec/openapi.yaml is the one source of its shape). */
@@ -30,11 +30,13 @@ export const CSV_COLUMNS: readonly (keyof LogEvent)[] = [
   'certificationId',
   'verdict',
   'configVersion',
+  'previousSecretValidUntil',
   'eventId',
   'eventType',
   'actionId',
   'newStatus',
   'verified',
+  'verifiedWith',
   'answeredStatus',
   'problem',
 ];
@@ -57,6 +59,16 @@ export function operationEvent(e: OperationEntry): LogEvent {
       verdict: e.verdict,
       configVersion: e.configVersion,
     };
+  if (e.kind === 'secret-rotation')
+    return {
+      ...base,
+      kind: 'secret-rotation',
+      summary:
+        e.overlapSeconds > 0
+          ? `webhook secret rotated; the previous secret is accepted until ${e.previousValidUntil}`
+          : 'webhook secret rotated; the previous secret is refused at once',
+      previousSecretValidUntil: e.previousValidUntil,
+    };
   // internalNote is deliberately not copied.
   return {
     ...base,
@@ -77,9 +89,10 @@ export function webhookEvent(w: ReceivedWebhook, slug: string): LogEvent {
     at: w.receivedAt,
     kind: 'webhook',
     slug,
-    summary: `webhook ${w.verified ? (w.duplicate ? 'duplicate' : 'accepted') : 'rejected'} (${w.answeredStatus})`,
+    summary: `webhook ${w.verified ? (w.duplicate ? 'duplicate' : 'accepted') : 'rejected'} (${w.answeredStatus})${w.verifiedWith === 'previous' ? ' with the previous webhook secret' : ''}`,
     ...identity,
     verified: w.verified,
+    ...(w.verifiedWith ? { verifiedWith: w.verifiedWith } : {}),
     answeredStatus: w.answeredStatus,
     ...(w.problem ? { problem: w.problem } : {}),
   };

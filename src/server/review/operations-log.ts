@@ -44,7 +44,15 @@ export interface DecisionEntry extends EntryBase {
   internalNote?: string;
 }
 
-export type OperationEntry = RegistrationEntry | CertificationEntry | DecisionEntry;
+/** A webhook secret rotation: when, by whom, and until when the replaced secret is accepted (never a secret). */
+export interface RotationEntry extends EntryBase {
+  kind: 'secret-rotation';
+  overlapSeconds: number;
+  /** The end of the overlap window (equal to `at` when the window is 0). */
+  previousValidUntil: string;
+}
+
+export type OperationEntry = RegistrationEntry | CertificationEntry | DecisionEntry | RotationEntry;
 export type NewEntry = OperationEntry extends infer E
   ? E extends OperationEntry
     ? Omit<E, 'seq' | 'at'>
@@ -60,7 +68,7 @@ function isEntry(value: unknown): value is OperationEntry {
 }
 
 /**
- * The append-only operations log (registrations, certifications, review decisions) in
+ * The append-only operations log (registrations, certifications, review decisions, secret rotations) in
  * `<data-dir>/review/operations.jsonl`: an entry is acknowledged only once it is on disk, and a line torn
  * by a crash is cut at start, like the webhook logs. Kept in memory too: the review desk reads it often.
  */
