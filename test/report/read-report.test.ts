@@ -226,6 +226,25 @@ describe('readStoredReport: the first contradiction is refused in one line (issu
 });
 
 describe('readStoredReport: bounded reading', () => {
+  it.each([
+    ['a missing file', 'no-such.json', /^cannot read report no-such\.json \(no such file\)$/],
+    ['a directory', '.', /^cannot read report \. \(it is a directory\)$/],
+    [
+      'a device (never opened: a pipe would wait for a writer)',
+      '/dev/null',
+      /^cannot read report \/dev\/null \(not a regular file\)$/,
+    ],
+  ])('refuses %s in its own words, in one line', async (_name, path, message) => {
+    await expect(readStoredReport(path, dir, catalog)).rejects.toThrow(message);
+  });
+
+  it.each([
+    ['not JSON', '{"reportVersion": 1,', /^r\d+\.json is not JSON; expected the JSON report of a run/],
+    ['empty', '  \n', /^r\d+\.json is empty; expected the JSON report of a run/],
+  ])('refuses a file that is %s', async (_name, text, message) => {
+    await expect(readStoredReport(await fileOf(text), dir, catalog)).rejects.toThrow(message);
+  });
+
   it('refuses a report larger than 64 MB before reading it', async () => {
     const path = join(dir, 'huge.json');
     await writeFile(path, Buffer.alloc(64 * 1024 * 1024 + 1, 0x20));
