@@ -134,6 +134,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         )
         .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
         .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
+        .option('--explore <n>', "generated orders quote-explore sends (default: the report's run's, with its seed)")
         .option('--base-url <url>', "the provider's base URL (a report's own is only shown: it is untrusted input)")
         .option('--auth <method>', "API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (the report's is only shown)")
         .option('--local', 'permit http:// and loopback base addresses')

@@ -1,6 +1,7 @@
 import type { RawRunOptions } from '../config/flags.js';
 import type { CheckId, CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
+import { notRunChecks } from '../report/not-run.js';
 
 export interface ReplayPlan {
   /** The recorded run settings that decide nothing about where to connect or what to read. */
@@ -56,13 +57,16 @@ function recordedTargets(report: RunReport): RecordedTargets {
  * auth method and the secrets' sources are returned apart (`recorded`): the person replaying decides them.
  */
 export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { error: string } {
-  // An interrupted run also reruns what it did not get to (every check that did not pass), so its replay finishes it.
+  // An interrupted run also reruns what the interruption kept from running (its notRun), so its replay finishes it.
   const interrupted = report.interruptedBy !== undefined || report.verdict === 'INTERRUPTED';
-  const failed = report.checks
-    .filter((c) => isFailure(c.status) || (interrupted && c.status === 'skip'))
-    .map((c) => c.id);
+  const notRun = new Set(interrupted ? notRunChecks(report) : []);
+  const present = new Set(report.checks.map((c) => c.id));
+  const failed = [
+    ...report.checks.filter((c) => isFailure(c.status) || notRun.has(c.id)).map((c) => c.id),
+    ...[...notRun].filter((id) => !present.has(id)),
+  ];
   const checks = only ? [only] : failed;
-  if (only && !report.checks.some((c) => c.id === only)) return { error: `the report has no check "${only}"` };
+  if (only && !present.has(only) && !notRun.has(only)) return { error: `the report has no check "${only}"` };
   if (checks.length === 0)
     return {
       error:
@@ -82,6 +86,8 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
     ...(str(i['webhookTimeoutMs']) ? { webhookTimeout: str(i['webhookTimeoutMs']) } : {}),
     ...(str(i['maxExpiryWaitS']) ? { maxExpiryWait: str(i['maxExpiryWaitS']) } : {}),
     ...(str(i['seed']) ? { seed: str(i['seed']) } : {}),
+    // The same seed explores the same orders only with the same budget (absent in older reports: the default).
+    ...(str(i['explore']) ? { explore: str(i['explore']) } : {}),
     // Under --strict a warning was a failure; the rerun judges it the same way.
     ...(i['strict'] === true ? { strict: true } : {}),
     only: checks.join(','),

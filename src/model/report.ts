@@ -97,6 +97,11 @@ export interface RunReport {
   verdict: RunVerdict;
   /** Set when a signal or an abort stopped the run ("SIGINT", "SIGTERM", "aborted"): the verdict is INTERRUPTED. */
   interruptedBy?: string;
+  /**
+   * Set with `interruptedBy`: the checks the interruption kept from running (not started, cut off, or skipped for a
+   * check that did not run), in the run's order. Absent in reports written before it was recorded.
+   */
+  notRun?: CheckId[];
   /** Checks of the provider's profile the run's selection (only/skip) left out; the verdict is then PARTIAL at best. */
   leftOut?: LeftOutCheck[];
   startedAt: string;

@@ -82,6 +82,35 @@ function selectionContradiction(report: RunReport): string | undefined {
   return undefined;
 }
 
+/**
+ * `notRun` (what an interrupt kept from running) agrees with the rest: only an interrupted run has it; each check it
+ * names once, skipped or absent but kept by the selection; and every selected check the report has no result for is
+ * in it. Reports written before `notRun` was recorded have none and are read as before.
+ */
+function notRunContradiction(report: RunReport): string | undefined {
+  const notRun = report.notRun;
+  if (notRun === undefined) return undefined;
+  if (report.interruptedBy === undefined && notRun.length > 0)
+    return `check ${notRun[0]} is listed as not run, but the run was not interrupted`;
+  if (report.interruptedBy === undefined) return 'the report lists the checks not run, but the run was not interrupted';
+  const results = new Map(report.checks.map((c) => [c.id, c.status]));
+  const excluded = selectionExcludes(report.inputs);
+  const leftOut = new Set((report.leftOut ?? []).map((l) => l.id));
+  const listed = new Set<CheckId>();
+  for (const id of notRun) {
+    if (listed.has(id)) return `check ${id} is listed twice as not run`;
+    listed.add(id);
+    const status = results.get(id);
+    if (status !== undefined && status !== 'skip')
+      return `check ${id} is listed as not run, but its result is ${shown(status)}`;
+    if (status === undefined && (excluded.has(id) || leftOut.has(id)))
+      return `check ${id} is listed as not run, but the run's --only/--skip left it out`;
+  }
+  const unlisted = CHECK_IDS.find((id) => !results.has(id) && !excluded.has(id) && !leftOut.has(id) && !listed.has(id));
+  if (unlisted) return `check ${unlisted} is missing, but the report does not list it as not run`;
+  return undefined;
+}
+
 function verdictContradiction(report: RunReport): string | undefined {
   const derived = deriveRunVerdict(report);
   if (report.verdict === derived) return undefined;
@@ -113,7 +142,8 @@ function requirementContradiction(report: RunReport, catalog: RequirementTexts):
 /**
  * The first thing a stored run report states that its own parts contradict (issue 25), or undefined. Re-derived:
  * the summary from the checks, the verdict from the checks, waivers, selection and interruption (deriveRunVerdict),
- * the checks present from the selection, the waivers from the expected failures, the requirements from the catalog.
+ * the checks present from the selection and the checks not run, the waivers from the expected failures, the
+ * requirements from the catalog.
  */
 export function runReportContradiction(report: RunReport, catalog: RequirementTexts): string | undefined {
   return (
@@ -121,6 +151,7 @@ export function runReportContradiction(report: RunReport, catalog: RequirementTe
     waiverContradiction(report) ??
     summaryContradiction(report) ??
     selectionContradiction(report) ??
+    notRunContradiction(report) ??
     verdictContradiction(report) ??
     requirementContradiction(report, catalog)
   );

@@ -4,6 +4,8 @@ import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, type StatusLine, type StatusStream } from './console-status.js';
 import { checkResultLines, verdictLines, waiverLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
+import { notRunChecks } from './not-run.js';
+import { didNotRunText } from './verdict-text.js';
 import { ignoredText } from './webhook-facts.js';
 
 type OutputStream = StatusStream;
@@ -68,10 +70,12 @@ function interruptedLines(report: RunReport, by: string, c: ChalkInstance): stri
   const { pass, fail, error } = report.summary;
   const ran = pass + fail + error;
   const problems = fail + error > 0 ? `; fix the checks marked ✗ (or !) above` : '';
+  const notRun = notRunChecks(report);
+  const others = notRun.length > 0 ? `; ${didNotRunText(notRun)} (marked skipped)` : ' (the others are marked skipped)';
   return [
     `${c.yellow.bold('INTERRUPTED')}  ${summaryText(report.summary)}  (${formatDuration(report.durationMs)})`,
     c.yellow(
-      `The run was stopped (${terminalSafe(by)}): ${ran} of ${report.checks.length} checks ran to the end (the others are marked skipped)${problems}. ` +
+      `The run was stopped (${terminalSafe(by)}): ${ran} of ${report.checks.length} checks ran to the end${others}${problems}. ` +
         'This is no verdict: run again to certify.',
     ),
   ];

@@ -103,6 +103,8 @@ export function runEndLine(report: RunReport, ending: EventEnding): EventBody {
     summary: report.summary,
     durationMs: Math.max(0, Math.round(report.durationMs)),
     ...endingFields({ ...ending, ...(waivers ? { waivers } : {}) }),
+    // What an interrupted run did not run, as its report records it.
+    ...(report.notRun !== undefined ? { notRun: report.notRun } : {}),
   };
 }
 

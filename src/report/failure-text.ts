@@ -93,7 +93,7 @@ export function waiverLines(report: Pick<RunReport, 'checks' | 'waivers'>, c: Ch
 /** The verdict lines that end a run's console output. */
 export function verdictLines(
   report: Pick<RunReport, 'verdict' | 'summary' | 'durationMs'> &
-    Partial<Pick<RunReport, 'checks' | 'waivers' | 'inputs' | 'interruptedBy' | 'leftOut'>>,
+    Partial<Pick<RunReport, 'checks' | 'waivers' | 'inputs' | 'interruptedBy' | 'leftOut' | 'notRun'>>,
   c: ChalkInstance,
 ): string[] {
   const passed = report.verdict === 'PASS';

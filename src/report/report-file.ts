@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { UsageError } from '../model/errors.js';
-import { DataFileError, parseDataText } from '../util/data-file.js';
+import { DataFileError, readDataFileDigest } from '../util/data-file.js';
 import { isRecord } from '../util/json.js';
 import { compileSpecSchemas } from '../util/schema-compiler.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
@@ -36,47 +34,7 @@ export interface ReadFile<T> {
   digest: string;
 }
 
-/** How deeply arrays and objects nest in JSON text, counted outside strings; stops counting past `limit`. */
-export function jsonDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
-
 const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
-
-/** At most `max + 1` bytes of a regular file: enough to tell it is too large without reading it all. */
-async function readBounded(file: string, max: number): Promise<Buffer | 'too-large' | 'not-a-file'> {
-  const handle = await open(file, 'r');
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-    if (!stat.isFile()) return 'not-a-file';
-    if (stat.size > max) return 'too-large';
-    const buffer = Buffer.alloc(max + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > max) return 'too-large';
-    }
-    return buffer.subarray(0, length);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** "/checks/0/status must be equal to one of the allowed values", the file's own text escaped, on one line. */
 function explain(error: ErrorObject): string {
@@ -125,33 +83,46 @@ export function reportFileReader<T>(kind: ReportFileKind): {
     return value as unknown as T;
   };
 
+  /** The shared reader's refusal, in the words of this kind of file. */
+  const refusal = (e: DataFileError, shown: string): UsageError => {
+    switch (e.kind) {
+      case 'not-found':
+        return new UsageError(`cannot read ${kind.noun} ${shown} (no such file)`);
+      case 'directory':
+        return new UsageError(`cannot read ${kind.noun} ${shown} (it is a directory)`);
+      case 'not-a-file':
+        return new UsageError(`cannot read ${kind.noun} ${shown} (not a regular file)`);
+      case 'unreadable':
+        return new UsageError(`cannot read ${kind.noun} ${shown} (${e.code ?? 'error'})`);
+      case 'too-large':
+        return new UsageError(`${shown} is larger than ${megabytes(kind.maxBytes)}; no ${kind.what} is that large`);
+      case 'too-deep':
+        return new UsageError(`${shown} is nested deeper than ${MAX_REPORT_DEPTH} levels; no ${kind.what} is`);
+      case 'syntax':
+      case 'binary':
+        return new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
+      default:
+        return e;
+    }
+  };
+
   const readWithDigest = async (path: string, cwd: string): Promise<ReadFile<T>> => {
     const shown = sanitizeTerminalText(path, { oneLine: true });
-    let bytes: Buffer | 'too-large' | 'not-a-file';
+    let read: Awaited<ReturnType<typeof readDataFileDigest>>;
     try {
-      bytes = await readBounded(resolve(cwd, path), kind.maxBytes);
+      // The shared reader: bounded size (a regular file only), depth checked before parsing, one-line refusals.
+      read = await readDataFileDigest(resolve(cwd, path), {
+        label: shown,
+        format: 'json',
+        maxBytes: kind.maxBytes,
+        maxDepth: MAX_REPORT_DEPTH,
+        regularFileOnly: true,
+      });
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'error');
-      throw new UsageError(`cannot read ${kind.noun} ${shown} (${reason})`);
+      throw e instanceof DataFileError ? refusal(e, shown) : e;
     }
-    if (bytes === 'not-a-file') throw new UsageError(`cannot read ${kind.noun} ${shown} (not a regular file)`);
-    if (bytes === 'too-large')
-      throw new UsageError(`${shown} is larger than ${megabytes(kind.maxBytes)}; no ${kind.what} is that large`);
-    const text = bytes.toString('utf8');
-    if (jsonDepthExceeds(text, MAX_REPORT_DEPTH))
-      throw new UsageError(`${shown} is nested deeper than ${MAX_REPORT_DEPTH} levels; no ${kind.what} is`);
-    let parsed: unknown;
-    try {
-      // The shared parser (duplicate keys, __proto__, one-line syntax errors); size and depth are bounded above.
-      ({ value: parsed } = parseDataText(text, { label: shown, format: 'json', maxDepth: MAX_REPORT_DEPTH }));
-    } catch (e) {
-      if (e instanceof DataFileError && (e.kind === 'syntax' || e.kind === 'binary'))
-        throw new UsageError(`${shown} is not JSON; expected ${kind.expected}`);
-      throw e;
-    }
-    if (parsed === undefined) throw new UsageError(`${shown} is empty; expected ${kind.expected}`);
-    return { report: parse(parsed, shown), digest: createHash('sha256').update(bytes).digest('hex') };
+    if (read.value === undefined) throw new UsageError(`${shown} is empty; expected ${kind.expected}`);
+    return { report: parse(read.value, shown), digest: read.sha256 };
   };
 
   const read = async (path: string, cwd: string): Promise<T> => (await readWithDigest(path, cwd)).report;

@@ -1,7 +1,6 @@
-import { CHECK_IDS } from '../model/check-ids.js';
 import type { RunReport } from '../model/report.js';
 import type { RunVerdict } from '../model/verdict.js';
-import { selectionExcludes } from './consistency.js';
+import { notRunChecks } from './not-run.js';
 
 /** What every format says for a verdict; read from `report.verdict`, never derived here. */
 export interface VerdictWords {
@@ -16,22 +15,16 @@ export interface VerdictWords {
   tone: 'pass' | 'fail' | 'warn';
 }
 
-type Judged = Pick<RunReport, 'verdict' | 'checks' | 'inputs'> & Partial<Pick<RunReport, 'interruptedBy' | 'leftOut'>>;
+type Judged = Pick<RunReport, 'verdict' | 'checks' | 'inputs'> &
+  Partial<Pick<RunReport, 'interruptedBy' | 'leftOut' | 'notRun'>>;
 
 const MAX_NAMED = 8;
 const named = (ids: readonly string[]): string =>
   ids.length <= MAX_NAMED ? ids.join(', ') : `${ids.slice(0, MAX_NAMED).join(', ')} and ${ids.length - MAX_NAMED} more`;
 const checksWord = (n: number): string => `${n} ${n === 1 ? 'check' : 'checks'}`;
 
-/** The checks an interrupted run did not finish: marked skipped as interrupted, or absent though selected. */
-export function notRunChecks(report: Judged): string[] {
-  const present = new Set(report.checks.map((c) => c.id));
-  const excluded = selectionExcludes(report.inputs);
-  const left = new Set((report.leftOut ?? []).map((l) => l.id));
-  const stopped = report.checks.filter((c) => c.status === 'skip' && /^interrupted\b/.test(c.message)).map((c) => c.id);
-  const absent = CHECK_IDS.filter((id) => !present.has(id) && !excluded.has(id) && !left.has(id));
-  return [...stopped, ...absent];
-}
+/** "2 checks did not run: quote-expiry, webhook" (at most eight named). */
+export const didNotRunText = (ids: readonly string[]): string => `${checksWord(ids.length)} did not run: ${named(ids)}`;
 
 export function verdictWords(report: Judged): VerdictWords {
   switch (report.verdict) {
@@ -54,7 +47,7 @@ export function verdictWords(report: Judged): VerdictWords {
     case 'INTERRUPTED': {
       const notRun = notRunChecks(report);
       const by = report.interruptedBy ? ` (${report.interruptedBy})` : '';
-      const what = notRun.length > 0 ? `; ${checksWord(notRun.length)} did not run: ${named(notRun)}` : '';
+      const what = notRun.length > 0 ? `; ${didNotRunText(notRun)}` : '';
       return {
         verdict: 'INTERRUPTED',
         word: 'INTERRUPTED',

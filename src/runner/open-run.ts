@@ -95,7 +95,9 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   const inbox = deps.inbox ?? (ownServer as WebhookInbox);
   const abort = new AbortController();
   const onAbort = () => abort.abort();
-  deps.signal?.addEventListener('abort', onAbort, { once: true });
+  // A signal already stopped never fires 'abort' again: the checks must see it stopped all the same.
+  if (deps.signal?.aborted) onAbort();
+  else deps.signal?.addEventListener('abort', onAbort, { once: true });
   // The header comes before the first request, so a provider that never answers still gets output at once.
   deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
   // Only a listening hook subscribes: without one the receiver does no extra work per request.

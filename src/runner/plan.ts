@@ -24,6 +24,8 @@ export interface RunPlan {
   decided: Map<CheckId, string>;
   /** The check each decided skip is owed to (the root cause), when one is. */
   causes: Map<CheckId, CheckId>;
+  /** The check that carries the run's root cause (GET /provider-info unusable), when there is one. */
+  rootCause?: CheckId;
   /** Checks of the profile the selection left out. */
   leftOut: LeftOutCheck[];
   slug: string;
@@ -70,6 +72,7 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
       defs,
       decided: skips,
       causes,
+      rootCause: cause.carrier,
       leftOut: leftOutOf(defs, undefined, config),
       slug,
       specVersion: deps.contract.version,

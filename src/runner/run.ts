@@ -1,8 +1,10 @@
 import type { Resources } from '../checks/framework/resources.js';
 import { createResources } from '../checks/framework/resources-impl.js';
 import type { CheckContext } from '../checks/framework/types.js';
+import { DEFAULT_EXPLORE_BUDGET } from '../checks/quote-explore.js';
 import type { RequirementCatalog } from '../contract/requirements.js';
 import { curlFor } from '../http/reproduce.js';
+import type { CheckId } from '../model/check-ids.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
@@ -13,7 +15,7 @@ import type { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { type LiveHooks, type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
 import { planChecks, type RunPlan } from './plan.js';
-import { type RunHooks, scheduleChecks } from './schedule.js';
+import { type RunHooks, type Scheduled, scheduleChecks } from './schedule.js';
 import { applyStrict, strictExemptions } from './strict.js';
 import { evaluateWaivers, previewWaivers, utcDate } from './waivers.js';
 import { webhookSection } from './webhook-section.js';
@@ -58,9 +60,9 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
         requirements: citedRequirements(run.catalog, plan, []),
       }),
     );
-    const results = await scheduleRun(run, config, plan, { resources, deps, hooks });
+    const scheduled = await scheduleRun(run, config, plan, { resources, deps, hooks });
     return judgeWaivers(
-      assembleReport(run, config, plan, results, {
+      assembleReport(run, config, plan, scheduled, {
         interruptedBy: stoppedBy(deps.signal),
         actions: resources.createdActions(),
       }),
@@ -77,7 +79,7 @@ async function scheduleRun(
   config: RunConfig,
   plan: RunPlan,
   parts: { resources: Resources; deps: RunDeps; hooks: LiveHooks | undefined },
-): Promise<CheckResult[]> {
+): Promise<Scheduled> {
   const { deps, hooks } = parts;
   const ctx: CheckContext = {
     client: run.client,
@@ -103,7 +105,7 @@ function assembleReport(
   run: OpenRun,
   config: RunConfig,
   plan: RunPlan,
-  results: CheckResult[],
+  { results, notRun }: Scheduled,
   ending: { interruptedBy: string | undefined; actions: ReturnType<Resources['createdActions']> },
 ): RunReport {
   const { interruptedBy, actions } = ending;
@@ -123,7 +125,7 @@ function assembleReport(
       ...(plan.fulfillment ? { fulfillment: plan.fulfillment } : {}),
     },
     verdict: deriveRunVerdict({ checks: results, interruptedBy, leftOut: plan.leftOut }),
-    ...(interruptedBy !== undefined ? { interruptedBy } : {}),
+    ...(interruptedBy !== undefined ? { interruptedBy, notRun: notRunOf(plan, notRun) } : {}),
     leftOut: plan.leftOut,
     startedAt: run.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -136,6 +138,17 @@ function assembleReport(
     ...(config.strict === true ? { strict: true } : {}),
     ...(exempted.length > 0 ? { strictExempted: exempted } : {}),
   });
+}
+
+/**
+ * The checks the interruption kept from running. When it cut off the check carrying a root cause, the cause may be
+ * the interruption's own doing (a request never sent), so the checks skipped for it did not run either.
+ */
+function notRunOf(plan: RunPlan, stopped: readonly CheckId[]): CheckId[] {
+  const cause = plan.rootCause;
+  if (cause === undefined || !stopped.includes(cause)) return [...stopped];
+  const owed = new Set([...stopped, ...[...plan.causes].filter(([, c]) => c === cause).map(([id]) => id)]);
+  return plan.defs.map((d) => d.id).filter((id) => owed.has(id));
 }
 
 /** What stopped the run: the signal's name ("SIGINT", "SIGTERM"), or "aborted" for an abort without one. */
@@ -201,6 +214,8 @@ function recordInputs(config: RunConfig, runId: string): Record<string, unknown>
     skip: config.skip ?? null,
     strict: config.strict === true,
     seed: config.seed,
+    // The seed repeats the explored orders only with the same budget: recorded as the check used it.
+    explore: config.explore ?? DEFAULT_EXPLORE_BUDGET,
     runId,
     idempotencyKeys: 'provcert-{seed}-{runId}-{label}',
   };

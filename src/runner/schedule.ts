@@ -30,30 +30,57 @@ const skipped = (message: string): CheckOutcome => ({ status: 'skip', message, e
 /** A check cut short by an interrupt (Ctrl-C) proves nothing either way. */
 const INTERRUPTED = 'interrupted before this check finished (the run was stopped)';
 
-async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<CheckOutcome> {
+/** What a check came to: its outcome, and whether the interruption cut it off (recorded, never read from its text). */
+interface Ran {
+  outcome: CheckOutcome;
+  cutOff: boolean;
+}
+
+async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<Ran> {
   try {
     const outcome = await def.run(ctx);
     return ctx.signal.aborted && outcome.status !== 'pass'
-      ? { ...outcome, status: 'skip', message: INTERRUPTED, details: [outcome.message, ...(outcome.details ?? [])] }
-      : outcome;
+      ? {
+          outcome: {
+            ...outcome,
+            status: 'skip',
+            message: INTERRUPTED,
+            details: [outcome.message, ...(outcome.details ?? [])],
+          },
+          cutOff: true,
+        }
+      : { outcome, cutOff: false };
   } catch (error) {
-    if (ctx.signal.aborted) return skipped(INTERRUPTED);
+    if (ctx.signal.aborted) return { outcome: skipped(INTERRUPTED), cutOff: true };
+    const done = (outcome: CheckOutcome): Ran => ({ outcome, cutOff: false });
     if (error instanceof PrerequisiteError) {
-      return skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`);
+      return done(
+        skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`),
+      );
     }
     const text = error instanceof Error ? error.message : String(error);
-    return {
+    return done({
       status: 'error',
       message: `the check could not run: ${text} (this is a bug in provcert; please report it with the JSON report)`,
       evidence: [],
-    };
+    });
   }
+}
+
+/** The scheduled run: results in the order of the definitions, and the checks the interruption kept from running. */
+export interface Scheduled {
+  results: CheckResult[];
+  /**
+   * Not started because the run was stopped, cut off by the stop, or skipped because a check they depend on did not
+   * run; in the order of the definitions. Empty when nothing was stopped.
+   */
+  notRun: CheckId[];
 }
 
 /**
  * Runs every check as early as its dependencies allow, with bounded concurrency. Independent checks run
  * together, so the mandated waits (quote expiry, webhook delivery) overlap the rest of the run.
- * Results come back in the order of `defs`.
+ * Results come back in the order of `defs`, with the checks an interrupt kept from running.
  */
 export async function scheduleChecks(
   defs: readonly CheckDefinition[],
@@ -68,11 +95,12 @@ export async function scheduleChecks(
     /** The check each decided skip is owed to (the root cause), recorded on the skipped result. */
     causes?: ReadonlyMap<CheckId, CheckId>;
   },
-): Promise<CheckResult[]> {
+): Promise<Scheduled> {
   const now = options.now ?? (() => performance.now());
   const semaphore = new Semaphore(Math.max(1, options.concurrency));
   const selected = new Set(defs.map((d) => d.id));
   const tasks = new Map<CheckId, Promise<CheckResult>>();
+  const stopped = new Set<CheckId>();
 
   const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number, cause?: CheckId): CheckResult => {
     const { findings = [], ...rest } = outcome;
@@ -103,6 +131,7 @@ export async function scheduleChecks(
       );
       const failedDep = depResults.find((r) => r.status !== 'pass');
       if (failedDep) {
+        if (stopped.has(failedDep.id)) stopped.add(def.id);
         const how =
           failedDep.status === 'skip' ? 'was skipped' : failedDep.status === 'error' ? 'could not run' : 'failed';
         // A skip owed to a failure names it; one owed to a skip names what that skip is owed to.
@@ -114,6 +143,7 @@ export async function scheduleChecks(
       const started = now();
       if (ctx.signal.aborted) {
         release();
+        stopped.add(def.id);
         return finish(def, skipped(INTERRUPTED), started);
       }
       // Each check reports its waits under its own id; a late report after it finished is dropped.
@@ -123,8 +153,9 @@ export async function scheduleChecks(
       };
       try {
         options.hooks?.onCheckStart?.(def.id, def.title);
-        const outcome = await runOne(def, { ...ctx, progress });
+        const { outcome, cutOff } = await runOne(def, { ...ctx, progress });
         running = false;
+        if (cutOff) stopped.add(def.id);
         return finish(def, outcome, started);
       } finally {
         running = false;
@@ -138,7 +169,8 @@ export async function scheduleChecks(
   // Dependencies first, so each task finds its dependencies' promises already registered.
   const ordered = topologicalOrder(defs);
   for (const def of ordered) start(def);
-  return Promise.all(defs.map((d) => tasks.get(d.id) as Promise<CheckResult>));
+  const results = await Promise.all(defs.map((d) => tasks.get(d.id) as Promise<CheckResult>));
+  return { results, notRun: defs.map((d) => d.id).filter((id) => stopped.has(id)) };
 }
 
 /** Dependencies first; a cycle is a programming error in the registry. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { type Document, LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '../model/errors.js';
@@ -6,7 +7,9 @@ import { UsageError } from '../model/errors.js';
  * The one reader of YAML and JSON files written by people or by provcert: config and fleet files, serve's
  * config, the spec and requirements catalog, report files, `validate`'s payloads. Every refusal is one line
  * naming the file and the reason (a DataFileError, exit 2): not found, a directory, too large, binary, invalid
- * YAML/JSON with line and column, duplicate keys, an alias bomb, nesting too deep, a `__proto__` key.
+ * YAML/JSON with line and column, duplicate keys, an alias bomb, nesting too deep, a `__proto__` key. A reader that
+ * names its own refusals (the report files) tells them apart by `kind`; `readDataFileDigest` also gives the sha256
+ * of the bytes it parsed.
  */
 
 /** Larger files are refused before they are read: nothing provcert reads is anywhere near this. */
@@ -20,6 +23,7 @@ export type DataFileErrorKind =
   | 'not-found'
   | 'unreadable'
   | 'directory'
+  | 'not-a-file'
   | 'too-large'
   | 'binary'
   | 'syntax'
@@ -31,6 +35,8 @@ export class DataFileError extends UsageError {
   constructor(
     readonly kind: DataFileErrorKind,
     message: string,
+    /** For `unreadable`: the system's error code (EACCES…). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -45,6 +51,8 @@ export interface DataFileOptions {
   maxDepth?: number;
   /** Refuse `__proto__` keys (files people write: no use for one, and a merge could turn it into a prototype). */
   forbidProtoKeys?: boolean;
+  /** Refuse anything but a regular file (a pipe, a device): for files provcert wrote itself, never a stream. */
+  regularFileOnly?: boolean;
 }
 
 export interface DataText {
@@ -58,18 +66,24 @@ export interface DataText {
 const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 const firstLine = (text: string): string => text.split('\n')[0] ?? '';
 
+const unreadable = (label: string, e: unknown): DataFileError => {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  return new DataFileError('unreadable', `cannot read ${label} (${code})`, code);
+};
+
 /** Read at most maxBytes + 1 bytes: a file that grows while it is read is still bounded. */
-async function readBounded(path: string, label: string, maxBytes: number): Promise<Buffer> {
+async function readBounded(path: string, label: string, maxBytes: number, regularFileOnly: boolean): Promise<Buffer> {
   let size: number;
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw new DataFileError('directory', `${label} is a directory, not a file`);
+    // Checked before opening: opening a pipe waits for a writer.
+    if (regularFileOnly && !info.isFile()) throw new DataFileError('not-a-file', `${label} is not a regular file`);
     size = info.size;
   } catch (e) {
     if (e instanceof DataFileError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new DataFileError('not-found', `${label} not found`);
-    throw new DataFileError('unreadable', `cannot read ${label} (${code ?? 'error'})`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DataFileError('not-found', `${label} not found`);
+    throw unreadable(label, e);
   }
   const tooLarge = (): DataFileError =>
     new DataFileError('too-large', `${label} is larger than ${megabytes(maxBytes)}; provcert does not read it`);
@@ -91,7 +105,7 @@ async function readBounded(path: string, label: string, maxBytes: number): Promi
     return Buffer.concat(chunks, length);
   } catch (e) {
     if (e instanceof DataFileError) throw e;
-    throw new DataFileError('unreadable', `cannot read ${label} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw unreadable(label, e);
   } finally {
     await handle?.close();
   }
@@ -103,11 +117,7 @@ function checkShape(value: unknown, label: string, maxDepth: number, forbidProto
   while (stack.length > 0) {
     const { node, depth, path } = stack.pop() as { node: unknown; depth: number; path: string };
     if (typeof node !== 'object' || node === null) continue;
-    if (depth >= maxDepth)
-      throw new DataFileError(
-        'too-deep',
-        `${label} is nested deeper than ${maxDepth} levels; provcert does not read it`,
-      );
+    if (depth >= maxDepth) throw tooDeep(label, maxDepth);
     for (const key of Object.keys(node)) {
       if (forbidProtoKeys && key === '__proto__')
         throw new DataFileError('forbidden-key', `${label}: the key "__proto__" is not allowed (at ${path || '/'})`);
@@ -115,6 +125,27 @@ function checkShape(value: unknown, label: string, maxDepth: number, forbidProto
     }
   }
 }
+
+/** Whether JSON arrays and objects nest deeper than `limit`, counted outside strings: checked before parsing. */
+export function jsonDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+const tooDeep = (label: string, maxDepth: number): DataFileError =>
+  new DataFileError('too-deep', `${label} is nested deeper than ${maxDepth} levels; provcert does not read it`);
 
 /**
  * Whether YAML flow collections (`[`, `{`) nest deeper than `limit`, strings and comments skipped. Checked before
@@ -150,6 +181,7 @@ export function parseDataText(text: string, options: DataFileOptions): DataText 
   if (text.trim() === '') return { value: undefined };
   try {
     if (options.format === 'json') {
+      if (jsonDeeperThan(text, maxDepth)) throw tooDeep(label, maxDepth);
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -160,11 +192,7 @@ export function parseDataText(text: string, options: DataFileOptions): DataText 
       checkShape(value, label, maxDepth, forbid);
       return { value };
     }
-    if (flowDeeperThan(text, maxDepth))
-      throw new DataFileError(
-        'too-deep',
-        `${label} is nested deeper than ${maxDepth} levels; provcert does not read it`,
-      );
+    if (flowDeeperThan(text, maxDepth)) throw tooDeep(label, maxDepth);
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { prettyErrors: false, lineCounter, uniqueKeys: true });
     const error = doc.errors[0];
@@ -198,8 +226,22 @@ export function parseDataText(text: string, options: DataFileOptions): DataText 
   }
 }
 
+const readBytes = (path: string, options: DataFileOptions): Promise<Buffer> =>
+  readBounded(path, options.label, options.maxBytes ?? MAX_DATA_FILE_BYTES, options.regularFileOnly === true);
+
 /** Read and parse a YAML or JSON file, bounded in size and shape; every refusal is one DataFileError line. */
 export async function readDataFile(path: string, options: DataFileOptions): Promise<DataText> {
-  const bytes = await readBounded(path, options.label, options.maxBytes ?? MAX_DATA_FILE_BYTES);
-  return parseDataText(bytes.toString('utf8'), options);
+  return parseDataText((await readBytes(path, options)).toString('utf8'), options);
+}
+
+/** The same, with the sha256 (hex) of the very bytes parsed: to name exactly which file was read. */
+export async function readDataFileDigest(
+  path: string,
+  options: DataFileOptions,
+): Promise<DataText & { sha256: string }> {
+  const bytes = await readBytes(path, options);
+  return {
+    ...parseDataText(bytes.toString('utf8'), options),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
 }

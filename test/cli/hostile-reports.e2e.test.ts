@@ -110,6 +110,17 @@ const ROWS: Row[] = [
     refused: /contradicts itself: .*check quote-math is missing/,
   },
   {
+    name: 'a failure passed off as not run',
+    content: () => ({
+      report: edited((r) => {
+        r.interruptedBy = 'SIGINT';
+        r.verdict = 'INTERRUPTED';
+        r.notRun = ['quote-math'];
+      }),
+    }),
+    refused: /contradicts itself: .*check quote-math is listed as not run, but its result is "fail"/,
+  },
+  {
     name: 'an invented waiver',
     content: () => ({
       report: edited((r) => {

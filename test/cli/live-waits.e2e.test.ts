@@ -100,6 +100,8 @@ describe('a provider that accepts connections but never answers', () => {
     expect(cli.stdout()).toContain('The run was stopped (SIGINT): 0 of 23 checks ran to the end');
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
     expect(report.checks.every((c) => c.status === 'skip')).toBe(true);
+    // Stopped while GET /provider-info was pending: no root cause is blamed, every check is recorded as not run.
+    expect(report.notRun).toEqual(report.checks.map((c) => c.id));
   });
 
   it('SIGTERM during a request that never answers: exit 143, the report written', async () => {

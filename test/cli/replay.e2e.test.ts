@@ -152,6 +152,59 @@ describe('provcert replay (operator flow against the reference provider)', () =>
   });
 });
 
+describe('provcert replay keeps the exploration of the report it replays', () => {
+  let provider: RunningProvider | undefined;
+  afterAll(async () => {
+    await provider?.close();
+  });
+
+  it('a run with --explore 7 is replayed exploring 7 orders with the same seed; --explore overrides it', async () => {
+    const [port, webhookPort] = [await freePort(), await freePort()];
+    provider = await providerOn(port, webhookPort, []);
+    const dir = await scratchDir('replay-explore');
+    const reportPath = join(dir, 'report.json');
+    const flags = ['--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort)];
+    const run = await runCli(
+      [
+        'run',
+        '--base-url',
+        provider.url,
+        ...flags,
+        '--skip',
+        'quote-expiry',
+        '--explore',
+        '7',
+        '--seed',
+        'e7e7',
+        '--json',
+        reportPath,
+      ],
+      { env },
+    );
+    const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
+    const explored = report.checks.find((c) => c.id === 'quote-explore');
+    expect(explored?.status, run.stdout).toBe('pass');
+    expect(explored?.message).toMatch(/^explored 7 generated order\(s\) and \d+ limit case\(s\) with seed e7e7 /);
+    expect(report.inputs).toMatchObject({ seed: 'e7e7', explore: 7 });
+
+    const mine = ['--base-url', provider.url, '--auth', 'API_KEY', '--check', 'quote-explore'];
+    const replay = await runCli(['replay', reportPath, ...mine], { env });
+    expect(replay.stderr).toBe('');
+    expect(replay.stdout).toMatch(
+      /^replaying quote-explore against http:\/\/127\.0\.0\.1:\d+ \(seed e7e7, --explore 7\)$/m,
+    );
+    // The same seed and budget send the same orders: the rerun says word for word what the run said.
+    expect(replay.stdout).toContain(
+      `quote-explore: was not a failure — originally passed; now passes: ${explored?.message}`,
+    );
+    expect(replay.code).toBe(0);
+
+    const fewer = await runCli(['replay', reportPath, ...mine, '--explore', '3'], { env });
+    expect(fewer.stdout).toMatch(/\(seed e7e7, --explore 3\)$/m);
+    expect(fewer.stdout).toMatch(/now passes: explored 3 generated order\(s\) and \d+ limit case\(s\) with seed e7e7 /);
+  });
+});
+
 describe('provcert replay: unusable input is one line, exit 2', () => {
   let dir = '';
   beforeAll(async () => {

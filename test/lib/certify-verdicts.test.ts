@@ -55,6 +55,23 @@ describe('certify() verdicts', () => {
     expect(report.verdict).toBe('INTERRUPTED');
     expect(report.interruptedBy).toBe('aborted');
     expect(report.summary.skip).toBeGreaterThan(0);
+    // What the stop kept from running is recorded: each a skip in the results, none that finished.
+    const notRun = report.notRun ?? [];
+    expect(notRun.length).toBeGreaterThan(0);
+    const status = new Map(report.checks.map((c) => [c.id, c.status]));
+    for (const id of notRun) expect(status.get(id), id).toBe('skip');
+    expect(notRun).not.toContain(report.checks.find((c) => c.status === 'pass')?.id);
+  }, 60_000);
+
+  it('INTERRUPTED before GET /provider-info was answered: no root cause is blamed, every check is recorded as not run', async () => {
+    const { provider, port } = await start();
+    const stop = new AbortController();
+    stop.abort('SIGINT');
+    const report = await certify({ ...options(provider, port), signal: stop.signal });
+    expect(report.verdict).toBe('INTERRUPTED');
+    expect(report.interruptedBy).toBe('SIGINT');
+    expect(report.notRun).toEqual(report.checks.map((c) => c.id));
+    expect(report.checks.every((c) => c.status === 'skip')).toBe(true);
   }, 60_000);
 
   it('PARTIAL with only/skip: the checks of the profile left out are named and counted', async () => {

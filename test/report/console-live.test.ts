@@ -181,13 +181,21 @@ describe('console reporter: an interrupted run', () => {
   it('says the run was stopped and what ran, instead of a verdict', () => {
     const stream = new Capture();
     const reporter = createConsoleReporter({ stream, color: false, interactive: false });
-    reporter.onRunEnd(failingReport(), { interruptedBy: 'SIGTERM' });
+    const report = { ...failingReport(), verdict: 'INTERRUPTED' as const, interruptedBy: 'SIGTERM' };
+    reporter.onRunEnd({ ...report, notRun: ['search'] }, { interruptedBy: 'SIGTERM' });
     const out = lines(stream);
     expect(out.at(-3)).toBe('INTERRUPTED  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
     expect(out.at(-2)).toBe(
-      'The run was stopped (SIGTERM): 7 of 8 checks ran to the end (the others are marked skipped); fix the checks marked ✗ (or !) above. ' +
+      'The run was stopped (SIGTERM): 7 of 8 checks ran to the end; 1 check did not run: search (marked skipped); fix the checks marked ✗ (or !) above. ' +
         'This is no verdict: run again to certify.',
     );
+    // Stopped after its last check ended: nothing was kept from running.
+    const whole = new Capture();
+    createConsoleReporter({ stream: whole, color: false, interactive: false }).onRunEnd(
+      { ...report, notRun: [] },
+      { interruptedBy: 'SIGTERM' },
+    );
+    expect(whole.text).toContain('7 of 8 checks ran to the end (the others are marked skipped); fix');
     expect(stream.text).not.toMatch(/Certification (failed|passed)|^FAIL/m);
   });
 });

@@ -169,6 +169,11 @@ describe('provcert run --events (real runs against the reference provider)', () 
       verdict: 'INTERRUPTED',
       interruptedBy: 'SIGINT',
     });
+    // What the stop kept from running, as the report records it: each ended as a skip in this stream.
+    const notRun = lines.at(-1)?.['notRun'] as string[];
+    expect(notRun.length).toBeGreaterThan(0);
+    const skipped = lines.filter((l) => l.type === 'check-end' && l['status'] === 'skip').map((l) => l['check']);
+    for (const id of notRun) expect(skipped).toContain(id);
   });
 
   it('demo --events -: stdout carries only NDJSON, the demo banner goes to stderr', async () => {

@@ -31,6 +31,7 @@ describe('spec/events.schema.json', () => {
   it('accepts a well-formed line of each kind it is given', () => {
     for (const fields of [
       runEnd,
+      { ...runEnd, verdict: 'INTERRUPTED', interruptedBy: 'SIGINT', notRun: ['quote-expiry', 'webhook'] },
       { type: 'check-start', check: 'quote-math', title: 'Quote math' },
       { type: 'finding', check: 'quote-math', severity: 'fail', requirement: 'QUOTE-TOTAL-FORMULA', text: 'off by 1' },
       { type: 'webhook', receivedAt: '2026-03-01T10:00:00.000Z', verified: false, diagnosis: 'bad signature' },
@@ -58,6 +59,7 @@ describe('spec/events.schema.json', () => {
     ['no seq', without(line(runEnd), 'seq')],
     ['an unknown type', line({ ...runEnd, type: 'run-middle' })],
     ['a property the type does not have', line({ ...runEnd, secret: 'x' })],
+    ['checks not run that are not a list of check ids', line({ ...runEnd, notRun: ['Not a check!'] })],
     ['a time that is not ISO 8601', line({ ...runEnd, time: 'yesterday' })],
     ['seq 0', line({ ...runEnd, seq: 0 })],
     ['run-start without eventsVersion', line(without(runStart, 'eventsVersion'))],

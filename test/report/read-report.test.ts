@@ -35,6 +35,13 @@ const edited = (base: RunReport, edit: (r: RunReport) => void): RunReport => {
   edit(copy);
   return copy;
 };
+/** A passing run stopped after its last check ended, as provcert records it: nothing was kept from running. */
+const interrupted = (): RunReport =>
+  edited(passing(), (r) => {
+    r.interruptedBy = 'SIGINT';
+    r.verdict = 'INTERRUPTED';
+    r.notRun = [];
+  });
 const check = (r: RunReport, id: string) => {
   const found = r.checks.find((c) => c.id === id);
   if (!found) throw new Error(`no ${id}`);
@@ -54,6 +61,18 @@ describe('readStoredReport: a report whose parts agree is read, with the digest 
           r.summary = { pass: 3, fail: 0, skip: 0, error: 0 };
           r.interruptedBy = 'SIGTERM';
           r.verdict = 'INTERRUPTED';
+        }),
+    ],
+    [
+      'interrupted, with the checks the stop kept from running recorded',
+      () =>
+        edited(passing(), (r) => {
+          r.checks = r.checks.filter((c) => c.id !== 'health');
+          Object.assign(check(r, 'quote-math'), { status: 'skip', message: 'cut short' });
+          r.summary = { pass: 3, fail: 0, skip: 2, error: 0 };
+          r.interruptedBy = 'SIGINT';
+          r.verdict = 'INTERRUPTED';
+          r.notRun = ['quote-math', 'health'];
         }),
     ],
     [
@@ -136,6 +155,35 @@ describe('readStoredReport: the first contradiction is refused in one line (issu
       /the verdict says "PASS", but .* give INTERRUPTED/,
     ],
     [
+      'checks not run in a run that was not stopped',
+      () => edited(passing(), (r) => void (r.notRun = ['cancel'])),
+      /check cancel is listed as not run, but the run was not interrupted/,
+    ],
+    [
+      'a check that passed listed as not run',
+      () => edited(interrupted(), (r) => void (r.notRun = ['health'])),
+      /check health is listed as not run, but its result is "pass"/,
+    ],
+    [
+      'a check listed twice as not run',
+      () => edited(interrupted(), (r) => void (r.notRun = ['cancel', 'cancel'])),
+      /check cancel is listed twice as not run/,
+    ],
+    [
+      'a check not run that the selection left out',
+      () => edited(interrupted(), (r) => void (r.notRun = ['errors'])),
+      /check errors is listed as not run, but the run's --only\/--skip left it out/,
+    ],
+    [
+      'a missing check the checks not run do not name',
+      () =>
+        edited(interrupted(), (r) => {
+          r.checks = r.checks.filter((c) => c.id !== 'health');
+          r.summary.pass = 4;
+        }),
+      /check health is missing, but the report does not list it as not run/,
+    ],
+    [
       'a check listed as left out that the selection kept',
       () => edited(passing(), (r) => void (r.leftOut = [{ id: 'health', reason: 'left out by --skip' }])),
       /check health is listed as left out, but the report has its result/,
@@ -178,6 +226,25 @@ describe('readStoredReport: the first contradiction is refused in one line (issu
 });
 
 describe('readStoredReport: bounded reading', () => {
+  it.each([
+    ['a missing file', 'no-such.json', /^cannot read report no-such\.json \(no such file\)$/],
+    ['a directory', '.', /^cannot read report \. \(it is a directory\)$/],
+    [
+      'a device (never opened: a pipe would wait for a writer)',
+      '/dev/null',
+      /^cannot read report \/dev\/null \(not a regular file\)$/,
+    ],
+  ])('refuses %s in its own words, in one line', async (_name, path, message) => {
+    await expect(readStoredReport(path, dir, catalog)).rejects.toThrow(message);
+  });
+
+  it.each([
+    ['not JSON', '{"reportVersion": 1,', /^r\d+\.json is not JSON; expected the JSON report of a run/],
+    ['empty', '  \n', /^r\d+\.json is empty; expected the JSON report of a run/],
+  ])('refuses a file that is %s', async (_name, text, message) => {
+    await expect(readStoredReport(await fileOf(text), dir, catalog)).rejects.toThrow(message);
+  });
+
   it('refuses a report larger than 64 MB before reading it', async () => {
     const path = join(dir, 'huge.json');
     await writeFile(path, Buffer.alloc(64 * 1024 * 1024 + 1, 0x20));

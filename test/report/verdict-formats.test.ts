@@ -1,6 +1,9 @@
+import { Writable } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { createConsoleReporter } from '../../src/report/console.js';
+import { runEndLine } from '../../src/report/event-lines.js';
 import { failureDetailLines, verdictLines } from '../../src/report/failure-text.js';
 import { renderGithubAnnotations } from '../../src/report/github.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -10,12 +13,21 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { failingReport, passingReport } from './sample-reports.js';
 
 const plain = new Chalk({ level: 0 });
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+    this.text += chunk.toString();
+    callback();
+  }
+}
 const APPLIED = { reason: 'rounding fix ships in sprint 12', until: '2099-12-31' };
 
 /** The verdict states a run can reach (issue 23), each as a report that says it. */
 const CASES: Record<string, () => RunReport> = {
   pass: passingReport,
   fail: failingReport,
+  // Written before notRun was recorded: what did not run is read from the scheduler's words (the fallback).
   interrupted: () => {
     const r = passingReport();
     r.checks = [
@@ -29,6 +41,17 @@ const CASES: Record<string, () => RunReport> = {
     r.summary = { pass: 3, fail: 0, skip: 1, error: 0, waived: 0 };
     r.verdict = 'INTERRUPTED';
     r.interruptedBy = 'SIGTERM';
+    return r;
+  },
+  'interrupted, notRun recorded': () => {
+    const r = passingReport();
+    r.checks = r.checks.map((c) =>
+      c.id === 'quote-math' ? { ...c, status: 'skip', message: 'cut short', quoteMath: [] } : c,
+    );
+    r.summary = { pass: 4, fail: 0, skip: 2, error: 0, waived: 0 };
+    r.verdict = 'INTERRUPTED';
+    r.interruptedBy = 'SIGINT';
+    r.notRun = ['quote-math', 'webhook'];
     return r;
   },
   partial: () => {
@@ -60,7 +83,7 @@ const formats = (r: RunReport): Record<string, string> => ({
 });
 
 describe('every format says the verdict the report carries, and only PASS says it meets the contract (issue 23)', () => {
-  it.each(['fail', 'interrupted', 'partial'])('%s: no format claims a pass', (name) => {
+  it.each(['fail', 'interrupted', 'interrupted, notRun recorded', 'partial'])('%s: no format claims a pass', (name) => {
     const report = CASES[name]?.() as RunReport;
     for (const [format, text] of Object.entries(formats(report))) {
       expect(text, format).not.toMatch(/meets the|PASSED|[Cc]ertification passed/);
@@ -91,6 +114,23 @@ describe('every format says the verdict the report carries, and only PASS says i
     for (const format of ['console', 'markdown', 'html', 'junit', 'github'])
       expect(out[format], format).toMatch(/did not run: quote-math, [a-z-]+/);
     expect(JSON.parse(out['json'] as string)).toMatchObject({ verdict: 'INTERRUPTED', interruptedBy: 'SIGTERM' });
+  });
+
+  it('interrupted: the checks not run are the recorded ones in every format, whatever their messages say', () => {
+    const report = CASES['interrupted, notRun recorded']?.() as RunReport;
+    const out = formats(report);
+    for (const format of ['console', 'markdown', 'html', 'junit', 'github'])
+      expect(out[format], format).toContain('2 checks did not run: quote-math, webhook.');
+    expect(JSON.parse(out['json'] as string)).toMatchObject({ notRun: ['quote-math', 'webhook'] });
+    const live = new Capture();
+    createConsoleReporter({ stream: live, color: false, interactive: false }).onRunEnd(report, {
+      interruptedBy: 'SIGINT',
+    });
+    expect(live.text).toContain(
+      'The run was stopped (SIGINT): 4 of 6 checks ran to the end; 2 checks did not run: quote-math, webhook (marked skipped). ',
+    );
+    // The run-end line of the event stream carries them too.
+    expect(runEndLine(report, { interruptedBy: 'SIGINT' })).toMatchObject({ notRun: ['quote-math', 'webhook'] });
   });
 
   it('partial: says partial, names and counts the checks left out in every format', () => {

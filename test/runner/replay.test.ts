@@ -165,16 +165,54 @@ describe('planReplay', () => {
     });
   });
 
-  it('reruns what an interrupted run did not get to: its failures and every skipped check', () => {
+  it('reruns what an interrupted run did not run (its recorded notRun) with its failures, not its other skips', () => {
     const stopped: RunReport = {
-      ...report([result('metadata', 'pass'), result('quote-expiry', 'skip'), result('webhook', 'skip')]),
+      ...report([
+        result('metadata', 'pass'),
+        result('quote-math', 'fail'),
+        // Its message need not say so: what did not run is read from notRun, never from the text.
+        result('quote-expiry', 'skip', 'cut short'),
+        result('webhook', 'skip', 'applies only to TRANSACTIONAL providers'),
+      ]),
+      verdict: 'INTERRUPTED',
+      interruptedBy: 'SIGTERM',
+      notRun: ['quote-expiry', 'cancel'],
+    };
+    expect(planReplay(stopped)).toMatchObject({
+      checks: ['quote-math', 'quote-expiry', 'cancel'],
+      flags: { only: 'quote-math,quote-expiry,cancel' },
+    });
+    // A check the stopped run has no result for can still be named alone.
+    expect(planReplay(stopped, 'cancel')).toMatchObject({ checks: ['cancel'] });
+    // The same report, not interrupted: skips are not failures, so only the failure is replayed.
+    const { interruptedBy: _by, notRun: _notRun, ...whole } = stopped;
+    expect(planReplay({ ...whole, verdict: 'FAIL' })).toMatchObject({ checks: ['quote-math'] });
+  });
+
+  it('an interrupted report written before notRun was recorded: what the stop cut off, as its messages said', () => {
+    const only = ['metadata', 'quote-math', 'quote-expiry', 'webhook'];
+    const stopped: RunReport = {
+      ...report(
+        [
+          result('metadata', 'pass'),
+          result('quote-math', 'skip', 'interrupted before this check finished (the run was stopped)'),
+          result('webhook', 'skip', 'applies only to TRANSACTIONAL providers'),
+        ],
+        recordedInputs({ only }),
+      ),
       verdict: 'INTERRUPTED',
       interruptedBy: 'SIGTERM',
     };
-    expect(planReplay(stopped)).toMatchObject({ checks: ['quote-expiry', 'webhook'] });
-    // The same report, not interrupted: skips are not failures, so there is nothing to replay.
-    const { interruptedBy: _by, ...whole } = stopped;
-    expect(planReplay({ ...whole, verdict: 'PASS' })).toHaveProperty('error');
+    // quote-expiry was selected but has no result: the stop kept it from running too.
+    expect(planReplay(stopped)).toMatchObject({ checks: ['quote-math', 'quote-expiry'] });
+  });
+
+  it('carries the recorded exploration budget with the seed; an older report without one leaves the default', () => {
+    expect(planReplay(report(mixed, recordedInputs({ explore: 7 })))).toMatchObject({
+      flags: { seed: 'seed-123', explore: '7' },
+    });
+    expect(planReplay(report(mixed, recordedInputs({ explore: 0 })))).toMatchObject({ flags: { explore: '0' } });
+    expect(planReplay(report(mixed))).not.toHaveProperty('flags.explore');
   });
 
   it('carries --strict, so a warning that failed the run fails the rerun too', () => {

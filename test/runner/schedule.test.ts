@@ -46,6 +46,10 @@ function schedule(
   return scheduleChecks(defs, ctx, options.decided ?? new Map(), {
     concurrency: options.concurrency ?? 4,
     ...(options.hooks ? { hooks: options.hooks } : {}),
+  }).then((scheduled) => {
+    // Nothing stopped these runs: nothing may be recorded as kept from running.
+    expect(scheduled.notRun).toEqual([]);
+    return scheduled.results;
   });
 }
 
@@ -72,7 +76,9 @@ describe('scheduleChecks: results', () => {
 
   it('carries title, rule, the outcome and a duration from the injected clock', async () => {
     let t = 100;
-    const [result] = await scheduleChecks(
+    const {
+      results: [result],
+    } = await scheduleChecks(
       [
         check('health', async () => {
           t += 42;
@@ -449,12 +455,13 @@ describe('dependency cycles and order', () => {
 });
 
 describe('scheduleChecks: interrupted (Ctrl-C)', () => {
-  it('turns a check cut short into a skip keeping what it saw, and never starts the waiting ones', async () => {
+  it('turns a check cut short into a skip keeping what it saw, never starts the waiting ones, and records both as not run', async () => {
     const interrupt = new AbortController();
     const interrupted = { signal: interrupt.signal } as CheckContext;
     const running = gate();
     let secondRan = false;
     const defs = [
+      check('health', async () => outcome('pass')),
       check('quote-expiry', async () => {
         running.open();
         await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve()));
@@ -464,24 +471,50 @@ describe('scheduleChecks: interrupted (Ctrl-C)', () => {
         secondRan = true;
         return outcome('pass');
       }),
+      check('cancel', async () => outcome('pass'), { dependsOn: ['quote-expiry'] }),
+      check('search', async () => outcome('pass'), { dependsOn: ['health'] }),
     ];
-    const results = scheduleChecks(defs, interrupted, new Map(), { concurrency: 1 });
+    const scheduled = scheduleChecks(defs, interrupted, new Map([['search', 'not applicable']]), { concurrency: 1 });
     await running.opened;
     interrupt.abort();
-    const [first, second] = await results;
-    expect(first).toMatchObject({
+    const { results, notRun } = await scheduled;
+    const [health, expiry, webhook, cancel, search] = results;
+    expect(health?.status).toBe('pass');
+    expect(expiry).toMatchObject({
       status: 'skip',
       message: 'interrupted before this check finished (the run was stopped)',
       details: ['no event arrived'],
     });
-    expect(second?.status).toBe('skip');
+    expect(webhook?.status).toBe('skip');
     expect(secondRan).toBe(false);
+    expect(cancel).toMatchObject({ status: 'skip', message: 'skipped: depends on quote-expiry, which was skipped' });
+    expect(search).toMatchObject({ status: 'skip', message: 'not applicable' });
+    // Recorded as they happened: the finished check and the decided skip ran (or were decided) regardless.
+    expect(notRun).toEqual(['quote-expiry', 'webhook', 'cancel']);
+  });
+
+  it('a check that passes as the stop arrives ran to the end: it is not recorded as not run', async () => {
+    const interrupt = new AbortController();
+    const defs = [
+      check('catalog', async () => {
+        interrupt.abort();
+        return outcome('pass');
+      }),
+    ];
+    const { results, notRun } = await scheduleChecks(defs, { signal: interrupt.signal } as CheckContext, new Map(), {
+      concurrency: 1,
+    });
+    expect(results[0]?.status).toBe('pass');
+    expect(notRun).toEqual([]);
   });
 
   it('skips a check that had not started when the run was interrupted', async () => {
     const interrupt = new AbortController();
     interrupt.abort();
-    const [result] = await scheduleChecks(
+    const {
+      results: [result],
+      notRun,
+    } = await scheduleChecks(
       [check('catalog', async () => outcome('pass'))],
       { signal: interrupt.signal } as CheckContext,
       new Map(),
@@ -491,5 +524,6 @@ describe('scheduleChecks: interrupted (Ctrl-C)', () => {
       status: 'skip',
       message: 'interrupted before this check finished (the run was stopped)',
     });
+    expect(notRun).toEqual(['catalog']);
   });
 });

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Chalk } from 'chalk';
 import { parseCheckIds } from '../../checks/framework/registry.js';
+import { DEFAULT_EXPLORE_BUDGET } from '../../checks/quote-explore.js';
 import type { RawRunOptions } from '../../config/flags.js';
 import { loadRunSettings } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
@@ -29,6 +30,7 @@ import { resolveRunOptions } from '../run-options.js';
 
 interface ReplayFlags {
   check?: string;
+  explore?: string;
   baseUrl?: string;
   auth?: string;
   local?: boolean;
@@ -138,12 +140,15 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const plan = planReplay(report, onlyCheck(opts.check));
   if ('error' in plan) throw new UsageError(plan.error);
   const { flags, notes } = await rerunFlags(plan, opts, io);
-  const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
+  // The recorded exploration budget, unless the person gives their own.
+  const explore = opts.explore !== undefined ? { explore: opts.explore } : {};
+  const { config, credential, webhookSecret } = resolveRunOptions({ ...flags, ...explore }, io.env, io.cwd);
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
   const redactor = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
   const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
-  say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed})`);
+  const budget = plan.checks.includes('quote-explore') ? `, --explore ${config.explore ?? DEFAULT_EXPLORE_BUDGET}` : '';
+  say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed}${budget})`);
   say(`the report's run used ${recordedAsFlags(plan.recorded)}`);
   for (const note of notes) say(note);
   // The waivers the report's run was judged with are judged again on the rerun (its expectedFailures).
