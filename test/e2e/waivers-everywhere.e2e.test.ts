@@ -17,8 +17,8 @@ import {
 } from '../../src/reference-provider/index.js';
 import { startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
 import { readFleetJson, startTestFleet, writeFleetFile } from '../fleet/support.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';
 
 /**
