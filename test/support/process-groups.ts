@@ -9,6 +9,12 @@ import type { Readable } from 'node:stream';
  */
 export const SUITE_TAG = 'TEST_SUITE_TAG';
 
+/** The suite's tag, for a child given an environment of its own rather than this one. */
+export function suiteTag(): Record<string, string> {
+  const tag = process.env[SUITE_TAG];
+  return tag === undefined ? {} : { [SUITE_TAG]: tag };
+}
+
 /** Process groups started by this worker and not yet seen empty. */
 const groups = new Set<number>();
 
@@ -108,8 +114,7 @@ export function spawnGroup(
   options: Omit<SpawnOptions, 'stdio' | 'detached'> = {},
 ): ChildProcessByStdio<null, Readable, Readable> {
   installExitHandlers();
-  const tag = process.env[SUITE_TAG];
-  const env = { ...(options.env ?? process.env), ...(tag === undefined ? {} : { [SUITE_TAG]: tag }) };
+  const env = { ...(options.env ?? process.env), ...suiteTag() };
   const child = spawn(command, args, { ...options, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = child.pid;
   if (pgid !== undefined) {
