@@ -109,6 +109,39 @@ describe('processes the suite left running', () => {
     expect(endTaggedProcesses(root)).toEqual([]);
   });
 
+  it('the global teardown itself: kills what a test left running, names it and fails the run', async () => {
+    const dir = await scratchDir('teardown');
+    const module = await transpileClosure(REPO, 'test/support/temp-root.ts', join(dir, 'out'));
+    const suite = join(dir, 'suite.mjs');
+    await writeFile(
+      suite,
+      `import { spawn } from 'node:child_process';
+import { setup, teardown } from ${JSON.stringify(module)};
+setup();
+// A test that starts a backend in the background and forgets it: the orphan inherits the suite's environment.
+const shell = spawn('bash', ['-c', 'sleep 300 >/dev/null 2>&1 & echo $!'], { stdio: ['ignore', 'pipe', 'ignore'] });
+let pid = '';
+shell.stdout.on('data', (d) => (pid += d));
+await new Promise((resolve) => shell.on('close', resolve));
+process.stdout.write(pid);
+await teardown();
+`,
+    );
+    const child = spawn(process.execPath, [suite], { env: { PATH: process.env['PATH'] ?? '', TMPDIR: dir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const pid = Number(stdout.trim());
+    started.push(pid);
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(
+      `the suite left 1 processes running (killed now; every test ends what it started): ${pid} sleep 300`,
+    );
+    expect(await eventually(() => !processAlive(pid))).toBe(true);
+  });
+
   it('the global setup ends what a killed earlier run left, and only that run', async () => {
     // A killed run: its root still there, its owner gone. A live run: its owner (this process) running.
     const parent = await scratchDir('stale-runs');

@@ -157,14 +157,15 @@ export function parentOf(pid: number): number | undefined {
   return ppid === undefined ? undefined : Number(ppid);
 }
 
-/**
- * Kills the processes tagged `tag` other than this process and its own children (the vitest workers, which carry
- * the tag because they inherit the environment), and returns what it killed.
- */
+/** The processes tagged `tag` other than this process and its own children (the vitest workers, which carry the tag
+ * because they inherit the environment). */
+export function processesTagged(tag: string): TaggedProcess[] {
+  return taggedProcesses().filter((p) => p.tag === tag && p.pid !== process.pid && parentOf(p.pid) !== process.pid);
+}
+
+/** Kills the processes tagged `tag` (see processesTagged), and returns what it killed. */
 export function endTaggedProcesses(tag: string): TaggedProcess[] {
-  const left = taggedProcesses().filter(
-    (p) => p.tag === tag && p.pid !== process.pid && parentOf(p.pid) !== process.pid,
-  );
+  const left = processesTagged(tag);
   for (const p of left) {
     try {
       process.kill(p.pid, 'SIGKILL');

@@ -1,7 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { endTaggedProcesses, SUITE_TAG, type TaggedProcess, taggedProcesses } from './process-groups.js';
+import {
+  endTaggedProcesses,
+  processesTagged,
+  SUITE_TAG,
+  type TaggedProcess,
+  taggedProcesses,
+} from './process-groups.js';
 
 /**
  * Vitest global setup: the suite and every process it spawns write their temp folders under one root
@@ -63,8 +69,13 @@ export function setup(): void {
   process.env[SUITE_TAG] = root;
 }
 
-export function teardown(): void {
+/** A process being stopped (a browser's helpers after the browser) gets this long to end by itself. */
+const GRACE_MS = 3000;
+
+export async function teardown(): Promise<void> {
   if (root === undefined) return;
+  for (let waited = 0; waited < GRACE_MS && processesTagged(root).length > 0; waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const running = endTaggedProcesses(root);
   const left = readdirSync(root).filter((name) => name !== OWNER);
   rmSync(root, { recursive: true, force: true });
