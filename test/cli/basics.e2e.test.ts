@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolVersion } from '../../src/util/package-root.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
 import { runCli } from '../support/cli.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 
 const payloads = join(import.meta.dirname, '../../fixtures/payloads');
 

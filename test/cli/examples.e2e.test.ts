@@ -1,8 +1,10 @@
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { endProcessGroups } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
+import { asWritten, envWithPorts, freePortsFor, type PortMap, withPorts } from './example-ports.js';
 import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 
 const examples = join(repo, 'examples');
@@ -16,10 +18,13 @@ interface GitlabJob {
 
 let work = '';
 let providerRepo = '';
+/** The examples' fixed ports, each replaced by a free one for this run. */
+let ports: PortMap;
 
 // A provider repository as the examples' header comments set it up: provcert's tarball under vendor/, installed with
 // `npm install --save-dev ./vendor/provcert-<version>.tgz` (lockfile only: each example's own `npm ci` installs it).
 beforeAll(async () => {
+  ports = await freePortsFor();
   work = await scratchDir('example');
   providerRepo = join(work, 'provider-repo');
   await mkdir(join(providerRepo, 'vendor'), { recursive: true });
@@ -27,23 +32,31 @@ beforeAll(async () => {
   await installInFreshProject(providerRepo, `./vendor/${packed.filename}`, { lockOnly: true });
 }, 240_000);
 
+// The job's process group (the backend started in the background included) ends with each test, however it ends.
+afterEach(() => {
+  endProcessGroups();
+});
+
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
 /**
  * Runs the shell commands of a CI example as they are written (installing provcert with `npm ci`, then `npx provcert`)
- * in a copy of the provider repository, and returns the last command's exit code and the directory with the reports.
+ * in a copy of the provider repository, its fixed ports replaced by free ones (the only change: withPorts refuses
+ * any other), and returns the last command's exit code and the directory with the reports.
  */
 async function runScript(
-  script: string,
+  written: string,
   jobEnv: Record<string, string>,
 ): Promise<{ code: number | null; output: string; dir: string }> {
+  const script = withPorts(written, ports);
+  expect(asWritten(script, ports)).toBe(written);
   const dir = await mkdtemp(join(work, 'job-'));
   await cp(providerRepo, dir, { recursive: true });
   const secrets = { PROVIDER_API_KEY: 'example-key-123', SERVICE_WEBHOOK_SECRET: 'example-secret-456' };
   // set -e: a failing line fails the job, as in both CI systems. The backend started in the background ends with the job.
-  const env = userEnv({ ...secrets, ...jobEnv });
+  const env = userEnv({ ...secrets, ...envWithPorts(jobEnv, ports) });
   const r = await runCommand('bash', ['-c', `set -e\n${script}`], dir, {
     env,
     timeoutMs: 180_000,

@@ -1,10 +1,12 @@
-import { cp, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { shardOf } from '../../src/fleet/shard.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
+import { endProcessGroups } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
+import { asWritten, freePortsFor, type PortMap, withPorts } from './example-ports.js';
 import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 
 const examples = join(repo, 'examples', 'fleet');
@@ -39,17 +41,30 @@ interface K8sDoc {
 
 let work = '';
 let providerRepo = '';
+/** The examples' fixed ports, each replaced by a free one for this run. */
+let ports: PortMap;
+
+/** examples/fleet/fleet.yaml with the free ports in place of the fixed ones, written to `path`. */
+async function writeFleetFile(path: string): Promise<void> {
+  await writeFile(path, withPorts(await readFile(join(examples, 'fleet.yaml'), 'utf8'), ports));
+}
 
 // A provider repository as the examples set it up: provcert's tarball under vendor/ (lockfile only; each workspace
 // runs its own `npm ci`) and fleet.yaml at its root.
 beforeAll(async () => {
+  ports = await freePortsFor();
   work = await scratchDir('fleet-example');
   providerRepo = join(work, 'provider-repo');
   await mkdir(join(providerRepo, 'vendor'), { recursive: true });
   const packed = await packProvcert(join(providerRepo, 'vendor'));
   await installInFreshProject(providerRepo, `./vendor/${packed.filename}`, { lockOnly: true });
-  await cp(join(examples, 'fleet.yaml'), join(providerRepo, 'fleet.yaml'));
+  await writeFleetFile(join(providerRepo, 'fleet.yaml'));
 }, 240_000);
+
+// The jobs' process groups (the backends started in the background included) end with each test, however it ends.
+afterEach(() => {
+  endProcessGroups();
+});
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -71,13 +86,16 @@ async function workspace(): Promise<string> {
 
 /**
  * Runs a script of an example as a CI job runs it (`set -e`; the backends it starts in the background end with
- * the job), in `dir`, and returns its exit code and output.
+ * the job), in `dir`, its fixed ports replaced by free ones (the only change: withPorts refuses any other), and
+ * returns its exit code and output.
  */
 async function runJob(
   dir: string,
-  script: string,
+  written: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
+  const script = withPorts(written, ports);
+  expect(asWritten(script, ports)).toBe(written);
   const r = await runCommand('bash', ['-c', `set -e\n${script}`], dir, {
     env: userEnv({ ...SECRETS, ...env }),
     timeoutMs: 180_000,
@@ -181,7 +199,7 @@ describe('fleet CI examples run as written', () => {
     const dir = await workspace();
     const reports = join(dir, 'reports');
     await mkdir(reports);
-    await cp(join(examples, 'fleet.yaml'), join(dir, 'config-fleet.yaml'));
+    await writeFleetFile(join(dir, 'config-fleet.yaml'));
     const env = { REPORTS_DIR: reports, FLEET_FILE: join(dir, 'config-fleet.yaml') };
     for (let index = 0; index < (shards?.spec.completions ?? 0); index++) {
       const r = await runJob(dir, container.args.join('\n'), { ...env, JOB_COMPLETION_INDEX: String(index) });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import { fleetOf, providerResult } from '../report/fleet-sample.js';
+import { fleetOf, providerResult } from '../report/fleet/sample.js';
 import { ANSI_BELL, failingReport, INJECTED_SCRIPT } from '../report/sample-reports.js';
 import { storedReport } from '../report/stored-report.js';
 import { runCli } from '../support/cli.js';

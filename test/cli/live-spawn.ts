@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { suiteTag } from '../support/process-groups.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/provcert.js');
@@ -80,7 +81,7 @@ function watch(child: ChildProcess, target: () => number | undefined): LiveCli {
 export function spawnCli(args: string[], env: Record<string, string> = {}): LiveCli {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...env },
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...suiteTag(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return watch(child, () => child.pid);
@@ -95,7 +96,13 @@ export function spawnCliInTerminal(args: string[], columns: number, env: Record<
   const command = `stty cols ${columns} rows 40; echo "cli-pid $$"; exec ${[process.execPath, BIN, ...args].map(shellQuote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', TERM: 'xterm-256color', HOME: process.env['HOME'] ?? ROOT, ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      TERM: 'xterm-256color',
+      HOME: process.env['HOME'] ?? ROOT,
+      ...suiteTag(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let pid: number | undefined;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { spawnGroup } from '../support/process-groups.js';
 
 /** Helpers for tests that install provcert the way a provider repository does: from the `npm pack` tarball. */
 
@@ -41,7 +42,8 @@ export interface RunOptions {
   /**
    * Run in a process group of its own and end the whole group when the command exits, as a CI runner ends a job:
    * a backend a script started in the background (`npx provcert mock-provider &`) is a grandchild that a shell's
-   * `kill $(jobs -p)` does not reach, and it would hold the output pipes open.
+   * `kill $(jobs -p)` does not reach, and it would hold the output pipes open. The group is spawnGroup's: it also
+   * ends with endProcessGroups (afterEach/afterAll) and with the worker, even when the test is cut short.
    */
   endProcessGroup?: boolean;
 }
@@ -55,7 +57,9 @@ export function runCommand(
 ): Promise<CommandResult> {
   const { env = userEnv(), timeoutMs = 120_000, endProcessGroup = false } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: endProcessGroup });
+    const child = endProcessGroup
+      ? spawnGroup(command, args, { cwd, env })
+      : spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const stop = (signal: NodeJS.Signals): void => {
       try {
         if (endProcessGroup && child.pid !== undefined) process.kill(-child.pid, signal);

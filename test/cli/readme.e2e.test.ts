@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { spawnGroup } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
 import { repo, runCommand, userEnv } from './packed-provcert.js';
 import {
@@ -170,9 +170,12 @@ interface Background {
   stop: () => Promise<void>;
 }
 
-/** Starts a server command in its own process group and waits until it says it is listening. */
+/**
+ * Starts a server command in its own process group (ended with the test file and the worker, however they end)
+ * and waits until it says it is listening.
+ */
 async function startServer(run: string, cwd: string, env: Record<string, string>): Promise<Background> {
-  const child = spawn('bash', ['-c', `exec ${run}`], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnGroup('bash', ['-c', `exec ${run}`], { cwd, env });
   let output = '';
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const stop = async (): Promise<void> => {

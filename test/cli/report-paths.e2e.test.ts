@@ -8,8 +8,8 @@ import {
   type RunningProvider,
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
-import { captureIo } from '../config/cli-io.js';
 import { runCli } from '../support/cli.js';
+import { captureIo } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
 

@@ -9,7 +9,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { utcDate } from '../../src/runner/waivers.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
 

@@ -5,7 +5,7 @@ import { loadRunOptions } from '../../src/config/load.js';
 import type { RunOptionFlags } from '../../src/config/options.js';
 import { configSchema } from '../../src/config/schema.js';
 import { UsageError } from '../../src/model/errors.js';
-import { captureIo, runCommand } from './cli-io.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 import { tempDir } from './support.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;

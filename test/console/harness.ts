@@ -1,47 +1,21 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { createConsole } from '../../src/console/console.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { event, post, sign } from '../server/support/http-client.js';
+import { launchChromium } from '../support/chromium.js';
+import { registration } from '../support/registration.js';
 
 export const ADMIN = 'console-admin-token-canary-31';
 export const CREDENTIAL = 'console-provider-credential-canary-58';
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Headless Chromium that phones nowhere by itself, so every request seen comes from the page. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Console browser tests never skip: without Chromium they fail saying how to get it. */
-export function requireChromium(): void {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `the console browser tests need Debian's Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
-    );
-}
 
 export async function launchBrowser(dir: string): Promise<BrowserContext> {
-  requireChromium();
-  return chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1200, height: 900 },
-  });
+  return launchChromium(dir, { viewport: { width: 1200, height: 900 } });
 }
 
 export interface Harness {
@@ -61,19 +35,6 @@ export interface Harness {
   sendEvent(slug: string, secret: string, overrides?: Record<string, unknown>): Promise<number>;
   close(): Promise<void>;
 }
-
-export const registration = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name: 'Demo Kitchen',
-  slug: 'demo-kitchen',
-  type: 'DELIVERY',
-  category: 'food_delivery',
-  geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api',
-  authMethod: 'API_KEY',
-  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-  credentialEnv: 'DEMO_CREDENTIAL',
-  ...overrides,
-});
 
 /** `provcert serve` in-process with the console mounted, as the serve command does, and a certifier the test controls. */
 export async function startHarness(fallback: () => RunReport): Promise<Harness> {

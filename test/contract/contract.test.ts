@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tryLoadContract } from '../../src/contract/load.js';
 
-const mini = join(import.meta.dirname, '../fixtures-spec/mini.yaml');
+const mini = join(import.meta.dirname, 'fixtures/mini.yaml');
 
 async function miniContract() {
   const r = await tryLoadContract(mini);
@@ -72,9 +72,9 @@ describe('compiled contract', () => {
 
   it.each([
     ['missing.yaml', 'not-found', /spec file not found/],
-    ['../fixtures-spec/mini-error.yaml', 'not-openapi', /not an OpenAPI 3.1 document/],
+    ['mini-error.yaml', 'not-openapi', /not an OpenAPI 3.1 document/],
   ])('reports an unusable spec %s as %s', async (file, kind, message) => {
-    const r = await tryLoadContract(join(import.meta.dirname, '../fixtures-spec', file));
+    const r = await tryLoadContract(join(import.meta.dirname, 'fixtures', file));
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.kind).toBe(kind);

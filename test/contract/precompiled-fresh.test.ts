@@ -64,7 +64,7 @@ describe('generated validators are current with the spec', () => {
   });
 
   it('a spec that is not OpenAPI fails generation with a message naming the file', async () => {
-    const bad = await generateValidatorModule(join(ROOT, 'test/fixtures-spec/mini-error.yaml'));
+    const bad = await generateValidatorModule(join(ROOT, 'test/contract/fixtures/mini-error.yaml'));
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error.message).toMatch(/mini-error\.yaml is not an OpenAPI 3\.1 document/);
   });

@@ -8,6 +8,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { freePort } from '../support/ports.js';
+import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
@@ -48,17 +49,16 @@ describe('provcert serve: register, certify, events, submit for review', () => {
     };
 
     expect((await fetch(`${core}/providers/${REFERENCE_SLUG}/certifications`)).status).toBe(401);
-    const registered = await call('POST', '/providers/register', {
-      name: 'Demo Kitchen',
-      slug: REFERENCE_SLUG,
-      type: 'DELIVERY',
-      category: 'food_delivery',
-      geography: ['DE'],
-      baseUrl: `http://127.0.0.1:${providerPort}`,
-      authMethod: 'API_KEY',
-      capabilities: [...ALL_CAPABILITIES],
-      credentialEnv: 'DEMO_KEY',
-    });
+    const registered = await call(
+      'POST',
+      '/providers/register',
+      registration({
+        slug: REFERENCE_SLUG,
+        baseUrl: `http://127.0.0.1:${providerPort}`,
+        capabilities: [...ALL_CAPABILITIES],
+        credentialEnv: 'DEMO_KEY',
+      }),
+    );
     expect(registered.status).toBe(201);
     const webhook = registered.json['webhook'] as { url: string; secret: string };
     expect(webhook.url).toBe(`${core}/webhooks/${REFERENCE_SLUG}`);

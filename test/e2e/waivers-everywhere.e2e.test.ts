@@ -17,9 +17,10 @@ import {
 } from '../../src/reference-provider/index.js';
 import { startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
 import { readFleetJson, startTestFleet, writeFleetFile } from '../fleet/support.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';
+import { registration } from '../support/registration.js';
 
 /**
  * One waiver, one verdict: the same expectedFailures entry against the same broken reference provider gives the
@@ -120,17 +121,15 @@ const ENTRY_POINTS: Record<string, EntryPoint> = {
       return (await res.json()) as Record<string, unknown>;
     };
     const providerPort = await freePort();
-    const registered = await call('/providers/register', {
-      name: 'Demo Kitchen',
-      slug: REFERENCE_SLUG,
-      type: 'DELIVERY',
-      category: 'food_delivery',
-      geography: ['DE'],
-      baseUrl: `http://127.0.0.1:${providerPort}`,
-      authMethod: 'API_KEY',
-      capabilities: [...ALL_CAPABILITIES],
-      credentialEnv: 'DEMO_KEY',
-    });
+    const registered = await call(
+      '/providers/register',
+      registration({
+        slug: REFERENCE_SLUG,
+        baseUrl: `http://127.0.0.1:${providerPort}`,
+        capabilities: [...ALL_CAPABILITIES],
+        credentialEnv: 'DEMO_KEY',
+      }),
+    );
     const webhook = registered['webhook'] as { url: string; secret: string };
     await provider(faults, webhook.url, dir, providerPort, webhook.secret);
     const certified = await call(`/providers/${REFERENCE_SLUG}/certify`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
-import { captureIo } from '../config/cli-io.js';
+import { captureIo } from '../support/cli-io.js';
 import { readFleetJson, startTestFleet, type TestFleet, writeFleetFile } from './support.js';
 
 /** What a provider's report says of one check. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { captureIo } from '../config/cli-io.js';
+import { captureIo } from '../support/cli-io.js';
 
 const made: string[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, type SignalSource } from '../../src/cli/main.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
-import { captureIo } from '../config/cli-io.js';
+import { captureIo } from '../support/cli-io.js';
 import { readFleetJson, startTestFleet, type TestFleet, writeFleetFile } from './support.js';
 
 /** Stands in for the process's signals: the test sends SIGINT when it chooses. */

@@ -8,7 +8,7 @@ import type { ExpectedFailure } from '../../src/model/waivers.js';
 import { renderFleetJson } from '../../src/report/fleet/json.js';
 import { fleetReportValidator } from '../../src/report/fleet/read.js';
 import { evaluateWaivers } from '../../src/runner/waivers.js';
-import { DIGEST, fleetOf, providerResult, realReports } from '../report/fleet-sample.js';
+import { DIGEST, fleetOf, providerResult, realReports } from '../report/fleet/sample.js';
 
 /** One provider per shard of 3: west-kitchen in 1, south-kitchen in 2, north-kitchen in 3. */
 const SLUGS = ['north-kitchen', 'south-kitchen', 'west-kitchen'];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { shardOf } from '../../src/fleet/shard.js';
-import { captureIo } from '../config/cli-io.js';
+import { captureIo } from '../support/cli-io.js';
 import { readFleetJson, startTestFleet, type TestFleet, writeFleetFile } from './support.js';
 
 const SLUGS = ['north-kitchen', 'south-kitchen', 'east-kitchen'];

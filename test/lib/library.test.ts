@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { certify, contractMatchers, schemaNames, UsageError, validate } from '../../src/lib/index.js';
 import { startReferenceProvider } from '../../src/reference-provider/index.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const INVALID = join(ROOT, 'fixtures/payloads/Catalog/invalid-basePrice-string.json');

@@ -1,27 +1,13 @@
-import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { renderHtml } from '../../src/report/html.js';
+import { launchChromium } from '../support/chromium.js';
 import { scratchDir } from '../support/scratch.js';
 import { failingReport, INJECTED_SCRIPT, passingReport } from './sample-reports.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-/** Headless Chromium that phones nowhere by itself, so every request seen comes from the page. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('HTML report in headless Chromium', () => {
   let dir = '';
@@ -30,17 +16,8 @@ describe('HTML report in headless Chromium', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    // Never a silent skip: a machine without the browser fails here, saying how to install it.
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `the HTML browser test needs Debian's Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
-      );
     dir = await scratchDir('html');
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-    });
+    context = await launchChromium(dir);
     context.on('request', (request) => requests.push(request.url()));
     context.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());

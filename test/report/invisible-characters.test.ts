@@ -5,7 +5,7 @@ import { createConsoleReporter } from '../../src/report/console.js';
 import { openEventStream } from '../../src/report/events.js';
 import { renderFleetJUnit } from '../../src/report/fleet/junit.js';
 import { RENDERING_REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
-import { fleetOf, providerResult } from './fleet-sample.js';
+import { fleetOf, providerResult } from './fleet/sample.js';
 import { failingReport } from './sample-reports.js';
 
 /** Characters that are valid in any string yet invisible or moving text: no output may carry them raw. */

@@ -7,7 +7,7 @@ import { loadRequirements, type RequirementCatalog } from '../../src/contract/re
 import type { FleetReport } from '../../src/model/fleet-report.js';
 import type { RunReport } from '../../src/model/report.js';
 import { readStoredFleetReport, readStoredReport } from '../../src/report/read-report.js';
-import { fleetOf, providerResult } from './fleet-sample.js';
+import { fleetOf, providerResult } from './fleet/sample.js';
 import { failingReport, passingReport } from './sample-reports.js';
 import { storedReport } from './stored-report.js';
 

@@ -8,7 +8,7 @@ import { doctorReport, renderDoctorJson, renderDoctorText } from '../../src/doct
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../src/util/terminal.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 import { scratchDir } from '../support/scratch.js';
 import { passingReport } from './sample-reports.js';
 import { storedReport } from './stored-report.js';

@@ -4,6 +4,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { loadContract } from '../../src/contract/load.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
+import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, sign } from './support/http-client.js';
@@ -19,18 +20,6 @@ const env: NodeJS.ProcessEnv = {
 };
 const BEARER = { authorization: `Bearer ${ADMIN}` };
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-const registration = {
-  name: 'Demo Kitchen',
-  slug: SLUG,
-  type: 'DELIVERY',
-  category: 'food_delivery',
-  geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api',
-  authMethod: 'API_KEY',
-  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-  credentialEnv: 'DEMO_CREDENTIAL',
-};
 
 let contract: Contract;
 let dataDir: string;
@@ -52,7 +41,7 @@ beforeEach(async () => {
     cwd: dataDir,
     log: () => undefined,
   });
-  const body = JSON.stringify(registration);
+  const body = JSON.stringify(registration({ slug: SLUG }));
   const registered = await send(serve.core.url, 'POST', '/api/v1/providers/register', {
     headers: { ...BEARER, ...JSON_TYPE },
     body,
@@ -138,7 +127,7 @@ const cases: Record<string, RouteCase> = {
     operatorOnly: false,
   },
   'POST /api/v1/providers/register': {
-    ...operator('POST', () => '/api/v1/providers/register', 200, JSON.stringify(registration)),
+    ...operator('POST', () => '/api/v1/providers/register', 200, JSON.stringify(registration({ slug: SLUG }))),
     wrongMethod: (_method, path) => `use POST on ${path}`,
   },
   'POST /api/v1/providers/:slug/certify': {

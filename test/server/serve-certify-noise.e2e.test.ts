@@ -14,6 +14,7 @@ import {
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { freePort } from '../support/ports.js';
+import { registration } from '../support/registration.js';
 import { event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-noise-e2e-27';
@@ -54,17 +55,11 @@ describe("provcert serve: certify does not count strangers' or other providers' 
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
     const register = async (slug: string, baseUrl: string, credentialEnv: string) => {
-      const answer = await call('POST', '/providers/register', {
-        name: slug,
-        slug,
-        type: 'DELIVERY',
-        category: 'food_delivery',
-        geography: ['DE'],
-        baseUrl,
-        authMethod: 'API_KEY',
-        capabilities: [...ALL_CAPABILITIES],
-        credentialEnv,
-      });
+      const answer = await call(
+        'POST',
+        '/providers/register',
+        registration({ name: slug, slug, baseUrl, capabilities: [...ALL_CAPABILITIES], credentialEnv }),
+      );
       expect(answer.status).toBe(201);
       return answer.json['webhook'] as { url: string; secret: string };
     };

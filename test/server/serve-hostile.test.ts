@@ -6,6 +6,7 @@ import { loadContract } from '../../src/contract/load.js';
 import type { CertifyInput } from '../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { resolveServeSettings } from '../../src/server/serve-config.js';
+import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
@@ -34,19 +35,6 @@ async function api(
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
-
-const registration = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name: 'Demo Kitchen',
-  slug: 'demo-kitchen',
-  type: 'DELIVERY',
-  category: 'food_delivery',
-  geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api',
-  authMethod: 'API_KEY',
-  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-  credentialEnv: 'UNUSED',
-  ...overrides,
-});
 
 beforeAll(async () => {
   contract = await loadContract();
@@ -157,7 +145,6 @@ describe('provcert serve under hostile use', () => {
     await writeFile(join(dataDir, 'webhook-secret'), 'server-secret-must-not-leak\n').catch(() => undefined);
     await c.prepare?.();
     const body = registration({ credentialEnv: undefined, credentialFile: c.file });
-    delete body['credentialEnv'];
     const registered = await api('POST', '/api/v1/providers/register', body);
     expect(registered.status).toBe(c.registration);
     if (!c.certify) return;

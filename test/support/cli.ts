@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { suiteTag } from './process-groups.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 
@@ -17,7 +18,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? join(import.meta.dirname, '../..'),
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...options.env },
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', CI: '1', ...suiteTag(), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

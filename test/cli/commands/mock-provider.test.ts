@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../../src/cli/io.js';
 import { UsageError } from '../../../src/model/errors.js';
 import { FAULTS } from '../../../src/reference-provider/index.js';
-import { runCommand } from '../../config/cli-io.js';
+import { runCommand } from '../../support/cli-io.js';
 
 const CREDENTIAL = 'cli-canary-credential-5d1e';
 const SECRET = 'cli-canary-webhook-secret-8b0f';

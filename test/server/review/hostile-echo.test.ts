@@ -7,6 +7,7 @@ import { loadContract } from '../../../src/contract/load.js';
 import { type RunningServe, startServe } from '../../../src/server/serve.js';
 import { resolveServeSettings } from '../../../src/server/serve-config.js';
 import { type HostileProvider, secretEncodings, startHostileProvider } from '../../support/hostile-provider.js';
+import { registration } from '../../support/registration.js';
 import { post, sign } from '../support/http-client.js';
 
 const ADMIN = 'adm1n-t0k3n-h0st1le-6a0c2e';
@@ -44,17 +45,13 @@ afterAll(async () => {
 describe('the review desk against a hostile-echo provider', () => {
   it('shows no secret, token or internal note in any encoding in any answer, log or export', async () => {
     // Registered at a placeholder first: the provider must learn the webhook secret before it can echo it.
-    const body = {
+    const body = registration({
       name: 'Echo',
       slug: 'echo',
-      type: 'DELIVERY',
-      category: 'food_delivery',
-      geography: ['DE'],
       baseUrl: 'http://127.0.0.1:9',
-      authMethod: 'API_KEY',
       capabilities: ['METADATA', 'HEALTH', 'CATALOG', 'LOCATIONS', 'SEARCH'],
       credentialEnv: 'HOSTILE_KEY',
-    };
+    });
     const register = async (extra: Record<string, unknown>) =>
       (
         await fetch(`${serve.core.url}/api/v1/providers/register`, {

@@ -8,6 +8,7 @@ import type { RunReport } from '../../../src/model/report.js';
 import type { CertifyInput } from '../../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../../src/server/serve.js';
 import { resolveServeSettings } from '../../../src/server/serve-config.js';
+import { registration } from '../../support/registration.js';
 import { fakeReport } from '../support/fake-report.js';
 import { post, sign } from '../support/http-client.js';
 
@@ -136,25 +137,21 @@ async function api(
   return { status: res.status, json, text };
 }
 
-const registration = (slug: string, overrides: Record<string, unknown> = {}) => ({
-  name: `Kitchen ${slug}`,
-  slug,
-  type: 'DELIVERY',
-  category: 'food_delivery',
-  geography: ['DE'],
-  baseUrl: 'http://127.0.0.1:9/api',
-  authMethod: 'API_KEY',
-  capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-  credentialEnv: slug === 'kitchen-b' ? 'KEY_B' : 'KEY_A',
-  ...overrides,
-});
+/** Two kitchens at the desk, each with its own credential variable. */
+const registrationOf = (slug: string, overrides: Record<string, unknown> = {}) =>
+  registration({
+    name: `Kitchen ${slug}`,
+    slug,
+    credentialEnv: slug === 'kitchen-b' ? 'KEY_B' : 'KEY_A',
+    ...overrides,
+  });
 
 interface Registered {
   token: string;
   secret: string;
 }
 async function register(slug: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
-  const r = await api('POST', '/providers/register', registration(slug, overrides));
+  const r = await api('POST', '/providers/register', registrationOf(slug, overrides));
   expect(r.status, r.text).toBe(201);
   const json = r.json as { providerToken: { token: string }; webhook: { secret: string } };
   return { token: json.providerToken.token, secret: json.webhook.secret };
@@ -264,7 +261,7 @@ describe('review decisions', () => {
     const updated = await api(
       'POST',
       '/providers/register',
-      registration('kitchen-a', { baseUrl: 'http://127.0.0.1:9/v2' }),
+      registrationOf('kitchen-a', { baseUrl: 'http://127.0.0.1:9/v2' }),
     );
     expect(updated.json).toMatchObject({ provider: { reviewStatus: 'DRAFT' }, certificationRequired: true });
     expect((await submit('kitchen-a')).status).toBe(409);
@@ -303,7 +300,7 @@ describe('guards', () => {
     const again = await api(
       'POST',
       '/providers/register',
-      registration('kitchen-a', { baseUrl: 'http://127.0.0.1:9/new' }),
+      registrationOf('kitchen-a', { baseUrl: 'http://127.0.0.1:9/new' }),
     );
     expect(again.status).toBe(409);
     expect(String(again.json['message'])).toMatch(/its review status is REJECTED; allowed from REJECTED: REOPEN/);
@@ -328,7 +325,7 @@ describe('guards', () => {
     await certify('kitchen-a');
     const wider = ['METADATA', 'HEALTH', 'CATALOG', 'QUOTE', 'ACTION_CREATE', 'ACTION_STATUS', 'WEBHOOK'];
     for (const change of [{ capabilities: wider }, { capabilities: wider, fulfillment: 'DELIVERY' }]) {
-      const r = await api('POST', '/providers/register', registration('kitchen-a', change));
+      const r = await api('POST', '/providers/register', registrationOf('kitchen-a', change));
       expect(r.json).toMatchObject({ certificationRequired: true });
       const refused = await submit('kitchen-a');
       expect(refused.status).toBe(409);
@@ -341,7 +338,7 @@ describe('guards', () => {
     const same = await api(
       'POST',
       '/providers/register',
-      registration('kitchen-a', {
+      registrationOf('kitchen-a', {
         capabilities: ['WEBHOOK', 'ACTION_STATUS', 'ACTION_CREATE', 'QUOTE', 'CATALOG', 'HEALTH', 'METADATA'],
         fulfillment: 'DELIVERY',
       }),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Findings } from '../../src/checks/outcome.js';
-import { keepEvidence } from '../../src/checks/support/evidence.js';
-import { expectError, expectJson } from '../../src/checks/support/expect.js';
-import { problemAt } from '../../src/checks/support/tx.js';
-import { classifyBody } from '../../src/http/body.js';
-import type { HttpResponse } from '../../src/http/types.js';
-import { testConfig } from '../support/certify.js';
+import { Findings } from '../../../src/checks/outcome.js';
+import { keepEvidence } from '../../../src/checks/support/evidence.js';
+import { expectError, expectJson } from '../../../src/checks/support/expect.js';
+import { problemAt } from '../../../src/checks/support/tx.js';
+import { classifyBody } from '../../../src/http/body.js';
+import type { HttpResponse } from '../../../src/http/types.js';
+import { testConfig } from '../../support/certify.js';
 
 function response(status: number, text: string, path = '/catalog'): HttpResponse {
   const { kind, json } = classifyBody('application/json', text);

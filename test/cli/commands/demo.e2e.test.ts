@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/report.js';
-import { runCli } from '../support/cli.js';
+import type { RunReport } from '../../../src/model/report.js';
+import { runCli } from '../../support/cli.js';
 
 describe('provcert demo (the README quick start)', () => {
   it('certifies the reference provider end to end with no configuration: exit 0, PASS', async () => {

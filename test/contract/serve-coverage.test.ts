@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { bundledCoverage } from '../../../src/cli/commands/coverage.js';
-import { computeCoverage, coreSideText } from '../../../src/contract/coverage.js';
+import { bundledCoverage } from '../../src/cli/commands/coverage.js';
+import { computeCoverage, coreSideText } from '../../src/contract/coverage.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/provcert.js');
 
 describe('core-side requirements implemented by serve', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeCatalogConsistency } from '../../src/checks/support/catalog-consistency.js';
+import { judgeCatalogConsistency } from '../../../src/checks/support/catalog-consistency.js';
 
 type Catalog = { providerSlug: string; categories: Record<string, unknown>[]; offerings: Record<string, unknown>[] };
 

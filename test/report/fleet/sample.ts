@@ -1,9 +1,9 @@
-import { CHECKS } from '../../src/checks/framework/registry.js';
-import type { FleetProviderResult, FleetReport } from '../../src/model/fleet-report.js';
-import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { countChecks, deriveRunVerdict } from '../../src/model/verdict.js';
-import type { WaiverOutcome } from '../../src/model/waivers.js';
-import { certify } from '../support/certify.js';
+import { CHECKS } from '../../../src/checks/framework/registry.js';
+import type { FleetProviderResult, FleetReport } from '../../../src/model/fleet-report.js';
+import type { CheckResult, RunReport } from '../../../src/model/report.js';
+import { countChecks, deriveRunVerdict } from '../../../src/model/verdict.js';
+import type { WaiverOutcome } from '../../../src/model/waivers.js';
+import { certify } from '../../support/certify.js';
 
 /** Real run reports of the reference provider: one passing, one failing quote-math (its total is wrong). */
 export async function realReports(): Promise<{ passing: RunReport; failing: RunReport }> {

@@ -1,16 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FleetReport } from '../../src/model/fleet-report.js';
-import type { RunReport } from '../../src/model/report.js';
-import { renderFleetConsole } from '../../src/report/fleet/console.js';
-import { renderFleetHtmlIndex } from '../../src/report/fleet/html.js';
-import { renderFleetJson } from '../../src/report/fleet/json.js';
-import { renderFleetJUnit } from '../../src/report/fleet/junit.js';
-import { renderFleetMarkdown } from '../../src/report/fleet/markdown.js';
-import { fleetReportValidator, parseFleetReport } from '../../src/report/fleet/read.js';
-import { providerFileBase } from '../../src/report/fleet/rows.js';
-import { fleetOf, providerResult, realReports, staleWaiver } from './fleet-sample.js';
-import { ANSI_BELL, HOSTILE, INJECTED_SCRIPT } from './sample-reports.js';
-import { childrenNamed, parseXml } from './xml-parser.js';
+import type { FleetReport } from '../../../src/model/fleet-report.js';
+import type { RunReport } from '../../../src/model/report.js';
+import { renderFleetConsole } from '../../../src/report/fleet/console.js';
+import { renderFleetHtmlIndex } from '../../../src/report/fleet/html.js';
+import { renderFleetJson } from '../../../src/report/fleet/json.js';
+import { renderFleetJUnit } from '../../../src/report/fleet/junit.js';
+import { renderFleetMarkdown } from '../../../src/report/fleet/markdown.js';
+import { fleetReportValidator, parseFleetReport } from '../../../src/report/fleet/read.js';
+import { providerFileBase } from '../../../src/report/fleet/rows.js';
+import { ANSI_BELL, HOSTILE, INJECTED_SCRIPT } from '../sample-reports.js';
+import { childrenNamed, parseXml } from '../xml-parser.js';
+import { fleetOf, providerResult, realReports, staleWaiver } from './sample.js';
 
 let passing: RunReport;
 let failing: RunReport;
@@ -133,6 +133,12 @@ describe('fleet HTML index', () => {
 });
 
 describe('fleet console table', () => {
+  it('renders 150,000 providers (no argument spread into Math.max)', () => {
+    // Providers without a run report: the table is what is measured, not copying 150,000 reports.
+    const providers = Array.from({ length: 150_000 }, (_, i) => providerResult(`p-${i}`, undefined, 'not configured'));
+    expect(renderFleetConsole(fleetOf(providers), { color: false })).toContain('p-149999');
+  });
+
   it('lists each provider with counts, why the failing ones fail, and the waivers that fail the gate', () => {
     const text = renderFleetConsole(fleet, { color: false });
     expect(text).toContain('provcert fleet food-partners');

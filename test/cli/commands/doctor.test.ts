@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/model/errors.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
-import { tempDir } from '../config/support.js';
-import { providerApi, serveEachTest } from './support.js';
+import { UsageError } from '../../../src/model/errors.js';
+import { tempDir } from '../../config/support.js';
+import { providerApi, serveEachTest } from '../../doctor/support.js';
+import { captureIo, runCommand } from '../../support/cli-io.js';
 
 const CANARY = 'canary_sk_live_4b9d2e71';
 const serve = serveEachTest();

@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FleetReport } from '../../src/model/fleet-report.js';
-import type { RunReport } from '../../src/model/report.js';
-import { renderFleetJson } from '../../src/report/fleet/json.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
-import { DIGEST, fleetOf, providerResult, realReports } from '../report/fleet-sample.js';
-import { scratchDir } from '../support/scratch.js';
+import type { FleetReport } from '../../../src/model/fleet-report.js';
+import type { RunReport } from '../../../src/model/report.js';
+import { renderFleetJson } from '../../../src/report/fleet/json.js';
+import { DIGEST, fleetOf, providerResult, realReports } from '../../report/fleet/sample.js';
+import { captureIo, runCommand } from '../../support/cli-io.js';
+import { scratchDir } from '../../support/scratch.js';
 
 let work = '';
 let passing: RunReport;
@@ -111,6 +111,22 @@ describe('provcert merge-reports', () => {
     const { io } = captureIo(dir, {});
     await expect(runCommand(io, ['merge-reports', ...files])).rejects.toThrow(
       /^cannot merge reports of different provcert versions: 0\.1\.0 \(shard 1\/3\) and 0\.2\.0 \(shard 2\/3\)/,
+    );
+  });
+});
+
+describe("merge-reports holds to batch's shard limit", () => {
+  it.each([
+    ['a total of 2e9 shards', { index: 1, total: 2_000_000_000 }],
+    ['a total of 1,001 shards', { index: 1, total: 1001 }],
+    ['an index beyond the total', { index: 5, total: 3 }],
+  ])('refuses %s in one line (exit 2), before sizing anything by it', async (_name, shard) => {
+    const path = join(work, `shard-${shard.index}-${shard.total}.json`);
+    const two = { ...fleet, slugs: ['north-kitchen', 'south-kitchen'] };
+    await writeFile(path, renderFleetJson(fleetOf([providerResult('north-kitchen', passing)], { shard, fleet: two })));
+    const { io } = captureIo(work, {});
+    await expect(runCommand(io, ['merge-reports', path])).rejects.toThrow(
+      /^shard \d+\/\d+ is not a shard batch writes: a fleet is split into 1 to 1000 shards, numbered from 1$/,
     );
   });
 });

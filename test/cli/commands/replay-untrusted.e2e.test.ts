@@ -4,11 +4,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/report.js';
-import { failingReport } from '../report/sample-reports.js';
-import { storedReport } from '../report/stored-report.js';
-import { runCli } from '../support/cli.js';
-import { freePort } from '../support/ports.js';
+import type { RunReport } from '../../../src/model/report.js';
+import { failingReport } from '../../report/sample-reports.js';
+import { storedReport } from '../../report/stored-report.js';
+import { runCli } from '../../support/cli.js';
+import { freePort } from '../../support/ports.js';
 
 // Secrets of the operator replaying: a forged report names them; none may leave this machine on its word.
 const OPERATOR_SECRET = 'operator-secret-5b1d0e';

@@ -1,18 +1,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/report.js';
+import type { RunReport } from '../../../src/model/report.js';
 import {
   type FaultName,
   REFERENCE_SLUG,
   type RunningProvider,
   startReferenceProvider,
-} from '../../src/reference-provider/index.js';
-import { passingReport } from '../report/sample-reports.js';
-import { storedReport } from '../report/stored-report.js';
-import { runCli } from '../support/cli.js';
-import { freePort } from '../support/ports.js';
-import { scratchDir } from '../support/scratch.js';
+} from '../../../src/reference-provider/index.js';
+import { passingReport } from '../../report/sample-reports.js';
+import { storedReport } from '../../report/stored-report.js';
+import { runCli } from '../../support/cli.js';
+import { freePort } from '../../support/ports.js';
+import { scratchDir } from '../../support/scratch.js';
 
 const CREDENTIAL = 'replay-key-31a9f';
 const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: 'replay-secret-77c2e' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { QuoteAttempt } from '../../src/checks/framework/resources.js';
-import type { OfferingView } from '../../src/checks/framework/views.js';
-import { buildModel } from '../../src/checks/support/explore/catalog-model.js';
+import type { QuoteAttempt } from '../../../src/checks/framework/resources.js';
+import type { OfferingView } from '../../../src/checks/framework/views.js';
+import { buildModel } from '../../../src/checks/support/explore/catalog-model.js';
 import {
   fitOrder,
   MAX_CART_ITEMS,
@@ -10,12 +10,12 @@ import {
   sampleOrders,
   shrinkOrder,
   smallerOrder,
-} from '../../src/checks/support/explore/orders.js';
-import { describeReach, reachOf } from '../../src/checks/support/explore/reach.js';
-import { boundaryCases, refusalCases } from '../../src/checks/support/explore/refusals.js';
-import { quoteValidOrder } from '../../src/checks/support/valid-order.js';
-import type { HttpOutcome } from '../../src/http/types.js';
-import type { Exchange } from '../../src/model/exchange.js';
+} from '../../../src/checks/support/explore/orders.js';
+import { describeReach, reachOf } from '../../../src/checks/support/explore/reach.js';
+import { boundaryCases, refusalCases } from '../../../src/checks/support/explore/refusals.js';
+import { quoteValidOrder } from '../../../src/checks/support/valid-order.js';
+import type { HttpOutcome } from '../../../src/http/types.js';
+import type { Exchange } from '../../../src/model/exchange.js';
 
 /** The pure parts of quote-explore (issue 19): catalog model, generated orders, refusals, reach, the 5xx/4xx rule. */
 

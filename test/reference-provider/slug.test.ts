@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/model/errors.js';
 import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 
 const CREDENTIAL = 'slug-test-credential-41ab';
 let provider: RunningProvider | undefined;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogView, OfferingView, OptionGroupView, QuoteItemInput } from '../../src/checks/framework/views.js';
-import { deriveItems, exercisesMath } from '../../src/checks/support/selection.js';
+import type {
+  CatalogView,
+  OfferingView,
+  OptionGroupView,
+  QuoteItemInput,
+} from '../../../src/checks/framework/views.js';
+import { deriveItems, exercisesMath } from '../../../src/checks/support/selection.js';
 
 const offering = (id: string, extra: Partial<OfferingView> = {}): OfferingView => ({
   id,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogView, QuoteItemInput, QuoteView } from '../../src/checks/framework/views.js';
-import { matchLines } from '../../src/checks/support/line-match.js';
-import { checkQuoteMath, formatQuoteMathTable, selectionProblems } from '../../src/checks/support/quote-math.js';
+import type { CatalogView, QuoteItemInput, QuoteView } from '../../../src/checks/framework/views.js';
+import { matchLines } from '../../../src/checks/support/line-match.js';
+import { checkQuoteMath, formatQuoteMathTable, selectionProblems } from '../../../src/checks/support/quote-math.js';
 
 const catalog: CatalogView = {
   providerSlug: 'demo',

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 
 /** A CliIo whose output is captured, and a commander program with one command registered. */
@@ -44,4 +45,34 @@ export async function runCommand(
   });
   await program.parseAsync(argv, { from: 'user' });
   return code;
+}
+
+export interface MainResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * The whole CLI in-process through main (parsing, exit codes, error lines), in `cwd`, with captured streams and
+ * a chosen stdin, which may claim to be a terminal.
+ */
+export async function runMain(
+  cwd: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; stdinIsTty?: boolean } = {},
+): Promise<MainResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const stdin = Object.assign(
+    Readable.from([Buffer.from(options.stdin ?? '')]),
+    options.stdinIsTty ? { isTTY: true } : {},
+  );
+  const io: CliIo = { stdout, stderr, stdin, env: options.env ?? {}, cwd, writeFile: async () => undefined };
+  const code = await main(['node', 'provcert', ...args], io);
+  return { code, out, err };
 }

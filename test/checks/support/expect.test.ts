@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Findings } from '../../src/checks/outcome.js';
-import { describeStatuses, errorResponseProblem, expectError, expectJson } from '../../src/checks/support/expect.js';
-import { classifyBody } from '../../src/http/body.js';
-import type { HttpFailure, HttpOutcome, HttpResponse } from '../../src/http/types.js';
+import { Findings } from '../../../src/checks/outcome.js';
+import { describeStatuses, errorResponseProblem, expectError, expectJson } from '../../../src/checks/support/expect.js';
+import { classifyBody } from '../../../src/http/body.js';
+import type { HttpFailure, HttpOutcome, HttpResponse } from '../../../src/http/types.js';
 
 function response(status: number, text: string, contentType = 'application/json'): HttpResponse {
   const { kind, json } = classifyBody(contentType, text);

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/model/report.js';
-import { ANSI_BELL, CANARY, failingReport, passingReport } from '../report/sample-reports.js';
-import { storedReport } from '../report/stored-report.js';
-import { runCli } from '../support/cli.js';
-import { scratchDir } from '../support/scratch.js';
+import type { RunReport } from '../../../src/model/report.js';
+import { ANSI_BELL, CANARY, failingReport, passingReport } from '../../report/sample-reports.js';
+import { storedReport } from '../../report/stored-report.js';
+import { runCli } from '../../support/cli.js';
+import { scratchDir } from '../../support/scratch.js';
 
 /** A value set as the credential variable here: the stored report must never show it. */
 const LOCAL_SECRET = 'local-secret-Qw83zLp';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/model/errors.js';
-import { captureIo, runCommand } from '../config/cli-io.js';
-import { failingReport } from '../report/sample-reports.js';
-import { storedReport } from '../report/stored-report.js';
+import { UsageError } from '../../../src/model/errors.js';
+import { failingReport } from '../../report/sample-reports.js';
+import { storedReport } from '../../report/stored-report.js';
+import { captureIo, runCommand } from '../../support/cli-io.js';
 
 /** On a terminal, replay asks before it uses what a report names; only "y"/"yes" is consent. */
 describe('replay on a terminal without --base-url and --auth', () => {

@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureIo, runCommand } from '../config/cli-io.js';
 import { parseEventStream } from '../report/events-support.js';
+import { captureIo, runCommand } from '../support/cli-io.js';
 
 const made: string[] = [];
 afterEach(async () => {

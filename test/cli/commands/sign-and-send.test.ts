@@ -1,14 +1,13 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookAddress } from '../../src/cli/commands/send-event.js';
-import type { CliIo } from '../../src/cli/io.js';
-import { loadContract } from '../../src/contract/load.js';
-import { type CoreServer, startCoreServer } from '../../src/server/core-server.js';
-import { runCommand } from '../config/cli-io.js';
-import { scratchDir } from '../support/scratch.js';
-import { sign } from './support/http-client.js';
+import { webhookAddress } from '../../../src/cli/commands/send-event.js';
+import { loadContract } from '../../../src/contract/load.js';
+import { type CoreServer, startCoreServer } from '../../../src/server/core-server.js';
+import { sign } from '../../server/support/http-client.js';
+import { type MainResult, runMain } from '../../support/cli-io.js';
+import { freePort } from '../../support/ports.js';
+import { scratchDir } from '../../support/scratch.js';
 
 const SECRET = 'whsec_cli_canary';
 let dir: string;
@@ -29,34 +28,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Run one command in-process with captured output; the lead wires these into program.ts. */
-async function cli(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  stdin = '',
-): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const io: CliIo = {
-    stdout,
-    stderr,
-    stdin: Readable.from([Buffer.from(stdin)]),
-    env,
-    cwd: dir,
-    writeFile: async () => undefined,
-  };
-  let code = -1;
-  try {
-    code = (await runCommand(io, args)) ?? -1;
-  } catch (e) {
-    err += (e as Error).message;
-    code = 2;
-  }
-  return { code, out, err };
+/** The whole CLI in-process through main, so exit codes are the ones a user sees. */
+function cli(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<MainResult> {
+  return runMain(dir, args, { env, stdin });
 }
 
 describe('provcert sign', () => {
@@ -102,5 +76,24 @@ describe('provcert send-event', () => {
     expect(webhookAddress('http://h:1', 'demo')).toBe('http://h:1/api/v1/webhooks/demo');
     expect(webhookAddress('http://h:1/api/v1/', 'demo')).toBe('http://h:1/api/v1/webhooks/demo');
     expect(webhookAddress('http://h:1/api/v1/webhooks/x', 'demo')).toBe('http://h:1/api/v1/webhooks/x');
+  });
+});
+
+describe('send-event: a delivery failure is exit 1, as its help says', () => {
+  it('connection refused → exit 1 with one line', async () => {
+    const port = await freePort();
+    const r = await cli(['send-event', '--to', `http://127.0.0.1:${port}`, '--slug', 'demo'], {
+      SERVICE_WEBHOOK_SECRET: SECRET,
+    });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `provcert: could not post to http://127.0.0.1:${port}/api/v1/webhooks/demo: connection refused (is provcert serve running?)\n`,
+    );
+  });
+
+  it('its help names exit 1 for that', async () => {
+    const r = await cli(['send-event', '--help'], {});
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('1 otherwise or when not delivered');
   });
 });

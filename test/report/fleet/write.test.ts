@@ -1,13 +1,13 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/model/errors.js';
-import type { FleetReport } from '../../src/model/fleet-report.js';
-import { readFleetReport } from '../../src/report/fleet/read.js';
-import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../src/report/fleet/write.js';
-import { renderHtml } from '../../src/report/html.js';
-import { scratchDir } from '../support/scratch.js';
-import { fleetOf, providerResult, realReports } from './fleet-sample.js';
+import { UsageError } from '../../../src/model/errors.js';
+import type { FleetReport } from '../../../src/model/fleet-report.js';
+import { readFleetReport } from '../../../src/report/fleet/read.js';
+import { FleetReportWriteError, prepareFleetOutput, writeFleetReports } from '../../../src/report/fleet/write.js';
+import { renderHtml } from '../../../src/report/html.js';
+import { scratchDir } from '../../support/scratch.js';
+import { fleetOf, providerResult, realReports } from './sample.js';
 
 let work = '';
 let fleet: FleetReport;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AddressRules, judgeBaseAddress } from '../../src/checks/support/address.js';
-import { isLoopbackHost, nonPublicHostReason } from '../../src/http/host.js';
+import { type AddressRules, judgeBaseAddress } from '../../../src/checks/support/address.js';
+import { isLoopbackHost, nonPublicHostReason } from '../../../src/http/host.js';
 
 describe('nonPublicHostReason', () => {
   it.each<[string, RegExp | undefined]>([
