@@ -3,6 +3,7 @@ import type { Exchange } from '../model/exchange.js';
 import type { Redactor } from '../util/redact.js';
 import { authHeadersFor } from './auth.js';
 import { classifyBody, contentCoding, jsonDeeperThan, MAX_JSON_DEPTH } from './body.js';
+import { linkOnBaseHost } from './link.js';
 import type {
   HttpOutcome,
   ProviderClient,
@@ -121,11 +122,17 @@ export function createProviderClient(
   const { credential, ...publicOptions } = options;
 
   async function send(req: ProviderRequest): Promise<HttpOutcome> {
-    const url = buildUrl(options.baseUrl, req.path, req.query);
+    const link = req.link === undefined ? undefined : linkOnBaseHost(options.baseUrl, req.link);
+    const url = link
+      ? link.ok
+        ? link.url.toString()
+        : (req.link ?? '')
+      : buildUrl(options.baseUrl, req.path, req.query);
     const body = req.rawBody ?? (req.json === undefined ? '' : JSON.stringify(req.json));
-    const auth = req.auth ?? { kind: 'configured' };
+    // A customer's browser has no provider credential: a link is opened without one, whatever was asked.
+    const auth = link ? { kind: 'none' as const } : (req.auth ?? { kind: 'configured' });
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: link ? 'text/html, application/json;q=0.9, */*;q=0.8' : 'application/json',
       // provcert does not decompress answers (a compressed body is reported, never inflated: no bombs).
       'accept-encoding': 'identity',
       'user-agent': 'provcert',
@@ -152,6 +159,8 @@ export function createProviderClient(
     };
     if (deps.signal?.aborted)
       return failure('blocked', `not sent: the run was interrupted before ${req.method} ${req.path}`);
+    if (link && !link.ok) return failure('blocked', `not opened: the link ${url} ${link.reason}`);
+    if (link && req.method !== 'GET') return failure('blocked', 'not sent: a link is only opened with GET');
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -200,7 +209,9 @@ export function createProviderClient(
         const location = resHeaders['location'] ?? '(no location header)';
         return failure(
           'redirect',
-          `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`,
+          link
+            ? `GET ${url} answered a redirect ${res.statusCode} to ${location}; redirects are not followed`
+            : `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`,
         );
       }
       if (jsonDeeperThan(read.text, MAX_JSON_DEPTH)) {

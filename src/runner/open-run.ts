@@ -1,3 +1,4 @@
+import { probeCredential } from '../checks/support/probe-credential.js';
 import type { Clock } from '../checks/types.js';
 import { createProviderClient } from '../http/client.js';
 import type { ProviderClient } from '../http/types.js';
@@ -70,7 +71,8 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
   const startedAt = new Date(clock.now());
   const started = performance.now();
-  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
+  // The wrong credential credential-echo sends is masked too: a report shows where it was repeated, not the value.
+  const redactor = new Redactor([deps.credential, deps.webhookSecret, probeCredential(config.seed)]);
   const inner = createProviderClient(
     {
       baseUrl: config.baseUrl,
