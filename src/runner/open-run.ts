@@ -10,6 +10,7 @@ import { timelineEntry } from '../model/webhooks.js';
 import { startCoreServer } from '../server/core-server.js';
 import type { Contract } from '../spec/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../spec/requirements.js';
+import { hmacHex } from '../util/hmac.js';
 import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';
@@ -63,6 +64,22 @@ function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
 }
 
 /**
+ * What a run masks in every output: its credential and webhook secret; the wrong credential credential-echo
+ * sends (a report shows where a provider repeated it, never the value); with HMAC_SIGNATURE, the signature of
+ * the empty body, which every GET carries alike and so works like a key.
+ */
+function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
+  const probe = probeCredential(config.seed);
+  const hmac = config.authMethod === 'HMAC_SIGNATURE';
+  return [
+    deps.credential,
+    deps.webhookSecret,
+    probe,
+    ...(hmac ? [hmacHex(deps.credential, ''), hmacHex(probe, '')] : []),
+  ];
+}
+
+/**
  * Opens a run: the provider client (stopped by an interrupt), the receiver (the given inbox or an embedded one),
  * the run-begin hook and the webhook subscription. `close()` undoes all of it.
  */
@@ -71,8 +88,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
   const startedAt = new Date(clock.now());
   const started = performance.now();
-  // The wrong credential credential-echo sends is masked too: a report shows where it was repeated, not the value.
-  const redactor = new Redactor([deps.credential, deps.webhookSecret, probeCredential(config.seed)]);
+  const redactor = new Redactor(maskedValues(config, deps));
   const inner = createProviderClient(
     {
       baseUrl: config.baseUrl,

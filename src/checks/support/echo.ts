@@ -36,8 +36,8 @@ function jsonPlaces(value: unknown, path: string, holds: (text: string) => boole
   if (typeof value === 'string') return holds(value) ? [path] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => jsonPlaces(item, `${path}[${i}]`, holds));
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) => {
-    const at = path + jsonKey(key);
-    return holds(key) ? [`${at} (the key)`] : jsonPlaces(item, at, holds);
-  });
+  // A key that holds a value is named by where it is, never spelled out.
+  return Object.entries(value).flatMap(([key, item]) =>
+    holds(key) ? [`${path} (one of its keys)`] : jsonPlaces(item, path + jsonKey(key), holds),
+  );
 }
