@@ -52,52 +52,66 @@ function reread(outcome: HttpOutcome): { paymentStatus?: string; status?: string
   };
 }
 
+type Reread = ReturnType<typeof reread>;
+
+/** GET /actions/{id} after the click: a paid status fails; a status moved on with payment pending warns. */
+function judgeReread(ctx: CheckContext, f: Findings, after: HttpOutcome, read: Reread, click: string): void {
+  if (typeof read === 'string') return f.warn(`after ${click}, ${read}; only the status events were judged`);
+  const what = `GET ${after.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`;
+  if (read.paymentStatus !== undefined && PAID.has(read.paymentStatus))
+    problemAt(
+      f,
+      ctx,
+      after,
+      `${click} marked the action paid: ${what} then reports paymentStatus ${read.paymentStatus} (status ${read.status ?? '(none)'}); a click on the link is not proof of payment`,
+    );
+  else if (read.status !== undefined && MOVED_ON.has(read.status))
+    f.warn(
+      `after ${click}, ${what} reports status ${read.status} with paymentStatus ${read.paymentStatus ?? '(none)'}; a click on the link is not proof of payment: only a verified payment should move the order on`,
+    );
+}
+
+/** The status events about the action: one claiming payment fails; one announcing a status moved on warns. */
+function judgeEvents(ctx: CheckContext, f: Findings, action: ActionView, click: string): void {
+  for (const w of ctx.webhooks.all().filter((x) => aboutAction(x, action))) {
+    const claim = eventClaim(w);
+    const label = `event ${eventIdentity(w).eventId ?? `#${w.seq}`}`;
+    if (claim.paid !== undefined)
+      f.problem(
+        `${click}: ${label} then reported paymentStatus ${claim.paid} for action ${action.publicId}; a click on the link is not proof of payment`,
+      );
+    else if (claim.movedTo !== undefined && !f.failed)
+      f.warn(
+        `after ${click}, ${label} announced newStatus ${claim.movedTo} for action ${action.publicId}; a click on the link is not proof of payment: only a verified payment should move the order on`,
+      );
+  }
+}
+
+/** Waits for the provider to act on the click, reads the action again and judges; returns the pass message. */
 async function judgeAfterClick(
   ctx: CheckContext,
   f: Findings,
   action: ActionView,
   clicked: { url: string; answer: string },
 ): Promise<string> {
-  const name = `action ${action.publicId}`;
-  const click = `opening its checkout link (GET ${clicked.url}, answered ${clicked.answer}; no payment made)`;
+  const click = `opening the checkout link of action ${action.publicId} (GET ${clicked.url}, answered ${clicked.answer}; no payment made)`;
+  const settleMs = Math.min(CLICK_SETTLE_MS, ctx.config.webhookTimeoutMs);
   // Ends early when an event claims payment; a conforming provider sends none, so the window is waited in full.
   await ctx.webhooks.waitFor(
     (w) => aboutAction(w, action) && Object.keys(eventClaim(w)).length > 0,
-    Math.min(CLICK_SETTLE_MS, ctx.config.webhookTimeoutMs),
+    settleMs,
     ctx.signal,
   );
   const after = await ctx.client.send({ method: 'GET', path: actionPath(action.id) });
   keepEvidence(f, after);
   const read = reread(after);
-  if (typeof read === 'string') f.warn(`after ${click}, ${read}; only the status events were judged`);
-  else if (read.paymentStatus !== undefined && PAID.has(read.paymentStatus))
-    problemAt(
-      f,
-      ctx,
-      after,
-      `${click} marked ${name} paid: GET /actions/${action.id} then reports paymentStatus ${read.paymentStatus} (status ${read.status ?? '(none)'}); a click on the link is not proof of payment`,
-    );
-  else if (read.status !== undefined && MOVED_ON.has(read.status))
-    f.warn(
-      `after ${click}, GET /actions/${action.id} reports status ${read.status} with paymentStatus ${read.paymentStatus ?? '(none)'}; a click on the link is not proof of payment: only a verified payment should move the order on`,
-    );
-  for (const w of ctx.webhooks.all().filter((x) => aboutAction(x, action))) {
-    const claim = eventClaim(w);
-    const label = `event ${eventIdentity(w).eventId ?? `#${w.seq}`}`;
-    if (claim.paid !== undefined)
-      f.problem(
-        `${click}: ${label} then reported paymentStatus ${claim.paid} for ${name}; a click on the link is not proof of payment`,
-      );
-    else if (claim.movedTo !== undefined && !f.failed)
-      f.warn(
-        `after ${click}, ${label} announced newStatus ${claim.movedTo} for ${name}; a click on the link is not proof of payment: only a verified payment should move the order on`,
-      );
-  }
+  judgeReread(ctx, f, after, read, click);
+  judgeEvents(ctx, f, action, click);
   const state =
     typeof read === 'string'
       ? 'its status events announce no payment'
       : `GET reports status ${read.status ?? '(none)'}, paymentStatus ${read.paymentStatus ?? '(none)'}`;
-  return `opened the checkout link of ${name} (GET ${clicked.url} answered ${clicked.answer}) without paying; ${Math.min(CLICK_SETTLE_MS, ctx.config.webhookTimeoutMs)} ms later ${state}: the click was not taken as payment`;
+  return `opened the checkout link of action ${action.publicId} (GET ${clicked.url} answered ${clicked.answer}) without paying; ${settleMs} ms later ${state}: the click was not taken as payment`;
 }
 
 export const check: CheckDefinition = {
