@@ -57,7 +57,7 @@ type Reread = ReturnType<typeof reread>;
 /** GET /actions/{id} after the click: a paid status fails; a status moved on with payment pending warns. */
 function judgeReread(ctx: CheckContext, f: Findings, after: HttpOutcome, read: Reread, click: string): void {
   if (typeof read === 'string') return f.warn(`after ${click}, ${read}; only the status events were judged`);
-  const what = `GET ${after.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}`;
+  const what = `GET ${after.exchange.request.url}`;
   if (read.paymentStatus !== undefined && PAID.has(read.paymentStatus))
     problemAt(
       f,

@@ -90,7 +90,7 @@ describe('checkout-click: opening the checkout link is not proof of payment', ()
     expect(r.status, r.message).toBe('pass');
     expect(r.warnings).toEqual([
       expect.stringMatching(
-        /^after opening its checkout link .* reports status CONFIRMED with paymentStatus PENDING; a click on the link is not proof of payment/,
+        /^after opening the checkout link of action DK-\d+ .*\), GET http:\/\/127\.0\.0\.1:\d+\/actions\/act_[\w-]+ reports status CONFIRMED with paymentStatus PENDING; a click on the link is not proof of payment/,
       ),
     ]);
   });

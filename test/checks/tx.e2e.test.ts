@@ -108,7 +108,7 @@ const NAMES: Record<string, RegExp> = {
   'action-unknown-quote-accepted':
     /POST \/actions with a quoteId the provider never issued was accepted \(HTTP 200\) and created action .*; expected 4xx ErrorResponse and no action/,
   'payment-paid-on-click':
-    /^opening its checkout link \(GET http:\/\/127\.0\.0\.1:\d+\/checkout\/act_[\w-]+, answered HTTP 200; no payment made\) marked action DK-\d+ paid: GET \/actions\/act_[\w-]+ then reports paymentStatus PAID \(status CONFIRMED\); a click on the link is not proof of payment/,
+    /^opening the checkout link of action DK-\d+ \(GET http:\/\/127\.0\.0\.1:\d+\/checkout\/act_[\w-]+, answered HTTP 200; no payment made\) marked the action paid: GET http:\/\/127\.0\.0\.1:\d+\/actions\/act_[\w-]+ then reports paymentStatus PAID \(status CONFIRMED\); a click on the link is not proof of payment$/,
   'quote-binding-options-ignored':
     /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
 };
