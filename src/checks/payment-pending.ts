@@ -16,10 +16,10 @@ export interface Judgement {
 
 /**
  * The checkout URL must be the provider's own: a URL on the service's host fails. The contract asks for no
- * https there (only the provider base address must be public HTTPS), so plain http is a warning, and a
- * provider's own path may contain /api/v1 like any other.
+ * https there (only the provider base address must be public HTTPS), so plain http is a warning (not in a
+ * `--local` run, which takes http addresses), and a provider's own path may contain /api/v1 like any other.
  */
-export function judgeCheckoutUrl(url: string, webhookUrl: string): Judgement {
+export function judgeCheckoutUrl(url: string, webhookUrl: string, local = false): Judgement {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -32,7 +32,7 @@ export function judgeCheckoutUrl(url: string, webhookUrl: string): Judgement {
       problem: `nextAction.url ${url} points at the service's core/webhook address (${core.host}); it must be the provider's own checkout`,
       warnings: [],
     };
-  if (parsed.protocol !== 'https:')
+  if (parsed.protocol !== 'https:' && !local)
     return {
       warnings: [
         `nextAction.url ${url} is not https; the contract does not require it, but customers are sent there to pay`,
@@ -53,7 +53,12 @@ interface NextActionView {
  * not judged; `label` is optional, so its absence is a warning. A missing nextAction or URL on OPEN_URL fails:
  * "nextAction carries the checkout link".
  */
-export function judgeNextAction(next: NextActionView | undefined, webhookUrl: string, name: string): Judgement {
+export function judgeNextAction(
+  next: NextActionView | undefined,
+  webhookUrl: string,
+  name: string,
+  local = false,
+): Judgement {
   if (next === undefined)
     return {
       problem: `${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's checkout>, label }`,
@@ -70,7 +75,7 @@ export function judgeNextAction(next: NextActionView | undefined, webhookUrl: st
     warnings.push(`${name} has no nextAction.label; a human label for the checkout link is advised`);
   if (typeof next.url !== 'string' || next.url === '')
     return { problem: `${name} has no nextAction.url; expected the provider's checkout URL`, warnings };
-  const url = judgeCheckoutUrl(next.url, webhookUrl);
+  const url = judgeCheckoutUrl(next.url, webhookUrl, local);
   return { ...(url.problem ? { problem: url.problem } : {}), warnings: [...warnings, ...url.warnings] };
 }
 
@@ -95,7 +100,7 @@ function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookU
   if (action.status !== 'AWAITING_PAYMENT')
     at(`${name} has status ${action.status}; expected AWAITING_PAYMENT`, 'ACTION-CREATED-AWAITING-PAYMENT');
 
-  const next = judgeNextAction(action.nextAction, webhookUrl, name);
+  const next = judgeNextAction(action.nextAction, webhookUrl, name, ctx.config.local);
   for (const w of next.warnings) f.warn(w, 'ACTION-NEXT-ACTION-CHECKOUT');
   if (next.problem) at(next.problem, 'ACTION-NEXT-ACTION-CHECKOUT');
 

@@ -212,7 +212,15 @@ export const check: CheckDefinition = {
     a.profile === 'TRANSACTIONAL' || a.declared.has('WEBHOOK')
       ? undefined
       : 'WEBHOOK is not declared and the profile is not TRANSACTIONAL',
-  after: ['payment-pending', 'idempotency', 'cancel', 'quote-expiry', 'quote-binding', 'action-validation'],
+  after: [
+    'payment-pending',
+    'idempotency',
+    'cancel',
+    'quote-expiry',
+    'quote-binding',
+    'action-validation',
+    'checkout-click',
+  ],
   createsOrders: true,
   async run(ctx) {
     const f = new Findings();

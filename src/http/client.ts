@@ -1,8 +1,9 @@
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Exchange } from '../model/exchange.js';
-import type { Redactor } from '../util/redact.js';
+import { MASK, type Redactor } from '../util/redact.js';
 import { authHeadersFor } from './auth.js';
 import { classifyBody, contentCoding, jsonDeeperThan, MAX_JSON_DEPTH } from './body.js';
+import { linkOnBaseHost } from './link.js';
 import type {
   HttpOutcome,
   ProviderClient,
@@ -95,6 +96,26 @@ async function readCapped(
   return { text: Buffer.concat(chunks).toString('utf8'), tooLarge: false, bytes };
 }
 
+/** Shorter header values are not searched for in answers: they would match ordinary text. */
+const MIN_SENT_VALUE = 16;
+
+/**
+ * The run's masker, plus the authentication header values this one request sent (a bearer scheme word aside),
+ * raw and upper-cased: the run's masker knows the secrets, not each body's HMAC signature.
+ */
+function maskingSent(redactor: Redactor, sent: readonly string[]): Pick<Redactor, 'text' | 'headers'> {
+  const values = sent
+    .map((v) => v.replace(/^Bearer\s+/i, ''))
+    .filter((v) => v.length >= MIN_SENT_VALUE)
+    .flatMap((v) => [v, v.toUpperCase()]);
+  if (values.length === 0) return redactor;
+  const text = (t: string): string => values.reduce((out, v) => out.split(v).join(MASK), redactor.text(t));
+  return {
+    text,
+    headers: (headers) => Object.fromEntries(Object.entries(redactor.headers(headers)).map(([k, v]) => [k, text(v)])),
+  };
+}
+
 export interface HttpClientDeps {
   redactor: Redactor;
   now?: () => number;
@@ -121,17 +142,25 @@ export function createProviderClient(
   const { credential, ...publicOptions } = options;
 
   async function send(req: ProviderRequest): Promise<HttpOutcome> {
-    const url = buildUrl(options.baseUrl, req.path, req.query);
+    const link = req.link === undefined ? undefined : linkOnBaseHost(options.baseUrl, req.link);
+    const url = link
+      ? link.ok
+        ? link.url.toString()
+        : (req.link ?? '')
+      : buildUrl(options.baseUrl, req.path, req.query);
     const body = req.rawBody ?? (req.json === undefined ? '' : JSON.stringify(req.json));
-    const auth = req.auth ?? { kind: 'configured' };
+    // A customer's browser has no provider credential: a link is opened without one, whatever was asked.
+    const auth = link ? { kind: 'none' as const } : (req.auth ?? { kind: 'configured' });
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: link ? 'text/html, application/json;q=0.9, */*;q=0.8' : 'application/json',
       // provcert does not decompress answers (a compressed body is reported, never inflated: no bombs).
       'accept-encoding': 'identity',
       'user-agent': 'provcert',
       ...(req.method === 'POST' ? { 'content-type': 'application/json' } : {}),
       ...authHeadersFor(options.authMethod, credential, body, auth),
     };
+    // What this request authenticated with: an answer that repeats it never shows it (a signature differs per body).
+    const mask = maskingSent(deps.redactor, Object.values(authHeadersFor(options.authMethod, credential, body, auth)));
     const timeoutMs = req.timeoutMs ?? options.timeoutMs;
     const exchange: Exchange = {
       request: {
@@ -152,6 +181,8 @@ export function createProviderClient(
     };
     if (deps.signal?.aborted)
       return failure('blocked', `not sent: the run was interrupted before ${req.method} ${req.path}`);
+    if (link && !link.ok) return failure('blocked', `not opened: the link ${url} ${link.reason}`);
+    if (link && req.method !== 'GET') return failure('blocked', 'not sent: a link is only opened with GET');
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -174,7 +205,7 @@ export function createProviderClient(
       if (coding && !redirected) {
         // Not read at all (a bomb stays a few bytes); the abort this causes is expected, not an error.
         res.body.on('error', () => undefined).destroy();
-        exchange.response = { status: res.statusCode, headers: deps.redactor.headers(resHeaders) };
+        exchange.response = { status: res.statusCode, headers: mask.headers(resHeaders) };
         return failure(
           'compressed',
           `${req.method} ${req.path} answered a body compressed with ${coding} (Content-Encoding: ${coding}); provcert does not decompress provider answers: send uncompressed JSON (provcert asks for Accept-Encoding: identity)`,
@@ -183,10 +214,10 @@ export function createProviderClient(
       const read = await readCapped(res.body, options.maxBodyBytes);
       exchange.durationMs = Math.round(now() - started);
       // Masked before it is cut, so no secret is split by the cut and shown in part.
-      const shown = truncate(deps.redactor.text(read.text));
+      const shown = truncate(mask.text(read.text));
       exchange.response = {
         status: res.statusCode,
-        headers: deps.redactor.headers(resHeaders),
+        headers: mask.headers(resHeaders),
         body: shown.body,
         ...(shown.truncated || read.tooLarge ? { truncated: true } : {}),
       };
@@ -200,7 +231,9 @@ export function createProviderClient(
         const location = resHeaders['location'] ?? '(no location header)';
         return failure(
           'redirect',
-          `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`,
+          link
+            ? `GET ${url} answered a redirect ${res.statusCode} to ${location}; redirects are not followed`
+            : `${req.method} ${req.path} answered a redirect ${res.statusCode} to ${location}; redirects are not followed: use the final address as the base URL`,
         );
       }
       if (jsonDeeperThan(read.text, MAX_JSON_DEPTH)) {

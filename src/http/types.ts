@@ -30,6 +30,11 @@ export interface ProviderRequest {
   method: 'GET' | 'POST';
   /** Route path relative to the base URL, e.g. `/catalog` or `/actions/a%2F1`. */
   path: string;
+  /**
+   * A link the provider gave (nextAction.url), opened instead of `path` as a customer's browser would: GET only,
+   * never with a credential, and only on the base address's host (link.ts); any other link is not sent.
+   */
+  link?: string;
   query?: Record<string, string | number | boolean | undefined>;
   /** JSON body; serialized once, and those exact bytes are sent and (for HMAC) signed. */
   json?: unknown;

@@ -1,4 +1,5 @@
 import type { Clock } from '../checks/framework/types.js';
+import { probeCredential } from '../checks/support/probe-credential.js';
 import type { Contract } from '../contract/contract.js';
 import { loadRequirements, type RequirementCatalog } from '../contract/requirements.js';
 import { createProviderClient } from '../http/client.js';
@@ -9,6 +10,7 @@ import type { RunEvents } from '../model/run-events.js';
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
 import { startCoreServer } from '../server/core-server.js';
+import { hmacHex } from '../util/hmac.js';
 import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';
@@ -62,6 +64,22 @@ function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
 }
 
 /**
+ * What a run masks in every output: its credential and webhook secret; the wrong credential credential-echo
+ * sends (a report shows where a provider repeated it, never the value); with HMAC_SIGNATURE, the signature of
+ * the empty body, which every GET carries alike and so works like a key.
+ */
+function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
+  const probe = probeCredential(config.seed);
+  const hmac = config.authMethod === 'HMAC_SIGNATURE';
+  return [
+    deps.credential,
+    deps.webhookSecret,
+    probe,
+    ...(hmac ? [hmacHex(deps.credential, ''), hmacHex(probe, '')] : []),
+  ];
+}
+
+/**
  * Opens a run: the provider client (stopped by an interrupt), the receiver (the given inbox or an embedded one),
  * the run-begin hook and the webhook subscription. `close()` undoes all of it.
  */
@@ -70,7 +88,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   const catalog = deps.requirements ?? (await (bundledCatalog ??= loadRequirements()));
   const startedAt = new Date(clock.now());
   const started = performance.now();
-  const redactor = new Redactor([deps.credential, deps.webhookSecret]);
+  const redactor = new Redactor(maskedValues(config, deps));
   const inner = createProviderClient(
     {
       baseUrl: config.baseUrl,

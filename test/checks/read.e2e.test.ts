@@ -74,6 +74,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'health-timestamp-not-iso': /\/timestamp must be a valid ISO 8601 date-time \(found string "\w{3}, \d{2} \w{3} \d{4}/,
   'hmac-over-reserialized-body':
     /POST \/quote with a pretty-printed JSON body, signed over exactly the bytes sent, was answered HTTP 401.*raw body bytes/,
+  'error-echoes-credential':
+    /the answer \(HTTP 401\) to GET \/catalog with a wrong credential repeats the credential or authentication header value it was sent, in body at \$\.debug\.receivedHeaders\.x-provider-api-key/,
 };
 
 /** What a wrong run input's failure must name. */

@@ -134,6 +134,11 @@ describe("judgeCheckoutUrl: only the service's own host fails (issue 24 item 2)"
     if (warning === undefined) expect(judged.warnings).toEqual([]);
     else expect(judged.warnings).toEqual([expect.stringMatching(warning)]);
   });
+
+  it('a --local run takes an http checkout link without a warning, and still fails the core host', () => {
+    expect(judgeCheckoutUrl('http://127.0.0.1:4010/checkout/1', core, true)).toEqual({ warnings: [] });
+    expect(judgeCheckoutUrl('http://127.0.0.1:8787/checkout/1', core, true).problem).toMatch(/core\/webhook address/);
+  });
 });
 
 describe('judgeNextAction: other types and a missing label warn (issue 24 item 3)', () => {

@@ -111,6 +111,8 @@ const NAMES: Record<string, RegExp> = {
     /POST \/actions with a missing quoteId was accepted \(HTTP 200\) and created action .*; expected 400\/422 VALIDATION_ERROR and no action/,
   'action-unknown-quote-accepted':
     /POST \/actions with a quoteId the provider never issued was accepted \(HTTP 200\) and created action .*; expected 4xx ErrorResponse and no action/,
+  'payment-paid-on-click':
+    /^opening the checkout link of action DK-\d+ \(GET http:\/\/127\.0\.0\.1:\d+\/checkout\/act_[\w-]+, answered HTTP 200; no payment made\) marked the action paid: GET http:\/\/127\.0\.0\.1:\d+\/actions\/act_[\w-]+ then reports paymentStatus PAID \(status CONFIRMED\); a click on the link is not proof of payment$/,
   'quote-binding-options-ignored':
     /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
 };

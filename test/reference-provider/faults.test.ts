@@ -988,6 +988,29 @@ const CASES = {
       ) === 'OPTION_NOT_FOUND',
   },
   // ── end of the quote-explore faults ──
+  'payment-paid-on-click': {
+    broken: async (ctx) => {
+      const { call } = ctx;
+      const action = (await createAction(call)).action.json;
+      // The customer's browser: GET of the checkout link, no credential.
+      const page = await fetch(str(action, 'nextAction.url'));
+      await page.text();
+      const after = (await call('GET', `/actions/${str(action, 'id')}`)).json;
+      const events = (await ctx.events()).filter((e) => e.raw.includes(str(action, 'id')));
+      return (
+        page.status === 200 &&
+        at(after, 'paymentStatus') === 'PAID' &&
+        events.some((e) => at(JSON.parse(e.raw) as unknown, 'newStatus') === 'CONFIRMED')
+      );
+    },
+  },
+  'error-echoes-credential': {
+    broken: async ({ call }) => {
+      const wrong = 'probe-Wrong-credential-1234';
+      const answer = await call('GET', '/catalog', { credential: wrong });
+      return answer.status === 401 && at(answer.json, 'code') === 'UNAUTHORIZED' && answer.text.includes(wrong);
+    },
+  },
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {

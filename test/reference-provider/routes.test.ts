@@ -117,11 +117,20 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
       fulfillmentType: 'STANDARD',
       nextAction: { type: 'OPEN_URL' },
     });
-    expect(str(action.json, 'nextAction.url')).toMatch(/^https:\/\/pay\.demo-kitchen\.example\/checkout\//);
+    // The checkout page is the provider's own, on the host it was called on, and opens without a credential.
+    const checkout = str(action.json, 'nextAction.url');
+    expect(checkout).toBe(`${provider.url}/checkout/${str(action.json, 'id')}`);
+    const page = await fetch(checkout);
+    expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      expect.stringContaining('no payment is taken'),
+    ]);
     expect(str(action.json, 'externalActionId')).not.toBe(str(action.json, 'publicId'));
 
     const id = str(action.json, 'id');
     const publicId = str(action.json, 'publicId');
+    // Opening the page took no payment.
     expect((await call('GET', `/actions/${id}`)).json).toEqual(action.json);
     expect((await call('GET', `/actions/${publicId}`)).json).toEqual(action.json);
     expect((await call('GET', '/actions/act_unknown')).status).toBe(404);

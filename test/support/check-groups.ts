@@ -12,6 +12,7 @@ export const READ_CHECKS: CheckId[] = [
   'search',
   'wrong-credential',
   'signature',
+  'credential-echo',
   'errors',
 ];
 
@@ -24,6 +25,7 @@ export const TX_CHECKS: CheckId[] = [
   'quote-binding',
   'action-validation',
   'payment-pending',
+  'checkout-click',
   'action-status',
   'idempotency',
   'webhook',

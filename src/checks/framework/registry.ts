@@ -5,6 +5,8 @@ import { check as baseUrl } from '../base-url.js';
 import { check as cancel } from '../cancel.js';
 import { check as capabilities } from '../capabilities.js';
 import { check as catalog } from '../catalog.js';
+import { check as checkoutClick } from '../checkout-click.js';
+import { check as credentialEcho } from '../credential-echo.js';
 import { check as errors } from '../errors.js';
 import { check as health } from '../health.js';
 import { check as idempotency } from '../idempotency.js';
@@ -36,6 +38,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   search,
   wrongCredential,
   signature,
+  credentialEcho,
   quoteMath,
   quoteValidation,
   quoteExplore,
@@ -43,6 +46,7 @@ export const CHECKS: readonly CheckDefinition[] = [
   quoteBinding,
   actionValidation,
   paymentPending,
+  checkoutClick,
   actionStatus,
   idempotency,
   webhook,
