@@ -21,7 +21,7 @@ const layers = {
   // Many providers in one process: the batch run, its webhook inbox, shards and merging their reports.
   fleet: ['runner', 'checks', 'server', 'contract', 'util', 'model'],
   // The library entry points (package exports): beside the cli, for providers' own test suites.
-  lib: ['runner', 'checks', 'contract', 'config', 'util', 'model'],
+  lib: ['runner', 'checks', 'contract', 'util', 'model'],
   // The operator console (`serve` mounts it under /console): pages of what the core API answers.
   console: ['server', 'report', 'util', 'model'],
   cli: ['console', 'fleet', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'contract', 'util', 'model'],

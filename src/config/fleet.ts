@@ -3,21 +3,21 @@ import { dirname, resolve } from 'node:path';
 import { type Document, isMap, type LineCounter } from 'yaml';
 import { UsageError } from '../model/errors.js';
 import type { FleetIdentity } from '../model/fleet-report.js';
+import type { RunValues } from '../model/run-values.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { DataFileError, type DataText, readDataFile } from '../util/data-file.js';
+import { parseExpectedFailures } from '../util/expected-failures.js';
 import { isRecord } from '../util/json.js';
-import type { RawRunOptions } from './flags.js';
 import { FLEET_RUN_KEYS, type FleetProblem, validateFleet } from './fleet-schema.js';
-import { splitLists, toRawOptions } from './values.js';
-import { parseExpectedFailures } from './waivers.js';
+import { splitLists, toRunValues } from './values.js';
 
 export const DEFAULT_FLEET_WEBHOOK_PORT = 8787;
 
 /** One provider of a fleet: its slug and its run options as `run`'s flags (defaults merged in). */
 export interface FleetProviderEntry {
   slug: string;
-  /** Strings as commander would hand them over; credentialFile resolved against the fleet file's folder. */
-  options: RawRunOptions;
+  /** Typed as the schema describes them; credentialFile resolved against the fleet file's folder. */
+  options: RunValues;
   /** Whether the entry (or defaults) named webhookSecretEnv: then an unset variable is that provider's error. */
   webhookSecretNamed: boolean;
 }
@@ -204,7 +204,7 @@ function toFleetFile(fleet: Record<string, unknown>, label: string, cwd: string,
     webhookHost: (fleet['webhookHost'] as string | undefined) ?? '127.0.0.1',
     providers: entries.map(({ slug, effective }) => ({
       slug,
-      options: toRawOptions(effective, cwd, fileDir) as RawRunOptions,
+      options: toRunValues(effective, { cwd, pathsFrom: fileDir }),
       webhookSecretNamed: effective['webhookSecretEnv'] !== undefined,
     })),
     expectedFailures,

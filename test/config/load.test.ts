@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRunFlags } from '../../src/cli/run-flags.js';
 import { resolveRunOptions } from '../../src/cli/run-options.js';
-import { loadRunOptions } from '../../src/config/load.js';
+import { loadRunSources } from '../../src/config/load.js';
 import { UsageError } from '../../src/model/errors.js';
+import { mergeRunValues, type RunSources } from '../../src/model/run-values.js';
 import { tempDir } from './support.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -14,18 +16,23 @@ afterEach(async () => {
   await tmp.remove();
 });
 
-const load = (
+/** Each source read at its boundary (flags by the cli, environment and file by config/), as `run` reads them. */
+const sources = async (
   flags: Record<string, string | boolean | undefined> = {},
   env: NodeJS.ProcessEnv = {},
   configPath?: string,
-) => loadRunOptions({ flags, env, cwd: tmp.dir, ...(configPath ? { configPath } : {}) });
+): Promise<RunSources> => {
+  const { env: fromEnv, file } = await loadRunSources({ env, cwd: tmp.dir, configPath });
+  return { flags: parseRunFlags(flags), env: fromEnv, file };
+};
+const load = async (...args: Parameters<typeof sources>) => mergeRunValues(await sources(...args));
 
 describe('precedence: flags > environment > file > defaults', () => {
-  const cases: Array<[string, { flag?: string; env?: string; file?: string }, string | undefined]> = [
-    ['flag beats environment and file', { flag: '1111', env: '2222', file: '3333' }, '1111'],
-    ['environment beats file', { env: '2222', file: '3333' }, '2222'],
-    ['file alone', { file: '3333' }, '3333'],
-    ['flag alone', { flag: '1111' }, '1111'],
+  const cases: Array<[string, { flag?: string; env?: string; file?: string }, number | undefined]> = [
+    ['flag beats environment and file', { flag: '1111', env: '2222', file: '3333' }, 1111],
+    ['environment beats file', { env: '2222', file: '3333' }, 2222],
+    ['file alone', { file: '3333' }, 3333],
+    ['flag alone', { flag: '1111' }, 1111],
     ['nothing set: left to the defaults', {}, undefined],
   ];
   for (const [name, given, want] of cases) {
@@ -39,10 +46,10 @@ describe('precedence: flags > environment > file > defaults', () => {
     });
   }
 
-  it('defaults apply after merging (resolveRunOptions), file values flow through as strings', async () => {
+  it('defaults apply after merging (resolveRunConfig), file values flow through typed', async () => {
     await tmp.write('provcert.config.yaml', 'baseUrl: https://provider.example.com\nauth: bearer\nwebhookPort: 0\n');
-    const merged = await load({}, { PROVIDER_API_KEY: 'k-123456' });
-    const { config } = resolveRunOptions(merged, { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
+    const given = await sources({}, { PROVIDER_API_KEY: 'k-123456' });
+    const { config } = resolveRunOptions(given, { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
     expect(config).toMatchObject({
       baseUrl: 'https://provider.example.com',
       authMethod: 'BEARER_TOKEN',
@@ -55,7 +62,7 @@ describe('precedence: flags > environment > file > defaults', () => {
     });
   });
 
-  it('converts every kind: lists, booleans, integers, paths; extra flags pass through', async () => {
+  it('converts every kind once: lists, booleans, integers, paths', async () => {
     await tmp.write(
       'provcert.config.yaml',
       [
@@ -69,15 +76,14 @@ describe('precedence: flags > environment > file > defaults', () => {
       ].join('\n'),
     );
     const merged = await load({ spec: 'custom.yaml' } as Record<string, string>);
-    expect(merged).toMatchObject({
-      capabilities: 'METADATA,HEALTH,CATALOG',
-      only: 'metadata,catalog',
+    expect(merged).toEqual({
+      capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+      only: ['metadata', 'catalog'],
       local: true,
-      concurrency: '4',
+      concurrency: 4,
       seed: '42',
       json: 'out/report.json',
-      reporter: 'console,junit',
-      spec: 'custom.yaml',
+      reporter: ['console', 'junit'],
     });
   });
 
@@ -97,8 +103,8 @@ describe('precedence: flags > environment > file > defaults', () => {
       baseUrl: 'https://p.example.com',
       auth: 'HMAC_SIGNATURE',
       local: true,
-      skip: 'search,cancel',
-      webhookPort: '9000',
+      skip: ['search', 'cancel'],
+      webhookPort: 9000,
     });
     expect(merged.profile).toBeUndefined();
   });
@@ -123,11 +129,11 @@ describe('precedence: flags > environment > file > defaults', () => {
 
   it('PROVCERT_CONFIG names the file when --config is absent', async () => {
     await tmp.write('other.yaml', 'timeout: 500\n');
-    expect((await load({}, { PROVCERT_CONFIG: 'other.yaml' })).timeout).toBe('500');
+    expect((await load({}, { PROVCERT_CONFIG: 'other.yaml' })).timeout).toBe(500);
   });
 
   it('a missing default file is fine; an empty file is an empty config', async () => {
-    expect(await load({ auth: 'bearer' })).toEqual({ auth: 'bearer' });
+    expect(await load({ auth: 'bearer' })).toEqual({ auth: 'BEARER_TOKEN' });
     await tmp.write('provcert.config.yaml', '# nothing yet\n');
     expect(await load({})).toEqual({});
   });

@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import { createConsole } from '../../src/console/console.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
-import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { event, post, sign } from '../server/support/http-client.js';
 
 export const ADMIN = 'console-admin-token-canary-31';

@@ -2,12 +2,13 @@ import { createInterface } from 'node:readline/promises';
 import { Chalk } from 'chalk';
 import { parseCheckIds } from '../../checks/framework/registry.js';
 import type { RawRunOptions } from '../../config/flags.js';
-import { loadRunSettings } from '../../config/load.js';
+import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { loadRequirements } from '../../contract/requirements.js';
 import type { CheckId } from '../../model/check-ids.js';
 import { UsageError } from '../../model/errors.js';
 import type { CheckResult } from '../../model/report.js';
+import { mergeRunValues } from '../../model/run-values.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readStoredReport } from '../../report/read-report.js';
 import { runCertification } from '../../runner/run.js';
@@ -25,6 +26,7 @@ import {
   type ReplayVerdict,
   replaySummary,
 } from '../replay-plan.js';
+import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
 interface ReplayFlags {
@@ -59,13 +61,12 @@ async function personInputs(opts: ReplayFlags, io: CommandContext['io']): Promis
     ...(opts.webhookSecretEnv !== undefined ? { webhookSecretEnv: opts.webhookSecretEnv } : {}),
     ...(opts.local ? { local: true } : {}),
   };
-  const { options } = await loadRunSettings({
-    flags,
-    env: io.env,
-    cwd: io.cwd,
-    ...(opts.config ? { configPath: opts.config } : {}),
+  const { env, file } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: opts.config });
+  const { baseUrl, auth, credentialEnv, credentialFile, webhookSecretEnv, local } = mergeRunValues({
+    flags: parseRunFlags(flags),
+    env,
+    file,
   });
-  const { baseUrl, auth, credentialEnv, credentialFile, webhookSecretEnv, local } = options;
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(auth !== undefined ? { auth } : {}),
@@ -101,7 +102,7 @@ async function rerunFlags(
   plan: ReplayPlan,
   opts: ReplayFlags,
   io: CommandContext['io'],
-): Promise<{ flags: RawRunOptions; notes: string[] }> {
+): Promise<{ flags: FlagValues; notes: string[] }> {
   const given = await personInputs(opts, io);
   const chosen = chooseReplayInputs(plan.recorded, given, false);
   if (chosen.missing.length === 0) return { flags: { ...plan.flags, ...chosen.flags }, notes: chosen.notes };
@@ -138,7 +139,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const plan = planReplay(report, onlyCheck(opts.check));
   if ('error' in plan) throw new UsageError(plan.error);
   const { flags, notes } = await rerunFlags(plan, opts, io);
-  const { config, credential, webhookSecret } = resolveRunOptions(flags, io.env, io.cwd);
+  const { config, credential, webhookSecret } = resolveRunOptions({ flags: parseRunFlags(flags) }, io.env, io.cwd);
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
   const redactor = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });

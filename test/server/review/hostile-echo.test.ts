@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineCertifier } from '../../../src/cli/commands/serve.js';
+import { resolveServeSettings } from '../../../src/config/serve.js';
 import { loadContract } from '../../../src/contract/load.js';
 import { type RunningServe, startServe } from '../../../src/server/serve.js';
-import { resolveServeSettings } from '../../../src/server/serve-config.js';
 import { type HostileProvider, secretEncodings, startHostileProvider } from '../../support/hostile-provider.js';
 import { post, sign } from '../support/http-client.js';
 

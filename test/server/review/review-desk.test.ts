@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveServeSettings } from '../../../src/config/serve.js';
 import type { Contract } from '../../../src/contract/contract.js';
 import { loadContract } from '../../../src/contract/load.js';
 import type { RunReport } from '../../../src/model/report.js';
 import type { CertifyInput } from '../../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../../src/server/serve.js';
-import { resolveServeSettings } from '../../../src/server/serve-config.js';
 import { fakeReport } from '../support/fake-report.js';
 import { post, sign } from '../support/http-client.js';
 
