@@ -27,6 +27,33 @@ const layers = {
   cli: ['console', 'fleet', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'contract', 'util', 'model'],
 };
 
+/**
+ * What cli/ may import of each layer below it: that layer's entry points (dependency-cruiser's `cli-to-main-only`
+ * idea), so the cli wires commands and never reaches into a layer's inner modules. report/, config/, console/,
+ * util/ and model/ are read whole (the reporters' table, the readers, the types) and are not narrowed.
+ */
+const cliEntryPoints = {
+  runner: ['run'],
+  fleet: ['run-fleet', 'merge-reports', 'shard'],
+  checks: ['framework/registry'],
+  contract: ['load', 'contract', 'requirements', 'coverage'],
+  doctor: ['doctor', 'render', 'types', 'auth'],
+  server: ['serve', 'core-server', 'core-routes/deps'],
+  http: ['host'],
+  'reference-provider': ['index', 'info', 'variants'],
+};
+
+const cliEntryRule = {
+  name: 'cli-to-entry-points',
+  comment: `src/cli/ may import only the entry points of ${Object.keys(cliEntryPoints).join(', ')} (.dependency-cruiser.cjs cliEntryPoints)`,
+  severity: 'error',
+  from: { path: '^src/cli/' },
+  to: {
+    path: `^src/(${Object.keys(cliEntryPoints).join('|')})/`,
+    pathNot: Object.entries(cliEntryPoints).flatMap(([layer, files]) => files.map((f) => `^src/${layer}/${f}\\.ts$`)),
+  },
+};
+
 const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
   name: `layer-${layer}`,
   comment: `src/${layer}/ may import only ${allowed.length ? allowed.map((l) => `src/${l}/`).join(', ') : 'itself'} (docs/architecture.md)`,
@@ -38,6 +65,7 @@ const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
 module.exports = {
   forbidden: [
     ...layerRules,
+    cliEntryRule,
     {
       name: 'no-cycles',
       comment: 'A module must not depend on itself through others.',

@@ -48,11 +48,7 @@ function readCredential(
  * The secrets a run needs, read here in the cli (never from a flag's value): the credential from its variable or
  * file, the webhook secret from its variable, or generated for this run.
  */
-export function readRunSecrets(
-  values: RunValues,
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): RunSecrets & { generated: boolean } {
+function readRunSecrets(values: RunValues, env: NodeJS.ProcessEnv, cwd: string): RunSecrets & { generated: boolean } {
   const credential = readCredential(values, env, cwd);
   const secretEnv = values.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV;
   const fromEnv = env[secretEnv];

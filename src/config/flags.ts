@@ -1,7 +1,5 @@
 import type { FileReporterName } from '../model/reporter-names.js';
 
-/** The flags of `run` as commander hands them over (strings), before they are parsed and checked. */
-
 /** The `run` options as commander hands them over (strings; parsed and checked here). */
 export interface RawRunOptions {
   baseUrl?: string;

@@ -55,14 +55,12 @@ let specOptions: OptionTable | undefined;
 export const runOptionTable = (): OptionTable =>
   (specOptions ??= optionTable(specSchema('config.schema.json') as OptionTable['schema']));
 
-export const OPTION_KINDS = runOptionTable().kinds as Readonly<Record<OptionKey, OptionKind>>;
-
-export const OPTION_KEYS = Object.keys(OPTION_KINDS) as OptionKey[];
+export const OPTION_KEYS = Object.keys(runOptionTable().kinds) as OptionKey[];
 
 /** Every key of a config file: the options, expectedFailures and the path opt-in (config file only: no flag, no variable). */
 export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, ...FILE_ONLY_KEYS];
 
-export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_KINDS, key);
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(runOptionTable().kinds, key);
 
 /** baseUrl → PROVCERT_BASE_URL */
 export const envNameOf = (key: string): string => `PROVCERT_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

@@ -2,12 +2,12 @@ import { type RawServeOptions, resolveServeSettings } from '../../config/serve.j
 import { createConsole } from '../../console/console.js';
 import type { Contract } from '../../contract/contract.js';
 import { loadContract } from '../../contract/load.js';
+import { type IngestLimits, LIMIT_NAMES } from '../../model/ingest-limits.js';
 import { resolveRunConfig } from '../../model/run-values.js';
 import type { ServeSettings } from '../../model/serve-settings.js';
 import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/core-routes/deps.js';
-import { type IngestLimits, LIMIT_NAMES } from '../../server/limits.js';
 import { startServe } from '../../server/serve.js';
 import { parseExpectedFailures } from '../../util/expected-failures.js';
 import { type CommandContext, untilAborted } from '../command.js';
