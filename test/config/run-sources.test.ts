@@ -12,7 +12,8 @@ import {
   optionTable,
   runOptionTable,
 } from '../../src/config/options.js';
-import { mergeRunValues, type RunSources } from '../../src/model/run-values.js';
+import type { RunConfig } from '../../src/model/run-config.js';
+import { mergeRunValues, type RunSources, resolveRunConfig } from '../../src/model/run-values.js';
 import { tempDir } from './support.js';
 
 /**
@@ -100,6 +101,67 @@ function precedenceCases(table: OptionTable): void {
 
 describe('every option of spec/config.schema.json: each source sets it, typed, in precedence order', () => {
   precedenceCases(runOptionTable());
+});
+
+/** Where each option is used: a field of the run configuration, or the cli (the secrets' sources, the reports). */
+const USES: Readonly<Record<string, keyof RunConfig | 'cli'>> = {
+  baseUrl: 'baseUrl',
+  auth: 'authMethod',
+  profile: 'profile',
+  capabilities: 'capabilities',
+  fulfillment: 'fulfillment',
+  local: 'local',
+  webhookPort: 'webhookPort',
+  webhookHost: 'webhookHost',
+  webhookTimeout: 'webhookTimeoutMs',
+  timeout: 'timeoutMs',
+  maxExpiryWait: 'maxExpiryWaitS',
+  only: 'only',
+  skip: 'skip',
+  seed: 'seed',
+  explore: 'explore',
+  strict: 'strict',
+  concurrency: 'concurrency',
+  credentialEnv: 'cli',
+  credentialFile: 'cli',
+  webhookSecretEnv: 'cli',
+  json: 'cli',
+  junit: 'cli',
+  markdown: 'cli',
+  html: 'cli',
+  reporter: 'cli',
+};
+
+const SECRETS = {
+  credential: 'k-123456',
+  credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' },
+  webhookSecret: 'w-123456',
+  webhookSecretSource: { kind: 'generated' },
+} as const;
+
+describe('every option has a use, and resolveRunConfig hands its typed value to the run unchanged', () => {
+  const table = runOptionTable();
+  it('every option of the schema is used (adding one without its use fails here)', () => {
+    expect(Object.keys(table.kinds).sort()).toEqual(Object.keys(USES).sort());
+  });
+
+  const required = { baseUrl: 'https://p.example.com', auth: 'API_KEY' } as const;
+  for (const [key, field] of Object.entries(USES)) {
+    if (field === 'cli') continue;
+    it(`${key} → RunConfig.${field}`, () => {
+      const kind = table.kinds[key] ?? 'string';
+      const { flag } = samples(table.schema, key, kind);
+      const { config } = resolveRunConfig({ flags: { ...required, [key]: flag } }, SECRETS);
+      expect(config[field]).toEqual(flag);
+    });
+  }
+
+  it('unset options take DEFAULT_RUN_CONFIG, and the secrets are the ones handed in', () => {
+    const run = resolveRunConfig({ flags: required }, SECRETS);
+    expect(run.config).toMatchObject({ webhookPort: 8787, timeoutMs: 10_000, concurrency: 8, local: false });
+    expect(run.config.credentialSource).toEqual(SECRETS.credentialSource);
+    expect([run.credential, run.webhookSecret]).toEqual([SECRETS.credential, SECRETS.webhookSecret]);
+  });
 });
 
 const DUMMY_SCHEMA: Schema = {
