@@ -8,6 +8,8 @@ import { CONFIG_FILE_KEYS } from './options.js';
 export interface ConfigProblem {
   pointer: string;
   reason: string;
+  /** Set when the problem is a key itself (unknown key): its line is the key's, not the parent's. */
+  key?: string;
 }
 
 /** Keys whose values name a secret's location: a wrong value may BE the secret, so it is never echoed. */
@@ -35,7 +37,11 @@ export function explainConfigError(e: ErrorObject): ConfigProblem {
   const pointer = e.instancePath;
   switch (e.keyword) {
     case 'additionalProperties':
-      return { pointer: '', reason: unknownKeyReason(String(params['additionalProperty'])) };
+      return {
+        pointer: '',
+        reason: unknownKeyReason(String(params['additionalProperty'])),
+        key: String(params['additionalProperty']),
+      };
     case 'type': {
       const types = String(params['type']).split(',');
       const wanted = expected(e) ?? types.join(' or ');

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../model/errors.js';
-import { DataFileError, readDataFile } from '../util/data-file.js';
+import { DataFileError, type DataText, lineOf, readDataFile } from '../util/data-file.js';
 import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from '../util/expected-failures.js';
 import { isRecord } from '../util/json.js';
 import type { ConfigProblem } from './explain.js';
@@ -41,9 +41,9 @@ export async function readConfigFile(
   location: ConfigLocation,
   table: OptionTable = runOptionTable(),
 ): Promise<Record<string, unknown> | undefined> {
-  let parsed: unknown;
+  let read: DataText;
   try {
-    ({ value: parsed } = await readDataFile(location.path, { label: location.label, format: 'yaml' }));
+    read = await readDataFile(location.path, { label: location.label, format: 'yaml' });
   } catch (e) {
     if (!(e instanceof DataFileError)) throw e;
     if (e.kind === 'not-found' && !location.explicit) return undefined;
@@ -51,6 +51,7 @@ export async function readConfigFile(
       throw new UsageError(`config file ${location.label} not found`, 'create one with: provcert init');
     throw e;
   }
+  const parsed = read.value;
   if (parsed === null || parsed === undefined) return {};
   if (!isRecord(parsed)) {
     throw new UsageError(
@@ -61,7 +62,12 @@ export async function readConfigFile(
   // Waivers first: their reader names the entry and the fix ("expectedFailures[1].until: … is not a date").
   parseExpectedFailures(values[EXPECTED_FAILURES_KEY], location.label);
   const problems = validateConfig(values, table.schema);
-  if (problems.length > 0) throw problemsError(`${location.label}: `, problems, (p) => p.pointer);
+  // Each problem names the file and its line (`provcert.config.yaml:3: /timeout must be at least 100`).
+  const where = (p: ConfigProblem): string => {
+    const line = lineOf(read, p.pointer, p.key);
+    return `${location.label}${line === undefined ? '' : `:${line}`}:${p.pointer ? ` ${p.pointer}` : ''}`;
+  };
+  if (problems.length > 0) throw problemsError('', problems, where);
   if (values['credentialEnv'] !== undefined && values['credentialFile'] !== undefined) {
     throw new UsageError(`${location.label}: set credentialEnv or credentialFile, not both`);
   }

@@ -153,50 +153,54 @@ async function usageError(run: () => Promise<unknown>): Promise<{ message: strin
 
 describe('config errors: key path + reason, exit 2 (UsageError)', () => {
   const fileCases: Array<[string, string, string]> = [
-    ['wrong type', 'webhookPort: abc\n', 'provcert.config.yaml: /webhookPort must be integer (found string "abc")'],
+    ['wrong type', 'webhookPort: abc\n', 'provcert.config.yaml:1: /webhookPort must be integer (found string "abc")'],
     [
       'unknown key with a suggestion',
       'baseURL: https://x.example.com\n',
-      'provcert.config.yaml: unknown key "baseURL" (did you mean baseUrl?)',
+      'provcert.config.yaml:1: unknown key "baseURL" (did you mean baseUrl?)',
     ],
     [
       'kebab-case key',
       'webhook-port: 1\n',
-      'provcert.config.yaml: unknown key "webhook-port" (did you mean webhookPort?)',
+      'provcert.config.yaml:1: unknown key "webhook-port" (did you mean webhookPort?)',
     ],
-    ['typo', 'timout: 100\n', 'provcert.config.yaml: unknown key "timout" (did you mean timeout?)'],
+    ['typo', 'timout: 100\n', 'provcert.config.yaml:1: unknown key "timout" (did you mean timeout?)'],
     [
       'unknown key far from any',
       'colour: red\n',
-      'provcert.config.yaml: unknown key "colour"; known keys: baseUrl, auth,',
+      'provcert.config.yaml:1: unknown key "colour"; known keys: baseUrl, auth,',
     ],
     [
       'out of range',
       'webhookPort: 70000\n',
-      'provcert.config.yaml: /webhookPort must be at most 65535 (found integer 70000)',
+      'provcert.config.yaml:1: /webhookPort must be at most 65535 (found integer 70000)',
     ],
-    ['below minimum', 'timeout: 5\n', 'provcert.config.yaml: /timeout must be at least 100 (found integer 5)'],
+    ['below minimum', 'timeout: 5\n', 'provcert.config.yaml:1: /timeout must be at least 100 (found integer 5)'],
     [
       'enum with suggestion',
       'profile: TRANSACTION\n',
-      'provcert.config.yaml: /profile must be one of TRANSACTIONAL, DISCOVERY_READONLY, transactional, discovery_readonly (found string "TRANSACTION") (did you mean TRANSACTIONAL?)',
+      'provcert.config.yaml:1: /profile must be one of TRANSACTIONAL, DISCOVERY_READONLY, transactional, discovery_readonly (found string "TRANSACTION") (did you mean TRANSACTIONAL?)',
     ],
     [
       'unknown check id in a list',
       'only: [metadata, catlog]\n',
-      'provcert.config.yaml: /only/1 must be one of base-url,',
+      'provcert.config.yaml:1: /only/1 must be one of base-url,',
     ],
-    ['boolean written as text', 'local: "yes"\n', 'provcert.config.yaml: /local must be boolean (found string "yes")'],
+    [
+      'boolean written as text',
+      'local: "yes"\n',
+      'provcert.config.yaml:1: /local must be boolean (found string "yes")',
+    ],
     [
       'not a URL',
       'baseUrl: provider.example.com\n',
-      'provcert.config.yaml: /baseUrl must be an http(s) URL such as https://provider.example.com/api (found string "provider.example.com")',
+      'provcert.config.yaml:1: /baseUrl must be an http(s) URL such as https://provider.example.com/api (found string "provider.example.com")',
     ],
-    ['null value', 'timeout:\n', 'provcert.config.yaml: /timeout must be integer (found null)'],
+    ['null value', 'timeout:\n', 'provcert.config.yaml:1: /timeout must be integer (found null)'],
     [
       'list of wrong type',
       'reporter: 3\n',
-      'provcert.config.yaml: /reporter must be a list of reporter names, or one comma-separated string (found integer 3)',
+      'provcert.config.yaml:1: /reporter must be a list of reporter names, or one comma-separated string (found integer 3)',
     ],
     [
       'both credential sources',
@@ -215,6 +219,16 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
     });
   }
 
+  it("names the problem's line, as the fleet file does", async () => {
+    await tmp.write(
+      'provcert.config.yaml',
+      'auth: bearer\n# the provider is slow\ntimeout: 5\nbaseURL: https://x.example.com\n',
+    );
+    const { message, hint } = await usageError(() => load());
+    expect(message).toBe('provcert.config.yaml:4: unknown key "baseURL" (did you mean baseUrl?)');
+    expect(hint).toBe('also: provcert.config.yaml:3: /timeout must be at least 100 (found integer 5)');
+  });
+
   it('YAML syntax errors say so, with a line', async () => {
     await tmp.write('provcert.config.yaml', 'auth: bearer\nbaseUrl: [unclosed\n');
     expect((await usageError(() => load())).message).toMatch(/^provcert\.config\.yaml:\d+:\d+: invalid YAML: /);
@@ -223,8 +237,8 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
   it('several problems: the first on the line, the others in the hint', async () => {
     await tmp.write('provcert.config.yaml', 'timeout: x\nconcurrency: 0\n');
     const { message, hint } = await usageError(() => load());
-    expect(message).toBe('provcert.config.yaml: /timeout must be integer (found string "x")');
-    expect(hint).toBe('also: /concurrency must be at least 1 (found integer 0)');
+    expect(message).toBe('provcert.config.yaml:1: /timeout must be integer (found string "x")');
+    expect(hint).toBe('also: provcert.config.yaml:2: /concurrency must be at least 1 (found integer 0)');
   });
 
   it('a missing --config file is an error', async () => {
@@ -262,7 +276,7 @@ describe('secrets only as environment variable names', () => {
       await tmp.write('provcert.config.yaml', `${key}: ${CANARY}\n`);
       const { message, hint } = await usageError(() => load());
       expect(message).toBe(
-        `provcert.config.yaml: key "${key}" would hold a secret, and secrets never go in the config file: put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile`,
+        `provcert.config.yaml:1: key "${key}" would hold a secret, and secrets never go in the config file: put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile`,
       );
       expect(`${message} ${hint ?? ''}`).not.toContain(CANARY);
     });
@@ -279,14 +293,14 @@ describe('secrets only as environment variable names', () => {
     await tmp.write('provcert.config.yaml', `credentialEnv: ${CANARY.toLowerCase()}\n`);
     const { message } = await usageError(() => load());
     expect(message).toBe(
-      'provcert.config.yaml: /credentialEnv must be the NAME of an environment variable in capitals, such as PROVIDER_API_KEY (not the secret itself) (value not shown: it may be a secret)',
+      'provcert.config.yaml:1: /credentialEnv must be the NAME of an environment variable in capitals, such as PROVIDER_API_KEY (not the secret itself) (value not shown: it may be a secret)',
     );
   });
 
   it('a near-miss of a naming key is a typo, not a secret', async () => {
     await tmp.write('provcert.config.yaml', 'credentialsEnv: MY_KEY\n');
     expect((await usageError(() => load())).message).toBe(
-      'provcert.config.yaml: unknown key "credentialsEnv" (did you mean credentialEnv?)',
+      'provcert.config.yaml:1: unknown key "credentialsEnv" (did you mean credentialEnv?)',
     );
   });
 });

@@ -200,7 +200,7 @@ describe('a dummy option added to the schema only: read from every source with n
       'environment variable PROVCERT_DUMMY_RETRIES must be at most 9',
     );
     await expect(readSources(table, 'dummyRetries', { file: 1 })).rejects.toThrow(
-      'provcert.config.yaml: /dummyRetries must be at least 2',
+      'provcert.config.yaml:1: /dummyRetries must be at least 2',
     );
   });
 
