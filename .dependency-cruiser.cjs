@@ -21,10 +21,37 @@ const layers = {
   // Many providers in one process: the batch run, its webhook inbox, shards and merging their reports.
   fleet: ['runner', 'checks', 'server', 'contract', 'util', 'model'],
   // The library entry points (package exports): beside the cli, for providers' own test suites.
-  lib: ['runner', 'checks', 'contract', 'config', 'util', 'model'],
+  lib: ['runner', 'checks', 'contract', 'util', 'model'],
   // The operator console (`serve` mounts it under /console): pages of what the core API answers.
   console: ['server', 'report', 'util', 'model'],
   cli: ['console', 'fleet', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'contract', 'util', 'model'],
+};
+
+/**
+ * What cli/ may import of each layer below it: that layer's entry points (dependency-cruiser's `cli-to-main-only`
+ * idea), so the cli wires commands and never reaches into a layer's inner modules. report/, config/, console/,
+ * util/ and model/ are read whole (the reporters' table, the readers, the types) and are not narrowed.
+ */
+const cliEntryPoints = {
+  runner: ['run'],
+  fleet: ['run-fleet', 'merge-reports', 'shard'],
+  checks: ['framework/registry'],
+  contract: ['load', 'contract', 'requirements', 'coverage'],
+  doctor: ['doctor', 'render', 'types', 'auth'],
+  server: ['serve', 'core-server', 'core-routes/deps'],
+  http: ['host'],
+  'reference-provider': ['index', 'info', 'variants'],
+};
+
+const cliEntryRule = {
+  name: 'cli-to-entry-points',
+  comment: `src/cli/ may import only the entry points of ${Object.keys(cliEntryPoints).join(', ')} (.dependency-cruiser.cjs cliEntryPoints)`,
+  severity: 'error',
+  from: { path: '^src/cli/' },
+  to: {
+    path: `^src/(${Object.keys(cliEntryPoints).join('|')})/`,
+    pathNot: Object.entries(cliEntryPoints).flatMap(([layer, files]) => files.map((f) => `^src/${layer}/${f}\\.ts$`)),
+  },
 };
 
 const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
@@ -38,6 +65,7 @@ const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
 module.exports = {
   forbidden: [
     ...layerRules,
+    cliEntryRule,
     {
       name: 'no-cycles',
       comment: 'A module must not depend on itself through others.',

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { resolveServeSettings } from '../src/config/serve.js';
 import { loadContract } from '../src/contract/load.js';
 import { startServe } from '../src/server/serve.js';
-import { resolveServeSettings } from '../src/server/serve-config.js';
 import { CONCURRENCY, type Measurement, measure, REQUESTS, SECRET, SLUG } from './ingest-load.js';
 
 const ROUNDS = 5;

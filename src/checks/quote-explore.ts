@@ -1,5 +1,6 @@
 import type { HttpOutcome } from '../http/types.js';
 import type { CheckOutcome } from '../model/report.js';
+import { DEFAULT_EXPLORE_BUDGET } from '../model/run-config.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, OfferingView, ProviderInfoView } from './framework/views.js';
 import { Findings } from './outcome.js';
@@ -24,8 +25,6 @@ import { formatQuoteMathTable } from './support/quote-math.js';
 import { markReproduce, problemAt, success } from './support/tx.js';
 import { quoteValidOrder, type ValidOrderAnswer } from './support/valid-order.js';
 
-/** Generated orders per run unless --explore says otherwise. */
-export const DEFAULT_EXPLORE_BUDGET = 100;
 /** Exploration stops starting requests after this long, so a slow provider is neither flooded nor waited on. */
 const TIME_CAP_MS = 20_000;
 /** Requests one failure's shrinking may send, and how many distinct failures are shrunk. */

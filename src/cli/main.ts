@@ -1,9 +1,10 @@
 import { CommanderError } from 'commander';
 import { SpecLoadError } from '../contract/load.js';
-import { UsageError } from '../model/errors.js';
+import { SettingError, UsageError } from '../model/errors.js';
 import type { CommandSpec } from './command.js';
 import { type CliIo, EXIT, processIo } from './io.js';
 import { buildProgram } from './program.js';
+import { flagOfSetting } from './setting-flags.js';
 
 /** Signals a command may handle: Ctrl-C, and what CI runners and `kill` send. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -77,7 +78,9 @@ export async function main(
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof UsageError || error instanceof SpecLoadError) {
-      io.stderr.write(`provcert: ${error.message}\n`);
+      // A lower layer names a setting (webhookPort); the cli names the flag its users type (--webhook-port).
+      const message = error instanceof SettingError ? error.namedAs(flagOfSetting(error.setting)) : error.message;
+      io.stderr.write(`provcert: ${message}\n`);
       if (error instanceof UsageError && error.hint) io.stderr.write(`  ${error.hint}\n`);
       return EXIT.usage;
     }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parseAuthMethod } from '../http/auth.js';
+import { flagNameOf, type OptionTable, runOptionTable } from '../config/options.js';
 import { nonPublicHostReason } from '../http/host.js';
+import { parseAuthMethod } from '../model/auth-method.js';
 import { type AuthMethod, DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 
@@ -140,8 +141,22 @@ export const collectList = (value: string, previous: string[] = []): string[] =>
 /** Where `provcert mock-provider` listens unless told otherwise (the CI examples use it). */
 export const MOCK_PROVIDER_DEFAULT_PORT = 4010;
 
+/**
+ * A flag for every option of spec/config.schema.json not declared above, described by the schema: an option added
+ * to the schema is a flag of `run` (and a PROVCERT_* variable, and a config key) with no code here.
+ */
+function schemaOptions(command: Command, table: OptionTable): Command {
+  const { schema, kinds } = table;
+  for (const [key, kind] of Object.entries(kinds)) {
+    const flag = flagNameOf(key);
+    if (command.options.some((option) => option.long === flag)) continue;
+    command.option(kind === 'boolean' ? flag : `${flag} <value>`, schema.properties[key]?.description ?? key);
+  }
+  return command;
+}
+
 /** `run`'s flags (the config file's keys are the same, camelCased). */
-export function runOptions(command: Command): Command {
+export function runOptions(command: Command, table: OptionTable = runOptionTable()): Command {
   const identity = credentialOptions(authOption(baseUrlOption(command)));
   const run = identity
     .option(
@@ -172,7 +187,7 @@ export function runOptions(command: Command): Command {
     .option('--explore <n>', 'generated orders quote-explore sends (default 100; 0 turns exploration off)')
     .option('--strict', 'count warnings as failures (a zero-warning gate); default: warnings never fail a run')
     .option('--concurrency <n>', 'checks running at once (default 8)');
-  return noColorOption(
+  const declared = noColorOption(
     eventsOption(reportFileOptions(run))
       .option(
         '--reporter <names>',
@@ -184,6 +199,7 @@ export function runOptions(command: Command): Command {
         'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults',
       ),
   );
+  return schemaOptions(declared, table);
 }
 
 /** The webhook secret from `--secret-env NAME` (default SERVICE_WEBHOOK_SECRET); missing is a usage error. */

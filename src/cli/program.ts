@@ -1,8 +1,9 @@
 import { Command } from 'commander';
+import { limitFlag } from '../config/serve.js';
 import { ACTION_STATUSES, DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
+import { DEFAULT_LIMITS, LIMIT_NAMES } from '../model/ingest-limits.js';
 import { REFERENCE_SLUG } from '../reference-provider/info.js';
 import { VARIANTS } from '../reference-provider/variants.js';
-import { DEFAULT_LIMITS, LIMIT_NAMES, limitFlag } from '../server/limits.js';
 import { toolVersion } from '../util/package-root.js';
 import type { CommandSpec } from './command.js';
 import type { CliIo } from './io.js';

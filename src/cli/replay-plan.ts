@@ -1,11 +1,14 @@
-import type { RawRunOptions } from '../config/flags.js';
 import type { CheckId, CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { notRunChecks } from '../report/not-run.js';
+import type { FlagValues } from './run-flags.js';
 
 export interface ReplayPlan {
-  /** The recorded run settings that decide nothing about where to connect or what to read. */
-  flags: RawRunOptions;
+  /**
+   * The recorded run settings that decide nothing about where to connect or what to read, as recorded (numbers
+   * stay numbers): untrusted, so they are checked as flags are (parseRunFlags).
+   */
+  flags: FlagValues;
   checks: CheckId[];
   /** What the original run used to reach the provider: shown, never used on the report's own authority. */
   recorded: RecordedTargets;
@@ -25,8 +28,13 @@ export interface RecordedTargets {
 
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
-const list = (v: unknown): string | undefined =>
-  Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(',') : undefined;
+/** A recorded number as recorded; text (a hand-edited report) is checked as a flag's text would be. */
+const num = (v: unknown): number | string | undefined =>
+  typeof v === 'number' || typeof v === 'string' ? v : undefined;
+const list = (v: unknown): string[] | undefined => {
+  const items = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  return items.length > 0 ? items : undefined;
+};
 
 const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
 
@@ -75,22 +83,22 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
         '); pass --check ID to rerun one anyway',
     };
   const i = report.inputs;
-  const flags: RawRunOptions = {
+  const flags: FlagValues = {
     ...(str(i['profile']) ? { profile: str(i['profile']) } : {}),
     ...(list(i['capabilities']) ? { capabilities: list(i['capabilities']) } : {}),
     ...(str(i['fulfillment']) ? { fulfillment: str(i['fulfillment']) } : {}),
     // The provider posts its events to the recorded receiver address, so the rerun listens there again.
     ...(str(i['webhookHost']) ? { webhookHost: str(i['webhookHost']) } : {}),
-    ...(str(i['webhookPort']) ? { webhookPort: str(i['webhookPort']) } : {}),
-    ...(str(i['timeoutMs']) ? { timeout: str(i['timeoutMs']) } : {}),
-    ...(str(i['webhookTimeoutMs']) ? { webhookTimeout: str(i['webhookTimeoutMs']) } : {}),
-    ...(str(i['maxExpiryWaitS']) ? { maxExpiryWait: str(i['maxExpiryWaitS']) } : {}),
+    ...(str(i['webhookPort']) ? { webhookPort: num(i['webhookPort']) } : {}),
+    ...(str(i['timeoutMs']) ? { timeout: num(i['timeoutMs']) } : {}),
+    ...(str(i['webhookTimeoutMs']) ? { webhookTimeout: num(i['webhookTimeoutMs']) } : {}),
+    ...(str(i['maxExpiryWaitS']) ? { maxExpiryWait: num(i['maxExpiryWaitS']) } : {}),
     ...(str(i['seed']) ? { seed: str(i['seed']) } : {}),
     // The same seed explores the same orders only with the same budget (absent in older reports: the default).
     ...(str(i['explore']) ? { explore: str(i['explore']) } : {}),
     // Under --strict a warning was a failure; the rerun judges it the same way.
     ...(i['strict'] === true ? { strict: true } : {}),
-    only: checks.join(','),
+    only: checks,
   };
   return { flags, checks, recorded: recordedTargets(report) };
 }

@@ -1,34 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { CHECKS, parseCheckIds } from '../checks/framework/registry.js';
-import type { RawRunOptions } from '../config/flags.js';
 import { credentialFinding } from '../doctor/auth.js';
-import type { CheckId } from '../model/check-ids.js';
-import {
-  DEFAULT_CREDENTIAL_ENV,
-  DEFAULT_WEBHOOK_SECRET_ENV,
-  PROFILES,
-  type Profile,
-} from '../model/contract-constants.js';
+import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
-import { didYouMean } from '../util/did-you-mean.js';
-import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from './options.js';
+import {
+  mergeRunValues,
+  type ResolvedRun,
+  type RunSecrets,
+  type RunSources,
+  type RunValues,
+  resolveRunConfig,
+} from '../model/run-values.js';
+import { parseAuthFlag, parseBaseUrlFlag, readCredentialFile } from './options.js';
 
-export interface ResolvedRun {
-  config: RunConfig;
-  credential: string;
-  webhookSecret: string;
+export interface CliRun extends ResolvedRun {
   /** Set when the secret was generated: the one time it is shown, so the provider can be configured. */
   generatedSecret: boolean;
-}
-
-function checkIds(flag: string, value: string | undefined): CheckId[] | undefined {
-  if (value === undefined) return undefined;
-  const { ids, unknown } = parseCheckIds(value);
-  if (unknown.length === 0) return ids;
-  const known = CHECKS.map((c) => c.id);
-  const named = unknown.map((u) => `"${u}"${didYouMean(u, known)}`).join(', ');
-  throw new UsageError(`--${flag}: unknown check id ${named}; known ids: ${known.join(', ')}`);
 }
 
 /** Whitespace around the credential fails here exactly as it fails `provcert doctor` (same check, same words). */
@@ -38,16 +24,16 @@ function refuseStrayWhitespace(credential: string, source: string): void {
 }
 
 function readCredential(
-  raw: RawRunOptions,
+  values: RunValues,
   env: NodeJS.ProcessEnv,
   cwd: string,
-): { credential: string; source: RunConfig['credentialSource'] } {
-  if (raw.credentialFile) {
-    const { value: credential, path } = readCredentialFile(raw.credentialFile, cwd);
-    refuseStrayWhitespace(credential, `the file ${raw.credentialFile}`);
-    return { credential, source: { kind: 'file', path } };
+): Pick<RunSecrets, 'credential' | 'credentialSource'> {
+  if (values.credentialFile) {
+    const { value: credential, path } = readCredentialFile(values.credentialFile, cwd);
+    refuseStrayWhitespace(credential, `the file ${values.credentialFile}`);
+    return { credential, credentialSource: { kind: 'file', path } };
   }
-  const name = raw.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
+  const name = values.credentialEnv ?? DEFAULT_CREDENTIAL_ENV;
   const credential = env[name];
   if (!credential)
     throw new UsageError(
@@ -55,63 +41,33 @@ function readCredential(
       `set ${name}, or pass --credential-env NAME or --credential-file PATH`,
     );
   refuseStrayWhitespace(credential, name);
-  return { credential, source: { kind: 'env', name } };
+  return { credential, credentialSource: { kind: 'env', name } };
 }
 
-/** Flags + environment → a complete RunConfig. Every problem is a UsageError (exit 2) naming the flag. */
-export function resolveRunOptions(raw: RawRunOptions, env: NodeJS.ProcessEnv, cwd: string): ResolvedRun {
-  const baseUrl = parseBaseUrlFlag(raw.baseUrl, raw.local === true);
-  const authMethod = parseAuthFlag(raw.auth);
-  let profile: Profile | undefined;
-  if (raw.profile) {
-    profile = PROFILES.find((p) => p === raw.profile?.toUpperCase());
-    if (!profile) throw new UsageError(`--profile must be ${PROFILES.join(' or ')} (got "${raw.profile}")`);
-  }
-  const { credential, source } = readCredential(raw, env, cwd);
-  const secretEnv = raw.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV;
+/**
+ * The secrets a run needs, read here in the cli (never from a flag's value): the credential from its variable or
+ * file, the webhook secret from its variable, or generated for this run.
+ */
+function readRunSecrets(values: RunValues, env: NodeJS.ProcessEnv, cwd: string): RunSecrets & { generated: boolean } {
+  const credential = readCredential(values, env, cwd);
+  const secretEnv = values.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV;
   const fromEnv = env[secretEnv];
-  const webhookSecret = fromEnv || randomBytes(24).toString('hex');
-
-  const config: RunConfig = {
-    baseUrl,
-    authMethod,
-    credentialSource: source,
-    ...(profile ? { profile } : {}),
-    ...(raw.capabilities
-      ? {
-          capabilities: raw.capabilities
-            .split(',')
-            .map((c) => c.trim().toUpperCase())
-            .filter(Boolean),
-        }
-      : {}),
-    ...(raw.fulfillment ? { fulfillment: raw.fulfillment.toUpperCase() } : {}),
-    local: raw.local === true,
-    webhookHost: raw.webhookHost ?? DEFAULT_RUN_CONFIG.webhookHost,
-    webhookPort: parseIntegerFlag('--webhook-port', raw.webhookPort, DEFAULT_RUN_CONFIG.webhookPort, 0, 65535),
+  return {
+    ...credential,
+    webhookSecret: fromEnv || randomBytes(24).toString('hex'),
     webhookSecretSource: fromEnv ? { kind: 'env', name: secretEnv } : { kind: 'generated' },
-    webhookTimeoutMs: parseIntegerFlag(
-      '--webhook-timeout',
-      raw.webhookTimeout,
-      DEFAULT_RUN_CONFIG.webhookTimeoutMs,
-      100,
-      600_000,
-    ),
-    timeoutMs: parseIntegerFlag('--timeout', raw.timeout, DEFAULT_RUN_CONFIG.timeoutMs, 100, 600_000),
-    maxExpiryWaitS: parseIntegerFlag(
-      '--max-expiry-wait',
-      raw.maxExpiryWait,
-      DEFAULT_RUN_CONFIG.maxExpiryWaitS,
-      1,
-      3600,
-    ),
-    ...(raw.only ? { only: checkIds('only', raw.only) as CheckId[] } : {}),
-    ...(raw.skip ? { skip: checkIds('skip', raw.skip) as CheckId[] } : {}),
-    seed: raw.seed ?? randomBytes(4).toString('hex'),
-    ...(raw.explore !== undefined ? { explore: parseIntegerFlag('--explore', raw.explore, 100, 0, 10_000) } : {}),
-    maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
-    concurrency: parseIntegerFlag('--concurrency', raw.concurrency, DEFAULT_RUN_CONFIG.concurrency, 1, 64),
-    ...(raw.strict ? { strict: true } : {}),
+    generated: !fromEnv,
   };
-  return { config, credential, webhookSecret, generatedSecret: !fromEnv };
+}
+
+/**
+ * Typed sources (flags > environment > config file) + the secrets read from the environment → a complete run,
+ * through resolveRunConfig. What is missing or unusable is a UsageError (exit 2) naming the flag.
+ */
+export function resolveRunOptions(sources: RunSources, env: NodeJS.ProcessEnv, cwd: string): CliRun {
+  const merged = mergeRunValues(sources);
+  parseBaseUrlFlag(merged.baseUrl, merged.local === true);
+  if (merged.auth === undefined) parseAuthFlag(undefined);
+  const { generated, ...secrets } = readRunSecrets(merged, env, cwd);
+  return { ...resolveRunConfig(sources, secrets), generatedSecret: generated };
 }

@@ -1,14 +1,15 @@
+import type { RunValues } from '../model/run-values.js';
 import type { ConfigProblem } from './explain.js';
 import { problemsError } from './file.js';
-import { envNameOf, isOptionKey, OPTION_KEYS, OPTION_KINDS } from './options.js';
+import { envNameOf, type OptionKind, type OptionTable, runOptionTable } from './options.js';
 import { validateConfig } from './schema.js';
-import { splitLists } from './values.js';
+import { splitLists, toRunValues } from './values.js';
 
 const TRUE = new Set(['1', 'true', 'yes', 'on']);
 const FALSE = new Set(['0', 'false', 'no', 'off']);
 
 /** Environment text → the JSON type the schema expects; text that does not convert stays text, so the schema names the problem. */
-function typed(kind: (typeof OPTION_KINDS)[keyof typeof OPTION_KINDS], text: string): unknown {
+function typed(kind: OptionKind, text: string): unknown {
   const value = text.trim();
   if (kind === 'integer') return /^-?\d+$/.test(value) ? Number(value) : text;
   if (kind === 'boolean') {
@@ -20,22 +21,25 @@ function typed(kind: (typeof OPTION_KINDS)[keyof typeof OPTION_KINDS], text: str
 }
 
 /** `/only/1` → `PROVCERT_ONLY (entry 2)`, `/timeout` → `PROVCERT_TIMEOUT`. */
-function envWhere(problem: ConfigProblem): string {
+function envWhere(problem: ConfigProblem, table: OptionTable): string {
   const [, key = '', index] = problem.pointer.split('/');
-  if (!isOptionKey(key)) return 'environment:';
+  if (!Object.hasOwn(table.kinds, key)) return 'environment:';
   return `environment variable ${envNameOf(key)}${index !== undefined ? ` (entry ${Number(index) + 1})` : ''}`;
 }
 
-/** The PROVCERT_* variables that are set (empty counts as unset), converted and validated like a config file. */
-export function readEnvOptions(env: NodeJS.ProcessEnv): Record<string, unknown> {
+/**
+ * The PROVCERT_* variables that are set (empty counts as unset), validated like a config file and read into typed
+ * values once; a problem names the variable. Paths are relative to the working directory.
+ */
+export function readEnvValues(env: NodeJS.ProcessEnv, cwd: string, table: OptionTable = runOptionTable()): RunValues {
   const values: Record<string, unknown> = {};
-  for (const key of OPTION_KEYS) {
+  for (const [key, kind] of Object.entries(table.kinds)) {
     const text = env[envNameOf(key)];
     if (text === undefined || text.trim() === '') continue;
-    values[key] = typed(OPTION_KINDS[key], text);
+    values[key] = typed(kind, text);
   }
-  const split = splitLists(values);
-  const problems = validateConfig(split);
-  if (problems.length > 0) throw problemsError('', problems, envWhere);
-  return split;
+  const split = splitLists(values, table.kinds);
+  const problems = validateConfig(split, table.schema);
+  if (problems.length > 0) throw problemsError('', problems, (p) => envWhere(p, table));
+  return toRunValues(split, { cwd, pathsFrom: cwd }, table.kinds);
 }

@@ -1,42 +1,23 @@
 import type { ErrorObject } from 'ajv';
-import { describeValue } from '../contract/explain.js';
-import { didYouMean, nearest } from '../util/did-you-mean.js';
+import { describeValue } from '../util/describe-value.js';
+import { didYouMean } from '../util/did-you-mean.js';
+import { unknownKeyReason as unknownKey } from '../util/unknown-key.js';
 import { CONFIG_FILE_KEYS } from './options.js';
 
 /** One config problem: where (a JSON pointer such as /webhookPort, or '' for the whole file) and why. */
 export interface ConfigProblem {
   pointer: string;
   reason: string;
+  /** Set when the problem is a key itself (unknown key): its line is the key's, not the parent's. */
+  key?: string;
 }
 
 /** Keys whose values name a secret's location: a wrong value may BE the secret, so it is never echoed. */
 const SECRET_NAMING_KEYS = new Set(['credentialEnv', 'webhookSecretEnv', 'credentialFile']);
 
-const normalize = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** A key that would hold a secret value (credential, apiKey, token…), not the name of where it lives. */
-function looksLikeSecretKey(key: string): boolean {
-  const n = normalize(key);
-  if (/(env|file|path|name|var|variable)$/.test(n)) return false;
-  return /(secret|token|password|passwd|apikey|credential|privatekey|bearer|hmac|^key$)/.test(n);
-}
-
-function secretKeyReason(key: string): string {
-  const webhook = /webhook/i.test(key);
-  const fix = webhook
-    ? 'put the webhook secret in an environment variable and name it with webhookSecretEnv (default SERVICE_WEBHOOK_SECRET)'
-    : 'put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile';
-  return `key "${key}" would hold a secret, and secrets never go in the config file: ${fix}`;
-}
-
-/** Why a key is refused: it would hold a secret, or it is a typo of a known key (the fleet file has its own keys). */
-export function unknownKeyReason(key: string, known: readonly string[] = CONFIG_FILE_KEYS): string {
-  if (looksLikeSecretKey(key)) return secretKeyReason(key);
-  const suggestion = nearest(key, known);
-  return suggestion
-    ? `unknown key "${key}" (did you mean ${suggestion}?)`
-    : `unknown key "${key}"; known keys: ${known.join(', ')}`;
-}
+/** Why a key of a config file is refused (it would hold a secret, or it is a typo of a known key). */
+export const unknownKeyReason = (key: string, known: readonly string[] = CONFIG_FILE_KEYS): string =>
+  unknownKey(key, known);
 
 function found(e: ErrorObject): string {
   const key = e.instancePath.split('/')[1] ?? '';
@@ -56,7 +37,11 @@ export function explainConfigError(e: ErrorObject): ConfigProblem {
   const pointer = e.instancePath;
   switch (e.keyword) {
     case 'additionalProperties':
-      return { pointer: '', reason: unknownKeyReason(String(params['additionalProperty'])) };
+      return {
+        pointer: '',
+        reason: unknownKeyReason(String(params['additionalProperty'])),
+        key: String(params['additionalProperty']),
+      };
     case 'type': {
       const types = String(params['type']).split(',');
       const wanted = expected(e) ?? types.join(' or ');

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../model/errors.js';
-import { DataFileError, readDataFile } from '../util/data-file.js';
+import { DataFileError, type DataText, lineOf, readDataFile } from '../util/data-file.js';
+import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from '../util/expected-failures.js';
 import { isRecord } from '../util/json.js';
 import type { ConfigProblem } from './explain.js';
-import { CONFIG_ENV, DEFAULT_CONFIG_FILE } from './options.js';
+import { CONFIG_ENV, DEFAULT_CONFIG_FILE, type OptionTable, runOptionTable } from './options.js';
 import { validateConfig } from './schema.js';
 import { splitLists } from './values.js';
-import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from './waivers.js';
 
 /** A located config file: the name shown in messages, its absolute path, and whether the user named it. */
 export interface ConfigLocation {
@@ -37,10 +37,13 @@ export function problemsError(
  * Read, parse and validate a config file. A missing default file is an empty config; a missing file
  * the user named is an error. Returns the validated object (keys as in the schema) or undefined.
  */
-export async function readConfigFile(location: ConfigLocation): Promise<Record<string, unknown> | undefined> {
-  let parsed: unknown;
+export async function readConfigFile(
+  location: ConfigLocation,
+  table: OptionTable = runOptionTable(),
+): Promise<Record<string, unknown> | undefined> {
+  let read: DataText;
   try {
-    ({ value: parsed } = await readDataFile(location.path, { label: location.label, format: 'yaml' }));
+    read = await readDataFile(location.path, { label: location.label, format: 'yaml' });
   } catch (e) {
     if (!(e instanceof DataFileError)) throw e;
     if (e.kind === 'not-found' && !location.explicit) return undefined;
@@ -48,17 +51,23 @@ export async function readConfigFile(location: ConfigLocation): Promise<Record<s
       throw new UsageError(`config file ${location.label} not found`, 'create one with: provcert init');
     throw e;
   }
+  const parsed = read.value;
   if (parsed === null || parsed === undefined) return {};
   if (!isRecord(parsed)) {
     throw new UsageError(
       `${location.label}: must be a mapping of option: value (e.g. "baseUrl: https://…"), found ${Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}`,
     );
   }
-  const values = splitLists(parsed);
+  const values = splitLists(parsed, table.kinds);
   // Waivers first: their reader names the entry and the fix ("expectedFailures[1].until: … is not a date").
   parseExpectedFailures(values[EXPECTED_FAILURES_KEY], location.label);
-  const problems = validateConfig(values);
-  if (problems.length > 0) throw problemsError(`${location.label}: `, problems, (p) => p.pointer);
+  const problems = validateConfig(values, table.schema);
+  // Each problem names the file and its line (`provcert.config.yaml:3: /timeout must be at least 100`).
+  const where = (p: ConfigProblem): string => {
+    const line = lineOf(read, p.pointer, p.key);
+    return `${location.label}${line === undefined ? '' : `:${line}`}:${p.pointer ? ` ${p.pointer}` : ''}`;
+  };
+  if (problems.length > 0) throw problemsError('', problems, where);
   if (values['credentialEnv'] !== undefined && values['credentialFile'] !== undefined) {
     throw new UsageError(`${location.label}: set credentialEnv or credentialFile, not both`);
   }

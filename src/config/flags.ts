@@ -1,8 +1,9 @@
 import type { FileReporterName } from '../model/reporter-names.js';
 
-/** The flags of `run` as commander hands them over (strings), before they are parsed and checked. */
-
-/** The `run` options as commander hands them over (strings; parsed and checked here). */
+/**
+ * The `run` options as commander hands them over (strings), parsed and checked once by cli/run-flags.ts. An option
+ * added to spec/config.schema.json needs no field here: commander hands it over by its name all the same.
+ */
 export interface RawRunOptions {
   baseUrl?: string;
   auth?: string;

@@ -1,23 +1,22 @@
 import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { type Document, isMap, type LineCounter } from 'yaml';
 import { UsageError } from '../model/errors.js';
 import type { FleetIdentity } from '../model/fleet-report.js';
+import type { RunValues } from '../model/run-values.js';
 import type { ExpectedFailure } from '../model/waivers.js';
-import { DataFileError, type DataText, readDataFile } from '../util/data-file.js';
+import { DataFileError, type DataText, lineOf, readDataFile } from '../util/data-file.js';
+import { parseExpectedFailures } from '../util/expected-failures.js';
 import { isRecord } from '../util/json.js';
-import type { RawRunOptions } from './flags.js';
 import { FLEET_RUN_KEYS, type FleetProblem, validateFleet } from './fleet-schema.js';
-import { splitLists, toRawOptions } from './values.js';
-import { parseExpectedFailures } from './waivers.js';
+import { splitLists, toRunValues } from './values.js';
 
 export const DEFAULT_FLEET_WEBHOOK_PORT = 8787;
 
 /** One provider of a fleet: its slug and its run options as `run`'s flags (defaults merged in). */
 export interface FleetProviderEntry {
   slug: string;
-  /** Strings as commander would hand them over; credentialFile resolved against the fleet file's folder. */
-  options: RawRunOptions;
+  /** Typed as the schema describes them; credentialFile resolved against the fleet file's folder. */
+  options: RunValues;
   /** Whether the entry (or defaults) named webhookSecretEnv: then an unset variable is that provider's error. */
   webhookSecretNamed: boolean;
 }
@@ -32,25 +31,6 @@ export interface FleetFile {
   providers: FleetProviderEntry[];
   expectedFailures: ExpectedFailure[];
   identity: FleetIdentity;
-}
-
-type Doc = Document;
-
-/** The 1-based line of a pointer's value (or of one of its keys), when the document has it. */
-function lineOf(doc: Doc, counter: LineCounter, problem: FleetProblem): number | undefined {
-  const path = problem.pointer
-    .split('/')
-    .slice(1)
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
-  const node = path.length === 0 ? doc.contents : doc.getIn(path, true);
-  let range: readonly number[] | null | undefined;
-  if (problem.key !== undefined && isMap(node)) {
-    const pair = node.items.find((item) => isRecord(item.key) && item.key['value'] === problem.key);
-    range = (pair?.key as { range?: readonly number[] } | undefined)?.range;
-  }
-  range ??= (node as { range?: readonly number[] } | null | undefined)?.range;
-  const offset = range?.[0];
-  return offset === undefined ? undefined : counter.linePos(offset).line;
 }
 
 /** All problems, one line each: `fleet.yaml:12: /providers/1/timeout must be at least 100 (found 5)`. */
@@ -179,7 +159,7 @@ export async function loadFleetFile(path: string, cwd: string): Promise<FleetFil
   const problems = schemaProblems.length > 0 ? schemaProblems : crossChecks(fleet);
   if (problems.length > 0) {
     const lines = problems.map((p) => {
-      const line = read.doc && read.lineCounter ? lineOf(read.doc, read.lineCounter, p) : undefined;
+      const line = lineOf(read, p.pointer, p.key);
       const at = p.pointer === '' ? '' : `${p.pointer} `;
       return `${path}${line === undefined ? '' : `:${line}`}: ${at}${p.reason}`;
     });
@@ -204,7 +184,7 @@ function toFleetFile(fleet: Record<string, unknown>, label: string, cwd: string,
     webhookHost: (fleet['webhookHost'] as string | undefined) ?? '127.0.0.1',
     providers: entries.map(({ slug, effective }) => ({
       slug,
-      options: toRawOptions(effective, cwd, fileDir) as RawRunOptions,
+      options: toRunValues(effective, { cwd, pathsFrom: fileDir }),
       webhookSecretNamed: effective['webhookSecretEnv'] !== undefined,
     })),
     expectedFailures,

@@ -1,55 +1,72 @@
-import { FILE_REPORTER_NAMES, type FileReporterName } from '../model/reporter-names.js';
-import type { RawRunOptions, ReportFlags } from './flags.js';
+import type { RunValues } from '../model/run-values.js';
+import { EXPECTED_FAILURES_KEY } from '../util/expected-failures.js';
+import { specSchema } from '../util/schema-compiler.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */
-export type RunOptionFlags = RawRunOptions & ReportFlags;
-export type OptionKey = keyof RunOptionFlags;
+export type OptionKey = keyof RunValues;
 
-/** How a value is written in YAML/env and handed to commander-style raw options. */
+/** How a value is written in YAML/env and read into its typed value. */
 export type OptionKind = 'string' | 'integer' | 'boolean' | 'list' | 'path';
 
-/** The option table; spec/config.schema.json describes the same keys (a test keeps them equal). */
-export const OPTION_KINDS: Readonly<Record<OptionKey, OptionKind>> = {
-  baseUrl: 'string',
-  auth: 'string',
-  credentialEnv: 'string',
-  credentialFile: 'path',
-  profile: 'string',
-  capabilities: 'list',
-  fulfillment: 'string',
-  local: 'boolean',
-  webhookPort: 'integer',
-  webhookHost: 'string',
-  webhookSecretEnv: 'string',
-  webhookTimeout: 'integer',
-  timeout: 'integer',
-  maxExpiryWait: 'integer',
-  only: 'list',
-  skip: 'list',
-  seed: 'string',
-  explore: 'integer',
-  strict: 'boolean',
-  concurrency: 'integer',
-  // A file reporter's option is a path (json, junit, markdown, html).
-  ...(Object.fromEntries(FILE_REPORTER_NAMES.map((name) => [name, 'path'])) as Record<FileReporterName, 'path'>),
-  reporter: 'list',
-};
-
-export const OPTION_KEYS = Object.keys(OPTION_KINDS) as OptionKey[];
+/** What the readers need of an option's schema: its type, bounds and whether it names a file. */
+export interface OptionSchema {
+  type?: string | string[];
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+  'x-path'?: boolean;
+}
 
 /** Config file only: report paths may leave the config file's folder (absolute or ../ paths). */
 export const ALLOW_OUTSIDE_PATHS_KEY = 'allowPathsOutsideConfigDir';
 
-/** Every key of a config file: the options, expectedFailures and the path opt-in (config file only: no flag, no variable). */
-export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, 'expectedFailures', ALLOW_OUTSIDE_PATHS_KEY];
+/** Keys of a config file that are not run options: no flag, no variable. */
+const FILE_ONLY_KEYS: readonly string[] = [EXPECTED_FAILURES_KEY, ALLOW_OUTSIDE_PATHS_KEY];
 
-export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_KINDS, key);
+/**
+ * The run options as spec/config.schema.json describes them (or a schema a test gives): each key's kind comes from
+ * its schema, so an option added to the schema is read from flags, environment and file with no table to edit.
+ */
+export interface OptionTable {
+  schema: { properties: Record<string, OptionSchema>; [keyword: string]: unknown };
+  kinds: Readonly<Record<string, OptionKind>>;
+}
+
+function kindOf(schema: OptionSchema): OptionKind {
+  const types = [schema.type ?? []].flat();
+  if (types.includes('array')) return 'list';
+  if (types.includes('boolean')) return 'boolean';
+  if (types.length === 1 && types[0] === 'integer') return 'integer';
+  return schema['x-path'] === true ? 'path' : 'string';
+}
+
+export function optionTable(schema: OptionTable['schema']): OptionTable {
+  const kinds = Object.fromEntries(
+    Object.entries(schema.properties)
+      .filter(([key]) => !FILE_ONLY_KEYS.includes(key))
+      .map(([key, property]) => [key, kindOf(property)]),
+  );
+  return { schema, kinds };
+}
+
+let specOptions: OptionTable | undefined;
+
+/** The table of spec/config.schema.json. */
+export const runOptionTable = (): OptionTable =>
+  (specOptions ??= optionTable(specSchema('config.schema.json') as OptionTable['schema']));
+
+export const OPTION_KEYS = Object.keys(runOptionTable().kinds) as OptionKey[];
+
+/** Every key of a config file: the options, expectedFailures and the path opt-in (config file only: no flag, no variable). */
+export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, ...FILE_ONLY_KEYS];
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(runOptionTable().kinds, key);
 
 /** baseUrl → PROVCERT_BASE_URL */
-export const envNameOf = (key: OptionKey): string => `PROVCERT_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+export const envNameOf = (key: string): string => `PROVCERT_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
 /** baseUrl → --base-url */
-export const flagNameOf = (key: OptionKey): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+export const flagNameOf = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Names the config file by default, looked up in the working directory. */
 export const DEFAULT_CONFIG_FILE = 'provcert.config.yaml';

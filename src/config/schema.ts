@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv, specSchema } from '../util/schema-compiler.js';
+import { createAjv } from '../util/schema-compiler.js';
 import { type ConfigProblem, explainConfigError } from './explain.js';
+import { runOptionTable } from './options.js';
 
 /** The parts of a property schema the starter file and the explanations read. */
 export interface PropertySchema {
@@ -15,22 +16,22 @@ export interface ConfigSchema {
   [keyword: string]: unknown;
 }
 
-let cached: { schema: ConfigSchema; validate: ValidateFunction } | undefined;
+const compiled = new WeakMap<object, ValidateFunction>();
 
-function compiled(): { schema: ConfigSchema; validate: ValidateFunction } {
-  if (cached) return cached;
-  const schema = specSchema('config.schema.json') as ConfigSchema;
+/** spec/config.schema.json, read once (the option table reads the same document). */
+export const configSchema = (): ConfigSchema => runOptionTable().schema as ConfigSchema;
+
+function validator(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
   // verbose: errors carry the offending value and schema, so explanations can show both.
-  const validate = createAjv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(schema);
-  cached = { schema, validate };
-  return cached;
+  validate ??= createAjv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile(schema);
+  compiled.set(schema, validate);
+  return validate;
 }
 
-export const configSchema = (): ConfigSchema => compiled().schema;
-
-/** Validate a parsed config object; every problem explained as key path + reason. */
-export function validateConfig(value: unknown): ConfigProblem[] {
-  const { validate } = compiled();
+/** Validate a parsed config object (against spec/config.schema.json, or a test's schema); every problem explained. */
+export function validateConfig(value: unknown, schema: object = configSchema()): ConfigProblem[] {
+  const validate = validator(schema);
   if (validate(value)) return [];
   const errors: ErrorObject[] = validate.errors ?? [];
   const problems = errors.map(explainConfigError);

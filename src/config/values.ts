@@ -1,23 +1,29 @@
 import { isAbsolute, relative, resolve } from 'node:path';
+import { parseAuthMethod } from '../model/auth-method.js';
 import { UsageError } from '../model/errors.js';
 import { FILE_REPORTER_NAMES } from '../model/reporter-names.js';
-import { ALLOW_OUTSIDE_PATHS_KEY, isOptionKey, OPTION_KINDS, type OptionKey, type RunOptionFlags } from './options.js';
+import type { RunValues } from '../model/run-values.js';
+import { ALLOW_OUTSIDE_PATHS_KEY, type OptionTable, runOptionTable } from './options.js';
 
 const isFileReporterName = (key: string): boolean => (FILE_REPORTER_NAMES as readonly string[]).includes(key);
 
 /** A comma-separated list written as one string becomes a list, so each entry is validated by itself. */
-export function splitLists(values: Record<string, unknown>): Record<string, unknown> {
+export function splitLists(
+  values: Record<string, unknown>,
+  kinds: OptionTable['kinds'] = runOptionTable().kinds,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
   for (const [key, value] of Object.entries(values)) {
-    if (isOptionKey(key) && OPTION_KINDS[key] === 'list' && typeof value === 'string') {
-      out[key] = value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    }
+    if (kinds[key] === 'list' && typeof value === 'string') out[key] = splitList(value);
   }
   return out;
 }
+
+export const splitList = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Where a config file's report paths must stay, and the file's name for the refusal. */
 export interface PathConfinement {
@@ -29,7 +35,7 @@ export interface PathConfinement {
  * A report path from a config file that leaves the file's folder (absolute, or ../): refused in one line, so a
  * config file from elsewhere (a repository, a download) cannot overwrite files outside its own folder.
  */
-function confined(key: OptionKey, value: string, confinement: PathConfinement): void {
+function confined(key: string, value: string, confinement: PathConfinement): void {
   if (value === '-' || !isFileReporterName(key)) return;
   const rel = relative(confinement.dir, resolve(confinement.dir, value));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || isAbsolute(value))
@@ -38,39 +44,61 @@ function confined(key: OptionKey, value: string, confinement: PathConfinement): 
     );
 }
 
+/** Options whose schema-valid text still has one spelling to settle: auth aliases, profile case. */
+const SPELLED: Readonly<Record<string, (text: string) => unknown>> = {
+  auth: parseAuthMethod,
+  profile: (text) => text.toUpperCase(),
+};
+
+/** Where a file's values are read from: relative paths resolve against `pathsFrom` (the file's folder). */
+export interface ValuesOrigin {
+  cwd: string;
+  pathsFrom: string;
+  /** With it, report paths must stay inside that folder. */
+  confinement?: PathConfinement | undefined;
+}
+
 /**
- * Validated config values → raw options as commander would hand them over (strings; `local` boolean).
- * `pathsFrom` is the directory relative paths are resolved against, when it differs from the cwd; with
- * `confinement`, report paths must stay inside that folder.
+ * Schema-validated values (a config file's, PROVCERT_* variables', a fleet entry's) → typed run values, once: numbers
+ * stay numbers, lists stay lists. Paths are resolved against the file that names them.
  */
-export function toRawOptions(
+export function toRunValues(
   values: Record<string, unknown>,
-  cwd: string,
-  pathsFrom: string,
-  confinement?: PathConfinement,
-): Partial<RunOptionFlags> {
-  const out: Partial<Record<OptionKey, string | boolean>> = {};
+  origin: ValuesOrigin,
+  kinds: OptionTable['kinds'] = runOptionTable().kinds,
+): RunValues {
+  const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (!isOptionKey(key) || value === undefined || value === null) continue;
-    switch (OPTION_KINDS[key]) {
+    const kind = kinds[key];
+    if (kind === undefined || value === undefined || value === null) continue;
+    switch (kind) {
       case 'boolean':
         out[key] = value === true;
         break;
-      case 'list':
-        out[key] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+      case 'integer':
+        out[key] = value;
         break;
+      case 'list': {
+        const list = Array.isArray(value) ? value.map(String) : splitList(String(value));
+        // An empty list selects nothing, as an unset option does (not "run no check").
+        if (list.length > 0) out[key] = list;
+        break;
+      }
       case 'path': {
         const path = String(value);
-        if (confinement) confined(key, path, confinement);
+        if (origin.confinement) confined(key, path, origin.confinement);
         // Keep cwd-relative paths as written (reports name them as the user did).
-        out[key] = pathsFrom === cwd ? path : relativeIfInside(resolveFilePath(path, pathsFrom), cwd);
+        out[key] =
+          origin.pathsFrom === origin.cwd
+            ? path
+            : relativeIfInside(resolveFilePath(path, origin.pathsFrom), origin.cwd);
         break;
       }
       default:
-        out[key] = String(value);
+        out[key] = SPELLED[key]?.(String(value)) ?? String(value);
     }
   }
-  return out as Partial<RunOptionFlags>;
+  return out as RunValues;
 }
 
 function relativeIfInside(path: string, cwd: string): string {

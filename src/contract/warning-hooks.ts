@@ -1,4 +1,4 @@
-import { describeValue } from './explain.js';
+import { describeValue } from '../util/describe-value.js';
 import { parseIsoTimestamp } from './timestamp.js';
 import type { SchemaProblem } from './types.js';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../model/errors.js';
+import { SettingError, UsageError } from '../model/errors.js';
 import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js';
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunReport } from '../model/report.js';
@@ -56,8 +56,10 @@ function checkCompatible(reports: readonly FleetReport[]): Shard[] {
     );
   const totals = [...new Set(shards.map((s) => s.total))];
   if (totals.length > 1)
-    throw new UsageError(
-      `cannot merge shards of different splits: ${shardsName(shards)}; every shard must be run with the same --shard …/n`,
+    throw new SettingError(
+      'shard',
+      (name) =>
+        `cannot merge shards of different splits: ${shardsName(shards)}; every shard must be run with the same ${name} …/n`,
     );
   const seen = new Set<number>();
   for (const shard of shards) {

@@ -123,7 +123,7 @@ export async function runFleet(input: RunFleetInput): Promise<FleetReport> {
           port: input.webhookPort,
           contract: input.contract,
           secretFor: (slug) => secrets.get(slug),
-          portFlag: 'webhookPort (in the fleet file)',
+          portSetting: 'webhookPort (in the fleet file)',
         });
   let results: FleetProviderResult[];
   try {

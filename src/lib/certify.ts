@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { parseCheckIds } from '../checks/framework/registry.js';
-import { parseExpectedFailures } from '../config/waivers.js';
 import { loadContract } from '../contract/load.js';
 import type { CheckId } from '../model/check-ids.js';
 import {
@@ -13,9 +11,10 @@ import {
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import type { CheckResult, RunReport } from '../model/report.js';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../model/run-config.js';
+import { type RunSecrets, type RunValues, resolveRunConfig } from '../model/run-values.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
+import { parseExpectedFailures } from '../util/expected-failures.js';
 
 /** One certification run, as `provcert run` takes it, with the secrets as values instead of variable names. */
 export interface CertifyOptions {
@@ -82,29 +81,36 @@ function checked(options: CertifyOptions): void {
   if (unknown.length > 0) throw new UsageError(`certify: unknown check id ${unknown.join(', ')} (see provcert list)`);
 }
 
-function runConfig(options: CertifyOptions): RunConfig {
-  return {
+/** The library's options are typed already: checked above, they are one source of resolveRunConfig. */
+function runValues(options: CertifyOptions): RunValues {
+  const given: RunValues = {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    authMethod: options.auth,
-    credentialSource: { kind: 'env', name: options.credentialEnv ?? DEFAULT_CREDENTIAL_ENV },
+    auth: options.auth,
     ...(options.profile ? { profile: options.profile } : {}),
-    ...(options.capabilities ? { capabilities: options.capabilities.map((c) => c.toUpperCase()) } : {}),
-    ...(options.fulfillment ? { fulfillment: options.fulfillment.toUpperCase() } : {}),
-    local: options.local === true,
-    webhookHost: options.webhookHost ?? DEFAULT_RUN_CONFIG.webhookHost,
-    webhookPort: options.webhookPort ?? DEFAULT_RUN_CONFIG.webhookPort,
-    webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
-    webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_RUN_CONFIG.webhookTimeoutMs,
-    timeoutMs: options.timeoutMs ?? DEFAULT_RUN_CONFIG.timeoutMs,
-    maxExpiryWaitS: options.maxExpiryWaitS ?? DEFAULT_RUN_CONFIG.maxExpiryWaitS,
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.fulfillment ? { fulfillment: options.fulfillment } : {}),
+    ...(options.local !== undefined ? { local: options.local === true } : {}),
+    ...(options.webhookHost !== undefined ? { webhookHost: options.webhookHost } : {}),
+    ...(options.webhookPort !== undefined ? { webhookPort: options.webhookPort } : {}),
+    ...(options.webhookTimeoutMs !== undefined ? { webhookTimeout: options.webhookTimeoutMs } : {}),
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+    ...(options.maxExpiryWaitS !== undefined ? { maxExpiryWait: options.maxExpiryWaitS } : {}),
     ...(options.only ? { only: options.only } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
-    seed: options.seed ?? randomBytes(4).toString('hex'),
-    maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
-    concurrency: options.concurrency ?? DEFAULT_RUN_CONFIG.concurrency,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.strict ? { strict: true } : {}),
   };
+  return given;
 }
+
+/** The secrets are the caller's values; the report names only the variables its reproduce commands read them from. */
+const secretsOf = (options: CertifyOptions): RunSecrets => ({
+  credential: options.credential,
+  credentialSource: { kind: 'env', name: options.credentialEnv ?? DEFAULT_CREDENTIAL_ENV },
+  webhookSecret: options.webhookSecret,
+  webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
+});
 
 /**
  * Certify a provider in-process, as `provcert run` does, and return the run report (the JSON report's shape;
@@ -115,11 +121,12 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
   checked(options);
   const expectedFailures = parseExpectedFailures(options.expectedFailures, 'certify()');
   const contract = await loadContract();
-  return runCertification(runConfig(options), {
+  const { config, credential, webhookSecret } = resolveRunConfig({ flags: runValues(options) }, secretsOf(options));
+  return runCertification(config, {
     contract,
     expectedFailures,
-    credential: options.credential,
-    webhookSecret: options.webhookSecret,
+    credential,
+    webhookSecret,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onCheckEnd ? { hooks: { onCheckEnd: options.onCheckEnd } } : {}),
   });

@@ -11,3 +11,22 @@ export class UsageError extends Error {
     super(message);
   }
 }
+
+/**
+ * A setting's value is unusable (a port in use, a split that differs). Raised below the cli with the setting's name
+ * (`webhookPort`, `port`); the cli names it as its users type it (`--webhook-port`), the library as is.
+ */
+export class SettingError extends UsageError {
+  constructor(
+    readonly setting: string,
+    private readonly describe: (name: string) => string,
+    hint?: string,
+  ) {
+    super(describe(setting), hint);
+  }
+
+  /** The message with the setting named another way, e.g. as its flag. */
+  namedAs(name: string): string {
+    return this.describe(name);
+  }
+}

@@ -1,13 +1,13 @@
 import type { Resources } from '../checks/framework/resources.js';
 import { createResources } from '../checks/framework/resources-impl.js';
 import type { CheckContext } from '../checks/framework/types.js';
-import { DEFAULT_EXPLORE_BUDGET } from '../checks/quote-explore.js';
 import type { RequirementCatalog } from '../contract/requirements.js';
 import { curlFor } from '../http/reproduce.js';
 import type { CheckId } from '../model/check-ids.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
+import { DEFAULT_EXPLORE_BUDGET } from '../model/run-config.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { toolVersion } from '../util/package-root.js';

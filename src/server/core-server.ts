@@ -41,8 +41,8 @@ export interface CoreServerOptions {
   limits?: Partial<IngestLimits>;
   /** One line per event; never contains secrets. */
   log?: (line: string) => void;
-  /** Flag named in the "port in use" message; default --webhook-port. */
-  portFlag?: string;
+  /** The setting named in the "port in use" message (the cli shows its flag); default webhookPort. */
+  portSetting?: string;
   /** More lines for the route table, after the webhook routes (the serve command's core routes). */
   routes?: readonly Route[];
   /** File operations of the event logs (tests simulate a full disk). */
@@ -124,7 +124,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     await store.close();
     await removeEphemeral();
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    if (code === 'EADDRINUSE') throw new PortInUseError(options.port, options.portFlag ?? '--webhook-port');
+    if (code === 'EADDRINUSE') throw new PortInUseError(options.port, options.portSetting ?? 'webhookPort');
     throw new ListenError(options.host, options.port, code);
   }
   const port = (server.address() as AddressInfo).port;

@@ -1,12 +1,12 @@
-import { UsageError } from '../model/errors.js';
+import { SettingError, UsageError } from '../model/errors.js';
 
-/** The listen address is taken; the message names the flag to change it (printed without a stack). */
-export class PortInUseError extends UsageError {
+/** The listen address is taken; the message names the setting to change (the cli names its flag), without a stack. */
+export class PortInUseError extends SettingError {
   constructor(
     readonly port: number,
-    portFlag: string,
+    setting: string,
   ) {
-    super(`port ${port} is in use; pass ${portFlag} with a free port (0 picks one)`);
+    super(setting, (name) => `port ${port} is in use; pass ${name} with a free port (0 picks one)`);
   }
 }
 

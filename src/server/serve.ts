@@ -3,13 +3,13 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Contract } from '../contract/contract.js';
 import { UsageError } from '../model/errors.js';
+import type { ServeSettings } from '../model/serve-settings.js';
 import { Redactor } from '../util/redact.js';
 import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
 import { createCoreRoutes } from './core-routes/routes.js';
 import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
 import type { Route } from './route-table.js';
-import type { ServeSettings } from './serve-config.js';
 import type { PreviousSecret } from './webhook-route.js';
 
 export interface ServeDeps {
@@ -23,6 +23,8 @@ export interface ServeDeps {
   now?: () => Date;
   /** The one mount point for what sits above the core (the console under /console): more route table lines. */
   mount?: readonly Route[];
+  /** How the banner names a setting (the cli: as its flag, `local` → `--local`); absent: by the setting's name. */
+  nameSetting?: (setting: string) => string;
 }
 
 export interface RunningServe {
@@ -143,10 +145,11 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     previousSecretFor,
     limits: settings.limits,
     ...(log ? { log } : {}),
-    portFlag: '--port',
+    portSetting: 'port',
     routes: [...routes, ...(deps.mount ?? [])],
   });
 
+  const named = deps.nameSetting ?? ((setting: string) => setting);
   const banner = [
     `provcert core listening on ${core.url}${API_PREFIX}`,
     `  data dir:       ${settings.dataDir}`,
@@ -164,7 +167,9 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   }
   for (const [slug] of configured) banner.push(`  accepting:      ${core.urlFor(slug)}`);
   if (configured.size === 0)
-    banner.push('  no provider slug configured yet: pass --slug S, list providers in --config, or register one');
+    banner.push(
+      `  no provider slug configured yet: pass ${named('slug')} S, list providers in ${named('config')}, or register one`,
+    );
   banner.push(
     adminToken
       ? `  core routes:    ${core.url}${API_PREFIX}/providers/… (Authorization: Bearer $${settings.adminTokenEnv})`
@@ -176,7 +181,8 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
       : '  secret overlap: none (a rotated-out webhook secret is refused at once)',
   );
   banner.push(`  credentials:    credentialFile references are read from ${settings.credentialDir} only`);
-  if (settings.local) banner.push('  --local:        http:// and loopback/private provider addresses are allowed');
+  if (settings.local)
+    banner.push(`  ${`${named('local')}:`.padEnd(16)}http:// and loopback/private provider addresses are allowed`);
 
   const running = core;
   return {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
-import { type Document, LineCounter, parseDocument } from 'yaml';
+import { type Document, isMap, LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '../model/errors.js';
+import { isRecord } from './json.js';
 
 /**
  * The one reader of YAML and JSON files written by people or by provcert: config and fleet files, serve's
@@ -244,4 +245,23 @@ export async function readDataFileDigest(
     ...parseDataText(bytes.toString('utf8'), options),
     sha256: createHash('sha256').update(bytes).digest('hex'),
   };
+}
+
+/** The 1-based line of a JSON pointer's value (or of `key`, a key of that value) in a YAML document, when known. */
+export function lineOf(read: DataText, pointer: string, key?: string): number | undefined {
+  const { doc, lineCounter: counter } = read;
+  if (!doc || !counter) return undefined;
+  const path = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const node = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  let range: readonly number[] | null | undefined;
+  if (key !== undefined && isMap(node)) {
+    const pair = node.items.find((item) => isRecord(item.key) && item.key['value'] === key);
+    range = (pair?.key as { range?: readonly number[] } | undefined)?.range;
+  }
+  range ??= (node as { range?: readonly number[] } | null | undefined)?.range;
+  const offset = range?.[0];
+  return offset === undefined ? undefined : counter.linePos(offset).line;
 }

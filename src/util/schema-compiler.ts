@@ -7,8 +7,11 @@ import { packageRoot } from './package-root.js';
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-/** Keywords of provcert's own schemas that carry words for messages, not rules (`x-expected: "a date"`). */
-const MESSAGE_KEYWORDS = ['x-expected'];
+/**
+ * Keywords of provcert's own schemas that carry words for messages or how a value is read, not rules
+ * (`x-expected: "a date"`; `x-path: true`, a file path resolved against the file that names it).
+ */
+const ANNOTATION_KEYWORDS = ['x-expected', 'x-path'];
 
 /**
  * The one ajv setup: JSON Schema 2020-12, strict, the standard formats and provcert's message keywords. Every
@@ -18,7 +21,7 @@ const MESSAGE_KEYWORDS = ['x-expected'];
 export function createAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, ...options });
   addFormats(ajv);
-  ajv.addVocabulary(MESSAGE_KEYWORDS);
+  ajv.addVocabulary(ANNOTATION_KEYWORDS);
   return ajv;
 }
 

@@ -49,9 +49,9 @@ describe('fleet file', () => {
     expect(fleet.name).toBe('food-partners');
     expect(fleet.webhookPort).toBe(8787);
     const [north, south] = fleet.providers;
-    expect(north?.options).toMatchObject({ auth: 'API_KEY', local: true, timeout: '5000', credentialEnv: 'NORTH_KEY' });
+    expect(north?.options).toMatchObject({ auth: 'API_KEY', local: true, timeout: 5000, credentialEnv: 'NORTH_KEY' });
     expect(north?.webhookSecretNamed).toBe(true);
-    expect(south?.options).toMatchObject({ auth: 'BEARER_TOKEN', only: 'metadata,catalog' });
+    expect(south?.options).toMatchObject({ auth: 'BEARER_TOKEN', only: ['metadata', 'catalog'] });
     expect(south?.options.credentialFile).toBe(join(dir, 'secrets/south').slice(dir.length + 1));
     expect(south?.webhookSecretNamed).toBe(false);
     expect(fleet.expectedFailures).toHaveLength(1);
@@ -149,7 +149,7 @@ expectedFailures:
   it('reads a JSON fleet file as well', async () => {
     const json = JSON.stringify({ name: 'j', providers: [{ slug: 'a', baseUrl: 'http://h', only: ['metadata'] }] });
     const fleet = await load('fleet.json', json);
-    expect(fleet.providers[0]?.options).toMatchObject({ baseUrl: 'http://h', only: 'metadata' });
+    expect(fleet.providers[0]?.options).toMatchObject({ baseUrl: 'http://h', only: ['metadata'] });
   });
 
   it('accepts the fleet file of examples/', async () => {

@@ -1,8 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadRunOptions } from '../../src/config/load.js';
-import type { RunOptionFlags } from '../../src/config/options.js';
+import { loadRunSources } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import { UsageError } from '../../src/model/errors.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
@@ -15,6 +14,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await tmp.remove();
 });
+
+/** The starter's options, as `run` reads the config file. */
+const loadFile = async () => (await loadRunSources({ env: {}, cwd: tmp.dir })).file;
 
 const starterPath = (): string => join(tmp.dir, 'provcert.config.yaml');
 
@@ -38,7 +40,7 @@ describe('provcert init', () => {
     for (const key of Object.keys(configSchema().properties)) expect(text).toContain(`# ${key}: `);
     expect(text).toContain('# timeout: 10000');
     expect(text).toContain('# webhookPort: 8787');
-    expect(await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir })).toEqual({});
+    expect(await loadFile()).toEqual({});
   });
 
   it('every option line of the starter, uncommented, validates and loads', async () => {
@@ -47,20 +49,18 @@ describe('provcert init', () => {
     const text = await readFile(starterPath(), 'utf8');
     // credentialFile is the alternative to credentialEnv; both at once is (rightly) an error.
     await writeFile(starterPath(), uncomment(text, ['credentialFile']));
-    const loaded = await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir });
+    const loaded = await loadFile();
     expect(loaded).toMatchObject({
       baseUrl: 'https://provider.example.com/api',
       auth: 'API_KEY',
       credentialEnv: 'PROVIDER_API_KEY',
-      timeout: '10000',
+      timeout: 10000,
       local: false,
-      reporter: 'console',
-      only: 'metadata,catalog',
+      reporter: ['console'],
+      only: ['metadata', 'catalog'],
     });
     await writeFile(starterPath(), uncomment(text, ['credentialEnv']));
-    expect((await loadRunOptions({ flags: {} as RunOptionFlags, env: {}, cwd: tmp.dir })).credentialFile).toBe(
-      './secrets/provider-api-key',
-    );
+    expect((await loadFile()).credentialFile).toBe('./secrets/provider-api-key');
   });
 
   it('refuses to overwrite without --force, overwrites with it', async () => {
@@ -81,6 +81,6 @@ describe('provcert init', () => {
     const { io, out } = captureIo(tmp.dir);
     await runCommand(io, ['init', '--config', 'ci.yaml']);
     expect(out()).toContain('provcert run --config ci.yaml');
-    expect(await loadRunOptions({ flags: {}, env: {}, cwd: tmp.dir, configPath: 'ci.yaml' })).toEqual({});
+    expect((await loadRunSources({ env: {}, cwd: tmp.dir, configPath: 'ci.yaml' })).file).toEqual({});
   });
 });

@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRunFlags } from '../../src/cli/run-flags.js';
 import { resolveRunOptions } from '../../src/cli/run-options.js';
-import { loadRunOptions } from '../../src/config/load.js';
+import { loadRunSources } from '../../src/config/load.js';
 import { UsageError } from '../../src/model/errors.js';
+import { mergeRunValues, type RunSources } from '../../src/model/run-values.js';
 import { tempDir } from './support.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -14,18 +16,23 @@ afterEach(async () => {
   await tmp.remove();
 });
 
-const load = (
+/** Each source read at its boundary (flags by the cli, environment and file by config/), as `run` reads them. */
+const sources = async (
   flags: Record<string, string | boolean | undefined> = {},
   env: NodeJS.ProcessEnv = {},
   configPath?: string,
-) => loadRunOptions({ flags, env, cwd: tmp.dir, ...(configPath ? { configPath } : {}) });
+): Promise<RunSources> => {
+  const { env: fromEnv, file } = await loadRunSources({ env, cwd: tmp.dir, configPath });
+  return { flags: parseRunFlags(flags), env: fromEnv, file };
+};
+const load = async (...args: Parameters<typeof sources>) => mergeRunValues(await sources(...args));
 
 describe('precedence: flags > environment > file > defaults', () => {
-  const cases: Array<[string, { flag?: string; env?: string; file?: string }, string | undefined]> = [
-    ['flag beats environment and file', { flag: '1111', env: '2222', file: '3333' }, '1111'],
-    ['environment beats file', { env: '2222', file: '3333' }, '2222'],
-    ['file alone', { file: '3333' }, '3333'],
-    ['flag alone', { flag: '1111' }, '1111'],
+  const cases: Array<[string, { flag?: string; env?: string; file?: string }, number | undefined]> = [
+    ['flag beats environment and file', { flag: '1111', env: '2222', file: '3333' }, 1111],
+    ['environment beats file', { env: '2222', file: '3333' }, 2222],
+    ['file alone', { file: '3333' }, 3333],
+    ['flag alone', { flag: '1111' }, 1111],
     ['nothing set: left to the defaults', {}, undefined],
   ];
   for (const [name, given, want] of cases) {
@@ -39,10 +46,10 @@ describe('precedence: flags > environment > file > defaults', () => {
     });
   }
 
-  it('defaults apply after merging (resolveRunOptions), file values flow through as strings', async () => {
+  it('defaults apply after merging (resolveRunConfig), file values flow through typed', async () => {
     await tmp.write('provcert.config.yaml', 'baseUrl: https://provider.example.com\nauth: bearer\nwebhookPort: 0\n');
-    const merged = await load({}, { PROVIDER_API_KEY: 'k-123456' });
-    const { config } = resolveRunOptions(merged, { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
+    const given = await sources({}, { PROVIDER_API_KEY: 'k-123456' });
+    const { config } = resolveRunOptions(given, { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
     expect(config).toMatchObject({
       baseUrl: 'https://provider.example.com',
       authMethod: 'BEARER_TOKEN',
@@ -55,7 +62,7 @@ describe('precedence: flags > environment > file > defaults', () => {
     });
   });
 
-  it('converts every kind: lists, booleans, integers, paths; extra flags pass through', async () => {
+  it('converts every kind once: lists, booleans, integers, paths', async () => {
     await tmp.write(
       'provcert.config.yaml',
       [
@@ -69,15 +76,14 @@ describe('precedence: flags > environment > file > defaults', () => {
       ].join('\n'),
     );
     const merged = await load({ spec: 'custom.yaml' } as Record<string, string>);
-    expect(merged).toMatchObject({
-      capabilities: 'METADATA,HEALTH,CATALOG',
-      only: 'metadata,catalog',
+    expect(merged).toEqual({
+      capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+      only: ['metadata', 'catalog'],
       local: true,
-      concurrency: '4',
+      concurrency: 4,
       seed: '42',
       json: 'out/report.json',
-      reporter: 'console,junit',
-      spec: 'custom.yaml',
+      reporter: ['console', 'junit'],
     });
   });
 
@@ -97,8 +103,8 @@ describe('precedence: flags > environment > file > defaults', () => {
       baseUrl: 'https://p.example.com',
       auth: 'HMAC_SIGNATURE',
       local: true,
-      skip: 'search,cancel',
-      webhookPort: '9000',
+      skip: ['search', 'cancel'],
+      webhookPort: 9000,
     });
     expect(merged.profile).toBeUndefined();
   });
@@ -123,11 +129,11 @@ describe('precedence: flags > environment > file > defaults', () => {
 
   it('PROVCERT_CONFIG names the file when --config is absent', async () => {
     await tmp.write('other.yaml', 'timeout: 500\n');
-    expect((await load({}, { PROVCERT_CONFIG: 'other.yaml' })).timeout).toBe('500');
+    expect((await load({}, { PROVCERT_CONFIG: 'other.yaml' })).timeout).toBe(500);
   });
 
   it('a missing default file is fine; an empty file is an empty config', async () => {
-    expect(await load({ auth: 'bearer' })).toEqual({ auth: 'bearer' });
+    expect(await load({ auth: 'bearer' })).toEqual({ auth: 'BEARER_TOKEN' });
     await tmp.write('provcert.config.yaml', '# nothing yet\n');
     expect(await load({})).toEqual({});
   });
@@ -147,50 +153,54 @@ async function usageError(run: () => Promise<unknown>): Promise<{ message: strin
 
 describe('config errors: key path + reason, exit 2 (UsageError)', () => {
   const fileCases: Array<[string, string, string]> = [
-    ['wrong type', 'webhookPort: abc\n', 'provcert.config.yaml: /webhookPort must be integer (found string "abc")'],
+    ['wrong type', 'webhookPort: abc\n', 'provcert.config.yaml:1: /webhookPort must be integer (found string "abc")'],
     [
       'unknown key with a suggestion',
       'baseURL: https://x.example.com\n',
-      'provcert.config.yaml: unknown key "baseURL" (did you mean baseUrl?)',
+      'provcert.config.yaml:1: unknown key "baseURL" (did you mean baseUrl?)',
     ],
     [
       'kebab-case key',
       'webhook-port: 1\n',
-      'provcert.config.yaml: unknown key "webhook-port" (did you mean webhookPort?)',
+      'provcert.config.yaml:1: unknown key "webhook-port" (did you mean webhookPort?)',
     ],
-    ['typo', 'timout: 100\n', 'provcert.config.yaml: unknown key "timout" (did you mean timeout?)'],
+    ['typo', 'timout: 100\n', 'provcert.config.yaml:1: unknown key "timout" (did you mean timeout?)'],
     [
       'unknown key far from any',
       'colour: red\n',
-      'provcert.config.yaml: unknown key "colour"; known keys: baseUrl, auth,',
+      'provcert.config.yaml:1: unknown key "colour"; known keys: baseUrl, auth,',
     ],
     [
       'out of range',
       'webhookPort: 70000\n',
-      'provcert.config.yaml: /webhookPort must be at most 65535 (found integer 70000)',
+      'provcert.config.yaml:1: /webhookPort must be at most 65535 (found integer 70000)',
     ],
-    ['below minimum', 'timeout: 5\n', 'provcert.config.yaml: /timeout must be at least 100 (found integer 5)'],
+    ['below minimum', 'timeout: 5\n', 'provcert.config.yaml:1: /timeout must be at least 100 (found integer 5)'],
     [
       'enum with suggestion',
       'profile: TRANSACTION\n',
-      'provcert.config.yaml: /profile must be one of TRANSACTIONAL, DISCOVERY_READONLY, transactional, discovery_readonly (found string "TRANSACTION") (did you mean TRANSACTIONAL?)',
+      'provcert.config.yaml:1: /profile must be one of TRANSACTIONAL, DISCOVERY_READONLY, transactional, discovery_readonly (found string "TRANSACTION") (did you mean TRANSACTIONAL?)',
     ],
     [
       'unknown check id in a list',
       'only: [metadata, catlog]\n',
-      'provcert.config.yaml: /only/1 must be one of base-url,',
+      'provcert.config.yaml:1: /only/1 must be one of base-url,',
     ],
-    ['boolean written as text', 'local: "yes"\n', 'provcert.config.yaml: /local must be boolean (found string "yes")'],
+    [
+      'boolean written as text',
+      'local: "yes"\n',
+      'provcert.config.yaml:1: /local must be boolean (found string "yes")',
+    ],
     [
       'not a URL',
       'baseUrl: provider.example.com\n',
-      'provcert.config.yaml: /baseUrl must be an http(s) URL such as https://provider.example.com/api (found string "provider.example.com")',
+      'provcert.config.yaml:1: /baseUrl must be an http(s) URL such as https://provider.example.com/api (found string "provider.example.com")',
     ],
-    ['null value', 'timeout:\n', 'provcert.config.yaml: /timeout must be integer (found null)'],
+    ['null value', 'timeout:\n', 'provcert.config.yaml:1: /timeout must be integer (found null)'],
     [
       'list of wrong type',
       'reporter: 3\n',
-      'provcert.config.yaml: /reporter must be a list of reporter names, or one comma-separated string (found integer 3)',
+      'provcert.config.yaml:1: /reporter must be a list of reporter names, or one comma-separated string (found integer 3)',
     ],
     [
       'both credential sources',
@@ -209,6 +219,16 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
     });
   }
 
+  it("names the problem's line, as the fleet file does", async () => {
+    await tmp.write(
+      'provcert.config.yaml',
+      'auth: bearer\n# the provider is slow\ntimeout: 5\nbaseURL: https://x.example.com\n',
+    );
+    const { message, hint } = await usageError(() => load());
+    expect(message).toBe('provcert.config.yaml:4: unknown key "baseURL" (did you mean baseUrl?)');
+    expect(hint).toBe('also: provcert.config.yaml:3: /timeout must be at least 100 (found integer 5)');
+  });
+
   it('YAML syntax errors say so, with a line', async () => {
     await tmp.write('provcert.config.yaml', 'auth: bearer\nbaseUrl: [unclosed\n');
     expect((await usageError(() => load())).message).toMatch(/^provcert\.config\.yaml:\d+:\d+: invalid YAML: /);
@@ -217,8 +237,8 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
   it('several problems: the first on the line, the others in the hint', async () => {
     await tmp.write('provcert.config.yaml', 'timeout: x\nconcurrency: 0\n');
     const { message, hint } = await usageError(() => load());
-    expect(message).toBe('provcert.config.yaml: /timeout must be integer (found string "x")');
-    expect(hint).toBe('also: /concurrency must be at least 1 (found integer 0)');
+    expect(message).toBe('provcert.config.yaml:1: /timeout must be integer (found string "x")');
+    expect(hint).toBe('also: provcert.config.yaml:2: /concurrency must be at least 1 (found integer 0)');
   });
 
   it('a missing --config file is an error', async () => {
@@ -256,7 +276,7 @@ describe('secrets only as environment variable names', () => {
       await tmp.write('provcert.config.yaml', `${key}: ${CANARY}\n`);
       const { message, hint } = await usageError(() => load());
       expect(message).toBe(
-        `provcert.config.yaml: key "${key}" would hold a secret, and secrets never go in the config file: put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile`,
+        `provcert.config.yaml:1: key "${key}" would hold a secret, and secrets never go in the config file: put the credential in an environment variable and name it with credentialEnv (default PROVIDER_API_KEY), or use credentialFile`,
       );
       expect(`${message} ${hint ?? ''}`).not.toContain(CANARY);
     });
@@ -273,14 +293,14 @@ describe('secrets only as environment variable names', () => {
     await tmp.write('provcert.config.yaml', `credentialEnv: ${CANARY.toLowerCase()}\n`);
     const { message } = await usageError(() => load());
     expect(message).toBe(
-      'provcert.config.yaml: /credentialEnv must be the NAME of an environment variable in capitals, such as PROVIDER_API_KEY (not the secret itself) (value not shown: it may be a secret)',
+      'provcert.config.yaml:1: /credentialEnv must be the NAME of an environment variable in capitals, such as PROVIDER_API_KEY (not the secret itself) (value not shown: it may be a secret)',
     );
   });
 
   it('a near-miss of a naming key is a typo, not a secret', async () => {
     await tmp.write('provcert.config.yaml', 'credentialsEnv: MY_KEY\n');
     expect((await usageError(() => load())).message).toBe(
-      'provcert.config.yaml: unknown key "credentialsEnv" (did you mean credentialEnv?)',
+      'provcert.config.yaml:1: unknown key "credentialsEnv" (did you mean credentialEnv?)',
     );
   });
 });

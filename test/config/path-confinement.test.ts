@@ -1,8 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadRunOptions } from '../../src/config/load.js';
+import { parseRunFlags } from '../../src/cli/run-flags.js';
+import { loadRunSources } from '../../src/config/load.js';
 import { UsageError } from '../../src/model/errors.js';
+import { mergeRunValues } from '../../src/model/run-values.js';
 import { tempDir } from './support.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -17,8 +19,7 @@ afterEach(async () => {
 /** The options of ci/provcert.yaml holding `yaml`, run from the temp dir. */
 const loadConfig = async (yaml: string) => {
   await tmp.write('ci/provcert.yaml', yaml);
-  const flags: Record<string, string | undefined> = {};
-  return loadRunOptions({ flags, env: {}, cwd: tmp.dir, configPath: 'ci/provcert.yaml' });
+  return (await loadRunSources({ env: {}, cwd: tmp.dir, configPath: 'ci/provcert.yaml' })).file;
 };
 
 describe("a config file's report paths stay in its folder unless allowPathsOutsideConfigDir is set", () => {
@@ -51,12 +52,8 @@ describe("a config file's report paths stay in its folder unless allowPathsOutsi
 
   it('leaves flags alone: the person typing them chose the path', async () => {
     await tmp.write('ci/provcert.yaml', 'timeout: 1000\n');
-    const options = await loadRunOptions({
-      flags: { json: '/tmp/anywhere.json' },
-      env: {},
-      cwd: tmp.dir,
-      configPath: 'ci/provcert.yaml',
-    });
+    const { env, file } = await loadRunSources({ env: {}, cwd: tmp.dir, configPath: 'ci/provcert.yaml' });
+    const options = mergeRunValues({ flags: parseRunFlags({ json: '/tmp/anywhere.json' }), env, file });
     expect(options.json).toBe('/tmp/anywhere.json');
   });
 });

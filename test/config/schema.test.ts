@@ -57,7 +57,7 @@ describe('spec/config.schema.json stays in step with the code', () => {
 
   it('documented defaults are the ones resolveRunOptions applies', () => {
     const { config } = resolveRunOptions(
-      { baseUrl: 'https://p.example.com', auth: 'API_KEY' },
+      { flags: { baseUrl: 'https://p.example.com', auth: 'API_KEY' } },
       { PROVIDER_API_KEY: 'k-123456' },
       '/',
     );

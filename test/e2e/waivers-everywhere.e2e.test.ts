@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engineCertifier } from '../../src/cli/commands/serve.js';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import { loadContract } from '../../src/contract/load.js';
 import { certify } from '../../src/lib/certify.js';
 import type { RunReport } from '../../src/model/report.js';
@@ -16,7 +17,6 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { startServe } from '../../src/server/serve.js';
-import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { readFleetJson, startTestFleet, writeFleetFile } from '../fleet/support.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';

@@ -105,7 +105,7 @@ describe('mergeFleetReports', () => {
       (r: FleetReport[]) => {
         r[2] = { ...(r[2] as FleetReport), shard: { index: 3, total: 4 } };
       },
-      /^cannot merge shards of different splits: 1\/3, 2\/3, 3\/4; every shard must be run with the same --shard …\/n$/,
+      /^cannot merge shards of different splits: 1\/3, 2\/3, 3\/4; every shard must be run with the same shard …\/n$/,
     ],
     [
       'a shard given twice',

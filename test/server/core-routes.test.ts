@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import type { Contract } from '../../src/contract/contract.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { CertifyInput } from '../../src/server/core-routes/deps.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
-import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';

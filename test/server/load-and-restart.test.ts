@@ -105,7 +105,7 @@ describe('webhook receiver under load', () => {
       });
       await expect(attempt).rejects.toMatchObject({
         name: 'UsageError',
-        message: expect.stringMatching(new RegExp(`port ${a.port} is in use; pass --webhook-port`)) as unknown,
+        message: expect.stringMatching(new RegExp(`port ${a.port} is in use; pass webhookPort`)) as unknown,
       });
     } finally {
       await a.close();

@@ -1,11 +1,11 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import type { Contract } from '../../src/contract/contract.js';
 import { loadContract } from '../../src/contract/load.js';
 import { type ReceivedWebhook, timelineEntry } from '../../src/model/webhooks.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
-import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineCertifier } from '../../src/cli/commands/serve.js';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import {
@@ -12,7 +13,6 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
-import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { freePort } from '../support/ports.js';
 import { registration } from '../support/registration.js';
 import { event, post, sign } from './support/http-client.js';

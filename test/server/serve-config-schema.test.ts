@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import { LIMIT_NAMES } from '../../src/server/limits.js';
-import { resolveServeSettings } from '../../src/server/serve-config.js';
 import { specSchema } from '../../src/util/schema-compiler.js';
 
 let dir: string;

@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveServeSettings } from '../../src/config/serve.js';
 import { UsageError } from '../../src/model/errors.js';
-import { DEFAULT_MAX_EXPIRY_WAIT_S, resolveServeSettings } from '../../src/server/serve-config.js';
+import { DEFAULT_MAX_EXPIRY_WAIT_S } from '../../src/model/serve-settings.js';
 
 /** `serve` certifies with a configurable wait for quote expiry (issue 24 item 6), not a fixed 120 s. */
 describe('serve --max-expiry-wait', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ReportFlags } from '../../config/flags.js';
 import { loadContract } from '../../contract/load.js';
 import { UsageError } from '../../model/errors.js';
+import { resolveRunConfig } from '../../model/run-values.js';
 import { FAULTS, type FaultName, REFERENCE_SLUG, startReferenceProvider } from '../../reference-provider/index.js';
 import { startCoreServer } from '../../server/core-server.js';
 import { didYouMean } from '../../util/did-you-mean.js';
@@ -12,7 +13,6 @@ import { certifyWithReports } from '../certify.js';
 import type { CommandContext } from '../command.js';
 import { parseAuthFlag, parsePositiveFlag } from '../options.js';
 import { reportTargets } from '../report-flags.js';
-import { resolveRunOptions } from '../run-options.js';
 
 interface DemoFlags extends ReportFlags {
   fault?: string[];
@@ -61,17 +61,15 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
     quoteTtlSeconds: ttl,
   });
   try {
-    const env = { DEMO_PROVIDER_CREDENTIAL: credential };
-    const { config } = resolveRunOptions(
+    // The demo's secrets are its own, generated above: handed in, as the cli hands in what it reads.
+    const { config } = resolveRunConfig(
+      { flags: { baseUrl: provider.url, auth: authMethod, local: true, webhookPort: core.port } },
       {
-        baseUrl: provider.url,
-        auth: authMethod,
-        local: true,
-        credentialEnv: 'DEMO_PROVIDER_CREDENTIAL',
-        webhookPort: String(core.port),
+        credential,
+        credentialSource: { kind: 'env', name: 'DEMO_PROVIDER_CREDENTIAL' },
+        webhookSecret,
+        webhookSecretSource: { kind: 'generated' },
       },
-      env,
-      io.cwd,
     );
     (targets.some((t) => t.path === '-') || flags.events === '-' ? io.stderr : io.stdout).write(
       `reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`,

@@ -1,14 +1,17 @@
-import { loadRunOptions } from '../../config/load.js';
+import { loadRunSources } from '../../config/load.js';
 import { doctorExitCode, runDoctor } from '../../doctor/doctor.js';
 import { doctorReport, renderDoctorJson, renderDoctorText } from '../../doctor/render.js';
 import type { DoctorCredential } from '../../doctor/types.js';
 import { type AuthMethod, DEFAULT_CREDENTIAL_ENV } from '../../model/contract-constants.js';
+import { DEFAULT_RUN_CONFIG } from '../../model/run-config.js';
+import { mergeRunValues, type RunValues } from '../../model/run-values.js';
 import { timeoutText } from '../../report/console.js';
 import { Redactor } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { terminalMode } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
-import { parseAuthFlag, parseBaseUrlFlag, parseIntegerFlag, readCredentialFile } from '../options.js';
+import { parseBaseUrlFlag, readCredentialFile } from '../options.js';
+import { parseRunFlags } from '../run-flags.js';
 
 interface DoctorFlags {
   baseUrl?: string;
@@ -22,11 +25,9 @@ interface DoctorFlags {
   color?: boolean;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-
 /** Same sources as `run`; a missing variable is not an error here: doctor then skips the auth findings and says how to set it. */
 async function readCredential(
-  flags: DoctorFlags,
+  flags: Pick<RunValues, 'credentialEnv' | 'credentialFile'>,
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<DoctorCredential | undefined> {
@@ -40,15 +41,15 @@ async function readCredential(
 /** `provcert doctor`: a fast connectivity diagnosis (exit 0 nothing failed, 1 something failed, 2 usage). */
 export async function execute({ io }: CommandContext, flags: DoctorFlags): Promise<number> {
   const { baseUrl, auth, credentialEnv, credentialFile, timeout } = flags;
-  const merged = await loadRunOptions({
-    flags: { baseUrl, auth, credentialEnv, credentialFile, timeout },
-    env: io.env,
-    cwd: io.cwd,
-    ...(flags.config ? { configPath: flags.config } : {}),
+  const { env, file } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: flags.config });
+  const merged = mergeRunValues({
+    flags: parseRunFlags({ baseUrl, auth, credentialEnv, credentialFile, timeout }),
+    env,
+    file,
   });
   const url = parseBaseUrlFlag(merged.baseUrl, true);
-  const authMethod: AuthMethod | undefined = merged.auth ? parseAuthFlag(merged.auth) : undefined;
-  const timeoutMs = parseIntegerFlag('--timeout', merged.timeout, DEFAULT_TIMEOUT_MS, 100, 600_000);
+  const authMethod: AuthMethod | undefined = merged.auth;
+  const timeoutMs = merged.timeout ?? DEFAULT_RUN_CONFIG.timeoutMs;
   const credential = await readCredential(merged, io.env, io.cwd);
   // What is being probed goes to stderr as it starts (a probe may wait the whole timeout); the findings to stdout.
   const progress = (step: string): void => {

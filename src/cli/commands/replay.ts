@@ -1,14 +1,15 @@
 import { createInterface } from 'node:readline/promises';
 import { Chalk } from 'chalk';
 import { parseCheckIds } from '../../checks/framework/registry.js';
-import { DEFAULT_EXPLORE_BUDGET } from '../../checks/quote-explore.js';
 import type { RawRunOptions } from '../../config/flags.js';
-import { loadRunSettings } from '../../config/load.js';
+import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { loadRequirements } from '../../contract/requirements.js';
 import type { CheckId } from '../../model/check-ids.js';
 import { UsageError } from '../../model/errors.js';
 import type { CheckResult } from '../../model/report.js';
+import { DEFAULT_EXPLORE_BUDGET } from '../../model/run-config.js';
+import { mergeRunValues } from '../../model/run-values.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readStoredReport } from '../../report/read-report.js';
 import { runCertification } from '../../runner/run.js';
@@ -26,6 +27,7 @@ import {
   type ReplayVerdict,
   replaySummary,
 } from '../replay-plan.js';
+import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
 interface ReplayFlags {
@@ -61,13 +63,12 @@ async function personInputs(opts: ReplayFlags, io: CommandContext['io']): Promis
     ...(opts.webhookSecretEnv !== undefined ? { webhookSecretEnv: opts.webhookSecretEnv } : {}),
     ...(opts.local ? { local: true } : {}),
   };
-  const { options } = await loadRunSettings({
-    flags,
-    env: io.env,
-    cwd: io.cwd,
-    ...(opts.config ? { configPath: opts.config } : {}),
+  const { env, file } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: opts.config });
+  const { baseUrl, auth, credentialEnv, credentialFile, webhookSecretEnv, local } = mergeRunValues({
+    flags: parseRunFlags(flags),
+    env,
+    file,
   });
-  const { baseUrl, auth, credentialEnv, credentialFile, webhookSecretEnv, local } = options;
   return {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(auth !== undefined ? { auth } : {}),
@@ -103,7 +104,7 @@ async function rerunFlags(
   plan: ReplayPlan,
   opts: ReplayFlags,
   io: CommandContext['io'],
-): Promise<{ flags: RawRunOptions; notes: string[] }> {
+): Promise<{ flags: FlagValues; notes: string[] }> {
   const given = await personInputs(opts, io);
   const chosen = chooseReplayInputs(plan.recorded, given, false);
   if (chosen.missing.length === 0) return { flags: { ...plan.flags, ...chosen.flags }, notes: chosen.notes };
@@ -142,7 +143,11 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const { flags, notes } = await rerunFlags(plan, opts, io);
   // The recorded exploration budget, unless the person gives their own.
   const explore = opts.explore !== undefined ? { explore: opts.explore } : {};
-  const { config, credential, webhookSecret } = resolveRunOptions({ ...flags, ...explore }, io.env, io.cwd);
+  const { config, credential, webhookSecret } = resolveRunOptions(
+    { flags: parseRunFlags({ ...flags, ...explore }) },
+    io.env,
+    io.cwd,
+  );
   // The report file and the provider's answers are both untrusted: masked, controls shown escaped.
   const redactor = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });

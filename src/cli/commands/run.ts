@@ -1,11 +1,13 @@
 import type { RawRunOptions, ReportFlags } from '../../config/flags.js';
-import { loadRunSettings } from '../../config/load.js';
+import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
+import { mergeRunValues } from '../../model/run-values.js';
 import { prepareReportTargets } from '../../report/index.js';
 import { certifyWithReports } from '../certify.js';
 import type { CommandContext } from '../command.js';
 import type { CliIo } from '../io.js';
 import { reportTargets } from '../report-flags.js';
+import { parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
 /** `color` is false with --no-color (commander's negated option); `events` is --events FILE|-. */
@@ -14,27 +16,20 @@ export type RunFlags = RawRunOptions &
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
-  const { options: flags, expectedFailures } = await loadRunSettings({
-    flags: given,
-    env: io.env,
-    cwd: io.cwd,
-    ...(given.config ? { configPath: given.config } : {}),
-  });
-  const targets = reportTargets(flags);
-  const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(flags, io.env, io.cwd);
-  const contract = await loadContract(flags.spec);
+  const { env, file, expectedFailures } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: given.config });
+  const sources = { flags: parseRunFlags(given), env, file };
+  const merged = mergeRunValues(sources);
+  const targets = reportTargets(merged);
+  const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(sources, io.env, io.cwd);
+  const contract = await loadContract(given.spec);
   await prepareReportTargets(targets, io.cwd); // an unusable report path is exit 2 before any request
   if (generatedSecret) {
-    const name = flags.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
+    const name = merged.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
     io.stderr.write(
       `webhook secret generated for this run (${name} is not set); configure the provider to sign with: ${webhookSecret}\n`,
     );
   }
-  const github =
-    flags.reporter
-      ?.split(',')
-      .map((s) => s.trim())
-      .includes('github') ?? false;
+  const github = merged.reporter?.includes('github') ?? false;
   const reports = { targets, github, noColor: given.color === false, events: given.events };
   const { code } = await certifyWithReports(
     config,

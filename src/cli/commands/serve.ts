@@ -1,17 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { parseExpectedFailures } from '../../config/waivers.js';
+import { type RawServeOptions, resolveServeSettings } from '../../config/serve.js';
 import { createConsole } from '../../console/console.js';
 import type { Contract } from '../../contract/contract.js';
 import { loadContract } from '../../contract/load.js';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../model/run-config.js';
+import { type IngestLimits, LIMIT_NAMES } from '../../model/ingest-limits.js';
+import { resolveRunConfig } from '../../model/run-values.js';
+import type { ServeSettings } from '../../model/serve-settings.js';
 import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
 import type { Certifier } from '../../server/core-routes/deps.js';
-import { type IngestLimits, LIMIT_NAMES } from '../../server/limits.js';
 import { startServe } from '../../server/serve.js';
-import { type RawServeOptions, resolveServeSettings, type ServeSettings } from '../../server/serve-config.js';
+import { parseExpectedFailures } from '../../util/expected-failures.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { EXIT } from '../io.js';
+import { flagOfSetting } from '../setting-flags.js';
 
 /**
  * The certification engine behind POST /providers/{slug}/certify: events arrive at this same server, and the
@@ -25,24 +26,28 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
   );
   return async ({ registration, credential, webhookSecret, inbox }) => {
     const ref = registration.credential;
-    const config: RunConfig = {
-      baseUrl: registration.baseUrl,
-      authMethod: registration.authMethod,
-      credentialSource: 'env' in ref ? { kind: 'env', name: ref.env } : { kind: 'file', path: ref.file },
-      capabilities: registration.capabilities,
-      ...(registration.fulfillment ? { fulfillment: registration.fulfillment } : {}),
-      local: settings.local,
-      webhookHost: settings.host,
-      webhookPort: settings.port,
-      // The per-provider secret lives in the data dir, not in an env var.
-      webhookSecretSource: { kind: 'generated' },
-      webhookTimeoutMs: DEFAULT_RUN_CONFIG.webhookTimeoutMs,
-      timeoutMs: DEFAULT_RUN_CONFIG.timeoutMs,
-      maxExpiryWaitS: settings.maxExpiryWaitS,
-      seed: randomBytes(4).toString('hex'),
-      maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
-      concurrency: DEFAULT_RUN_CONFIG.concurrency,
-    };
+    // What serve was told (its flags > its config file) and what the provider registered; the rest are defaults.
+    const { config } = resolveRunConfig(
+      {
+        flags: {
+          baseUrl: registration.baseUrl,
+          auth: registration.authMethod,
+          capabilities: registration.capabilities,
+          ...(registration.fulfillment ? { fulfillment: registration.fulfillment } : {}),
+          local: settings.local,
+          webhookHost: settings.host,
+          webhookPort: settings.port,
+          maxExpiryWait: settings.maxExpiryWaitS,
+        },
+      },
+      {
+        credential,
+        credentialSource: 'env' in ref ? { kind: 'env', name: ref.env } : { kind: 'file', path: ref.file },
+        // The per-provider secret lives in the data dir, not in an env var.
+        webhookSecret,
+        webhookSecretSource: { kind: 'generated' },
+      },
+    );
     return runCertification(config, { contract, credential, webhookSecret, inbox, expectedFailures });
   };
 }
@@ -63,6 +68,7 @@ export async function execute(
     cwd: io.cwd,
     log: (line) => io.stdout.write(`${new Date().toISOString()} ${line}\n`),
     mount: operatorConsole.routes,
+    nameSetting: flagOfSetting,
   });
   operatorConsole.attach(serve, io.env[settings.adminTokenEnv] || undefined);
   io.stdout.write(

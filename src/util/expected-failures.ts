@@ -1,14 +1,15 @@
-import { describeValue } from '../contract/explain.js';
 import { CHECK_IDS, type CheckId } from '../model/check-ids.js';
 import { UsageError } from '../model/errors.js';
 import type { ExpectedFailure } from '../model/waivers.js';
-import { didYouMean } from '../util/did-you-mean.js';
-import { isRecord } from '../util/json.js';
-import { unknownKeyReason } from './explain.js';
+import { describeValue } from './describe-value.js';
+import { didYouMean } from './did-you-mean.js';
+import { isRecord } from './json.js';
+import { unknownKeyReason } from './unknown-key.js';
 
 /**
- * `expectedFailures` of a config or fleet file (spec/expected-failures.schema.json), read with one clear line per
- * problem naming the entry: "expectedFailures[1].until: 2026-13-01 is not a date (YYYY-MM-DD)".
+ * `expectedFailures` of a config, fleet or serve file or of the library's options (spec/expected-failures.schema.json),
+ * read with one clear line per problem naming the entry: "expectedFailures[1].until: 2026-13-01 is not a date
+ * (YYYY-MM-DD)". Here, below config and lib, so both read waivers the same way without an upward import.
  */
 
 /** The config file key that holds them (config file only: no flag, no environment variable). */

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadRunSettings } from '../../src/config/load.js';
+import { loadRunSources } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
-import { isCalendarDate, parseExpectedFailures } from '../../src/config/waivers.js';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
 import { UsageError } from '../../src/model/errors.js';
-import { tempDir } from './support.js';
+import { isCalendarDate, parseExpectedFailures } from '../../src/util/expected-failures.js';
+import { tempDir } from '../config/support.js';
 
 type TempDir = Awaited<ReturnType<typeof tempDir>>;
 
@@ -169,7 +169,10 @@ describe('the config file carries expectedFailures', () => {
   });
   afterEach(() => tmp.remove());
 
-  const settings = () => loadRunSettings({ flags: {}, env: {}, cwd: tmp.dir });
+  const settings = async () => {
+    const { file, expectedFailures } = await loadRunSources({ env: {}, cwd: tmp.dir });
+    return { options: file, expectedFailures };
+  };
 
   it('read beside the options', async () => {
     await tmp.write(
@@ -177,7 +180,7 @@ describe('the config file carries expectedFailures', () => {
       'timeout: 5000\nexpectedFailures:\n  - check: quote-math\n    reason: known\n    until: 2026-06-30\n',
     );
     expect(await settings()).toEqual({
-      options: { timeout: '5000' },
+      options: { timeout: 5000 },
       expectedFailures: [{ check: 'quote-math', reason: 'known', until: '2026-06-30' }],
     });
   });

@@ -2,52 +2,20 @@ import { join, resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
+import { type IngestLimits, LIMIT_NAMES } from '../model/ingest-limits.js';
+import {
+  type ConfiguredProvider,
+  DEFAULT_ADMIN_TOKEN_ENV,
+  DEFAULT_CREDENTIAL_SUBDIR,
+  DEFAULT_DATA_DIR,
+  DEFAULT_MAX_EXPIRY_WAIT_S,
+  DEFAULT_SERVE_HOST,
+  DEFAULT_SERVE_PORT,
+  DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
+  type ServeSettings,
+} from '../model/serve-settings.js';
 import { readDataFile } from '../util/data-file.js';
 import { compileSpecSchemas, specSchema } from '../util/schema-compiler.js';
-import { SLUG_PATTERN } from './core-routes/registration.js';
-import { type IngestLimits, LIMIT_NAMES, limitFlag } from './limits.js';
-
-export const DEFAULT_SERVE_PORT = 8787;
-export const DEFAULT_SERVE_HOST = '127.0.0.1';
-export const DEFAULT_DATA_DIR = '.provcert';
-export const DEFAULT_ADMIN_TOKEN_ENV = 'PROVCERT_ADMIN_TOKEN';
-/** Under the data dir: where credentialFile references may point by default (never the data dir itself, which holds secrets). */
-export const DEFAULT_CREDENTIAL_SUBDIR = 'credentials';
-/** Longest wait, in seconds, for a quote to expire during a certification (as `run --max-expiry-wait`). */
-export const DEFAULT_MAX_EXPIRY_WAIT_S = 120;
-const MAX_EXPIRY_WAIT_LIMIT_S = 3600;
-/** How long a rotated-out webhook secret still verifies, in seconds (0: not at all). */
-export const DEFAULT_WEBHOOK_SECRET_OVERLAP_S = 600;
-const MAX_WEBHOOK_SECRET_OVERLAP_S = 7 * 24 * 3600;
-
-/** The flag of each limit: maxBodyBytes → --max-body-bytes. */
-
-/** A provider whose webhooks the server accepts without registration (config file or --slug). */
-export interface ConfiguredProvider {
-  slug: string;
-  /** Env var holding its own webhook secret; absent = the server-wide secret. */
-  webhookSecretEnv?: string;
-}
-
-export interface ServeSettings {
-  host: string;
-  port: number;
-  dataDir: string;
-  local: boolean;
-  webhookSecretEnv: string;
-  adminTokenEnv: string;
-  /** Limits set by flag or config; the rest take the defaults. */
-  limits: Partial<IngestLimits>;
-  /** credentialFile references are confined to this directory. */
-  credentialDir: string;
-  providers: ConfiguredProvider[];
-  /** The config file's `expectedFailures`, as written: the caller checks them (config/waivers) for the certify route. */
-  expectedFailures?: unknown;
-  /** Longest wait for a quote to expire in a certification; a longer validity ends quote-expiry as error. */
-  maxExpiryWaitS: number;
-  /** After a webhook secret rotation, how long the previous secret still verifies (0 = invalid at once). */
-  webhookSecretOverlapS: number;
-}
 
 /** Flags as commander hands them over. */
 export interface RawServeOptions {
@@ -66,9 +34,20 @@ export interface RawServeOptions {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_EXPIRY_WAIT_LIMIT_S = 3600;
+const MAX_WEBHOOK_SECRET_OVERLAP_S = 7 * 24 * 3600;
+
+/** The command-line flag of a limit: maxBodyBytes → --max-body-bytes. */
+export const limitFlag = (name: keyof IngestLimits): string =>
+  `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** The settings spec/serve-config.schema.json describes, for messages. */
 const SERVE_KEYS = (specSchema('serve-config.schema.json')['properties'] ?? {}) as Record<string, unknown>;
+
+/** The provider slug rule, as spec/serve-config.schema.json states it for `providers[].slug`. */
+const SLUG_PATTERN = new RegExp(
+  (SERVE_KEYS['providers'] as { items: { properties: { slug: { pattern: string } } } }).items.properties.slug.pattern,
+);
 
 function port(value: unknown, where: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
