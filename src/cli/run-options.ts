@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CHECKS, parseCheckIds } from '../checks/framework/registry.js';
 import type { RawRunOptions } from '../config/flags.js';
-import { credentialFinding } from '../doctor/auth.js';
+import { credentialDiagnosis } from '../doctor/auth.js';
 import type { CheckId } from '../model/check-ids.js';
 import {
   DEFAULT_CREDENTIAL_ENV,
@@ -33,7 +33,7 @@ function checkIds(flag: string, value: string | undefined): CheckId[] | undefine
 
 /** Whitespace around the credential fails here exactly as it fails `provcert doctor` (same check, same words). */
 function refuseStrayWhitespace(credential: string, source: string): void {
-  const judged = credentialFinding({ value: credential, source });
+  const judged = credentialDiagnosis({ value: credential, source });
   if (judged.status === 'fail') throw new UsageError(judged.detail, judged.fix);
 }
 

@@ -7,7 +7,7 @@ import { CHECKS } from '../../src/checks/framework/registry.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { suggestedBaseUrl } from '../../src/cli/options.js';
-import { credentialFinding } from '../../src/doctor/auth.js';
+import { credentialDiagnosis } from '../../src/doctor/auth.js';
 import { freePort } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -155,7 +155,7 @@ describe('run refuses whitespace around the credential exactly as doctor flags i
     ['leading whitespace', ` ${KEY}`, 'leading whitespace'],
     ['a line break inside', `${KEY.slice(0, 5)}\n${KEY.slice(5)}`, 'a line break inside'],
   ])('%s', async (_name, value, problem) => {
-    const doctor = credentialFinding({ value, source: 'PROVIDER_API_KEY' });
+    const doctor = credentialDiagnosis({ value, source: 'PROVIDER_API_KEY' });
     expect(doctor.status).toBe('fail');
     const { code, err } = await cli(run, { env: { PROVIDER_API_KEY: value } });
     expect(code).toBe(2);
