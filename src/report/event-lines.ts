@@ -1,5 +1,5 @@
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
-import type { FleetReport } from '../model/fleet-report.js';
+import type { FleetReport, Shard } from '../model/fleet-report.js';
 import type { CheckResult, RunBeginInfo, RunReport, RunStartInfo, WebhookTimelineEntry } from '../model/report.js';
 import type { WaiverOutcome } from '../model/waivers.js';
 import { toolVersion } from '../util/package-root.js';
@@ -38,7 +38,7 @@ export interface FleetStartInfo {
   /** How many providers this process certifies (the shard's, when sharded). */
   providers: number;
   concurrency?: number;
-  shard?: { index: number; total: number };
+  shard?: Shard;
 }
 
 const tool = { name: 'provcert', version: toolVersion } as const;
