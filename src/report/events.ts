@@ -19,7 +19,6 @@ import {
 import { type EventSink, fileSink, stdoutSink } from './event-sink.js';
 
 export type { FleetStartInfo } from './event-lines.js';
-export { EVENTS_VERSION } from './event-lines.js';
 
 /** The run events an event stream listens to: pass them (alone or through fanOutRunEvents) as runCertification's hooks. */
 export type EventRunHooks = Required<Omit<RunEvents, 'onCheckProgress'>>;

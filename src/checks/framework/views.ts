@@ -43,7 +43,6 @@ export type OfferingView = Omit<Schemas['Offering'], 'variants' | 'optionGroups'
   variants?: VariantView[];
   optionGroups?: OptionGroupView[];
 };
-export type CategoryView = Schemas['Category'];
 export type CatalogView = Omit<Schemas['Catalog'], 'offerings'> & { offerings: OfferingView[] };
 
 /** A quote line; an option's `quantity` is not in the contract's QuoteLineOption (open fields), read when present. */

@@ -9,7 +9,6 @@ import type { OperationEntry } from './operations-log.js';
  */
 
 export const LOG_KINDS = ['registration', 'certification', 'decision', 'webhook'] as const;
-export type LogKind = (typeof LOG_KINDS)[number];
 
 /** One record of the log: the spec's CoreLogEvent (spec/openapi.yaml is the one source of its shape). */
 export type LogEvent = components['schemas']['CoreLogEvent'];
