@@ -81,6 +81,7 @@ function compare(
 
 export const check: CheckDefinition = {
   id: 'action-status',
+  group: 'transactional',
   title: 'Action status reflects the same order by id',
   rule: 'Contract, Provider route behaviour rule 3: "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"; Errors: 404 NOT_FOUND "endpoint or id does not exist"',
   requirements: [
@@ -97,7 +98,6 @@ export const check: CheckDefinition = {
     description: 'providers with ACTION_STATUS (required in TRANSACTIONAL)',
   },
   dependsOn: ['payment-pending'],
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const { action } = await ctx.resources.pendingAction();

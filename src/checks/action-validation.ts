@@ -133,6 +133,7 @@ async function tryCase(
 
 export const check: CheckDefinition = {
   id: 'action-validation',
+  group: 'transactional',
   title: 'Invalid action requests are rejected and create nothing',
   rule: 'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"',
   requirements: [
@@ -142,7 +143,6 @@ export const check: CheckDefinition = {
     'ACTION-NOT-CONFIRMED',
   ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     // A fresh, valid quote: only the field under test is wrong.

@@ -10,6 +10,7 @@ const CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert certification test order, ca
 
 export const check: CheckDefinition = {
   id: 'cancel',
+  group: 'transactional',
   title: 'Cancelling a pending action',
   rule: 'Contract, CancelActionResult: "actionId (string, the service\'s public reference) … A provider\'s own identifier is returned separately as externalActionId and never replaces actionId"; States: AWAITING_PAYMENT → POST /actions/{id}/cancel → CANCELLED, previousStatus AWAITING_PAYMENT',
   requirements: [
@@ -19,7 +20,6 @@ export const check: CheckDefinition = {
     'REASON-NO-SECRETS',
   ],
   appliesTo: { operations: ['POST /actions/{id}/cancel'], description: 'providers that declare ACTION_CANCEL' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     // Its own action, so the other checks' pending action stays pending.

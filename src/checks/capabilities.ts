@@ -46,6 +46,7 @@ export function routeProbes(contract: Contract, declared: readonly string[]): Ro
 
 export const check: CheckDefinition = {
   id: 'capabilities',
+  group: 'read',
   title: 'Declared capabilities match the profile, the portal and the routes',
   rule: 'Contract, What the service does §7–§9: the capability profiles table (required capabilities per profile; LOCATIONS when fulfillment is DELIVERY, PICKUP, ONSITE or HYBRID); §8: "Only real capabilities are declared … Capabilities in the portal and in GET /provider-info must match"',
   requirements: [

@@ -50,6 +50,7 @@ async function compareRefresh(ctx: CheckContext, f: Findings, first: JsonRespons
 
 export const check: CheckDefinition = {
   id: 'catalog',
+  group: 'read',
   title: 'Catalog schema and consistency',
   rule: 'Contract, Catalog and Offering: required fields and types (money amounts are integers), Category offeringsCount, OptionGroup "minSelections and maxSelections constrain the choices"; "When optional values are unavailable they are omitted unless the schema allows null"; route rule 5: "malformed catalog identified"',
   requirements: [

@@ -125,7 +125,7 @@ export const check: CheckDefinition = {
       "providers with ACTION_CREATE (required in TRANSACTIONAL) whose checkout link is on the base address's host",
   },
   dependsOn: ['payment-pending'],
-  createsOrders: true,
+  group: 'transactional',
   async run(ctx) {
     // Its own action: a provider that takes the click as payment must not change the one other checks share.
     const { action, response } = await ctx.resources.createAction('checkout-click');

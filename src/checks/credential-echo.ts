@@ -86,6 +86,7 @@ function judge(ctx: CheckContext, f: Findings, probe: Probe, outcome: HttpOutcom
 export const check: CheckDefinition = {
   id: 'credential-echo',
   title: 'Error answers do not repeat the credential or header values',
+  group: 'read',
   rule: 'Contract, Authentication §7: "Keys are kept out of logs, source control and prompts; header values are masked when reporting errors."; docs/decisions.md, Credentials in error answers',
   requirements: ['SECRETS-KEPT-OUT-OF-LOGS'],
   appliesTo: {

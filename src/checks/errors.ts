@@ -94,6 +94,7 @@ function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, docum
 
 export const check: CheckDefinition = {
   id: 'errors',
+  group: 'read',
   title: 'Errors are JSON ErrorResponse with documented codes',
   rule: 'Contract, Errors: "Error body: { code, message }" with the codes of the table; 404 NOT_FOUND "endpoint or id does not exist"; Endpoints: error codes 400, 401, 404, 422, 500 with body ErrorResponse',
   requirements: ['ERROR-BODY-SHAPE', 'ERROR-CODES-DOCUMENTED', 'ERROR-NOT-FOUND'],

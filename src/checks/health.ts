@@ -9,6 +9,7 @@ const CLOCK_SKEW_WARN_MS = 5 * 60_000;
 
 export const check: CheckDefinition = {
   id: 'health',
+  group: 'read',
   title: 'Health check reports its status with a measured latency',
   rule: 'Contract, HealthCheckResult: status (HEALTHY is the healthy value), latencyMs (number), timestamp (ISO 8601) required; "An unhealthy system must not report HEALTHY; latencyMs must reflect real measurement"',
   requirements: [

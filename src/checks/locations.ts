@@ -41,6 +41,7 @@ async function fulfillmentOf(ctx: CheckContext): Promise<string> {
 
 export const check: CheckDefinition = {
   id: 'locations',
+  group: 'read',
   title: 'Locations: at least one active, activeOnly honoured',
   rule: 'Contract, What the service does §9: "DELIVERY, PICKUP, ONSITE and HYBRID require at least one active location returned by GET /locations … the active locations returned by the route are [what is checked]"; Endpoints: GET /locations query activeOnly, default true',
   requirements: ['LOCATIONS-ACTIVE-REQUIRED', 'LOCATIONS-ACTIVE-ONLY', 'LOCATION-REQUIRED-FIELDS'],

@@ -92,6 +92,7 @@ async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: Ce
 
 export const check: CheckDefinition = {
   id: 'metadata',
+  group: 'read',
   title: 'Provider info and certification manifest',
   rule: 'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); docs/decisions.md, Safety',
   requirements: [

@@ -30,6 +30,7 @@ async function fetchAndCompare(
 
 export const check: CheckDefinition = {
   id: 'offering',
+  group: 'read',
   title: 'Single offering by id and by offeringCode',
   rule: 'Contract, Endpoints: GET /offerings/{id}, "path id: offering id or offeringCode"; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"; Errors: 404 NOT_FOUND "endpoint or id does not exist"',
   requirements: [

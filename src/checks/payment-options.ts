@@ -13,6 +13,7 @@ const describeShape = (value: unknown): string => {
 
 export const check: CheckDefinition = {
   id: 'payment-options',
+  group: 'transactional',
   title: 'Payment options are a top-level array of PaymentOption',
   rule: 'Contract, PaymentOption: "GET /actions/{id}/payment-options; response is a top-level array"; fields id, name, type required',
   requirements: ['PAYMENT-OPTIONS-ARRAY', 'PAYMENT-OPTION-REQUIRED-FIELDS'],
@@ -20,7 +21,6 @@ export const check: CheckDefinition = {
     operations: ['GET /actions/{id}/payment-options'],
     description: 'providers that declare PAYMENT_OPTIONS',
   },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const { action } = await ctx.resources.pendingAction();

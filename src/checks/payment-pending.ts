@@ -127,6 +127,7 @@ function review(ctx: CheckContext, f: Findings, created: CreatedAction, webhookU
 
 export const check: CheckDefinition = {
   id: 'payment-pending',
+  group: 'transactional',
   title: 'A created action awaits payment through the provider checkout',
   rule: 'Contract, States: POST /actions accepted, payment required → AWAITING_PAYMENT, "paymentStatus PENDING; nextAction carries the checkout link"; Provider route behaviour rule 2: "returns nextAction with its own checkout URL … and never invents payment success"',
   requirements: [
@@ -143,7 +144,6 @@ export const check: CheckDefinition = {
     'TIMESTAMPS-ISO8601',
   ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     let created: CreatedAction;

@@ -233,11 +233,11 @@ async function probeChange(
 
 export const check: CheckDefinition = {
   id: 'quote-binding',
+  group: 'transactional',
   title: 'A quote cannot authorize a different order',
   rule: 'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
   requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const sel = await ctx.resources.selection();

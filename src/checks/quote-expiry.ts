@@ -29,6 +29,7 @@ export function tooLongToWait(validityS: number, maxWaitS: number, quoteId: stri
 
 export const check: CheckDefinition = {
   id: 'quote-expiry',
+  group: 'transactional',
   title: 'An expired quote creates no action',
   rule: 'Contract, Provider route behaviour rule 2: "An expired quote creates no action"; Errors: QUOTE_EXPIRED "quote is past its expiry; an expired quote creates no action"',
   requirements: [
@@ -37,7 +38,6 @@ export const check: CheckDefinition = {
     'ACTION-MISSING-FIELD-VALIDATION-ERROR',
   ],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     // Quote first, so the wait for expiry overlaps every other check.

@@ -202,6 +202,7 @@ async function reportShrunk(x: Explorer, seed: number, index: number, first: Sen
 
 export const check: CheckDefinition = {
   id: 'quote-explore',
+  group: 'transactional',
   title: 'Generated orders over the whole catalog are quoted and refused as the contract says',
   rule: 'Contract, Provider route behaviour rule 1 (quote math) and "Availability, quantity and option selection limits are checked"; "An unavailable item or variant produces a clear error … never a silent replacement"; docs/decisions.md, Exploration (generated orders)',
   requirements: [
@@ -228,7 +229,6 @@ export const check: CheckDefinition = {
   skipReason: (ctx) =>
     ctx.config.explore === 0 ? 'exploration is off (--explore 0); no generated order was sent' : undefined,
   // It sends only POST /quote (no order is created) and GET, but only where POST requests are allowed at all.
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const [info, catalog] = await Promise.all([ctx.resources.providerInfo(), ctx.resources.catalog()]);

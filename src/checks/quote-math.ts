@@ -54,6 +54,7 @@ async function selectionsToQuote(ctx: CheckContext): Promise<QuotedSelection[]> 
 
 export const check: CheckDefinition = {
   id: 'quote-math',
+  group: 'transactional',
   title: 'Quote matches the selection and its math holds',
   rule: 'Contract, Provider route behaviour rule 1: "POST /quote recomputes totals … subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount"; optionsTotal = priceDelta × option quantity × item quantity (RequestQuoteInput); Limits: minimum quote validity 5 seconds; docs/decisions.md, Quote math',
   requirements: [
@@ -72,7 +73,6 @@ export const check: CheckDefinition = {
     'ORDER-FLOW-BY-IDS',
   ],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const [info, catalog, selections] = await Promise.all([

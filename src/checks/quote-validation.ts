@@ -97,11 +97,11 @@ async function tryCase(
 
 export const check: CheckDefinition = {
   id: 'quote-validation',
+  group: 'transactional',
   title: 'Invalid selections are rejected, never substituted',
   rule: 'Contract, Provider route behaviour rule 1: "Availability, quantity and option selection limits are checked … An unavailable item or variant produces a clear error or supported alternative, never a silent replacement"',
   requirements: ['QUOTE-SELECTION-LIMITS', 'QUOTE-UNAVAILABLE'],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const [info, catalog, selection] = await Promise.all([

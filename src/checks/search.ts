@@ -19,6 +19,7 @@ export function searchQueryFor(catalog: CatalogView, searchQuery: string | undef
 
 export const check: CheckDefinition = {
   id: 'search',
+  group: 'read',
   title: 'Search returns catalog offerings and honours limit',
   rule: 'Contract, Endpoints: GET /search "query q string required; limit integer optional default 20" answers an array of Offering; Catalog rules: "Catalog, single-offering and search results use the same schema and refer to the same provider and product ids"',
   requirements: ['SEARCH-LIMIT', 'CATALOG-SAME-IDS-ACROSS-ROUTES', 'OFFERING-REQUIRED-FIELDS', 'CANONICAL-FIELD-NAMES'],

@@ -77,6 +77,7 @@ async function acceptsFormattedBody(ctx: CheckContext, f: Findings, t: SignedReq
 
 export const check: CheckDefinition = {
   id: 'signature',
+  group: 'read',
   title: 'Requests whose signature does not match their body are rejected',
   rule: 'Contract, Authentication §2–§3: HMAC_SIGNATURE sends x-service-signature, "HMAC-SHA256, hex, over the raw request body … The receiver verifies exactly those bytes"; §7: a signed body differing from the sent body gives 401',
   requirements: ['AUTH-HMAC-VERIFIED', 'AUTH-HMAC-RAW-BODY'],

@@ -192,6 +192,7 @@ async function compareWithStatus(
 
 export const check: CheckDefinition = {
   id: 'webhook',
+  group: 'transactional',
   title: 'Signed status events for every test action',
   rule: 'Contract, Events: "Each created test order during certification dispatches a signed action.status_updated event"; Authentication §4: x-service-signature = hex HMAC-SHA256 of the raw body with the webhook secret; Provider route behaviour rule 3: "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"',
   requirements: [
@@ -221,7 +222,6 @@ export const check: CheckDefinition = {
     'action-validation',
     'checkout-click',
   ],
-  createsOrders: true,
   async run(ctx) {
     const f = new Findings();
     const info = await ctx.resources.providerInfo();

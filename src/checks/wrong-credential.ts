@@ -6,6 +6,7 @@ import { POST_NOT_PROBED, quoteProbeBody } from './support/quote-probe.js';
 
 export const check: CheckDefinition = {
   id: 'wrong-credential',
+  group: 'read',
   title: 'Wrong and missing credentials are rejected with 401',
   rule: 'Contract, Errors: 401 UNAUTHORIZED "credential missing or wrong"; Provider route behaviour rule 5: "wrong credential rejected"; docs/decisions.md, Wrong credential',
   requirements: ['AUTH-WRONG-CREDENTIAL-REJECTED', 'AUTH-MISSING-CREDENTIAL-REJECTED'],

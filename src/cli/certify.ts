@@ -1,11 +1,11 @@
 import type { RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
+import { fanOutRunEvents } from '../model/run-events.js';
 import { gatePasses } from '../model/verdict.js';
 import { createConsoleReporter } from '../report/console.js';
 import type { EventStream } from '../report/events.js';
 import { isGithubActions, renderGithubAnnotations } from '../report/github.js';
 import { type ReportTarget, writeReports } from '../report/index.js';
-import { fanOutHooks } from '../report/live-hooks.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
 import { urlSecrets } from '../util/redact.js';
 import { terminalMode } from '../util/terminal-mode.js';
@@ -34,7 +34,7 @@ export async function certifyWithReports(
   const screen = reports.targets.some((t) => t.path === '-') || events?.target === '-' ? io.stderr : io.stdout;
   const mode = terminalMode(screen, io.env, { noColor: reports.noColor === true });
   const reporter = createConsoleReporter({ stream: screen, color: mode.color, interactive: mode.spinner });
-  const hooks = events ? fanOutHooks(reporter, events.runHooks()) : reporter;
+  const hooks = events ? fanOutRunEvents(reporter, events.runHooks()) : reporter;
   const report = await certifyOrEnd(config, { ...deps, hooks }, events);
   const stoppedBy = report.interruptedBy;
   reporter.onRunEnd(report, stoppedBy ? { interruptedBy: stoppedBy } : {});

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { credentialFinding } from '../doctor/auth.js';
+import { credentialDiagnosis } from '../doctor/auth.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import {
@@ -19,7 +19,7 @@ export interface CliRun extends ResolvedRun {
 
 /** Whitespace around the credential fails here exactly as it fails `provcert doctor` (same check, same words). */
 function refuseStrayWhitespace(credential: string, source: string): void {
-  const judged = credentialFinding({ value: credential, source });
+  const judged = credentialDiagnosis({ value: credential, source });
   if (judged.status === 'fail') throw new UsageError(judged.detail, judged.fix);
 }
 

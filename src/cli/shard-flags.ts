@@ -1,5 +1,5 @@
-import type { Shard } from '../fleet/shard.js';
 import { UsageError } from '../model/errors.js';
+import type { Shard } from '../model/fleet-report.js';
 
 /** The most shards a fleet is split into. */
 export const MAX_SHARDS = 1000;

@@ -22,7 +22,6 @@ export const FLEET_RUN_KEYS = [
   'strict',
   'concurrency',
 ] as const;
-export type FleetRunKey = (typeof FLEET_RUN_KEYS)[number];
 const PROVIDER_KEYS: readonly string[] = ['slug', 'baseUrl', ...FLEET_RUN_KEYS];
 const WAIVER_KEYS: readonly string[] = ['check', 'requirement', 'provider', 'reason', 'until'];
 

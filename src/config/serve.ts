@@ -14,6 +14,7 @@ import {
   DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
   type ServeSettings,
 } from '../model/serve-settings.js';
+import { isSlug, SLUG_RULE } from '../model/slug.js';
 import { readDataFile } from '../util/data-file.js';
 import { compileSpecSchemas, specSchema } from '../util/schema-compiler.js';
 
@@ -44,11 +45,6 @@ export const limitFlag = (name: keyof IngestLimits): string =>
 /** The settings spec/serve-config.schema.json describes, for messages. */
 const SERVE_KEYS = (specSchema('serve-config.schema.json')['properties'] ?? {}) as Record<string, unknown>;
 
-/** The provider slug rule, as spec/serve-config.schema.json states it for `providers[].slug`. */
-const SLUG_PATTERN = new RegExp(
-  (SERVE_KEYS['providers'] as { items: { properties: { slug: { pattern: string } } } }).items.properties.slug.pattern,
-);
-
 function port(value: unknown, where: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535)
@@ -75,8 +71,7 @@ function overlapSeconds(value: unknown, where: string): number {
 }
 
 function slugOf(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !SLUG_PATTERN.test(value))
-    throw new UsageError(`${where}: "${String(value)}" is not a provider slug (lowercase letters, digits, dashes)`);
+  if (!isSlug(value)) throw new UsageError(`${where}: "${String(value)}" is not a provider slug (${SLUG_RULE})`);
   return value;
 }
 

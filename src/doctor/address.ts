@@ -1,19 +1,19 @@
 import { nonPublicHostReason } from '../http/host.js';
-import { type Finding, finding } from './types.js';
+import { type Diagnosis, diagnosis } from './types.js';
 
 /** HTTPS on a public host is what hosted certification needs; http is tolerated only for local self-tests. */
-export function httpsFinding(url: URL): Finding {
+export function httpsDiagnosis(url: URL): Diagnosis {
   const hostReason = nonPublicHostReason(url.hostname);
   if (url.protocol === 'http:') {
     if (hostReason) {
-      return finding(
+      return diagnosis(
         'https',
         'warn',
         `http:// to ${url.hostname}, which ${hostReason}: fine for a local self-test (provcert run --local), but hosted certification needs a public HTTPS address`,
         'before certifying in the portal, expose the backend on a public https:// address',
       );
     }
-    return finding(
+    return diagnosis(
       'https',
       'fail',
       `the base URL uses http://; a provider base address must be public HTTPS`,
@@ -21,22 +21,22 @@ export function httpsFinding(url: URL): Finding {
     );
   }
   if (hostReason) {
-    return finding(
+    return diagnosis(
       'https',
       'warn',
       `https, but the host ${url.hostname} ${hostReason}: hosted callers cannot reach it (fine for a local self-test with --local)`,
       'before certifying in the portal, use the public address of the backend',
     );
   }
-  return finding('https', 'ok', `https on the public host ${url.hostname}`);
+  return diagnosis('https', 'ok', `https on the public host ${url.hostname}`);
 }
 
 /** The service appends route paths itself: a base URL ending in /health (or carrying a query) is a mistake. */
-export function basePathFinding(url: URL): Finding {
+export function basePathDiagnosis(url: URL): Diagnosis {
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/health$/i.test(path)) {
     const parent = path.slice(0, -'/health'.length);
-    return finding(
+    return diagnosis(
       'base-path',
       'fail',
       `the base URL ends with /health; the service appends /health and the other route paths itself`,
@@ -44,12 +44,12 @@ export function basePathFinding(url: URL): Finding {
     );
   }
   if (url.search || url.hash) {
-    return finding(
+    return diagnosis(
       'base-path',
       'warn',
       'the base URL carries a query string or fragment; route paths are appended to it, so it is usually a mistake',
       `use --base-url ${url.origin}${path}`,
     );
   }
-  return finding('base-path', 'ok', `routes are requested under ${path || '/'} (e.g. ${path}/provider-info)`);
+  return diagnosis('base-path', 'ok', `routes are requested under ${path || '/'} (e.g. ${path}/provider-info)`);
 }

@@ -2,7 +2,7 @@ import { authHeader } from '../http/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import { AUTH_METHODS, type AuthMethod } from '../model/contract-constants.js';
 import { type Probes, ROUTES, type Route } from './http-probes.js';
-import { type DoctorCredential, type Finding, finding } from './types.js';
+import { type Diagnosis, type DoctorCredential, diagnosis } from './types.js';
 
 /** How each scheme shows up on the wire, for messages (header names only, never values). */
 const HEADER_LABEL: Record<AuthMethod, string> = {
@@ -19,11 +19,11 @@ const ok2xx = (o: HttpOutcome): boolean => o.kind === 'response' && o.status >= 
 const rejected = (o: HttpOutcome): boolean => o.kind === 'response' && (o.status === 401 || o.status === 403);
 
 /** Stray whitespace around a secret is a classic cause of 401 (contract, Authentication §7). The value is never shown. */
-export function credentialFinding(credential: DoctorCredential | undefined): Finding {
-  if (!credential) return finding('credential', 'skip', 'no credential given');
+export function credentialDiagnosis(credential: DoctorCredential | undefined): Diagnosis {
+  if (!credential) return diagnosis('credential', 'skip', 'no credential given');
   const { value, source } = credential;
   if (value === '')
-    return finding(
+    return diagnosis(
       'credential',
       'fail',
       `the credential from ${source} is empty`,
@@ -35,14 +35,14 @@ export function credentialFinding(credential: DoctorCredential | undefined): Fin
   else if (/\s$/.test(value)) problems.push('trailing whitespace');
   if (/[\r\n]/.test(value.trim())) problems.push('a line break inside');
   if (problems.length > 0) {
-    return finding(
+    return diagnosis(
       'credential',
       'fail',
       `the credential from ${source} has ${problems.join(' and ')} (value not shown)`,
       `remove the whitespace from ${source} (write files with printf '%s' rather than echo; check the value stored in the portal too)`,
     );
   }
-  return finding('credential', 'ok', `no stray whitespace around the credential from ${source}`);
+  return diagnosis('credential', 'ok', `no stray whitespace around the credential from ${source}`);
 }
 
 /** The first required route that either accepted or rejected the credential: the one auth is judged on. */
@@ -94,14 +94,14 @@ const everyScheme = AUTH_METHODS.map((m) => HEADER_LABEL[m]).join(', ');
  * Auth header mismatch: when the configured scheme is rejected, try the other two header names with
  * the same credential and say which one the provider seems to expect.
  */
-export async function authFinding(
+export async function authDiagnosis(
   probes: Probes,
   client: ProviderClient,
   configured: AuthMethod | undefined,
   credential: DoctorCredential | undefined,
-): Promise<Finding> {
+): Promise<Diagnosis> {
   if (!credential)
-    return finding(
+    return diagnosis(
       'auth',
       'skip',
       'no credential given, so authentication was not tested',
@@ -109,30 +109,30 @@ export async function authFinding(
     );
   const route = authRoute(probes);
   if (!route)
-    return finding(
+    return diagnosis(
       'auth',
       'skip',
       'no required route answered 2xx or 401, so authentication could not be judged (see routes)',
     );
-  return authFindingOn(route, probes.routes[route], client, configured, credential);
+  return authDiagnosisOn(route, probes.routes[route], client, configured, credential);
 }
 
 /** The auth diagnosis from one route's answer to the configured credential (provcert run uses it when GET /provider-info is refused). */
-export async function authFindingOn(
+export async function authDiagnosisOn(
   route: string,
   first: HttpOutcome,
   client: ProviderClient,
   configured: AuthMethod | undefined,
   credential: DoctorCredential,
-): Promise<Finding> {
+): Promise<Diagnosis> {
   const status = first.kind === 'response' ? first.status : 0;
 
   const sendable = headerSafe(credential.value);
   if (configured && sendable && ok2xx(first)) {
-    return finding('auth', 'ok', `GET ${route} answered ${status} with ${HEADER_LABEL[configured]} (${configured})`);
+    return diagnosis('auth', 'ok', `GET ${route} answered ${status} with ${HEADER_LABEL[configured]} (${configured})`);
   }
   if ((!configured || !sendable) && ok2xx(first)) {
-    return finding(
+    return diagnosis(
       'auth',
       'warn',
       `GET ${route} answered ${status} without any credential: provider routes must answer 401 to a missing credential`,
@@ -142,7 +142,7 @@ export async function authFindingOn(
   const accepted = await findAccepted(client, route, credential.value, attemptsFor(configured, credential.value));
   const unsendable = `the credential from ${credential.source} contains a line break, which no HTTP header can carry`;
   if (!sendable && !accepted) {
-    return finding(
+    return diagnosis(
       'auth',
       'fail',
       `${unsendable}, and GET ${route} answered ${status} to every scheme with the whitespace removed`,
@@ -150,7 +150,7 @@ export async function authFindingOn(
     );
   }
   if (!accepted) {
-    return finding(
+    return diagnosis(
       'auth',
       'fail',
       `GET ${route} answered ${status} with every scheme (${everyScheme}): the credential itself is not accepted`,
@@ -161,13 +161,17 @@ export async function authFindingOn(
   const how = `${HEADER_LABEL[attempt.method]}${attempt.trimmed ? ' and the whitespace removed from the credential' : ''}`;
   if (!configured) {
     if (attempt.trimmed)
-      return finding(
+      return diagnosis(
         'auth',
         'fail',
         `GET ${route} answered ${accepted.status} only with ${how}`,
         `remove the whitespace from ${credential.source} and use --auth ${attempt.method}`,
       );
-    return finding('auth', 'ok', `GET ${route} answered ${accepted.status} with ${how}: use --auth ${attempt.method}`);
+    return diagnosis(
+      'auth',
+      'ok',
+      `GET ${route} answered ${accepted.status} with ${how}: use --auth ${attempt.method}`,
+    );
   }
   const fixes = [
     ...(attempt.trimmed ? [`remove the whitespace from ${credential.source}`] : []),
@@ -178,7 +182,7 @@ export async function authFindingOn(
   const tried = sendable
     ? `GET ${route} answered ${status} with ${HEADER_LABEL[configured]} (${configured}) but`
     : `${unsendable}; GET ${route} answered`;
-  return finding(
+  return diagnosis(
     'auth',
     'fail',
     `${tried} ${accepted.status} with ${how}; you configured ${configured}`,

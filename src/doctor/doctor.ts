@@ -2,18 +2,18 @@ import { isIP } from 'node:net';
 import { createProviderClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
-import { basePathFinding, httpsFinding } from './address.js';
-import { authFinding, credentialFinding, headerSafe } from './auth.js';
-import { frontendFinding, latencyFinding, probeApi, routesFinding } from './http-probes.js';
+import { basePathDiagnosis, httpsDiagnosis } from './address.js';
+import { authDiagnosis, credentialDiagnosis, headerSafe } from './auth.js';
+import { frontendDiagnosis, latencyDiagnosis, probeApi, routesDiagnosis } from './http-probes.js';
 import { dnsProbe, tcpProbe } from './network.js';
 import { tlsProbe } from './tls.js';
-import { type DoctorInput, FINDING_IDS, type Finding, type FindingId, finding } from './types.js';
+import { DIAGNOSIS_IDS, type Diagnosis, type DiagnosisId, type DoctorInput, diagnosis } from './types.js';
 
 const DEFAULT_SLOW_MS = 2_000;
 /** Doctor reads only status lines and small bodies; a big body is not worth waiting for. */
 const MAX_BODY_BYTES = 256 * 1024;
 
-const HTTP_FINDINGS: readonly FindingId[] = ['frontend', 'routes', 'auth', 'latency'];
+const HTTP_DIAGNOSES: readonly DiagnosisId[] = ['frontend', 'routes', 'auth', 'latency'];
 
 const defaultPort = (url: URL): number => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
 
@@ -35,54 +35,54 @@ function safeDecode(text: string): string {
  * A layer that cannot be reached because a lower one failed is skipped naming it (no cascade of red).
  * Never throws for network problems; `input.baseUrl` must already be an http(s) URL.
  */
-export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
+export async function runDoctor(input: DoctorInput): Promise<Diagnosis[]> {
   const url = new URL(input.baseUrl);
   const now = input.now ?? (() => new Date());
-  const findings: Finding[] = [httpsFinding(url), basePathFinding(url), credentialFinding(input.credential)];
+  const findings: Diagnosis[] = [httpsDiagnosis(url), basePathDiagnosis(url), credentialDiagnosis(input.credential)];
 
   const say = (step: string): void => input.progress?.(step);
   if (isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0) say(`resolving ${url.hostname} (DNS)`);
   const dns = await dnsProbe(url.hostname, input.timeoutMs);
-  findings.push(dns.finding);
+  findings.push(dns.diagnosis);
   if (dns.resolved) say(`connecting to ${url.hostname}:${defaultPort(url)} (TCP)`);
   const tcp = dns.resolved
     ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs)
-    : { finding: finding('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
-  findings.push(tcp.finding);
+    : { diagnosis: diagnosis('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
+  findings.push(tcp.diagnosis);
 
   let blockedBy: string | undefined =
-    tcp.finding.status === 'ok'
+    tcp.diagnosis.status === 'ok'
       ? undefined
       : dns.resolved
         ? 'no TCP connection (see tcp)'
         : 'the host does not resolve (see dns)';
   if (url.protocol !== 'https:') {
-    findings.push(finding('tls', 'skip', 'plain http: no TLS'));
+    findings.push(diagnosis('tls', 'skip', 'plain http: no TLS'));
   } else if (blockedBy || !tcp.address) {
-    findings.push(finding('tls', 'skip', `skipped: ${blockedBy ?? 'no TCP connection (see tcp)'}`));
+    findings.push(diagnosis('tls', 'skip', `skipped: ${blockedBy ?? 'no TCP connection (see tcp)'}`));
   } else {
     say(`TLS handshake with ${url.hostname}`);
     const tls = await tlsProbe(url.hostname, tcp.address, defaultPort(url), input.timeoutMs, now);
-    findings.push(tls.finding);
+    findings.push(tls.diagnosis);
     if (!tls.trusted) blockedBy = 'the TLS certificate is refused (see tls)';
   }
 
   if (blockedBy) {
-    for (const id of HTTP_FINDINGS) findings.push(finding(id, 'skip', `skipped: ${blockedBy}`));
+    for (const id of HTTP_DIAGNOSES) findings.push(diagnosis(id, 'skip', `skipped: ${blockedBy}`));
   } else {
     const basePathWrong = findings.some((f) => f.id === 'base-path' && f.status === 'fail');
     say('asking the API: GET on the base address, /provider-info, /health, /catalog (HTTP)');
-    findings.push(...(await httpFindings(input, url, basePathWrong)));
+    findings.push(...(await httpDiagnoses(input, url, basePathWrong)));
   }
   const redactor = redactorFor(input, url);
-  return FINDING_IDS.flatMap((id) => findings.filter((f) => f.id === id)).map((f) => ({
+  return DIAGNOSIS_IDS.flatMap((id) => findings.filter((f) => f.id === id)).map((f) => ({
     ...f,
     detail: redactor.text(f.detail),
     ...(f.fix !== undefined ? { fix: redactor.text(f.fix) } : {}),
   }));
 }
 
-async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean): Promise<Finding[]> {
+async function httpDiagnoses(input: DoctorInput, url: URL, basePathWrong: boolean): Promise<Diagnosis[]> {
   const credential = input.credential?.value ?? '';
   const redactor = redactorFor(input, url);
   const clientFor = (baseUrl: string) =>
@@ -117,7 +117,7 @@ async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean
         await candidate.close();
       }
     };
-    const routes = await routesFinding(probes, input.baseUrl, probeCandidate);
+    const routes = await routesDiagnosis(probes, input.baseUrl, probeCandidate);
     // Under a wrong base path the probes hit no provider route, so what they say about auth means nothing.
     const wrongPath = basePathWrong
       ? 'the base path is wrong (see base-path)'
@@ -125,12 +125,12 @@ async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean
         ? 'the provider routes were not found (see routes)'
         : undefined;
     return [
-      frontendFinding(probes),
+      frontendDiagnosis(probes),
       routes,
       wrongPath
-        ? finding('auth', 'skip', `skipped: ${wrongPath}`)
-        : await authFinding(probes, client, input.authMethod, input.credential),
-      latencyFinding(probes, input.slowMs ?? DEFAULT_SLOW_MS),
+        ? diagnosis('auth', 'skip', `skipped: ${wrongPath}`)
+        : await authDiagnosis(probes, client, input.authMethod, input.credential),
+      latencyDiagnosis(probes, input.slowMs ?? DEFAULT_SLOW_MS),
     ];
   } finally {
     await client.close();
@@ -138,5 +138,5 @@ async function httpFindings(input: DoctorInput, url: URL, basePathWrong: boolean
 }
 
 /** Exit code of a diagnosis: 1 when anything failed, else 0 (warnings never fail). */
-export const doctorExitCode = (findings: readonly Finding[]): 0 | 1 =>
+export const doctorExitCode = (findings: readonly Diagnosis[]): 0 | 1 =>
   findings.some((f) => f.status === 'fail') ? 1 : 0;

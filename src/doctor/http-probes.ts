@@ -1,5 +1,5 @@
 import type { AuthOverride, HttpOutcome, HttpResponse, ProviderClient } from '../http/types.js';
-import { type Finding, finding } from './types.js';
+import { type Diagnosis, diagnosis } from './types.js';
 
 /** Routes every profile requires: if none of them exists, the base path is wrong. */
 export const ROUTES = ['/provider-info', '/health', '/catalog'] as const;
@@ -27,20 +27,20 @@ const isHtml = (o: HttpOutcome): o is HttpResponse =>
 const responded = (o: HttpOutcome): o is HttpResponse => o.kind === 'response';
 
 /** An HTML answer means a website or frontend address was entered instead of the API's. */
-export function frontendFinding(probes: Probes): Finding {
+export function frontendDiagnosis(probes: Probes): Diagnosis {
   const info = probes.routes['/provider-info'];
   if (isHtml(info)) {
-    return finding(
+    return diagnosis(
       'frontend',
       'fail',
       `GET /provider-info answered an HTML page (${info.status}, content-type ${info.contentType || 'none'}): this is a website, not the provider API`,
       'use the base address of the provider backend (the prefix under which /provider-info answers JSON), not the website, portal or frontend address',
     );
   }
-  if (!responded(info) && !responded(probes.root)) return finding('frontend', 'skip', 'no HTTP answer (see routes)');
+  if (!responded(info) && !responded(probes.root)) return diagnosis('frontend', 'skip', 'no HTTP answer (see routes)');
   if (isHtml(probes.root))
-    return finding('frontend', 'ok', 'the base address itself serves an HTML page, but /provider-info does not');
-  return finding('frontend', 'ok', 'no HTML pages: the address answers like an API');
+    return diagnosis('frontend', 'ok', 'the base address itself serves an HTML page, but /provider-info does not');
+  return diagnosis('frontend', 'ok', 'no HTML pages: the address answers like an API');
 }
 
 const statusList = (routes: Probes['routes']): string =>
@@ -62,12 +62,16 @@ export function candidateBases(baseUrl: string): string[] {
 }
 
 /** 404 on every route means a wrong base path; transport failures are named in words. */
-export async function routesFinding(probes: Probes, baseUrl: string, probeCandidate: CandidateProbe): Promise<Finding> {
+export async function routesDiagnosis(
+  probes: Probes,
+  baseUrl: string,
+  probeCandidate: CandidateProbe,
+): Promise<Diagnosis> {
   const outcomes = ROUTES.map((r) => [r, probes.routes[r]] as const);
   const failures = outcomes.filter(([, o]) => o.kind === 'failure');
   if (failures.length > 0) {
     const detail = failures.map(([r, o]) => `GET ${r}: ${o.kind === 'failure' ? o.message : ''}`).join('; ');
-    return finding(
+    return diagnosis(
       'routes',
       'fail',
       detail,
@@ -79,7 +83,7 @@ export async function routesFinding(probes: Probes, baseUrl: string, probeCandid
     for (const candidate of candidateBases(baseUrl)) {
       const answer = await probeCandidate(candidate);
       if (answer) {
-        return finding(
+        return diagnosis(
           'routes',
           'fail',
           `GET /provider-info, /health and /catalog all answered 404: the base path is wrong; ${candidate} answers (GET /provider-info ${answer.status})`,
@@ -87,7 +91,7 @@ export async function routesFinding(probes: Probes, baseUrl: string, probeCandid
         );
       }
     }
-    return finding(
+    return diagnosis(
       'routes',
       'fail',
       'GET /provider-info, /health and /catalog all answered 404: the base path is wrong (nothing answers at <base>/api, the parent path or <origin>/api either)',
@@ -98,25 +102,25 @@ export async function routesFinding(probes: Probes, baseUrl: string, probeCandid
     .filter(([, o]) => o.kind === 'response' && (o.status === 404 || o.status >= 500))
     .map(([r, o]) => `${r} ${o.kind === 'response' ? o.status : ''}`);
   if (missing.length > 0) {
-    return finding(
+    return diagnosis(
       'routes',
       'warn',
       `${statusList(probes.routes)}: ${missing.join(', ')} did not answer properly`,
       'every profile requires GET /provider-info, /health and /catalog; implement the missing routes (provcert run shows the details)',
     );
   }
-  return finding('routes', 'ok', statusList(probes.routes));
+  return diagnosis('routes', 'ok', statusList(probes.routes));
 }
 
 /** Answers slower than the threshold are a warning: hosted callers use time-outs. */
-export function latencyFinding(probes: Probes, slowMs: number): Finding {
+export function latencyDiagnosis(probes: Probes, slowMs: number): Diagnosis {
   const timed = [['(base URL)', probes.root] as const, ...ROUTES.map((r) => [r, probes.routes[r]] as const)].filter(
     ([, o]) => o.kind === 'response',
   );
-  if (timed.length === 0) return finding('latency', 'skip', 'no HTTP answer to time (see routes)');
+  if (timed.length === 0) return diagnosis('latency', 'skip', 'no HTTP answer to time (see routes)');
   const slow = timed.filter(([, o]) => o.durationMs > slowMs);
   if (slow.length > 0) {
-    return finding(
+    return diagnosis(
       'latency',
       'warn',
       `slow answers (over ${slowMs} ms): ${slow.map(([r, o]) => `GET ${r} ${o.durationMs} ms`).join(', ')}`,
@@ -124,5 +128,5 @@ export function latencyFinding(probes: Probes, slowMs: number): Finding {
     );
   }
   const [route, slowest] = timed.reduce((a, b) => (b[1].durationMs > a[1].durationMs ? b : a));
-  return finding('latency', 'ok', `slowest answer ${slowest.durationMs} ms (GET ${route})`);
+  return diagnosis('latency', 'ok', `slowest answer ${slowest.durationMs} ms (GET ${route})`);
 }

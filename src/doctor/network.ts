@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP } from 'node:net';
 import { nonPublicHostReason } from '../http/host.js';
-import { type Finding, finding } from './types.js';
+import { type Diagnosis, diagnosis } from './types.js';
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 
@@ -14,7 +14,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'>
 }
 
 export interface DnsResult {
-  finding: Finding;
+  diagnosis: Diagnosis;
   resolved: boolean;
 }
 
@@ -22,12 +22,12 @@ export interface DnsResult {
 export async function dnsProbe(hostname: string, timeoutMs: number): Promise<DnsResult> {
   const host = bareHost(hostname);
   if (isIP(host))
-    return { finding: finding('dns', 'ok', `${host} is an IP address; no lookup needed`), resolved: true };
+    return { diagnosis: diagnosis('dns', 'ok', `${host} is an IP address; no lookup needed`), resolved: true };
   try {
     const answer = await withTimeout(lookup(host, { all: true }), timeoutMs);
     if (answer === 'timeout') {
       return {
-        finding: finding(
+        diagnosis: diagnosis(
           'dns',
           'fail',
           `no DNS answer for ${host} within ${timeoutMs} ms`,
@@ -41,7 +41,7 @@ export async function dnsProbe(hostname: string, timeoutMs: number): Promise<Dns
       nonPublicHostReason(host) === undefined && addresses.every((a) => nonPublicHostReason(a) !== undefined);
     if (privateOnly) {
       return {
-        finding: finding(
+        diagnosis: diagnosis(
           'dns',
           'warn',
           `${host} resolves only to non-public addresses (${addresses.join(', ')}): hosted callers cannot reach it`,
@@ -50,7 +50,7 @@ export async function dnsProbe(hostname: string, timeoutMs: number): Promise<Dns
         resolved: true,
       };
     }
-    return { finding: finding('dns', 'ok', `${host} resolves to ${addresses.join(', ')}`), resolved: true };
+    return { diagnosis: diagnosis('dns', 'ok', `${host} resolves to ${addresses.join(', ')}`), resolved: true };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     const detail =
@@ -60,7 +60,7 @@ export async function dnsProbe(hostname: string, timeoutMs: number): Promise<Dns
           ? `the DNS lookup of ${host} failed temporarily (EAI_AGAIN): the resolver is unreachable or the name has no answer yet`
           : `the DNS lookup of ${host} failed (${code})`;
     return {
-      finding: finding(
+      diagnosis: diagnosis(
         'dns',
         'fail',
         detail,
@@ -72,7 +72,7 @@ export async function dnsProbe(hostname: string, timeoutMs: number): Promise<Dns
 }
 
 export interface TcpResult {
-  finding: Finding;
+  diagnosis: Diagnosis;
   /** The address the connection reached, for the TLS probe. */
   address?: string;
 }
@@ -87,7 +87,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
     const timer = setTimeout(() => {
       socket.destroy();
       resolve({
-        finding: finding(
+        diagnosis: diagnosis(
           'tcp',
           'fail',
           `no answer within ${timeoutMs} ms when connecting to ${target}`,
@@ -101,7 +101,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
       const ms = Math.round(performance.now() - started);
       socket.destroy();
       resolve({
-        finding: finding('tcp', 'ok', `connected to ${address ?? host}:${port} in ${ms} ms`),
+        diagnosis: diagnosis('tcp', 'ok', `connected to ${address ?? host}:${port} in ${ms} ms`),
         ...(address ? { address } : {}),
       });
     });
@@ -111,7 +111,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
       const code = e.code ?? 'error';
       if (code === 'ECONNREFUSED') {
         resolve({
-          finding: finding(
+          diagnosis: diagnosis(
             'tcp',
             'fail',
             `connection to ${target} refused: nothing listens there`,
@@ -120,7 +120,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
         });
       } else {
         resolve({
-          finding: finding(
+          diagnosis: diagnosis(
             'tcp',
             'fail',
             `cannot connect to ${target} (${code})`,

@@ -1,18 +1,19 @@
 import { Chalk } from 'chalk';
 import type { AuthMethod } from '../model/contract-constants.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../util/terminal.js';
-import type { Finding, FindingStatus } from './types.js';
+import type { Diagnosis, DiagnosisStatus } from './types.js';
 
 export interface DoctorReport {
   baseUrl: string;
   authMethod?: AuthMethod;
   /** The words of `provcert run`: PASS when nothing failed (warnings never fail), else FAIL. */
   verdict: 'PASS' | 'FAIL';
-  summary: Record<FindingStatus, number>;
-  findings: Finding[];
+  summary: Record<DiagnosisStatus, number>;
+  /** The diagnoses, in DIAGNOSIS_IDS order (the JSON key users read is `findings`). */
+  findings: Diagnosis[];
 }
 
-const SYMBOL: Record<FindingStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+const SYMBOL: Record<DiagnosisStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
 
 /** The base URL as shown: user-info (a credential in the URL) masked. */
 function displayUrl(baseUrl: string): string {
@@ -28,8 +29,8 @@ function displayUrl(baseUrl: string): string {
   }
 }
 
-export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined, findings: Finding[]): DoctorReport {
-  const summary: Record<FindingStatus, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
+export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined, findings: Diagnosis[]): DoctorReport {
+  const summary: Record<DiagnosisStatus, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
   for (const f of findings) summary[f.status] += 1;
   return {
     baseUrl: displayUrl(baseUrl),
@@ -43,7 +44,12 @@ export function doctorReport(baseUrl: string, authMethod: AuthMethod | undefined
 /** One line per finding (✓ ok · ! warning · ✗ failed · - skipped), the fix indented under it. */
 export function renderDoctorText(report: DoctorReport, options: { color: boolean }): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
-  const paint: Record<FindingStatus, (s: string) => string> = { ok: c.green, warn: c.yellow, fail: c.red, skip: c.dim };
+  const paint: Record<DiagnosisStatus, (s: string) => string> = {
+    ok: c.green,
+    warn: c.yellow,
+    fail: c.red,
+    skip: c.dim,
+  };
   // Details quote what the server answered: shown escaped, never interpreted (colours are added after).
   const safe = (text: string): string => sanitizeTerminalText(text);
   const lines = [`provcert doctor: ${safe(report.baseUrl)}${report.authMethod ? ` (${report.authMethod})` : ''}`];

@@ -1,12 +1,12 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate } from 'node:tls';
-import { type Finding, finding } from './types.js';
+import { type Diagnosis, diagnosis } from './types.js';
 
 const DAY_MS = 86_400_000;
 const SOON_DAYS = 14;
 
 export interface TlsResult {
-  finding: Finding;
+  diagnosis: Diagnosis;
   /** False when the HTTP client (which verifies certificates) would refuse the connection. */
   trusted: boolean;
 }
@@ -100,7 +100,7 @@ export function tlsProbe(
     };
     const timer = setTimeout(() => {
       done({
-        finding: finding(
+        diagnosis: diagnosis(
           'tls',
           'fail',
           `no TLS handshake with ${host}:${port} within ${timeoutMs} ms`,
@@ -121,7 +121,7 @@ export function tlsProbe(
       const judged = judgeCertificate(host, cert, code, now());
       if (judged.problems.length > 0) {
         done({
-          finding: finding(
+          diagnosis: diagnosis(
             'tls',
             'fail',
             `${judged.problems.join('; ')}: the hosted service (and provcert) will refuse the connection`,
@@ -131,7 +131,7 @@ export function tlsProbe(
         });
       } else if (judged.expiresInDays < SOON_DAYS) {
         done({
-          finding: finding(
+          diagnosis: diagnosis(
             'tls',
             'warn',
             `trusted certificate for ${namesOf(cert)}, but it expires in ${judged.expiresInDays} days (${new Date(cert.valid_to).toISOString()})`,
@@ -141,7 +141,7 @@ export function tlsProbe(
         });
       } else {
         done({
-          finding: finding(
+          diagnosis: diagnosis(
             'tls',
             'ok',
             `trusted certificate for ${namesOf(cert)}, valid until ${new Date(cert.valid_to).toISOString()}`,
@@ -153,7 +153,7 @@ export function tlsProbe(
     socket.once('error', (e: NodeJS.ErrnoException) => {
       const code = e.code ?? 'error';
       done({
-        finding: finding(
+        diagnosis: diagnosis(
           'tls',
           'fail',
           `the TLS handshake with ${host}:${port} failed (${code}): the server does not speak HTTPS on this port`,

@@ -1,9 +1,9 @@
 import type { AuthMethod } from '../model/contract-constants.js';
 
-export type FindingStatus = 'ok' | 'warn' | 'fail' | 'skip';
+export type DiagnosisStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
-/** Stable ids, in the order findings are reported (network stack first, then the API on top of it). */
-export const FINDING_IDS = [
+/** Stable ids, in the order diagnoses are reported (network stack first, then the API on top of it). */
+export const DIAGNOSIS_IDS = [
   'https',
   'base-path',
   'dns',
@@ -15,12 +15,12 @@ export const FINDING_IDS = [
   'credential',
   'latency',
 ] as const;
-export type FindingId = (typeof FINDING_IDS)[number];
+export type DiagnosisId = (typeof DIAGNOSIS_IDS)[number];
 
 /** One diagnosis: what was looked at, what was seen, and (for warn/fail) what to do about it. */
-export interface Finding {
-  id: FindingId;
-  status: FindingStatus;
+export interface Diagnosis {
+  id: DiagnosisId;
+  status: DiagnosisStatus;
   title: string;
   detail: string;
   fix?: string;
@@ -49,7 +49,7 @@ export interface DoctorInput {
   progress?: (step: string) => void;
 }
 
-const FINDING_TITLES: Readonly<Record<FindingId, string>> = {
+const DIAGNOSIS_TITLES: Readonly<Record<DiagnosisId, string>> = {
   https: 'HTTPS on a public address',
   'base-path': 'Base path',
   dns: 'DNS resolution',
@@ -62,10 +62,10 @@ const FINDING_TITLES: Readonly<Record<FindingId, string>> = {
   latency: 'Response time',
 };
 
-export const finding = (id: FindingId, status: FindingStatus, detail: string, fix?: string): Finding => ({
+export const diagnosis = (id: DiagnosisId, status: DiagnosisStatus, detail: string, fix?: string): Diagnosis => ({
   id,
   status,
-  title: FINDING_TITLES[id],
+  title: DIAGNOSIS_TITLES[id],
   detail,
   ...(fix !== undefined && status !== 'ok' ? { fix } : {}),
 });

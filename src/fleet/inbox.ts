@@ -1,7 +1,5 @@
 import { belongsTo, type WebhookInbox } from '../model/webhooks.js';
 
-export { belongsTo } from '../model/webhooks.js';
-
 /**
  * One provider's view of the fleet's shared receiver: all(), waitFor() and subscribe() see only its events, so
  * its webhook checks cannot pick up another provider's deliveries. Addresses are the receiver's own.

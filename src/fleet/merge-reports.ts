@@ -1,12 +1,10 @@
 import { SettingError, UsageError } from '../model/errors.js';
-import type { FleetProviderResult, FleetReport } from '../model/fleet-report.js';
+import type { FleetProviderResult, FleetReport, Shard } from '../model/fleet-report.js';
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunReport } from '../model/report.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { evaluateWaivers, utcDate } from '../runner/waivers.js';
 import { MAX_SHARDS, shardOf } from './shard.js';
-
-type Shard = { index: number; total: number };
 
 export interface MergeOptions {
   /** The date waivers are judged on (YYYY-MM-DD, UTC); default: the day the earliest shard started. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../checks/framework/types.js';
 import type { Contract } from '../contract/contract.js';
-import type { FleetIdentity, FleetProviderResult, FleetReport } from '../model/fleet-report.js';
+import type { FleetIdentity, FleetProviderResult, FleetReport, Shard } from '../model/fleet-report.js';
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
@@ -11,7 +11,6 @@ import { type CoreServer, startCoreServer } from '../server/core-server.js';
 import { toolVersion } from '../util/package-root.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
 import { inboxFor } from './inbox.js';
-import type { Shard } from './shard.js';
 
 /** One provider of the batch: ready to run, or with the reason it cannot be (e.g. its credential is not set). */
 export interface FleetMember {

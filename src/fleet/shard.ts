@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** One shard of a fleet: `index` is 1-based, as "i/n" writes it (Playwright's convention). */
-export interface Shard {
-  index: number;
-  total: number;
-}
+import type { Shard } from '../model/fleet-report.js';
 
 /** The most shards a fleet is split into: `batch --shard i/n` and merge-reports both hold to it. */
 export const MAX_SHARDS = 1000;

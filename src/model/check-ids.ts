@@ -1,4 +1,7 @@
-/** Stable check ids (docs/decisions.md, Results). */
+/**
+ * Stable check ids in report order (docs/decisions.md, Results): the one list of them. The checks' registry
+ * (src/checks/framework/registry.ts) is a map keyed by these ids, so a check added here must be registered there.
+ */
 export const CHECK_IDS = [
   'base-url',
   'metadata',

@@ -25,6 +25,12 @@ export interface FleetProviderResult {
   error?: string;
 }
 
+/** One shard of a fleet: `index` is 1-based, as "i/n" writes it (Playwright's convention). */
+export interface Shard {
+  index: number;
+  total: number;
+}
+
 /** The fleet summary `provcert batch` and `provcert merge-reports` write (fleet.json). */
 export interface FleetReport {
   reportVersion: 1;
@@ -32,9 +38,9 @@ export interface FleetReport {
   tool: { name: 'provcert'; version: string };
   fleet: FleetIdentity;
   /** Set on a shard's report (`--shard i/n`); absent on a whole fleet and on merged reports. */
-  shard?: { index: number; total: number };
+  shard?: Shard;
   /** Shards merged into this report (merge-reports), in index order. */
-  mergedShards?: { index: number; total: number }[];
+  mergedShards?: Shard[];
   /** deriveFleetVerdict over the providers' verdicts and the waivers. */
   verdict: RunVerdict;
   startedAt: string;

@@ -1,5 +1,6 @@
 import type { CheckId } from './check-ids.js';
 import type { CheckProgress, CheckResult, RunBeginInfo, RunStartInfo, WebhookTimelineEntry } from './report.js';
+import type { WaiverOutcome } from './waivers.js';
 
 /**
  * The live events of one certification run, declared once: the runner emits them, and every output (the console,
@@ -9,7 +10,8 @@ import type { CheckProgress, CheckResult, RunBeginInfo, RunStartInfo, WebhookTim
  * - onRunStart: GET /provider-info decided the profile and the checks;
  * - onCheckStart / onCheckProgress / onCheckEnd: each check (results masked, with a waiver preview);
  * - onWebhook: each webhook request the receiver records during the run (masked, as the report's timeline shows it).
- * The run's end is the report itself (its verdict, `interruptedBy` and waiver outcomes).
+ * The run's end is the report itself (its verdict, `interruptedBy` and waiver outcomes); the outputs that print it
+ * take it with a `RunEnding`.
  */
 export interface RunEvents {
   onRunBegin?(info: RunBeginInfo): void;
@@ -19,6 +21,13 @@ export interface RunEvents {
   onCheckProgress?(id: CheckId, update: CheckProgress): void;
   onCheckEnd?(result: CheckResult): void;
   onWebhook?(entry: WebhookTimelineEntry): void;
+}
+
+/** How a run (or a fleet) ended, beside its report: the signal that stopped it, and the waiver outcomes when not the report's own. */
+export interface RunEnding {
+  /** SIGINT for Ctrl-C, SIGTERM. */
+  interruptedBy?: string;
+  waivers?: readonly WaiverOutcome[];
 }
 
 const EVENT_NAMES = [

@@ -40,9 +40,6 @@ export function deriveRunVerdict(inputs: VerdictInputs): RunVerdict {
   return (inputs.leftOut?.length ?? 0) > 0 ? 'PARTIAL' : 'PASS';
 }
 
-/** Only a full, uninterrupted, passing run may say the provider meets the contract. */
-export const meetsContract = (verdict: RunVerdict): boolean => verdict === 'PASS';
-
 /** A verdict a gate may let through: PASS, or PARTIAL (every check that ran passed). */
 export const gatePasses = (verdict: RunVerdict): boolean => verdict === 'PASS' || verdict === 'PARTIAL';
 

@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckProgress, CheckResult, RunBeginInfo, RunReport, RunStartInfo } from '../model/report.js';
+import type { RunReport } from '../model/report.js';
+import type { RunEnding, RunEvents } from '../model/run-events.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, type StatusLine, type StatusStream } from './console-status.js';
 import { checkResultLines, verdictLines, waiverLines } from './failure-text.js';
@@ -10,19 +11,12 @@ import { ignoredText } from './webhook-facts.js';
 
 type OutputStream = StatusStream;
 
-/** How a run ended early: the signal that stopped it (SIGINT for Ctrl-C, SIGTERM). */
-export interface RunEnding {
-  interruptedBy?: string;
-}
-
-export interface ConsoleReporter {
-  /** The header, printed at once. Optional: onRunStart alone prints the header too. */
-  onRunBegin(info: RunBeginInfo): void;
-  onRunStart(info: RunStartInfo): void;
-  onCheckStart(id: string, title: string): void;
-  onCheckProgress(id: string, update: CheckProgress): void;
-  onCheckEnd(result: CheckResult): void;
-  onRunEnd(report: RunReport, ending?: RunEnding): void;
+/**
+ * The console listens to the run's events (model/run-events.ts; webhooks it shows only in the summary), then
+ * prints the ending from the report. onRunBegin prints the header at once; onRunStart alone prints it too.
+ */
+export interface ConsoleReporter extends Required<Omit<RunEvents, 'onWebhook'>> {
+  onRunEnd(report: RunReport, ending?: Pick<RunEnding, 'interruptedBy'>): void;
 }
 
 export interface ConsoleReporterOptions {

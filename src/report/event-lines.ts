@@ -1,7 +1,7 @@
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
-import type { FleetReport } from '../model/fleet-report.js';
+import type { FleetReport, Shard } from '../model/fleet-report.js';
 import type { CheckResult, RunBeginInfo, RunReport, RunStartInfo, WebhookTimelineEntry } from '../model/report.js';
-import type { WaiverOutcome } from '../model/waivers.js';
+import type { RunEnding } from '../model/run-events.js';
 import { toolVersion } from '../util/package-root.js';
 
 /**
@@ -25,12 +25,6 @@ export type EventType =
   | 'fleet-start'
   | 'fleet-end';
 
-/** How a run or fleet ended besides its report: the signal that stopped it, the expected failures' outcomes. */
-export interface EventEnding {
-  interruptedBy?: string;
-  waivers?: readonly WaiverOutcome[];
-}
-
 /** What `provcert batch` knows when it starts. */
 export interface FleetStartInfo {
   /** `name` from the fleet file. */
@@ -38,7 +32,7 @@ export interface FleetStartInfo {
   /** How many providers this process certifies (the shard's, when sharded). */
   providers: number;
   concurrency?: number;
-  shard?: { index: number; total: number };
+  shard?: Shard;
 }
 
 const tool = { name: 'provcert', version: toolVersion } as const;
@@ -89,12 +83,12 @@ export function checkEndLines(result: CheckResult): EventBody[] {
 
 export const webhookLine = (entry: WebhookTimelineEntry): EventBody => ({ type: 'webhook', ...entry });
 
-const endingFields = (ending: EventEnding): Record<string, unknown> => ({
+const endingFields = (ending: RunEnding): Record<string, unknown> => ({
   ...(ending.waivers && ending.waivers.length > 0 ? { waivers: ending.waivers } : {}),
   ...(ending.interruptedBy ? { interruptedBy: ending.interruptedBy } : {}),
 });
 
-export function runEndLine(report: RunReport, ending: EventEnding): EventBody {
+export function runEndLine(report: RunReport, ending: RunEnding): EventBody {
   // The waiver outcomes the report carries once expected failures were applied to it, unless given.
   const waivers = ending.waivers ?? report.waivers;
   return {
@@ -127,7 +121,7 @@ export const fleetStartLine = (info: FleetStartInfo): EventBody => ({
   ...(info.shard ? { shard: { index: info.shard.index, total: info.shard.total } } : {}),
 });
 
-export function fleetEndLine(report: FleetReport, ending: EventEnding): EventBody {
+export function fleetEndLine(report: FleetReport, ending: RunEnding): EventBody {
   const interruptedBy = ending.interruptedBy ?? report.interruptedBy;
   return {
     type: 'fleet-end',

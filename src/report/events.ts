@@ -1,12 +1,12 @@
 import type { FleetReport } from '../model/fleet-report.js';
 import type { RunReport } from '../model/report.js';
+import type { RunEnding, RunEvents } from '../model/run-events.js';
 import { Redactor } from '../util/redact.js';
 import { jsonTerminalSafe } from '../util/terminal.js';
 import {
   checkEndLines,
   checkStartLine,
   type EventBody,
-  type EventEnding,
   type FleetStartInfo,
   fleetEndLine,
   fleetStartLine,
@@ -17,15 +17,11 @@ import {
   webhookLine,
 } from './event-lines.js';
 import { type EventSink, fileSink, stdoutSink } from './event-sink.js';
-import type { LiveRunHooks } from './live-hooks.js';
 
-export type { EventEnding, FleetStartInfo } from './event-lines.js';
-export { EVENTS_VERSION } from './event-lines.js';
+export type { FleetStartInfo } from './event-lines.js';
 
-/** The hooks an event stream gives a run: pass them (alone or through fanOutHooks) as runCertification's hooks. */
-export type EventRunHooks = Required<
-  Pick<LiveRunHooks, 'onRunBegin' | 'onRunStart' | 'onCheckStart' | 'onCheckEnd' | 'onWebhook'>
->;
+/** The run events an event stream listens to: pass them (alone or through fanOutRunEvents) as runCertification's hooks. */
+export type EventRunHooks = Required<Omit<RunEvents, 'onCheckProgress'>>;
 
 export interface EventStreamIo {
   /** Where the target `-` writes. The stream then owns stdout: the caller moves its console output to stderr. */
@@ -61,13 +57,13 @@ export interface EventStream {
   /** run-start, run-plan, check-start, check-end (+ a finding line per finding) and webhook lines of one run. */
   runHooks(provider?: string): EventRunHooks;
   /** run-end: the (masked) report's verdict, summary and duration; how it ended (signal, waiver outcomes). */
-  runEnd(report: RunReport, provider?: string, ending?: EventEnding): void;
+  runEnd(report: RunReport, provider?: string, ending?: RunEnding): void;
   /** run-end of a run that threw before it had a report (FAIL, with the error's first line). */
   runFailed(error: string, durationMs: number, provider?: string): void;
   /** fleet-start, before the first provider's run-start. */
   fleetStart(info: FleetStartInfo): void;
   /** fleet-end: the fleet verdict, summary, every provider's verdict and the waiver outcomes. */
-  fleetEnd(report: FleetReport, ending?: EventEnding): void;
+  fleetEnd(report: FleetReport, ending?: RunEnding): void;
   /** Stops writing and closes the file (not stdout). Further calls write nothing. */
   close(): Promise<void>;
 }

@@ -178,7 +178,7 @@ export function renderJUnit(input: RunReport, origin?: StoredOrigin): string {
 }
 
 /**
- * For the fleet JUnit (report/fleet/junit.ts): one check's <testcase> (a waived failure as <skipped>), a run's suite
- * <properties>, and the failing <testcase> of a waiver that fails the gate, as above.
+ * For the fleet JUnit (report/fleet/junit.ts): one check's <testcase> (a waived failure as <skipped>) and a run's
+ * suite <properties>, as above.
  */
-export { properties as junitSuiteProperties, testcase as junitTestcase, waiverTestcase as junitWaiverTestcase };
+export { properties as junitSuiteProperties, testcase as junitTestcase };

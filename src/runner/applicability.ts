@@ -115,7 +115,11 @@ export function applicabilitySkips(
   for (const def of defs) {
     const reason =
       skipReasonFor(def, ctx) ??
-      (def.createsOrders && safety !== 'safe' ? (safety === 'unsafe' ? NOT_SAFE : NOT_CONFIRMED) : undefined);
+      (def.group === 'transactional' && safety !== 'safe'
+        ? safety === 'unsafe'
+          ? NOT_SAFE
+          : NOT_CONFIRMED
+        : undefined);
     if (reason !== undefined) skips.set(def.id, reason);
   }
   return skips;

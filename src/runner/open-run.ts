@@ -15,15 +15,13 @@ import { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';
 
-/** The live hooks of one run: the run-event contract (model/run-events.ts). */
-export type LiveHooks = RunEvents;
-
 export interface OpenRunDeps {
   contract: Contract;
   credential: string;
   webhookSecret: string;
   inbox?: WebhookInbox;
-  hooks?: LiveHooks;
+  /** The run's live events (model/run-events.ts). */
+  hooks?: RunEvents;
   clock?: Clock;
   signal?: AbortSignal;
   requirements?: RequirementCatalog;

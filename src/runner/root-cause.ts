@@ -2,7 +2,7 @@ import { PrerequisiteError, type Resources } from '../checks/framework/resources
 import type { CheckDefinition } from '../checks/framework/types.js';
 import type { ProviderInfoView } from '../checks/framework/views.js';
 import type { Contract } from '../contract/contract.js';
-import { authFindingOn } from '../doctor/auth.js';
+import { authDiagnosisOn } from '../doctor/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome } from '../model/report.js';
@@ -49,7 +49,7 @@ async function refusedDiagnosis(
   outcome: HttpOutcome,
   { client, config, credential }: ReadingDeps,
 ): Promise<string | undefined> {
-  const found = await authFindingOn('/provider-info', outcome, client, config.authMethod, {
+  const found = await authDiagnosisOn('/provider-info', outcome, client, config.authMethod, {
     value: credential,
     source: credentialSource(config),
   });

@@ -8,19 +8,18 @@ import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import { DEFAULT_EXPLORE_BUDGET } from '../model/run-config.js';
+import type { RunEvents } from '../model/run-events.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { toolVersion } from '../util/package-root.js';
 import type { Redactor } from '../util/redact.js';
 import { systemClock } from './clock.js';
-import { type LiveHooks, type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
+import { type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
 import { planChecks, type RunPlan } from './plan.js';
 import { type RunHooks, type Scheduled, scheduleChecks } from './schedule.js';
 import { applyStrict, strictExemptions } from './strict.js';
 import { evaluateWaivers, previewWaivers, utcDate } from './waivers.js';
 import { webhookSection } from './webhook-section.js';
-
-export type { LiveHooks } from './open-run.js';
 
 export interface RunDeps extends OpenRunDeps {
   /**
@@ -78,7 +77,7 @@ async function scheduleRun(
   run: OpenRun,
   config: RunConfig,
   plan: RunPlan,
-  parts: { resources: Resources; deps: RunDeps; hooks: LiveHooks | undefined },
+  parts: { resources: Resources; deps: RunDeps; hooks: RunEvents | undefined },
 ): Promise<Scheduled> {
   const { deps, hooks } = parts;
   const ctx: CheckContext = {

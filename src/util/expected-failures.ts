@@ -1,5 +1,6 @@
 import { CHECK_IDS, type CheckId } from '../model/check-ids.js';
 import { UsageError } from '../model/errors.js';
+import { isSlug } from '../model/slug.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { describeValue } from './describe-value.js';
 import { didYouMean } from './did-you-mean.js';
@@ -17,7 +18,6 @@ export const EXPECTED_FAILURES_KEY = 'expectedFailures';
 
 const ENTRY_KEYS = ['check', 'requirement', 'provider', 'reason', 'until'] as const;
 const REQUIREMENT_ID = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
-const PROVIDER_SLUG = /^[a-z0-9][a-z0-9-]*$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const isCheckId = (value: string): value is CheckId => (CHECK_IDS as readonly string[]).includes(value);
@@ -53,10 +53,7 @@ function entryProblems(entry: unknown, where: string): string[] {
   if (requirement !== undefined && (typeof requirement !== 'string' || !REQUIREMENT_ID.test(requirement))) {
     problems.push(`${where}.requirement: ${shown(requirement)} is not a requirement id such as QUOTE-TOTAL-FORMULA`);
   }
-  if (
-    provider !== undefined &&
-    (typeof provider !== 'string' || !PROVIDER_SLUG.test(provider) || provider.length > 64)
-  ) {
+  if (provider !== undefined && !isSlug(provider)) {
     problems.push(`${where}.provider: ${shown(provider)} is not a provider slug such as north-kitchen`);
   }
   if (typeof reason !== 'string' || reason.trim() === '') {

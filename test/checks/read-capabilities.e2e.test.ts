@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkIdsIn } from '../../src/checks/framework/registry.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { ALL_CAPABILITIES, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { certify, TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
-import { READ_CHECKS } from '../support/check-groups.js';
 import { scratchDir } from '../support/scratch.js';
 
+const READ_CHECKS = checkIdsIn('read');
 const READONLY = ['METADATA', 'HEALTH', 'CATALOG', 'LOCATIONS', 'SEARCH'];
 const find = (report: RunReport, id: CheckId): CheckResult | undefined => report.checks.find((c) => c.id === id);
 

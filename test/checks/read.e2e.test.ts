@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkIdsIn } from '../../src/checks/framework/registry.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
 import type { CheckResult } from '../../src/model/report.js';
@@ -9,8 +10,9 @@ import {
   type InputFaultName,
 } from '../../src/reference-provider/index.js';
 import { type CertifyOptions, certify, FAULTS } from '../support/certify.js';
-import { READ_CHECKS } from '../support/check-groups.js';
 import { strayFailCitations, undeclaredCitations } from '../support/citations.js';
+
+const READ_CHECKS = checkIdsIn('read');
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {

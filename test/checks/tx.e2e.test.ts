@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkById } from '../../src/checks/framework/registry.js';
+import { checkById, checkIdsIn } from '../../src/checks/framework/registry.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { certify, FAULTS } from '../support/certify.js';
-import { TX_CHECKS } from '../support/check-groups.js';
 import { strayFailCitations, undeclaredCitations } from '../support/citations.js';
 
 /** The transactional checks, proven both ways against the reference provider over loopback. */
-const TX_IDS = TX_CHECKS;
+const TX_IDS = checkIdsIn('transactional');
 
 const result = (report: RunReport, id: CheckId): CheckResult => {
   const found = report.checks.find((c) => c.id === id);

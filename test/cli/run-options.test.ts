@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { credentialFinding } from '../../src/doctor/auth.js';
+import { credentialDiagnosis } from '../../src/doctor/auth.js';
 import { runMain } from '../support/cli-io.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -20,7 +20,7 @@ describe('run refuses whitespace around the credential exactly as doctor flags i
     ['leading whitespace', ` ${KEY}`, 'leading whitespace'],
     ['a line break inside', `${KEY.slice(0, 5)}\n${KEY.slice(5)}`, 'a line break inside'],
   ])('%s', async (_name, value, problem) => {
-    const doctor = credentialFinding({ value, source: 'PROVIDER_API_KEY' });
+    const doctor = credentialDiagnosis({ value, source: 'PROVIDER_API_KEY' });
     expect(doctor.status).toBe('fail');
     const { code, err } = await runMain(dir, run, { env: { PROVIDER_API_KEY: value } });
     expect(code).toBe(2);

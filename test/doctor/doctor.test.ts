@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { candidateBases } from '../../src/doctor/http-probes.js';
-import { type DoctorInput, FINDING_IDS } from '../../src/doctor/types.js';
+import { DIAGNOSIS_IDS, type DoctorInput } from '../../src/doctor/types.js';
 import { byId, json, providerApi, serveEachTest, startServer } from './support.js';
 
 const SECRET = 'pk_test_doctor_5e1f';
@@ -19,7 +19,7 @@ describe('doctor against a conforming local provider', () => {
   it('reports every finding in order, nothing failed, http on loopback only warned', async () => {
     const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET }));
     const findings = await doctor({ baseUrl: server.url });
-    expect(findings.map((f) => f.id)).toEqual([...FINDING_IDS]);
+    expect(findings.map((f) => f.id)).toEqual([...DIAGNOSIS_IDS]);
     expect(byId(findings, 'https')).toMatchObject({
       status: 'warn',
       detail: expect.stringContaining('hosted certification needs a public HTTPS address'),

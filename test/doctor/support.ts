@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import type { Finding, FindingId } from '../../src/doctor/types.js';
+import type { Diagnosis, DiagnosisId } from '../../src/doctor/types.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -104,7 +104,7 @@ export function providerApi(options: {
   };
 }
 
-export function byId(findings: readonly Finding[], id: FindingId): Finding {
+export function byId(findings: readonly Diagnosis[], id: DiagnosisId): Diagnosis {
   const found = findings.find((f) => f.id === id);
   if (!found) throw new Error(`no finding ${id} in ${findings.map((f) => f.id).join(', ')}`);
   return found;

@@ -64,7 +64,7 @@ async function withServer<T>(start: () => Promise<TestServer>, use: (server: Tes
 }
 
 /** Without openssl: the same provider over plain http still gets its non-TLS findings checked. */
-async function assertNonTlsFindings(): Promise<void> {
+async function assertNonTlsDiagnoses(): Promise<void> {
   const findings = await withServer(
     () => startServer(providerApi({ method: 'API_KEY', secret: SECRET })),
     (s) => doctor(s.url),
@@ -78,7 +78,7 @@ async function assertNonTlsFindings(): Promise<void> {
 describe('doctor: TLS', () => {
   it('a self-signed certificate is a clear failure, and the HTTP findings are skipped naming it', async () => {
     const handler = providerApi({ method: 'API_KEY', secret: SECRET });
-    if (!tlsMaterial) return assertNonTlsFindings();
+    if (!tlsMaterial) return assertNonTlsDiagnoses();
     const material = tlsMaterial;
     const findings = await withServer(
       () => startHttpsServer(handler, material, 'localhost'),
@@ -99,7 +99,7 @@ describe('doctor: TLS', () => {
   });
 
   it('a certificate for another name: the hostname mismatch is named', async () => {
-    if (!tlsMaterial) return assertNonTlsFindings();
+    if (!tlsMaterial) return assertNonTlsDiagnoses();
     const material = tlsMaterial;
     const findings = await withServer(
       () => startHttpsServer(providerApi({ method: 'API_KEY', secret: SECRET }), material, '127.0.0.1'),

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/model/errors.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
 import { type EventRunHooks, openEventStream } from '../../src/report/events.js';
-import { fanOutHooks } from '../../src/report/live-hooks.js';
 import type { RunDeps } from '../../src/runner/run.js';
 import { scratchDir } from '../support/scratch.js';
 import { compileEventSchema, parseEventStream } from './events-support.js';
@@ -174,17 +173,5 @@ describe('openEventStream', () => {
     await expect(openEventStream('file/events.ndjson', io)).rejects.toThrow(
       /^cannot write the event stream to file\/events\.ndjson: a part of its folder path is a file, not a folder$/,
     );
-  });
-});
-
-describe('fanOutHooks', () => {
-  it('calls every set in order, and has only the hooks some set has', () => {
-    const calls: string[] = [];
-    const both = fanOutHooks({ onCheckStart: (id) => calls.push(`console ${id}`) }, undefined, {
-      onCheckStart: (id) => calls.push(`events ${id}`),
-    });
-    both.onCheckStart?.('health', 'Health');
-    expect(calls).toEqual(['console health', 'events health']);
-    expect(both.onWebhook).toBeUndefined();
   });
 });

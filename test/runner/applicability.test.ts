@@ -137,6 +137,7 @@ describe('skipReasonFor', () => {
     skipReason?: CheckDefinition['skipReason'],
   ): CheckDefinition => ({
     id: 'search',
+    group: 'read',
     title: 'test check',
     rule: 'test rule',
     requirements: ['TEST-RULE'],
@@ -427,7 +428,7 @@ describe('causeCarrier and causeSkipReason', () => {
   });
 });
 
-describe('applicabilitySkips: safety of checks that create orders', () => {
+describe('applicabilitySkips: safety of the transactional checks (they create orders)', () => {
   let contract: Contract;
   beforeAll(async () => {
     contract = await loadContract();
@@ -438,9 +439,10 @@ describe('applicabilitySkips: safety of checks that create orders', () => {
     rule: 'r',
     requirements: ['R'],
     appliesTo: { description: 'd' },
-    createsOrders: true,
+    group: 'transactional',
     run: async () => ({ status: 'pass', message: 'ok', evidence: [] }),
   };
+  const reading: CheckDefinition = { ...ordering, id: 'search', group: 'read' };
   it.each<['safe' | 'unsafe' | 'unconfirmed', RegExp | undefined]>([
     ['safe', undefined],
     ['unsafe', /safeTestEnvironment is not true \(see metadata\); no POST request was sent$/],
@@ -457,9 +459,11 @@ describe('applicabilitySkips: safety of checks that create orders', () => {
       fulfillment: 'REMOTE',
       authMethod: 'API_KEY',
     };
-    const reason = applicabilitySkips([ordering], ctx, safety).get('payment-pending');
+    const skips = applicabilitySkips([ordering, reading], ctx, safety);
+    const reason = skips.get('payment-pending');
     if (want) expect(reason).toMatch(want);
     else expect(reason).toBeUndefined();
+    expect(skips.has('search'), 'a read check runs whatever the safety').toBe(false);
   });
 });
 
@@ -472,6 +476,7 @@ describe('stoppedRun and carrying: one check reports the root cause, the others 
   };
   const fake = (id: CheckId, outcome: CheckOutcome): CheckDefinition => ({
     id,
+    group: 'read',
     title: id,
     rule: 'r',
     requirements: ['R'],

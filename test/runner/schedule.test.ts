@@ -21,6 +21,7 @@ function check(
 ): CheckDefinition {
   return {
     id,
+    group: 'read',
     title: `title of ${id}`,
     rule: `rule of ${id}`,
     requirements: ['TEST-RULE'],

@@ -1,4 +1,4 @@
-import type { CheckId } from '../../model/check-ids.js';
+import { CHECK_IDS, type CheckId } from '../../model/check-ids.js';
 import { check as actionStatus } from '../action-status.js';
 import { check as actionValidation } from '../action-validation.js';
 import { check as baseUrl } from '../base-url.js';
@@ -24,11 +24,15 @@ import { check as search } from '../search.js';
 import { check as signature } from '../signature.js';
 import { check as webhook } from '../webhook.js';
 import { check as wrongCredential } from '../wrong-credential.js';
-import type { CheckDefinition } from './types.js';
+import type { CheckDefinition, CheckGroup } from './types.js';
 
-/** Every check, in report order (DECISIONS.md, Results). One file per check, named by its id. */
-export const CHECKS: readonly CheckDefinition[] = [
-  baseUrl,
+/**
+ * Every check, keyed by its id (one file per check, named by its id). The type takes exactly the ids of
+ * CHECK_IDS (src/model/check-ids.ts, which lower layers read): a missing or unknown key does not compile, and
+ * test/checks/registry.test.ts holds each key equal to its definition's id.
+ */
+const REGISTRY: { readonly [Id in CheckId]: CheckDefinition } = {
+  'base-url': baseUrl,
   metadata,
   capabilities,
   health,
@@ -36,28 +40,34 @@ export const CHECKS: readonly CheckDefinition[] = [
   catalog,
   offering,
   search,
-  wrongCredential,
+  'wrong-credential': wrongCredential,
   signature,
-  credentialEcho,
-  quoteMath,
-  quoteValidation,
-  quoteExplore,
-  quoteExpiry,
-  quoteBinding,
-  actionValidation,
-  paymentPending,
-  checkoutClick,
-  actionStatus,
+  'credential-echo': credentialEcho,
+  'quote-math': quoteMath,
+  'quote-validation': quoteValidation,
+  'quote-explore': quoteExplore,
+  'quote-expiry': quoteExpiry,
+  'quote-binding': quoteBinding,
+  'action-validation': actionValidation,
+  'payment-pending': paymentPending,
+  'checkout-click': checkoutClick,
+  'action-status': actionStatus,
   idempotency,
   webhook,
   cancel,
-  paymentOptions,
+  'payment-options': paymentOptions,
   errors,
-];
+};
 
-const BY_ID = new Map<string, CheckDefinition>(CHECKS.map((c) => [c.id, c]));
+/** Every check, in report order: the order of CHECK_IDS (DECISIONS.md, Results). */
+export const CHECKS: readonly CheckDefinition[] = CHECK_IDS.map((id) => REGISTRY[id]);
 
-export const checkById = (id: string): CheckDefinition | undefined => BY_ID.get(id);
+const isCheckId = (id: string): id is CheckId => Object.hasOwn(REGISTRY, id);
+
+export const checkById = (id: string): CheckDefinition | undefined => (isCheckId(id) ? REGISTRY[id] : undefined);
+
+/** The ids of one group's checks (read or transactional), in report order. */
+export const checkIdsIn = (group: CheckGroup): CheckId[] => CHECKS.filter((c) => c.group === group).map((c) => c.id);
 
 /** Parse a comma-separated id list; unknown ids are returned separately so the caller can list the known ones. */
 export function parseCheckIds(list: string): { ids: CheckId[]; unknown: string[] } {
@@ -67,7 +77,7 @@ export function parseCheckIds(list: string): { ids: CheckId[]; unknown: string[]
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const def = BY_ID.get(raw);
+    const def = checkById(raw);
     if (def) ids.push(def.id);
     else unknown.push(raw);
   }

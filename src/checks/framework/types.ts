@@ -39,8 +39,16 @@ export interface ApplicabilityContext {
   readonly authMethod: AuthMethod;
 }
 
+/**
+ * Which kind of check it is: `read` checks only read (GET requests, and requests the provider must refuse);
+ * `transactional` checks send POST requests that may create test orders, so they run only when the provider
+ * declares a safe test environment (manifest.certification.safeTestEnvironment).
+ */
+export type CheckGroup = 'read' | 'transactional';
+
 export interface CheckDefinition {
   id: CheckId;
+  group: CheckGroup;
   title: string;
   /** The contract rule it enforces, quoted or cited (section + rule). */
   rule: string;
@@ -57,7 +65,5 @@ export interface CheckDefinition {
   dependsOn?: CheckId[];
   /** Checks that must have finished first (whatever their status). */
   after?: CheckId[];
-  /** Sends POST requests that may create test orders (guarded by safeTestEnvironment). */
-  createsOrders?: boolean;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }

@@ -1,13 +1,28 @@
+import type { components } from '../../contract/generated/contract-types.js';
+
 /**
- * Typed views of payloads AFTER they validated against the spec's schemas. Only the fields checks read
- * are named; the shapes themselves are defined (and enforced) by spec/openapi.yaml, not here.
+ * Typed views of provider payloads, derived from the contract's generated types (spec/openapi.yaml through
+ * openapi-typescript): the shapes are defined and enforced there, not here. A view differs from its schema only
+ * where checks read data they cannot trust to match it: GET /provider-info plans the run even when it fails the
+ * schema, so its enums, manifest and metadata are read as the provider sent them (checks report on the values).
  */
-export interface ProviderInfoView {
-  id: string;
-  slug: string;
-  name: string;
+type Schemas = components['schemas'];
+
+/** What provcert sends as a selected option: both ids always (the contract leaves them optional). */
+export type SelectedOptionInput = Schemas['SelectedOptionInput'] & { groupId: string; optionId: string };
+
+/** What provcert sends as a quote item: a quantity always (the contract leaves it optional). */
+export type QuoteItemInput = Omit<Schemas['QuoteItem'], 'selectedOptions'> & {
+  quantity: number;
+  selectedOptions?: SelectedOptionInput[];
+};
+
+/** manifest.certificationInput: the items provcert quotes first are the provider's, read as quote items. */
+export type CertificationInputView = Omit<Schemas['CertificationInput'], 'items'> & { items?: QuoteItemInput[] };
+
+/** GET /provider-info, read before (and whether or not) it matched the schema. */
+export type ProviderInfoView = Pick<Schemas['ProviderInfo'], 'id' | 'slug' | 'name' | 'type'> & {
   status: string;
-  type: string;
   capabilities: string[];
   authMethod?: string;
   manifest?: {
@@ -18,109 +33,22 @@ export interface ProviderInfoView {
     fulfillment?: string;
   } & Record<string, unknown>;
   metadata?: Record<string, unknown>;
-}
+};
 
-export interface SelectedOptionInput {
-  groupId: string;
-  optionId: string;
-  quantity?: number;
-}
-export interface QuoteItemInput {
-  offeringId: string;
-  variantId?: string;
-  quantity: number;
-  selectedOptions?: SelectedOptionInput[];
-}
-
-export interface CertificationInputView {
-  locationId?: string;
-  items?: QuoteItemInput[];
-  customer?: { name?: string; phone?: string };
-  destination?: { raw?: string };
-  searchQuery?: string;
-}
-
-export interface OptionView {
-  id: string;
-  name?: string;
-  priceDelta?: number;
-  isDefault?: boolean;
-  isAvailable?: boolean;
-}
-export interface OptionGroupView {
-  id: string;
-  name?: string;
-  isRequired?: boolean;
-  minSelections?: number;
-  maxSelections?: number;
-  options?: OptionView[];
-}
-export interface VariantView {
-  id: string;
-  name?: string;
-  basePrice?: number;
-  isAvailable?: boolean;
-}
-export interface OfferingView {
-  id: string;
-  providerId: string;
-  offeringCode: string;
-  title: string;
-  basePrice: number;
-  categorySlug?: string;
-  isAvailable?: boolean;
-  currency?: string;
+/** Options, option groups and variants are read with ids (the contract leaves `id` optional; choosing one names it). */
+export type OptionView = Schemas['Option'] & { id: string };
+export type OptionGroupView = Omit<Schemas['OptionGroup'], 'options'> & { id: string; options?: OptionView[] };
+export type VariantView = Schemas['Variant'] & { id: string };
+export type OfferingView = Omit<Schemas['Offering'], 'variants' | 'optionGroups'> & {
   variants?: VariantView[];
   optionGroups?: OptionGroupView[];
-}
-export interface CategoryView {
-  id?: string;
-  slug?: string;
-  title?: string;
-  offeringsCount?: number;
-}
-export interface CatalogView {
-  providerSlug: string;
-  categories: CategoryView[];
-  offerings: OfferingView[];
-}
+};
+export type CatalogView = Omit<Schemas['Catalog'], 'offerings'> & { offerings: OfferingView[] };
 
-export interface QuoteLineView {
-  offeringId?: string;
-  offeringTitle?: string;
-  variantId?: string;
-  quantity?: number;
-  unitPrice?: number;
-  optionsTotal?: number;
-  lineTotal?: number;
-  selectedOptions?: { groupId?: string; optionId?: string; name?: string; priceDelta?: number; quantity?: number }[];
-}
-export interface QuoteView {
-  id: string;
-  providerSlug: string;
-  lines: QuoteLineView[];
-  subtotal: number;
-  total: number;
-  expiresAt: string;
-  locationId?: string;
-  currency?: string;
-  totalFees?: number;
-  totalDiscount?: number;
-  fees?: { name?: string; amount?: number }[];
-}
+/** A quote line; an option's `quantity` is not in the contract's QuoteLineOption (open fields), read when present. */
+export type QuoteLineView = Omit<Schemas['QuoteLine'], 'selectedOptions'> & {
+  selectedOptions?: (Schemas['QuoteLineOption'] & { quantity?: number })[];
+};
+export type QuoteView = Omit<Schemas['NormalizedQuote'], 'lines'> & { lines: QuoteLineView[] };
 
-export interface ActionView {
-  id: string;
-  publicId: string;
-  providerSlug: string;
-  status: string;
-  lines: { offeringId?: string; quantity?: number; unitPrice?: number; optionsTotal?: number; lineTotal?: number }[];
-  subtotal: number;
-  total: number;
-  createdAt: string;
-  updatedAt: string;
-  externalActionId?: string;
-  quoteId?: string;
-  paymentStatus?: string;
-  nextAction?: { type?: string; url?: string; label?: string };
-}
+export type ActionView = Schemas['NormalizedAction'];

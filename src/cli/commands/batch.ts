@@ -3,7 +3,7 @@ import { loadContract } from '../../contract/load.js';
 import { DEFAULT_FLEET_CONCURRENCY, runFleet } from '../../fleet/run-fleet.js';
 import { selectShard } from '../../fleet/shard.js';
 import { UsageError } from '../../model/errors.js';
-import type { FleetReport } from '../../model/fleet-report.js';
+import type { FleetReport, Shard } from '../../model/fleet-report.js';
 import { gatePasses } from '../../model/verdict.js';
 import {
   FleetReportWriteError,
@@ -107,13 +107,7 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
   return gatePasses(report.verdict) ? EXIT.ok : EXIT.failed;
 }
 
-function headline(
-  name: string,
-  here: number,
-  total: number,
-  shard: { index: number; total: number } | undefined,
-  concurrency: number,
-): string {
+function headline(name: string, here: number, total: number, shard: Shard | undefined, concurrency: number): string {
   const fleet = `fleet ${sanitizeTerminalText(name, { oneLine: true })}`;
   if (!shard) return `${fleet}: certifying ${total} provider(s), ${Math.min(concurrency, total)} at once`;
   const scope = `shard ${shard.index}/${shard.total} of ${fleet}`;

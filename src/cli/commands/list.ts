@@ -30,7 +30,7 @@ export async function execute({ io }: CommandContext, opts: { json?: boolean; ma
     rule: c.rule,
     appliesTo: c.appliesTo.description,
     ...(c.appliesTo.operations?.length ? { operations: c.appliesTo.operations } : {}),
-    createsOrders: c.createsOrders === true,
+    createsOrders: c.group === 'transactional',
   }));
   if (opts.json) {
     io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

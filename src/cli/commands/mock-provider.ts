@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import { UsageError } from '../../model/errors.js';
+import { isSlug, SLUG_RULE } from '../../model/slug.js';
 import {
   ALL_CAPABILITIES,
   FAULTS,
@@ -8,7 +9,6 @@ import {
   isFaultName,
   isVariant,
   type ReferenceProviderOptions,
-  SLUG_PATTERN,
   startReferenceProvider,
   VARIANTS,
 } from '../../reference-provider/index.js';
@@ -106,10 +106,8 @@ export function mockProviderOptions(flags: MockProviderFlags, env: NodeJS.Proces
     throw new UsageError(`--webhook-url must be an http(s) URL (found "${flags.webhookUrl}")`);
   }
   const quoteTtlSeconds = positiveNumber(flags.quoteTtl, '--quote-ttl');
-  if (flags.slug !== undefined && (!SLUG_PATTERN.test(flags.slug) || flags.slug.length > 64))
-    throw new UsageError(
-      `--slug must be lowercase letters, digits and dashes, starting with a letter or digit (found "${flags.slug}")`,
-    );
+  if (flags.slug !== undefined && !isSlug(flags.slug))
+    throw new UsageError(`--slug must be ${SLUG_RULE} (found "${flags.slug}")`);
   if (flags.name !== undefined && flags.name.trim() === '') throw new UsageError('--name must not be empty');
   if (!isVariant(flags.variant))
     throw new UsageError(`--variant "${flags.variant}" is not a variant; use ${VARIANTS.join(', ')}`);

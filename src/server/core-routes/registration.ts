@@ -1,11 +1,10 @@
 import type { Contract, SchemaProblem } from '../../contract/contract.js';
 import type { AuthMethod } from '../../model/contract-constants.js';
+import { SLUG_RULE } from '../../model/slug.js';
 import { baseAddressProblem } from './base-address.js';
 import { credentialFileProblem } from './credential-file.js';
 
 export const REGISTER_OPERATION = 'POST /api/v1/providers/register';
-
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 /** Where the certifier reads the provider credential: a reference, never the value (DECISIONS.md, Credentials). */
 export type CredentialRef = { env: string } | { file: string };
@@ -48,8 +47,7 @@ const NOT_BLANK_FIELDS = ['/name', '/type', '/category', '/baseUrl'];
 function friendlier(problem: SchemaProblem, body: Record<string, unknown>): string {
   if (problem.rule !== 'pattern') return problem.text;
   const field = problem.pointer.slice(1);
-  if (problem.pointer === '/slug')
-    return `slug ${JSON.stringify(body['slug'])} must be lowercase letters, digits and dashes (at most 64)`;
+  if (problem.pointer === '/slug') return `slug ${JSON.stringify(body['slug'])} must be ${SLUG_RULE}`;
   if (problem.pointer === '/credentialEnv')
     return `credentialEnv ${JSON.stringify(body['credentialEnv'])} must be an environment variable name (letters, digits, underscores)`;
   if (NOT_BLANK_FIELDS.includes(problem.pointer)) return `${field} must not be blank`;

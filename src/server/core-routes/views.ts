@@ -1,77 +1,35 @@
+import type { components } from '../../contract/generated/contract-types.js';
 import type { RunReport } from '../../model/report.js';
 import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
 import type { RegistrationFields } from './registration.js';
-import {
-  type CertificationRecord,
-  certificationInvalidity,
-  type ReviewStatus,
-  type StoredProvider,
-  type VisibleReason,
-} from './registry.js';
+import { type CertificationRecord, certificationInvalidity, type StoredProvider } from './registry.js';
 
 // What the core routes answer. Each view matches a Core* schema of spec/openapi.yaml (provcert's
 // definitions where the contract shows no shape); test/server/core-routes.test.ts checks them against it.
+type Schemas = components['schemas'];
 
-/** CoreProvider: the registration and its state; never the webhook secret or the credential. */
-export interface ProviderView extends RegistrationFields {
-  credentialEnv?: string;
-  credentialFile?: string;
-  status: StoredProvider['status'];
-  /** The same value as metadata.reviewStatus (kept at the top level for earlier clients). */
-  reviewStatus: ReviewStatus;
-  metadata: ProviderMetadata;
-  configVersion: number;
-  createdAt: string;
-  updatedAt: string;
-  submittedAt?: string;
-  webhookUrl: string;
-}
+/**
+ * CoreProvider: the registration (its fields as registration.ts stores them) and its state; never the webhook
+ * secret or the credential.
+ */
+export type ProviderView = Omit<Schemas['CoreProvider'], keyof RegistrationFields | 'metadata'> &
+  RegistrationFields & { metadata: ProviderMetadata };
 
-/** CoreProviderMetadata: certification and review, beside (never inside) the provider status. */
-export interface ProviderMetadata {
-  isCertified: boolean;
-  reviewStatus: ReviewStatus;
-  /** The partner-visible reason of the last REQUEST_CHANGES, REJECT or SUSPEND, until resubmission. */
-  reviewReason?: Omit<VisibleReason, 'decision'> & { decision: string };
-}
+/**
+ * CoreProviderMetadata: certification and review, beside (never inside) the provider status. The reason's
+ * decision is the stored trigger's name (the registry's Trigger, wider than the schema's three decisions).
+ */
+type ProviderMetadata = Omit<Schemas['CoreProviderMetadata'], 'reviewReason'> & {
+  reviewReason?: Omit<Schemas['CoreReviewReason'], 'decision'> & { decision: string };
+};
 
-/** CoreCertificationSummary */
-export interface CertificationSummaryView {
-  id: string;
-  slug: string;
-  createdAt: string;
-  verdict: RunReport['verdict'];
-  configVersion: number;
-  summary: RunReport['summary'];
-  durationMs: number;
-  /** Whether it still counts for submit-review (false once the configuration changed or reopen invalidated it). */
-  valid: boolean;
-  invalidReason?: string;
-}
+/** CoreCertificationSummary (`valid`: it still counts for submit-review). */
+export type CertificationSummaryView = Schemas['CoreCertificationSummary'];
 
-/** CoreCertification */
-export interface CertificationView extends CertificationSummaryView {
-  report: RunReport;
-}
+/** CoreCertification, with the stored report as provcert's own type. */
+export type CertificationView = CertificationSummaryView & { report: RunReport };
 
-/** CoreEvent */
-export interface EventView {
-  seq: number;
-  receivedAt: string;
-  slug: string;
-  legacyRoute?: true;
-  eventId?: string;
-  eventType?: string;
-  actionId?: string;
-  newStatus?: string;
-  verified: boolean;
-  verifiedWith?: 'previous';
-  duplicate: boolean;
-  answeredStatus: number;
-  signatureHeader?: string;
-  problem?: string;
-  restored?: true;
-}
+export type EventView = Schemas['CoreEvent'];
 
 export function providerView(p: StoredProvider, webhookUrl: string, isCertified: boolean): ProviderView {
   const { credential, ...registration } = p.registration;

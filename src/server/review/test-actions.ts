@@ -1,3 +1,4 @@
+import type { components } from '../../contract/generated/contract-types.js';
 import type { Exchange } from '../../model/exchange.js';
 import type { RunReport } from '../../model/report.js';
 import type { ReceivedWebhook } from '../../model/webhooks.js';
@@ -11,45 +12,15 @@ const TERMINAL = new Set(['COMPLETED', 'CANCELLED', 'FAILED']);
 /** Actions kept per provider: a hostile report cannot make the dashboard unbounded. */
 export const MAX_TEST_ACTIONS = 1_000;
 
-export interface ActionLine {
-  offeringId?: string;
-  offeringTitle?: string;
-  quantity?: number;
-  unitPrice?: number;
-  optionsTotal?: number;
-  lineTotal?: number;
-}
+type Schemas = components['schemas'];
 
-export interface TimelineEntry {
-  at: string;
-  source: 'PROVIDER_API' | 'WEBHOOK';
-  status?: string;
-  eventId?: string;
-  eventType?: string;
-  reasonCode?: string;
-  reason?: string;
-}
+/** A line of a stored action, each field kept only when the stored report had it with the right type. */
+type ActionLine = Schemas['ActionLine'];
 
-/** One test action as the dashboard knows it. */
-export interface TestAction {
-  id: string;
-  publicId: string;
-  externalActionId?: string;
-  certificationId: string;
-  status: string;
-  paymentStatus?: string;
-  paymentStatusSource: 'PROVIDER_REPORTED';
-  total?: number;
-  subtotal?: number;
-  currency?: string;
-  customerName?: string;
-  customerPhone?: string;
-  fulfillmentType?: string;
-  lines: ActionLine[];
-  createdAt: string;
-  explanation?: { reasonCode?: string; reason?: string };
-  timeline: TimelineEntry[];
-}
+type TimelineEntry = Schemas['CoreTimelineEntry'];
+
+/** One test action as the dashboard knows it: the API's CoreActionDetail, before the phone number is masked. */
+export type TestAction = Omit<Schemas['CoreActionDetail'], 'customerPhoneMasked'> & { customerPhone?: string };
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -194,13 +165,8 @@ export function withWebhooks(actions: TestAction[], events: readonly ReceivedWeb
   return actions;
 }
 
-export interface DashboardMetrics {
-  totalActions: number;
-  pendingActions: number;
-  paidActions: number;
-  completedActions: number;
-  failedActions: number;
-}
+/** The dashboard's counts (the contract's DashboardResponse.metrics), every one given. */
+export type DashboardMetrics = Required<NonNullable<Schemas['DashboardResponse']['metrics']>>;
 
 export function metricsOf(actions: readonly TestAction[]): DashboardMetrics {
   return {
