@@ -88,7 +88,13 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     fulfillment,
     authMethod: config.authMethod,
   };
-  const decided = applicabilitySkips(selected, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
+  // A check the selection left out that would not apply anyway is reported as the skip a full run reports, so the
+  // report accounts for every check of the contract: ran, skipped with its reason, or left out (consistency.ts).
+  const inapplicable = new Set(
+    CHECKS.filter((d) => !selected.includes(d) && skipReasonFor(d, applicability) !== undefined).map((d) => d.id),
+  );
+  const defs = CHECKS.filter((d) => selected.includes(d) || inapplicable.has(d.id));
+  const decided = applicabilitySkips(defs, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
   const causes = new Map<CheckId, CheckId>();
   for (const [id, reason] of decided) if (safetyCause(reason)) causes.set(id, 'metadata');
   return {
@@ -96,7 +102,7 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     declared,
     profile,
     ...(fulfillment ? { fulfillment } : {}),
-    defs: selected,
+    defs,
     decided,
     causes,
     leftOut: leftOutOf(selected, applicability, config),
