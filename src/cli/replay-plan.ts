@@ -95,7 +95,7 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
     ...(str(i['maxExpiryWaitS']) ? { maxExpiryWait: num(i['maxExpiryWaitS']) } : {}),
     ...(str(i['seed']) ? { seed: str(i['seed']) } : {}),
     // The same seed explores the same orders only with the same budget (absent in older reports: the default).
-    ...(str(i['explore']) ? { explore: str(i['explore']) } : {}),
+    ...(str(i['explore']) ? { explore: num(i['explore']) } : {}),
     // Under --strict a warning was a failure; the rerun judges it the same way.
     ...(i['strict'] === true ? { strict: true } : {}),
     only: checks,

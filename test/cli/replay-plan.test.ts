@@ -81,15 +81,15 @@ describe('planReplay', () => {
       checks: ['quote-math', 'webhook'],
       flags: {
         profile: 'TRANSACTIONAL',
-        capabilities: 'METADATA,CATALOG,QUOTE',
+        capabilities: ['METADATA', 'CATALOG', 'QUOTE'],
         fulfillment: 'DELIVERY',
         webhookHost: '0.0.0.0',
-        webhookPort: '8787',
-        timeout: '7000',
-        webhookTimeout: '20000',
-        maxExpiryWait: '45',
+        webhookPort: 8787,
+        timeout: 7000,
+        webhookTimeout: 20000,
+        maxExpiryWait: 45,
         seed: 'seed-123',
-        only: 'quote-math,webhook',
+        only: ['quote-math', 'webhook'],
       },
       recorded: {
         baseUrl: 'https://provider.example/api',
@@ -129,7 +129,7 @@ describe('planReplay', () => {
       report(mixed, recordedInputs({ webhookHost: '192.0.2.10', webhookPort: 9443, local: true })),
     );
     expect(plan).toMatchObject({
-      flags: { webhookHost: '192.0.2.10', webhookPort: '9443' },
+      flags: { webhookHost: '192.0.2.10', webhookPort: 9443 },
       recorded: { local: true },
     });
   });
@@ -151,7 +151,7 @@ describe('planReplay', () => {
 
   it('reruns one named check with --check, even one that passed', () => {
     const plan = planReplay(report(mixed), 'cancel');
-    expect(plan).toMatchObject({ checks: ['cancel'], flags: { only: 'cancel' } });
+    expect(plan).toMatchObject({ checks: ['cancel'], flags: { only: ['cancel'] } });
   });
 
   it('refuses a --check id the report does not contain', () => {
@@ -180,7 +180,7 @@ describe('planReplay', () => {
     };
     expect(planReplay(stopped)).toMatchObject({
       checks: ['quote-math', 'quote-expiry', 'cancel'],
-      flags: { only: 'quote-math,quote-expiry,cancel' },
+      flags: { only: ['quote-math', 'quote-expiry', 'cancel'] },
     });
     // A check the stopped run has no result for can still be named alone.
     expect(planReplay(stopped, 'cancel')).toMatchObject({ checks: ['cancel'] });
@@ -209,9 +209,9 @@ describe('planReplay', () => {
 
   it('carries the recorded exploration budget with the seed; an older report without one leaves the default', () => {
     expect(planReplay(report(mixed, recordedInputs({ explore: 7 })))).toMatchObject({
-      flags: { seed: 'seed-123', explore: '7' },
+      flags: { seed: 'seed-123', explore: 7 },
     });
-    expect(planReplay(report(mixed, recordedInputs({ explore: 0 })))).toMatchObject({ flags: { explore: '0' } });
+    expect(planReplay(report(mixed, recordedInputs({ explore: 0 })))).toMatchObject({ flags: { explore: 0 } });
     expect(planReplay(report(mixed))).not.toHaveProperty('flags.explore');
   });
 

@@ -80,6 +80,7 @@ describe('certify() verdicts', () => {
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
       ['health', 'pass'],
       ['catalog', 'pass'],
+      ['signature', 'skip'],
     ]);
     expect(report.verdict).toBe('PARTIAL');
     const leftOut = report.leftOut ?? [];
