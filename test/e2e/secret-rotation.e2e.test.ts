@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { event, post, sign } from '../server/support/http-client.js';
 import { freePort } from '../support/ports.js';
+import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 
 const BIN = new URL('../../bin/provcert.js', import.meta.url).pathname;
@@ -66,17 +67,12 @@ describe('provcert serve: webhook secret rotation across SIGKILL', () => {
     const dataDir = await scratchDir('rotation-e2e');
     const first = await serve(port, dataDir, ['--webhook-secret-overlap', '900']);
     expect(first.output()).toContain('a rotated-out webhook secret verifies for 900 s more');
-    const registered = await call(core, 'POST', '/providers/register', {
-      name: 'Demo Kitchen',
-      slug: SLUG,
-      type: 'DELIVERY',
-      category: 'food_delivery',
-      geography: ['DE'],
-      baseUrl: 'http://127.0.0.1:9/api',
-      authMethod: 'API_KEY',
-      capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-      credentialEnv: 'DEMO_KEY',
-    });
+    const registered = await call(
+      core,
+      'POST',
+      '/providers/register',
+      registration({ slug: SLUG, credentialEnv: 'DEMO_KEY' }),
+    );
     const old = (registered['webhook'] as { secret: string }).secret;
     const rotation = await call(core, 'POST', `/admin/providers/${SLUG}/rotate-webhook-secret`);
     expect(rotation['overlapSeconds']).toBe(900);

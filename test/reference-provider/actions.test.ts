@@ -216,6 +216,32 @@ describe('idempotency', () => {
     }
   });
 
+  it('keeps a quote it answered across a restart: quotes are written together, and all of them on close', async () => {
+    const dir = scratchDirSync('provider-test');
+    const dataFile = join(dir, 'provider.json');
+    const first = await startProvider({ dataFile });
+    const quoteIds = await Promise.all([1, 2, 3].map(() => freshQuoteId(clientFor(first, 'API_KEY'))));
+    await first.close();
+    const second = await startProvider({ dataFile });
+    try {
+      const secondCall = clientFor(second, 'API_KEY');
+      for (const quoteId of quoteIds) {
+        const created = await secondCall('POST', '/actions', {
+          body: {
+            providerSlug: 'demo-kitchen',
+            quoteId,
+            userConfirmed: true,
+            customer: { name: 'Certification Tester', phone: '+15550100000' },
+            destination: { raw: '1 Test Street' },
+          },
+        });
+        expect(created.status, quoteId).toBe(200);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
   it('refuses to start on a data file that is not its own or cannot be written', async () => {
     const dir = scratchDirSync('provider-test');
     try {

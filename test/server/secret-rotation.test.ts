@@ -6,6 +6,7 @@ import type { Contract } from '../../src/contract/contract.js';
 import { loadContract } from '../../src/contract/load.js';
 import { type ReceivedWebhook, timelineEntry } from '../../src/model/webhooks.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
+import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
@@ -101,17 +102,7 @@ async function register(core: Core): Promise<{ secret: string; token: string }> 
   const res = await fetch(`${core.serve.core.url}/api/v1/providers/register`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Demo Kitchen',
-      slug: SLUG,
-      type: 'DELIVERY',
-      category: 'food_delivery',
-      geography: ['DE'],
-      baseUrl: 'http://127.0.0.1:9/api',
-      authMethod: 'API_KEY',
-      capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-      credentialEnv: 'DEMO_CREDENTIAL',
-    }),
+    body: JSON.stringify(registration({ slug: SLUG })),
   });
   expect(res.status).toBe(201);
   const json = (await res.json()) as { webhook: { secret: string }; providerToken: { token: string } };
