@@ -1,11 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { FleetReport } from '../../model/fleet-report.js';
-import { renderHtml } from '../html.js';
+import { FILE_REPORTER_NAMES, type FileReporterName } from '../../model/reporter-names.js';
 import { prepareReportTargets } from '../index.js';
-import { renderJson } from '../json.js';
-import { renderJUnit } from '../junit.js';
-import { renderMarkdown } from '../markdown.js';
+import { REPORTERS } from '../reporters.js';
 import { renderFleetHtmlIndex } from './html.js';
 import { renderFleetJson } from './json.js';
 import { renderFleetJUnit } from './junit.js';
@@ -22,6 +20,14 @@ export const FLEET_FILES = {
 
 /** The folder of the per-provider reports, and their extensions. */
 export const PROVIDERS_DIR = 'providers';
+
+/** How each file reporter's per-provider file ends (the renderer comes from the one reporter table). */
+const PROVIDER_FILE_ENDINGS: Record<FileReporterName, string> = {
+  json: '.json',
+  junit: '.junit.xml',
+  markdown: '.md',
+  html: '.html',
+};
 
 export interface FleetWriteOptions {
   /** Also write the fleet Markdown summary here (e.g. $GITHUB_STEP_SUMMARY). */
@@ -71,12 +77,8 @@ function fleetFiles(report: FleetReport): [string, () => string][] {
     const run = provider.report;
     if (!run) continue;
     const base = join(PROVIDERS_DIR, providerFileBase(provider.slug));
-    files.push(
-      [`${base}.json`, () => renderJson(run)],
-      [`${base}.junit.xml`, () => renderJUnit(run)],
-      [`${base}.md`, () => renderMarkdown(run)],
-      [`${base}.html`, () => renderHtml(run)],
-    );
+    for (const name of FILE_REPORTER_NAMES)
+      files.push([`${base}${PROVIDER_FILE_ENDINGS[name]}`, () => REPORTERS[name].render(run)]);
   }
   return files;
 }
