@@ -45,29 +45,30 @@ export const limitFlag = (name: keyof IngestLimits): string =>
 /** The settings spec/serve-config.schema.json describes, for messages. */
 const SERVE_KEYS = (specSchema('serve-config.schema.json')['properties'] ?? {}) as Record<string, unknown>;
 
-function port(value: unknown, where: string): number {
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 65535)
-    throw new UsageError(`${where} must be a port number from 0 to 65535 (got "${String(value)}")`);
-  return n;
-}
+/** A whole number in a range, from a flag (text) or the config file (a number); an empty flag is not 0. */
+const wholeNumber =
+  (what: string, min: number, max: number) =>
+  (value: unknown, where: string): number => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max)
+      throw new UsageError(`${where} must be ${what} from ${min} to ${max} (got "${String(value)}")`);
+    return n;
+  };
 
-function expiryWait(value: unknown, where: string): number {
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_EXPIRY_WAIT_LIMIT_S)
-    throw new UsageError(
-      `${where} must be a whole number of seconds from 1 to ${MAX_EXPIRY_WAIT_LIMIT_S} (got "${String(value)}")`,
-    );
-  return n;
-}
+const port = wholeNumber('a port number', 0, 65535);
+const expiryWait = wholeNumber('a whole number of seconds', 1, MAX_EXPIRY_WAIT_LIMIT_S);
+const overlapSeconds = wholeNumber('a whole number of seconds', 0, MAX_WEBHOOK_SECRET_OVERLAP_S);
 
-function overlapSeconds(value: unknown, where: string): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_WEBHOOK_SECRET_OVERLAP_S)
-    throw new UsageError(
-      `${where} must be a whole number of seconds from 0 to ${MAX_WEBHOOK_SECRET_OVERLAP_S} (got "${String(value)}")`,
-    );
-  return n;
+/** A number setting: the flag, else the config file's key, else the default (each named in its own error). */
+function numberSetting(
+  parse: (value: unknown, where: string) => number,
+  flag: { value: string | undefined; name: string },
+  file: { value: unknown; key: string },
+  fallback: number,
+): number {
+  if (flag.value !== undefined) return parse(flag.value, flag.name);
+  if (file.value !== undefined) return parse(file.value, `config ${file.key}`);
+  return fallback;
 }
 
 function slugOf(value: unknown, where: string): string {
@@ -159,12 +160,12 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
       : resolve(cwd, raw.dataDir);
   return {
     host,
-    port:
-      raw.port !== undefined
-        ? port(raw.port, '--port')
-        : file['port'] !== undefined
-          ? port(file['port'], 'config port')
-          : DEFAULT_SERVE_PORT,
+    port: numberSetting(
+      port,
+      { value: raw.port, name: '--port' },
+      { value: file['port'], key: 'port' },
+      DEFAULT_SERVE_PORT,
+    ),
     dataDir,
     local: raw.local === true || file['local'] === true,
     webhookSecretEnv: envName(
@@ -181,17 +182,17 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
           : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
     ...(file['expectedFailures'] !== undefined ? { expectedFailures: file['expectedFailures'] } : {}),
-    maxExpiryWaitS:
-      raw.maxExpiryWait !== undefined
-        ? expiryWait(raw.maxExpiryWait, '--max-expiry-wait')
-        : file['maxExpiryWait'] !== undefined
-          ? expiryWait(file['maxExpiryWait'], 'config maxExpiryWait')
-          : DEFAULT_MAX_EXPIRY_WAIT_S,
-    webhookSecretOverlapS:
-      raw.webhookSecretOverlap !== undefined
-        ? overlapSeconds(raw.webhookSecretOverlap, '--webhook-secret-overlap')
-        : file['webhookSecretOverlap'] !== undefined
-          ? overlapSeconds(file['webhookSecretOverlap'], 'config webhookSecretOverlap')
-          : DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
+    maxExpiryWaitS: numberSetting(
+      expiryWait,
+      { value: raw.maxExpiryWait, name: '--max-expiry-wait' },
+      { value: file['maxExpiryWait'], key: 'maxExpiryWait' },
+      DEFAULT_MAX_EXPIRY_WAIT_S,
+    ),
+    webhookSecretOverlapS: numberSetting(
+      overlapSeconds,
+      { value: raw.webhookSecretOverlap, name: '--webhook-secret-overlap' },
+      { value: file['webhookSecretOverlap'], key: 'webhookSecretOverlap' },
+      DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
+    ),
   };
 }
