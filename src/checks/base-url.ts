@@ -1,9 +1,9 @@
+import { judgeBaseAddress } from '../http/base-address.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome } from '../http/types.js';
 import type { ServiceAddress } from '../util/service-address.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { judgeBaseAddress } from './support/address.js';
 import { keepEvidence } from './support/evidence.js';
 
 /** The service's own addresses in this run: the embedded receiver (its real port, also when configured as 0). */
@@ -63,7 +63,11 @@ export const check: CheckDefinition = {
   appliesTo: { description: 'every run' },
   async run(ctx) {
     const f = new Findings();
-    const verdict = judgeBaseAddress(ctx.config.baseUrl, { local: ctx.config.local, service: serviceAddresses(ctx) });
+    const verdict = judgeBaseAddress(ctx.config.baseUrl, {
+      local: ctx.config.local,
+      service: serviceAddresses(ctx),
+      spell: ctx.spell,
+    });
     for (const p of verdict.problems) f.problem(p.text, p.requirement);
     for (const w of verdict.warnings) f.warn(w);
     // An unparseable URL cannot be probed; the static problem says why.

@@ -95,7 +95,7 @@ export const check: CheckDefinition = {
       if (onlyPortal.length > 0 || onlyProvider.length > 0) {
         const parts = [
           onlyPortal.length > 0
-            ? `declared in the portal (--capabilities) but not by GET /provider-info: ${onlyPortal.join(', ')}`
+            ? `declared in the portal (${ctx.spell('capabilities')}) but not by GET /provider-info: ${onlyPortal.join(', ')}`
             : '',
           onlyProvider.length > 0
             ? `declared by GET /provider-info but not in the portal: ${onlyProvider.join(', ')}`

@@ -1,6 +1,7 @@
 import { parseIsoTimestamp } from '../contract/timestamp.js';
 import { isLoopbackHost } from '../http/host.js';
 import type { CheckOutcome } from '../model/report.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import type { CheckDefinition } from './framework/types.js';
 import { Findings, skip } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
@@ -19,10 +20,10 @@ const expiryMargin = (baseUrl: string): number =>
 const NON_SUCCESS_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
 
 /** The outcome when the quote outlives the wait the run allows: the check could not run. */
-export function tooLongToWait(validityS: number, maxWaitS: number, quoteId: string): CheckOutcome {
+function tooLongToWait(validityS: number, maxWaitS: number, quoteId: string, spell: SpellSetting): CheckOutcome {
   return {
     status: 'error',
-    message: `quote ${quoteId} is valid for ${validityS} s, longer than --max-expiry-wait ${maxWaitS}; expiry was not tested (the provider controls expiresAt): raise it (e.g. --max-expiry-wait ${validityS + 10})`,
+    message: `quote ${quoteId} is valid for ${validityS} s, longer than ${spell('maxExpiryWait', maxWaitS)}; expiry was not tested (the provider controls expiresAt): raise it (e.g. ${spell('maxExpiryWait', validityS + 10)})`,
     evidence: [],
   };
 }
@@ -52,7 +53,8 @@ export const check: CheckDefinition = {
 
     const validityS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
     // "The provider controls expiresAt": a long validity breaks no rule; the check could not run (error, not fail).
-    if (validityS > ctx.config.maxExpiryWaitS) return tooLongToWait(validityS, ctx.config.maxExpiryWaitS, quote.id);
+    if (validityS > ctx.config.maxExpiryWaitS)
+      return tooLongToWait(validityS, ctx.config.maxExpiryWaitS, quote.id, ctx.spell);
     const expiredAt = expiresAt + expiryMargin(ctx.config.baseUrl);
     ctx.progress?.({
       text: `waiting for quote ${quote.id} to expire`,

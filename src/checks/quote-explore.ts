@@ -224,10 +224,12 @@ export const check: CheckDefinition = {
   appliesTo: {
     operations: ['POST /quote'],
     profiles: ['TRANSACTIONAL'],
-    description: 'TRANSACTIONAL providers whose test environment is declared safe; --explore 0 turns it off',
+    description: 'TRANSACTIONAL providers whose test environment is declared safe; an explore budget of 0 turns it off',
   },
   skipReason: (ctx) =>
-    ctx.config.explore === 0 ? 'exploration is off (--explore 0); no generated order was sent' : undefined,
+    ctx.config.explore === 0
+      ? `exploration is off (${ctx.spell('explore', 0)}); no generated order was sent`
+      : undefined,
   // It sends only POST /quote (no order is created) and GET, but only where POST requests are allowed at all.
   async run(ctx) {
     const f = new Findings();
@@ -308,7 +310,7 @@ export const check: CheckDefinition = {
     }
 
     const reach = describeReach(reachOf(model, x.quoted));
-    const summary = `explored ${explored} generated order(s) and ${boundaries.length + refusals.length} limit case(s) with seed ${ctx.config.seed} (--seed ${ctx.config.seed} repeats them): ${reach}`;
+    const summary = `explored ${explored} generated order(s) and ${boundaries.length + refusals.length} limit case(s) with seed ${ctx.config.seed} (${ctx.spell('seed', ctx.config.seed)} repeats them): ${reach}`;
     const out: CheckOutcome = f.outcome(summary);
     if (out.status === 'fail') out.details = [...(out.details ?? []), ...x.tables, summary];
     return out;

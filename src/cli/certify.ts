@@ -11,6 +11,7 @@ import { urlSecrets } from '../util/redact.js';
 import { terminalMode } from '../util/terminal-mode.js';
 import { openEventsFlag } from './events-flag.js';
 import { type CliIo, EXIT } from './io.js';
+import { spellAsFlag } from './setting-flags.js';
 
 /**
  * The output wiring of run, demo (and replay's reports): live console output and the event stream around the one
@@ -52,7 +53,7 @@ export async function certifyWithReports(
 async function certifyOrEnd(config: RunConfig, deps: RunDeps, events: EventStream | undefined): Promise<RunReport> {
   const started = performance.now();
   try {
-    return await runCertification(config, deps);
+    return await runCertification(config, { spell: spellAsFlag, ...deps });
   } catch (e) {
     const line = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
     events?.runFailed(`the run could not finish: ${line}`, performance.now() - started);

@@ -1,4 +1,5 @@
 import { flagNameOf } from '../config/options.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 
 /**
  * The flag of a setting a lower layer names (webhookPort → --webhook-port, port → --port, shard → --shard): settings
@@ -7,3 +8,7 @@ import { flagNameOf } from '../config/options.js';
  */
 export const flagOfSetting = (setting: string): string =>
   /^[a-z][A-Za-z]*$/.test(setting) ? flagNameOf(setting) : setting;
+
+/** Advice in findings, as the cli's users type it: `--max-expiry-wait 130`, `--local`. */
+export const spellAsFlag: SpellSetting = (setting, value) =>
+  value === undefined ? flagNameOf(setting) : `${flagNameOf(setting)} ${value}`;

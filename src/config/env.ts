@@ -1,6 +1,7 @@
+import { problemsError } from '../model/errors.js';
 import type { RunValues } from '../model/run-values.js';
 import type { ConfigProblem } from './explain.js';
-import { problemsError } from './file.js';
+import { problemLines } from './file.js';
 import { envNameOf, type OptionKind, type OptionTable, runOptionTable } from './options.js';
 import { validateConfig } from './schema.js';
 import { splitLists, toRunValues } from './values.js';
@@ -40,6 +41,10 @@ export function readEnvValues(env: NodeJS.ProcessEnv, cwd: string, table: Option
   }
   const split = splitLists(values, table.kinds);
   const problems = validateConfig(split, table.schema);
-  if (problems.length > 0) throw problemsError('', problems, (p) => envWhere(p, table));
+  if (problems.length > 0)
+    throw problemsError(
+      problemLines(problems, (p) => envWhere(p, table)),
+      'the PROVCERT_* variables',
+    );
   return toRunValues(split, { cwd, pathsFrom: cwd }, table.kinds);
 }

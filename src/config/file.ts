@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UsageError } from '../model/errors.js';
+import { problemsError, UsageError } from '../model/errors.js';
 import { DataFileError, type DataText, lineOf, readDataFile } from '../util/data-file.js';
 import { EXPECTED_FAILURES_KEY, parseExpectedFailures } from '../util/expected-failures.js';
 import { isRecord } from '../util/json.js';
@@ -22,16 +22,9 @@ export function locateConfig(cwd: string, env: NodeJS.ProcessEnv, configPath?: s
   return { label: DEFAULT_CONFIG_FILE, path: resolve(cwd, DEFAULT_CONFIG_FILE), explicit: false };
 }
 
-/** One clear line for the first problem; the others follow in the hint so none is lost. */
-export function problemsError(
-  prefix: string,
-  problems: readonly ConfigProblem[],
-  where: (p: ConfigProblem) => string,
-): UsageError {
-  const lines = problems.map((p) => (where(p) ? `${where(p)} ${p.reason}` : p.reason));
-  const [first = 'is invalid', ...rest] = lines;
-  return new UsageError(`${prefix}${first}`, rest.length > 0 ? `also: ${rest.join('; ')}` : undefined);
-}
+/** Each problem as one line, named where it is (`provcert.config.yaml:3: /timeout must be at least 100`). */
+export const problemLines = (problems: readonly ConfigProblem[], where: (p: ConfigProblem) => string): string[] =>
+  problems.map((p) => (where(p) ? `${where(p)} ${p.reason}` : p.reason));
 
 /**
  * Read, parse and validate a config file. A missing default file is an empty config; a missing file
@@ -67,7 +60,7 @@ export async function readConfigFile(
     const line = lineOf(read, p.pointer, p.key);
     return `${location.label}${line === undefined ? '' : `:${line}`}:${p.pointer ? ` ${p.pointer}` : ''}`;
   };
-  if (problems.length > 0) throw problemsError('', problems, where);
+  if (problems.length > 0) throw problemsError(problemLines(problems, where), location.label);
   if (values['credentialEnv'] !== undefined && values['credentialFile'] !== undefined) {
     throw new UsageError(`${location.label}: set credentialEnv or credentialFile, not both`);
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../model/errors.js';
+import { problemsError, UsageError } from '../model/errors.js';
 import type { FleetIdentity } from '../model/fleet-report.js';
 import type { RunValues } from '../model/run-values.js';
 import type { ExpectedFailure } from '../model/waivers.js';
@@ -31,12 +31,6 @@ export interface FleetFile {
   providers: FleetProviderEntry[];
   expectedFailures: ExpectedFailure[];
   identity: FleetIdentity;
-}
-
-/** All problems, one line each: `fleet.yaml:12: /providers/1/timeout must be at least 100 (found 5)`. */
-function problemsError(label: string, lines: readonly string[]): UsageError {
-  const [first = `${label}: is invalid`, ...rest] = lines;
-  return new UsageError(first, rest.length > 0 ? rest.join('\n  ') : undefined);
 }
 
 /** Comma-separated lists become lists in `defaults` and in each provider, so every entry is validated alone. */
@@ -163,7 +157,7 @@ export async function loadFleetFile(path: string, cwd: string): Promise<FleetFil
       const at = p.pointer === '' ? '' : `${p.pointer} `;
       return `${path}${line === undefined ? '' : `:${line}`}: ${at}${p.reason}`;
     });
-    throw problemsError(path, lines);
+    throw problemsError(lines, path);
   }
   return toFleetFile(fleet, path, cwd, dirname(absolute));
 }

@@ -1,6 +1,7 @@
 import { authHeader } from '../http/auth.js';
 import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import { AUTH_METHODS, type AuthMethod } from '../model/contract-constants.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import { type Probes, ROUTES, type Route } from './http-probes.js';
 import { type Diagnosis, type DoctorCredential, diagnosis } from './types.js';
 
@@ -99,13 +100,14 @@ export async function authDiagnosis(
   client: ProviderClient,
   configured: AuthMethod | undefined,
   credential: DoctorCredential | undefined,
+  spell: SpellSetting,
 ): Promise<Diagnosis> {
   if (!credential)
     return diagnosis(
       'auth',
       'skip',
       'no credential given, so authentication was not tested',
-      'set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH',
+      `set PROVIDER_API_KEY, or pass ${spell('credentialEnv', 'NAME')} or ${spell('credentialFile', 'PATH')}`,
     );
   const route = authRoute(probes);
   if (!route)
@@ -114,7 +116,7 @@ export async function authDiagnosis(
       'skip',
       'no required route answered 2xx or 401, so authentication could not be judged (see routes)',
     );
-  return authDiagnosisOn(route, probes.routes[route], client, configured, credential);
+  return authDiagnosisOn(route, probes.routes[route], client, configured, credential, spell);
 }
 
 /** The auth diagnosis from one route's answer to the configured credential (provcert run uses it when GET /provider-info is refused). */
@@ -124,6 +126,7 @@ export async function authDiagnosisOn(
   client: ProviderClient,
   configured: AuthMethod | undefined,
   credential: DoctorCredential,
+  spell: SpellSetting,
 ): Promise<Diagnosis> {
   const status = first.kind === 'response' ? first.status : 0;
 
@@ -165,18 +168,18 @@ export async function authDiagnosisOn(
         'auth',
         'fail',
         `GET ${route} answered ${accepted.status} only with ${how}`,
-        `remove the whitespace from ${credential.source} and use --auth ${attempt.method}`,
+        `remove the whitespace from ${credential.source} and use ${spell('auth', attempt.method)}`,
       );
     return diagnosis(
       'auth',
       'ok',
-      `GET ${route} answered ${accepted.status} with ${how}: use --auth ${attempt.method}`,
+      `GET ${route} answered ${accepted.status} with ${how}: use ${spell('auth', attempt.method)}`,
     );
   }
   const fixes = [
     ...(attempt.trimmed ? [`remove the whitespace from ${credential.source}`] : []),
     ...(attempt.method !== configured
-      ? [`use --auth ${attempt.method} (and choose ${attempt.method} in the portal)`]
+      ? [`use ${spell('auth', attempt.method)} (and choose ${attempt.method} in the portal)`]
       : []),
   ];
   const tried = sendable

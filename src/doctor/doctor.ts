@@ -38,15 +38,20 @@ function safeDecode(text: string): string {
 export async function runDoctor(input: DoctorInput): Promise<Diagnosis[]> {
   const url = new URL(input.baseUrl);
   const now = input.now ?? (() => new Date());
-  const findings: Diagnosis[] = [httpsDiagnosis(url), basePathDiagnosis(url), credentialDiagnosis(input.credential)];
+  const { spell } = input;
+  const findings: Diagnosis[] = [
+    httpsDiagnosis(url, spell),
+    basePathDiagnosis(url, spell),
+    credentialDiagnosis(input.credential),
+  ];
 
   const say = (step: string): void => input.progress?.(step);
   if (isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0) say(`resolving ${url.hostname} (DNS)`);
-  const dns = await dnsProbe(url.hostname, input.timeoutMs);
+  const dns = await dnsProbe(url.hostname, input.timeoutMs, spell);
   findings.push(dns.diagnosis);
   if (dns.resolved) say(`connecting to ${url.hostname}:${defaultPort(url)} (TCP)`);
   const tcp = dns.resolved
-    ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs)
+    ? await tcpProbe(url.hostname, defaultPort(url), input.timeoutMs, spell)
     : { diagnosis: diagnosis('tcp', 'skip', 'skipped: the host does not resolve (see dns)') };
   findings.push(tcp.diagnosis);
 
@@ -62,7 +67,7 @@ export async function runDoctor(input: DoctorInput): Promise<Diagnosis[]> {
     findings.push(diagnosis('tls', 'skip', `skipped: ${blockedBy ?? 'no TCP connection (see tcp)'}`));
   } else {
     say(`TLS handshake with ${url.hostname}`);
-    const tls = await tlsProbe(url.hostname, tcp.address, defaultPort(url), input.timeoutMs, now);
+    const tls = await tlsProbe(url.hostname, tcp.address, defaultPort(url), input.timeoutMs, now, spell);
     findings.push(tls.diagnosis);
     if (!tls.trusted) blockedBy = 'the TLS certificate is refused (see tls)';
   }
@@ -94,7 +99,7 @@ async function httpDiagnoses(input: DoctorInput, url: URL, basePathWrong: boolea
         timeoutMs: input.timeoutMs,
         maxBodyBytes: MAX_BODY_BYTES,
       },
-      { redactor },
+      { redactor, spell: input.spell },
     );
   const client = clientFor(input.baseUrl);
   // A credential with a line break cannot be sent; probe without it (routes still answer, e.g. 401).
@@ -117,7 +122,7 @@ async function httpDiagnoses(input: DoctorInput, url: URL, basePathWrong: boolea
         await candidate.close();
       }
     };
-    const routes = await routesDiagnosis(probes, input.baseUrl, probeCandidate);
+    const routes = await routesDiagnosis(probes, input.baseUrl, probeCandidate, input.spell);
     // Under a wrong base path the probes hit no provider route, so what they say about auth means nothing.
     const wrongPath = basePathWrong
       ? 'the base path is wrong (see base-path)'
@@ -129,7 +134,7 @@ async function httpDiagnoses(input: DoctorInput, url: URL, basePathWrong: boolea
       routes,
       wrongPath
         ? diagnosis('auth', 'skip', `skipped: ${wrongPath}`)
-        : await authDiagnosis(probes, client, input.authMethod, input.credential),
+        : await authDiagnosis(probes, client, input.authMethod, input.credential, input.spell),
       latencyDiagnosis(probes, input.slowMs ?? DEFAULT_SLOW_MS),
     ];
   } finally {

@@ -1,4 +1,5 @@
 import type { AuthOverride, HttpOutcome, HttpResponse, ProviderClient } from '../http/types.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import { type Diagnosis, diagnosis } from './types.js';
 
 /** Routes every profile requires: if none of them exists, the base path is wrong. */
@@ -66,6 +67,7 @@ export async function routesDiagnosis(
   probes: Probes,
   baseUrl: string,
   probeCandidate: CandidateProbe,
+  spell: SpellSetting,
 ): Promise<Diagnosis> {
   const outcomes = ROUTES.map((r) => [r, probes.routes[r]] as const);
   const failures = outcomes.filter(([, o]) => o.kind === 'failure');
@@ -75,7 +77,7 @@ export async function routesDiagnosis(
       'routes',
       'fail',
       detail,
-      'make the base address answer the provider routes directly (no redirects, within --timeout)',
+      `make the base address answer the provider routes directly (no redirects, within ${spell('timeout')})`,
     );
   }
   const statuses = outcomes.map(([, o]) => (o.kind === 'response' ? o.status : 0));
@@ -87,7 +89,7 @@ export async function routesDiagnosis(
           'routes',
           'fail',
           `GET /provider-info, /health and /catalog all answered 404: the base path is wrong; ${candidate} answers (GET /provider-info ${answer.status})`,
-          `use --base-url ${candidate}`,
+          `use ${spell('baseUrl', candidate)}`,
         );
       }
     }

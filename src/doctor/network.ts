@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP } from 'node:net';
 import { nonPublicHostReason } from '../http/host.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import { type Diagnosis, diagnosis } from './types.js';
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
@@ -19,7 +20,7 @@ export interface DnsResult {
 }
 
 /** Resolve the host the way the client will (node:dns lookup, i.e. the system resolver). */
-export async function dnsProbe(hostname: string, timeoutMs: number): Promise<DnsResult> {
+export async function dnsProbe(hostname: string, timeoutMs: number, spell: SpellSetting): Promise<DnsResult> {
   const host = bareHost(hostname);
   if (isIP(host))
     return { diagnosis: diagnosis('dns', 'ok', `${host} is an IP address; no lookup needed`), resolved: true };
@@ -64,7 +65,7 @@ export async function dnsProbe(hostname: string, timeoutMs: number): Promise<Dns
         'dns',
         'fail',
         detail,
-        'check the spelling of the host in --base-url and that its DNS record is public',
+        `check the spelling of the host in ${spell('baseUrl')} and that its DNS record is public`,
       ),
       resolved: false,
     };
@@ -78,7 +79,7 @@ export interface TcpResult {
 }
 
 /** Open (and close) a TCP connection to host:port, trying IPv4 and IPv6 like the HTTP client does. */
-export function tcpProbe(hostname: string, port: number, timeoutMs: number): Promise<TcpResult> {
+export function tcpProbe(hostname: string, port: number, timeoutMs: number, spell: SpellSetting): Promise<TcpResult> {
   const host = bareHost(hostname);
   const target = `${hostname}:${port}`;
   const started = performance.now();
@@ -91,7 +92,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
           'tcp',
           'fail',
           `no answer within ${timeoutMs} ms when connecting to ${target}`,
-          'a firewall drops the connection, or the address is not reachable from here; check the host and port, or raise --timeout',
+          `a firewall drops the connection, or the address is not reachable from here; check the host and port, or raise ${spell('timeout')}`,
         ),
       });
     }, timeoutMs);
@@ -115,7 +116,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
             'tcp',
             'fail',
             `connection to ${target} refused: nothing listens there`,
-            'start the provider backend, or fix the port in --base-url (https defaults to 443, http to 80)',
+            `start the provider backend, or fix the port in ${spell('baseUrl')} (https defaults to 443, http to 80)`,
           ),
         });
       } else {
@@ -124,7 +125,7 @@ export function tcpProbe(hostname: string, port: number, timeoutMs: number): Pro
             'tcp',
             'fail',
             `cannot connect to ${target} (${code})`,
-            'check the host and port in --base-url and that the backend is reachable from this network',
+            `check the host and port in ${spell('baseUrl')} and that the backend is reachable from this network`,
           ),
         });
       }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate } from 'node:tls';
+import type { SpellSetting } from '../model/setting-speller.js';
 import { type Diagnosis, diagnosis } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -84,6 +85,7 @@ export function tlsProbe(
   port: number,
   timeoutMs: number,
   now: () => Date,
+  spell: SpellSetting,
 ): Promise<TlsResult> {
   const host = hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
@@ -104,7 +106,7 @@ export function tlsProbe(
           'tls',
           'fail',
           `no TLS handshake with ${host}:${port} within ${timeoutMs} ms`,
-          'check that the port serves HTTPS, or raise --timeout',
+          `check that the port serves HTTPS, or raise ${spell('timeout')}`,
         ),
         trusted: false,
       });

@@ -1,4 +1,5 @@
 import type { AuthMethod } from '../model/contract-constants.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 
 export type DiagnosisStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -47,6 +48,8 @@ export interface DoctorInput {
   now?: () => Date;
   /** Told before each layer is probed ("resolving api.example.com (DNS)"), so a slow probe is never silent. */
   progress?: (step: string) => void;
+  /** How a fix names a setting for the caller's users (the cli: its flags). */
+  spell: SpellSetting;
 }
 
 const DIAGNOSIS_TITLES: Readonly<Record<DiagnosisId, string>> = {

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Exchange } from '../model/exchange.js';
+import { type SpellSetting, spellAsConfigKey } from '../model/setting-speller.js';
 import { MASK, type Redactor } from '../util/redact.js';
 import { authHeadersFor } from './auth.js';
 import { classifyBody, contentCoding, jsonDeeperThan, MAX_JSON_DEPTH } from './body.js';
@@ -46,12 +47,13 @@ function describeFailure(
   url: string,
   timeouts: { requestMs: number; connectMs: number },
   timedOut: boolean,
+  spell: SpellSetting,
 ): { kind: TransportFailureKind; message: string } {
   const timeoutMs = timeouts.requestMs;
   if (timedOut)
     return {
       kind: 'timeout',
-      message: `timed out after ${timeoutMs} ms waiting for ${url}: the address is not reachable or the backend is too slow (raise --timeout if it is just slow)`,
+      message: `timed out after ${timeoutMs} ms waiting for ${url}: the address is not reachable or the backend is too slow (raise ${spell('timeout')} if it is just slow)`,
     };
   const e = error as { code?: string; cause?: { code?: string }; message?: string };
   const code = e.code ?? e.cause?.code ?? '';
@@ -123,6 +125,8 @@ export interface HttpClientDeps {
   connectTimeoutMs?: number;
   /** Aborts requests in flight and refuses new ones (the run was interrupted). */
   signal?: AbortSignal;
+  /** How a timeout's advice names the timeout setting (default: its config file key). */
+  spell?: SpellSetting;
 }
 
 /** The outbound client: auth, per-request timeout, size cap, redirects reported, redacted evidence. */
@@ -257,7 +261,13 @@ export function createProviderClient(
     } catch (error) {
       if (deps.signal?.aborted && !timedOut)
         return failure('network', `${req.method} ${req.path} was stopped: the run was interrupted`);
-      const { kind, message } = describeFailure(error, url, { requestMs: timeoutMs, connectMs }, timedOut);
+      const { kind, message } = describeFailure(
+        error,
+        url,
+        { requestMs: timeoutMs, connectMs },
+        timedOut,
+        deps.spell ?? spellAsConfigKey,
+      );
       return failure(kind, message);
     } finally {
       clearTimeout(timer);

@@ -12,6 +12,7 @@ import {
 import { UsageError } from '../model/errors.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { type RunSecrets, type RunValues, resolveRunConfig } from '../model/run-values.js';
+import type { SettingName, SpellSetting } from '../model/setting-speller.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { parseExpectedFailures } from '../util/expected-failures.js';
@@ -112,6 +113,19 @@ const secretsOf = (options: CertifyOptions): RunSecrets => ({
   webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
 });
 
+/** The options of certify() whose names differ from the config file's keys (the unit is in the name). */
+const OPTION_NAMES: Partial<Record<SettingName, keyof CertifyOptions>> = {
+  timeout: 'timeoutMs',
+  webhookTimeout: 'webhookTimeoutMs',
+  maxExpiryWait: 'maxExpiryWaitS',
+};
+
+/** Advice in findings, as a caller of certify() writes it: `maxExpiryWaitS: 130`, `local`. */
+const spellAsOption: SpellSetting = (setting, value) => {
+  const name = OPTION_NAMES[setting] ?? setting;
+  return value === undefined ? `the ${name} option` : `${name}: ${value}`;
+};
+
 /**
  * Certify a provider in-process, as `provcert run` does, and return the run report (the JSON report's shape;
  * `report.verdict` is PASS or FAIL). Provider faults are findings in the report, never exceptions; only unusable
@@ -127,6 +141,7 @@ export async function certify(options: CertifyOptions): Promise<RunReport> {
     expectedFailures,
     credential,
     webhookSecret,
+    spell: spellAsOption,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onCheckEnd ? { hooks: { onCheckEnd: options.onCheckEnd } } : {}),
   });

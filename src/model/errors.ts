@@ -13,6 +13,15 @@ export class UsageError extends Error {
 }
 
 /**
+ * Every problem of one input at once, so one round trip fixes them all: the first is the message (one clear line),
+ * each other one a line of the hint. Each line names where it is (`provcert.config.yaml:3: /timeout …`).
+ */
+export function problemsError(problems: readonly string[], whole: string): UsageError {
+  const [first = `${whole}: is invalid`, ...rest] = problems;
+  return new UsageError(first, rest.length > 0 ? rest.join('\n  ') : undefined);
+}
+
+/**
  * A setting's value is unusable (a port in use, a split that differs). Raised below the cli with the setting's name
  * (`webhookPort`, `port`); the cli names it as its users type it (`--webhook-port`), the library as is.
  */

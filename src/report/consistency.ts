@@ -13,7 +13,7 @@ const STATUSES: readonly CheckStatus[] = ['pass', 'fail', 'skip', 'error'];
 const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
 const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
-/** The checks a report's recorded --only/--skip left out (`inputs` of reports written before `leftOut` existed). */
+/** The checks a report's recorded only/skip selection left out (`inputs` of reports written before `leftOut` existed). */
 export function selectionExcludes(inputs: Record<string, unknown>): Set<CheckId> {
   const ids = (value: unknown): string[] | undefined =>
     Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
@@ -67,7 +67,8 @@ function selectionContradiction(report: RunReport): string | undefined {
   const excluded = selectionExcludes(report.inputs);
   for (const left of report.leftOut ?? []) {
     if (present.has(left.id)) return `check ${left.id} is listed as left out, but the report has its result`;
-    if (!excluded.has(left.id)) return `check ${left.id} is listed as left out, but the run's --only/--skip kept it`;
+    if (!excluded.has(left.id))
+      return `check ${left.id} is listed as left out, but the run's only/skip selection kept it`;
   }
   if (report.interruptedBy !== undefined) return undefined;
   const leftOut = new Set((report.leftOut ?? []).map((l) => l.id));
@@ -77,7 +78,8 @@ function selectionContradiction(report: RunReport): string | undefined {
   // With `leftOut` recorded, every check the selection excluded is named there: a PARTIAL run says what it left out.
   if (report.leftOut !== undefined) {
     const unnamed = [...excluded].find((id) => !present.has(id) && !leftOut.has(id));
-    if (unnamed) return `check ${unnamed} was left out by the run's --only/--skip, but the report does not list it`;
+    if (unnamed)
+      return `check ${unnamed} was left out by the run's only/skip selection, but the report does not list it`;
   }
   return undefined;
 }
@@ -104,7 +106,7 @@ function notRunContradiction(report: RunReport): string | undefined {
     if (status !== undefined && status !== 'skip')
       return `check ${id} is listed as not run, but its result is ${shown(status)}`;
     if (status === undefined && (excluded.has(id) || leftOut.has(id)))
-      return `check ${id} is listed as not run, but the run's --only/--skip left it out`;
+      return `check ${id} is listed as not run, but the run's only/skip selection left it out`;
   }
   const unlisted = CHECK_IDS.find((id) => !results.has(id) && !excluded.has(id) && !leftOut.has(id) && !listed.has(id));
   if (unlisted) return `check ${unlisted} is missing, but the report does not list it as not run`;

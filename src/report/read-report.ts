@@ -9,8 +9,8 @@ import { reportFileReader } from './report-file.js';
 
 const runReportFile = reportFileReader<RunReport>({
   noun: 'report',
-  what: 'provcert JSON report (written by provcert run --json FILE)',
-  expected: 'the JSON report of a run (provcert run --json FILE)',
+  what: "provcert JSON report (a run's report in the json format)",
+  expected: 'the JSON report of a run (the json report format)',
   schemas: ['report.schema.json'],
   recognize: () => undefined,
   // Far above a run's report: response bodies are kept truncated.

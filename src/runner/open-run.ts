@@ -7,6 +7,7 @@ import type { ProviderClient } from '../http/types.js';
 import type { WebhookTimelineEntry } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { RunEvents } from '../model/run-events.js';
+import { type SpellSetting, spellAsConfigKey } from '../model/setting-speller.js';
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
 import { startCoreServer } from '../server/core-server.js';
@@ -25,6 +26,8 @@ export interface OpenRunDeps {
   clock?: Clock;
   signal?: AbortSignal;
   requirements?: RequirementCatalog;
+  /** How advice in findings names a setting: the front end's flags or options (default: config file keys). */
+  spell?: SpellSetting;
 }
 
 /** What a run holds from its start to its end: the guarded client, the inbox, the masker, the clock. */
@@ -34,6 +37,7 @@ export interface OpenRun {
   redactor: Redactor;
   clock: Clock;
   catalog: RequirementCatalog;
+  spell: SpellSetting;
   /** Stops checks in flight (an interrupt, or the run's end). */
   abort: AbortController;
   runId: string;
@@ -87,6 +91,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   const startedAt = new Date(clock.now());
   const started = performance.now();
   const redactor = new Redactor(maskedValues(config, deps));
+  const spell = deps.spell ?? spellAsConfigKey;
   const inner = createProviderClient(
     {
       baseUrl: config.baseUrl,
@@ -96,7 +101,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
       maxBodyBytes: config.maxBodyBytes,
     },
     // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
-    { redactor, ...(deps.signal ? { signal: deps.signal } : {}) },
+    { redactor, spell, ...(deps.signal ? { signal: deps.signal } : {}) },
   );
   let safe = false;
   const client = guardPosts(inner, () => safe);
@@ -126,6 +131,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
     redactor,
     clock,
     catalog,
+    spell,
     abort,
     runId: startedAt.getTime().toString(36),
     startedAt,

@@ -53,6 +53,7 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     config,
     credential: deps.credential,
     selected: selected.map((d) => d.id),
+    spell: run.spell,
   });
   const { info, cause } = reading;
   const safe = info?.manifest?.certification?.safeTestEnvironment === true;
@@ -87,6 +88,7 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     profile,
     fulfillment,
     authMethod: config.authMethod,
+    spell: run.spell,
   };
   // A check the selection left out that would not apply anyway is reported as the skip a full run reports, so the
   // report accounts for every check of the contract: ran, skipped with its reason, or left out (consistency.ts).

@@ -7,6 +7,7 @@ import type { HttpOutcome, ProviderClient } from '../http/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import {
   causeCarrier,
   causeSkipReason,
@@ -39,6 +40,7 @@ export interface ReadingDeps {
   config: RunConfig;
   credential: string;
   selected: readonly CheckId[];
+  spell: SpellSetting;
 }
 
 const credentialSource = (config: RunConfig): string =>
@@ -47,12 +49,19 @@ const credentialSource = (config: RunConfig): string =>
 /** Doctor's auth diagnosis on the refused answer: it tries the other schemes (and a trimmed value) to say what would work. */
 async function refusedDiagnosis(
   outcome: HttpOutcome,
-  { client, config, credential }: ReadingDeps,
+  { client, config, credential, spell }: ReadingDeps,
 ): Promise<string | undefined> {
-  const found = await authDiagnosisOn('/provider-info', outcome, client, config.authMethod, {
-    value: credential,
-    source: credentialSource(config),
-  });
+  const found = await authDiagnosisOn(
+    '/provider-info',
+    outcome,
+    client,
+    config.authMethod,
+    {
+      value: credential,
+      source: credentialSource(config),
+    },
+    spell,
+  );
   if (found.status !== 'fail') return undefined;
   return `${found.detail}${found.fix ? ` — fix: ${found.fix}` : ''}`;
 }

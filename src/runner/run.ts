@@ -89,6 +89,7 @@ async function scheduleRun(
     clock: run.clock,
     signal: run.abort.signal,
     secrets: [deps.credential, deps.webhookSecret],
+    spell: run.spell,
   };
   return scheduleChecks(plan.defs, ctx, plan.decided, {
     concurrency: config.concurrency,

@@ -1,5 +1,5 @@
 import { CHECK_IDS, type CheckId } from '../model/check-ids.js';
-import { UsageError } from '../model/errors.js';
+import { problemsError, UsageError } from '../model/errors.js';
 import { isSlug } from '../model/slug.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { describeValue } from './describe-value.js';
@@ -80,10 +80,11 @@ export function parseExpectedFailures(value: unknown, source: string): ExpectedF
     );
   }
   const problems = value.flatMap((entry, i) => entryProblems(entry, `${EXPECTED_FAILURES_KEY}[${i}]`));
-  const [first, ...rest] = problems;
-  if (first !== undefined) {
-    throw new UsageError(`${source}: ${first}`, rest.length > 0 ? `also: ${rest.join('; ')}` : undefined);
-  }
+  if (problems.length > 0)
+    throw problemsError(
+      problems.map((problem) => `${source}: ${problem}`),
+      source,
+    );
   return value.map((entry: Record<string, unknown>) => ({
     check: entry['check'] as CheckId,
     ...(entry['requirement'] !== undefined ? { requirement: String(entry['requirement']) } : {}),

@@ -108,7 +108,7 @@ describe('quote-explore against the reference provider', () => {
     const r = result(report, 'quote-explore');
     expect(r.status, explain(r)).toBe('pass');
     expect(r.message).toMatch(
-      /^explored 100 generated order\(s\) and \d+ limit case\(s\) with seed 20261126 \(--seed 20261126/,
+      /^explored 100 generated order\(s\) and \d+ limit case\(s\) with seed 20261126 \(seed: 20261126 repeats them\)/,
     );
     expect(r.message).toMatch(/reached 6\/6 offerings, 4\/4 variants, 15\/15 options, 10\/10 group boundaries/);
     // Only POST /quote and GET: exploration never creates an order.
@@ -126,11 +126,11 @@ describe('quote-explore against the reference provider', () => {
     expect(await bodies('8')).not.toEqual(first);
   });
 
-  it('is off with --explore 0 and sends nothing', async () => {
+  it('is off with an explore budget of 0 and sends nothing', async () => {
     const { report, provider } = await certify({ only: ['quote-explore'], explore: 0 });
     expect(result(report, 'quote-explore')).toMatchObject({
       status: 'skip',
-      message: expect.stringMatching(/--explore 0/),
+      message: 'exploration is off (explore: 0); no generated order was sent',
     });
     expect(provider.quoteBodies).toEqual([]);
   });

@@ -226,7 +226,7 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
     );
     const { message, hint } = await usageError(() => load());
     expect(message).toBe('provcert.config.yaml:4: unknown key "baseURL" (did you mean baseUrl?)');
-    expect(hint).toBe('also: provcert.config.yaml:3: /timeout must be at least 100 (found integer 5)');
+    expect(hint).toBe('provcert.config.yaml:3: /timeout must be at least 100 (found integer 5)');
   });
 
   it('YAML syntax errors say so, with a line', async () => {
@@ -238,7 +238,7 @@ describe('config errors: key path + reason, exit 2 (UsageError)', () => {
     await tmp.write('provcert.config.yaml', 'timeout: x\nconcurrency: 0\n');
     const { message, hint } = await usageError(() => load());
     expect(message).toBe('provcert.config.yaml:1: /timeout must be integer (found string "x")');
-    expect(hint).toBe('also: provcert.config.yaml:2: /concurrency must be at least 1 (found integer 0)');
+    expect(hint).toBe('provcert.config.yaml:2: /concurrency must be at least 1 (found integer 0)');
   });
 
   it('a missing --config file is an error', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spellAsFlag } from '../../src/cli/setting-flags.js';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { candidateBases } from '../../src/doctor/http-probes.js';
 import { DIAGNOSIS_IDS, type DoctorInput } from '../../src/doctor/types.js';
@@ -12,6 +13,7 @@ const doctor = (input: Partial<DoctorInput> & { baseUrl: string }) =>
     timeoutMs: 2_000,
     credential: { value: SECRET, source: 'PROVIDER_API_KEY' },
     authMethod: 'API_KEY',
+    spell: spellAsFlag,
     ...input,
   });
 
@@ -139,7 +141,7 @@ describe('doctor diagnoses the troubleshooting list', () => {
 
   it('no credential: auth skipped with how to provide one', async () => {
     const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET }));
-    const findings = await runDoctor({ baseUrl: server.url, timeoutMs: 2_000 });
+    const findings = await runDoctor({ baseUrl: server.url, timeoutMs: 2_000, spell: spellAsFlag });
     expect(byId(findings, 'auth')).toMatchObject({ status: 'skip', fix: expect.stringContaining('PROVIDER_API_KEY') });
     expect(byId(findings, 'credential').status).toBe('skip');
   });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { judgeCertificate } from '../../src/doctor/tls.js';
+import { spellAsConfigKey } from '../../src/model/setting-speller.js';
 import { scratchDir } from '../support/scratch.js';
 import { byId, providerApi, startHttpsServer, startServer, type TestServer } from './support.js';
 
@@ -52,6 +53,7 @@ const doctor = (baseUrl: string) =>
     timeoutMs: 2_000,
     authMethod: 'API_KEY',
     credential: { value: SECRET, source: 'PROVIDER_API_KEY' },
+    spell: spellAsConfigKey,
   });
 
 async function withServer<T>(start: () => Promise<TestServer>, use: (server: TestServer) => Promise<T>): Promise<T> {

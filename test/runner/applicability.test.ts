@@ -9,6 +9,7 @@ import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod, Profile } from '../../src/model/contract-constants.js';
 import type { Exchange } from '../../src/model/exchange.js';
 import type { CheckOutcome } from '../../src/model/report.js';
+import { spellAsConfigKey } from '../../src/model/setting-speller.js';
 import {
   applicabilitySkips,
   causeCarrier,
@@ -131,6 +132,7 @@ describe('skipReasonFor', () => {
     profile,
     fulfillment: 'REMOTE',
     authMethod,
+    spell: spellAsConfigKey,
   });
   const def = (
     appliesTo: Omit<CheckDefinition['appliesTo'], 'description'>,
@@ -458,6 +460,7 @@ describe('applicabilitySkips: safety of the transactional checks (they create or
       profile: 'TRANSACTIONAL',
       fulfillment: 'REMOTE',
       authMethod: 'API_KEY',
+      spell: spellAsConfigKey,
     };
     const skips = applicabilitySkips([ordering, reading], ctx, safety);
     const reason = skips.get('payment-pending');

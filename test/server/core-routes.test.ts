@@ -126,7 +126,7 @@ describe('core routes', () => {
       /slug "Bad Slug" must be lowercase/,
       /\/authMethod must be one of API_KEY, BEARER_TOKEN, HMAC_SIGNATURE/,
       /\/capabilities\/0 must be one of .*TELEPORT/,
-      /must not end with \/health/,
+      /the base URL ends with \/health/,
       /never the credential itself/,
       /exactly one credential reference/,
       /name must not be blank/,

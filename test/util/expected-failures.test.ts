@@ -116,10 +116,10 @@ describe('parseExpectedFailures', () => {
     expect(problem(value).message).toBe(message);
   });
 
-  it('names every problem: the first in the message, the others in the hint', () => {
+  it('names every problem: the first in the message, each other one a line of the hint', () => {
     const e = problem([{ ...ok, check: 'nope', until: 'soon' }]);
     expect(e.message).toContain('expectedFailures[0].check');
-    expect(e.hint).toBe('also: expectedFailures[0].until: soon is not a date (YYYY-MM-DD)');
+    expect(e.hint).toBe('ci.yaml: expectedFailures[0].until: soon is not a date (YYYY-MM-DD)');
   });
 
   it.each([

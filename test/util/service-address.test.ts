@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { judgeBaseAddress } from '../../src/checks/support/address.js';
-import { baseAddressProblem } from '../../src/server/core-routes/base-address.js';
+import { judgeBaseAddress } from '../../src/http/base-address.js';
+import { spellAsConfigKey as spell } from '../../src/model/setting-speller.js';
+import { baseAddressProblems } from '../../src/server/core-routes/base-address.js';
 import { serviceAddressAt } from '../../src/util/service-address.js';
 
 /**
@@ -38,11 +39,12 @@ describe('a base address that is the service itself is refused alike by the base
     const check = judgeBaseAddress(base, {
       local: true,
       service: [{ what: "provcert's own webhook receiver", url: service }],
+      spell,
     });
     expect(check.problems.some((p) => p.requirement === 'BASE-URL-NOT-CORE')).toBe(own);
     // serve's registration (--local, as above).
-    const registration = baseAddressProblem(base, { local: true, coreUrl: service });
-    expect(registration === "baseUrl is this core server's own address, not the provider's").toBe(own);
+    const registration = baseAddressProblems(base, { local: true, coreUrl: service });
+    expect(registration.some((p) => p.includes("this core server's own address"))).toBe(own);
   });
 
   it('names the service address it matched', () => {
@@ -50,6 +52,7 @@ describe('a base address that is the service itself is refused alike by the base
       judgeBaseAddress('http://localhost:8787/api/v1', {
         local: true,
         service: [{ what: "provcert's own webhook receiver", url: 'http://127.0.0.1:8787/api/v1/webhooks/p' }],
+        spell,
       }).problems,
     ).toEqual([
       {

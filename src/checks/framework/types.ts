@@ -5,6 +5,7 @@ import type { AuthMethod, Profile } from '../../model/contract-constants.js';
 import type { RequirementId } from '../../model/findings.js';
 import type { CheckOutcome, CheckProgress } from '../../model/report.js';
 import type { RunConfig } from '../../model/run-config.js';
+import type { SpellSetting } from '../../model/setting-speller.js';
 import type { WebhookInbox } from '../../model/webhooks.js';
 import type { Resources } from './resources.js';
 
@@ -19,6 +20,8 @@ export interface CheckContext {
   readonly signal: AbortSignal;
   /** The run's credential and webhook secret, so a check can tell when a provider repeats them (never printed). */
   readonly secrets: readonly string[];
+  /** How advice names a setting for this run's front end (a flag, an option, a config key). */
+  readonly spell: SpellSetting;
   /** Says what a long wait is waiting for, at each change (the console shows it live; never part of the report). */
   readonly progress?: (update: CheckProgress) => void;
 }
@@ -37,6 +40,8 @@ export interface ApplicabilityContext {
   readonly profile: Profile;
   readonly fulfillment: string;
   readonly authMethod: AuthMethod;
+  /** How a skip reason names a setting for this run's front end. */
+  readonly spell: SpellSetting;
 }
 
 /**

@@ -12,6 +12,7 @@ import { terminalMode } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
 import { parseBaseUrlFlag, readCredentialFile } from '../options.js';
 import { parseRunFlags } from '../run-flags.js';
+import { spellAsFlag } from '../setting-flags.js';
 
 interface DoctorFlags {
   baseUrl?: string;
@@ -59,6 +60,7 @@ export async function execute({ io }: CommandContext, flags: DoctorFlags): Promi
     baseUrl: url,
     timeoutMs,
     progress,
+    spell: spellAsFlag,
     ...(authMethod ? { authMethod } : {}),
     ...(credential ? { credential } : {}),
   });

@@ -29,6 +29,7 @@ import {
 } from '../replay-plan.js';
 import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
+import { spellAsFlag } from '../setting-flags.js';
 
 interface ReplayFlags {
   check?: string;
@@ -164,6 +165,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
     webhookSecret,
     signal,
     expectedFailures,
+    spell: spellAsFlag,
   });
   const verdicts: ReplayVerdict[] = [];
   const blocking: ReplayVerdict[] = [];

@@ -1,7 +1,7 @@
 import type { Contract, SchemaProblem } from '../../contract/contract.js';
 import type { AuthMethod } from '../../model/contract-constants.js';
 import { SLUG_RULE } from '../../model/slug.js';
-import { baseAddressProblem } from './base-address.js';
+import { baseAddressProblems } from './base-address.js';
 import { credentialFileProblem } from './credential-file.js';
 
 export const REGISTER_OPERATION = 'POST /api/v1/providers/register';
@@ -74,8 +74,7 @@ function codeProblems(body: Record<string, unknown>, rules: RegistrationRules): 
   }
   const baseUrl = body['baseUrl'];
   if (typeof baseUrl === 'string' && baseUrl.trim() !== '') {
-    const problem = baseAddressProblem(baseUrl.trim(), rules);
-    if (problem) problems.push(problem);
+    problems.push(...baseAddressProblems(baseUrl.trim(), rules));
   }
   return problems;
 }

@@ -223,7 +223,7 @@ describe('provcert replay: unusable input is one line, exit 2', () => {
     [['missing.json'], /^provcert: cannot read report missing\.json \(no such file\)$/],
     [
       ['package.json'],
-      /^provcert: package\.json is not a provcert JSON report \(written by provcert run --json FILE\): it has no reportVersion$/,
+      /^provcert: package\.json is not a provcert JSON report \(a run's report in the json format\): it has no reportVersion$/,
     ],
     [['not-json.json'], /^provcert: not-json\.json is not JSON; expected the JSON report of a run/],
     [['v2.json'], /^provcert: v2\.json has reportVersion 2; this provcert reads reportVersion 1 reports$/],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type AddressRules, judgeBaseAddress } from '../../../src/checks/support/address.js';
-import { isLoopbackHost, nonPublicHostReason } from '../../../src/http/host.js';
+import { type AddressRules, judgeBaseAddress } from '../../src/http/base-address.js';
+import { isLoopbackHost, nonPublicHostReason } from '../../src/http/host.js';
+import { spellAsConfigKey as spell } from '../../src/model/setting-speller.js';
 
 describe('nonPublicHostReason', () => {
   it.each<[string, RegExp | undefined]>([
@@ -48,13 +49,14 @@ describe("isLoopbackHost (a provider that shares provcert's clock)", () => {
 });
 
 describe('judgeBaseAddress', () => {
-  const hosted = { local: false };
+  const hosted = { local: false, spell };
+  const local = { local: true, spell };
   const RECEIVER = [{ what: "provcert's own webhook receiver", url: 'http://127.0.0.1:8787/api/v1/webhooks/provider' }];
   it.each<[string, AddressRules, RegExp[], RegExp[]]>([
     ['https://api.example.com/provider', hosted, [], []],
     ['http://api.example.com', hosted, [/uses http:\/\/; a provider base address must be public HTTPS/], []],
     ['https://127.0.0.1:8443', hosted, [/loopback .*must be public/], []],
-    ['http://127.0.0.1:3000', { local: true }, [], [/hosted certification needs a public HTTPS address/, /loopback/]],
+    ['http://127.0.0.1:3000', local, [], [/hosted certification needs a public HTTPS address/, /loopback/]],
     [
       'https://api.example.com/v1/health',
       hosted,
@@ -62,14 +64,14 @@ describe('judgeBaseAddress', () => {
       [],
     ],
     ['https://api.example.com/health/', hosted, [/ends with \/health/], []],
-    ['http://127.0.0.1:3000/health', { local: true }, [/ends with \/health/], [/http/, /loopback/]],
+    ['http://127.0.0.1:3000/health', local, [/ends with \/health/], [/http/, /loopback/]],
     // A provider's own API may live under /api/v1 (issue 24 item 1): only the service's address is refused.
     ['https://api.example.com/api/v1', hosted, [], []],
     ['https://shop.example.com/api/v1/provider', hosted, [], []],
-    ['http://127.0.0.1:3000/api/v1', { local: true }, [], [/http/, /loopback/]],
-    ['http://127.0.0.1:8787/api/v1', { local: true, service: RECEIVER }, [/webhook receiver/], [/http/, /loopback/]],
-    ['http://127.0.0.1:8787', { local: true, service: RECEIVER }, [/webhook receiver/], [/http/, /loopback/]],
-    ['http://localhost:8787', { local: true, service: RECEIVER }, [/webhook receiver/], [/http/, /localhost/]],
+    ['http://127.0.0.1:3000/api/v1', local, [], [/http/, /loopback/]],
+    ['http://127.0.0.1:8787/api/v1', { ...local, service: RECEIVER }, [/webhook receiver/], [/http/, /loopback/]],
+    ['http://127.0.0.1:8787', { ...local, service: RECEIVER }, [/webhook receiver/], [/http/, /loopback/]],
+    ['http://localhost:8787', { ...local, service: RECEIVER }, [/webhook receiver/], [/http/, /localhost/]],
     ['ftp://api.example.com', hosted, [/uses ftp; expected https/], []],
     ['api.example.com', hosted, [/not an absolute URL/], []],
   ])('%s', (url, rules, problems, warnings) => {
@@ -78,5 +80,17 @@ describe('judgeBaseAddress', () => {
     problems.forEach((p, i) => expect(verdict.problems[i]?.text).toMatch(p));
     expect(verdict.warnings).toHaveLength(warnings.length);
     warnings.forEach((w, i) => expect(verdict.warnings[i]).toMatch(w));
+  });
+});
+
+describe('the advice names the local setting as the caller spells it', () => {
+  it.each<[string, boolean, RegExp]>([
+    ['http://api.example.com', false, /use <local> only for a local self-test/],
+    ['https://10.0.0.5', false, /use <local> only for a local self-test/],
+    ['http://api.example.com', true, /allowed by <local>/],
+    ['https://10.0.0.5', true, /allowed by <local>/],
+  ])('%s (local %s)', (url, isLocal, advice) => {
+    const verdict = judgeBaseAddress(url, { local: isLocal, spell: (setting) => `<${setting}>` });
+    expect([...verdict.problems.map((p) => p.text), ...verdict.warnings].join('\n')).toMatch(advice);
   });
 });

@@ -1,16 +1,19 @@
-import { nonPublicHostReason } from '../../http/host.js';
-import { type ServiceAddress, serviceAddressAt } from '../../util/service-address.js';
+import type { SpellSetting } from '../model/setting-speller.js';
+import { type ServiceAddress, serviceAddressAt } from '../util/service-address.js';
+import { nonPublicHostReason } from './host.js';
 
 /**
- * Static rules on the provider base address (contract, "What the service does" §6; DECISIONS.md,
- * Addresses). Pure, so every rule is unit-tested without a network.
+ * Static rules on the provider base address (contract, "What the service does" §6; DECISIONS.md, Addresses): the
+ * base-url check and serve's registration judge by them. Pure, so every rule is unit-tested without a network.
  */
 
 export interface AddressRules {
-  /** --local: http and loopback/private hosts are allowed (with a warning). */
+  /** A local self-test: http and loopback/private hosts are allowed (with a warning). */
   local: boolean;
-  /** The service's own addresses (the embedded webhook receiver), never a provider base address. */
+  /** The service's own addresses (the embedded webhook receiver, the core), never a provider base address. */
   service?: readonly ServiceAddress[];
+  /** How the advice names the `local` setting for the caller's users. */
+  spell: SpellSetting;
 }
 
 /** A violated address rule: the text names the rule and the fix; the requirement is its contract id. */
@@ -29,6 +32,7 @@ export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressV
   const problems: AddressProblem[] = [];
   const warnings: string[] = [];
   const publicHttps = (text: string) => problems.push({ text, requirement: 'BASE-URL-PUBLIC-HTTPS' });
+  const local = rules.spell('local');
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -41,20 +45,20 @@ export function judgeBaseAddress(baseUrl: string, rules: AddressRules): AddressV
   } else if (url.protocol === 'http:') {
     if (rules.local)
       warnings.push(
-        'the base URL uses http://; allowed by --local, but hosted certification needs a public HTTPS address',
+        `the base URL uses http://; allowed by ${local}, but hosted certification needs a public HTTPS address`,
       );
     else
       publicHttps(
-        'the base URL uses http://; a provider base address must be public HTTPS (use --local only for a local self-test)',
+        `the base URL uses http://; a provider base address must be public HTTPS (use ${local} only for a local self-test)`,
       );
   }
   const hostReason = nonPublicHostReason(url.hostname);
   if (hostReason) {
     if (rules.local)
-      warnings.push(`the host ${url.hostname} ${hostReason}; allowed by --local, but hosted callers cannot reach it`);
+      warnings.push(`the host ${url.hostname} ${hostReason}; allowed by ${local}, but hosted callers cannot reach it`);
     else
       publicHttps(
-        `the host ${url.hostname} ${hostReason}; hosted callers cannot reach localhost or private addresses, so the base address must be public (use --local only for a local self-test)`,
+        `the host ${url.hostname} ${hostReason}; hosted callers cannot reach localhost or private addresses, so the base address must be public (use ${local} only for a local self-test)`,
       );
   }
   const path = url.pathname.replace(/\/+$/, '');

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certify } from '../../src/lib/certify.js';
+import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { freePort } from '../support/ports.js';
+
+/** Advice in a library run's findings names certify()'s options, never a CLI flag (the cli's spelling: flag-text). */
+
+const CREDENTIAL = 'lib-advice-credential-31q';
+const WEBHOOK_SECRET = 'lib-advice-secret-48r';
+
+let dir: string;
+let provider: RunningProvider;
+/** Declares only the read-only capabilities: a portal that also declares QUOTE differs from it. */
+let readOnly: RunningProvider;
+let port: number;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'provcert-lib-advice-'));
+  port = await freePort();
+  provider = await startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
+    dataFile: join(dir, 'data.json'),
+    quoteTtlSeconds: 5,
+  });
+  readOnly = await startReferenceProvider({
+    authMethod: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    dataFile: join(dir, 'read-only.json'),
+    capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([provider.close(), readOnly.close()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (options: Partial<Parameters<typeof certify>[0]>) =>
+  certify({
+    baseUrl: provider.url,
+    auth: 'API_KEY',
+    credential: CREDENTIAL,
+    webhookSecret: WEBHOOK_SECRET,
+    local: true,
+    webhookPort: port,
+    ...options,
+  });
+
+describe("certify()'s findings name its own options", () => {
+  it.each<[string, 'full' | 'readOnly', Partial<Parameters<typeof certify>[0]>, string, RegExp]>([
+    [
+      'a quote valid longer than the wait allowed',
+      'full',
+      { only: ['quote-expiry'], maxExpiryWaitS: 1 },
+      'quote-expiry',
+      /longer than maxExpiryWaitS: 1; .* raise it \(e\.g\. maxExpiryWaitS: 15\)$/,
+    ],
+    [
+      'portal capabilities that differ from the manifest',
+      'readOnly',
+      { only: ['capabilities'], capabilities: ['METADATA', 'HEALTH', 'CATALOG', 'QUOTE'] },
+      'capabilities',
+      /declared in the portal \(the capabilities option\) but not by GET \/provider-info: QUOTE/,
+    ],
+    [
+      'a plain http address on loopback',
+      'full',
+      { only: ['base-url'] },
+      'base-url',
+      /allowed by the local option, but hosted certification needs a public HTTPS address/,
+    ],
+  ])('%s', async (_name, target, options, id, advice) => {
+    const report = await run({ ...options, baseUrl: target === 'readOnly' ? readOnly.url : provider.url });
+    const check = report.checks.find((c) => c.id === id);
+    const text = [check?.message, ...(check?.findings ?? []).map((f) => f.message)].join('\n');
+    expect(text).toMatch(advice);
+    expect(text).not.toMatch(/--[a-z]/);
+  });
+});
