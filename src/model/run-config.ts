@@ -32,13 +32,13 @@ export interface RunConfig {
   strict?: boolean;
 }
 
+/** Generated orders quote-explore sends when the run sets no explore budget (`RunConfig.explore` undefined). */
+export const DEFAULT_EXPLORE_BUDGET = 100;
+
 /**
  * The run configuration's defaults, written once: `run`, `demo`, `replay`, `batch`, `serve`'s certify route and
  * the library take them from here, and a test holds them equal to spec/config.schema.json's `default`s.
  */
-/** Generated orders quote-explore sends when --explore is not given. */
-export const DEFAULT_EXPLORE_BUDGET = 100;
-
 export const DEFAULT_RUN_CONFIG = {
   local: false,
   webhookHost: '127.0.0.1',
