@@ -9,6 +9,9 @@ import { expectSameOffering } from './support/same-offering.js';
 /** "limit integer optional default 20" (Endpoints; Limits). */
 export const SEARCH_DEFAULT_LIMIT = 20;
 
+/** Searched for when neither certificationInput.searchQuery nor an offering title gives a text. */
+const FALLBACK_QUERY = 'test';
+
 /** certificationInput.searchQuery, else the longest word of the first offering's title. */
 export function searchQueryFor(catalog: CatalogView, searchQuery: string | undefined): string | undefined {
   if (searchQuery && searchQuery.trim() !== '') return searchQuery.trim();
@@ -28,9 +31,13 @@ export const check: CheckDefinition = {
     const f = new Findings();
     const [info, catalog] = await Promise.all([ctx.resources.providerInfo(), ctx.resources.catalog()]);
     const q = searchQueryFor(catalog, info.manifest?.certificationInput?.searchQuery);
-    if (q === undefined)
-      f.warn('no search text available (no certificationInput.searchQuery and no offering title); searched for "test"');
-    const query = q ?? 'test';
+    const query = q ?? FALLBACK_QUERY;
+    // Where the text came from breaks no rule by itself; it explains the findings an unhelpful text causes.
+    const origin = info.manifest?.certificationInput?.searchQuery?.trim()
+      ? 'taken from certificationInput.searchQuery'
+      : q !== undefined
+        ? 'taken from an offering title'
+        : 'a stand-in, as neither certificationInput.searchQuery nor an offering title gives one';
     const what = `GET /search?q=${query}`;
     const [outcome, limited] = await Promise.all([
       ctx.client.send({ method: 'GET', path: '/search', query: { q: query } }),
@@ -67,9 +74,11 @@ export const check: CheckDefinition = {
         'SEARCH-LIMIT',
       );
     }
+    // Nothing returned, nothing compared: whether search refers to the catalog's offerings was not tested.
     if (results.length === 0)
       f.warn(
-        `${what} returned no result, although the text comes from ${info.manifest?.certificationInput?.searchQuery ? 'certificationInput.searchQuery' : 'an offering title'}`,
+        `${what} returned no result (the search text is ${origin}); whether search results refer to the catalog's offerings was not tested`,
+        'CATALOG-SAME-IDS-ACROSS-ROUTES',
       );
 
     const limitWhat = `${what}&limit=1`;
@@ -85,10 +94,11 @@ export const check: CheckDefinition = {
         f.actual = `${count} results`;
       } else if (results.length <= 1) {
         f.warn(
-          `limit could not be tested: "${query}" matches ${results.length} offering(s); set certificationInput.searchQuery to a text matching several`,
+          `limit could not be tested: "${query}" (${origin}) matches ${results.length} offering(s); set certificationInput.searchQuery to a text matching several`,
+          'SEARCH-LIMIT',
         );
       }
     }
-    return f.outcome(`"${query}" found ${results.length} catalog offering(s); limit=1 honoured`);
+    return f.outcome(`"${query}" (${origin}) found ${results.length} catalog offering(s); limit=1 honoured`);
   },
 };
