@@ -2,6 +2,7 @@ import { parseIsoTimestamp } from '../contract/timestamp.js';
 import { isLoopbackHost } from '../http/host.js';
 import type { CheckOutcome } from '../model/report.js';
 import type { SpellSetting } from '../model/setting-speller.js';
+import { PrerequisiteError } from './framework/resources.js';
 import type { CheckDefinition } from './framework/types.js';
 import { Findings, skip } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
@@ -45,10 +46,14 @@ export const check: CheckDefinition = {
     const { quote } = await ctx.resources.freshQuote();
     const expiresAt = parseIsoTimestamp(quote.expiresAt)?.epochMs ?? Number.NaN;
     if (Number.isNaN(expiresAt)) {
-      f.problem(
-        `quote ${quote.id} has expiresAt "${quote.expiresAt}", which is not an ISO 8601 timestamp; expiry cannot be tested`,
+      // A format problem of the quote, which quote-math fails on (TIMESTAMPS-ISO8601); it breaks no expiry rule,
+      // and a quote whose expiry cannot be read cannot be tested for it. One root cause, one red: skipped naming it.
+      // (The bundled spec's schema already refuses such a quote in freshQuote; a --spec without the format gets here.)
+      throw new PrerequisiteError(
+        'quote-math',
+        `quote ${quote.id} has expiresAt "${quote.expiresAt}", which is not an ISO 8601 timestamp (TIMESTAMPS-ISO8601), so when it expires is not known and the expiry was not tested`,
+        { requirement: 'TIMESTAMPS-ISO8601' },
       );
-      return f.outcome('');
     }
 
     const validityS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);

@@ -40,6 +40,7 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'locations-inactive-only': /inactive location/,
   'locations-none-active': /no active location/,
   'search-limit-ignored': /limit must be honoured/,
+  'search-internal-error': /^GET \/search\?q=pizza answered HTTP 500 INTERNAL_ERROR.*; expected 200$/,
   'search-route-missing': /declared capability SEARCH: GET \/search answered HTTP 404/,
   'bad-signature-accepted':
     /GET \/catalog signed over other bytes than the body sent \(tampered body\) was answered HTTP 200; expected 401/,

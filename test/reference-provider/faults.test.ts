@@ -266,6 +266,9 @@ const CASES = {
   'locations-none-active': {
     broken: async ({ call }) => !arr((await call('GET', '/locations')).json).some((l) => at(l, 'isActive') !== false),
   },
+  'search-internal-error': {
+    broken: async ({ call }) => (await call('GET', '/search?q=pizza')).status === 500,
+  },
   'search-limit-ignored': {
     broken: async ({ call }) => arr((await call('GET', '/search?q=pizza&limit=1')).json).length > 1,
   },

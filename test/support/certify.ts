@@ -47,6 +47,8 @@ export interface CertifyOptions {
   fulfillment?: string;
   /** --max-expiry-wait in seconds (default 30). */
   maxExpiryWaitS?: number;
+  /** --spec: this OpenAPI document instead of the bundled contract. */
+  specPath?: string;
 }
 
 /** A run config for loopback tests: local, short waits, fixed seed. */
@@ -71,7 +73,7 @@ export function testConfig(baseUrl: string, overrides: Partial<RunConfig> = {}):
 
 /** Start the reference provider (with faults) and an embedded core, certify it, tear both down. */
 export async function certify(options: CertifyOptions = {}): Promise<{ report: RunReport; provider: RunningProvider }> {
-  const contract = await loadContract();
+  const contract = await loadContract(options.specPath);
   const credential = options.credential ?? TEST_CREDENTIAL;
   const webhookSecret = options.webhookSecret ?? TEST_WEBHOOK_SECRET;
   const authMethod = options.authMethod ?? 'API_KEY';
