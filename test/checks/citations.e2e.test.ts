@@ -120,7 +120,9 @@ describe('search: each warning cites the requirement it is about', () => {
     const r = result(report, 'search');
     expect(r.status, explain(r)).toBe('pass');
     expect(r.findings, explain(r)).toEqual([]);
-    expect(r.message).toMatch(/^"pizza" \(taken from certificationInput\.searchQuery\) found [2-9] catalog offering/);
+    expect(r.message).toMatch(
+      /^"pizza" \(taken from certificationInput\.searchQuery\) found [2-9] catalog offering\(s\); limit=1 honoured$/,
+    );
   });
 
   it.each(SEARCH_WARNINGS)('$name', async ({ rule, warnings }) => {
@@ -137,6 +139,8 @@ describe('search: each warning cites the requirement it is about', () => {
     // ...and no warning beyond them: each one is matched, citing its own sentence.
     const stray = found.filter((f) => !warnings.some((w) => w.text.test(f.message) && f.requirement === w.requirement));
     expect(stray, explain(r)).toEqual([]);
+    // The pass claims no more than was checked: an untested limit is never "honoured".
+    expect(r.message).not.toMatch(/limit=1 honoured/);
     expect(undeclaredCitations(report)).toEqual([]);
   });
 
