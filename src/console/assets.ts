@@ -30,6 +30,8 @@ dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anyw
 .status-word { font-weight: 700; }
 .hint { font-size: .9rem; }
 .field-error { color: var(--fail); font-weight: 600; margin: 0; }
+.stack label.check { flex-direction: row; align-items: baseline; gap: .5rem; }
+.secret code { display: inline-block; font-size: 1.05rem; padding: .4rem .6rem; border: 1px solid var(--line); border-radius: 6px; overflow-wrap: anywhere; word-break: break-all; user-select: all; }
 section.panel { border-top: 1px solid var(--line); margin-top: 1.5rem; }
 @media (max-width: 600px) {
   body { padding: .75rem; }
@@ -60,6 +62,10 @@ export const CONSOLE_SCRIPT = `'use strict';
       reason.focus();
     });
   });
+
+  // A secret shown once: blanked when the page is left, so a back/forward snapshot of it holds no secret.
+  var once = document.querySelector('[data-shown-once]');
+  if (once) window.addEventListener('pagehide', function () { once.textContent = '(shown once; no longer shown)'; });
 
   var live = document.querySelector('[data-stream]');
   if (!live || typeof EventSource === 'undefined') return;
