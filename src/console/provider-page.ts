@@ -135,7 +135,7 @@ function rotationForm(session: Session, slug: string, token: string): Html {
 <p>The secret is never shown here. Rotating makes a new one and shows it once, on the page that answers, and never again.</p>
 <form class="stack" method="post" action="${base(slug)}/rotate-webhook-secret">
 ${hidden(session)}<input type="hidden" name="once" value="${token}">
-<p class="flash error" id="rotate-warning"><strong>Warning:</strong> after rotating, ${OVERLAP_TEXT}.</p>
+<p class="warning" id="rotate-warning"><strong>Warning:</strong> after rotating, ${OVERLAP_TEXT}.</p>
 <label class="check"><input type="checkbox" name="confirm" value="yes" required aria-describedby="rotate-warning"> I will give the provider backend the new secret before the overlap window ends</label>
 <div class="actions"><button type="submit">Rotate webhook secret</button></div>
 </form></section>`;
@@ -149,7 +149,7 @@ ${hidden(session)}<input type="hidden" name="once" value="${token}">
 export function configuredPage(session: Session, data: EventsData, registryAnswer: string): string {
   const main = html`<p>Status <span class="status-word" id="provider-status">configured, not registered</span></p>
 <section class="panel" id="webhook-secret" aria-labelledby="webhook-secret-title"><h2 id="webhook-secret-title">Webhook secret</h2>
-<p id="rotate-unavailable">This slug is configured with <code>--slug</code> or <code>--config</code>, not registered (the registry: ${registryAnswer}). Its webhook secret comes from serve's configuration (the server's secret, or the variable the config's <code>webhookSecretEnv</code> names), so it cannot be rotated here: the rotation route answers 404 for it. To replace it, change that value and restart <code>provcert serve</code>.</p>
+<p id="rotate-unavailable">This slug is configured with <code>--slug</code> or <code>--config</code>, not registered: ${registryAnswer}. Its webhook secret comes from serve's configuration (the server's secret, or the variable the config's <code>webhookSecretEnv</code> names), so it cannot be rotated here: the rotation route answers 404 for it. To replace it, change that value and restart <code>provcert serve</code>.</p>
 <div class="actions"><button type="button" disabled aria-describedby="rotate-unavailable">Rotate webhook secret</button></div>
 </section>
 ${eventsHtml(data)}`;

@@ -135,7 +135,9 @@ describe('rotating a webhook secret from the console', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('<button type="button" disabled aria-describedby="rotate-unavailable">');
     expect(page.text).toContain('configured with <code>--slug</code>');
-    expect(page.text).toContain(`the API answered 404: no provider &#34;${CONFIGURED}&#34; is registered`);
+    expect(page.text).toContain(
+      `not registered: the API answered 404: no provider &#34;${CONFIGURED}&#34; is registered`,
+    );
     expect(page.text).not.toContain('name="once"');
     // A post made anyway (no form token was issued) rotates nothing.
     const answer = await client.postForm(
