@@ -20,7 +20,7 @@ export function rotatedPage(session: Session, slug: string, r: RotationShown): s
   const main = html`<p class="flash ok" role="status">The webhook secret of ${slug} was rotated at ${r.rotatedAt}.</p>
 <section class="panel" aria-labelledby="new-secret-title"><h2 id="new-secret-title">New webhook secret, shown once</h2>
 <p><strong>Copy it now.</strong> This page is not stored, and the console cannot show the secret again: reloading or going back does not, and rotating again makes another one.</p>
-<p class="secret"><code id="new-secret" data-shown-once>${r.secret}</code></p>
+<p class="secret"><code id="new-secret" translate="no" data-shown-once>${r.secret}</code></p>
 <dl class="fields"><dt>Webhook URL</dt><dd>${r.url}</dd><dt>Rotated at</dt><dd>${r.rotatedAt}</dd><dt>Previous secret</dt><dd>${previous}</dd></dl>
 <p class="text">${r.note}</p>
 </section>
