@@ -24,6 +24,8 @@ export const API = {
   adminProvider: (slug: string): string => `/api/v1/admin/providers/${encodeURIComponent(slug)}`,
   review: (slug: string): string => `/api/v1/admin/providers/${encodeURIComponent(slug)}/review`,
   reopen: (slug: string): string => `/api/v1/admin/providers/${encodeURIComponent(slug)}/reopen`,
+  rotateWebhookSecret: (slug: string): string =>
+    `/api/v1/admin/providers/${encodeURIComponent(slug)}/rotate-webhook-secret`,
   me: '/api/v1/providers/me/dashboard',
   certify: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certify`,
   certifications: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certifications`,

@@ -14,8 +14,8 @@ const CONSOLE_RULES = `
 .top form { margin: 0; }
 a { color: #0550ae; } @media (prefers-color-scheme: dark) { a { color: #79c0ff; } }
 .scroll { overflow-x: auto; }
-.flash { border: 1px solid var(--line); border-left-width: 6px; border-radius: 6px; padding: .5rem .75rem; margin: .75rem 0; overflow-wrap: anywhere; white-space: pre-wrap; }
-.flash.error { border-left-color: var(--fail); } .flash.ok { border-left-color: var(--pass); }
+.flash, .warning { border: 1px solid var(--line); border-left-width: 6px; border-radius: 6px; padding: .5rem .75rem; margin: .75rem 0; overflow-wrap: anywhere; white-space: pre-wrap; }
+.flash.error, .warning { border-left-color: var(--fail); } .flash.ok { border-left-color: var(--pass); }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .75rem 0; }
 .filters label, .stack label { display: flex; flex-direction: column; gap: .15rem; font-weight: 600; }
 input, select, textarea { font: inherit; padding: .3rem .45rem; border: 1px solid #6e7781; border-radius: 6px; background: Field; color: FieldText; max-width: 100%; }
@@ -23,6 +23,7 @@ textarea { width: 100%; min-height: 4.5rem; }
 .stack { display: grid; gap: .6rem; max-width: 40rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; }
 .actions form { margin: 0; }
+button:disabled { opacity: .6; cursor: not-allowed; border-style: dashed; }
 button.primary { border-color: #0969da; font-weight: 600; }
 dl.fields { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anywhere; }
@@ -30,6 +31,8 @@ dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anyw
 .status-word { font-weight: 700; }
 .hint { font-size: .9rem; }
 .field-error { color: var(--fail); font-weight: 600; margin: 0; }
+.stack label.check { flex-direction: row; align-items: baseline; gap: .5rem; }
+.secret code { display: inline-block; font-size: 1.05rem; padding: .4rem .6rem; border: 1px solid var(--line); border-radius: 6px; overflow-wrap: anywhere; word-break: break-all; user-select: all; }
 section.panel { border-top: 1px solid var(--line); margin-top: 1.5rem; }
 @media (max-width: 600px) {
   body { padding: .75rem; }
@@ -60,6 +63,10 @@ export const CONSOLE_SCRIPT = `'use strict';
       reason.focus();
     });
   });
+
+  // A secret shown once: blanked when the page is left, so a back/forward snapshot of it holds no secret.
+  var once = document.querySelector('[data-shown-once]');
+  if (once) window.addEventListener('pagehide', function () { once.textContent = '(shown once; no longer shown)'; });
 
   var live = document.querySelector('[data-stream]');
   if (!live || typeof EventSource === 'undefined') return;

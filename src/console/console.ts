@@ -16,13 +16,15 @@ import {
   providerOf,
   providerRow,
   registrationFields,
+  rotationShown,
   visibleReason,
 } from './data.js';
 import { html } from './html.js';
 import { CONSOLE_PREFIX, page } from './layout.js';
-import { providerPage } from './provider-page.js';
+import { configuredPage, providerPage } from './provider-page.js';
 import { FILTERS, type Filters, providersPage } from './providers-page.js';
 import { readForm, redirect, sendAsset, sendPage } from './respond.js';
+import { notRotatedPage, rotatedPage } from './rotation-page.js';
 import {
   cookie,
   type Principal,
@@ -35,6 +37,7 @@ import {
   sameToken,
 } from './session.js';
 import { signInPage } from './sign-in-page.js';
+import { SingleUseForms } from './single-use.js';
 import { streamProvider } from './stream.js';
 
 /** What the console needs of the running `serve`: the core's address (for the API over loopback) and arrivals, and who a provider token names. */
@@ -78,6 +81,8 @@ export function createConsole(): ProvcertConsole {
   const api: ConsoleApi = loopbackApi(() => serve?.core.url ?? '');
   const sessions = new SessionStore();
   const runner = new CertifyRunner(api);
+  /** The rotate form's one-time tokens: a re-sent rotation post is refused, never rotated again. */
+  const rotationForms = new SingleUseForms();
   /** Times of recent failed sign-ins: at FAILED_SIGN_INS_PER_SECOND within a second, the next attempt waits. */
   const failedSignIns: number[] = [];
   let openStreams = 0;
@@ -276,18 +281,27 @@ export function createConsole(): ProvcertConsole {
       eventsOf(token, slug),
     ]);
     if (detail.status === 401 && session.principal.kind === 'admin') return expired(r.res, session);
+    const newestSeq = events.items.length > 0 ? eventRow(events.items[0] as Record<string, unknown>).seq : 0;
+    const eventsData = {
+      slug,
+      events: events.items.slice(0, EVENTS_SHOWN).map(eventRow),
+      eventsTotal: events.total,
+      streamAfter: newestSeq,
+      running: runner.progress(slug),
+    };
+    // Unknown to the registry yet listed by the events route: a slug configured with --slug/--config.
+    if (detail.status === 404 && events.answer.status === 200 && session.principal.kind === 'admin')
+      return sendPage(r.res, 200, configuredPage(session, eventsData, apiError(detail)));
     if (detail.status === 404) return notFound(r.res, session, `No provider "${slug}" is registered.`);
     const unavailable: string[] = [];
     if (detail.status !== 200) unavailable.push(`Registration: ${apiError(detail)}`);
     if (events.answer.status !== 200) unavailable.push(`Webhook events: ${apiError(events.answer)}`);
     const p = providerOf(detail.body);
     const row = providerRow(p);
-    const shown = events.items.slice(0, EVENTS_SHOWN);
-    const newestSeq = events.items.length > 0 ? eventRow(events.items[0] as Record<string, unknown>).seq : 0;
     const body = providerPage(
       session,
       {
-        slug,
+        ...eventsData,
         name: row.name,
         status: row.status,
         reviewStatus: row.reviewStatus,
@@ -295,13 +309,12 @@ export function createConsole(): ProvcertConsole {
         registration: registrationFields(p),
         reason: visibleReason(p),
         certifications: certificationRows(detail.body),
-        events: shown.map(eventRow),
-        eventsTotal: events.total,
         // Internal notes are the operators' only.
         history: history(detail.body, session.principal.kind === 'admin'),
-        running: runner.progress(slug),
         unavailable,
-        streamAfter: newestSeq,
+        // The operator rotates; only a provider the registry answered for can be rotated.
+        rotationToken:
+          session.principal.kind === 'admin' && detail.status === 200 ? rotationForms.issue(session, slug) : undefined,
       },
       takeFlash(session),
     );
@@ -402,6 +415,49 @@ export function createConsole(): ProvcertConsole {
     redirect(r.res, principalHome({ kind: 'provider', slug }));
   }
 
+  /**
+   * The one form that answers with a page instead of a redirect: the new secret is in the API's answer only,
+   * and may not pass through a URL, a cookie or the session, so it is rendered straight from it (no-store,
+   * never logged, never kept). Its one-time token is spent before the API is called: a re-sent post rotates
+   * nothing and shows nothing.
+   */
+  async function rotateSecret(r: SlugRequest): Promise<void> {
+    const posted = await postedForm(r);
+    if (!posted) return;
+    const { session, form } = posted;
+    const slug = r.params.slug;
+    if (session.principal.kind !== 'admin') return notFound(r.res, session, 'Only the operator rotates here.');
+    if (form.get('confirm') !== 'yes')
+      return sendPage(
+        r.res,
+        400,
+        notRotatedPage(session, slug, 'Nothing was rotated: tick the confirmation box to rotate the webhook secret.'),
+      );
+    if (!rotationForms.spend(session, slug, form.get('once') ?? ''))
+      return sendPage(
+        r.res,
+        409,
+        notRotatedPage(
+          session,
+          slug,
+          'Nothing was rotated: this rotation form was already sent (a reload or going back sends it again) or has expired. A new secret is shown only once, on the page that answered the rotation. To rotate again, use the form on the provider page.',
+        ),
+      );
+    const answer = await api.call(session.token, 'POST', API.rotateWebhookSecret(slug));
+    if (answer.status === 401) return expired(r.res, session);
+    const shown = answer.status === 200 ? rotationShown(answer.body) : undefined;
+    if (shown) return sendPage(r.res, 200, rotatedPage(session, slug, shown));
+    const configured =
+      answer.status === 404
+        ? " Slugs configured with --slug or --config take their secret from serve's configuration and are not rotated by the API."
+        : '';
+    sendPage(
+      r.res,
+      answer.status === 404 ? 404 : 502,
+      notRotatedPage(session, slug, `Nothing was rotated: ${apiError(answer)}.${configured}`),
+    );
+  }
+
   const routes: Route[] = [
     route('GET', '/console', home),
     route('GET', '/console/sign-in', (r) => showSignIn(r)),
@@ -414,6 +470,7 @@ export function createConsole(): ProvcertConsole {
     route('POST', '/console/providers/:slug/certify', certify),
     route('POST', '/console/providers/:slug/decide', decide),
     route('POST', '/console/providers/:slug/reopen', reopen),
+    route('POST', '/console/providers/:slug/rotate-webhook-secret', rotateSecret),
     route('GET', '/console/static/console.css', ({ res }) => sendAsset(res, 'text/css', CONSOLE_STYLE)),
     route('GET', '/console/static/console.js', ({ res }) => sendAsset(res, 'text/javascript', CONSOLE_SCRIPT)),
   ];

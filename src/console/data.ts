@@ -172,3 +172,30 @@ export function eventRow(e: Record<string, unknown>): EventRow {
     problem: str(e['problem']) ?? '',
   };
 }
+
+/** A rotation's answer as shown once: the new secret, where to send, and until when the previous one verifies. */
+export interface RotationShown {
+  slug: string;
+  url: string;
+  secret: string;
+  note: string;
+  rotatedAt: string;
+  overlapSeconds: number;
+  previousSecretValidUntil: string;
+}
+
+/** The answer of `POST …/rotate-webhook-secret` (CoreWebhookSecretRotation); undefined without a secret in it. */
+export function rotationShown(body: Record<string, unknown>): RotationShown | undefined {
+  const webhook = isRecord(body['webhook']) ? body['webhook'] : {};
+  const secret = str(webhook['secret']);
+  if (!secret) return undefined;
+  return {
+    slug: str(body['slug']) ?? '',
+    url: str(webhook['url']) ?? '',
+    secret,
+    note: str(webhook['note']) ?? '',
+    rotatedAt: str(body['rotatedAt']) ?? '',
+    overlapSeconds: num(body['overlapSeconds']) ?? 0,
+    previousSecretValidUntil: str(body['previousSecretValidUntil']) ?? '',
+  };
+}

@@ -22,7 +22,12 @@ export interface ProviderPageData {
   unavailable: string[];
   /** The newest event's seq: the live stream sends the ones after it. */
   streamAfter: number;
+  /** The one-time token of the rotate-webhook-secret form (operator only). */
+  rotationToken: string | undefined;
 }
+
+/** What the events panel shows. */
+type EventsData = Pick<ProviderPageData, 'slug' | 'events' | 'eventsTotal' | 'streamAfter' | 'running'>;
 
 /** Decisions that need a reason code and a partner-visible reason (contract, Moderation lifecycle). */
 export const REASONED_DECISIONS = ['REQUEST_CHANGES', 'REJECT', 'SUSPEND'] as const;
@@ -80,7 +85,7 @@ ${rows.length > 0 ? table('Newest first; each opens the full report of that run'
 </section>`;
 }
 
-function eventsHtml(data: ProviderPageData): Html {
+function eventsHtml(data: EventsData): Html {
   const rows = data.events.map(
     (e) =>
       html`<tr class="${e.verified ? 'verified' : 'bad'}" data-seq="${e.seq}"><td>${e.seq}</td><td>${e.receivedAt}</td><td>${e.eventType}</td><td>${e.actionId}</td><td>${e.newStatus}</td><td class="status-word">${e.verdictText}</td><td>${e.problem}</td></tr>`,
@@ -113,6 +118,40 @@ ${certificationsHtml(session, data)}
 ${eventsHtml(data)}
 ${historyHtml(session, data.history)}
 <section class="panel" id="registration" aria-labelledby="registration-title"><h2 id="registration-title">Registration</h2>
-<dl class="fields">${data.registration.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>`;
+<dl class="fields">${data.registration.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>
+${data.rotationToken ? rotationForm(session, data.slug, data.rotationToken) : ''}`;
   return page(data.name || data.slug, main, session, flash);
+}
+
+/** Where the secret's section explains the overlap window (the form and the disabled button point at it). */
+const OVERLAP_TEXT = html`the current secret keeps verifying this provider's webhooks only for the server's overlap window (<code>--webhook-secret-overlap</code>, 600 seconds unless serve was started with another value; 0 = not at all), then they are refused (401) until the provider backend signs with the new one`;
+
+/**
+ * The rotation form: its own one-time token beside the CSRF token (a re-sent post is refused), and a
+ * confirmation box, because the current secret stops working when the overlap window ends.
+ */
+function rotationForm(session: Session, slug: string, token: string): Html {
+  return html`<section class="panel" id="webhook-secret" aria-labelledby="webhook-secret-title"><h2 id="webhook-secret-title">Webhook secret</h2>
+<p>The secret is never shown here. Rotating makes a new one and shows it once, on the page that answers, and never again.</p>
+<form class="stack" method="post" action="${base(slug)}/rotate-webhook-secret">
+${hidden(session)}<input type="hidden" name="once" value="${token}">
+<p class="warning" id="rotate-warning"><strong>Warning:</strong> after rotating, ${OVERLAP_TEXT}.</p>
+<label class="check"><input type="checkbox" name="confirm" value="yes" required aria-describedby="rotate-warning"> I will give the provider backend the new secret before the overlap window ends</label>
+<div class="actions"><button type="submit">Rotate webhook secret</button></div>
+</form></section>`;
+}
+
+/**
+ * A slug the webhook receiver knows but the registry does not (the admin route answers 404, the events route
+ * lists it): configured with --slug/--config. Its secret comes from serve's configuration, and the rotation
+ * route answers 404 for it, so the page says so beside a disabled button rather than offering one that fails.
+ */
+export function configuredPage(session: Session, data: EventsData, registryAnswer: string): string {
+  const main = html`<p>Status <span class="status-word" id="provider-status">configured, not registered</span></p>
+<section class="panel" id="webhook-secret" aria-labelledby="webhook-secret-title"><h2 id="webhook-secret-title">Webhook secret</h2>
+<p id="rotate-unavailable">This slug is configured with <code>--slug</code> or <code>--config</code>, not registered: ${registryAnswer}. Its webhook secret comes from serve's configuration (the server's secret, or the variable the config's <code>webhookSecretEnv</code> names), so it cannot be rotated here: the rotation route answers 404 for it. To replace it, change that value and restart <code>provcert serve</code>.</p>
+<div class="actions"><button type="button" disabled aria-describedby="rotate-unavailable">Rotate webhook secret</button></div>
+</section>
+${eventsHtml(data)}`;
+  return page(data.slug, main, session);
 }

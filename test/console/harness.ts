@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { resolveServeSettings } from '../../src/config/serve.js';
+import { type RawServeOptions, resolveServeSettings } from '../../src/config/serve.js';
 import { createConsole } from '../../src/console/console.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
@@ -36,14 +36,21 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  /** Serve's flags beyond the port, data dir and --local (e.g. `slug` for a configured slug). */
+  flags?: Omit<RawServeOptions, 'port' | 'dataDir' | 'local'>;
+  /** Serve's log lines (masked as the serve command's are). */
+  log?: (line: string) => void;
+}
+
 /** `provcert serve` in-process with the console mounted, as the serve command does, and a certifier the test controls. */
-export async function startHarness(fallback: () => RunReport): Promise<Harness> {
+export async function startHarness(fallback: () => RunReport, options: HarnessOptions = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'provcert-console-'));
   const dataDir = join(dir, 'data');
   const contract = await loadContract();
   const hold: Harness['hold'] = {};
   const reports = new Map<string, () => RunReport>();
-  const settings = await resolveServeSettings({ port: '0', dataDir, local: true }, dir);
+  const settings = await resolveServeSettings({ ...options.flags, port: '0', dataDir, local: true }, dir);
   const operatorConsole = createConsole();
   const serve = await startServe(settings, {
     contract,
@@ -54,6 +61,7 @@ export async function startHarness(fallback: () => RunReport): Promise<Harness> 
     env: { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_CREDENTIAL: CREDENTIAL },
     cwd: dir,
     mount: operatorConsole.routes,
+    ...(options.log ? { log: options.log } : {}),
   });
   operatorConsole.attach(serve, ADMIN);
   const url = serve.core.url;

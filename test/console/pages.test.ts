@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderRow } from '../../src/console/data.js';
+import { configuredPage } from '../../src/console/provider-page.js';
 import { providersPage, queueFirst } from '../../src/console/providers-page.js';
+import { notRotatedPage, rotatedPage } from '../../src/console/rotation-page.js';
 import type { Session } from '../../src/console/session.js';
 
 const session: Session = {
@@ -41,5 +43,45 @@ describe('the providers page', () => {
   it('shows no pager when everything fits', () => {
     const page = providersPage(session, { rows: [row('a', 'DRAFT')], total: 1, offset: 0, limit: 100 }, {});
     expect(page).not.toContain('aria-label="Pages"');
+  });
+});
+
+describe('the webhook secret pages', () => {
+  const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>\u202Eevil"\'';
+  const rotation = {
+    slug: 'demo-kitchen',
+    url: `http://127.0.0.1/${HOSTILE}`,
+    secret: 'a'.repeat(64),
+    note: HOSTILE,
+    rotatedAt: HOSTILE,
+    overlapSeconds: 600,
+    previousSecretValidUntil: HOSTILE,
+  };
+
+  it('shows what the API answered as text, hostile or not, and the secret once', () => {
+    const page = rotatedPage(session, HOSTILE, rotation);
+    expect(page).not.toMatch(/<script>|<img|\u202E/);
+    expect(page).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(page.split('a'.repeat(64))).toHaveLength(2);
+    expect(page).not.toContain('never-rendered-token');
+  });
+
+  it('says when the previous secret stops verifying: at the window end, or at once without a window', () => {
+    expect(rotatedPage(session, 'x', { ...rotation, previousSecretValidUntil: '2026-01-01T00:10:00Z' })).toContain(
+      'accepted until <strong id="previous-valid-until">2026-01-01T00:10:00Z</strong> (the 600-second overlap window)',
+    );
+    expect(rotatedPage(session, 'x', { ...rotation, overlapSeconds: 0 })).toContain('refused from now on');
+  });
+
+  it("keeps the API's refusal and a configured slug's explanation inert", () => {
+    for (const page of [
+      notRotatedPage(session, HOSTILE, HOSTILE),
+      configuredPage(
+        session,
+        { slug: HOSTILE, events: [], eventsTotal: 0, streamAfter: 0, running: undefined },
+        HOSTILE,
+      ),
+    ])
+      expect(page).not.toMatch(/<script>|<img|\u202E/);
   });
 });

@@ -1,0 +1,165 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/util/package-root.js';
+import { passingReport } from '../report/sample-reports.js';
+import { ADMIN, type Harness, launchBrowser, startHarness } from './harness.js';
+
+/** Screenshots for people to look at (gitignored). */
+const ARTIFACTS = join(packageRoot, 'test-artifacts', 'console');
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const CONFIGURED = 'configured-kitchen';
+
+let h: Harness;
+let context: BrowserContext;
+let page: Page;
+let oldSecret = '';
+let newSecret = '';
+const logLines: string[] = [];
+const offOrigin: string[] = [];
+const problems: string[] = [];
+
+async function axe(target: Page, name: string): Promise<void> {
+  await target.evaluate(await axeSource);
+  const result = (await target.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))",
+  )) as { id: string; impact: string; nodes: string[] }[];
+  const serious = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `axe on ${name}`).toEqual([]);
+}
+
+const rotations = async (): Promise<number> =>
+  (await h.api('GET', '/api/v1/admin/logs/events?kind=secret-rotation&slug=demo-kitchen')).json['total'] as number;
+
+/** The newest listed event of demo-kitchen: whether it verified, and with which secret. */
+async function newestEvent(): Promise<Record<string, unknown>> {
+  const listed = await h.api('GET', '/api/v1/providers/demo-kitchen/events');
+  const data = listed.json['data'] as Record<string, unknown>[];
+  return data[data.length - 1] ?? {};
+}
+
+/** Everything the browser holds of the page: its markup and its URL. */
+const visible = async (): Promise<string> => `${page.url()}\n${await page.content()}`;
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  h = await startHarness(passingReport, { flags: { slug: CONFIGURED }, log: (line) => logLines.push(line) });
+  oldSecret = (await h.register({})).secret;
+  context = await launchBrowser(h.dir);
+  context.on('request', (request) => {
+    if (!request.url().startsWith(h.url)) offOrigin.push(request.url());
+  });
+  context.on('console', (message) => {
+    // The 409 of a re-sent rotation is the answer the test asks for, the 404 the favicon's; anything else is a problem.
+    const expected = /^Failed to load resource: the server responded with a status of (404|409)/.test(message.text());
+    if (message.type() === 'error' && !expected) problems.push(message.text());
+  });
+  context.on('weberror', (error) => problems.push(error.error().message));
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${h.url}/console/`);
+  await page.getByLabel('Token').fill(ADMIN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/console\/providers$/);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await h?.close();
+});
+
+describe('rotating a webhook secret in Chromium', () => {
+  it('warns, asks for confirmation, then shows the new secret once on a no-store page', async () => {
+    await page.goto(`${h.url}/console/providers/demo-kitchen`);
+    const section = page.locator('#webhook-secret');
+    await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('--webhook-secret-overlap');
+    await axe(page, 'provider with the rotate form');
+    await section.screenshot({ path: join(ARTIFACTS, 'rotate-form.png') });
+    // Unconfirmed, the browser does not send the form.
+    await section.getByRole('button', { name: 'Rotate webhook secret' }).click();
+    await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
+    expect(await rotations()).toBe(0);
+
+    await section.getByLabel(/I will give the provider backend/).check();
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/rotate-webhook-secret') && r.request().method() === 'POST'),
+      section.getByRole('button', { name: 'Rotate webhook secret' }).click(),
+    ]);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret rotated');
+    newSecret = (await page.locator('#new-secret').textContent()) ?? '';
+    expect(newSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(newSecret).not.toBe(oldSecret);
+    const until = Date.parse((await page.locator('#previous-valid-until').textContent()) ?? '');
+    expect(until).toBeGreaterThan(Date.now());
+    expect(page.url()).not.toContain(newSecret);
+    expect(JSON.stringify(await context.cookies())).not.toContain(newSecret);
+    expect(await rotations()).toBe(1);
+    await axe(page, 'rotated');
+    await page.screenshot({ path: join(ARTIFACTS, 'rotated.png'), fullPage: true });
+    // Leaving the page blanks the secret, so a back/forward snapshot of it would hold none.
+    await page.evaluate("window.dispatchEvent(new PageTransitionEvent('pagehide'))");
+    await expect(page.locator('#new-secret').textContent()).resolves.toBe('(shown once; no longer shown)');
+  });
+
+  it('the new secret signs webhooks at once; the old one verifies as "previous" inside the overlap window', async () => {
+    expect(await h.sendEvent('demo-kitchen', newSecret)).toBe(200);
+    expect(await newestEvent()).toMatchObject({ verified: true });
+    expect((await newestEvent())['verifiedWith']).not.toBe('previous');
+    expect(await h.sendEvent('demo-kitchen', oldSecret)).toBe(200);
+    expect(await newestEvent()).toMatchObject({ verified: true, verifiedWith: 'previous' });
+  });
+
+  it('a reload or going back does not show the secret again, nor rotate again', async () => {
+    // Chromium re-sends the post on reload: its spent form token is refused (409), nothing rotates.
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(409);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret not rotated');
+    expect(await visible()).not.toContain(newSecret);
+    await page.getByRole('link', { name: 'Back to demo-kitchen' }).click();
+    await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
+    expect(await visible()).not.toContain(newSecret);
+    // Back to the entry of a post: the browser kept no copy (no-store), so it shows its own "resend?" page
+    // (net::ERR_CACHE_MISS) or re-sends the post (refused); never the secret.
+    const errorPage = page
+      .waitForEvent('framenavigated', { predicate: (f) => f.url().startsWith('chrome-error:'), timeout: 5_000 })
+      .catch(() => undefined);
+    const back = await page.goBack().then(
+      () => 'shown',
+      (e: Error) => e.message,
+    );
+    if (back.includes('ERR_CACHE_MISS')) await errorPage;
+    await page.waitForLoadState('load');
+    expect(await visible()).not.toContain(newSecret);
+    await page.goForward();
+    await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
+    expect(await rotations()).toBe(1);
+    // The shown secret is still the current one: nothing rotated it again.
+    expect(await h.sendEvent('demo-kitchen', newSecret)).toBe(200);
+    expect((await newestEvent())['verifiedWith']).not.toBe('previous');
+  });
+
+  it('explains beside a disabled button that a slug configured with --slug cannot be rotated', async () => {
+    await page.goto(`${h.url}/console/providers/${CONFIGURED}`);
+    const button = page.locator('#webhook-secret').getByRole('button', { name: 'Rotate webhook secret' });
+    await expect(button.isDisabled()).resolves.toBe(true);
+    await expect(page.locator('#rotate-unavailable').textContent()).resolves.toMatch(
+      /configured with --slug[\s\S]*answered 404[\s\S]*restart provcert serve/,
+    );
+    await axe(page, 'configured slug');
+    await page.screenshot({ path: join(ARTIFACTS, 'configured-slug.png'), fullPage: true });
+  });
+
+  it('wrote no secret to the serve log, fetched nothing from elsewhere and raised no script or CSP error', () => {
+    expect(logLines.some((l) => l.includes('webhook secret of demo-kitchen rotated'))).toBe(true);
+    for (const line of logLines) {
+      expect(line).not.toContain(newSecret);
+      expect(line).not.toContain(oldSecret);
+    }
+    expect(offOrigin).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passingReport } from '../report/sample-reports.js';
+import { type Answer, type FormClient, fieldOf, formClient } from './form-client.js';
+import { ADMIN, type Harness, startHarness } from './harness.js';
+
+const CONFIGURED = 'configured-kitchen';
+const ROTATE = '/console/providers/demo-kitchen/rotate-webhook-secret';
+
+let h: Harness;
+let client: FormClient;
+let providerToken = '';
+let firstSecret = '';
+const logLines: string[] = [];
+
+const rotations = async (slug: string): Promise<number> => {
+  const answer = await h.api('GET', `/api/v1/admin/logs/events?kind=secret-rotation&slug=${slug}`);
+  expect(answer.status).toBe(200);
+  return answer.json['total'] as number;
+};
+
+/** The rotate form of a freshly loaded provider page: the session's CSRF token and the form's own token. */
+async function rotateForm(cookie: string, slug = 'demo-kitchen'): Promise<{ csrf: string; once: string }> {
+  const page = await client.get(`/console/providers/${slug}`, cookie);
+  expect(page.status).toBe(200);
+  const form = /<form[^>]*rotate-webhook-secret[\s\S]*?<\/form>/.exec(page.text)?.[0] ?? '';
+  return { csrf: fieldOf(form, 'csrf'), once: fieldOf(form, 'once') };
+}
+
+const secretOf = (page: Answer): string => /<code id="new-secret"[^>]*>([^<]*)</.exec(page.text)?.[1] ?? '';
+
+beforeAll(async () => {
+  h = await startHarness(passingReport, { flags: { slug: CONFIGURED }, log: (line) => logLines.push(line) });
+  client = formClient(h.url);
+  const demo = await h.register({});
+  providerToken = demo.token;
+  firstSecret = demo.secret;
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('rotating a webhook secret from the console', () => {
+  it('answers the post with the new secret once, on a no-store page, and a re-sent post rotates and shows nothing', async () => {
+    const { cookie } = await client.signIn(ADMIN);
+    const form = await rotateForm(cookie);
+    expect(form.once).toMatch(/^[\w-]{43}$/);
+    expect(form.once).not.toBe(form.csrf);
+
+    const answer = await client.postForm(ROTATE, { ...form, confirm: 'yes' }, cookie);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.headers.get('location')).toBeNull();
+    expect(answer.headers.getSetCookie()).toEqual([]);
+    const secret = secretOf(answer);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(secret).not.toBe(firstSecret);
+    expect(answer.text).toMatch(/accepted until <strong id="previous-valid-until">\d{4}-\d\d-\d\dT[\d:.]+Z<\/strong>/);
+    expect(answer.text).toContain('href="/console/providers/demo-kitchen"');
+    expect(await rotations('demo-kitchen')).toBe(1);
+    expect(await h.sendEvent('demo-kitchen', secret)).toBe(200);
+
+    // The browser re-sends the same form on reload or back: the spent token rotates nothing and shows nothing.
+    const again = await client.postForm(ROTATE, { ...form, confirm: 'yes' }, cookie);
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('already sent');
+    expect(again.text).not.toContain(secret);
+    expect(await rotations('demo-kitchen')).toBe(1);
+    // No later page holds it: the provider page, and every serve log line.
+    expect((await client.get('/console/providers/demo-kitchen', cookie)).text).not.toContain(secret);
+    expect(logLines.some((l) => l.includes('webhook secret of demo-kitchen rotated'))).toBe(true);
+    for (const line of logLines) {
+      expect(line).not.toContain(secret);
+      expect(line).not.toContain(firstSecret);
+    }
+  });
+
+  it('refuses a post without the CSRF token, without the confirmation, or with a form token it did not issue for that slug', async () => {
+    const { cookie } = await client.signIn(ADMIN);
+    const before = await rotations('demo-kitchen');
+    const form = await rotateForm(cookie);
+    const cases: [string, Record<string, string>, number][] = [
+      ['no CSRF token', { once: form.once, confirm: 'yes' }, 403],
+      ['a wrong CSRF token', { ...form, csrf: `${form.csrf.slice(1)}x`, confirm: 'yes' }, 403],
+      ['no confirmation', { ...form }, 400],
+      ['an invented form token', { csrf: form.csrf, once: 'x'.repeat(43), confirm: 'yes' }, 409],
+      ['no form token', { csrf: form.csrf, confirm: 'yes' }, 409],
+    ];
+    for (const [name, fields, status] of cases) {
+      const answer = await client.postForm(ROTATE, fields, cookie);
+      expect(answer.status, name).toBe(status);
+      expect(answer.text, name).not.toContain('id="new-secret"');
+    }
+    // Refused before the token was looked at, the form still works; another session cannot use it.
+    const other = await client.signIn(ADMIN);
+    const stolen = await client.postForm(ROTATE, { csrf: other.csrf, once: form.once, confirm: 'yes' }, other.cookie);
+    expect(stolen.status).toBe(409);
+    expect(await rotations('demo-kitchen')).toBe(before);
+    // A token issued for one page (two tabs) stays good while the other is spent.
+    const second = await rotateForm(cookie);
+    expect((await client.postForm(ROTATE, { ...second, confirm: 'yes' }, cookie)).status).toBe(200);
+    expect(await rotations('demo-kitchen')).toBe(before + 1);
+  });
+
+  it('refuses a form token issued for another slug, and spends it', async () => {
+    await h.register({ slug: 'other-kitchen', name: 'Other Kitchen' });
+    const { cookie } = await client.signIn(ADMIN);
+    const other = await rotateForm(cookie, 'other-kitchen');
+    const answer = await client.postForm(ROTATE, { ...other, confirm: 'yes' }, cookie);
+    expect(answer.status).toBe(409);
+    const back = await client.postForm(
+      '/console/providers/other-kitchen/rotate-webhook-secret',
+      { ...other, confirm: 'yes' },
+      cookie,
+    );
+    expect(back.status).toBe(409);
+    expect(await rotations('other-kitchen')).toBe(0);
+  });
+
+  it('offers a provider session no rotation, and refuses its post', async () => {
+    const { cookie, csrf } = await client.signIn(providerToken);
+    const page = await client.get('/console/providers/demo-kitchen', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('rotate-webhook-secret');
+    const before = await rotations('demo-kitchen');
+    const answer = await client.postForm(ROTATE, { csrf, once: 'x'.repeat(43), confirm: 'yes' }, cookie);
+    expect(answer.status).toBe(404);
+    expect(await rotations('demo-kitchen')).toBe(before);
+  });
+
+  it('explains, with the API answer, that a slug configured with --slug cannot be rotated, beside a disabled button', async () => {
+    const { cookie, csrf } = await client.signIn(ADMIN);
+    expect((await h.api('POST', `/api/v1/admin/providers/${CONFIGURED}/rotate-webhook-secret`)).status).toBe(404);
+    const page = await client.get(`/console/providers/${CONFIGURED}`, cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<button type="button" disabled aria-describedby="rotate-unavailable">');
+    expect(page.text).toContain('configured with <code>--slug</code>');
+    expect(page.text).toContain(
+      `not registered: the API answered 404: no provider &#34;${CONFIGURED}&#34; is registered`,
+    );
+    expect(page.text).not.toContain('name="once"');
+    // A post made anyway (no form token was issued) rotates nothing.
+    const answer = await client.postForm(
+      `/console/providers/${CONFIGURED}/rotate-webhook-secret`,
+      { csrf, once: 'x'.repeat(43), confirm: 'yes' },
+      cookie,
+    );
+    expect(answer.status).toBe(409);
+    // An unknown slug is still not found: neither the registry nor the webhook receiver knows it.
+    expect((await client.get('/console/providers/nobody-here', cookie)).status).toBe(404);
+  });
+});
