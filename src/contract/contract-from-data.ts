@@ -1,16 +1,17 @@
-import type { ErrorObject } from 'ajv';
 import type { Contract } from './contract.js';
-import type { CountedErrors } from './error-cap.js';
 import { explainErrors } from './explain.js';
 import type { ContractData } from './model.js';
-import type { ValidationResult } from './types.js';
+import type { ContractValidator, SchemaProblem, ValidationResult } from './types.js';
 import { beginWarnings, NO_PROBLEMS, takeWarnings } from './warning-hooks.js';
 
-/** A compiled validator: compiled by ajv at run time, or generated standalone code imported from the build. */
-export interface ContractValidator extends CountedErrors {
-  (data: unknown): boolean;
-  errors?: ErrorObject[] | null;
-}
+export type { ContractValidator } from './types.js';
+
+/** Shared by every valid result without warnings (most of them): frozen, so no caller can change another's. */
+const VALID: ValidationResult = Object.freeze({ valid: true, problems: NO_PROBLEMS, warnings: NO_PROBLEMS });
+
+/** The problems of the validation `validate` just ran: none when valid, else its errors explained. */
+export const problemsOf = (validate: ContractValidator, valid: boolean): readonly SchemaProblem[] =>
+  valid ? NO_PROBLEMS : explainErrors(validate.errors ?? [], validate.errorCount);
 
 const own = <T>(record: Record<string, T>, key: string): T | undefined =>
   Object.hasOwn(record, key) ? record[key] : undefined;
@@ -42,13 +43,21 @@ export function contractFromData(
   const check = (validate: ContractValidator, value: unknown): ValidationResult => {
     beginWarnings();
     const valid = validate(value) === true;
-    return {
-      valid,
-      problems: valid ? NO_PROBLEMS : explainErrors(validate.errors ?? [], validate.errorCount),
-      warnings: takeWarnings(),
-    };
+    const warnings = takeWarnings();
+    if (valid && warnings === NO_PROBLEMS) return VALID;
+    return { valid, problems: problemsOf(validate, valid), warnings };
   };
   const run = (id: string, value: unknown): ValidationResult => check(validatorOf(id), value);
+  const validatorByName = (name: string): ContractValidator | undefined => {
+    let validate = byName.get(name);
+    if (validate === undefined) {
+      const id = own(data.schemas, name);
+      if (id === undefined) return undefined;
+      validate = validatorOf(id);
+      byName.set(name, validate);
+    }
+    return validate;
+  };
 
   return {
     version: data.version,
@@ -56,15 +65,11 @@ export function contractFromData(
     schemaNames: () => [...sortedNames],
     hasSchema: (name) => Object.hasOwn(data.schemas, name),
     validate(name, value) {
-      let validate = byName.get(name);
-      if (validate === undefined) {
-        const id = own(data.schemas, name);
-        if (id === undefined) throw new RangeError(`unknown schema "${name}"`);
-        validate = validatorOf(id);
-        byName.set(name, validate);
-      }
+      const validate = validatorByName(name);
+      if (validate === undefined) throw new RangeError(`unknown schema "${name}"`);
       return check(validate, value);
     },
+    validator: validatorByName,
     validateResponse(operation, status, value) {
       const responses = own(data.responses, operation);
       if (!responses) return undefined;

@@ -1,6 +1,6 @@
 export type { SchemaProblem } from './types.js';
 
-import type { OperationInfo, ValidationResult } from './types.js';
+import type { ContractValidator, OperationInfo, ValidationResult } from './types.js';
 
 /** The contract as compiled from spec/openapi.yaml: validators by schema name and by operation. */
 export interface Contract {
@@ -9,6 +9,11 @@ export interface Contract {
   schemaNames(): string[];
   hasSchema(name: string): boolean;
   validate(schemaName: string, value: unknown): ValidationResult;
+  /**
+   * The compiled validator of a schema (compiled once), undefined when there is no such schema: for a caller that
+   * runs it itself on a hot path (the library's `validate`), then explains it with `problemsOf` (contract-from-data.ts).
+   */
+  validator(schemaName: string): ContractValidator | undefined;
   /** Validate a response body of an operation ("GET /catalog") at a status; undefined when the spec defines none. */
   validateResponse(operation: string, status: number, value: unknown): ValidationResult | undefined;
   /** Validate a request body of an operation; undefined when the spec defines none. */

@@ -1,3 +1,6 @@
+import type { ErrorObject } from 'ajv';
+import type { CountedErrors } from './error-cap.js';
+
 export interface SchemaProblem {
   /** JSON pointer into the payload, "" for the root. */
   pointer: string;
@@ -7,15 +10,24 @@ export interface SchemaProblem {
   text: string;
 }
 
+/**
+ * Read-only: a valid result without warnings (most results) is one frozen object shared by every caller.
+ */
 export interface ValidationResult {
-  valid: boolean;
-  problems: readonly SchemaProblem[];
+  readonly valid: boolean;
+  readonly problems: readonly SchemaProblem[];
   /**
    * What the contract allows but a provider should look at, found whether or not the payload is valid:
    * a timestamp without a UTC offset (rule "offsetless-timestamp"), a value outside a list the contract
    * only suggests (rule "suggested-values"). Never a reason to fail; always present, often empty.
    */
-  warnings: readonly SchemaProblem[];
+  readonly warnings: readonly SchemaProblem[];
+}
+
+/** A compiled validator: compiled by ajv at run time, or generated standalone code imported from the build. */
+export interface ContractValidator extends CountedErrors {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
 export interface OperationInfo {
