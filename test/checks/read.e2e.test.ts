@@ -69,7 +69,7 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'capability-webhook-undeclared':
     /the TRANSACTIONAL profile requires WEBHOOK, which GET \/provider-info does not declare/,
   'capability-cancel-undeclared':
-    /declared in the portal \(--capabilities\) but not by GET \/provider-info: ACTION_CANCEL/,
+    /declared in the portal \(the capabilities setting\) but not by GET \/provider-info: ACTION_CANCEL/,
   'catalog-route-missing': /GET \/catalog answered HTTP 404 NOT_FOUND; expected 200/,
   'catalog-renamed-fields': /is missing required field "title" \(found "name": canonical field names are not renamed/,
   'offering-by-code-missing':
