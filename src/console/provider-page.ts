@@ -133,8 +133,9 @@ const confirmation = (session: Session): string =>
     : 'I will configure the new secret in my provider backend';
 
 /**
- * The rotation form (the operator's and a provider's own): its own one-time token beside the CSRF token (a re-sent post is refused), and a
- * confirmation box, because the current secret stops working when the overlap window ends.
+ * The rotation form, the operator's and a provider's own: its own one-time token beside the CSRF token (a
+ * re-sent post is refused), and a confirmation box, because the current secret stops working when the
+ * overlap window ends.
  */
 function rotationForm(session: Session, slug: string, token: string): Html {
   return html`<section class="panel" id="webhook-secret" aria-labelledby="webhook-secret-title"><h2 id="webhook-secret-title">Webhook secret</h2>
