@@ -26,6 +26,8 @@ export const API = {
   reopen: (slug: string): string => `/api/v1/admin/providers/${encodeURIComponent(slug)}/reopen`,
   rotateWebhookSecret: (slug: string): string =>
     `/api/v1/admin/providers/${encodeURIComponent(slug)}/rotate-webhook-secret`,
+  /** A provider's own rotation: the route names no slug, the provider token decides whose secret it is. */
+  rotateOwnWebhookSecret: '/api/v1/providers/me/rotate-webhook-secret',
   me: '/api/v1/providers/me/dashboard',
   certify: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certify`,
   certifications: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certifications`,

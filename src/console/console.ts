@@ -312,9 +312,9 @@ export function createConsole(): ProvcertConsole {
         // Internal notes are the operators' only.
         history: history(detail.body, session.principal.kind === 'admin'),
         unavailable,
-        // The operator rotates; only a provider the registry answered for can be rotated.
-        rotationToken:
-          session.principal.kind === 'admin' && detail.status === 200 ? rotationForms.issue(session, slug) : undefined,
+        // The operator rotates any provider, a provider session its own (mayView above); only a provider the
+        // registry answered for can be rotated.
+        rotationToken: detail.status === 200 ? rotationForms.issue(session, slug) : undefined,
       },
       takeFlash(session),
     );
@@ -419,14 +419,15 @@ export function createConsole(): ProvcertConsole {
    * The one form that answers with a page instead of a redirect: the new secret is in the API's answer only,
    * and may not pass through a URL, a cookie or the session, so it is rendered straight from it (no-store,
    * never logged, never kept). Its one-time token is spent before the API is called: a re-sent post rotates
-   * nothing and shows nothing.
+   * nothing and shows nothing. The operator and a provider session share it; only the API route differs
+   * (rotationRoute), always called with the session's own token.
    */
   async function rotateSecret(r: SlugRequest): Promise<void> {
     const posted = await postedForm(r);
     if (!posted) return;
     const { session, form } = posted;
     const slug = r.params.slug;
-    if (session.principal.kind !== 'admin') return notFound(r.res, session, 'Only the operator rotates here.');
+    if (!mayView(session, slug)) return notFound(r.res, session, `No provider "${slug}" is yours to see.`);
     if (form.get('confirm') !== 'yes')
       return sendPage(
         r.res,
@@ -443,7 +444,7 @@ export function createConsole(): ProvcertConsole {
           'Nothing was rotated: this rotation form was already sent (a reload or going back sends it again) or has expired. A new secret is shown only once, on the page that answered the rotation. To rotate again, use the form on the provider page.',
         ),
       );
-    const answer = await api.call(session.token, 'POST', API.rotateWebhookSecret(slug));
+    const answer = await api.call(session.token, 'POST', rotationRoute(session.principal, slug));
     if (answer.status === 401) return expired(r.res, session);
     const shown = answer.status === 200 ? rotationShown(answer.body) : undefined;
     if (shown) return sendPage(r.res, 200, rotatedPage(session, slug, shown));
@@ -481,6 +482,15 @@ export function createConsole(): ProvcertConsole {
       operatorToken = token;
     },
   };
+}
+
+/**
+ * Who acts decides the rotation route: the operator names the slug; a provider rotates through
+ * /providers/me/… with its own token, which can only ever rotate its own secret (never the operator's token:
+ * readToken is for reading pages only).
+ */
+function rotationRoute(principal: Principal, slug: string): string {
+  return principal.kind === 'admin' ? API.rotateWebhookSecret(slug) : API.rotateOwnWebhookSecret;
 }
 
 /** The flash of an action: the new review status when the API answered it, else its error in words. */

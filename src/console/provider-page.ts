@@ -22,7 +22,7 @@ export interface ProviderPageData {
   unavailable: string[];
   /** The newest event's seq: the live stream sends the ones after it. */
   streamAfter: number;
-  /** The one-time token of the rotate-webhook-secret form (operator only). */
+  /** The one-time token of the rotate-webhook-secret form (the operator's, or the provider's own). */
   rotationToken: string | undefined;
 }
 
@@ -126,9 +126,16 @@ ${data.rotationToken ? rotationForm(session, data.slug, data.rotationToken) : ''
 /** Where the secret's section explains the overlap window (the form and the disabled button point at it). */
 const OVERLAP_TEXT = html`the current secret keeps verifying this provider's webhooks only for the server's overlap window (<code>--webhook-secret-overlap</code>, 600 seconds unless serve was started with another value; 0 = not at all), then they are refused (401) until the provider backend signs with the new one`;
 
+/** The confirmation of whoever rotates: the operator hands the secret on, a provider configures it itself. */
+const confirmation = (session: Session): string =>
+  session.principal.kind === 'admin'
+    ? 'I will give the provider backend the new secret'
+    : 'I will configure the new secret in my provider backend';
+
 /**
- * The rotation form: its own one-time token beside the CSRF token (a re-sent post is refused), and a
- * confirmation box, because the current secret stops working when the overlap window ends.
+ * The rotation form, the operator's and a provider's own: its own one-time token beside the CSRF token (a
+ * re-sent post is refused), and a confirmation box, because the current secret stops working when the
+ * overlap window ends.
  */
 function rotationForm(session: Session, slug: string, token: string): Html {
   return html`<section class="panel" id="webhook-secret" aria-labelledby="webhook-secret-title"><h2 id="webhook-secret-title">Webhook secret</h2>
@@ -136,7 +143,7 @@ function rotationForm(session: Session, slug: string, token: string): Html {
 <form class="stack" method="post" action="${base(slug)}/rotate-webhook-secret">
 ${hidden(session)}<input type="hidden" name="once" value="${token}">
 <p class="warning" id="rotate-warning"><strong>Warning:</strong> after rotating, ${OVERLAP_TEXT}.</p>
-<label class="check"><input type="checkbox" name="confirm" value="yes" required aria-describedby="rotate-warning"> I will give the provider backend the new secret before the overlap window ends</label>
+<label class="check"><input type="checkbox" name="confirm" value="yes" required aria-describedby="rotate-warning"> ${confirmation(session)} before the overlap window ends</label>
 <div class="actions"><button type="submit">Rotate webhook secret</button></div>
 </form></section>`;
 }

@@ -17,6 +17,8 @@ let context: BrowserContext;
 let page: Page;
 let oldSecret = '';
 let newSecret = '';
+let providerToken = '';
+let providerSecret = '';
 const logLines: string[] = [];
 const offOrigin: string[] = [];
 const problems: string[] = [];
@@ -30,8 +32,15 @@ async function axe(target: Page, name: string): Promise<void> {
   expect(serious, `axe on ${name}`).toEqual([]);
 }
 
-const rotations = async (): Promise<number> =>
-  (await h.api('GET', '/api/v1/admin/logs/events?kind=secret-rotation&slug=demo-kitchen')).json['total'] as number;
+/** Who rotated demo-kitchen's secret, oldest first ('admin' or 'provider'), as the operations log records it. */
+const rotatedBy = async (): Promise<string[]> =>
+  (
+    (await h.api('GET', '/api/v1/admin/logs/events?kind=secret-rotation&slug=demo-kitchen')).json['data'] as Record<
+      string,
+      unknown
+    >[]
+  ).map((e) => String(e['actor']));
+const rotations = async (): Promise<number> => (await rotatedBy()).length;
 
 /** The newest listed event of demo-kitchen: whether it verified, and with which secret. */
 async function newestEvent(): Promise<Record<string, unknown>> {
@@ -46,7 +55,9 @@ const visible = async (): Promise<string> => `${page.url()}\n${await page.conten
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   h = await startHarness(passingReport, { flags: { slug: CONFIGURED }, log: (line) => logLines.push(line) });
-  oldSecret = (await h.register({})).secret;
+  const demo = await h.register({});
+  oldSecret = demo.secret;
+  providerToken = demo.token;
   context = await launchBrowser(h.dir);
   context.on('request', (request) => {
     if (!request.url().startsWith(h.url)) offOrigin.push(request.url());
@@ -153,11 +164,56 @@ describe('rotating a webhook secret in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'configured-slug.png'), fullPage: true });
   });
 
+  it('a signed-in provider rotates its own secret the same way: shown once, no-store, gone on reload', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/console\/sign-in$/);
+    await page.getByLabel('Token').fill(providerToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/console\/providers\/demo-kitchen$/);
+    const section = page.locator('#webhook-secret');
+    await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('--webhook-secret-overlap');
+    await axe(page, 'provider session with the rotate form');
+    await section.screenshot({ path: join(ARTIFACTS, 'rotate-form-provider.png') });
+
+    await section.getByLabel(/I will configure the new secret in my provider backend/).check();
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/rotate-webhook-secret') && r.request().method() === 'POST'),
+      section.getByRole('button', { name: 'Rotate webhook secret' }).click(),
+    ]);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret rotated');
+    providerSecret = (await page.locator('#new-secret').textContent()) ?? '';
+    expect(providerSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(providerSecret).not.toBe(newSecret);
+    expect(page.url()).not.toContain(providerSecret);
+    expect(JSON.stringify(await context.cookies())).not.toContain(providerSecret);
+    // Through the provider's own route and token: the log names the provider, not the operator.
+    expect(await rotatedBy()).toEqual(['admin', 'provider']);
+    await axe(page, 'rotated by the provider');
+    await page.screenshot({ path: join(ARTIFACTS, 'rotated-provider.png'), fullPage: true });
+
+    expect(await h.sendEvent('demo-kitchen', providerSecret)).toBe(200);
+    expect(await newestEvent()).toMatchObject({ verified: true });
+    expect((await newestEvent())['verifiedWith']).not.toBe('previous');
+
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(409);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret not rotated');
+    expect(await visible()).not.toContain(providerSecret);
+    await axe(page, 'not rotated (provider)');
+    await page.getByRole('link', { name: 'Back to demo-kitchen' }).click();
+    await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
+    expect(await visible()).not.toContain(providerSecret);
+    expect(await rotations()).toBe(2);
+  });
+
   it('wrote no secret to the serve log, fetched nothing from elsewhere and raised no script or CSP error', () => {
     expect(logLines.some((l) => l.includes('webhook secret of demo-kitchen rotated'))).toBe(true);
     for (const line of logLines) {
       expect(line).not.toContain(newSecret);
       expect(line).not.toContain(oldSecret);
+      expect(line).not.toContain(providerSecret);
     }
     expect(offOrigin).toEqual([]);
     expect(problems).toEqual([]);

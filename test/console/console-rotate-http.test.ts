@@ -12,11 +12,22 @@ let providerToken = '';
 let firstSecret = '';
 const logLines: string[] = [];
 
-const rotations = async (slug: string): Promise<number> => {
+let otherToken = '';
+let otherSecret = '';
+
+/** Who rotated the slug's secret, oldest first, as the operations log records it ('admin' or 'provider'). */
+async function rotatedBy(slug: string): Promise<string[]> {
   const answer = await h.api('GET', `/api/v1/admin/logs/events?kind=secret-rotation&slug=${slug}`);
   expect(answer.status).toBe(200);
-  return answer.json['total'] as number;
-};
+  return (answer.json['data'] as Record<string, unknown>[]).map((e) => String(e['actor']));
+}
+const rotations = async (slug: string): Promise<number> => (await rotatedBy(slug)).length;
+
+/** The sessions that may rotate demo-kitchen from the console: the operator's and the provider's own. */
+const WHO: [string, () => string][] = [
+  ['operator', () => ADMIN],
+  ['provider', () => providerToken],
+];
 
 /** The rotate form of a freshly loaded provider page: the session's CSRF token and the form's own token. */
 async function rotateForm(cookie: string, slug = 'demo-kitchen'): Promise<{ csrf: string; once: string }> {
@@ -34,6 +45,9 @@ beforeAll(async () => {
   const demo = await h.register({});
   providerToken = demo.token;
   firstSecret = demo.secret;
+  const other = await h.register({ slug: 'other-kitchen', name: 'Other Kitchen' });
+  otherToken = other.token;
+  otherSecret = other.secret;
 });
 
 afterAll(async () => {
@@ -75,35 +89,37 @@ describe('rotating a webhook secret from the console', () => {
     }
   });
 
-  it('refuses a post without the CSRF token, without the confirmation, or with a form token it did not issue for that slug', async () => {
-    const { cookie } = await client.signIn(ADMIN);
-    const before = await rotations('demo-kitchen');
-    const form = await rotateForm(cookie);
-    const cases: [string, Record<string, string>, number][] = [
-      ['no CSRF token', { once: form.once, confirm: 'yes' }, 403],
-      ['a wrong CSRF token', { ...form, csrf: `${form.csrf.slice(1)}x`, confirm: 'yes' }, 403],
-      ['no confirmation', { ...form }, 400],
-      ['an invented form token', { csrf: form.csrf, once: 'x'.repeat(43), confirm: 'yes' }, 409],
-      ['no form token', { csrf: form.csrf, confirm: 'yes' }, 409],
-    ];
-    for (const [name, fields, status] of cases) {
-      const answer = await client.postForm(ROTATE, fields, cookie);
-      expect(answer.status, name).toBe(status);
-      expect(answer.text, name).not.toContain('id="new-secret"');
-    }
-    // Refused before the token was looked at, the form still works; another session cannot use it.
-    const other = await client.signIn(ADMIN);
-    const stolen = await client.postForm(ROTATE, { csrf: other.csrf, once: form.once, confirm: 'yes' }, other.cookie);
-    expect(stolen.status).toBe(409);
-    expect(await rotations('demo-kitchen')).toBe(before);
-    // A token issued for one page (two tabs) stays good while the other is spent.
-    const second = await rotateForm(cookie);
-    expect((await client.postForm(ROTATE, { ...second, confirm: 'yes' }, cookie)).status).toBe(200);
-    expect(await rotations('demo-kitchen')).toBe(before + 1);
-  });
+  it.each(WHO)(
+    'refuses a post without the CSRF token, without the confirmation, or with a form token it did not issue for that slug (%s session)',
+    async (_who, token) => {
+      const { cookie } = await client.signIn(token());
+      const before = await rotations('demo-kitchen');
+      const form = await rotateForm(cookie);
+      const cases: [string, Record<string, string>, number][] = [
+        ['no CSRF token', { once: form.once, confirm: 'yes' }, 403],
+        ['a wrong CSRF token', { ...form, csrf: `${form.csrf.slice(1)}x`, confirm: 'yes' }, 403],
+        ['no confirmation', { ...form }, 400],
+        ['an invented form token', { csrf: form.csrf, once: 'x'.repeat(43), confirm: 'yes' }, 409],
+        ['no form token', { csrf: form.csrf, confirm: 'yes' }, 409],
+      ];
+      for (const [name, fields, status] of cases) {
+        const answer = await client.postForm(ROTATE, fields, cookie);
+        expect(answer.status, name).toBe(status);
+        expect(answer.text, name).not.toContain('id="new-secret"');
+      }
+      // Refused before the token was looked at, the form still works; another session cannot use it.
+      const other = await client.signIn(token());
+      const stolen = await client.postForm(ROTATE, { csrf: other.csrf, once: form.once, confirm: 'yes' }, other.cookie);
+      expect(stolen.status).toBe(409);
+      expect(await rotations('demo-kitchen')).toBe(before);
+      // A token issued for one page (two tabs) stays good while the other is spent.
+      const second = await rotateForm(cookie);
+      expect((await client.postForm(ROTATE, { ...second, confirm: 'yes' }, cookie)).status).toBe(200);
+      expect(await rotations('demo-kitchen')).toBe(before + 1);
+    },
+  );
 
   it('refuses a form token issued for another slug, and spends it', async () => {
-    await h.register({ slug: 'other-kitchen', name: 'Other Kitchen' });
     const { cookie } = await client.signIn(ADMIN);
     const other = await rotateForm(cookie, 'other-kitchen');
     const answer = await client.postForm(ROTATE, { ...other, confirm: 'yes' }, cookie);
@@ -117,15 +133,62 @@ describe('rotating a webhook secret from the console', () => {
     expect(await rotations('other-kitchen')).toBe(0);
   });
 
-  it('offers a provider session no rotation, and refuses its post', async () => {
-    const { cookie, csrf } = await client.signIn(providerToken);
-    const page = await client.get('/console/providers/demo-kitchen', cookie);
-    expect(page.status).toBe(200);
-    expect(page.text).not.toContain('rotate-webhook-secret');
+  it('lets a provider session rotate its own secret through /providers/me, shown once, on a no-store page', async () => {
+    const { cookie } = await client.signIn(providerToken);
+    const before = await rotatedBy('demo-kitchen');
+    const form = await rotateForm(cookie);
+    expect(form.once).toMatch(/^[\w-]{43}$/);
+
+    const answer = await client.postForm(ROTATE, { ...form, confirm: 'yes' }, cookie);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.headers.getSetCookie()).toEqual([]);
+    const secret = secretOf(answer);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // The provider's own route and token rotated it (the operator's would be logged as 'admin').
+    expect(await rotatedBy('demo-kitchen')).toEqual([...before, 'provider']);
+    expect(await h.sendEvent('demo-kitchen', secret)).toBe(200);
+    // The rotation changed the secret, not the token: the session lives on.
+    expect((await client.get('/console/providers/demo-kitchen', cookie)).status).toBe(200);
+
+    const again = await client.postForm(ROTATE, { ...form, confirm: 'yes' }, cookie);
+    expect(again.status).toBe(409);
+    expect(again.text).not.toContain(secret);
+    expect((await client.get('/console/providers/demo-kitchen', cookie)).text).not.toContain(secret);
+    expect(await rotatedBy('demo-kitchen')).toEqual([...before, 'provider']);
+    for (const line of logLines) expect(line).not.toContain(secret);
+  });
+
+  it("refuses a provider session another provider's slug or form token, and rotates nothing", async () => {
+    const demo = await client.signIn(providerToken);
+    const other = await client.signIn(otherToken);
+    const admin = await client.signIn(ADMIN);
+    expect((await client.get('/console/providers/other-kitchen', demo.cookie)).status).toBe(404);
+    const own = await rotateForm(demo.cookie);
+    const othersForm = await rotateForm(other.cookie, 'other-kitchen');
+    const operatorsForm = await rotateForm(admin.cookie, 'other-kitchen');
+    const OTHER = '/console/providers/other-kitchen/rotate-webhook-secret';
     const before = await rotations('demo-kitchen');
-    const answer = await client.postForm(ROTATE, { csrf, once: 'x'.repeat(43), confirm: 'yes' }, cookie);
-    expect(answer.status).toBe(404);
+    const cases: [string, string, string, number][] = [
+      ['its own form token, posted to the other slug', OTHER, own.once, 404],
+      ["the other provider's form token, posted to the other slug", OTHER, othersForm.once, 404],
+      ["the other provider's form token, posted to its own slug", ROTATE, othersForm.once, 409],
+      ["the operator's form token for the other slug, posted to its own slug", ROTATE, operatorsForm.once, 409],
+      ["the operator's form token for the other slug, posted to the other slug", OTHER, operatorsForm.once, 404],
+    ];
+    for (const [name, path, once, status] of cases) {
+      const answer = await client.postForm(path, { csrf: demo.csrf, once, confirm: 'yes' }, demo.cookie);
+      expect(answer.status, name).toBe(status);
+      expect(answer.text, name).not.toContain('id="new-secret"');
+    }
+    expect(await rotations('other-kitchen')).toBe(0);
     expect(await rotations('demo-kitchen')).toBe(before);
+    // The other provider's secret is untouched: it still verifies, and not as a "previous" one.
+    expect(await h.sendEvent('other-kitchen', otherSecret)).toBe(200);
+    const events = await h.api('GET', '/api/v1/providers/other-kitchen/events');
+    const newest = (events.json['data'] as Record<string, unknown>[]).at(-1) ?? {};
+    expect(newest).toMatchObject({ verified: true });
+    expect(newest['verifiedWith']).not.toBe('previous');
   });
 
   it('explains, with the API answer, that a slug configured with --slug cannot be rotated, beside a disabled button', async () => {
