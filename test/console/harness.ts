@@ -1,22 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext } from 'playwright-core';
 import { type RawServeOptions, resolveServeSettings } from '../../src/config/serve.js';
 import { createConsole } from '../../src/console/console.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { event, post, sign } from '../server/support/http-client.js';
-import { launchChromium } from '../support/chromium.js';
 import { registration } from '../support/registration.js';
 
 export const ADMIN = 'console-admin-token-canary-31';
 export const CREDENTIAL = 'console-provider-credential-canary-58';
-
-export async function launchBrowser(dir: string): Promise<BrowserContext> {
-  return launchChromium(dir, { viewport: { width: 1200, height: 900 } });
-}
 
 export interface Harness {
   serve: RunningServe;
