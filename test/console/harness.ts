@@ -6,7 +6,7 @@ import { createConsole } from '../../src/console/console.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
-import { event, post, sign } from '../server/support/http-client.js';
+import { type ApiCall, apiClient, event, post, sign } from '../server/support/http-client.js';
 import { registration } from '../support/registration.js';
 
 export const ADMIN = 'console-admin-token-canary-31';
@@ -19,12 +19,7 @@ export interface Harness {
   /** The next certification waits for this while set (to watch one running). */
   hold: { until?: Promise<void> };
   reports: Map<string, () => RunReport>;
-  api(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<{ status: number; json: Record<string, unknown> }>;
+  api: ApiCall;
   register(fields: Record<string, unknown>): Promise<{ secret: string; token: string; json: Record<string, unknown> }>;
   sendEvent(slug: string, secret: string, overrides?: Record<string, unknown>): Promise<number>;
   close(): Promise<void>;
@@ -60,17 +55,7 @@ export async function startHarness(fallback: () => RunReport, options: HarnessOp
   operatorConsole.attach(serve, ADMIN);
   const url = serve.core.url;
 
-  const api: Harness['api'] = async (method, path, body, token = ADMIN) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
+  const api = apiClient(url, ADMIN);
   return {
     serve,
     dir,
