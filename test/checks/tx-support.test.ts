@@ -1,55 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { announcedStatuses, judgeReportedStatus } from '../../src/checks/action-status.js';
-import type { CatalogView } from '../../src/checks/framework/views.js';
 import { judgeCheckoutUrl, judgeNextAction } from '../../src/checks/payment-pending.js';
 import { isQuotedOrder, quoteBoundDestination } from '../../src/checks/quote-binding.js';
 import { invalidSelections } from '../../src/checks/support/quote-selections.js';
 import { latestStatus, rejectionProblems, thisRun } from '../../src/checks/webhook.js';
 import { type ReceivedWebhook, timelineEntry } from '../../src/model/webhooks.js';
+import { catalogOf, offering, pizza, TOPPINGS } from './support/catalog.js';
 
-const catalog: CatalogView = {
-  providerSlug: 'demo',
-  categories: [],
-  offerings: [
-    {
-      id: 'pizza',
-      providerId: 'p',
-      offeringCode: 'PZ',
-      title: 'Pizza',
-      basePrice: 1000,
-      optionGroups: [
-        {
-          id: 'crust',
-          isRequired: true,
-          minSelections: 1,
-          maxSelections: 1,
-          options: [{ id: 'thin' }, { id: 'classic', isDefault: true }, { id: 'gf', isAvailable: false }],
-        },
-        {
-          id: 'top',
-          isRequired: false,
-          minSelections: 0,
-          maxSelections: 2,
-          options: [
-            { id: 'olives', priceDelta: 150 },
-            { id: 'basil', priceDelta: 50 },
-          ],
-        },
-      ],
-    },
-    {
-      id: 'truffle',
-      providerId: 'p',
-      offeringCode: 'TR',
-      title: 'Truffle',
-      basePrice: 1900,
-      isAvailable: false,
-      optionGroups: [
-        { id: 'crust', isRequired: true, minSelections: 1, maxSelections: 1, options: [{ id: 'classic' }] },
-      ],
-    },
-  ],
-};
+const catalog = catalogOf(
+  pizza({
+    optionGroups: [
+      {
+        id: 'crust',
+        isRequired: true,
+        minSelections: 1,
+        maxSelections: 1,
+        options: [{ id: 'thin' }, { id: 'classic', isDefault: true }, { id: 'gf', isAvailable: false }],
+      },
+      TOPPINGS,
+    ],
+  }),
+  offering('truffle', {
+    offeringCode: 'TR',
+    title: 'Truffle',
+    basePrice: 1900,
+    isAvailable: false,
+    optionGroups: [{ id: 'crust', isRequired: true, minSelections: 1, maxSelections: 1, options: [{ id: 'classic' }] }],
+  }),
+);
 
 describe('invalidSelections', () => {
   const byName = Object.fromEntries(
@@ -99,11 +77,7 @@ describe('invalidSelections', () => {
   });
 
   it('says which cases a plain catalog cannot express', () => {
-    const plain: CatalogView = {
-      providerSlug: 'demo',
-      categories: [],
-      offerings: [{ id: 'water', providerId: 'p', offeringCode: 'W', title: 'Water', basePrice: 250 }],
-    };
+    const plain = catalogOf(offering('water', { offeringCode: 'W', title: 'Water', basePrice: 250 }));
     const cases = invalidSelections(plain, []);
     expect(cases.map((c) => [c.name, c.items === undefined])).toEqual([
       ['quantity-zero', false],

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECK_IDS } from '../../src/model/check-ids.js';
 import type { RunReport } from '../../src/model/report.js';
-import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
-import { freePort } from '../support/ports.js';
+import type { RunningProvider } from '../../src/reference-provider/index.js';
+import { startReferenceForRun } from '../support/reference-run.js';
 import { scratchDir } from '../support/scratch.js';
 import { silentServer, spawnCli } from './live-spawn.js';
 
@@ -19,15 +19,10 @@ afterEach(async () => {
 
 /** The reference provider (5 s quotes) and the port its events go to. */
 async function referenceProvider(faults: string[]): Promise<{ provider: RunningProvider; webhookPort: number }> {
-  const webhookPort = await freePort();
-  const provider = await startReferenceProvider({
-    authMethod: 'API_KEY',
+  const { provider, webhookPort } = await startReferenceForRun({
     credential: CREDENTIAL,
     webhookSecret: SECRET,
-    webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
     faults: faults as never[],
-    dataFile: join(await scratchDir('live'), 'data.json'),
-    quoteTtlSeconds: 5,
   });
   closers.push(() => provider.close());
   return { provider, webhookPort };

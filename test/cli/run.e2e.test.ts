@@ -3,9 +3,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { REFERENCE_SLUG, type RunningProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { startReferenceForRun } from '../support/reference-run.js';
 import { scratchDir } from '../support/scratch.js';
 
 const CANARY_CREDENTIAL = 'canary-credential-Zq81xT';
@@ -18,17 +19,14 @@ afterEach(async () => {
 });
 
 async function startProvider(faults: string[] = []): Promise<{ provider: RunningProvider; port: number }> {
-  const port = await freePort();
-  provider = await startReferenceProvider({
+  const started = await startReferenceForRun({
     authMethod: 'HMAC_SIGNATURE',
     credential: CANARY_CREDENTIAL,
     webhookSecret: CANARY_SECRET,
-    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
     faults: faults as never[],
-    dataFile: join(await scratchDir('cli'), 'data.json'),
-    quoteTtlSeconds: 5,
   });
-  return { provider, port };
+  provider = started.provider;
+  return { provider, port: started.webhookPort };
 }
 
 const env = { PROVIDER_API_KEY: CANARY_CREDENTIAL, SERVICE_WEBHOOK_SECRET: CANARY_SECRET };
@@ -143,15 +141,13 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
 
 describe('provcert run: interrupted', () => {
   it('Ctrl-C ends the run early with exit 130, still writes the report, and cut-short checks are skipped, not failed', async () => {
-    const port = await freePort();
-    provider = await startReferenceProvider({
-      authMethod: 'API_KEY',
+    const started = await startReferenceForRun({
       credential: CANARY_CREDENTIAL,
       webhookSecret: CANARY_SECRET,
-      webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
-      dataFile: join(await scratchDir('cli'), 'data.json'),
       quoteTtlSeconds: 60,
     });
+    provider = started.provider;
+    const port = started.webhookPort;
     const dir = await scratchDir('cli-int');
     const { spawn } = await import('node:child_process');
     const child = spawn(

@@ -2,15 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import {
-  type FaultName,
-  REFERENCE_SLUG,
-  type RunningProvider,
-  startReferenceProvider,
-} from '../../src/reference-provider/index.js';
+import { type FaultName, REFERENCE_SLUG, type RunningProvider } from '../../src/reference-provider/index.js';
 import { utcDate } from '../../src/runner/waivers.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
-import { freePort } from '../support/ports.js';
+import { startReferenceForRun } from '../support/reference-run.js';
 import { scratchDir } from '../support/scratch.js';
 
 /**
@@ -42,17 +37,10 @@ interface Run {
 
 /** `provcert run` (health and quote-math only) with a config file holding these waivers. */
 async function run(faults: FaultName[], waivers: string): Promise<Run> {
-  const port = await freePort();
   const dir = await scratchDir('waivers-e2e');
-  provider = await startReferenceProvider({
-    authMethod: 'API_KEY',
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
-    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    faults,
-    dataFile: join(dir, 'data.json'),
-    quoteTtlSeconds: 5,
-  });
+  const started = await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults });
+  provider = started.provider;
+  const port = started.webhookPort;
   const config = [
     `baseUrl: ${provider.url}`,
     'auth: API_KEY',

@@ -1,15 +1,9 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/util/package-root.js';
 import { failingReport, INJECTED_SCRIPT, passingReport } from '../report/sample-reports.js';
-import { ADMIN, type Harness, launchBrowser, startHarness } from './harness.js';
-
-/** Screenshots of the main pages, for people to look at (gitignored). */
-const ARTIFACTS = join(packageRoot, 'test-artifacts', 'console');
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { ARTIFACTS, expectAccessible, openBrowser, shot, signInWith } from './browser.js';
+import { ADMIN, type Harness, startHarness } from './harness.js';
 
 /** Provider-supplied text that tries to become markup, a link, or to reorder or hide what is shown. */
 const HOSTILE_NAME =
@@ -22,26 +16,10 @@ let context: BrowserContext;
 let page: Page;
 let demoSecret = '';
 let demoToken = '';
-const offOrigin: string[] = [];
-const problems: string[] = [];
+let offOrigin: string[] = [];
+let problems: string[] = [];
 
-async function axe(target: Page, name: string): Promise<void> {
-  await target.evaluate(await axeSource);
-  const result = (await target.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))",
-  )) as { id: string; impact: string; nodes: string[] }[];
-  const serious = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `axe on ${name}`).toEqual([]);
-}
-
-const shot = (target: Page, name: string): Promise<Buffer> =>
-  target.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-
-async function signIn(token: string): Promise<void> {
-  await page.goto(`${h.url}/console/`);
-  await page.getByLabel('Token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const signIn = (token: string): Promise<void> => signInWith(page, h, token);
 
 async function decide(
   decision: string,
@@ -62,7 +40,6 @@ const reviewStatus = (): Promise<string | null> => page.locator('#review-status'
 const flash = (): Promise<string | null> => page.locator('.flash').first().textContent();
 
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
   h = await startHarness(passingReport);
   h.reports.set('hostile', failingReport);
   const demo = await h.register({});
@@ -77,19 +54,8 @@ beforeAll(async () => {
   // The bakery is certified and waits for review: the queue.
   expect((await h.api('POST', '/api/v1/providers/quiet-bakery/certify')).status).toBe(200);
   expect((await h.api('POST', '/api/v1/providers/quiet-bakery/submit-review')).status).toBe(200);
-  context = await launchBrowser(h.dir);
-  context.on('request', (request) => {
-    if (!request.url().startsWith(h.url)) offOrigin.push(request.url());
-  });
-  // A CSP violation or a script error shows up here.
-  context.on('console', (message) => {
-    // The 401 of a refused sign-in and the 404 pages are answers the tests ask for; anything else is a problem.
-    const expected = /^Failed to load resource: the server responded with a status of (401|404)/.test(message.text());
-    if (message.type() === 'error' && !expected) problems.push(message.text());
-  });
-  context.on('weberror', (error) => problems.push(error.error().message));
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // The 401 of a refused sign-in and the 404 pages are answers the tests ask for.
+  ({ context, page, offOrigin, problems } = await openBrowser(h, [401, 404]));
 });
 
 afterAll(async () => {
@@ -101,7 +67,7 @@ describe('the operator console in Chromium', () => {
   it('refuses a wrong token in words, then signs the operator in with an HttpOnly SameSite=Strict cookie', async () => {
     await signIn('not-the-token');
     await expect(flash()).resolves.toContain('does not accept this token');
-    await axe(page, 'sign-in');
+    await expectAccessible(page, 'sign-in');
     await shot(page, 'sign-in');
     await signIn(ADMIN);
     await expect(page.locator('h1').textContent()).resolves.toBe('Providers');
@@ -117,7 +83,7 @@ describe('the operator console in Chromium', () => {
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-slug')));
     expect(slugs[0]).toBe('quiet-bakery');
     expect(slugs).toHaveLength(3);
-    await axe(page, 'providers');
+    await expectAccessible(page, 'providers');
     await shot(page, 'providers');
 
     await page.getByLabel('Review status').selectOption('PENDING_APPROVAL');
@@ -146,7 +112,7 @@ describe('the operator console in Chromium', () => {
     await reloaded;
     await expect(page.locator('#certifications-table tbody tr').count()).resolves.toBe(1);
     await expect(page.locator('.flash.ok').textContent()).resolves.toContain('finished: PASS');
-    await axe(page, 'provider');
+    await expectAccessible(page, 'provider');
     await shot(page, 'provider');
 
     const [report] = await Promise.all([
@@ -237,7 +203,7 @@ describe('the operator console in Chromium', () => {
     expect(reason).toContain('Sign the raw body');
     await expect(page.locator('#decision').count()).resolves.toBe(0);
     await expect(page.locator('main').textContent()).resolves.not.toContain('ops-only-note-canary');
-    await axe(page, 'provider view');
+    await expectAccessible(page, 'provider view');
     await shot(page, 'provider-view');
     // Another provider, the operator's table and the operator's forms are not its to see.
     await page.goto(`${h.url}/console/providers/quiet-bakery`);
@@ -283,7 +249,7 @@ describe('the operator console in Chromium', () => {
     await expect(page.locator('main script, main img, main a[href^="javascript"], main iframe').count()).resolves.toBe(
       0,
     );
-    await axe(page, 'hostile provider');
+    await expectAccessible(page, 'hostile provider');
     await shot(page, 'hostile');
   });
 

@@ -1,51 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP } from '../../src/console/respond.js';
 import { passingReport } from '../report/sample-reports.js';
+import { type FormClient, formClient } from './form-client.js';
 import { ADMIN, type Harness, startHarness } from './harness.js';
 
 let h: Harness;
+let client: FormClient;
 let providerToken = '';
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-async function get(path: string, cookie = ''): Promise<Answer> {
-  const res = await fetch(`${h.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
-
-async function postForm(path: string, fields: Record<string, string>, cookie = ''): Promise<Answer> {
-  const res = await fetch(`${h.url}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
-    body: new URLSearchParams(fields).toString(),
-  });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
-
-const cookiePair = (answer: Answer, name: string): string => {
-  const line = answer.headers.getSetCookie().find((c) => c.startsWith(`${name}=`)) ?? '';
-  return line.split(';')[0] ?? '';
-};
-const csrfOf = (page: string): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
-
-/** Signs in like a browser: the form's one-time token and its cookie, then the session cookie. */
-async function signIn(token: string): Promise<{ cookie: string; csrf: string; location: string | null }> {
-  const form = await get('/console/sign-in');
-  const answer = await postForm(
-    '/console/sign-in',
-    { csrf: csrfOf(form.text), token },
-    cookiePair(form, 'provcert_console_signin'),
-  );
-  expect(answer.status).toBe(303);
-  const cookie = cookiePair(answer, 'provcert_console');
-  const page = await get(answer.headers.get('location') ?? '/', cookie);
-  return { cookie, csrf: csrfOf(page.text), location: answer.headers.get('location') };
-}
 
 /** No inline script, no inline style, no event handler attribute: the CSP would block them anyway. */
 function expectNoInlineCode(page: string): void {
@@ -56,6 +17,7 @@ function expectNoInlineCode(page: string): void {
 
 beforeAll(async () => {
   h = await startHarness(passingReport);
+  client = formClient(h.url);
   providerToken = (await h.register({})).token;
   await h.register({ slug: 'other-kitchen', name: 'Other Kitchen' });
   expect((await h.api('POST', '/api/v1/providers/demo-kitchen/certify')).status).toBe(200);
@@ -73,17 +35,17 @@ describe('the console over HTTP', () => {
       '/console/providers/demo-kitchen',
       '/console/providers/demo-kitchen/stream',
     ]) {
-      const answer = await get(path);
+      const answer = await client.get(path);
       expect(answer.status, path).toBe(303);
       expect(answer.headers.get('location')).toBe('/console/sign-in');
     }
-    const decide = await postForm('/console/providers/demo-kitchen/decide', { decision: 'APPROVE', csrf: 'x' });
+    const decide = await client.postForm('/console/providers/demo-kitchen/decide', { decision: 'APPROVE', csrf: 'x' });
     expect(decide.status).toBe(303);
     expect(decide.headers.get('location')).toBe('/console/sign-in');
   });
 
   it('answers every page with the strict CSP and its companions, and no inline code', async () => {
-    const page = await get('/console/sign-in');
+    const page = await client.get('/console/sign-in');
     expect(page.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
     expect(CONSOLE_CSP).not.toContain('unsafe');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
@@ -91,24 +53,24 @@ describe('the console over HTTP', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expectNoInlineCode(page.text);
-    const { cookie } = await signIn(ADMIN);
+    const { cookie } = await client.signIn(ADMIN);
     for (const path of ['/console/providers', '/console/providers/demo-kitchen']) {
-      const answer = await get(path, cookie);
+      const answer = await client.get(path, cookie);
       expect(answer.status, path).toBe(200);
       expect(answer.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
       expectNoInlineCode(answer.text);
       expect(answer.text).not.toContain(ADMIN);
     }
-    const script = await get('/console/static/console.js');
+    const script = await client.get('/console/static/console.js');
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(script.text).not.toMatch(/innerHTML|insertAdjacentHTML|document\.write|eval\(/);
   });
 
   it('allows the report page exactly its own inline style and script, by hash', async () => {
-    const { cookie } = await signIn(ADMIN);
+    const { cookie } = await client.signIn(ADMIN);
     const list = await h.api('GET', '/api/v1/providers/demo-kitchen/certifications');
     const id = (list.json['data'] as { id: string }[])[0]?.id ?? '';
-    const report = await get(`/console/providers/demo-kitchen/certifications/${id}/report`, cookie);
+    const report = await client.get(`/console/providers/demo-kitchen/certifications/${id}/report`, cookie);
     expect(report.status).toBe(200);
     const csp = report.headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
@@ -116,15 +78,10 @@ describe('the console over HTTP', () => {
   });
 
   it('sets the session cookie HttpOnly, SameSite=Strict, scoped to /console, and never holds the token', async () => {
-    const form = await get('/console/sign-in');
+    const { form, answer } = await client.submitSignIn(ADMIN);
     const formCookie = form.headers.getSetCookie()[0] ?? '';
     expect(formCookie).toMatch(
       /^provcert_console_signin=[\w-]+; Path=\/console; HttpOnly; SameSite=Strict; Max-Age=600$/,
-    );
-    const answer = await postForm(
-      '/console/sign-in',
-      { csrf: csrfOf(form.text), token: ADMIN },
-      cookiePair(form, 'provcert_console_signin'),
     );
     const session = answer.headers.getSetCookie().find((c) => c.startsWith('provcert_console=')) ?? '';
     expect(session).toMatch(/^provcert_console=[\w-]{43}; Path=\/console; HttpOnly; SameSite=Strict$/);
@@ -132,14 +89,18 @@ describe('the console over HTTP', () => {
   });
 
   it('refuses a sign-in without its form token, and a form post without the session CSRF token', async () => {
-    const noFormToken = await postForm('/console/sign-in', { csrf: 'guess', token: ADMIN });
+    const noFormToken = await client.postForm('/console/sign-in', { csrf: 'guess', token: ADMIN });
     expect(noFormToken.status).toBe(401);
     expect(noFormToken.text).toContain('expired or was not sent from this console');
     expect(noFormToken.headers.getSetCookie().some((c) => c.startsWith('provcert_console='))).toBe(false);
 
-    const { cookie } = await signIn(ADMIN);
+    const { cookie } = await client.signIn(ADMIN);
     for (const csrf of ['', 'wrong-token']) {
-      const refused = await postForm('/console/providers/demo-kitchen/decide', { decision: 'APPROVE', csrf }, cookie);
+      const refused = await client.postForm(
+        '/console/providers/demo-kitchen/decide',
+        { decision: 'APPROVE', csrf },
+        cookie,
+      );
       expect(refused.status).toBe(403);
       expect(refused.text).toContain('CSRF');
     }
@@ -148,40 +109,41 @@ describe('the console over HTTP', () => {
   });
 
   it('bounds what an unauthenticated sign-in may send', async () => {
-    const form = await get('/console/sign-in');
-    const huge = await postForm(
-      '/console/sign-in',
-      { csrf: csrfOf(form.text), token: 'x'.repeat(100_000) },
-      cookiePair(form, 'provcert_console_signin'),
-    );
+    const { answer: huge } = await client.submitSignIn('x'.repeat(100_000));
     expect(huge.status).toBe(401);
     expect(huge.headers.getSetCookie().some((c) => c.startsWith('provcert_console='))).toBe(false);
   });
 
   it("confines a provider session to its own provider: pages, reports, streams and the operator's forms", async () => {
-    const { cookie, csrf, location } = await signIn(providerToken);
+    const { cookie, csrf, location } = await client.signIn(providerToken);
     expect(location).toBe('/console/providers/demo-kitchen');
     for (const path of [
       '/console/providers/other-kitchen',
       '/console/providers/other-kitchen/stream',
       '/console/providers/other-kitchen/certifications/any/report',
     ]) {
-      const answer = await get(path, cookie);
+      const answer = await client.get(path, cookie);
       expect(answer.status, path).toBe(404);
       expect(answer.text).not.toContain('Other Kitchen');
     }
-    expect((await get('/console/providers', cookie)).headers.get('location')).toBe('/console/providers/demo-kitchen');
-    const decide = await postForm('/console/providers/demo-kitchen/decide', { decision: 'APPROVE', csrf }, cookie);
+    expect((await client.get('/console/providers', cookie)).headers.get('location')).toBe(
+      '/console/providers/demo-kitchen',
+    );
+    const decide = await client.postForm(
+      '/console/providers/demo-kitchen/decide',
+      { decision: 'APPROVE', csrf },
+      cookie,
+    );
     expect(decide.status).toBe(404);
-    const reopen = await postForm('/console/providers/demo-kitchen/reopen', { csrf }, cookie);
+    const reopen = await client.postForm('/console/providers/demo-kitchen/reopen', { csrf }, cookie);
     expect(reopen.status).toBe(404);
-    const own = await get('/console/providers/demo-kitchen', cookie);
+    const own = await client.get('/console/providers/demo-kitchen', cookie);
     expect(own.status).toBe(200);
     expect(own.text).not.toContain(providerToken);
   });
 
   it('streams webhook events with their seq as the event id, resumes after Last-Event-ID, and ends at sign-out', async () => {
-    const { cookie, csrf } = await signIn(ADMIN);
+    const { cookie, csrf } = await client.signIn(ADMIN);
     const secret = (await h.register({ slug: 'stream-kitchen', name: 'Stream Kitchen' })).secret;
     expect(await h.sendEvent('stream-kitchen', secret, { eventId: 'evt-first' })).toBe(200);
     const open = async (lastEventId?: string) => {
@@ -213,13 +175,13 @@ describe('the console over HTTP', () => {
     expect(seen).toContain('id: 2\n');
 
     // Signing out ends the session's streams.
-    await postForm('/console/sign-out', { csrf }, cookie);
+    await client.postForm('/console/sign-out', { csrf }, cookie);
     const { done } = await again.reader.read();
     expect(done).toBe(true);
   });
 
   it('tells a page that showed a certification running that it has ended, when it ended before the stream connected', async () => {
-    const { cookie } = await signIn(ADMIN);
+    const { cookie } = await client.signIn(ADMIN);
     const res = await fetch(`${h.url}/console/providers/demo-kitchen/stream?after=0&certifying=1`, {
       headers: { cookie },
     });
@@ -238,12 +200,7 @@ describe('the console over HTTP', () => {
   it('throttles failed sign-ins: a guesser gets five a second', async () => {
     const answers: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const form = await get('/console/sign-in');
-      const answer = await postForm(
-        '/console/sign-in',
-        { csrf: csrfOf(form.text), token: `guess-${i}` },
-        cookiePair(form, 'provcert_console_signin'),
-      );
+      const { answer } = await client.submitSignIn(`guess-${i}`);
       answers.push(answer.text);
     }
     expect(answers.slice(0, 5).every((t) => t.includes('does not accept this token'))).toBe(true);

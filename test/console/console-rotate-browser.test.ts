@@ -1,15 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/util/package-root.js';
 import { passingReport } from '../report/sample-reports.js';
-import { ADMIN, type Harness, launchBrowser, startHarness } from './harness.js';
+import { ARTIFACTS, expectAccessible, openBrowser, shot, signInWith } from './browser.js';
+import { ADMIN, type Harness, startHarness } from './harness.js';
 
-/** Screenshots for people to look at (gitignored). */
-const ARTIFACTS = join(packageRoot, 'test-artifacts', 'console');
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CONFIGURED = 'configured-kitchen';
 
 let h: Harness;
@@ -20,17 +15,8 @@ let newSecret = '';
 let providerToken = '';
 let providerSecret = '';
 const logLines: string[] = [];
-const offOrigin: string[] = [];
-const problems: string[] = [];
-
-async function axe(target: Page, name: string): Promise<void> {
-  await target.evaluate(await axeSource);
-  const result = (await target.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))",
-  )) as { id: string; impact: string; nodes: string[] }[];
-  const serious = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `axe on ${name}`).toEqual([]);
-}
+let offOrigin: string[] = [];
+let problems: string[] = [];
 
 /** Who rotated demo-kitchen's secret, oldest first ('admin' or 'provider'), as the operations log records it. */
 const rotatedBy = async (): Promise<string[]> =>
@@ -53,26 +39,13 @@ async function newestEvent(): Promise<Record<string, unknown>> {
 const visible = async (): Promise<string> => `${page.url()}\n${await page.content()}`;
 
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
   h = await startHarness(passingReport, { flags: { slug: CONFIGURED }, log: (line) => logLines.push(line) });
   const demo = await h.register({});
   oldSecret = demo.secret;
   providerToken = demo.token;
-  context = await launchBrowser(h.dir);
-  context.on('request', (request) => {
-    if (!request.url().startsWith(h.url)) offOrigin.push(request.url());
-  });
-  context.on('console', (message) => {
-    // The 409 of a re-sent rotation is the answer the test asks for, the 404 the favicon's; anything else is a problem.
-    const expected = /^Failed to load resource: the server responded with a status of (404|409)/.test(message.text());
-    if (message.type() === 'error' && !expected) problems.push(message.text());
-  });
-  context.on('weberror', (error) => problems.push(error.error().message));
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${h.url}/console/`);
-  await page.getByLabel('Token').fill(ADMIN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // The 409 of a re-sent rotation is the answer the test asks for, the 404 the favicon's.
+  ({ context, page, offOrigin, problems } = await openBrowser(h, [404, 409]));
+  await signInWith(page, h, ADMIN);
   await page.waitForURL(/\/console\/providers$/);
 });
 
@@ -86,7 +59,7 @@ describe('rotating a webhook secret in Chromium', () => {
     await page.goto(`${h.url}/console/providers/demo-kitchen`);
     const section = page.locator('#webhook-secret');
     await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('--webhook-secret-overlap');
-    await axe(page, 'provider with the rotate form');
+    await expectAccessible(page, 'provider with the rotate form');
     await section.screenshot({ path: join(ARTIFACTS, 'rotate-form.png') });
     // Unconfirmed, the browser does not send the form.
     await section.getByRole('button', { name: 'Rotate webhook secret' }).click();
@@ -109,8 +82,8 @@ describe('rotating a webhook secret in Chromium', () => {
     expect(page.url()).not.toContain(newSecret);
     expect(JSON.stringify(await context.cookies())).not.toContain(newSecret);
     expect(await rotations()).toBe(1);
-    await axe(page, 'rotated');
-    await page.screenshot({ path: join(ARTIFACTS, 'rotated.png'), fullPage: true });
+    await expectAccessible(page, 'rotated');
+    await shot(page, 'rotated');
     // Leaving the page blanks the secret, so a back/forward snapshot of it would hold none.
     await page.evaluate("window.dispatchEvent(new PageTransitionEvent('pagehide'))");
     await expect(page.locator('#new-secret').textContent()).resolves.toBe('(shown once; no longer shown)');
@@ -160,8 +133,8 @@ describe('rotating a webhook secret in Chromium', () => {
     await expect(page.locator('#rotate-unavailable').textContent()).resolves.toMatch(
       /configured with --slug[\s\S]*answered 404[\s\S]*restart provcert serve/,
     );
-    await axe(page, 'configured slug');
-    await page.screenshot({ path: join(ARTIFACTS, 'configured-slug.png'), fullPage: true });
+    await expectAccessible(page, 'configured slug');
+    await shot(page, 'configured-slug');
   });
 
   it('a signed-in provider rotates its own secret the same way: shown once, no-store, gone on reload', async () => {
@@ -172,7 +145,7 @@ describe('rotating a webhook secret in Chromium', () => {
     await page.waitForURL(/\/console\/providers\/demo-kitchen$/);
     const section = page.locator('#webhook-secret');
     await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('--webhook-secret-overlap');
-    await axe(page, 'provider session with the rotate form');
+    await expectAccessible(page, 'provider session with the rotate form');
     await section.screenshot({ path: join(ARTIFACTS, 'rotate-form-provider.png') });
 
     await section.getByLabel(/I will configure the new secret in my provider backend/).check();
@@ -190,8 +163,8 @@ describe('rotating a webhook secret in Chromium', () => {
     expect(JSON.stringify(await context.cookies())).not.toContain(providerSecret);
     // Through the provider's own route and token: the log names the provider, not the operator.
     expect(await rotatedBy()).toEqual(['admin', 'provider']);
-    await axe(page, 'rotated by the provider');
-    await page.screenshot({ path: join(ARTIFACTS, 'rotated-provider.png'), fullPage: true });
+    await expectAccessible(page, 'rotated by the provider');
+    await shot(page, 'rotated-provider');
 
     expect(await h.sendEvent('demo-kitchen', providerSecret)).toBe(200);
     expect(await newestEvent()).toMatchObject({ verified: true });
@@ -201,7 +174,7 @@ describe('rotating a webhook secret in Chromium', () => {
     expect(reloaded?.status()).toBe(409);
     await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret not rotated');
     expect(await visible()).not.toContain(providerSecret);
-    await axe(page, 'not rotated (provider)');
+    await expectAccessible(page, 'not rotated (provider)');
     await page.getByRole('link', { name: 'Back to demo-kitchen' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
     expect(await visible()).not.toContain(providerSecret);

@@ -10,8 +10,10 @@ export interface Answer {
 export interface FormClient {
   get(path: string, cookie?: string): Promise<Answer>;
   postForm(path: string, fields: Record<string, string>, cookie?: string): Promise<Answer>;
-  /** Signs in with the sign-in form's one-time token and cookie; the session cookie and its CSRF token. */
-  signIn(token: string): Promise<{ cookie: string; csrf: string }>;
+  /** Loads the sign-in form and posts `token` with the form's one-time token and cookie, as a browser does. */
+  submitSignIn(token: string): Promise<{ form: Answer; answer: Answer }>;
+  /** Signs in (it must succeed): the session cookie, its CSRF token and where sign-in sent the browser. */
+  signIn(token: string): Promise<{ cookie: string; csrf: string; location: string | null }>;
 }
 
 export const cookiePair = (answer: Answer, name: string): string => {
@@ -37,20 +39,26 @@ export function formClient(base: string): FormClient {
     });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
+  const submitSignIn: FormClient['submitSignIn'] = async (token) => {
+    const form = await get('/console/sign-in');
+    const answer = await postForm(
+      '/console/sign-in',
+      { csrf: fieldOf(form.text, 'csrf'), token },
+      cookiePair(form, 'provcert_console_signin'),
+    );
+    return { form, answer };
+  };
   return {
     get,
     postForm,
+    submitSignIn,
     async signIn(token) {
-      const form = await get('/console/sign-in');
-      const answer = await postForm(
-        '/console/sign-in',
-        { csrf: fieldOf(form.text, 'csrf'), token },
-        cookiePair(form, 'provcert_console_signin'),
-      );
+      const { answer } = await submitSignIn(token);
       expect(answer.status).toBe(303);
       const cookie = cookiePair(answer, 'provcert_console');
-      const page = await get(answer.headers.get('location') ?? '/', cookie);
-      return { cookie, csrf: fieldOf(page.text, 'csrf') };
+      const location = answer.headers.get('location');
+      const page = await get(location ?? '/', cookie);
+      return { cookie, csrf: fieldOf(page.text, 'csrf'), location };
     },
   };
 }

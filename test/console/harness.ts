@@ -1,22 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext } from 'playwright-core';
 import { type RawServeOptions, resolveServeSettings } from '../../src/config/serve.js';
 import { createConsole } from '../../src/console/console.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { RunReport } from '../../src/model/report.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
-import { event, post, sign } from '../server/support/http-client.js';
-import { launchChromium } from '../support/chromium.js';
+import { type ApiCall, apiClient, event, post, sign } from '../server/support/http-client.js';
 import { registration } from '../support/registration.js';
 
 export const ADMIN = 'console-admin-token-canary-31';
 export const CREDENTIAL = 'console-provider-credential-canary-58';
-
-export async function launchBrowser(dir: string): Promise<BrowserContext> {
-  return launchChromium(dir, { viewport: { width: 1200, height: 900 } });
-}
 
 export interface Harness {
   serve: RunningServe;
@@ -25,12 +19,7 @@ export interface Harness {
   /** The next certification waits for this while set (to watch one running). */
   hold: { until?: Promise<void> };
   reports: Map<string, () => RunReport>;
-  api(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<{ status: number; json: Record<string, unknown> }>;
+  api: ApiCall;
   register(fields: Record<string, unknown>): Promise<{ secret: string; token: string; json: Record<string, unknown> }>;
   sendEvent(slug: string, secret: string, overrides?: Record<string, unknown>): Promise<number>;
   close(): Promise<void>;
@@ -66,17 +55,7 @@ export async function startHarness(fallback: () => RunReport, options: HarnessOp
   operatorConsole.attach(serve, ADMIN);
   const url = serve.core.url;
 
-  const api: Harness['api'] = async (method, path, body, token = ADMIN) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
+  const api = apiClient(url, ADMIN);
   return {
     serve,
     dir,

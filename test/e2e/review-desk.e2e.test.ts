@@ -10,6 +10,7 @@ import {
   type RunningProvider,
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
+import { apiClient } from '../server/support/http-client.js';
 import { freePort } from '../support/ports.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
@@ -72,24 +73,6 @@ async function kill9(serve: Serve): Promise<void> {
   await exited;
 }
 
-interface Answer {
-  status: number;
-  json: Record<string, unknown>;
-}
-function client(core: string) {
-  return async (method: string, path: string, body?: unknown, token: string | null = ADMIN): Promise<Answer> => {
-    const res = await fetch(`${core}${path}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-  };
-}
-
 const registration = (baseUrl: string, extra: Record<string, unknown> = {}) => ({
   name: 'Demo Kitchen',
   slug: REFERENCE_SLUG,
@@ -131,7 +114,7 @@ describe('provcert serve: the review desk end to end', () => {
     const [corePort, providerPort] = [await freePort(), await freePort()];
     const dataDir = await tempDir();
     let serve = await startServe(corePort, dataDir);
-    const api = client(`http://127.0.0.1:${corePort}/api/v1`);
+    const api = apiClient(`http://127.0.0.1:${corePort}/api/v1`, ADMIN);
     const slug = REFERENCE_SLUG;
     const baseUrl = `http://127.0.0.1:${providerPort}`;
     const state = async () =>

@@ -7,6 +7,7 @@ import {
   type RunningProvider,
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
+import { apiClient } from '../server/support/http-client.js';
 import { freePort } from '../support/ports.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
@@ -39,14 +40,7 @@ describe('provcert serve: register, certify, events, submit for review', () => {
     serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     for (let i = 0; i < 100 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
 
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${core}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
+    const call = apiClient(core, ADMIN);
 
     expect((await fetch(`${core}/providers/${REFERENCE_SLUG}/certifications`)).status).toBe(401);
     const registered = await call(

@@ -1,45 +1,36 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certify } from '../../src/lib/certify.js';
-import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
-import { freePort } from '../support/ports.js';
+import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { startReferenceForRun } from '../support/reference-run.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** Advice in a library run's findings names certify()'s options, never a CLI flag (the cli's spelling: flag-text). */
 
 const CREDENTIAL = 'lib-advice-credential-31q';
 const WEBHOOK_SECRET = 'lib-advice-secret-48r';
 
-let dir: string;
 let provider: RunningProvider;
 /** Declares only the read-only capabilities: a portal that also declares QUOTE differs from it. */
 let readOnly: RunningProvider;
 let port: number;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-lib-advice-'));
-  port = await freePort();
-  provider = await startReferenceProvider({
-    authMethod: 'API_KEY',
+  ({ provider, webhookPort: port } = await startReferenceForRun({
     credential: CREDENTIAL,
     webhookSecret: WEBHOOK_SECRET,
-    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    dataFile: join(dir, 'data.json'),
-    quoteTtlSeconds: 5,
-  });
+  }));
   readOnly = await startReferenceProvider({
     authMethod: 'API_KEY',
     credential: CREDENTIAL,
     webhookSecret: WEBHOOK_SECRET,
-    dataFile: join(dir, 'read-only.json'),
+    dataFile: join(await scratchDir('lib-advice'), 'read-only.json'),
     capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
   });
 });
 
 afterAll(async () => {
   await Promise.all([provider.close(), readOnly.close()]);
-  await rm(dir, { recursive: true, force: true });
 });
 
 const run = (options: Partial<Parameters<typeof certify>[0]>) =>

@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { certify } from '../../src/lib/certify.js';
-import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
-import { freePort } from '../support/ports.js';
+import type { RunningProvider } from '../../src/reference-provider/index.js';
+import { startReferenceForRun } from '../support/reference-run.js';
 
 /** The verdict states through the library: what the run reached, never more than was checked. */
 
@@ -17,19 +14,12 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ provider: RunningProvider; port: number }> {
-  const dir = await mkdtemp(join(tmpdir(), 'provcert-lib-verdicts-'));
-  undo.push(() => rm(dir, { recursive: true, force: true }));
-  const port = await freePort();
-  const provider = await startReferenceProvider({
-    authMethod: 'API_KEY',
+  const { provider, webhookPort } = await startReferenceForRun({
     credential: CREDENTIAL,
     webhookSecret: WEBHOOK_SECRET,
-    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    dataFile: join(dir, 'data.json'),
-    quoteTtlSeconds: 5,
   });
   undo.push(() => provider.close());
-  return { provider, port };
+  return { provider, port: webhookPort };
 }
 
 const options = (provider: RunningProvider, port: number) =>

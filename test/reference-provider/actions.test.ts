@@ -1,27 +1,12 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProvider } from '../../src/reference-provider/index.js';
+import { describe, expect, it } from 'vitest';
 import { scratchDirSync } from '../support/scratch.js';
-import {
-  at,
-  type Call,
-  CREDENTIAL,
-  certificationQuoteBody,
-  clientFor,
-  createAction,
-  startProvider,
-  str,
-} from './helpers.js';
+import { providerForSuite, withProvider } from './fixture.js';
+import { at, type Call, CREDENTIAL, certificationQuoteBody, createAction, startProvider, str } from './helpers.js';
 
-let provider: RunningProvider;
-let call: Call;
-
-beforeAll(async () => {
-  provider = await startProvider();
-  call = clientFor(provider, 'API_KEY');
-});
-afterAll(() => provider.close());
+const reference = providerForSuite();
+const { call } = reference;
 
 async function freshQuoteId(target: Call = call): Promise<string> {
   return str((await target('POST', '/quote', { body: await certificationQuoteBody(target) })).json, 'id');
@@ -112,7 +97,7 @@ describe('POST /actions validation', () => {
         destination: QUOTED_DESTINATION,
       };
       const quote = (await call('POST', '/quote', { body: quoteBody })).json;
-      const before = provider.webhookDeliveries.length;
+      const before = reference.provider.webhookDeliveries.length;
       const body = {
         providerSlug: 'demo-kitchen',
         quoteId: str(quote, 'id'),
@@ -124,7 +109,7 @@ describe('POST /actions validation', () => {
       if (message) {
         expect(at(answer.json, 'code')).toBe('INVALID_ARGUMENT');
         expect(str(answer.json, 'message')).toMatch(message);
-        expect(provider.webhookDeliveries.length, 'no action was created').toBe(before);
+        expect(reference.provider.webhookDeliveries.length, 'no action was created').toBe(before);
       } else {
         expect(at(answer.json, 'metadata.destination')).toEqual(QUOTED_DESTINATION);
       }
@@ -175,56 +160,43 @@ describe('idempotency', () => {
       userConfirmed: true,
       idempotencyKey: 'concurrent-1',
     };
-    const before = provider.webhookDeliveries.length;
+    const before = reference.provider.webhookDeliveries.length;
     const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/actions', { body })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => at(a.json, 'id'))).size).toBe(1);
-    expect(provider.webhookDeliveries.length - before).toBe(1);
+    expect(reference.provider.webhookDeliveries.length - before).toBe(1);
   });
 
   it('survives a restart on the same data file', async () => {
-    const dir = scratchDirSync('provider-test');
-    const dataFile = join(dir, 'provider.json');
-    try {
-      const first = await startProvider({ dataFile });
-      const firstCall = clientFor(first, 'API_KEY');
-      const { action, body } = await createAction(firstCall, { idempotencyKey: 'restart-1' });
-      await first.close();
-      expect(readFileSync(dataFile, 'utf8')).not.toContain(CREDENTIAL);
+    const dataFile = join(scratchDirSync('provider-test'), 'provider.json');
+    const { action, body } = await withProvider({ dataFile }, ({ call: firstCall }) =>
+      createAction(firstCall, { idempotencyKey: 'restart-1' }),
+    );
+    expect(readFileSync(dataFile, 'utf8')).not.toContain(CREDENTIAL);
 
-      const second = await startProvider({ dataFile });
-      try {
-        const secondCall = clientFor(second, 'API_KEY');
-        const again = await secondCall('POST', '/actions', { body });
-        expect(again.text).toBe(action.text);
-        expect((await secondCall('GET', `/actions/${str(action.json, 'publicId')}`)).json).toEqual(action.json);
-        expect(
-          (
-            await secondCall('POST', '/actions', {
-              body: { ...body, userConfirmed: true, destination: { raw: 'elsewhere' } },
-            })
-          ).status,
-        ).toBe(409);
-        // Numbering continues after the restart.
-        const next = await createAction(secondCall);
-        expect(at(next.action.json, 'publicId')).toBe('DK-1002');
-      } finally {
-        await second.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await withProvider({ dataFile }, async ({ call: secondCall }) => {
+      const again = await secondCall('POST', '/actions', { body });
+      expect(again.text).toBe(action.text);
+      expect((await secondCall('GET', `/actions/${str(action.json, 'publicId')}`)).json).toEqual(action.json);
+      expect(
+        (
+          await secondCall('POST', '/actions', {
+            body: { ...body, userConfirmed: true, destination: { raw: 'elsewhere' } },
+          })
+        ).status,
+      ).toBe(409);
+      // Numbering continues after the restart.
+      const next = await createAction(secondCall);
+      expect(at(next.action.json, 'publicId')).toBe('DK-1002');
+    });
   });
 
   it('keeps a quote it answered across a restart: quotes are written together, and all of them on close', async () => {
-    const dir = scratchDirSync('provider-test');
-    const dataFile = join(dir, 'provider.json');
-    const first = await startProvider({ dataFile });
-    const quoteIds = await Promise.all([1, 2, 3].map(() => freshQuoteId(clientFor(first, 'API_KEY'))));
-    await first.close();
-    const second = await startProvider({ dataFile });
-    try {
-      const secondCall = clientFor(second, 'API_KEY');
+    const dataFile = join(scratchDirSync('provider-test'), 'provider.json');
+    const quoteIds = await withProvider({ dataFile }, ({ call: firstCall }) =>
+      Promise.all([1, 2, 3].map(() => freshQuoteId(firstCall))),
+    );
+    await withProvider({ dataFile }, async ({ call: secondCall }) => {
       for (const quoteId of quoteIds) {
         const created = await secondCall('POST', '/actions', {
           body: {
@@ -237,22 +209,16 @@ describe('idempotency', () => {
         });
         expect(created.status, quoteId).toBe(200);
       }
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   it('refuses to start on a data file that is not its own or cannot be written', async () => {
     const dir = scratchDirSync('provider-test');
-    try {
-      const dataFile = join(dir, 'broken.json');
-      writeFileSync(dataFile, '{"hello":');
-      await expect(startProvider({ dataFile })).rejects.toThrow(/cannot read data file/);
-      await expect(startProvider({ dataFile: join(dir, 'missing-dir', 'provider.json') })).rejects.toThrow(
-        /cannot write data file/,
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const dataFile = join(dir, 'broken.json');
+    writeFileSync(dataFile, '{"hello":');
+    await expect(startProvider({ dataFile })).rejects.toThrow(/cannot read data file/);
+    await expect(startProvider({ dataFile: join(dir, 'missing-dir', 'provider.json') })).rejects.toThrow(
+      /cannot write data file/,
+    );
   });
 });

@@ -8,8 +8,8 @@ import {
   type FaultName,
   type FaultSpec,
   type ReferenceProviderOptions,
-  type RunningProvider,
 } from '../../src/reference-provider/index.js';
+import { type ProviderFixture, withProvider } from './fixture.js';
 import {
   type Answer,
   arr,
@@ -18,29 +18,20 @@ import {
   type Call,
   CREDENTIAL,
   certificationQuoteBody,
-  clientFor,
   createAction,
   hmac,
   num,
   type ReceivedEvent,
   startProvider,
-  startReceiver,
   str,
   WEBHOOK_SECRET,
 } from './helpers.js';
-
-interface Ctx {
-  provider: RunningProvider;
-  call: Call;
-  /** Events the receiver got, after every send has settled. */
-  events(): Promise<ReceivedEvent[]>;
-}
 
 interface FaultCase {
   auth?: AuthMethod;
   options?: Partial<ReferenceProviderOptions>;
   /** True when the rule is broken. Must be false for a conforming provider and true with the fault. */
-  broken(ctx: Ctx): Promise<boolean>;
+  broken(ctx: ProviderFixture): Promise<boolean>;
 }
 
 const sum = (items: unknown[], field: string): number => items.reduce((total: number, i) => total + num(i, field), 0);
@@ -64,12 +55,12 @@ async function expiredQuoteAnswer(call: Call) {
 }
 
 /** The event about one action (created unless stated), as received. */
-async function eventFor(ctx: Ctx, actionId: string): Promise<ReceivedEvent | undefined> {
+async function eventFor(ctx: ProviderFixture, actionId: string): Promise<ReceivedEvent | undefined> {
   return (await ctx.events()).find((e) => e.raw.includes(actionId));
 }
 
 /** Creates an action, cancels it, and returns the CANCELLED event about it as received (parsed). */
-async function cancellationEvent(ctx: Ctx): Promise<unknown> {
+async function cancellationEvent(ctx: ProviderFixture): Promise<unknown> {
   const id = str((await createAction(ctx.call)).action.json, 'id');
   await ctx.call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } });
   const events = (await ctx.events()).map((e) => JSON.parse(e.raw) as unknown);
@@ -1018,23 +1009,9 @@ const CASES = {
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {
   const spec: FaultCase = CASES[fault];
-  const receiver = await startReceiver();
-  const authMethod = spec.auth ?? 'API_KEY';
-  const provider = await startProvider({ authMethod, webhookUrl: receiver.url, faults, ...spec.options });
-  try {
-    const ctx: Ctx = {
-      provider,
-      call: clientFor(provider, authMethod),
-      events: async () => {
-        await provider.webhooksSettled();
-        return receiver.events;
-      },
-    };
-    return await spec.broken(ctx);
-  } finally {
-    await provider.close();
-    await receiver.close();
-  }
+  return withProvider({ receiver: true, authMethod: spec.auth ?? 'API_KEY', faults, ...spec.options }, (fixture) =>
+    spec.broken(fixture),
+  );
 }
 
 describe('fault switches', () => {

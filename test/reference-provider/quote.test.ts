@@ -1,16 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProvider } from '../../src/reference-provider/index.js';
-import { arr, at, type Call, certificationQuoteBody, clientFor, num, startProvider, str } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { providerForSuite, withProvider } from './fixture.js';
+import { arr, at, certificationQuoteBody, num, str } from './helpers.js';
 
-let provider: RunningProvider;
-let call: Call;
-
-beforeAll(async () => {
-  provider = await startProvider();
-  call = clientFor(provider, 'API_KEY');
-});
-afterAll(() => provider.close());
+const { call } = providerForSuite();
 
 interface Item {
   offeringId: string;
@@ -176,9 +169,7 @@ describe('POST /quote validation', () => {
 
 describe('quote expiry', () => {
   it('an expired quote answers 422 QUOTE_EXPIRED and creates nothing', async () => {
-    const shortLived = await startProvider({ quoteTtlSeconds: 0.2 });
-    try {
-      const shortCall = clientFor(shortLived, 'API_KEY');
+    await withProvider({ quoteTtlSeconds: 0.2 }, async ({ provider: shortLived, call: shortCall }) => {
       const quote = (await shortCall('POST', '/quote', { body: await certificationQuoteBody(shortCall) })).json;
       const wait = Date.parse(str(quote, 'expiresAt')) - Date.now();
       await delay(Math.max(0, wait) + 20);
@@ -206,8 +197,6 @@ describe('quote expiry', () => {
       });
       expect(created.status).toBe(200);
       expect(at(created.json, 'publicId')).toBe('DK-1001');
-    } finally {
-      await shortLived.close();
-    }
+    });
   });
 });

@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_METHODS } from '../../src/model/contract-constants.js';
-import type { RunningProvider } from '../../src/reference-provider/index.js';
+import { providerForSuite, withProvider } from './fixture.js';
 import {
   arr,
   at,
   authHeaders,
-  type Call,
   CREDENTIAL,
   certificationQuoteBody,
-  clientFor,
   createAction,
   hmac,
   num,
   obj,
-  startProvider,
   str,
 } from './helpers.js';
 
 describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
-  let provider: RunningProvider;
-  let call: Call;
-
-  beforeAll(async () => {
-    provider = await startProvider({ authMethod });
-    call = clientFor(provider, authMethod);
-  });
-  afterAll(() => provider.close());
+  const reference = providerForSuite({ authMethod });
+  const { call } = reference;
 
   it('GET /provider-info describes a sandbox DELIVERY provider with all capabilities and a safe manifest', async () => {
     const answer = await call('GET', '/provider-info');
@@ -119,7 +110,7 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     });
     // The checkout page is the provider's own, on the host it was called on, and opens without a credential.
     const checkout = str(action.json, 'nextAction.url');
-    expect(checkout).toBe(`${provider.url}/checkout/${str(action.json, 'id')}`);
+    expect(checkout).toBe(`${reference.provider.url}/checkout/${str(action.json, 'id')}`);
     const page = await fetch(checkout);
     expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([
       200,
@@ -182,7 +173,7 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
     expect((await call('POST', '/catalog')).status).toBe(404);
 
     const raw = '{"items": [';
-    const response = await fetch(`${provider.url}/quote`, {
+    const response = await fetch(`${reference.provider.url}/quote`, {
       method: 'POST',
       body: raw,
       headers: { 'content-type': 'application/json', ...authHeaders(authMethod, CREDENTIAL, raw) },
@@ -192,10 +183,10 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
   });
 
   it('records every request in order', async () => {
-    const before = provider.requests.length;
+    const before = reference.provider.requests.length;
     await call('GET', '/health');
     await call('GET', '/catalog?category=pizza');
-    expect(provider.requests.slice(before)).toEqual([
+    expect(reference.provider.requests.slice(before)).toEqual([
       { method: 'GET', path: '/health' },
       { method: 'GET', path: '/catalog' },
     ]);
@@ -204,9 +195,8 @@ describe.each(AUTH_METHODS)('reference provider with %s', (authMethod) => {
 
 describe('HMAC_SIGNATURE verification', () => {
   it('covers the exact raw bytes: a signature over other bytes is rejected, GET signs the empty string', async () => {
-    const provider = await startProvider({ authMethod: 'HMAC_SIGNATURE' });
-    try {
-      const body = JSON.stringify(await certificationQuoteBody(clientFor(provider, 'HMAC_SIGNATURE')));
+    await withProvider({ authMethod: 'HMAC_SIGNATURE' }, async ({ provider, call }) => {
+      const body = JSON.stringify(await certificationQuoteBody(call));
       const post = (signature: string, sent: string) =>
         fetch(`${provider.url}/quote`, {
           method: 'POST',
@@ -221,8 +211,6 @@ describe('HMAC_SIGNATURE verification', () => {
       expect((await post(`sha256=${hmac(CREDENTIAL, body)}`, body)).status).toBe(401);
       const get = await fetch(`${provider.url}/health`, { headers: { 'x-service-signature': hmac(CREDENTIAL, '') } });
       expect(get.status).toBe(200);
-    } finally {
-      await provider.close();
-    }
+    });
   });
 });

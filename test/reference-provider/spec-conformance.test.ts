@@ -1,34 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Contract } from '../../src/contract/contract.js';
 import { loadContract } from '../../src/contract/load.js';
-import { type RunningProvider, VARIANTS } from '../../src/reference-provider/index.js';
-import {
-  arr,
-  at,
-  type Call,
-  certificationQuoteBody,
-  clientFor,
-  createAction,
-  startProvider,
-  startReceiver,
-  str,
-} from './helpers.js';
+import { VARIANTS } from '../../src/reference-provider/index.js';
+import { providerForSuite } from './fixture.js';
+import { arr, at, certificationQuoteBody, createAction, str } from './helpers.js';
 
 describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml', (variant) => {
   let contract: Contract;
-  let provider: RunningProvider;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let call: Call;
+  const reference = providerForSuite({ receiver: true, variant });
+  const { call } = reference;
 
   beforeAll(async () => {
     contract = await loadContract();
-    receiver = await startReceiver();
-    provider = await startProvider({ webhookUrl: receiver.url, variant });
-    call = clientFor(provider, 'API_KEY');
-  });
-  afterAll(async () => {
-    await provider.close();
-    await receiver.close();
   });
 
   /** Sends the request and validates the answer against the operation's response schema in spec/openapi.yaml. */
@@ -60,8 +43,7 @@ describe.each(VARIANTS)('the %s reference provider conforms to spec/openapi.yaml
     });
     await conforms('GET /actions/{id}', 'GET', `/actions/${id}`);
 
-    await provider.webhooksSettled();
-    const events = receiver.events.filter((e) => e.raw.includes(id));
+    const events = (await reference.events()).filter((e) => e.raw.includes(id));
     // Two status changes (created, cancelled); the noisy variant delivers each event twice.
     expect(events).toHaveLength(variant === 'noisy' ? 4 : 2);
     for (const event of events)

@@ -1,17 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunningProvider, Variant } from '../../src/reference-provider/index.js';
-import {
-  arr,
-  at,
-  type Call,
-  certificationQuoteBody,
-  clientFor,
-  createAction,
-  num,
-  startProvider,
-  startReceiver,
-  str,
-} from './helpers.js';
+import type { Variant } from '../../src/reference-provider/index.js';
+import { withProvider } from './fixture.js';
+import { arr, at, certificationQuoteBody, createAction, num, startProvider, str } from './helpers.js';
 
 /** Every answer of one certification-like pass over the provider, by name, and the events it caused. */
 interface Pass {
@@ -21,10 +11,7 @@ interface Pass {
 }
 
 async function runPass(variant: Variant): Promise<Pass> {
-  const receiver = await startReceiver();
-  const provider: RunningProvider = await startProvider({ webhookUrl: receiver.url, variant });
-  const call: Call = clientFor(provider, 'API_KEY');
-  try {
+  return withProvider({ receiver: true, variant }, async ({ call, events }) => {
     const get = async (path: string) => (await call('GET', path)).json;
     const answers: Record<string, unknown> = {
       providerInfo: await get('/provider-info'),
@@ -44,16 +31,12 @@ async function runPass(variant: Variant): Promise<Pass> {
     answers.cancel = (
       await call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } })
     ).json;
-    await provider.webhooksSettled();
     return {
       answers,
-      events: receiver.events.map((e) => ({ raw: e.raw, json: JSON.parse(e.raw) as unknown })),
+      events: (await events()).map((e) => ({ raw: e.raw, json: JSON.parse(e.raw) as unknown })),
       quoteAskedAtMs,
     };
-  } finally {
-    await provider.close();
-    await receiver.close();
-  }
+  });
 }
 
 const cancellation = (pass: Pass): unknown => pass.events.find((e) => at(e.json, 'newStatus') === 'CANCELLED')?.json;
@@ -186,14 +169,11 @@ describe('the noisy variant', () => {
 
 describe('the standard variant', () => {
   it('is the default and adds nothing', async () => {
-    const provider = await startProvider();
-    try {
-      const catalog = (await clientFor(provider, 'API_KEY')('GET', '/catalog')).json;
+    await withProvider({}, async ({ call }) => {
+      const catalog = (await call('GET', '/catalog')).json;
       expect(at(catalog, 'x_vendor')).toBeUndefined();
       expect(str(catalog, 'updatedAt')).toMatch(/Z$/);
-    } finally {
-      await provider.close();
-    }
+    });
   });
 
   it('an unknown variant is refused at start', async () => {

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at, clientFor, createAction, hmac, startProvider, startReceiver, str, WEBHOOK_SECRET } from './helpers.js';
+import { withProvider } from './fixture.js';
+import { at, createAction, hmac, startReceiver, str, WEBHOOK_SECRET } from './helpers.js';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
@@ -12,9 +13,7 @@ afterAll(() => receiver.close());
 
 describe('status webhooks', () => {
   it('sends a signed action.status_updated event for a created and a cancelled action, in order', async () => {
-    const provider = await startProvider({ webhookUrl: receiver.url });
-    try {
-      const call = clientFor(provider, 'API_KEY');
+    await withProvider({ webhookUrl: receiver.url }, async ({ provider, call }) => {
       const { action } = await createAction(call);
       const id = str(action.json, 'id');
       await call('POST', `/actions/${id}/cancel`, { body: { reason: 'customer changed their mind' } });
@@ -47,16 +46,12 @@ describe('status webhooks', () => {
       const status = (await call('GET', `/actions/${id}`)).json;
       expect(at(status, 'status')).toBe(at(cancelled, 'newStatus'));
       expect(provider.webhookDeliveries.map((d) => d.outcome)).toEqual(['sent', 'sent']);
-    } finally {
-      await provider.close();
-    }
+    });
   });
 
   it('without a webhook URL, events are skipped; setWebhookUrl applies to later events', async () => {
     const lines: string[] = [];
-    const provider = await startProvider({ log: (line) => lines.push(line) });
-    try {
-      const call = clientFor(provider, 'API_KEY');
+    await withProvider({ log: (line) => lines.push(line) }, async ({ provider, call }) => {
       await createAction(call);
       await provider.webhooksSettled();
       expect(provider.webhookDeliveries.map((d) => d.outcome)).toEqual(['skipped']);
@@ -67,9 +62,7 @@ describe('status webhooks', () => {
       await provider.webhooksSettled();
       expect(receiver.events.some((e) => e.raw.includes(str(action.json, 'id')))).toBe(true);
       expect(lines.join('\n')).not.toContain(WEBHOOK_SECRET);
-    } finally {
-      await provider.close();
-    }
+    });
   });
 
   it('a receiver that is down does not break the provider', async () => {
@@ -79,16 +72,15 @@ describe('status webhooks', () => {
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
 
-    const provider = await startProvider({ webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/demo-kitchen` });
-    try {
-      const call = clientFor(provider, 'API_KEY');
-      const { action } = await createAction(call);
-      expect(action.status).toBe(200);
-      await provider.webhooksSettled();
-      expect(provider.webhookDeliveries.map((d) => d.outcome)).toEqual(['failed']);
-      expect((await call('GET', '/health')).status).toBe(200);
-    } finally {
-      await provider.close();
-    }
+    await withProvider(
+      { webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/demo-kitchen` },
+      async ({ provider, call }) => {
+        const { action } = await createAction(call);
+        expect(action.status).toBe(200);
+        await provider.webhooksSettled();
+        expect(provider.webhookDeliveries.map((d) => d.outcome)).toEqual(['failed']);
+        expect((await call('GET', '/health')).status).toBe(200);
+      },
+    );
   });
 });

@@ -2,15 +2,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
-import {
-  FAULTS,
-  type FaultName,
-  REFERENCE_SLUG,
-  type RunningProvider,
-  startReferenceProvider,
-} from '../../src/reference-provider/index.js';
+import { FAULTS, type FaultName, type RunningProvider } from '../../src/reference-provider/index.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
-import { freePort } from '../support/ports.js';
+import { startReferenceForRun } from '../support/reference-run.js';
 import { scratchDir } from '../support/scratch.js';
 import { type EventLine, parseEventStream } from './events-support.js';
 
@@ -26,17 +20,9 @@ afterEach(async () => {
 
 /** A reference provider posting signed status events to the run's receiver on `port`. */
 async function startProvider(faults: FaultName[] = []): Promise<{ url: string; port: number }> {
-  const port = await freePort();
-  provider = await startReferenceProvider({
-    authMethod: 'API_KEY',
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
-    webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    faults,
-    dataFile: join(await scratchDir('events-e2e'), 'data.json'),
-    quoteTtlSeconds: 5,
-  });
-  return { url: provider.url, port };
+  const started = await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults });
+  provider = started.provider;
+  return { url: provider.url, port: started.webhookPort };
 }
 
 const runArgs = (url: string, port: number, ...more: string[]): string[] => [

@@ -8,7 +8,7 @@ import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
-import { event, post, sign } from './support/http-client.js';
+import { apiClient, event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-canary-77';
 const CREDENTIAL = 'provider-credential-canary-42';
@@ -23,22 +23,7 @@ let hold: Promise<void> | undefined;
 const logLines: string[] = [];
 const env: NodeJS.ProcessEnv = { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_CREDENTIAL: CREDENTIAL };
 
-async function api(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  token = ADMIN,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${serve.core.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
+const api = apiClient(() => serve.core.url, ADMIN);
 
 beforeAll(async () => {
   contract = await loadContract();

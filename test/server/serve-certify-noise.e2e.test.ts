@@ -15,7 +15,7 @@ import {
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { freePort } from '../support/ports.js';
 import { registration } from '../support/registration.js';
-import { event, post, sign } from './support/http-client.js';
+import { apiClient, event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-noise-e2e-27';
 const PROVIDER_KEY = 'provider-key-noise-e2e-81';
@@ -46,14 +46,7 @@ describe("provcert serve: certify does not count strangers' or other providers' 
       log: () => undefined,
     });
     cleanups.push(() => serve.close());
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${serve.core.url}/api/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN}`, ...(body ? json : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-    };
+    const call = apiClient(`${serve.core.url}/api/v1`, ADMIN);
     const register = async (slug: string, baseUrl: string, credentialEnv: string) => {
       const answer = await call(
         'POST',

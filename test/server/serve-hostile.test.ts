@@ -9,7 +9,7 @@ import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
-import { event, post, sign } from './support/http-client.js';
+import { apiClient, event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-hostile-31';
 const CREDENTIAL = 'credential-in-confined-dir-17';
@@ -20,21 +20,7 @@ let serve: RunningServe;
 let credentialsSeen: string[];
 const env: NodeJS.ProcessEnv = { PROVCERT_ADMIN_TOKEN: ADMIN, SERVICE_WEBHOOK_SECRET: 'shared-server-secret-99' };
 
-async function api(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${serve.core.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
+const api = apiClient(() => serve.core.url, ADMIN);
 
 beforeAll(async () => {
   contract = await loadContract();

@@ -1,27 +1,38 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveServeSettings } from '../../src/config/serve.js';
+import type { Contract } from '../../src/contract/contract.js';
 import { loadContract } from '../../src/contract/load.js';
 import { type RunningServe, startServe } from '../../src/server/serve.js';
 import { skeletonOf } from '../../src/util/skeleton.js';
+import { scratchDir } from '../support/scratch.js';
 import { fakeReport } from './support/fake-report.js';
 import { event, post, sign } from './support/http-client.js';
 
 const ADMIN = 'admin-token-canary-9d41e7';
 const SHARED = 'shared-webhook-secret-3c8b0f2a';
 
+/** This file's one temp folder; each test's serve keeps its data in a folder of its own inside it. */
+let root: string;
+let tests = 0;
+let contract: Contract;
 let dataDir: string;
 let serve: RunningServe;
 const logLines: string[] = [];
 
+beforeAll(async () => {
+  root = await scratchDir('serve-log');
+  contract = await loadContract();
+});
+
 beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'provcert-serve-log-'));
+  dataDir = join(root, `test-${++tests}`);
+  await mkdir(dataDir);
   logLines.length = 0;
   const settings = await resolveServeSettings({ port: '0', dataDir, local: true, slug: 'sandbox' }, dataDir);
   serve = await startServe(settings, {
-    contract: await loadContract(),
+    contract,
     certify: async () => fakeReport('PASS'),
     env: { PROVCERT_ADMIN_TOKEN: ADMIN, SERVICE_WEBHOOK_SECRET: SHARED },
     cwd: dataDir,

@@ -16,17 +16,13 @@ import { boundaryCases, refusalCases } from '../../../src/checks/support/explore
 import { quoteValidOrder } from '../../../src/checks/support/valid-order.js';
 import type { HttpOutcome } from '../../../src/http/types.js';
 import type { Exchange } from '../../../src/model/exchange.js';
+import { offering as offeringOf } from './catalog.js';
 
 /** The pure parts of quote-explore (issue 19): catalog model, generated orders, refusals, reach, the 5xx/4xx rule. */
 
-const offering = (id: string, extra: Partial<OfferingView> = {}): OfferingView => ({
-  id,
-  providerId: 'p',
-  offeringCode: id.toUpperCase(),
-  title: id,
-  basePrice: 500,
-  ...extra,
-});
+/** Offerings at 500 unless given. */
+const offering = (id: string, extra: Partial<OfferingView> = {}): OfferingView =>
+  offeringOf(id, { basePrice: 500, ...extra });
 
 const CATALOG: OfferingView[] = [
   offering('pizza', {

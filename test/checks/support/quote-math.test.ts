@@ -1,35 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogView, QuoteItemInput, QuoteView } from '../../../src/checks/framework/views.js';
+import type { QuoteItemInput, QuoteView } from '../../../src/checks/framework/views.js';
 import { matchLines } from '../../../src/checks/support/line-match.js';
 import { checkQuoteMath, formatQuoteMathTable, selectionProblems } from '../../../src/checks/support/quote-math.js';
+import { catalogOf, offering, pizza, TOPPINGS } from './catalog.js';
 
-const catalog: CatalogView = {
-  providerSlug: 'demo',
-  categories: [],
-  offerings: [
-    {
-      id: 'pizza',
-      providerId: 'p',
-      offeringCode: 'PZ',
-      title: 'Pizza',
-      basePrice: 1000,
-      variants: [{ id: 'pizza-40', basePrice: 1400, isAvailable: true }],
-      optionGroups: [
-        {
-          id: 'top',
-          isRequired: false,
-          minSelections: 0,
-          maxSelections: 2,
-          options: [
-            { id: 'olives', priceDelta: 150 },
-            { id: 'basil', priceDelta: 50 },
-          ],
-        },
-      ],
-    },
-    { id: 'water', providerId: 'p', offeringCode: 'WA', title: 'Water', basePrice: 250 },
-  ],
-};
+const catalog = catalogOf(
+  pizza({ variants: [{ id: 'pizza-40', basePrice: 1400, isAvailable: true }], optionGroups: [TOPPINGS] }),
+  offering('water', { offeringCode: 'WA', title: 'Water', basePrice: 250 }),
+);
 
 const items: QuoteItemInput[] = [
   {

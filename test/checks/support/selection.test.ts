@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  CatalogView,
-  OfferingView,
-  OptionGroupView,
-  QuoteItemInput,
-} from '../../../src/checks/framework/views.js';
+import type { CatalogView, OptionGroupView, QuoteItemInput } from '../../../src/checks/framework/views.js';
 import { deriveItems, exercisesMath } from '../../../src/checks/support/selection.js';
-
-const offering = (id: string, extra: Partial<OfferingView> = {}): OfferingView => ({
-  id,
-  providerId: 'p',
-  offeringCode: id.toUpperCase(),
-  title: id,
-  basePrice: 1000,
-  ...extra,
-});
-const catalogOf = (...offerings: OfferingView[]): CatalogView => ({ providerSlug: 'demo', categories: [], offerings });
+import { catalogOf, offering } from './catalog.js';
 
 const crust: OptionGroupView = {
   id: 'crust',

@@ -67,3 +67,33 @@ export async function pool<T, R>(items: T[], concurrency: number, task: (item: T
   await Promise.all(workers);
   return results;
 }
+
+export interface JsonAnswer {
+  status: number;
+  json: Record<string, unknown>;
+}
+
+export type ApiCall = (
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  token?: string | null,
+) => Promise<JsonAnswer>;
+
+/**
+ * A client of serve's JSON API at `base` (a getter where each test starts its own serve). A call sends `token`
+ * (`defaultToken` unless given; none when empty or null) as the bearer, and its body as JSON.
+ */
+export function apiClient(base: string | (() => string), defaultToken: string): ApiCall {
+  return async (method, path, body, token = defaultToken) => {
+    const res = await fetch(`${typeof base === 'string' ? base : base()}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+}
