@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signatureDigest } from '../../src/server/signature.js';
+import { digestMatches, signatureDigest } from '../../src/server/signature.js';
 import { hmacDigest } from '../../src/util/hmac.js';
 
 // The receiver hashes over padded key blocks made once per secret; it must give the contract's bytes exactly.
@@ -22,5 +22,24 @@ describe('signatureDigest', () => {
     expect(first.equals(hmacDigest('one', Buffer.from('another body')))).toBe(true);
     expect(second.equals(hmacDigest('one', body))).toBe(true);
     expect(signatureDigest('two', body).equals(hmacDigest('two', body))).toBe(true);
+  });
+});
+
+describe('digestMatches', () => {
+  const digest = hmacDigest('k', Buffer.from('{"eventId":"e-3"}'));
+  const hex = digest.toString('hex');
+  const flipped = (hex[0] === '0' ? '1' : '0') + hex.slice(1);
+  it.each([
+    ['the lowercase hex', hex, true],
+    ['the uppercase hex', hex.toUpperCase(), true],
+    ['another digest', flipped, false],
+    ['a non-hex pair at the end', `${hex.slice(0, 62)}zz`, false],
+    ['a non-hex character in the middle', `${hex.slice(0, 31)}g${hex.slice(32)}`, false],
+    ['one character short', hex.slice(0, 63), false],
+    ['one character more', `${hex}0`, false],
+    ['the base64 of the digest', digest.toString('base64'), false],
+    ['nothing', '', false],
+  ])('%s → %s', (_, received, expected) => {
+    expect(digestMatches(digest, received)).toBe(expected);
   });
 });
