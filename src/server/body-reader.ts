@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { InflightBudget } from './limits.js';
-import { type SignatureHmac, signatureHmac } from './signature.js';
 
 export type SignedBodyOutcome =
-  | { ok: true; body: Buffer /** HMAC-SHA256 of the body, when a secret was given. */; digest?: Buffer }
+  | { ok: true; body: Buffer }
   | { ok: false; status: 400 | 408 | 413 | 503; message: string };
 
 export interface SignedBodyLimits {
@@ -50,13 +49,12 @@ function sweep(): void {
 }
 
 /**
- * Read a request body under a size cap, a deadline and the server-wide in-flight byte budget, computing
- * the HMAC while the bytes stream in. Over the declared or actual cap it stops at once (413); when the
+ * Read a request body under a size cap, a deadline and the server-wide in-flight byte budget (the caller
+ * verifies its signature over the whole body, kept anyway). Over the declared or actual cap it stops at once (413); when the
  * budget is spent it stops too (503). The caller answers, closes the connection and calls `release`.
  */
 export function readSignedBody(
   req: IncomingMessage,
-  secret: string | undefined,
   limits: SignedBodyLimits,
 ): { outcome: Promise<SignedBodyOutcome>; release(): void } {
   let taken = 0;
@@ -76,7 +74,6 @@ export function readSignedBody(
     };
   }
   const outcome = new Promise<SignedBodyOutcome>((resolve) => {
-    const hmac: SignatureHmac | undefined = secret === undefined ? undefined : signatureHmac(secret);
     // Small events arrive in one chunk: kept as is, no copy.
     let first: Buffer | undefined;
     let more: Buffer[] | undefined;
@@ -113,13 +110,12 @@ export function readSignedBody(
           message: 'the server is receiving too much data at once; retry later',
         });
       taken += chunk.length;
-      hmac?.update(chunk);
       if (first === undefined) first = chunk;
       else (more ??= [first]).push(chunk);
     });
     req.on('end', (): void => {
       const body = more ? Buffer.concat(more, size) : (first ?? EMPTY);
-      finish(hmac ? { ok: true, body, digest: hmac.digest() } : { ok: true, body });
+      finish({ ok: true, body });
     });
     req.on('error', () =>
       finish({ ok: false, status: 400, message: 'the request body could not be read (connection error)' }),
@@ -135,7 +131,7 @@ const UNSHARED = new InflightBudget(Number.POSITIVE_INFINITY);
 
 /** Read an unsigned body (the core routes) through the same reader, released once read. */
 export async function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<SignedBodyOutcome> {
-  const { outcome, release } = readSignedBody(req, undefined, { maxBytes, timeoutMs, budget: UNSHARED });
+  const { outcome, release } = readSignedBody(req, { maxBytes, timeoutMs, budget: UNSHARED });
   const result = await outcome;
   release();
   return result;

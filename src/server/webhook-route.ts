@@ -8,7 +8,7 @@ import { diagnoseSignature, type SignatureDiagnosis } from './diagnose.js';
 import { type CoreErrorCode, dropUnreadBody, isJsonContentType, logSafe, sendError, sendText } from './http-io.js';
 import { type InflightBudget, type IngestLimits, RETRY_AFTER_S } from './limits.js';
 import type { RateGate } from './rate-gate.js';
-import { digestMatches, findSignatureHeader, type SignatureHeader, signatureHmac } from './signature.js';
+import { digestMatches, findSignatureHeader, type SignatureHeader, signatureDigest } from './signature.js';
 import type { NewWebhook, WebhookStore } from './webhook-store.js';
 
 export interface WebhookRouteDeps {
@@ -53,6 +53,18 @@ const NAMES_KEPT = 1_024;
 /** Printable ASCII only: nothing for logSafe to escape, so short values are kept as they are. */
 const PLAIN = /^[\x20-\x7e]*$/;
 const HEADER_VALUE_KEPT = 200;
+
+/** The last millisecond's ISO 8601 form: requests arriving within one millisecond share it, not a Date each. */
+let lastMs = Number.NaN;
+let lastIso = '';
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
 
 function sensitive(name: string): boolean {
   let known = sensitiveNames.get(name);
@@ -114,7 +126,7 @@ export async function handleWebhook(
   slug: string | null,
   deps: WebhookRouteDeps,
 ): Promise<void> {
-  const x: Exchange = { req, res, slug, deps, receivedAt: new Date().toISOString() };
+  const x: Exchange = { req, res, slug, deps, receivedAt: isoNow() };
 
   // Unknown slugs are refused before a byte of the body is read.
   const pathSecret = slug === null ? undefined : deps.secretFor(slug);
@@ -142,7 +154,7 @@ export async function handleWebhook(
     ? undefined
     : `Content-Type must be application/json (found ${contentType === undefined ? 'none' : `"${logSafe(contentType, 60)}"`})`;
 
-  const reading = readSignedBody(req, pathSecret, {
+  const reading = readSignedBody(req, {
     maxBytes: deps.limits.maxBodyBytes,
     timeoutMs: deps.limits.bodyTimeoutMs,
     budget: deps.budget,
@@ -159,7 +171,7 @@ export async function handleWebhook(
         ...(busy ? { headers: { 'retry-after': String(RETRY_AFTER_S) } } : {}),
       });
     }
-    await accept(x, read.body, read.digest, pathSecret, wrongType);
+    await accept(x, read.body, pathSecret, wrongType);
   } finally {
     reading.release();
   }
@@ -200,7 +212,6 @@ function reject(x: Exchange, r: Rejection, details: Details = {}): void {
 async function accept(
   x: Exchange,
   body: Buffer,
-  streamedDigest: Buffer | undefined,
   knownSecret: string | undefined,
   wrongType: string | undefined,
 ): Promise<void> {
@@ -212,7 +223,6 @@ async function accept(
 
   // The legacy route learns the provider from the body; its secret, never the shared one, verifies it.
   let secret = knownSecret;
-  let digest = streamedDigest;
   let signer = slug;
   if (secret === undefined) {
     const named = namedProvider(rawBody);
@@ -240,14 +250,11 @@ async function accept(
         { ...details, ...parsedEvent(rawBody) },
       );
     }
-    const hmac = signatureHmac(secret);
-    hmac.update(body);
-    digest = hmac.digest();
     signer = named;
   }
 
   const previous = signer === null ? undefined : deps.previousSecretFor?.(signer);
-  const current = signature !== undefined && digest !== undefined && digestMatches(digest, signature.value);
+  const current = signature !== undefined && digestMatches(signatureDigest(secret, body), signature.value);
   // Inside the overlap window a signature the current secret refuses is tried with the replaced one: one more
   // HMAC over a bounded body, for rotated providers only, until the window ends.
   const byPrevious =
@@ -375,9 +382,7 @@ async function accept(
 type Explained = Pick<SignatureDiagnosis, 'mistakes' | 'message' | 'sameSecret'>;
 
 function signedWith(previous: PreviousSecret, body: Buffer, signature: { value: string }): boolean {
-  const hmac = signatureHmac(previous.secret);
-  hmac.update(body);
-  return digestMatches(hmac.digest(), signature.value);
+  return digestMatches(signatureDigest(previous.secret, body), signature.value);
 }
 
 /** Contract, Authentication §7: "A 401 means … a rotated secret." Said as such, never the secret. */

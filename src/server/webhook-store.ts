@@ -238,11 +238,15 @@ export class WebhookStore {
     let dropUnlogged = Math.max(0, counts.unlogged - this.keptUnlogged);
     counts.accepted -= dropAccepted;
     counts.unlogged -= dropUnlogged;
-    this.session = this.session.filter((w) => {
-      if (bucketOf(w) !== key) return true;
-      if (isLogged(w)) return dropAccepted-- <= 0;
-      return dropUnlogged-- <= 0;
-    });
+    // The dropped entries are the oldest: only the prefix up to the last of them is filtered, the rest copied.
+    const kept: ReceivedWebhook[] = [];
+    let at = 0;
+    for (; at < this.session.length && (dropAccepted > 0 || dropUnlogged > 0); at++) {
+      const w = this.session[at] as ReceivedWebhook;
+      if (bucketOf(w) !== key) kept.push(w);
+      else if (isLogged(w) ? dropAccepted-- <= 0 : dropUnlogged-- <= 0) kept.push(w);
+    }
+    this.session = at === 0 ? this.session : kept.concat(this.session.slice(at));
   }
 
   /** This process's received requests (the newest ones, see StoreOptions), oldest first. */
