@@ -51,12 +51,19 @@ async function writeFleetFile(path: string, ports: PortMap): Promise<void> {
 
 /** The examples' fixed ports, each replaced by a free one, for each test: no free port is in two maps. */
 const portMaps: PortMap[] = [];
-async function distinctPorts(): Promise<PortMap> {
+let portsChosen: Promise<unknown> = Promise.resolve();
+async function newPortMap(): Promise<PortMap> {
   const taken = new Set(portMaps.flatMap((map) => [...map.values()]));
   let ports = await freePortsFor();
   while ([...ports.values()].some((port) => taken.has(port))) ports = await freePortsFor();
   portMaps.push(ports);
   return ports;
+}
+/** newPortMap, one call at a time (the tests ask concurrently): each sees the maps given before it. */
+function distinctPorts(): Promise<PortMap> {
+  const next = portsChosen.then(newPortMap);
+  portsChosen = next;
+  return next;
 }
 
 // A provider repository as the examples set it up: provcert's tarball under vendor/ (lockfile only) and fleet.yaml at
