@@ -1,6 +1,6 @@
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { shardOf } from '../../src/fleet/shard.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
@@ -41,28 +41,52 @@ interface K8sDoc {
 
 let work = '';
 let providerRepo = '';
-/** The examples' fixed ports, each replaced by a free one for this run. */
-let ports: PortMap;
+/** The provider repository after `npm ci`: each test's CI workspace is a copy of it. */
+let installed = '';
 
 /** examples/fleet/fleet.yaml with the free ports in place of the fixed ones, written to `path`. */
-async function writeFleetFile(path: string): Promise<void> {
+async function writeFleetFile(path: string, ports: PortMap): Promise<void> {
   await writeFile(path, withPorts(await readFile(join(examples, 'fleet.yaml'), 'utf8'), ports));
 }
 
-// A provider repository as the examples set it up: provcert's tarball under vendor/ (lockfile only; each workspace
-// runs its own `npm ci`) and fleet.yaml at its root.
+/** The examples' fixed ports, each replaced by a free one, for each test: no free port is in two maps. */
+const portMaps: PortMap[] = [];
+let portsChosen: Promise<unknown> = Promise.resolve();
+async function newPortMap(): Promise<PortMap> {
+  const taken = new Set(portMaps.flatMap((map) => [...map.values()]));
+  let ports = await freePortsFor();
+  while ([...ports.values()].some((port) => taken.has(port))) ports = await freePortsFor();
+  portMaps.push(ports);
+  return ports;
+}
+/** newPortMap, one call at a time (the tests ask concurrently): each sees the maps given before it. */
+function distinctPorts(): Promise<PortMap> {
+  const next = portsChosen.then(newPortMap);
+  portsChosen = next;
+  return next;
+}
+
+// A provider repository as the examples set it up: provcert's tarball under vendor/ (lockfile only) and fleet.yaml at
+// its root (each workspace puts its test's free ports in it); then its dependencies installed once (`npm ci`).
 beforeAll(async () => {
-  ports = await freePortsFor();
   work = await scratchDir('fleet-example');
   providerRepo = join(work, 'provider-repo');
   await mkdir(join(providerRepo, 'vendor'), { recursive: true });
   const packed = await packProvcert(join(providerRepo, 'vendor'));
   await installInFreshProject(providerRepo, `./vendor/${packed.filename}`, { lockOnly: true });
-  await writeFleetFile(join(providerRepo, 'fleet.yaml'));
+  await copyFile(join(examples, 'fleet.yaml'), join(providerRepo, 'fleet.yaml'));
+  installed = join(work, 'installed');
+  await cp(providerRepo, installed, { recursive: true });
+  const r = await runCommand('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], installed, {
+    env: userEnv(),
+  });
+  if (r.code !== 0) throw new Error(`npm ci failed:\n${r.stderr}`);
 }, 240_000);
 
-// The jobs' process groups (the backends started in the background included) end with each test, however it ends.
-afterEach(() => {
+// The jobs' process groups (the backends started in the background included) end with the file, however it ends.
+// Not after each test: the tests run concurrently, and endProcessGroups ends every group of this worker. Each job's
+// group also ends when the job does (runJob).
+afterAll(() => {
   endProcessGroups();
 });
 
@@ -75,12 +99,14 @@ const MATRIX_SHARD = ['$', '{{ matrix.shard }}'].join('');
 
 const SECRETS = { PROVIDER_API_KEY: 'example-key-123', SERVICE_WEBHOOK_SECRET: 'example-secret-456' };
 
-/** A CI workspace: a copy of the provider repository with its dependencies installed (`npm ci`, once). */
-async function workspace(): Promise<string> {
+/**
+ * A CI workspace: a copy of the provider repository with its dependencies installed (`npm ci`, once for all tests;
+ * node_modules/.bin keeps its relative links), its fleet.yaml on this test's free ports.
+ */
+async function workspace(ports: PortMap): Promise<string> {
   const dir = await mkdtemp(join(work, 'ws-'));
-  await cp(providerRepo, dir, { recursive: true });
-  const r = await runCommand('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir, { env: userEnv() });
-  if (r.code !== 0) throw new Error(`npm ci failed:\n${r.stderr}`);
+  await cp(installed, dir, { recursive: true, verbatimSymlinks: true });
+  await writeFleetFile(join(dir, 'fleet.yaml'), ports);
   return dir;
 }
 
@@ -91,6 +117,7 @@ async function workspace(): Promise<string> {
  */
 async function runJob(
   dir: string,
+  ports: PortMap,
   written: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
@@ -120,15 +147,17 @@ describe('the fleet examples split the fleet one provider per shard', () => {
   });
 });
 
-describe('fleet CI examples run as written', () => {
+// Each test has its own workspace and its own free ports: the three examples run concurrently (their shards in order).
+describe.concurrent('fleet CI examples run as written', () => {
   it('GitHub Actions matrix: three shards, then merge-reports; the merged fleet passes (exit 0)', async () => {
     const workflow = parse(await readFile(join(examples, 'github-actions-matrix.yml'), 'utf8')) as Workflow;
     const { certify, merge } = workflow.jobs;
     expect(certify.strategy.matrix.shard).toEqual([1, 2, 3]);
-    const dir = await workspace();
+    const ports = await distinctPorts();
+    const dir = await workspace(ports);
     const shardScript = ['start-backends', 'certify'].map((id) => stepRun(certify.steps, id)).join('\n');
     for (const shard of certify.strategy.matrix.shard) {
-      const r = await runJob(dir, shardScript.replaceAll(MATRIX_SHARD, String(shard)));
+      const r = await runJob(dir, ports, shardScript.replaceAll(MATRIX_SHARD, String(shard)));
       expect(r.code, r.output).toBe(0);
       expect(await readFleet(join(dir, `shard-${shard}`, 'fleet.json'))).toMatchObject({
         shard: { index: shard, total: 3 },
@@ -136,7 +165,7 @@ describe('fleet CI examples run as written', () => {
       });
     }
     // download-artifact puts each shard's artifact in its own folder, as the shard jobs wrote them.
-    const r = await runJob(dir, stepRun(merge.steps, 'merge'));
+    const r = await runJob(dir, ports, stepRun(merge.steps, 'merge'));
     expect(r.code, r.output).toBe(0);
     const merged = await readFleet(join(dir, 'fleet-report', 'fleet.json'));
     expect(merged.verdict).toBe('PASS');
@@ -161,10 +190,11 @@ describe('fleet CI examples run as written', () => {
       .filter((line) => !line.startsWith('npm ci'))
       .join('\n')
       .replace('mock-provider --slug south-kitchen', 'mock-provider --fault quote-total-wrong --slug south-kitchen');
-    const dir = await workspace();
+    const ports = await distinctPorts();
+    const dir = await workspace(ports);
     const codes: (number | null)[] = [];
     for (let index = 1; index <= certify.parallel; index++) {
-      const r = await runJob(dir, shardScript, {
+      const r = await runJob(dir, ports, shardScript, {
         CI_NODE_INDEX: String(index),
         CI_NODE_TOTAL: String(certify.parallel),
       });
@@ -173,7 +203,7 @@ describe('fleet CI examples run as written', () => {
     // south-kitchen is in shard 2 of 3: that job fails, the others pass.
     expect(codes).toEqual([0, 1, 0]);
     const mergeScript = pipeline['merge-reports'].script.filter((line) => !line.startsWith('npm ci')).join('\n');
-    const r = await runJob(dir, mergeScript);
+    const r = await runJob(dir, ports, mergeScript);
     expect(r.code, r.output).toBe(1);
     expect(r.output).toMatch(/^south-kitchen\s+FAIL/m);
     expect(r.output).toContain('✗ south-kitchen  failing: quote-math');
@@ -196,26 +226,27 @@ describe('fleet CI examples run as written', () => {
     const mergeContainer = merge?.spec.template.spec.containers[0];
     if (!container || !mergeContainer) throw new Error('the manifest needs the shard Job and the merge Job');
     // The pods' image is the provider repository with `npm ci` done; the shared volume is a folder here.
-    const dir = await workspace();
+    const ports = await distinctPorts();
+    const dir = await workspace(ports);
     const reports = join(dir, 'reports');
     await mkdir(reports);
-    await writeFleetFile(join(dir, 'config-fleet.yaml'));
+    await writeFleetFile(join(dir, 'config-fleet.yaml'), ports);
     const env = { REPORTS_DIR: reports, FLEET_FILE: join(dir, 'config-fleet.yaml') };
     for (let index = 0; index < (shards?.spec.completions ?? 0); index++) {
-      const r = await runJob(dir, container.args.join('\n'), { ...env, JOB_COMPLETION_INDEX: String(index) });
+      const r = await runJob(dir, ports, container.args.join('\n'), { ...env, JOB_COMPLETION_INDEX: String(index) });
       expect(r.code, r.output).toBe(0);
       expect(await readFleet(join(reports, `shard-${index}`, 'fleet.json'))).toMatchObject({
         shard: { index: index + 1, total: 3 },
       });
     }
-    const r = await runJob(dir, mergeContainer.args.join('\n'), env);
+    const r = await runJob(dir, ports, mergeContainer.args.join('\n'), env);
     expect(r.code, r.output).toBe(0);
     const merged = await readFleet(join(reports, 'fleet-report', 'fleet.json'));
     expect(merged).toMatchObject({ verdict: 'PASS', summary: { providers: 3, passed: 3, notRun: 0 } });
 
     // A pod that never wrote its report: the merge warns, its provider is NOT_RUN, and the gate fails.
     await rename(join(reports, 'shard-1'), join(dir, 'lost-shard'));
-    const lost = await runJob(dir, mergeContainer.args.join('\n'), env);
+    const lost = await runJob(dir, ports, mergeContainer.args.join('\n'), env);
     expect(lost.code, lost.output).toBe(1);
     expect(lost.output).toContain('warning: shard 2/3 is missing: its provider south-kitchen is reported NOT_RUN');
     expect(await readFleet(join(reports, 'fleet-report', 'fleet.json'))).toMatchObject({

@@ -199,7 +199,8 @@ function expectInert(text: string): void {
   expect(text).not.toContain(OPERATOR_SECRET);
 }
 
-describe('hostile reports through report, replay and merge-reports (issue 25)', () => {
+// Each row writes and reads its own files (run-i, fleet-i, out-i, merged-i): the rows run concurrently.
+describe.concurrent('hostile reports through report, replay and merge-reports (issue 25)', () => {
   it.each(ROWS.map((row, i) => [row.name, i] as const))(
     '%s',
     async (_name, i) => {
@@ -207,12 +208,12 @@ describe('hostile reports through report, replay and merge-reports (issue 25)', 
       const file = await write(`run-${i}.json`, row.content());
       const fleet = await write(`fleet-${i}.json`, row.fleet ? row.fleet() : asFleet(row.content()));
       const opts = { env, cwd: dir, timeoutMs: 60_000 };
-      const rendered = await runCli(
-        ['report', file, '--html', `out-${i}.html`, '--markdown', `out-${i}.md`, '--github'],
-        opts,
-      );
-      const replayed = await runCli(['replay', file], opts);
-      const merged = await runCli(['merge-reports', fleet, '--out', `merged-${i}`], opts);
+      // Three processes that read the same input and write apart: run side by side.
+      const [rendered, replayed, merged] = await Promise.all([
+        runCli(['report', file, '--html', `out-${i}.html`, '--markdown', `out-${i}.md`, '--github'], opts),
+        runCli(['replay', file], opts),
+        runCli(['merge-reports', fleet, '--out', `merged-${i}`], opts),
+      ]);
 
       if (row.refused) {
         for (const [command, r] of [

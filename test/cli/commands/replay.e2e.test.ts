@@ -32,7 +32,9 @@ async function providerOn(port: number, webhookPort: number, faults: FaultName[]
 
 const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
 
-describe('provcert replay (operator flow against the reference provider)', () => {
+// The four suites share nothing (each its own provider, ports and report): they run side by side. The replays of one
+// report run one after the other: each starts the receiver on the report's webhook port.
+describe.concurrent('provcert replay (operator flow against the reference provider)', () => {
   let port = 0;
   let webhookPort = 0;
   let dir = '';
@@ -69,7 +71,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     await provider?.close();
   });
 
-  it('a failure that still reproduces: "still fails" with its computation, reproduce command and request; exit 1', async () => {
+  it.sequential('a failure that still reproduces: "still fails" with its computation, reproduce command and request; exit 1', async () => {
     const replay = await runCli(['replay', reportPath, ...mine()], { env });
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/^replaying quote-math against http:\/\/127\.0\.0\.1:\d+ \(seed \w+\)$/m);
@@ -82,7 +84,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     expect(replay.stdout + replay.stderr).not.toContain(CREDENTIAL);
   });
 
-  it.each([
+  it.sequential.each([
     ['health', 'passed', /^health: was not a failure — originally passed; now passes: /m],
     [
       'signature',
@@ -97,33 +99,36 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     expect(replay.code).toBe(0);
   });
 
-  it('the credential comes from the default variable, or from --credential-env / --credential-file instead', async () => {
+  it.sequential('the credential comes from the default variable, or from --credential-env / --credential-file instead', async () => {
     const withoutKey = { SERVICE_WEBHOOK_SECRET: env.SERVICE_WEBHOOK_SECRET };
-    const missing = await runCli(['replay', reportPath, ...mine()], { env: withoutKey });
+    const keyFile = join(dir, 'provider.key');
+    await writeFile(keyFile, `${CREDENTIAL}\n`);
+    // The two refused before any request (exit 2) run beside the first replay; the replays, one at a time.
+    const [missing, both, byEnv] = await Promise.all([
+      runCli(['replay', reportPath, ...mine()], { env: withoutKey }),
+      runCli(['replay', reportPath, '--credential-file', keyFile, '--credential-env', 'X'], { env }),
+      runCli(['replay', reportPath, ...mine(), '--credential-env', 'OTHER_PROVIDER_KEY'], {
+        env: { ...withoutKey, OTHER_PROVIDER_KEY: CREDENTIAL },
+      }),
+    ]);
+    const byFile = await runCli(['replay', reportPath, ...mine(), '--credential-file', keyFile], { env: withoutKey });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
       'provcert: missing credential: the environment variable PROVIDER_API_KEY is not set\n' +
         '  set PROVIDER_API_KEY, or pass --credential-env NAME or --credential-file PATH\n',
     );
 
-    const byEnv = await runCli(['replay', reportPath, ...mine(), '--credential-env', 'OTHER_PROVIDER_KEY'], {
-      env: { ...withoutKey, OTHER_PROVIDER_KEY: CREDENTIAL },
-    });
     expect(lastLine(byEnv.stdout)).toBe('replayed 1 check: 1 still fails');
     expect(byEnv.code).toBe(1);
 
-    const keyFile = join(dir, 'provider.key');
-    await writeFile(keyFile, `${CREDENTIAL}\n`);
-    const byFile = await runCli(['replay', reportPath, ...mine(), '--credential-file', keyFile], { env: withoutKey });
     expect(lastLine(byFile.stdout)).toBe('replayed 1 check: 1 still fails');
     expect(byFile.code).toBe(1);
 
-    const both = await runCli(['replay', reportPath, '--credential-file', keyFile, '--credential-env', 'X'], { env });
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('provcert: --credential-env and --credential-file are alternatives; pass one\n');
   });
 
-  it('once the provider is fixed: "fixed", exit 0; report text is masked and shown escaped', async () => {
+  it.sequential('once the provider is fixed: "fixed", exit 0; report text is masked and shown escaped', async () => {
     await provider?.close();
     provider = await providerOn(port, webhookPort, []);
     // A report is untrusted: its message here carries the credential and a screen-clearing escape.
@@ -143,7 +148,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
     expect(replay.code).toBe(0);
   });
 
-  it('a provider that cannot be reached any more is "not run", never "fixed": exit 1', async () => {
+  it.sequential('a provider that cannot be reached any more is "not run", never "fixed": exit 1', async () => {
     await provider?.close();
     provider = undefined;
     const replay = await runCli(['replay', reportPath, ...mine()], { env });
@@ -153,7 +158,7 @@ describe('provcert replay (operator flow against the reference provider)', () =>
   });
 });
 
-describe('provcert replay keeps the exploration of the report it replays', () => {
+describe.concurrent('provcert replay keeps the exploration of the report it replays', () => {
   let provider: RunningProvider | undefined;
   afterAll(async () => {
     await provider?.close();
@@ -171,8 +176,9 @@ describe('provcert replay keeps the exploration of the report it replays', () =>
         '--base-url',
         provider.url,
         ...flags,
-        '--skip',
-        'quote-expiry',
+        // Only the check replayed here: what it explores does not depend on the others (a PARTIAL run).
+        '--only',
+        'quote-explore',
         '--explore',
         '7',
         '--seed',
@@ -206,7 +212,7 @@ describe('provcert replay keeps the exploration of the report it replays', () =>
   });
 });
 
-describe('provcert replay: unusable input is one line, exit 2', () => {
+describe.concurrent('provcert replay: unusable input is one line, exit 2', () => {
   let dir = '';
   beforeAll(async () => {
     dir = await scratchDir('replay-input');
@@ -247,12 +253,11 @@ describe('provcert replay: unusable input is one line, exit 2', () => {
   });
 });
 
-describe('provcert list', () => {
+describe.concurrent('provcert list', () => {
   it('lists every check with its rule and where it applies, as text and JSON', async () => {
-    const text = await runCli(['list']);
+    const [text, json] = await Promise.all([runCli(['list']), runCli(['list', '--json'])]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^quote-math +Quote matches the selection and its math holds$/m);
-    const json = await runCli(['list', '--json']);
     const rows = JSON.parse(json.stdout) as { id: string; rule: string; appliesTo: string; createsOrders: boolean }[];
     expect(rows.map((r) => r.id)).toEqual([...CHECK_IDS]);
     expect(rows.every((r) => r.rule.length > 20 && r.appliesTo.length > 0)).toBe(true);
