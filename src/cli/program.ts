@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { limitFlag } from '../config/serve.js';
+import { flagNameOf } from '../config/options.js';
 import { ACTION_STATUSES, DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { DEFAULT_LIMITS, LIMIT_NAMES } from '../model/ingest-limits.js';
 import { REFERENCE_SLUG } from '../reference-provider/info.js';
@@ -22,7 +22,7 @@ import {
 /** `serve`'s resource limits, one flag each (--max-body-bytes …). */
 function withLimitOptions(command: Command): Command {
   for (const name of LIMIT_NAMES)
-    command.option(`${limitFlag(name)} <n>`, `limit: ${name} (default ${DEFAULT_LIMITS[name]})`);
+    command.option(`${flagNameOf(name)} <n>`, `limit: ${name} (default ${DEFAULT_LIMITS[name]})`);
   return command;
 }
 

@@ -1,6 +1,6 @@
 import type { RunValues } from '../model/run-values.js';
 import { EXPECTED_FAILURES_KEY } from '../util/expected-failures.js';
-import { specSchema } from '../util/schema-compiler.js';
+import { specSchema } from '../util/spec-schema.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */
 export type OptionKey = keyof RunValues;

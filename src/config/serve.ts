@@ -16,7 +16,9 @@ import {
 } from '../model/serve-settings.js';
 import { isSlug, SLUG_RULE } from '../model/slug.js';
 import { readDataFile } from '../util/data-file.js';
-import { compileSpecSchemas, specSchema } from '../util/schema-compiler.js';
+import { compileSpecSchemas } from '../util/schema-compiler.js';
+import { specSchema } from '../util/spec-schema.js';
+import { flagNameOf } from './options.js';
 
 /** Flags as commander hands them over. */
 export interface RawServeOptions {
@@ -37,10 +39,6 @@ export interface RawServeOptions {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_EXPIRY_WAIT_LIMIT_S = 3600;
 const MAX_WEBHOOK_SECRET_OVERLAP_S = 7 * 24 * 3600;
-
-/** The command-line flag of a limit: maxBodyBytes → --max-body-bytes. */
-export const limitFlag = (name: keyof IngestLimits): string =>
-  `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** The settings spec/serve-config.schema.json describes, for messages. */
 const SERVE_KEYS = (specSchema('serve-config.schema.json')['properties'] ?? {}) as Record<string, unknown>;
@@ -145,7 +143,7 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
       throw new UsageError(
-        `${flag !== undefined ? limitFlag(name) : `config ${name}`} must be a positive whole number (got "${String(flag ?? value)}")`,
+        `${flag !== undefined ? flagNameOf(name) : `config ${name}`} must be a positive whole number (got "${String(flag ?? value)}")`,
       );
     }
     limits[name] = value;

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { packageRoot } from './package-root.js';
+import { specSchema } from './spec-schema.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object's default.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -24,10 +22,6 @@ export function createAjv(options: Options = {}): Ajv2020 {
   ajv.addVocabulary(ANNOTATION_KEYWORDS);
   return ajv;
 }
-
-/** A schema of spec/ (config.schema.json …), parsed. */
-export const specSchema = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(join(packageRoot, 'spec', name), 'utf8')) as Record<string, unknown>;
 
 /**
  * Compile the last of `names` (schemas in spec/), the ones before it added as the documents it references.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveServeSettings } from '../../src/config/serve.js';
 import { LIMIT_NAMES } from '../../src/server/limits.js';
-import { specSchema } from '../../src/util/schema-compiler.js';
+import { specSchema } from '../../src/util/spec-schema.js';
 
 let dir: string;
 beforeAll(async () => {
