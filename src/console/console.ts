@@ -289,7 +289,7 @@ export function createConsole(): ProvcertConsole {
       streamAfter: newestSeq,
       running: runner.progress(slug),
     };
-    // Unknown to the registry yet listed by the events route: a slug configured with --slug/--config.
+    // Unknown to the registry yet listed by the events route: a slug serve was started with (its settings' providers).
     if (detail.status === 404 && events.answer.status === 200 && session.principal.kind === 'admin')
       return sendPage(r.res, 200, configuredPage(session, eventsData, apiError(detail)));
     if (detail.status === 404) return notFound(r.res, session, `No provider "${slug}" is registered.`);
@@ -450,7 +450,7 @@ export function createConsole(): ProvcertConsole {
     if (shown) return sendPage(r.res, 200, rotatedPage(session, slug, shown));
     const configured =
       answer.status === 404
-        ? " Slugs configured with --slug or --config take their secret from serve's configuration and are not rotated by the API."
+        ? " Slugs serve was started with (its providers setting) take their secret from serve's configuration and are not rotated by the API."
         : '';
     sendPage(
       r.res,

@@ -124,7 +124,7 @@ ${data.rotationToken ? rotationForm(session, data.slug, data.rotationToken) : ''
 }
 
 /** Where the secret's section explains the overlap window (the form and the disabled button point at it). */
-const OVERLAP_TEXT = html`the current secret keeps verifying this provider's webhooks only for the server's overlap window (<code>--webhook-secret-overlap</code>, 600 seconds unless serve was started with another value; 0 = not at all), then they are refused (401) until the provider backend signs with the new one`;
+const OVERLAP_TEXT = html`the current secret keeps verifying this provider's webhooks only for the server's overlap window (serve's <code>webhookSecretOverlap</code> setting, 600 seconds unless serve was started with another value; 0 = not at all), then they are refused (401) until the provider backend signs with the new one`;
 
 /** The confirmation of whoever rotates: the operator hands the secret on, a provider configures it itself. */
 const confirmation = (session: Session): string =>
@@ -150,13 +150,13 @@ ${hidden(session)}<input type="hidden" name="once" value="${token}">
 
 /**
  * A slug the webhook receiver knows but the registry does not (the admin route answers 404, the events route
- * lists it): configured with --slug/--config. Its secret comes from serve's configuration, and the rotation
+ * lists it): one of the providers serve was started with. Its secret comes from serve's configuration, and the rotation
  * route answers 404 for it, so the page says so beside a disabled button rather than offering one that fails.
  */
 export function configuredPage(session: Session, data: EventsData, registryAnswer: string): string {
   const main = html`<p>Status <span class="status-word" id="provider-status">configured, not registered</span></p>
 <section class="panel" id="webhook-secret" aria-labelledby="webhook-secret-title"><h2 id="webhook-secret-title">Webhook secret</h2>
-<p id="rotate-unavailable">This slug is configured with <code>--slug</code> or <code>--config</code>, not registered: ${registryAnswer}. Its webhook secret comes from serve's configuration (the server's secret, or the variable the config's <code>webhookSecretEnv</code> names), so it cannot be rotated here: the rotation route answers 404 for it. To replace it, change that value and restart <code>provcert serve</code>.</p>
+<p id="rotate-unavailable">This slug is one of the providers serve was started with (its <code>providers</code> setting), not registered: ${registryAnswer}. Its webhook secret comes from serve's configuration (the server's secret, or the variable the config's <code>webhookSecretEnv</code> names), so it cannot be rotated here: the rotation route answers 404 for it. To replace it, change that value and restart <code>provcert serve</code>.</p>
 <div class="actions"><button type="button" disabled aria-describedby="rotate-unavailable">Rotate webhook secret</button></div>
 </section>
 ${eventsHtml(data)}`;

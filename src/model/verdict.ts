@@ -14,7 +14,7 @@ export type RunVerdict = 'PASS' | 'FAIL' | 'INTERRUPTED' | 'PARTIAL';
 /** A check of the provider's profile that the run's own selection (`--only`/`--skip`) left out. */
 export interface LeftOutCheck {
   id: CheckId;
-  /** e.g. "left out by --skip", "not selected by --only". */
+  /** e.g. "left out by the skip list", "not in the only list". */
   reason: string;
 }
 

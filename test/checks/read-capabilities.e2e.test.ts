@@ -32,7 +32,7 @@ describe('capabilities', () => {
       const result = find(report, 'capabilities');
       expect(result?.status).toBe('fail');
       expect(result?.message).toMatch(
-        /declared in the portal \(--capabilities\) but not by GET \/provider-info: NOT_A_CAPABILITY; declared by GET \/provider-info but not in the portal: SEARCH/,
+        /declared in the portal \(the capabilities setting\) but not by GET \/provider-info: NOT_A_CAPABILITY; declared by GET \/provider-info but not in the portal: SEARCH/,
       );
     } finally {
       await provider.close();

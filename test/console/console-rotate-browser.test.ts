@@ -58,7 +58,7 @@ describe('rotating a webhook secret in Chromium', () => {
   it('warns, asks for confirmation, then shows the new secret once on a no-store page', async () => {
     await page.goto(`${h.url}/console/providers/demo-kitchen`);
     const section = page.locator('#webhook-secret');
-    await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('--webhook-secret-overlap');
+    await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('webhookSecretOverlap');
     await expectAccessible(page, 'provider with the rotate form');
     await section.screenshot({ path: join(ARTIFACTS, 'rotate-form.png') });
     // Unconfirmed, the browser does not send the form.
@@ -126,12 +126,12 @@ describe('rotating a webhook secret in Chromium', () => {
     expect((await newestEvent())['verifiedWith']).not.toBe('previous');
   });
 
-  it('explains beside a disabled button that a slug configured with --slug cannot be rotated', async () => {
+  it('explains beside a disabled button that a slug serve was started with cannot be rotated', async () => {
     await page.goto(`${h.url}/console/providers/${CONFIGURED}`);
     const button = page.locator('#webhook-secret').getByRole('button', { name: 'Rotate webhook secret' });
     await expect(button.isDisabled()).resolves.toBe(true);
     await expect(page.locator('#rotate-unavailable').textContent()).resolves.toMatch(
-      /configured with --slug[\s\S]*answered 404[\s\S]*restart provcert serve/,
+      /one of the providers serve was started with[\s\S]*answered 404[\s\S]*restart provcert serve/,
     );
     await expectAccessible(page, 'configured slug');
     await shot(page, 'configured-slug');
@@ -144,7 +144,7 @@ describe('rotating a webhook secret in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/console\/providers\/demo-kitchen$/);
     const section = page.locator('#webhook-secret');
-    await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('--webhook-secret-overlap');
+    await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('webhookSecretOverlap');
     await expectAccessible(page, 'provider session with the rotate form');
     await section.screenshot({ path: join(ARTIFACTS, 'rotate-form-provider.png') });
 

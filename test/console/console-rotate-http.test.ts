@@ -191,13 +191,13 @@ describe('rotating a webhook secret from the console', () => {
     expect(newest['verifiedWith']).not.toBe('previous');
   });
 
-  it('explains, with the API answer, that a slug configured with --slug cannot be rotated, beside a disabled button', async () => {
+  it('explains, with the API answer, that a slug serve was started with cannot be rotated, beside a disabled button', async () => {
     const { cookie, csrf } = await client.signIn(ADMIN);
     expect((await h.api('POST', `/api/v1/admin/providers/${CONFIGURED}/rotate-webhook-secret`)).status).toBe(404);
     const page = await client.get(`/console/providers/${CONFIGURED}`, cookie);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<button type="button" disabled aria-describedby="rotate-unavailable">');
-    expect(page.text).toContain('configured with <code>--slug</code>');
+    expect(page.text).toContain('one of the providers serve was started with (its <code>providers</code> setting)');
     expect(page.text).toContain(
       `not registered: the API answered 404: no provider &#34;${CONFIGURED}&#34; is registered`,
     );

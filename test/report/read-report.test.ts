@@ -172,7 +172,7 @@ describe('readStoredReport: the first contradiction is refused in one line (issu
     [
       'a check not run that the selection left out',
       () => edited(interrupted(), (r) => void (r.notRun = ['errors'])),
-      /check errors is listed as not run, but the run's --only\/--skip left it out/,
+      /check errors is listed as not run, but the run's only\/skip selection left it out/,
     ],
     [
       'a missing check the checks not run do not name',
@@ -195,7 +195,7 @@ describe('readStoredReport: the first contradiction is refused in one line (issu
           r.leftOut = [{ id: 'errors', reason: 'left out by --skip' }];
           r.verdict = 'PARTIAL';
         }),
-      /check [a-z-]+ was left out by the run's --only\/--skip, but the report does not list it/,
+      /check [a-z-]+ was left out by the run's only\/skip selection, but the report does not list it/,
     ],
     [
       'a check twice',
