@@ -11,4 +11,4 @@ export const flagOfSetting = (setting: string): string =>
 
 /** Advice in findings, as the cli's users type it: `--max-expiry-wait 130`, `--local`. */
 export const spellAsFlag: SpellSetting = (setting, value) =>
-  value === undefined ? flagNameOf(setting) : `${flagNameOf(setting)} ${value}`;
+  value === undefined ? flagOfSetting(setting) : `${flagOfSetting(setting)} ${value}`;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passingReport } from '../report/sample-reports.js';
 import { ARTIFACTS, expectAccessible, openBrowser, shot, signInWith } from './browser.js';
@@ -36,6 +36,26 @@ async function newestEvent(): Promise<Record<string, unknown>> {
 }
 
 /** Everything the browser holds of the page: its markup and its URL. */
+/**
+ * Confirms and sends the rotate form of `section`: the answer is a 200 page, never stored, holding a fresh
+ * secret in no URL or cookie. Returns the secret it shows.
+ */
+async function rotateFrom(section: Locator, confirmation: RegExp): Promise<string> {
+  await section.getByLabel(confirmation).check();
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/rotate-webhook-secret') && r.request().method() === 'POST'),
+    section.getByRole('button', { name: 'Rotate webhook secret' }).click(),
+  ]);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['cache-control']).toBe('no-store');
+  await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret rotated');
+  const secret = (await page.locator('#new-secret').textContent()) ?? '';
+  expect(secret).toMatch(/^[0-9a-f]{64}$/);
+  expect(page.url()).not.toContain(secret);
+  expect(JSON.stringify(await context.cookies())).not.toContain(secret);
+  return secret;
+}
+
 const visible = async (): Promise<string> => `${page.url()}\n${await page.content()}`;
 
 beforeAll(async () => {
@@ -66,21 +86,10 @@ describe('rotating a webhook secret in Chromium', () => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Demo Kitchen');
     expect(await rotations()).toBe(0);
 
-    await section.getByLabel(/I will give the provider backend/).check();
-    const [answer] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/rotate-webhook-secret') && r.request().method() === 'POST'),
-      section.getByRole('button', { name: 'Rotate webhook secret' }).click(),
-    ]);
-    expect(answer.status()).toBe(200);
-    expect(answer.headers()['cache-control']).toBe('no-store');
-    await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret rotated');
-    newSecret = (await page.locator('#new-secret').textContent()) ?? '';
-    expect(newSecret).toMatch(/^[0-9a-f]{64}$/);
+    newSecret = await rotateFrom(section, /I will give the provider backend/);
     expect(newSecret).not.toBe(oldSecret);
     const until = Date.parse((await page.locator('#previous-valid-until').textContent()) ?? '');
     expect(until).toBeGreaterThan(Date.now());
-    expect(page.url()).not.toContain(newSecret);
-    expect(JSON.stringify(await context.cookies())).not.toContain(newSecret);
     expect(await rotations()).toBe(1);
     await expectAccessible(page, 'rotated');
     await shot(page, 'rotated');
@@ -140,27 +149,15 @@ describe('rotating a webhook secret in Chromium', () => {
   it('a signed-in provider rotates its own secret the same way: shown once, no-store, gone on reload', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/console\/sign-in$/);
-    await page.getByLabel('Token').fill(providerToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWith(page, h, providerToken);
     await page.waitForURL(/\/console\/providers\/demo-kitchen$/);
     const section = page.locator('#webhook-secret');
     await expect(section.locator('#rotate-warning').textContent()).resolves.toContain('webhookSecretOverlap');
     await expectAccessible(page, 'provider session with the rotate form');
     await section.screenshot({ path: join(ARTIFACTS, 'rotate-form-provider.png') });
 
-    await section.getByLabel(/I will configure the new secret in my provider backend/).check();
-    const [answer] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/rotate-webhook-secret') && r.request().method() === 'POST'),
-      section.getByRole('button', { name: 'Rotate webhook secret' }).click(),
-    ]);
-    expect(answer.status()).toBe(200);
-    expect(answer.headers()['cache-control']).toBe('no-store');
-    await expect(page.locator('h1').textContent()).resolves.toBe('Webhook secret rotated');
-    providerSecret = (await page.locator('#new-secret').textContent()) ?? '';
-    expect(providerSecret).toMatch(/^[0-9a-f]{64}$/);
+    providerSecret = await rotateFrom(section, /I will configure the new secret in my provider backend/);
     expect(providerSecret).not.toBe(newSecret);
-    expect(page.url()).not.toContain(providerSecret);
-    expect(JSON.stringify(await context.cookies())).not.toContain(providerSecret);
     // Through the provider's own route and token: the log names the provider, not the operator.
     expect(await rotatedBy()).toEqual(['admin', 'provider']);
     await expectAccessible(page, 'rotated by the provider');

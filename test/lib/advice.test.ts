@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certify } from '../../src/lib/certify.js';
-import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import type { RunningProvider } from '../../src/reference-provider/index.js';
 import { startReferenceForRun } from '../support/reference-run.js';
-import { scratchDir } from '../support/scratch.js';
 
 /** Advice in a library run's findings names certify()'s options, never a CLI flag (the cli's spelling: flag-text). */
 
@@ -20,13 +18,11 @@ beforeAll(async () => {
     credential: CREDENTIAL,
     webhookSecret: WEBHOOK_SECRET,
   }));
-  readOnly = await startReferenceProvider({
-    authMethod: 'API_KEY',
+  ({ provider: readOnly } = await startReferenceForRun({
     credential: CREDENTIAL,
     webhookSecret: WEBHOOK_SECRET,
-    dataFile: join(await scratchDir('lib-advice'), 'read-only.json'),
     capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
-  });
+  }));
 });
 
 afterAll(async () => {
