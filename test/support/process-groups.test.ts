@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,14 +39,28 @@ function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
   });
 }
 
-/** A background process started by a shell that then exits: an orphan, as a killed worker's backends become. */
+/** The command line of a process, or '' when it is gone. */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A background process started by a shell that then exits: an orphan, as a killed worker's backends become.
+ * Answers once the shell's fork has become `sleep`: until its exec, the process still shows bash's command line.
+ */
 async function orphan(env: NodeJS.ProcessEnv): Promise<number> {
   const shell = spawn('bash', ['-c', 'sleep 300 >/dev/null 2>&1 & echo $!'], {
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  return Number(await firstLine(shell.stdout));
+  const pid = Number(await firstLine(shell.stdout));
+  await eventually(() => commandLine(pid) === 'sleep 300');
+  return pid;
 }
 
 const started: number[] = [];
@@ -116,6 +131,7 @@ describe('processes the suite left running', () => {
     await writeFile(
       suite,
       `import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setup, teardown } from ${JSON.stringify(module)};
 setup();
 // A test that starts a backend in the background and forgets it: the orphan inherits the suite's environment.
@@ -123,6 +139,9 @@ const shell = spawn('bash', ['-c', 'sleep 300 >/dev/null 2>&1 & echo $!'], { std
 let pid = '';
 shell.stdout.on('data', (d) => (pid += d));
 await new Promise((resolve) => shell.on('close', resolve));
+// Until its exec, the fork still shows bash's command line.
+const shows = () => { try { return readFileSync('/proc/' + pid.trim() + '/cmdline', 'utf8'); } catch { return ''; } };
+for (let i = 0; i < 200 && !shows().startsWith('sleep'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
 process.stdout.write(pid);
 await teardown();
 `,
