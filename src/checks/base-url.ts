@@ -1,4 +1,4 @@
-import { judgeBaseAddress } from '../http/base-address.js';
+import { type AddressRules, type AddressVerdict, judgeBaseAddress } from '../http/base-address.js';
 import { describeBody } from '../http/body.js';
 import type { HttpOutcome } from '../http/types.js';
 import type { ServiceAddress } from '../util/service-address.js';
@@ -9,6 +9,14 @@ import { keepEvidence } from './support/evidence.js';
 /** The service's own addresses in this run: the embedded receiver (its real port, also when configured as 0). */
 function serviceAddresses(ctx: CheckContext): ServiceAddress[] {
   return [{ what: "provcert's own webhook receiver", url: ctx.webhooks.urlFor('provider') }];
+}
+
+/** The static address rules, recorded in this check's findings (a warning stands on the check's requirements). */
+export function judgeAddress(f: Findings, baseUrl: string, rules: AddressRules): AddressVerdict {
+  const verdict = judgeBaseAddress(baseUrl, rules);
+  for (const p of verdict.problems) f.problem(p.text, p.requirement);
+  for (const w of verdict.warnings) f.warn(w.text);
+  return verdict;
 }
 
 /** The troubleshooting hint of the contract's Errors section for what GET /health answered, if any. */
@@ -63,15 +71,13 @@ export const check: CheckDefinition = {
   appliesTo: { description: 'every run' },
   async run(ctx) {
     const f = new Findings();
-    const verdict = judgeBaseAddress(ctx.config.baseUrl, {
+    const verdict = judgeAddress(f, ctx.config.baseUrl, {
       local: ctx.config.local,
       service: serviceAddresses(ctx),
       spell: ctx.spell,
     });
-    for (const p of verdict.problems) f.problem(p.text, p.requirement);
-    for (const w of verdict.warnings) f.warn(w);
     // An unparseable URL cannot be probed; the static problem says why.
-    if (verdict.problems.some((p) => p.text.includes('is not an absolute URL'))) return f.outcome('');
+    if (verdict.problems.some((p) => p.rule === 'absolute-url')) return f.outcome('');
     const reached = await diagnoseReachability(ctx, f);
     return f.outcome(
       `${ctx.config.baseUrl} is ${ctx.config.local ? 'allowed for a local run' : 'public HTTPS'} and reaches the provider API (${reached})`,

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { createProviderClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
-import { basePathDiagnosis, httpsDiagnosis } from './address.js';
+import { addressDiagnoses } from './address.js';
 import { authDiagnosis, credentialDiagnosis, headerSafe } from './auth.js';
 import { frontendDiagnosis, latencyDiagnosis, probeApi, routesDiagnosis } from './http-probes.js';
 import { dnsProbe, tcpProbe } from './network.js';
@@ -39,11 +39,7 @@ export async function runDoctor(input: DoctorInput): Promise<Diagnosis[]> {
   const url = new URL(input.baseUrl);
   const now = input.now ?? (() => new Date());
   const { spell } = input;
-  const findings: Diagnosis[] = [
-    httpsDiagnosis(url, spell),
-    basePathDiagnosis(url, spell),
-    credentialDiagnosis(input.credential),
-  ];
+  const findings: Diagnosis[] = [...addressDiagnoses(url, spell), credentialDiagnosis(input.credential)];
 
   const say = (step: string): void => input.progress?.(step);
   if (isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0) say(`resolving ${url.hostname} (DNS)`);

@@ -82,6 +82,6 @@ describe('base-url diagnoses what the address really is', () => {
     });
     const result = await baseUrlResult(`${url}/health`);
     expect(result?.status).toBe('fail');
-    expect(result?.message).toMatch(/ends with \/health; enter the API root \(e\.g\. http:\/\/127\.0\.0\.1:\d+\/\)/);
+    expect(result?.message).toMatch(/ends with \/health; enter the API root \(e\.g\. http:\/\/127\.0\.0\.1:\d+\)/);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spellAsFlag } from '../../src/cli/setting-flags.js';
+import { addressDiagnoses } from '../../src/doctor/address.js';
 import { doctorExitCode, runDoctor } from '../../src/doctor/doctor.js';
 import { candidateBases } from '../../src/doctor/http-probes.js';
 import { DIAGNOSIS_IDS, type DoctorInput } from '../../src/doctor/types.js';
@@ -233,5 +234,28 @@ describe('doctor diagnoses the troubleshooting list', () => {
       status: 'fail',
       fix: 'serve the API over HTTPS and use --base-url https://provcert-doctor-test.invalid/api',
     });
+  });
+});
+
+describe('the address fixes name the base URL corrected by the base address rules', () => {
+  it.each<[string, string | undefined, string | undefined]>([
+    // One corrected address for both fixes: https (a public host) and without /health.
+    [
+      'http://api.example.com/health',
+      'serve the API over HTTPS and use --base-url https://api.example.com',
+      'use --base-url https://api.example.com',
+    ],
+    ['http://api.example.com/v1/', 'serve the API over HTTPS and use --base-url https://api.example.com/v1', undefined],
+    // A local self-test keeps http.
+    [
+      'http://127.0.0.1:3000/v1/health',
+      'before certifying in the portal, expose the backend on a public https:// address',
+      'use --base-url http://127.0.0.1:3000/v1',
+    ],
+    ['https://api.example.com/v1/?debug=1', undefined, 'use --base-url https://api.example.com/v1'],
+  ])('%s', (url, httpsFix, basePathFix) => {
+    const [https, basePath] = addressDiagnoses(new URL(url), spellAsFlag);
+    expect(https.fix).toBe(httpsFix);
+    expect(basePath.fix).toBe(basePathFix);
   });
 });

@@ -79,7 +79,7 @@ describe('judgeBaseAddress', () => {
     expect(verdict.problems).toHaveLength(problems.length);
     problems.forEach((p, i) => expect(verdict.problems[i]?.text).toMatch(p));
     expect(verdict.warnings).toHaveLength(warnings.length);
-    warnings.forEach((w, i) => expect(verdict.warnings[i]).toMatch(w));
+    warnings.forEach((w, i) => expect(verdict.warnings[i]?.text).toMatch(w));
   });
 });
 
@@ -91,6 +91,51 @@ describe('the advice names the local setting as the caller spells it', () => {
     ['https://10.0.0.5', true, /allowed by <local>/],
   ])('%s (local %s)', (url, isLocal, advice) => {
     const verdict = judgeBaseAddress(url, { local: isLocal, spell: (setting) => `<${setting}>` });
-    expect([...verdict.problems.map((p) => p.text), ...verdict.warnings].join('\n')).toMatch(advice);
+    expect([...verdict.problems, ...verdict.warnings].map((f) => f.text).join('\n')).toMatch(advice);
+  });
+});
+
+describe('each finding names its rule and the part of the URL; the verdict, the corrected base URL', () => {
+  it.each<[string, boolean, [string, string][], string | undefined]>([
+    ['http://api.example.com/v1/', false, [['https', 'scheme']], 'https://api.example.com/v1'],
+    // In a local self-test http is no problem, so the correction keeps it.
+    [
+      'http://127.0.0.1:3000/v1/health',
+      true,
+      [
+        ['https', 'scheme'],
+        ['public-host', 'host'],
+        ['no-health-suffix', 'path'],
+      ],
+      'http://127.0.0.1:3000/v1',
+    ],
+    [
+      'http://api.example.com/health',
+      false,
+      [
+        ['https', 'scheme'],
+        ['no-health-suffix', 'path'],
+      ],
+      'https://api.example.com',
+    ],
+    ['https://10.0.0.5/api', false, [['public-host', 'host']], 'https://10.0.0.5/api'],
+    ['https://api.example.com/v1/health/', false, [['no-health-suffix', 'path']], 'https://api.example.com/v1'],
+    ['https://api.example.com/v1/?debug=1#top', false, [['no-query', 'query']], 'https://api.example.com/v1'],
+    ['ftp://api.example.com/v1', false, [['web-scheme', 'scheme']], 'https://api.example.com/v1'],
+    [
+      'https://user:pw@api.example.com/health?x=1',
+      false,
+      [
+        ['no-health-suffix', 'path'],
+        ['no-query', 'query'],
+      ],
+      'https://api.example.com',
+    ],
+    ['api.example.com', false, [['absolute-url', 'url']], undefined],
+  ])('%s (local %s)', (url, isLocal, broken, corrected) => {
+    const verdict = judgeBaseAddress(url, { local: isLocal, spell });
+    const found = [...verdict.problems, ...verdict.warnings].map((f) => [f.rule, f.part]);
+    expect(found.sort()).toEqual([...broken].sort());
+    expect(verdict.correctedBaseUrl).toBe(corrected);
   });
 });

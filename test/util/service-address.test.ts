@@ -56,6 +56,9 @@ describe('a base address that is the service itself is refused alike by the base
       }).problems,
     ).toEqual([
       {
+        rule: 'not-service',
+        part: 'host',
+        severity: 'problem',
         text: "the base URL points at provcert's own webhook receiver (127.0.0.1:8787); enter the provider backend's address",
         requirement: 'BASE-URL-NOT-CORE',
       },
