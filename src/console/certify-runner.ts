@@ -1,4 +1,7 @@
+import type { CertificationView } from '../server/core-routes/views.js';
+import { str } from '../util/json.js';
 import { API, apiError, type ConsoleApi } from './api.js';
+import { answerAs } from './data.js';
 
 export type CertificationNews = { state: 'running'; text: string } | { state: 'finished'; ok: boolean; text: string };
 
@@ -36,8 +39,9 @@ export class CertifyRunner {
       .then(
         (answer) => {
           if (answer.status !== 200) return { ok: false, text: `the certification did not run: ${apiError(answer)}` };
-          const verdict = typeof answer.body['verdict'] === 'string' ? answer.body['verdict'] : 'unknown';
-          const id = typeof answer.body['id'] === 'string' ? answer.body['id'] : '';
+          const certification = answerAs<CertificationView>(answer.body);
+          const verdict = str(certification.verdict) ?? 'unknown';
+          const id = str(certification.id) ?? '';
           return { ok: true, text: `certification ${id} finished: ${verdict}` };
         },
         (e: unknown) => ({ ok: false, text: `the certification did not run: ${(e as Error).message}` }),

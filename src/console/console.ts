@@ -2,6 +2,13 @@ import type { ServerResponse } from 'node:http';
 import type { RunReport } from '../model/report.js';
 import { renderHtml } from '../report/html.js';
 import { HTML_SCRIPT, HTML_STYLE } from '../report/html-style.js';
+import type {
+  CertificationView,
+  EventListView,
+  ProviderListView,
+  ProviderView,
+  TransitionView,
+} from '../server/core-routes/views.js';
 import { type Route, type RouteRequest, route } from '../server/route-table.js';
 import type { RunningServe } from '../server/serve.js';
 import { isRecord, records, str } from '../util/json.js';
@@ -9,6 +16,7 @@ import { API, type ApiAnswer, apiError, type ConsoleApi, loopbackApi } from './a
 import { CONSOLE_SCRIPT, CONSOLE_STYLE, cspHash } from './assets.js';
 import { CertifyRunner } from './certify-runner.js';
 import {
+  answerAs,
   certificationRows,
   eventRow,
   history,
@@ -224,11 +232,12 @@ export function createConsole(): ProvcertConsole {
     if (answer.status === 401) return expired(r.res, session);
     const flash = answer.status === 200 ? takeFlash(session) : { kind: 'error' as const, text: apiError(answer) };
     const rows = await Promise.all(
-      records(answer.body['data'])
+      records(answerAs<ProviderListView>(answer.body).data)
         .map(providerRow)
         .map((p) => withLastCertification(session.token, p)),
     );
-    const total = typeof answer.body['total'] === 'number' ? answer.body['total'] : rows.length;
+    const listed = answerAs<ProviderListView>(answer.body).total;
+    const total = typeof listed === 'number' ? listed : rows.length;
     sendPage(r.res, 200, providersPage(session, { rows, total, offset: from, limit: PROVIDERS_PAGE }, filters, flash));
   }
 
@@ -255,11 +264,13 @@ export function createConsole(): ProvcertConsole {
     for (let pageNo = 0; pageNo < MAX_EVENT_PAGES; pageNo++) {
       answer = await api.call(token, 'GET', API.events(slug, cursor));
       if (answer.status !== 200) break;
-      items.push(...records(answer.body['data']));
-      cursor = str(answer.body['nextCursor']);
+      const list = answerAs<EventListView>(answer.body);
+      items.push(...records(list.data));
+      cursor = str(list.nextCursor);
       if (!cursor) break;
     }
-    const total = typeof answer.body['total'] === 'number' ? answer.body['total'] : items.length;
+    const listed = answerAs<EventListView>(answer.body).total;
+    const total = typeof listed === 'number' ? listed : items.length;
     return { answer, items: items.reverse(), total };
   }
 
@@ -328,10 +339,11 @@ export function createConsole(): ProvcertConsole {
     if (!mayView(session, slug)) return notFound(r.res, session, `No provider "${slug}" is yours to see.`);
     const answer = await api.call(readToken(session), 'GET', API.certification(slug, id));
     if (answer.status === 401) return expired(r.res, session);
-    if (answer.status !== 200 || !isRecord(answer.body['report']))
+    const { report } = answerAs<CertificationView>(answer.body);
+    if (answer.status !== 200 || !isRecord(report))
       return notFound(r.res, session, `No report for certification "${id}" of ${slug}: ${apiError(answer)}`);
     // The reporter's own page, as `provcert report --html` writes it; its inline style and script are allowed by hash.
-    sendPage(r.res, 200, renderHtml(answer.body['report'] as unknown as RunReport), {}, reportCsp);
+    sendPage(r.res, 200, renderHtml(report as unknown as RunReport), {}, reportCsp);
   }
 
   function stream(r: SlugRequest): void {
@@ -496,7 +508,9 @@ function rotationRoute(principal: Principal, slug: string): string {
 /** The flash of an action: the new review status when the API answered it, else its error in words. */
 function outcome(answer: ApiAnswer, done: string): Session['flash'] {
   if (answer.status >= 200 && answer.status < 300) {
-    const status = str(providerOf(answer.body)['reviewStatus']) ?? str(answer.body['to']);
+    const status =
+      str(answerAs<ProviderView>(providerOf(answer.body)).reviewStatus) ??
+      str(answerAs<TransitionView>(answer.body).to);
     return { kind: 'ok', text: status ? `${done}: review status is now ${status}` : done };
   }
   return { kind: 'error', text: apiError(answer) };

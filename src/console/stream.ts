@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import type { EventListView } from '../server/core-routes/views.js';
 import { records, str } from '../util/json.js';
 import { API, type ConsoleApi } from './api.js';
 import type { CertifyRunner } from './certify-runner.js';
-import { eventRow } from './data.js';
+import { answerAs, eventRow } from './data.js';
 import { SECURITY_HEADERS } from './respond.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -54,13 +55,14 @@ export function streamProvider(
       if (!source.live()) return stop();
       const answer = await source.api.call(token, 'GET', API.events(slug, pageStart));
       if (answer.status !== 200) return stop();
-      for (const item of records(answer.body['data'])) {
+      const list = answerAs<EventListView>(answer.body);
+      for (const item of records(list.data)) {
         const row = eventRow(item);
         if (row.seq <= after) continue;
         after = row.seq;
         send('webhook', row, row.seq);
       }
-      const next = str(answer.body['nextCursor']);
+      const next = str(list.nextCursor);
       if (!next || closed) return;
       pageStart = next;
     }

@@ -31,6 +31,24 @@ export type CertificationView = CertificationSummaryView & { report: RunReport }
 
 export type EventView = Schemas['CoreEvent'];
 
+/** CoreEventList: one page of a provider's received webhooks. */
+export type EventListView = Schemas['CoreEventList'];
+
+/** CoreCertificationList: a provider's certifications, newest first. */
+export type CertificationListView = Schemas['CoreCertificationList'];
+
+/** CoreProviderList: the admin listing of providers. */
+export type ProviderListView = Schemas['CoreProviderList'];
+
+/** CoreHistoryEntry: one review decision or transition of a provider. */
+export type HistoryEntryView = Schemas['CoreHistoryEntry'];
+
+/** CoreTransition: the answer of a review decision. */
+export type TransitionView = Schemas['CoreTransition'];
+
+/** CoreAdminProvider: the admin provider detail (the provider, its certifications and its review history). */
+export type AdminProviderView = Omit<Schemas['CoreAdminProvider'], 'provider'> & { provider: ProviderView };
+
 export function providerView(p: StoredProvider, webhookUrl: string, isCertified: boolean): ProviderView {
   const { credential, ...registration } = p.registration;
   return {
