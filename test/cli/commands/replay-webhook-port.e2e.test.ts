@@ -79,6 +79,18 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
     expect(replay.code).toBe(2);
   });
 
+  it('a --webhook-port that is taken too: the same clear error, naming that port', async () => {
+    const provider = (await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET })).provider;
+    providers.push(provider);
+    const replay = await runCli(['replay', reportPath, ...mine(provider), '--webhook-port', String(recordedPort)], {
+      env,
+    });
+    expect(replay.stderr).toBe(
+      `provcert: port ${recordedPort} is in use; pass --webhook-port with a free port (0 picks one)\n`,
+    );
+    expect(replay.code).toBe(2);
+  });
+
   it('two replays of one report at once, each with its own --webhook-port: both receive their events', async () => {
     // Each fixed provider delivers only to its own port: "fixed" needs its events to reach that replay's receiver.
     const [first, second] = await Promise.all([
