@@ -29,7 +29,7 @@ import {
 } from '../replay-plan.js';
 import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
-import { spellAsFlag } from '../setting-flags.js';
+import { flagOfSetting, spellAsFlag } from '../setting-flags.js';
 
 interface ReplayFlags {
   check?: string;
@@ -53,13 +53,13 @@ const receiverOverride = ({ webhookPort, webhookHost }: ReplayFlags): FlagValues
 });
 
 /**
- * The rerun listens where the report's run did unless told otherwise; that port may be taken (another replay of the
- * same report, anything else), and the flag that moves it is replay's own.
+ * Without --webhook-port the rerun listens on the report's run's port, which may be taken (another replay of the same
+ * report, anything else): the error says that port is the report's, not one the person chose.
  */
 function recordedPortBusy(error: unknown, port: number): UsageError | undefined {
   if (!(error instanceof SettingError) || error.setting !== 'webhookPort') return undefined;
   return new UsageError(
-    `port ${port}, where the report's run received its webhooks, is in use; pass --webhook-port with a free port (0 picks one)`,
+    `port ${port}, where the report's run received its webhooks, is in use; pass ${flagOfSetting(error.setting)} with a free port (0 picks one)`,
     "the provider must then deliver its webhooks to the replay's address, which replay prints",
   );
 }
