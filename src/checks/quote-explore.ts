@@ -287,7 +287,7 @@ export const check: CheckDefinition = {
     });
 
     // Generated orders, then the first order of each distinct failure shrunk to a minimal one.
-    const orders = sampleOrders(model, seed, budget);
+    const orders = await sampleOrders(model, seed, budget);
     const sent = await inPool(
       orders,
       (o) => sendValid(x, o),

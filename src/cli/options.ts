@@ -155,25 +155,37 @@ function schemaOptions(command: Command, table: OptionTable): Command {
   return command;
 }
 
+/**
+ * Where the embedded webhook receiver listens: `run`'s flags, which `replay` declares too (parsed by parseRunFlags,
+ * like every run option). `defaults` says where it listens without them.
+ */
+export const webhookReceiverOptions = (
+  command: Command,
+  defaults = { port: 'default 8787', host: 'default 127.0.0.1' },
+): Command =>
+  command
+    .option('--webhook-port <n>', `port of the embedded webhook receiver (${defaults.port}; 0 = any free port)`)
+    .option('--webhook-host <host>', `host of the embedded webhook receiver (${defaults.host})`);
+
 /** `run`'s flags (the config file's keys are the same, camelCased). */
 export function runOptions(command: Command, table: OptionTable = runOptionTable()): Command {
   const identity = credentialOptions(authOption(baseUrlOption(command)));
-  const run = identity
-    .option(
-      '--profile <profile>',
-      'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)',
-    )
-    .option(
-      '--capabilities <list>',
-      'capabilities declared in the portal, comma-separated; must match GET /provider-info',
-    )
-    .option(
-      '--fulfillment <mode>',
-      'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)',
-    )
-    .option('--local', 'permit http:// and loopback/private base addresses (local self-test)')
-    .option('--webhook-port <n>', 'port of the embedded webhook receiver (default 8787; 0 = any free port)')
-    .option('--webhook-host <host>', 'host of the embedded webhook receiver (default 127.0.0.1)')
+  const run = webhookReceiverOptions(
+    identity
+      .option(
+        '--profile <profile>',
+        'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)',
+      )
+      .option(
+        '--capabilities <list>',
+        'capabilities declared in the portal, comma-separated; must match GET /provider-info',
+      )
+      .option(
+        '--fulfillment <mode>',
+        'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)',
+      )
+      .option('--local', 'permit http:// and loopback/private base addresses (local self-test)'),
+  )
     .option(
       '--webhook-secret-env <name>',
       'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET; generated and printed when unset)',

@@ -17,6 +17,7 @@ import {
   noColorOption,
   reportFileOptions,
   runOptions,
+  webhookReceiverOptions,
 } from './options.js';
 
 /** `serve`'s resource limits, one flag each (--max-body-bytes …). */
@@ -128,26 +129,30 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'replay',
     declare: (c) =>
-      c
-        .description(
-          'rerun the failed checks of a JSON report (or one with --check) and say of each: still fails, now errors, not run, fixed, ' +
-            'or was not a failure (exit 0 when every replayed failure is fixed and nothing fails now, 1 otherwise, 2 usage)',
-        )
-        .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
-        .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
-        .option('--explore <n>', "generated orders quote-explore sends (default: the report's run's, with its seed)")
-        .option('--base-url <url>', "the provider's base URL (a report's own is only shown: it is untrusted input)")
-        .option('--auth <method>', "API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (the report's is only shown)")
-        .option('--local', 'permit http:// and loopback base addresses')
-        .option(
-          '--credential-env <name>',
-          `read the credential from this environment variable (default ${DEFAULT_CREDENTIAL_ENV}; never one a report names)`,
-        )
-        .option('--credential-file <path>', 'read the credential from this file (never one a report names)')
-        .option(
-          '--webhook-secret-env <name>',
-          `read the webhook secret from this environment variable (default ${DEFAULT_WEBHOOK_SECRET_ENV})`,
-        )
+      webhookReceiverOptions(
+        c
+          .description(
+            'rerun the failed checks of a JSON report (or one with --check) and say of each: still fails, now errors, not run, fixed, ' +
+              'or was not a failure (exit 0 when every replayed failure is fixed and nothing fails now, 1 otherwise, 2 usage)',
+          )
+          .argument('<report>', 'JSON report of an earlier run (provcert run --json FILE)')
+          .option('--check <id>', 'rerun only this check (also one that passed or was skipped)')
+          .option('--explore <n>', "generated orders quote-explore sends (default: the report's run's, with its seed)")
+          .option('--base-url <url>', "the provider's base URL (a report's own is only shown: it is untrusted input)")
+          .option('--auth <method>', "API_KEY | BEARER_TOKEN | HMAC_SIGNATURE (the report's is only shown)")
+          .option('--local', 'permit http:// and loopback base addresses')
+          .option(
+            '--credential-env <name>',
+            `read the credential from this environment variable (default ${DEFAULT_CREDENTIAL_ENV}; never one a report names)`,
+          )
+          .option('--credential-file <path>', 'read the credential from this file (never one a report names)')
+          .option(
+            '--webhook-secret-env <name>',
+            `read the webhook secret from this environment variable (default ${DEFAULT_WEBHOOK_SECRET_ENV})`,
+          ),
+        // The report's receiver address unless given: a provider configured for it delivers there.
+        { port: "default: the report's run's", host: "default: the report's run's" },
+      )
         .option('--config <file>', 'read --base-url, --auth and the secret sources from this config file')
         .option(
           '--trust-report-inputs',

@@ -87,7 +87,8 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
     ...(str(i['profile']) ? { profile: str(i['profile']) } : {}),
     ...(list(i['capabilities']) ? { capabilities: list(i['capabilities']) } : {}),
     ...(str(i['fulfillment']) ? { fulfillment: str(i['fulfillment']) } : {}),
-    // The provider posts its events to the recorded receiver address, so the rerun listens there again.
+    // The provider posts its events to the recorded receiver address, so the rerun listens there again (unless the
+    // person replaying gives --webhook-port or --webhook-host: replay's own flags win over these).
     ...(str(i['webhookHost']) ? { webhookHost: str(i['webhookHost']) } : {}),
     ...(str(i['webhookPort']) ? { webhookPort: num(i['webhookPort']) } : {}),
     ...(str(i['timeoutMs']) ? { timeout: num(i['timeoutMs']) } : {}),

@@ -57,15 +57,19 @@ const port = wholeNumber('a port number', 0, 65535);
 const expiryWait = wholeNumber('a whole number of seconds', 1, MAX_EXPIRY_WAIT_LIMIT_S);
 const overlapSeconds = wholeNumber('a whole number of seconds', 0, MAX_WEBHOOK_SECRET_OVERLAP_S);
 
-/** A number setting: the flag, else the config file's key, else the default (each named in its own error). */
+/**
+ * A number setting: its flag, else the config file's key, else the default, each named in its own error. The key is
+ * the setting's one name: the flag is derived from it (maxExpiryWait → --max-expiry-wait).
+ */
 function numberSetting(
   parse: (value: unknown, where: string) => number,
-  flag: { value: string | undefined; name: string },
-  file: { value: unknown; key: string },
+  key: 'port' | 'maxExpiryWait' | 'webhookSecretOverlap',
+  given: { raw: RawServeOptions; file: Record<string, unknown> },
   fallback: number,
 ): number {
-  if (flag.value !== undefined) return parse(flag.value, flag.name);
-  if (file.value !== undefined) return parse(file.value, `config ${file.key}`);
+  const [flag, inFile] = [given.raw[key], given.file[key]];
+  if (flag !== undefined) return parse(flag, flagNameOf(key));
+  if (inFile !== undefined) return parse(inFile, `config ${key}`);
   return fallback;
 }
 
@@ -134,7 +138,7 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean)) {
-    if (!providers.some((p) => p.slug === s)) providers.push({ slug: slugOf(s, '--slug') });
+    if (!providers.some((p) => p.slug === s)) providers.push({ slug: slugOf(s, flagNameOf('slug')) });
   }
   const limits: Partial<IngestLimits> = {};
   for (const name of LIMIT_NAMES) {
@@ -158,12 +162,7 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
       : resolve(cwd, raw.dataDir);
   return {
     host,
-    port: numberSetting(
-      port,
-      { value: raw.port, name: '--port' },
-      { value: file['port'], key: 'port' },
-      DEFAULT_SERVE_PORT,
-    ),
+    port: numberSetting(port, 'port', { raw, file }, DEFAULT_SERVE_PORT),
     dataDir,
     local: raw.local === true || file['local'] === true,
     webhookSecretEnv: envName(
@@ -180,16 +179,11 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
           : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
     ...(file['expectedFailures'] !== undefined ? { expectedFailures: file['expectedFailures'] } : {}),
-    maxExpiryWaitS: numberSetting(
-      expiryWait,
-      { value: raw.maxExpiryWait, name: '--max-expiry-wait' },
-      { value: file['maxExpiryWait'], key: 'maxExpiryWait' },
-      DEFAULT_MAX_EXPIRY_WAIT_S,
-    ),
+    maxExpiryWaitS: numberSetting(expiryWait, 'maxExpiryWait', { raw, file }, DEFAULT_MAX_EXPIRY_WAIT_S),
     webhookSecretOverlapS: numberSetting(
       overlapSeconds,
-      { value: raw.webhookSecretOverlap, name: '--webhook-secret-overlap' },
-      { value: file['webhookSecretOverlap'], key: 'webhookSecretOverlap' },
+      'webhookSecretOverlap',
+      { raw, file },
       DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
     ),
   };

@@ -6,7 +6,7 @@ import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { loadRequirements } from '../../contract/requirements.js';
 import type { CheckId } from '../../model/check-ids.js';
-import { UsageError } from '../../model/errors.js';
+import { SettingError, UsageError } from '../../model/errors.js';
 import type { CheckResult } from '../../model/report.js';
 import { DEFAULT_EXPLORE_BUDGET } from '../../model/run-config.js';
 import { mergeRunValues } from '../../model/run-values.js';
@@ -29,7 +29,7 @@ import {
 } from '../replay-plan.js';
 import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
-import { spellAsFlag } from '../setting-flags.js';
+import { flagOfSetting, spellAsFlag } from '../setting-flags.js';
 
 interface ReplayFlags {
   check?: string;
@@ -40,9 +40,34 @@ interface ReplayFlags {
   credentialEnv?: string;
   credentialFile?: string;
   webhookSecretEnv?: string;
+  webhookPort?: string;
+  webhookHost?: string;
   config?: string;
   trustReportInputs?: boolean;
 }
+
+/** The receiver address the person gives (--webhook-port, --webhook-host): it wins over the report's. */
+const receiverOverride = ({ webhookPort, webhookHost }: ReplayFlags): FlagValues => ({
+  ...(webhookPort !== undefined ? { webhookPort } : {}),
+  ...(webhookHost !== undefined ? { webhookHost } : {}),
+});
+
+/**
+ * Without --webhook-port the rerun listens on the report's run's port, which may be taken (another replay of the same
+ * report, anything else): the error says that port is the report's, not one the person chose.
+ */
+function recordedPortBusy(error: unknown, port: number): UsageError | undefined {
+  if (!(error instanceof SettingError) || error.setting !== 'webhookPort') return undefined;
+  return new UsageError(
+    `port ${port}, where the report's run received its webhooks, is in use; pass ${flagOfSetting(error.setting)} with a free port (0 picks one)`,
+    "the provider must then deliver its webhooks to the replay's address, which replay prints",
+  );
+}
+
+/** One line when the receiver moved: a provider configured for the report's run's address would deliver there. */
+const movedReceiverLine = (now: string, recorded: string): string =>
+  `the provider must deliver its webhooks to ${now}, this replay's receiver` +
+  (recorded !== now ? ` (a provider configured for the report's run's ${recorded} delivers them there, not here)` : '');
 
 function onlyCheck(value: string | undefined): CheckId | undefined {
   if (value === undefined) return undefined;
@@ -144,8 +169,9 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const { flags, notes } = await rerunFlags(plan, opts, io);
   // The recorded exploration budget, unless the person gives their own.
   const explore = opts.explore !== undefined ? { explore: opts.explore } : {};
+  const receiver = receiverOverride(opts);
   const { config, credential, webhookSecret } = resolveRunOptions(
-    { flags: parseRunFlags({ ...flags, ...explore }) },
+    { flags: parseRunFlags({ ...flags, ...explore, ...receiver }) },
     io.env,
     io.cwd,
   );
@@ -159,6 +185,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   for (const note of notes) say(note);
   // The waivers the report's run was judged with are judged again on the rerun (its expectedFailures).
   const expectedFailures = (report.waivers ?? []).map(({ state: _state, message: _message, ...waiver }) => waiver);
+  const moved = Object.keys(receiver).length > 0;
   const rerun = await runCertification(config, {
     contract: await loadContract(),
     credential,
@@ -166,6 +193,9 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
     signal,
     expectedFailures,
     spell: spellAsFlag,
+    ...(moved ? { hooks: { onRunStart: (info) => say(movedReceiverLine(info.webhookUrl, report.webhooks.url)) } } : {}),
+  }).catch((error: unknown) => {
+    throw (moved ? undefined : recordedPortBusy(error, config.webhookPort)) ?? error;
   });
   const verdicts: ReplayVerdict[] = [];
   const blocking: ReplayVerdict[] = [];

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import type * as FastCheck from 'fast-check';
 import type { QuoteItemInput, SelectedOptionInput } from '../../framework/views.js';
 import type { ExploreModel, ModelGroup, ModelOffering } from './catalog-model.js';
 
@@ -6,6 +6,14 @@ import type { ExploreModel, ModelGroup, ModelOffering } from './catalog-model.js
  * Generated valid orders (issue 19 item 3), as fast-check arbitraries: fast-check draws them from a seed and
  * shrinks a failing one towards fewer items, smaller quantities and fewer options. Pure; no request is sent here.
  */
+
+type FC = typeof FastCheck;
+let loading: Promise<FC> | undefined;
+/**
+ * fast-check, loaded once, when orders are first generated: the check registry imports this module, so a static
+ * import would load fast-check into every command that lists checks (`list`, `--help`), not only a run exploring.
+ */
+const fastCheck = (): Promise<FC> => (loading ??= import('fast-check'));
 
 export interface Order {
   locationId?: string;
@@ -21,7 +29,7 @@ const MAX_OPTION_QUANTITY = 4;
  * One group's selection: any count from minSelections to maxSelections, several options of one group included. It
  * shrinks towards minSelections; each end is also quoted on its own as a boundary case (refusals.ts).
  */
-function groupArbitrary(group: ModelGroup): fc.Arbitrary<SelectedOptionInput[]> {
+function groupArbitrary(fc: FC, group: ModelGroup): FastCheck.Arbitrary<SelectedOptionInput[]> {
   const ids = fc.subarray(group.options, { minLength: group.min, maxLength: group.max });
   return ids.chain((chosen) =>
     fc.tuple(
@@ -35,18 +43,19 @@ function groupArbitrary(group: ModelGroup): fc.Arbitrary<SelectedOptionInput[]> 
 }
 
 /** Mostly small quantities, sometimes large ones. */
-const quantityArbitrary = fc.oneof(
-  { weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: MAX_ITEM_QUANTITY }) },
-);
+const quantityArbitrary = (fc: FC): FastCheck.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: MAX_ITEM_QUANTITY }) },
+  );
 
-function itemArbitrary(offering: ModelOffering): fc.Arbitrary<QuoteItemInput> {
+function itemArbitrary(fc: FC, offering: ModelOffering): FastCheck.Arbitrary<QuoteItemInput> {
   const variant = offering.variants.length > 0 ? fc.constantFrom(...offering.variants) : fc.constant(undefined);
   return fc
     .record({
       variantId: variant,
-      quantity: quantityArbitrary,
-      groups: fc.tuple(...offering.groups.map(groupArbitrary)),
+      quantity: quantityArbitrary(fc),
+      groups: fc.tuple(...offering.groups.map((group) => groupArbitrary(fc, group))),
     })
     .map(({ variantId, quantity, groups }) => ({
       offeringId: offering.id,
@@ -57,8 +66,8 @@ function itemArbitrary(offering: ModelOffering): fc.Arbitrary<QuoteItemInput> {
 }
 
 /** Carts of one item to many, the same offering possibly more than once, at any active location. */
-export function orderArbitrary(model: ExploreModel): fc.Arbitrary<Order> {
-  const item = fc.oneof(...model.offerings.map(itemArbitrary));
+function orderArbitrary(fc: FC, model: ExploreModel): FastCheck.Arbitrary<Order> {
+  const item = fc.oneof(...model.offerings.map((offering) => itemArbitrary(fc, offering)));
   const location = model.locations.length > 0 ? fc.constantFrom(...model.locations) : fc.constant(undefined);
   return (
     fc
@@ -80,9 +89,10 @@ export function numericSeed(seed: string): number {
 }
 
 /** The first `count` orders of the seed; `orders[i]` is what fast-check replays at path `i` (see shrinkOrder). */
-export function sampleOrders(model: ExploreModel, seed: number, count: number): Order[] {
+export async function sampleOrders(model: ExploreModel, seed: number, count: number): Promise<Order[]> {
   if (count <= 0 || model.offerings.length === 0) return [];
-  return fc.sample(orderArbitrary(model), { seed, numRuns: count });
+  const fc = await fastCheck();
+  return fc.sample(orderArbitrary(fc, model), { seed, numRuns: count });
 }
 
 /** A provider's own bounds (a clear 4xx on a valid order), learnt while exploring: later orders stay within them. */
@@ -122,7 +132,8 @@ export interface ShrinkOptions<T> {
 /** fast-check replays the failing order at its path and shrinks it; returns the smallest order that still failed. */
 export async function shrinkOrder<T>(options: ShrinkOptions<T>): Promise<{ order: Order; found: T } | undefined> {
   let smallest: { order: Order; found: T } | undefined;
-  const property = fc.asyncProperty(orderArbitrary(options.model), async (order) => {
+  const fc = await fastCheck();
+  const property = fc.asyncProperty(orderArbitrary(fc, options.model), async (order) => {
     const found = await options.stillFails(order);
     if (found === undefined) return true;
     smallest = { order, found };
