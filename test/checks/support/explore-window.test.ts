@@ -11,14 +11,14 @@ import {
   shapedByRefusals,
   tighterCaps,
 } from '../../../src/checks/support/explore/orders.js';
-import { inPool, inWindow, MAX_IN_FLIGHT } from '../../../src/checks/support/explore/pool.js';
+import { inPool, inWindow, LEARNING_LAG, MAX_IN_FLIGHT } from '../../../src/checks/support/explore/pool.js';
 import { offering } from './catalog.js';
 
 /**
  * Why one seed sent other orders when the provider refused some: a refusal teaches a bound (fewer items, smaller
  * quantities) that later orders keep to, and which later orders had learnt it depended on when its answer came.
- * inWindow gives each order what exactly the orders MAX_IN_FLIGHT places before it taught. Answers here are released
- * by the test, in an order a policy picks among those pending: oldest first, newest first, or shuffled.
+ * inWindow gives each order what exactly the orders at least LEARNING_LAG places before it taught. Answers here are
+ * released by the test, in an order a policy picks among those pending: oldest first, newest first, or shuffled.
  */
 
 type Pick = (pending: number[]) => number;
@@ -68,13 +68,13 @@ function heldAnswers(pick: Pick) {
 }
 
 describe('inWindow', () => {
-  const inputs = Array.from({ length: 20 }, (_, i) => i);
+  const inputs = Array.from({ length: 3 * LEARNING_LAG }, (_, i) => i);
 
   it.each([
     ['oldest first', OLDEST],
     ['newest first', NEWEST],
     ['shuffled', shuffled()],
-  ])('gives input i what exactly the inputs up to i − 4 taught, answers released %s', async (_, pick) => {
+  ])('gives input i what exactly the inputs up to i − LEARNING_LAG taught, answers released %s', async (_, pick) => {
     const held = heldAnswers(pick);
     const given: number[][] = [];
     const { results, known } = await held.drive(
@@ -89,7 +89,7 @@ describe('inWindow', () => {
         stop: () => false,
       }),
     );
-    expect(given).toEqual(inputs.map((i) => inputs.slice(0, Math.max(0, i - MAX_IN_FLIGHT + 1)).map((j) => j * 10)));
+    expect(given).toEqual(inputs.map((i) => inputs.slice(0, Math.max(0, i - LEARNING_LAG + 1)).map((j) => j * 10)));
     expect(results).toEqual(inputs.map((i) => i * 10));
     expect(known).toEqual(inputs.map((i) => i * 10));
     expect(held.mostInFlight()).toBe(MAX_IN_FLIGHT);
