@@ -136,25 +136,33 @@ describe('generated orders against a provider that refuses some', () => {
   /** Its own bounds: at most 2 items, at most 5 of one item (a clear 4xx beyond). */
   const refuses = (order: Order) => order.items.length > 2 || order.items.some((i) => i.quantity > 5);
 
-  /** Every order sent, learning as quote-explore does (inWindow), with answers released as `pick` chooses. */
-  async function sentInWindow(pick: Pick): Promise<{ sent: string[]; learnt: OrderCaps }> {
+  /**
+   * The orders sent for each generated order, in the order sent, learning as quote-explore does (inWindow), with
+   * answers released as `pick` chooses.
+   */
+  async function sentInWindow(pick: Pick): Promise<{ sent: string[][]; learnt: OrderCaps }> {
     const held = heldAnswers(pick);
-    const sent: string[] = [];
-    const send = (order: Order) => {
-      sent.push(JSON.stringify(order));
-      return held.answer(() => ({ order, refused: refuses(order) }));
-    };
+    const sent: string[][] = orders.map(() => []);
     const { known } = await held.drive(
       inWindow({
         inputs: orders,
         initial: NO_CAPS,
         learn: (caps, r: { caps: OrderCaps }) => tighterCaps(caps, r.caps),
-        work: (generated, _, caps) =>
-          sendWithinBounds({ generated, caps, send, refused: (a) => a.refused, more: () => true }),
+        work: (generated, index, caps) =>
+          sendWithinBounds({
+            generated,
+            caps,
+            send: (order) => {
+              sent[index]?.push(JSON.stringify(order));
+              return held.answer(() => ({ order, refused: refuses(order) }));
+            },
+            refused: (a) => a.refused,
+            more: () => true,
+          }),
         stop: () => false,
       }),
     );
-    return { sent: sent.sort(), learnt: known };
+    return { sent, learnt: known };
   }
 
   /** The rule before: a bound applied to every order started after its refusal was answered, whenever that was. */
@@ -185,10 +193,12 @@ describe('generated orders against a provider that refuses some', () => {
     return sent.sort();
   }
 
-  it('are the same orders however the answers are timed', async () => {
+  it('are the same requests for each generated order, in the same order, however the answers are timed', async () => {
     const oldestFirst = await sentInWindow(OLDEST);
-    expect(oldestFirst.sent.filter((o) => refuses(JSON.parse(o) as Order)).length).toBeGreaterThan(1);
+    expect(oldestFirst.sent.flat().filter((o) => refuses(JSON.parse(o) as Order)).length).toBeGreaterThan(1);
     expect(oldestFirst.learnt).not.toEqual(NO_CAPS);
+    // Some generated orders were sent within a bound learnt from an earlier one.
+    expect(oldestFirst.sent.some((requests, i) => requests[0] !== JSON.stringify(orders[i]))).toBe(true);
     expect(await sentInWindow(NEWEST)).toEqual(oldestFirst);
     expect(await sentInWindow(shuffled())).toEqual(oldestFirst);
   });

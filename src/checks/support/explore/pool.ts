@@ -46,7 +46,7 @@ export interface WindowOptions<I, R, K> {
  * Like inPool (at most `limit` at once, started in input order), but input i is given what exactly the inputs up to
  * i − lag taught (`learn` folded in input order), and waits for them to finish if they have not. What each input
  * is given then depends on the earlier inputs' results, never on which answer came first: the same inputs and the
- * same answers give the same work on every run (DECISIONS.md, Exploration: the seed repeats the orders). `known`
+ * same answers give the same work on every run (docs/decisions.md, Exploration: the seed repeats the orders). `known`
  * at the end folds every finished input.
  */
 export async function inWindow<I, R, K>(
