@@ -9,16 +9,19 @@ import { expectError } from './support/expect.js';
 import { buildModel, type ExploreModel, isPartialEntry } from './support/explore/catalog-model.js';
 import { failureSignature, judgeOrder, type OrderVerdict } from './support/explore/oracle.js';
 import {
+  type BoundedAnswers,
   fitOrder,
   NO_CAPS,
   numericSeed,
   type Order,
   type OrderCaps,
   sampleOrders,
+  sendWithinBounds,
+  shapedByRefusals,
   shrinkOrder,
-  smallerOrder,
+  tighterCaps,
 } from './support/explore/orders.js';
-import { inPool } from './support/explore/pool.js';
+import { inPool, inWindow } from './support/explore/pool.js';
 import { describeReach, reachOf } from './support/explore/reach.js';
 import { boundaryCases, type RefusalCase, refusalCases } from './support/explore/refusals.js';
 import { formatQuoteMathTable } from './support/quote-math.js';
@@ -47,6 +50,7 @@ interface Explorer {
   catalog: CatalogView;
   model: ExploreModel;
   deadline: number;
+  /** The provider's bounds the generated orders taught; shrinking keeps to them. */
   caps: OrderCaps;
   /** Orders quoted 200 (for what was reached). */
   quoted: Order[];
@@ -66,27 +70,25 @@ async function send(x: Explorer, order: Order): Promise<Sent> {
   return { order, answer, verdict };
 }
 
-/** A valid order; after a clear 4xx (the provider's own bound) smaller ones, and later orders stay within it. */
-async function sendValid(x: Explorer, generated: Order): Promise<Sent> {
-  let sent = await send(x, fitOrder(generated, x.caps));
-  while (sent.verdict.kind === 'refused' && !outOfTime(x)) {
-    if (!x.refusals.has(sent.verdict.refusal)) {
-      x.refusals.add(sent.verdict.refusal);
-      keepEvidence(x.f, sent.answer.attempt.outcome);
-      x.f.warn(
-        `refused a valid order: ${sent.verdict.refusal} (a provider's own bound, not a failure; smaller orders are explored instead): ${compact(sent.order)}`,
-        'QUOTE-SELECTION-LIMITS',
-      );
-    }
-    const smaller = smallerOrder(sent.order);
-    if (!smaller) break;
-    x.caps = {
-      items: Math.min(x.caps.items, smaller.caps.items),
-      quantity: Math.min(x.caps.quantity, smaller.caps.quantity),
-    };
-    sent = await send(x, smaller.order);
-  }
-  return sent;
+/** The first refusal of each kind, in the seed's order of orders, is a warning with its evidence. */
+function warnRefusal(x: Explorer, sent: Sent): void {
+  if (sent.verdict.kind !== 'refused' || x.refusals.has(sent.verdict.refusal)) return;
+  x.refusals.add(sent.verdict.refusal);
+  keepEvidence(x.f, sent.answer.attempt.outcome);
+  x.f.warn(
+    `refused a valid order: ${sent.verdict.refusal} (a provider's own bound, not a failure; smaller orders are explored instead): ${compact(sent.order)}`,
+    'QUOTE-SELECTION-LIMITS',
+  );
+}
+
+const SHAPED_LISTED = 10;
+
+/** "; 3 generated order(s) were shaped by the provider's refusals (#2, #5, #9): …", or nothing when none was. */
+function describeShaped(indexes: readonly number[]): string {
+  if (indexes.length === 0) return '';
+  const listed = indexes.slice(0, SHAPED_LISTED).map((i) => `#${i + 1}`);
+  if (indexes.length > SHAPED_LISTED) listed.push('…');
+  return `; ${indexes.length} generated order(s) were shaped by the provider's refusals (${listed.join(', ')}): the seed repeats them while the provider refuses the same orders`;
 }
 
 async function completedOfferings(ctx: CheckContext, catalog: CatalogView): Promise<OfferingView[]> {
@@ -288,11 +290,24 @@ export const check: CheckDefinition = {
 
     // Generated orders, then the first order of each distinct failure shrunk to a minimal one.
     const orders = await sampleOrders(model, seed, budget);
-    const sent = await inPool(
-      orders,
-      (o) => sendValid(x, o),
-      () => outOfTime(x),
-    );
+    const window = await inWindow({
+      inputs: orders,
+      initial: NO_CAPS,
+      learn: (caps, e: BoundedAnswers<Sent>) => tighterCaps(caps, e.caps),
+      // A valid order within the bounds earlier orders taught; after a clear 4xx (the provider's own bound) smaller ones.
+      work: (generated, _, caps) =>
+        sendWithinBounds({
+          generated,
+          caps,
+          send: (order) => send(x, order),
+          refused: (s) => s.verdict.kind === 'refused',
+          more: () => !outOfTime(x),
+        }),
+      stop: () => outOfTime(x),
+    });
+    x.caps = window.known;
+    for (const e of window.results) for (const r of e?.refused ?? []) warnRefusal(x, r);
+    const sent = window.results.map((e) => e?.last);
     const explored = sent.filter((s) => s !== undefined).length;
     if (explored < orders.length)
       f.warn(
@@ -310,7 +325,8 @@ export const check: CheckDefinition = {
     }
 
     const reach = describeReach(reachOf(model, x.quoted));
-    const summary = `explored ${explored} generated order(s) and ${boundaries.length + refusals.length} limit case(s) with seed ${ctx.config.seed} (${ctx.spell('seed', ctx.config.seed)} repeats them): ${reach}`;
+    const shaped = describeShaped(shapedByRefusals(orders, window.results));
+    const summary = `explored ${explored} generated order(s) and ${boundaries.length + refusals.length} limit case(s) with seed ${ctx.config.seed} (${ctx.spell('seed', ctx.config.seed)} repeats them): ${reach}${shaped}`;
     const out: CheckOutcome = f.outcome(summary);
     if (out.status === 'fail') out.details = [...(out.details ?? []), ...x.tables, summary];
     return out;

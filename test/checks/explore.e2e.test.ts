@@ -4,6 +4,7 @@ import type { CheckResult, RunReport } from '../../src/model/report.js';
 import type { FaultName, Variant } from '../../src/reference-provider/index.js';
 import { certify, FAULTS } from '../support/certify.js';
 import { strayFailCitations } from '../support/citations.js';
+import { startRewritingProxy } from '../support/rewriting-proxy.js';
 
 /**
  * quote-explore proven both ways against the reference provider over loopback: every explore fault keeps
@@ -93,6 +94,15 @@ const EXPECTED: Record<string, { message: RegExp; items: number }> = {
   },
 };
 
+/** What two runs of one seed must report alike: verdict, texts and citations (not timings, ports or evidence). */
+const comparable = (r: CheckResult) => ({
+  status: r.status,
+  message: r.message,
+  summary: [r.message, ...(r.details ?? [])].find((l) => l.startsWith('explored ')),
+  warnings: r.warnings ?? [],
+  findings: r.findings.map((f) => `${f.severity} ${f.requirement} ${f.message}`),
+});
+
 /** The order a failure names ("minimal order (…): {…}" or "(order {…})"). */
 function namedOrder(line: string): { items: unknown[] } {
   const start = line.indexOf('{"');
@@ -111,6 +121,7 @@ describe('quote-explore against the reference provider', () => {
       /^explored 100 generated order\(s\) and \d+ limit case\(s\) with seed 20261126 \(seed: 20261126 repeats them\)/,
     );
     expect(r.message).toMatch(/reached 6\/6 offerings, 4\/4 variants, 15\/15 options, 10\/10 group boundaries/);
+    expect(r.message).not.toContain('shaped by the provider');
     // Only POST /quote and GET: exploration never creates an order.
     expect(provider.requests.filter((q) => q.method === 'POST' && q.path !== '/quote')).toEqual([]);
   });
@@ -125,6 +136,50 @@ describe('quote-explore against the reference provider', () => {
     expect(await bodies('7')).toEqual(first);
     expect(await bodies('8')).not.toEqual(first);
   });
+
+  // The bounded variant refuses carts above 4 items and quantities above 20 (a clear 4xx: smaller orders are sent
+  // and later orders stay within the bound); explore-min-selections-refused refuses every order leaving an optional
+  // group empty; explore-large-quantity-capped also fails generated orders, which are shrunk. The second run's
+  // refusals reach the explorer 40 ms late, as on a network: what is sent and found must not depend on it.
+  it.each([
+    { variant: 'bounded' as Variant, faults: [] as FaultName[] },
+    { variant: 'bounded' as Variant, faults: ['explore-large-quantity-capped'] as FaultName[] },
+    { variant: 'standard' as Variant, faults: ['explore-min-selections-refused'] as FaultName[] },
+  ])(
+    'sends the same orders and finds the same for one seed when the provider refuses some ($variant $faults)',
+    async ({ variant, faults }) => {
+      const run = async (refusalDelayMs: number) => {
+        const proxy = await startRewritingProxy(
+          () => undefined,
+          ({ path }, status) => (path === '/quote' && status >= 400 && status < 500 ? refusalDelayMs : 0),
+        );
+        try {
+          const { report, provider } = await certify({
+            only: ['quote-explore'],
+            seed: '7',
+            explore: 100,
+            variant,
+            faults,
+            baseUrl: (providerUrl) => {
+              proxy.target = providerUrl;
+              return proxy.url;
+            },
+          });
+          return { bodies: [...provider.quoteBodies].sort(), found: comparable(result(report, 'quote-explore')) };
+        } finally {
+          await proxy.close();
+        }
+      };
+      const prompt = await run(0);
+      const late = await run(40);
+      // Generated orders were refused, so what came next depended on refusals.
+      expect(prompt.found.warnings.some((w) => w.startsWith('refused a valid order'))).toBe(true);
+      expect(late.bodies).toEqual(prompt.bodies);
+      expect(late.found).toEqual(prompt.found);
+      // ...and the report names the orders that depended on them.
+      expect(prompt.found.summary).toMatch(/; \d+ generated order\(s\) were shaped by the provider's refusals \(#\d+/);
+    },
+  );
 
   it('is off with an explore budget of 0 and sends nothing', async () => {
     const { report, provider } = await certify({ only: ['quote-explore'], explore: 0 });

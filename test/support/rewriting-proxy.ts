@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** What the proxy does with one request: answer it itself, or forward it (optionally rewriting the answer's JSON). */
 export type ProxyRule = (request: {
@@ -7,6 +8,9 @@ export type ProxyRule = (request: {
   path: string;
   body: string;
 }) => { answer: { status: number; json: unknown } } | { rewrite: (json: unknown) => unknown } | undefined;
+
+/** How long the proxy holds a forwarded answer before passing it on (a provider whose answer times vary). */
+export type AnswerDelay = (request: { method: string; path: string; body: string }, status: number) => number;
 
 export interface RewritingProxy {
   url: string;
@@ -22,7 +26,7 @@ const read = async (req: IncomingMessage): Promise<string> => {
 };
 
 /** A proxy on loopback in front of a real provider, rewriting some answers (issue 24's way of reproducing cases). */
-export async function startRewritingProxy(rule: ProxyRule): Promise<RewritingProxy> {
+export async function startRewritingProxy(rule: ProxyRule, answerDelay?: AnswerDelay): Promise<RewritingProxy> {
   const proxy: RewritingProxy = { url: '', target: '', close: async () => {} };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -44,6 +48,8 @@ export async function startRewritingProxy(rule: ProxyRule): Promise<RewritingPro
       });
       let text = await upstream.text();
       if (decided && 'rewrite' in decided) text = JSON.stringify(decided.rewrite(JSON.parse(text)));
+      const held = answerDelay?.({ method: req.method ?? 'GET', path, body }, upstream.status) ?? 0;
+      if (held > 0) await delay(held);
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
       res.end(text);
     })();

@@ -103,6 +103,12 @@ export interface OrderCaps {
 
 export const NO_CAPS: OrderCaps = { items: MAX_CART_ITEMS, quantity: MAX_ITEM_QUANTITY };
 
+/** Both bounds at once: the smaller of each. */
+export const tighterCaps = (a: OrderCaps, b: OrderCaps): OrderCaps => ({
+  items: Math.min(a.items, b.items),
+  quantity: Math.min(a.quantity, b.quantity),
+});
+
 export function fitOrder(order: Order, caps: OrderCaps): Order {
   return {
     ...order,
@@ -118,6 +124,60 @@ export function smallerOrder(order: Order): { order: Order; caps: OrderCaps } | 
   if (order.items.length === 1 && largest === 1) return undefined;
   const caps = { items: Math.ceil(order.items.length / 2), quantity: Math.ceil(largest / 2) };
   return { order: fitOrder(order, caps), caps };
+}
+
+export interface BoundedSend<T extends { order: Order }> {
+  generated: Order;
+  /** The bounds earlier orders taught. */
+  caps: OrderCaps;
+  send: (order: Order) => Promise<T>;
+  refused: (answer: T) => boolean;
+  /** False once no more request may start (time cap, interrupt). */
+  more: () => boolean;
+}
+
+/** One generated order's answers: the refused ones in the order sent, the last (judged) one, the bounds taught. */
+export interface BoundedAnswers<T> {
+  refused: T[];
+  last: T;
+  /** The provider's bounds the refusals taught (NO_CAPS when none), for the orders after it. */
+  caps: OrderCaps;
+}
+
+/**
+ * One generated order's requests: the order within `caps`; after each refusal a smaller one (smallerOrder) until
+ * one is answered otherwise or none is smaller.
+ */
+export async function sendWithinBounds<T extends { order: Order }>(
+  options: BoundedSend<T>,
+): Promise<BoundedAnswers<T>> {
+  const refused: T[] = [];
+  let caps = NO_CAPS;
+  let last = await options.send(fitOrder(options.generated, options.caps));
+  while (options.refused(last) && options.more()) {
+    refused.push(last);
+    const smaller = smallerOrder(last.order);
+    if (!smaller) break;
+    caps = tighterCaps(caps, smaller.caps);
+    last = await options.send(smaller.order);
+  }
+  return { refused, last, caps };
+}
+
+/**
+ * The generated orders (0-based indexes) whose requests the provider's refusals shaped: refused themselves, or sent
+ * within a bound earlier refusals taught. The seed repeats these only while the provider refuses alike.
+ */
+export function shapedByRefusals(
+  generated: readonly Order[],
+  answers: readonly (BoundedAnswers<{ order: Order }> | undefined)[],
+): number[] {
+  return generated.flatMap((order, i) => {
+    const a = answers[i];
+    if (!a) return [];
+    const first = a.refused[0] ?? a.last;
+    return a.refused.length > 0 || JSON.stringify(first.order) !== JSON.stringify(order) ? [i] : [];
+  });
 }
 
 export interface ShrinkOptions<T> {
