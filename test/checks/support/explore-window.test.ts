@@ -130,7 +130,7 @@ describe('inWindow', () => {
   });
 });
 
-describe('generated orders against a provider that refuses some', () => {
+describe('generated orders against a provider that refuses some', async () => {
   const CATALOG: OfferingView[] = [offering('water', { basePrice: 100 }), offering('bread', { basePrice: 250 })];
   const orders = await sampleOrders(buildModel(CATALOG, ['loc-a']), 7, 60);
   /** Its own bounds: at most 2 items, at most 5 of one item (a clear 4xx beyond). */
