@@ -5,10 +5,11 @@ import type { RawRunOptions } from '../../config/flags.js';
 import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { loadRequirements } from '../../contract/requirements.js';
+import { isLoopbackHost } from '../../http/host.js';
 import type { CheckId } from '../../model/check-ids.js';
 import { SettingError, UsageError } from '../../model/errors.js';
 import type { CheckResult } from '../../model/report.js';
-import { DEFAULT_EXPLORE_BUDGET } from '../../model/run-config.js';
+import { DEFAULT_EXPLORE_BUDGET, DEFAULT_RUN_CONFIG } from '../../model/run-config.js';
 import { mergeRunValues } from '../../model/run-values.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readStoredReport } from '../../report/read-report.js';
@@ -68,6 +69,28 @@ function recordedPortBusy(error: unknown, port: number): UsageError | undefined 
 const movedReceiverLine = (now: string, recorded: string): string =>
   `the provider must deliver its webhooks to ${now}, this replay's receiver` +
   (recorded !== now ? ` (a provider configured for the report's run's ${recorded} delivers them there, not here)` : '');
+
+/**
+ * The report is untrusted (issue 25), and so is the host it says its run listened on: a receiver bound beyond this
+ * machine (0.0.0.0, a LAN address) is opened only when the person names it or trusts the report's inputs.
+ */
+function receiverHost(flags: FlagValues, opts: ReplayFlags): { flags: FlagValues; notes: string[] } {
+  const recorded = flags['webhookHost'];
+  if (
+    typeof recorded !== 'string' ||
+    isLoopbackHost(recorded) ||
+    opts.webhookHost !== undefined ||
+    opts.trustReportInputs
+  )
+    return { flags, notes: [] };
+  const { webhookHost: _dropped, ...rest } = flags;
+  return {
+    flags: rest,
+    notes: [
+      `the report's run received its webhooks on ${recorded}; this replay listens on ${DEFAULT_RUN_CONFIG.webhookHost} only (pass ${flagOfSetting('webhookHost')} ${recorded} to listen there)`,
+    ],
+  };
+}
 
 function onlyCheck(value: string | undefined): CheckId | undefined {
   if (value === undefined) return undefined;
@@ -166,7 +189,9 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const { report } = await readStoredReport(path, io.cwd, await loadRequirements());
   const plan = planReplay(report, onlyCheck(opts.check));
   if ('error' in plan) throw new UsageError(plan.error);
-  const { flags, notes } = await rerunFlags(plan, opts, io);
+  const inputs = await rerunFlags(plan, opts, io);
+  const { flags, notes: hostNotes } = receiverHost(inputs.flags, opts);
+  const notes = [...inputs.notes, ...hostNotes];
   // The recorded exploration budget, unless the person gives their own.
   const explore = opts.explore !== undefined ? { explore: opts.explore } : {};
   const receiver = receiverOverride(opts);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,19 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
     expect(said?.[1], replay.stdout + replay.stderr).toBeDefined();
     expect(Number(said?.[1])).not.toBe(recordedPort);
     expect(Number(said?.[1])).toBeGreaterThan(0);
+  });
+
+  it('a report naming a receiver host beyond loopback (0.0.0.0): replay listens on 127.0.0.1 and says so', async () => {
+    const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
+    const edited = join(await scratchDir('replay-host'), 'report.json');
+    await writeFile(edited, JSON.stringify({ ...report, inputs: { ...report.inputs, webhookHost: '0.0.0.0' } }));
+    const provider = (await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET })).provider;
+    providers.push(provider);
+    const replay = await runCli(['replay', edited, ...mine(provider), '--webhook-port', '0'], { env });
+    expect(replay.stdout, replay.stderr).toContain(
+      "the report's run received its webhooks on 0.0.0.0; this replay listens on 127.0.0.1 only (pass --webhook-host 0.0.0.0 to listen there)\n",
+    );
+    expect(replay.stdout).toMatch(/^the provider must deliver its webhooks to http:\/\/127\.0\.0\.1:\d+\//m);
   });
 
   it.each([
