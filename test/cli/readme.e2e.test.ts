@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
-import { freePort } from '../support/ports.js';
+import { reservePorts } from '../support/ports.js';
 import { spawnGroup } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
 import { repo, runCommand, userEnv } from './packed-provcert.js';
@@ -254,7 +254,9 @@ async function readerFiles(work: string, broken: RunningProvider, receiverPort: 
 
 beforeAll(async () => {
   const work = await scratchDir('readme');
-  const receiverPort = await freePort();
+  // Held while the two providers start on port 0, which could otherwise be given one of these.
+  const reserved = await reservePorts(2);
+  const [receiverPort = 0, mockPort = 0] = reserved.ports;
   const provider = (dataFile: string, faults: 'quote-total-wrong'[] = []) =>
     startReferenceProvider({
       authMethod: 'API_KEY',
@@ -265,9 +267,17 @@ beforeAll(async () => {
       webhookUrl: `http://127.0.0.1:${receiverPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
       dataFile: join(work, dataFile),
     });
-  const backend = await provider('backend.json');
-  const broken = await provider('broken.json', ['quote-total-wrong']);
-  world = { work, backend, broken, receiverPort, mockPort: await freePort() };
+  try {
+    world = {
+      work,
+      backend: await provider('backend.json'),
+      broken: await provider('broken.json', ['quote-total-wrong']),
+      receiverPort,
+      mockPort,
+    };
+  } finally {
+    await reserved.release();
+  }
   await readerFiles(work, world.broken, receiverPort);
 }, 60_000);
 

@@ -11,7 +11,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { apiClient } from '../server/support/http-client.js';
-import { freePort } from '../support/ports.js';
+import { freePorts } from '../support/ports.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const DOC = join(import.meta.dirname, '../../docs/core-server.md');
@@ -111,7 +111,7 @@ async function tempDir(): Promise<string> {
 
 describe('provcert serve: the review desk end to end', () => {
   it('walks one provider through every row of the moderation table and every guard, across a SIGKILL restart', async () => {
-    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const [corePort = 0, providerPort = 0] = await freePorts(2);
     const dataDir = await tempDir();
     let serve = await startServe(corePort, dataDir);
     const api = apiClient(`http://127.0.0.1:${corePort}/api/v1`, ADMIN);
@@ -226,7 +226,7 @@ describe('provcert serve: the review desk end to end', () => {
   }, 120_000);
 
   it('runs every curl example of docs/core-server.md against a real server', async () => {
-    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const [corePort = 0, providerPort = 0] = await freePorts(2);
     const dataDir = await tempDir();
     await startServe(corePort, dataDir);
     const doc = await readFile(DOC, 'utf8');

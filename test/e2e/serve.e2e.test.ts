@@ -8,7 +8,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { apiClient } from '../server/support/http-client.js';
-import { freePort } from '../support/ports.js';
+import { freePorts } from '../support/ports.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 /** The operator flow of the README, against a real `provcert serve` process and the real engine. */
 describe('provcert serve: register, certify, events, submit for review', () => {
   it('certifies a registered provider whose webhooks arrive at the same core', async () => {
-    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const [corePort = 0, providerPort = 0] = await freePorts(2);
     const core = `http://127.0.0.1:${corePort}/api/v1`;
     serve = spawn(
       process.execPath,
