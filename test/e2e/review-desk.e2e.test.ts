@@ -62,7 +62,8 @@ async function startServe(port: number, dataDir: string): Promise<Serve> {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   });
-  for (let i = 0; i < 150 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
+  // Up to 30 s: a loaded machine starts node slowly.
+  for (let i = 0; i < 300 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
   expect(output).toContain('core listening');
   return { process: child, output: () => output };
 }

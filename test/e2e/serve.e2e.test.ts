@@ -38,7 +38,9 @@ describe('provcert serve: register, certify, events, submit for review', () => {
     );
     serve.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    for (let i = 0; i < 100 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
+    // Waited for (up to 30 s: a loaded machine starts node slowly), and required: no request before it listens.
+    for (let i = 0; i < 300 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(output).toContain(String(corePort));
 
     const call = apiClient(core, ADMIN);
 
