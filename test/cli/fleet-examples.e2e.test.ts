@@ -139,10 +139,10 @@ async function runJob(
  */
 const QUOTE_TTL_S = 15;
 
-/** A script with each `mock-provider` backend started with QUOTE_TTL_S; refuses a script that starts none. */
+/** A script with each `mock-provider` backend started with QUOTE_TTL_S; refuses one that does not start fleet.yaml's three. */
 function withLongerQuotes(script: string): string {
   const starts = script.match(/\bmock-provider /g)?.length ?? 0;
-  if (starts === 0) throw new Error(`the script starts no mock-provider backend:\n${script}`);
+  if (starts !== 3) throw new Error(`the script starts ${starts} mock-provider backends, not 3:\n${script}`);
   return script.replaceAll(/\bmock-provider /g, `mock-provider --quote-ttl ${QUOTE_TTL_S} `);
 }
 
