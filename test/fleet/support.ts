@@ -85,9 +85,10 @@ export async function writeFleetFile(
       `  - slug: ${slug}\n    baseUrl: ${p.url}\n    credentialEnv: ${envPrefix(slug)}_KEY\n` +
       `    webhookSecretEnv: ${envPrefix(slug)}_WEBHOOK_SECRET\n`,
   );
+  // webhookTimeout ends when the events arrive (milliseconds); long so a loaded machine's stall cannot outlast it.
   const text =
     `name: ${options.name ?? 'food-partners'}\nwebhookPort: ${fleet.port}\n` +
-    `defaults: { auth: API_KEY, local: true, webhookTimeout: 4000, maxExpiryWait: 10${options.defaults ?? ''} }\n` +
+    `defaults: { auth: API_KEY, local: true, webhookTimeout: 10000, maxExpiryWait: 10${options.defaults ?? ''} }\n` +
     `providers:\n${entries.join('')}${options.extraProviders ?? ''}${options.tail ?? ''}`;
   const file = options.file ?? 'fleet.yaml';
   await writeFile(join(fleet.dir, file), text);
