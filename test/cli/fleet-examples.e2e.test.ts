@@ -131,6 +131,21 @@ async function runJob(
   return { code: r.code, output: r.stdout + r.stderr };
 }
 
+/**
+ * The quote validity the examples' backends give: the reference provider's 5 s default is the contract's minimum,
+ * and three examples certifying at once on a loaded CI machine can take longer than that between POST /quote and
+ * POST /actions (a conforming backend then rightly answers QUOTE_EXPIRED). The backend start commands are the
+ * part of the examples a provider replaces with its own; validity is the provider's to choose.
+ */
+const QUOTE_TTL_S = 15;
+
+/** A script with each `mock-provider` backend started with QUOTE_TTL_S; refuses one that does not start fleet.yaml's three. */
+function withLongerQuotes(script: string): string {
+  const starts = script.match(/\bmock-provider /g)?.length ?? 0;
+  if (starts !== 3) throw new Error(`the script starts ${starts} mock-provider backends, not 3:\n${script}`);
+  return script.replaceAll(/\bmock-provider /g, `mock-provider --quote-ttl ${QUOTE_TTL_S} `);
+}
+
 const readFleet = async (path: string): Promise<FleetReport> => JSON.parse(await readFile(path, 'utf8')) as FleetReport;
 
 function stepRun(steps: Step[], id: string): string {
@@ -155,7 +170,9 @@ describe.concurrent('fleet CI examples run as written', () => {
     expect(certify.strategy.matrix.shard).toEqual([1, 2, 3]);
     const ports = await distinctPorts();
     const dir = await workspace(ports);
-    const shardScript = ['start-backends', 'certify'].map((id) => stepRun(certify.steps, id)).join('\n');
+    const shardScript = withLongerQuotes(
+      ['start-backends', 'certify'].map((id) => stepRun(certify.steps, id)).join('\n'),
+    );
     for (const shard of certify.strategy.matrix.shard) {
       const r = await runJob(dir, ports, shardScript.replaceAll(MATRIX_SHARD, String(shard)));
       expect(r.code, r.output).toBe(0);
@@ -186,10 +203,12 @@ describe.concurrent('fleet CI examples run as written', () => {
     const { certify } = pipeline;
     expect(certify.parallel).toBe(3);
     // The provider's own backend would be broken here; the reference provider is, with one fault switch.
-    const shardScript = certify.script
-      .filter((line) => !line.startsWith('npm ci'))
-      .join('\n')
-      .replace('mock-provider --slug south-kitchen', 'mock-provider --fault quote-total-wrong --slug south-kitchen');
+    const shardScript = withLongerQuotes(
+      certify.script
+        .filter((line) => !line.startsWith('npm ci'))
+        .join('\n')
+        .replace('mock-provider --slug south-kitchen', 'mock-provider --fault quote-total-wrong --slug south-kitchen'),
+    );
     const ports = await distinctPorts();
     const dir = await workspace(ports);
     const codes: (number | null)[] = [];
@@ -232,8 +251,9 @@ describe.concurrent('fleet CI examples run as written', () => {
     await mkdir(reports);
     await writeFleetFile(join(dir, 'config-fleet.yaml'), ports);
     const env = { REPORTS_DIR: reports, FLEET_FILE: join(dir, 'config-fleet.yaml') };
+    const shardScript = withLongerQuotes(container.args.join('\n'));
     for (let index = 0; index < (shards?.spec.completions ?? 0); index++) {
-      const r = await runJob(dir, ports, container.args.join('\n'), { ...env, JOB_COMPLETION_INDEX: String(index) });
+      const r = await runJob(dir, ports, shardScript, { ...env, JOB_COMPLETION_INDEX: String(index) });
       expect(r.code, r.output).toBe(0);
       expect(await readFleet(join(reports, `shard-${index}`, 'fleet.json'))).toMatchObject({
         shard: { index: index + 1, total: 3 },

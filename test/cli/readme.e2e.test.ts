@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { runCli } from '../support/cli.js';
-import { freePort } from '../support/ports.js';
+import { reservePorts } from '../support/ports.js';
 import { spawnGroup } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
 import { repo, runCommand, userEnv } from './packed-provcert.js';
@@ -47,6 +47,14 @@ interface World {
   mockPort: number;
 }
 
+/**
+ * The quote validity of every reference provider this test certifies (the README's `demo` and `mock-provider`
+ * included): the 5 s default is the contract's minimum, and a loaded CI machine once took longer than that between
+ * POST /quote and POST /actions, so a conforming provider answered QUOTE_EXPIRED. Validity is the provider's to
+ * choose; quote-expiry still waits for this one to expire.
+ */
+const QUOTE_TTL_S = 15;
+
 /** Literal text of a command replaced before it runs; few on purpose, each for a reason. */
 const SUBSTITUTIONS: { readme: RegExp; actual: (w: World) => string; why: string }[] = [
   {
@@ -60,6 +68,11 @@ const SUBSTITUTIONS: { readme: RegExp; actual: (w: World) => string; why: string
     why: 'the default receiver port → a free one (and PROVCERT_WEBHOOK_PORT)',
   },
   { readme: /\b4010\b/g, actual: (w) => String(w.mockPort), why: "the recipe's mock-provider port → a free one" },
+  {
+    readme: /\b(demo|mock-provider --port \d+)(?=\s|$)/g,
+    actual: () => `$1 --quote-ttl ${QUOTE_TTL_S}`,
+    why: "the reference provider's quote validity → one a loaded machine cannot outlast (QUOTE_TTL_S)",
+  },
   {
     readme: /(^|\s)node bin\/provcert\.js\b/g,
     actual: () => `$1node ${join(repo, 'bin/provcert.js')}`,
@@ -241,20 +254,30 @@ async function readerFiles(work: string, broken: RunningProvider, receiverPort: 
 
 beforeAll(async () => {
   const work = await scratchDir('readme');
-  const receiverPort = await freePort();
+  // Held while the two providers start on port 0, which could otherwise be given one of these.
+  const reserved = await reservePorts(2);
+  const [receiverPort = 0, mockPort = 0] = reserved.ports;
   const provider = (dataFile: string, faults: 'quote-total-wrong'[] = []) =>
     startReferenceProvider({
       authMethod: 'API_KEY',
       credential: CREDENTIAL,
       webhookSecret: WEBHOOK_SECRET,
       faults,
-      quoteTtlSeconds: 5,
+      quoteTtlSeconds: QUOTE_TTL_S,
       webhookUrl: `http://127.0.0.1:${receiverPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
       dataFile: join(work, dataFile),
     });
-  const backend = await provider('backend.json');
-  const broken = await provider('broken.json', ['quote-total-wrong']);
-  world = { work, backend, broken, receiverPort, mockPort: await freePort() };
+  try {
+    world = {
+      work,
+      backend: await provider('backend.json'),
+      broken: await provider('broken.json', ['quote-total-wrong']),
+      receiverPort,
+      mockPort,
+    };
+  } finally {
+    await reserved.release();
+  }
   await readerFiles(work, world.broken, receiverPort);
 }, 60_000);
 
@@ -278,6 +301,12 @@ describe('README ```sh blocks', () => {
         String(command),
       ).toBe(true);
     }
+    // ...and so must each substitution, or the command it was made for runs unchanged.
+    for (const { readme, why } of SUBSTITUTIONS)
+      expect(
+        runs.some((r) => r.search(readme) >= 0),
+        why,
+      ).toBe(true);
   });
 
   const envBySection = new Map<string, Record<string, string>>();

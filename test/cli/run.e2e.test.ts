@@ -170,15 +170,32 @@ describe('provcert run: interrupted', () => {
       },
     );
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    // Interrupt once the quick checks are done and only the 60 s expiry wait remains.
-    for (let i = 0; i < 100 && !out.includes('✓ webhook') && !out.includes('✓ cancel'); i++)
-      await new Promise((r) => setTimeout(r, 100));
+    // Interrupt once the quick checks are done and only the 60 s expiry wait remains: waited for as long as a loaded
+    // machine takes (not a fixed time, after which the interrupt could come before the run handles it), up to 50 s,
+    // well before the quote expires.
+    const quickChecksDone = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 50_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('✓ webhook') || out.includes('✓ cancel')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      child.on('close', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (!(await quickChecksDone)) {
+      child.kill('SIGKILL');
+      throw new Error(`the run did not finish its quick checks within 50 s:\n${out}`);
+    }
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(130);
     const report = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as RunReport;
     expect(report.checks.find((c) => c.id === 'quote-expiry')?.status).toBe('skip');
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
-  });
+  }, 90_000);
 });

@@ -29,7 +29,8 @@ describe('provcert serve mounts the console', () => {
     serve.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     const banner = /console:\s+(http:\/\/127\.0\.0\.1:\d+)\/console/;
-    for (let i = 0; i < 100 && !banner.test(output); i++) await new Promise((r) => setTimeout(r, 100));
+    // Up to 30 s: a loaded machine starts node slowly.
+    for (let i = 0; i < 300 && !banner.test(output); i++) await new Promise((r) => setTimeout(r, 100));
     const base = banner.exec(output)?.[1];
     expect(base, output).toBeDefined();
 

@@ -9,9 +9,16 @@ import { byId, json, providerApi, serveEachTest, startServer } from './support.j
 const SECRET = 'pk_test_doctor_5e1f';
 const serve = serveEachTest();
 
+/**
+ * Every probe's timeout, where a test is not about timeouts: the product's default. Local servers answer in
+ * milliseconds, but a loaded machine can stall this process for seconds, and a timer that fires first turns a
+ * connection made meanwhile into a timeout.
+ */
+const TIMEOUT_MS = 10_000;
+
 const doctor = (input: Partial<DoctorInput> & { baseUrl: string }) =>
   runDoctor({
-    timeoutMs: 2_000,
+    timeoutMs: TIMEOUT_MS,
     credential: { value: SECRET, source: 'PROVIDER_API_KEY' },
     authMethod: 'API_KEY',
     spell: spellAsFlag,
@@ -142,7 +149,7 @@ describe('doctor diagnoses the troubleshooting list', () => {
 
   it('no credential: auth skipped with how to provide one', async () => {
     const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET }));
-    const findings = await runDoctor({ baseUrl: server.url, timeoutMs: 2_000, spell: spellAsFlag });
+    const findings = await runDoctor({ baseUrl: server.url, timeoutMs: TIMEOUT_MS, spell: spellAsFlag });
     expect(byId(findings, 'auth')).toMatchObject({ status: 'skip', fix: expect.stringContaining('PROVIDER_API_KEY') });
     expect(byId(findings, 'credential').status).toBe('skip');
   });
@@ -189,21 +196,24 @@ describe('doctor diagnoses the troubleshooting list', () => {
   });
 
   it('a slow answer is a warning, not a failure', async () => {
-    const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET, delayMs: { '/catalog': 250 } }));
-    const findings = await doctor({ baseUrl: server.url, slowMs: 100 });
+    // /catalog is slow by 2 s; the others answer at once, under the 1 s threshold however loaded the machine is.
+    const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET, delayMs: { '/catalog': 2_000 } }));
+    const findings = await doctor({ baseUrl: server.url, slowMs: 1_000 });
     expect(byId(findings, 'latency')).toMatchObject({
       status: 'warn',
-      detail: expect.stringMatching(/^slow answers \(over 100 ms\): GET \/catalog \d+ ms$/),
+      detail: expect.stringMatching(/^slow answers \(over 1000 ms\): GET \/catalog \d+ ms$/),
     });
     expect(doctorExitCode(findings)).toBe(0);
   });
 
   it('a timeout is said in those words', async () => {
-    const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET, delayMs: { '/health': 1_000 } }));
-    const routes = byId(await doctor({ baseUrl: server.url, timeoutMs: 200 }), 'routes');
+    // /health answers after the timeout: this process's timers fire in order, so the 2 s timeout always comes first.
+    // 2 s (not less) leaves the TCP probe and the other routes time on a loaded machine.
+    const server = await serve(providerApi({ method: 'API_KEY', secret: SECRET, delayMs: { '/health': 5_000 } }));
+    const routes = byId(await doctor({ baseUrl: server.url, timeoutMs: 2_000 }), 'routes');
     expect(routes).toMatchObject({
       status: 'fail',
-      detail: expect.stringContaining('GET /health: timed out after 200 ms'),
+      detail: expect.stringContaining('GET /health: timed out after 2000 ms'),
     });
   });
 
@@ -222,14 +232,14 @@ describe('doctor diagnoses the troubleshooting list', () => {
   });
 
   it('a host that does not resolve: DNS fails, the rest is skipped', async () => {
-    const findings = await doctor({ baseUrl: 'https://provcert-doctor-test.invalid/api' });
+    const findings = await doctor({ baseUrl: 'https://provcert-doctor-test.invalid/api', timeoutMs: 2_000 });
     expect(byId(findings, 'dns').status).toBe('fail');
     expect(byId(findings, 'https').status).toBe('ok');
     for (const id of ['tcp', 'tls', 'routes'] as const) expect(byId(findings, id).status).toBe('skip');
   });
 
   it('http:// on a public host fails', async () => {
-    const findings = await doctor({ baseUrl: 'http://provcert-doctor-test.invalid/api' });
+    const findings = await doctor({ baseUrl: 'http://provcert-doctor-test.invalid/api', timeoutMs: 2_000 });
     expect(byId(findings, 'https')).toMatchObject({
       status: 'fail',
       fix: 'serve the API over HTTPS and use --base-url https://provcert-doctor-test.invalid/api',

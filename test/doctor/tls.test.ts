@@ -50,7 +50,8 @@ afterAll(async () => {
 const doctor = (baseUrl: string) =>
   runDoctor({
     baseUrl,
-    timeoutMs: 2_000,
+    // The product's default: a TLS handshake with a local server can take seconds on a loaded machine.
+    timeoutMs: 10_000,
     authMethod: 'API_KEY',
     credential: { value: SECRET, source: 'PROVIDER_API_KEY' },
     spell: spellAsConfigKey,

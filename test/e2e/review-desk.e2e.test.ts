@@ -11,7 +11,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { apiClient } from '../server/support/http-client.js';
-import { freePort } from '../support/ports.js';
+import { freePorts } from '../support/ports.js';
 
 const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const DOC = join(import.meta.dirname, '../../docs/core-server.md');
@@ -62,7 +62,8 @@ async function startServe(port: number, dataDir: string): Promise<Serve> {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   });
-  for (let i = 0; i < 150 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
+  // Up to 30 s: a loaded machine starts node slowly.
+  for (let i = 0; i < 300 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
   expect(output).toContain('core listening');
   return { process: child, output: () => output };
 }
@@ -111,7 +112,7 @@ async function tempDir(): Promise<string> {
 
 describe('provcert serve: the review desk end to end', () => {
   it('walks one provider through every row of the moderation table and every guard, across a SIGKILL restart', async () => {
-    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const [corePort = 0, providerPort = 0] = await freePorts(2);
     const dataDir = await tempDir();
     let serve = await startServe(corePort, dataDir);
     const api = apiClient(`http://127.0.0.1:${corePort}/api/v1`, ADMIN);
@@ -226,7 +227,7 @@ describe('provcert serve: the review desk end to end', () => {
   }, 120_000);
 
   it('runs every curl example of docs/core-server.md against a real server', async () => {
-    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const [corePort = 0, providerPort = 0] = await freePorts(2);
     const dataDir = await tempDir();
     await startServe(corePort, dataDir);
     const doc = await readFile(DOC, 'utf8');

@@ -36,7 +36,8 @@ async function serve(
   children.push(child);
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 150 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
+  // Up to 30 s: a loaded machine starts node slowly.
+  for (let i = 0; i < 300 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
   expect(output).toContain('core listening');
   return { child, output: () => output };
 }

@@ -8,7 +8,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { apiClient } from '../server/support/http-client.js';
-import { freePort } from '../support/ports.js';
+import { freePorts } from '../support/ports.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 /** The operator flow of the README, against a real `provcert serve` process and the real engine. */
 describe('provcert serve: register, certify, events, submit for review', () => {
   it('certifies a registered provider whose webhooks arrive at the same core', async () => {
-    const [corePort, providerPort] = [await freePort(), await freePort()];
+    const [corePort = 0, providerPort = 0] = await freePorts(2);
     const core = `http://127.0.0.1:${corePort}/api/v1`;
     serve = spawn(
       process.execPath,
@@ -38,7 +38,9 @@ describe('provcert serve: register, certify, events, submit for review', () => {
     );
     serve.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    for (let i = 0; i < 100 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
+    // Waited for (up to 30 s: a loaded machine starts node slowly), and required: no request before it listens.
+    for (let i = 0; i < 300 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(output).toContain(String(corePort));
 
     const call = apiClient(core, ADMIN);
 

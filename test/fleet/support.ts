@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FleetReport } from '../../src/model/fleet-report.js';
 import type { FaultName, RunningProvider } from '../../src/reference-provider/index.js';
 import { startReferenceProvider } from '../../src/reference-provider/index.js';
-import { freePort } from '../support/ports.js';
+import { reservePorts } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
 
 export interface FleetProviderSpec {
@@ -33,28 +33,34 @@ export const envPrefix = (slug: string): string => slug.toUpperCase().replace(/-
  */
 export async function startTestFleet(specs: readonly FleetProviderSpec[]): Promise<TestFleet> {
   const dir = await scratchDir('fleet-e2e');
-  const port = await freePort();
+  // Held while the providers start on port 0, which could otherwise be given the receiver's port.
+  const reserved = await reservePorts(1);
+  const port = reserved.ports[0] ?? 0;
   const env: Record<string, string> = { PATH: process.env['PATH'] ?? '' };
   const secretOf = new Map(specs.map((s) => [s.slug, randomBytes(24).toString('hex')]));
   const providers = new Map<string, RunningProvider>();
   const secrets: string[] = [];
-  for (const spec of specs) {
-    const credential = randomBytes(16).toString('hex');
-    const ownSecret = secretOf.get(spec.slug) ?? '';
-    env[`${envPrefix(spec.slug)}_KEY`] = credential;
-    env[`${envPrefix(spec.slug)}_WEBHOOK_SECRET`] = ownSecret;
-    secrets.push(credential, ownSecret);
-    const provider = await startReferenceProvider({
-      slug: spec.slug,
-      authMethod: 'API_KEY',
-      credential,
-      webhookSecret: spec.signsWithSecretOf ? (secretOf.get(spec.signsWithSecretOf) ?? '') : ownSecret,
-      webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${spec.slug}`,
-      faults: spec.faults ?? [],
-      quoteTtlSeconds: 5, // the shortest validity the contract allows
-      dataFile: join(dir, `${spec.slug}.json`),
-    });
-    providers.set(spec.slug, provider);
+  try {
+    for (const spec of specs) {
+      const credential = randomBytes(16).toString('hex');
+      const ownSecret = secretOf.get(spec.slug) ?? '';
+      env[`${envPrefix(spec.slug)}_KEY`] = credential;
+      env[`${envPrefix(spec.slug)}_WEBHOOK_SECRET`] = ownSecret;
+      secrets.push(credential, ownSecret);
+      const provider = await startReferenceProvider({
+        slug: spec.slug,
+        authMethod: 'API_KEY',
+        credential,
+        webhookSecret: spec.signsWithSecretOf ? (secretOf.get(spec.signsWithSecretOf) ?? '') : ownSecret,
+        webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${spec.slug}`,
+        faults: spec.faults ?? [],
+        quoteTtlSeconds: 5, // the shortest validity the contract allows
+        dataFile: join(dir, `${spec.slug}.json`),
+      });
+      providers.set(spec.slug, provider);
+    }
+  } finally {
+    await reserved.release();
   }
   return {
     dir,
@@ -79,9 +85,10 @@ export async function writeFleetFile(
       `  - slug: ${slug}\n    baseUrl: ${p.url}\n    credentialEnv: ${envPrefix(slug)}_KEY\n` +
       `    webhookSecretEnv: ${envPrefix(slug)}_WEBHOOK_SECRET\n`,
   );
+  // webhookTimeout ends when the events arrive (milliseconds); long so a loaded machine's stall cannot outlast it.
   const text =
     `name: ${options.name ?? 'food-partners'}\nwebhookPort: ${fleet.port}\n` +
-    `defaults: { auth: API_KEY, local: true, webhookTimeout: 4000, maxExpiryWait: 10${options.defaults ?? ''} }\n` +
+    `defaults: { auth: API_KEY, local: true, webhookTimeout: 10000, maxExpiryWait: 10${options.defaults ?? ''} }\n` +
     `providers:\n${entries.join('')}${options.extraProviders ?? ''}${options.tail ?? ''}`;
   const file = options.file ?? 'fleet.yaml';
   await writeFile(join(fleet.dir, file), text);

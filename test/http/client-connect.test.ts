@@ -96,9 +96,11 @@ describe('provider client: connect timeout apart from the request timeout', () =
 
   it('a server that accepts but never answers fails on the request timeout (the connection itself worked)', async () => {
     const { url } = await silentServer();
-    const outcome = await clientFor(url, 500, { connectTimeoutMs: 300 }).send({ method: 'GET', path: '/health' });
+    // The connection completes at once in the kernel, but this process must see it before the connect timeout fires:
+    // 2 s, not a few hundred ms, for a loaded machine that stalls the process.
+    const outcome = await clientFor(url, 2_000, { connectTimeoutMs: 2_000 }).send({ method: 'GET', path: '/health' });
     expect(outcome.kind === 'failure' && outcome.message).toMatch(
-      /^timed out after 500 ms waiting for http:\/\/127\.0\.0\.1:\d+\/health/,
+      /^timed out after 2000 ms waiting for http:\/\/127\.0\.0\.1:\d+\/health/,
     );
   });
 });

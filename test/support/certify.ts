@@ -51,7 +51,12 @@ export interface CertifyOptions {
   specPath?: string;
 }
 
-/** A run config for loopback tests: local, short waits, fixed seed. */
+/**
+ * A run config for loopback tests: local, fixed seed. The request timeout (the product's default) and the wait for
+ * webhook events end as soon as the answer or the events arrive, in milliseconds when all goes well; they are long
+ * because a loaded CI machine can stall a test process for seconds, and a shorter wait would then report a
+ * conforming provider as slow or silent. Only a test whose events never come waits one out.
+ */
 export function testConfig(baseUrl: string, overrides: Partial<RunConfig> = {}): RunConfig {
   return {
     baseUrl,
@@ -61,8 +66,8 @@ export function testConfig(baseUrl: string, overrides: Partial<RunConfig> = {}):
     webhookHost: '127.0.0.1',
     webhookPort: 0,
     webhookSecretSource: { kind: 'env', name: 'SERVICE_WEBHOOK_SECRET' },
-    webhookTimeoutMs: 3_000,
-    timeoutMs: 5_000,
+    webhookTimeoutMs: 10_000,
+    timeoutMs: 10_000,
     maxExpiryWaitS: 30,
     seed: 'test',
     maxBodyBytes: 1024 * 1024,

@@ -5,7 +5,7 @@ import {
   type RunningProvider,
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
-import { freePort } from './ports.js';
+import { reservePorts } from './ports.js';
 import { scratchDir } from './scratch.js';
 
 /**
@@ -16,13 +16,19 @@ import { scratchDir } from './scratch.js';
 export async function startReferenceForRun(
   options: Partial<ReferenceProviderOptions> & Pick<ReferenceProviderOptions, 'credential' | 'webhookSecret'>,
 ): Promise<{ provider: RunningProvider; webhookPort: number }> {
-  const webhookPort = await freePort();
-  const provider = await startReferenceProvider({
-    authMethod: 'API_KEY',
-    webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    dataFile: join(await scratchDir('reference-run'), 'data.json'),
-    quoteTtlSeconds: 5,
-    ...options,
-  });
-  return { provider, webhookPort };
+  // Held while the provider starts on port 0, which could otherwise be given the run's port.
+  const reserved = await reservePorts(1);
+  const webhookPort = reserved.ports[0] ?? 0;
+  try {
+    const provider = await startReferenceProvider({
+      authMethod: 'API_KEY',
+      webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
+      dataFile: join(await scratchDir('reference-run'), 'data.json'),
+      quoteTtlSeconds: 5,
+      ...options,
+    });
+    return { provider, webhookPort };
+  } finally {
+    await reserved.release();
+  }
 }

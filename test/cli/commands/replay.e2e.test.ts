@@ -12,7 +12,7 @@ import {
 import { passingReport } from '../../report/sample-reports.js';
 import { storedReport } from '../../report/stored-report.js';
 import { runCli } from '../../support/cli.js';
-import { freePort } from '../../support/ports.js';
+import { freePorts } from '../../support/ports.js';
 import { scratchDir } from '../../support/scratch.js';
 
 const CREDENTIAL = 'replay-key-31a9f';
@@ -44,7 +44,7 @@ describe.concurrent('provcert replay (operator flow against the reference provid
   const mine = (): string[] => ['--base-url', `http://127.0.0.1:${port}`, '--auth', 'API_KEY'];
 
   beforeAll(async () => {
-    [port, webhookPort] = [await freePort(), await freePort()];
+    [port = 0, webhookPort = 0] = await freePorts(2);
     dir = await scratchDir('replay-report');
     reportPath = join(dir, 'report.json');
     provider = await providerOn(port, webhookPort, ['quote-total-wrong']);
@@ -165,7 +165,7 @@ describe.concurrent('provcert replay keeps the exploration of the report it repl
   });
 
   it('a run with --explore 7 is replayed exploring 7 orders with the same seed; --explore overrides it', async () => {
-    const [port, webhookPort] = [await freePort(), await freePort()];
+    const [port = 0, webhookPort = 0] = await freePorts(2);
     provider = await providerOn(port, webhookPort, []);
     const dir = await scratchDir('replay-explore');
     const reportPath = join(dir, 'report.json');
