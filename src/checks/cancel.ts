@@ -3,7 +3,7 @@ import { Findings } from './outcome.js';
 import { unsafeReasonContent } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson } from './support/expect.js';
-import { actionPath, markReproduce, problemAt } from './support/tx.js';
+import { actionPath, markReproduce, noteRequoted, problemAt } from './support/tx.js';
 
 /** A stable reason code plus a safe human description, as the contract advises. */
 const CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert certification test order, cancelled by the test';
@@ -23,7 +23,8 @@ export const check: CheckDefinition = {
   async run(ctx) {
     const f = new Findings();
     // Its own action, so the other checks' pending action stays pending.
-    const { action } = await ctx.resources.createAction('cancel');
+    const { action, requoted } = await ctx.resources.createAction('cancel');
+    noteRequoted(f, requoted);
     const path = actionPath(action.id, '/cancel');
     const what = `POST /actions/${action.id}/cancel`;
     const outcome = await ctx.client.send({ method: 'POST', path, json: { reason: CANCEL_REASON } });

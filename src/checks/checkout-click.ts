@@ -4,7 +4,7 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { ActionView } from './framework/views.js';
 import { Findings, skip } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
-import { actionPath, problemAt } from './support/tx.js';
+import { actionPath, noteRequoted, problemAt } from './support/tx.js';
 
 /** Payment states only a verified payment may lead to. */
 const PAID = new Set(['PAID', 'AUTHORIZED']);
@@ -128,7 +128,7 @@ export const check: CheckDefinition = {
   group: 'transactional',
   async run(ctx) {
     // Its own action: a provider that takes the click as payment must not change the one other checks share.
-    const { action, response } = await ctx.resources.createAction('checkout-click');
+    const { action, response, requoted } = await ctx.resources.createAction('checkout-click');
     const url = action.nextAction?.type === 'OPEN_URL' ? action.nextAction.url : undefined;
     if (typeof url !== 'string' || url === '')
       return skip(
@@ -140,6 +140,7 @@ export const check: CheckDefinition = {
       );
     const f = new Findings();
     keepEvidence(f, response);
+    noteRequoted(f, requoted);
     const opened = await ctx.client.send({ method: 'GET', path: url, link: url });
     if (opened.kind === 'failure' && NOT_OPENED.has(opened.failure) && !opened.exchange.response) {
       // A payment service's page, another host, or no answer: the contract leaves where checkout lives open.

@@ -10,6 +10,8 @@ import type { CheckOutcome, QuoteMathRow, WebhookTimelineEntry } from '../model/
 export class Findings {
   private readonly recorded: RecordedFinding[] = [];
   private readonly exchanges: Exchange[] = [];
+  /** What happened on the way that is no finding (provcert re-quoted after its own delay); shown with the result. */
+  private readonly notes: string[] = [];
   expected?: unknown;
   actual?: unknown;
   reproduce?: string;
@@ -29,6 +31,11 @@ export class Findings {
     this.recorded.push({ severity: 'warn', message: text, ...(requirement ? { requirement } : {}) });
   }
 
+  /** Record what an operator should see happened, without it counting as a problem or a warning. */
+  note(text: string): void {
+    this.notes.push(text);
+  }
+
   private texts(severity: RecordedFinding['severity']): string[] {
     return this.recorded.filter((r) => r.severity === severity).map((r) => r.message);
   }
@@ -46,13 +53,15 @@ export class Findings {
   outcome(passMessage: string): CheckOutcome {
     const [first, ...rest] = this.texts('fail');
     const warnings = this.texts('warn');
+    const notes = this.notes.join('; ');
     const base: CheckOutcome = {
       status: first === undefined ? 'pass' : 'fail',
-      message: first ?? passMessage,
+      message: first ?? (notes && passMessage ? `${passMessage} (${notes})` : passMessage || notes),
       evidence: this.exchanges,
       findings: this.recorded,
     };
-    if (rest.length > 0) base.details = rest;
+    const details = first !== undefined && notes ? [...rest, notes] : rest;
+    if (details.length > 0) base.details = details;
     if (warnings.length > 0) base.warnings = warnings;
     if (first !== undefined) {
       if (this.expected !== undefined) base.expected = this.expected;

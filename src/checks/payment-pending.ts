@@ -3,7 +3,7 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { schemaWarnings } from './support/expect.js';
-import { problemAt } from './support/tx.js';
+import { noteRequoted, problemAt } from './support/tx.js';
 
 /** Payment states a provider may only report after it verified a payment. */
 const PAYMENT_SUCCESS = new Set(['PAID', 'AUTHORIZED']);
@@ -160,6 +160,7 @@ export const check: CheckDefinition = {
     }
     const info = await ctx.resources.providerInfo();
     keepEvidence(f, created.response);
+    noteRequoted(f, created.requoted);
     schemaWarnings(f, created.schemaWarnings, 'POST /actions');
     review(ctx, f, created, ctx.webhooks.urlFor(info.slug));
     const { action } = created;

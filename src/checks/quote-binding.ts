@@ -1,11 +1,12 @@
 import type { HttpOutcome } from '../http/types.js';
+import { requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js';
 import { PrerequisiteError, type Selection } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
-import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
+import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
@@ -62,25 +63,42 @@ export function quoteBoundDestination(quote: unknown, destination: { raw: string
 }
 
 /** Quote the selection with its destination, so the destination is a term of the quote; without it when refused. */
-async function bindingQuote(
-  ctx: CheckContext,
-  sel: Selection,
-  f: Findings,
-): Promise<{ quote: QuoteView; withDestination: boolean }> {
+async function bindingQuote(ctx: CheckContext, sel: Selection, f: Findings): Promise<BindingQuote> {
   const info = await ctx.resources.providerInfo();
   const body = { providerSlug: info.slug, ...(sel.locationId ? { locationId: sel.locationId } : {}), items: sel.items };
-  const bound = await ctx.resources.requestQuote({ ...body, destination: sel.destination });
-  if (bound.quote) return { quote: bound.quote, withDestination: true };
+  const withDestination = { ...body, destination: sel.destination };
+  const bound = await ctx.resources.requestQuote(withDestination);
+  if (bound.quote)
+    return {
+      quote: bound.quote,
+      answeredAt: bound.answeredAt,
+      withDestination: true,
+      requote: quoteWith(ctx, withDestination),
+    };
   f.warn(
     `POST /quote with a destination was answered ${describeAnswer(bound.outcome)}; the destination probe is skipped (the quote carries no destination)`,
   );
-  const plain = await ctx.resources.requestQuote(body);
-  if (plain.quote) return { quote: plain.quote, withDestination: false };
-  throw new PrerequisiteError(
-    'quote-math',
-    `POST /quote for the certification selection was answered ${describeAnswer(plain.outcome)}`,
-  );
+  const requote = quoteWith(ctx, body);
+  return { ...(await requote()), withDestination: false, requote };
 }
+
+interface BindingQuote {
+  quote: QuoteView;
+  answeredAt: number;
+  withDestination: boolean;
+  /** The same quote request again, for a re-quote after provcert's own delay expired the first. */
+  requote: () => Promise<{ quote: QuoteView; answeredAt: number }>;
+}
+
+const quoteWith =
+  (ctx: CheckContext, body: Record<string, unknown>) => async (): Promise<{ quote: QuoteView; answeredAt: number }> => {
+    const attempt = await ctx.resources.requestQuote(body);
+    if (attempt.quote) return { quote: attempt.quote, answeredAt: attempt.answeredAt };
+    throw new PrerequisiteError(
+      'quote-math',
+      `POST /quote for the certification selection was answered ${describeAnswer(attempt.outcome)}`,
+    );
+  };
 
 /** The selection with one chosen option swapped for another available option of its group, if the catalog has one. */
 function withOtherOption(
@@ -241,26 +259,47 @@ export const check: CheckDefinition = {
   async run(ctx) {
     const f = new Findings();
     const sel = await ctx.resources.selection();
-    const { quote, withDestination } = await bindingQuote(ctx, sel, f);
+    const { quote, answeredAt, withDestination, requote } = await bindingQuote(ctx, sel, f);
     const probes = probesFor(sel, await ctx.resources.catalog(), withDestination, f);
     // One after the other: a provider may lock a quote while an action is being created from it.
     let consumed = false;
     for (const probe of probes) consumed = (await probeChange(ctx, f, quote, sel, probe)) || consumed;
 
     // The unchanged order must still succeed, or the refusals above say nothing about binding.
-    const unchanged = await post(ctx, actionRequest(ctx, quote, sel, 'unchanged', itemsOf(sel.items), sel.destination));
+    // When provcert's own delay expired the quote, the unchanged order goes with a fresh quote of the same terms.
+    const sent = await sendWithFreshQuote({
+      clock: ctx.clock,
+      first: { quote, answeredAt },
+      requote,
+      send: (q, attempt) =>
+        post(
+          ctx,
+          actionRequest(
+            ctx,
+            q,
+            sel,
+            attempt === 0 ? 'unchanged' : `unchanged-requote-${attempt}`,
+            itemsOf(sel.items),
+            sel.destination,
+          ),
+        ),
+      outcomes: (o) => [o],
+    });
+    noteRequoted(f, requoteEvidence(sent));
+    const unchanged = sent.result;
+    const used = sent.quote;
     const created = success(unchanged);
-    if (!created && consumed) {
+    if (!created && consumed && sent.attempt === 0) {
       keepEvidence(f, unchanged);
       f.warn(
-        `POST /actions with quote ${quote.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`,
+        `POST /actions with quote ${used.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`,
       );
     } else if (!created) {
       problemAt(
         f,
         ctx,
         unchanged,
-        `POST /actions with quote ${quote.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)}; expected the action to be created (the quote is valid and confirmed)`,
+        `POST /actions with quote ${used.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)}; expected the action to be created (the quote is valid and confirmed)`,
       );
     } else {
       const identity = actionIdentity(created.json);

@@ -1,4 +1,4 @@
-import { PrerequisiteError } from '../checks/framework/resources.js';
+import { PrerequisiteError, ProvcertTooSlowError } from '../checks/framework/resources.js';
 import type { CheckContext, CheckDefinition } from '../checks/framework/types.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { CheckOutcome, CheckProgress, CheckResult } from '../model/report.js';
@@ -58,6 +58,13 @@ async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<Ran> {
         skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`),
       );
     }
+    // provcert's own delay expired every quote: nothing was judged, so no provider failure either.
+    if (error instanceof ProvcertTooSlowError)
+      return done({
+        status: 'error',
+        message: error.message,
+        evidence: error.evidence.map((o) => o.exchange),
+      });
     const text = error instanceof Error ? error.message : String(error);
     return done({
       status: 'error',

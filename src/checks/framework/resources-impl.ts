@@ -6,6 +6,7 @@ import type { CheckId } from '../../model/check-ids.js';
 import type { RunConfig } from '../../model/run-config.js';
 import { schemaRequirement } from '../support/expect.js';
 import { deriveItems } from '../support/selection.js';
+import { requoteEvidence, sendWithFreshQuote } from './quote-retry.js';
 import {
   type CreatedAction,
   PrerequisiteError,
@@ -163,10 +164,21 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   }
 
   async function createAction(label: string): Promise<CreatedAction> {
-    const { quote } = await freshQuote();
-    const key = idempotencyKey(label);
-    const body = actionBody(quote, key);
-    const outcome = await client.send({ method: 'POST', path: '/actions', json: body });
+    const sent = await sendWithFreshQuote({
+      clock,
+      first: await freshQuote(),
+      requote: freshQuote,
+      send: async (quote, attempt) => {
+        // A fresh key per re-quote: the expired attempt's key stays bound to its own payload.
+        const key = idempotencyKey(attempt === 0 ? label : `${label}-requote-${attempt}`);
+        const body = actionBody(quote, key);
+        return { key, body, outcome: await client.send({ method: 'POST', path: '/actions', json: body }) };
+      },
+      outcomes: (r) => [r.outcome],
+    });
+    const { quote } = sent;
+    const { key, body, outcome } = sent.result;
+    const requoted = requoteEvidence(sent);
     const why = whyNotJson200('POST /actions', outcome);
     if (why || outcome.kind !== 'response')
       throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed', {
@@ -183,7 +195,15 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     }
     const action = outcome.json as ActionView;
     noteCreatedAction(action);
-    return { response: outcome, action, quote, idempotencyKey: key, body, schemaWarnings: result?.warnings ?? [] };
+    return {
+      response: outcome,
+      action,
+      quote,
+      idempotencyKey: key,
+      body,
+      schemaWarnings: result?.warnings ?? [],
+      ...(requoted ? { requoted } : {}),
+    };
   }
 
   const pendingAction = memo(() => createAction('pending'));

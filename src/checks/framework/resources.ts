@@ -24,6 +24,22 @@ export class PrerequisiteError extends Error {
   }
 }
 
+/**
+ * Thrown when provcert itself was too slow to judge: every quote it took had expired by its own clock before its
+ * POST /actions was answered. The runner reports the check as an error (could not judge), never as the provider's
+ * failure.
+ */
+export class ProvcertTooSlowError extends Error {
+  override readonly name = 'ProvcertTooSlowError';
+  constructor(
+    message: string,
+    /** The QUOTE_EXPIRED answers, kept as the check's evidence. */
+    readonly evidence: readonly HttpOutcome[] = [],
+  ) {
+    super(message);
+  }
+}
+
 /** The selection quoted for certification (manifest.certificationInput, else derived from the catalog). */
 export interface Selection {
   locationId?: string;
@@ -47,6 +63,8 @@ export interface QuoteAttempt {
 }
 
 export interface CreatedAction {
+  /** Set when the quote expired by provcert's own delay and was taken again: what happened, for the check's message. */
+  requoted?: { note: string; evidence: readonly HttpOutcome[] };
   response: HttpResponse;
   /** Schema warnings on the creation answer (an offsetless timestamp…). */
   schemaWarnings: readonly SchemaProblem[];

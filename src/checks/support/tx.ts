@@ -43,6 +43,16 @@ export function markReproduce(f: Findings, ctx: Pick<CheckContext, 'config'>, ou
   f.reproduce ??= curlFor(outcome.exchange, ctx.config.authMethod, ctx.config.credentialSource);
 }
 
+/** Tell the operator provcert re-quoted (its own delay expired the first quote), with the expired answers as evidence. */
+export function noteRequoted(
+  f: Findings,
+  requoted: { note: string; evidence: readonly HttpOutcome[] } | undefined,
+): void {
+  if (!requoted) return;
+  for (const outcome of requoted.evidence) keepEvidence(f, outcome);
+  f.note(requoted.note);
+}
+
 /** `sleep` until the clock reaches `until` (epoch ms), cancellable through the run's signal. */
 export async function sleepUntil(ctx: Pick<CheckContext, 'clock' | 'signal'>, until: number): Promise<void> {
   const ms = until - ctx.clock.now();
