@@ -12,6 +12,9 @@ export type ProxyRule = (request: {
 /** How long the proxy holds a forwarded answer before passing it on (a provider whose answer times vary). */
 export type AnswerDelay = (request: { method: string; path: string; body: string }, status: number) => number;
 
+/** How long the proxy holds a request before forwarding it, so the provider sees it that much later (a slow sender). */
+export type RequestDelay = (request: { method: string; path: string; body: string }) => number;
+
 export interface RewritingProxy {
   url: string;
   /** Where requests go; set once the provider's address is known. */
@@ -26,7 +29,11 @@ const read = async (req: IncomingMessage): Promise<string> => {
 };
 
 /** A proxy on loopback in front of a real provider, rewriting some answers (issue 24's way of reproducing cases). */
-export async function startRewritingProxy(rule: ProxyRule, answerDelay?: AnswerDelay): Promise<RewritingProxy> {
+export async function startRewritingProxy(
+  rule: ProxyRule,
+  answerDelay?: AnswerDelay,
+  requestDelay?: RequestDelay,
+): Promise<RewritingProxy> {
   const proxy: RewritingProxy = { url: '', target: '', close: async () => {} };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -38,6 +45,8 @@ export async function startRewritingProxy(rule: ProxyRule, answerDelay?: AnswerD
         res.end(JSON.stringify(decided.answer.json));
         return;
       }
+      const holdRequest = requestDelay?.({ method: req.method ?? 'GET', path, body }) ?? 0;
+      if (holdRequest > 0) await delay(holdRequest);
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host' && k !== 'content-length'),
       ) as Record<string, string>;

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckId } from '../../src/model/check-ids.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { certify } from '../support/certify.js';
+import { type ProxyRule, type RequestDelay, startRewritingProxy } from '../support/rewriting-proxy.js';
+
+/**
+ * provcert's own slowness must not fail a provider: a proxy on loopback holds POST /actions past the quote's
+ * validity before the reference provider sees it (as a loaded machine does to provcert's own requests). The
+ * provider then rightly answers QUOTE_EXPIRED; provcert re-quotes, and when every attempt is held it reports an
+ * error naming its own slowness. A provider that expires a quote before its expiresAt still fails.
+ */
+
+const TTL_S = 2;
+/** Longer than the quote's validity, so the provider sees the action after expiresAt. */
+const HOLD_MS = TTL_S * 1000 + 600;
+const CHECKS: CheckId[] = ['quote-binding', 'payment-pending', 'cancel'];
+
+const result = (report: RunReport, id: CheckId): CheckResult => {
+  const found = report.checks.find((c) => c.id === id);
+  if (!found) throw new Error(`no ${id} result`);
+  return found;
+};
+const explain = (r: CheckResult): string => `${r.id} ${r.status}: ${r.message}\n${(r.details ?? []).join('\n')}`;
+
+const keyOf = (body: string): string => {
+  try {
+    const key = (JSON.parse(body) as { idempotencyKey?: unknown }).idempotencyKey;
+    return typeof key === 'string' ? key : '';
+  } catch {
+    return '';
+  }
+};
+const isAction = (method: string, path: string): boolean => method === 'POST' && path === '/actions';
+/** The first attempt of each check's action (not its re-quotes, nor quote-binding's changed orders). */
+const FIRST_ATTEMPT = /-(pending|cancel|quote-binding-unchanged)$/;
+
+async function certifyThrough(only: CheckId[], rule: ProxyRule, hold?: RequestDelay): Promise<RunReport> {
+  const proxy = await startRewritingProxy(rule, undefined, hold);
+  try {
+    const { report } = await certify({
+      only,
+      quoteTtlSeconds: TTL_S,
+      baseUrl: (providerUrl) => {
+        proxy.target = providerUrl;
+        return proxy.url;
+      },
+    });
+    return report;
+  } finally {
+    await proxy.close();
+  }
+}
+
+const forward: ProxyRule = () => undefined;
+
+describe('a quote expired by provcert’s own delay', () => {
+  it('is taken again: quote-binding, payment-pending and cancel pass and say they re-quoted', async () => {
+    const report = await certifyThrough(CHECKS, forward, ({ method, path, body }) =>
+      isAction(method, path) && FIRST_ATTEMPT.test(keyOf(body)) ? HOLD_MS : 0,
+    );
+    for (const id of CHECKS) {
+      const r = result(report, id);
+      expect(r.status, explain(r)).toBe('pass');
+      expect(r.message, explain(r)).toMatch(
+        // Held in flight, the first action was sent before expiresAt; a loaded machine may also send it late, or re-quote twice.
+        /re-quoted (once|twice) because the quote expired before provcert's action reached the provider: (the answer to the first action \(sent \d+\.\d s before the quote expired\) came back \d+\.\d s after it|provcert sent the first action \d+\.\d s after the quote expired)/,
+      );
+      // The provider's QUOTE_EXPIRED answer is kept as evidence of the re-quote.
+      expect(
+        r.evidence.some((e) => e.response?.status === 422),
+        explain(r),
+      ).toBe(true);
+    }
+  });
+
+  it('is an error naming provcert’s slowness, not a provider failure, when every attempt is held', async () => {
+    const report = await certifyThrough(['payment-pending', 'cancel'], forward, ({ method, path }) =>
+      isAction(method, path) ? HOLD_MS : 0,
+    );
+    for (const id of ['payment-pending', 'cancel'] as const) {
+      const r = result(report, id);
+      expect(r.status, explain(r)).toBe('error');
+      expect(r.message).toMatch(
+        new RegExp(
+          `^provcert took longer than the quote's validity \\(${TTL_S}\\.\\d s\\) between the quote and POST /actions on all 3 attempts`,
+        ),
+      );
+      expect(r.message).toMatch(/QUOTE-MIN-VALIDITY.*rerun on a less loaded machine/);
+      expect(r.message).not.toMatch(/bug in provcert/);
+    }
+  });
+
+  it('still fails a provider that answers QUOTE_EXPIRED before the quote’s expiresAt', async () => {
+    const report = await certifyThrough(['quote-binding', 'payment-pending'], ({ method, path, body }) =>
+      isAction(method, path) && FIRST_ATTEMPT.test(keyOf(body))
+        ? { answer: { status: 422, json: { code: 'QUOTE_EXPIRED', message: 'quote expired' } } }
+        : undefined,
+    );
+    const binding = result(report, 'quote-binding');
+    expect(binding.status, explain(binding)).toBe('fail');
+    expect(binding.message).toMatch(
+      /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED; expected the action to be created \(the quote is valid and confirmed\)$/,
+    );
+    const pending = result(report, 'payment-pending');
+    expect(pending.status, explain(pending)).toBe('fail');
+    expect(pending.message).toMatch(/^creating a test action failed: POST \/actions answered HTTP 422 QUOTE_EXPIRED/);
+    for (const r of [binding, pending]) expect(r.message).not.toMatch(/re-quoted/);
+  });
+});
