@@ -5,7 +5,7 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
-import { describeAnswer, expectError } from './support/expect.js';
+import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
@@ -304,7 +304,7 @@ export const check: CheckDefinition = {
   group: 'transactional',
   title: 'A quote cannot authorize a different order',
   rule: 'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
-  requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE'],
+  requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE', 'QUOTE-MIN-VALIDITY'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();
@@ -351,6 +351,16 @@ export const check: CheckDefinition = {
       keepEvidence(f, unchanged);
       f.warn(
         `POST /actions with quote ${used.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`,
+      );
+    } else if (!created && errorCode(unchanged) === 'QUOTE_EXPIRED') {
+      // sendWithFreshQuote judges a QUOTE_EXPIRED only when it came back before expiresAt: the provider cut the
+      // validity it had stated short.
+      problemAt(
+        f,
+        ctx,
+        unchanged,
+        `POST /actions with quote ${used.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)} before the quote's expiresAt (${String(used.expiresAt)}); the provider controls expiresAt and must honour it: expected the action to be created`,
+        'QUOTE-MIN-VALIDITY',
       );
     } else if (!created) {
       problemAt(

@@ -107,8 +107,11 @@ describe('a quote expired by provcert’s own delay', () => {
     const binding = result(report, 'quote-binding');
     expect(binding.status, explain(binding)).toBe('fail');
     expect(binding.message).toMatch(
-      /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED; expected the action to be created \(the quote is valid and confirmed\)$/,
+      /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED before the quote's expiresAt \(\S+\); the provider controls expiresAt and must honour it: expected the action to be created$/,
     );
+    expect(binding.findings.filter((x) => x.severity === 'fail').map((x) => x.requirement)).toEqual([
+      'QUOTE-MIN-VALIDITY',
+    ]);
     const pending = result(report, 'payment-pending');
     expect(pending.status, explain(pending)).toBe('fail');
     expect(pending.message).toMatch(/^creating a test action failed: POST \/actions answered HTTP 422 QUOTE_EXPIRED/);
