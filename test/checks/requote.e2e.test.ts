@@ -140,6 +140,17 @@ describe('a quote expired by provcert’s own delay', () => {
     );
   });
 
+  it('passes a provider that binds its quotes when the first changed-order probe is held', async () => {
+    const report = await certifyThrough(['quote-binding'], forward, ({ method, path, body }) =>
+      isAction(method, path) && FIRST_QUANTITY_PROBE.test(keyOf(body)) ? HOLD_MS : 0,
+    );
+    const r = result(report, 'quote-binding');
+    expect(r.status, explain(r)).toBe('pass');
+    expect(r.message, explain(r)).toMatch(
+      /refused a changed quantity, .*re-quoted once because the quote expired before provcert's action reached the provider/,
+    );
+  });
+
   it('is an error naming the binding not tested when every attempt of a changed-order probe is held', async () => {
     const report = await certifyThrough(['quote-binding'], forward, ({ method, path, body }) =>
       isAction(method, path) && QUANTITY_PROBE.test(keyOf(body)) ? HOLD_MS : 0,
