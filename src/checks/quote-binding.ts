@@ -1,11 +1,11 @@
 import type { HttpOutcome } from '../http/types.js';
 import { requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js';
-import { PrerequisiteError, type Selection } from './framework/resources.js';
+import { PrerequisiteError, ProvcertTooSlowError, type Selection } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
-import { describeAnswer, expectError } from './support/expect.js';
+import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
@@ -194,19 +194,69 @@ function actionRequest(
 const post = (ctx: CheckContext, json: Record<string, unknown>): Promise<HttpOutcome> =>
   ctx.client.send({ method: 'POST', path: '/actions', json });
 
+/** The quote the probes and the unchanged order go with: the first, or a fresh one of the same terms. */
+interface CurrentQuote {
+  quote: QuoteView;
+  answeredAt: number;
+}
+
 /**
  * A changed order with the quote must be refused; a created action is a failure unless it is exactly the quoted
- * order. Returns whether an action was created.
+ * order. A QUOTE_EXPIRED that provcert's own delay explains refuses for the wrong reason and tests no binding: the
+ * probe goes again with a fresh quote of the same terms (the same rule as the unchanged order), and when every
+ * attempt expired that way the check is an error, never a pass. Returns whether an action was created and the
+ * quote the probe ended with.
  */
 async function probeChange(
+  ctx: CheckContext,
+  f: Findings,
+  current: CurrentQuote,
+  requote: BindingQuote['requote'],
+  sel: Selection,
+  probe: Probe,
+): Promise<{ consumed: boolean; current: CurrentQuote }> {
+  let latest = current;
+  const sent = await sendWithFreshQuote({
+    clock: ctx.clock,
+    first: current,
+    requote: async () => {
+      latest = await requote();
+      return latest;
+    },
+    send: (q, attempt) =>
+      post(
+        ctx,
+        actionRequest(
+          ctx,
+          q,
+          sel,
+          attempt === 0 ? probe.label : `${probe.label}-requote-${attempt}`,
+          probe.items,
+          probe.destination,
+        ),
+      ),
+    outcomes: (o) => [o],
+  }).catch((error: unknown) => {
+    if (!(error instanceof ProvcertTooSlowError)) throw error;
+    throw new ProvcertTooSlowError(
+      `binding of the ${probe.label} was not tested (POST /actions ${probe.change}): ${error.message}`,
+      error.evidence,
+    );
+  });
+  noteRequoted(f, requoteEvidence(sent));
+  const consumed = judgeChange(ctx, f, sent.quote, sel, probe, sent.result);
+  return { consumed, current: latest };
+}
+
+function judgeChange(
   ctx: CheckContext,
   f: Findings,
   quote: QuoteView,
   sel: Selection,
   probe: Probe,
-): Promise<boolean> {
+  outcome: HttpOutcome,
+): boolean {
   const what = `POST /actions with quote ${quote.id} ${probe.change}`;
-  const outcome = await post(ctx, actionRequest(ctx, quote, sel, probe.label, probe.items, probe.destination));
   const accepted = success(outcome);
   if (!accepted) {
     if (!expectError(f, outcome, { what, statuses: CLIENT_ERRORS })) markReproduce(f, ctx, outcome);
@@ -254,16 +304,24 @@ export const check: CheckDefinition = {
   group: 'transactional',
   title: 'A quote cannot authorize a different order',
   rule: 'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
-  requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE'],
+  requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE', 'QUOTE-MIN-VALIDITY'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();
     const sel = await ctx.resources.selection();
-    const { quote, answeredAt, withDestination, requote } = await bindingQuote(ctx, sel, f);
+    const first = await bindingQuote(ctx, sel, f);
+    const { withDestination, requote } = first;
     const probes = probesFor(sel, await ctx.resources.catalog(), withDestination, f);
     // One after the other: a provider may lock a quote while an action is being created from it.
     let consumed = false;
-    for (const probe of probes) consumed = (await probeChange(ctx, f, quote, sel, probe)) || consumed;
+    let current: CurrentQuote = { quote: first.quote, answeredAt: first.answeredAt };
+    for (const probe of probes) {
+      const probed = await probeChange(ctx, f, current, requote, sel, probe);
+      // A fresh quote has not been used by the earlier probes.
+      consumed = probed.consumed || (consumed && probed.current === current);
+      current = probed.current;
+    }
+    const { quote, answeredAt } = current;
 
     // The unchanged order must still succeed, or the refusals above say nothing about binding.
     // When provcert's own delay expired the quote, the unchanged order goes with a fresh quote of the same terms.
@@ -293,6 +351,16 @@ export const check: CheckDefinition = {
       keepEvidence(f, unchanged);
       f.warn(
         `POST /actions with quote ${used.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`,
+      );
+    } else if (!created && errorCode(unchanged) === 'QUOTE_EXPIRED') {
+      // sendWithFreshQuote judges a QUOTE_EXPIRED only when it came back before expiresAt: the provider cut the
+      // validity it had stated short.
+      problemAt(
+        f,
+        ctx,
+        unchanged,
+        `POST /actions with quote ${used.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)} before the quote's expiresAt (${String(used.expiresAt)}); the provider controls expiresAt and must honour it: expected the action to be created`,
+        'QUOTE-MIN-VALIDITY',
       );
     } else if (!created) {
       problemAt(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
+import type { FaultName } from '../../src/reference-provider/index.js';
 import { certify } from '../support/certify.js';
 import { type ProxyRule, type RequestDelay, startRewritingProxy } from '../support/rewriting-proxy.js';
 
@@ -35,11 +36,17 @@ const isAction = (method: string, path: string): boolean => method === 'POST' &&
 /** The first attempt of each check's action (not its re-quotes, nor quote-binding's changed orders). */
 const FIRST_ATTEMPT = /-(pending|cancel|quote-binding-unchanged)$/;
 
-async function certifyThrough(only: CheckId[], rule: ProxyRule, hold?: RequestDelay): Promise<RunReport> {
+async function certifyThrough(
+  only: CheckId[],
+  rule: ProxyRule,
+  hold?: RequestDelay,
+  faults: FaultName[] = [],
+): Promise<RunReport> {
   const proxy = await startRewritingProxy(rule, undefined, hold);
   try {
     const { report } = await certify({
       only,
+      faults,
       quoteTtlSeconds: TTL_S,
       baseUrl: (providerUrl) => {
         proxy.target = providerUrl;
@@ -100,11 +107,59 @@ describe('a quote expired by provcert’s own delay', () => {
     const binding = result(report, 'quote-binding');
     expect(binding.status, explain(binding)).toBe('fail');
     expect(binding.message).toMatch(
-      /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED; expected the action to be created \(the quote is valid and confirmed\)$/,
+      /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED before the quote's expiresAt \(\S+\); the provider controls expiresAt and must honour it: expected the action to be created$/,
     );
+    expect(binding.findings.filter((x) => x.severity === 'fail').map((x) => x.requirement)).toEqual([
+      'QUOTE-MIN-VALIDITY',
+    ]);
     const pending = result(report, 'payment-pending');
     expect(pending.status, explain(pending)).toBe('fail');
     expect(pending.message).toMatch(/^creating a test action failed: POST \/actions answered HTTP 422 QUOTE_EXPIRED/);
     for (const r of [binding, pending]) expect(r.message).not.toMatch(/re-quoted/);
+  });
+
+  // The changed-order probes want a refusal, so an expiry provcert caused would pass them without testing binding.
+  const FIRST_QUANTITY_PROBE = /-quote-binding-quantity$/;
+  const QUANTITY_PROBE = /-quote-binding-quantity(-requote-\d)?$/;
+
+  it('does not count as a changed order refused: the probe is sent again and a provider ignoring the items fails', async () => {
+    const report = await certifyThrough(
+      ['quote-binding'],
+      forward,
+      ({ method, path, body }) => (isAction(method, path) && FIRST_QUANTITY_PROBE.test(keyOf(body)) ? HOLD_MS : 0),
+      ['quote-binding-items-ignored'],
+    );
+    const r = result(report, 'quote-binding');
+    expect(r.status, explain(r)).toBe('fail');
+    expect(r.message, explain(r)).toMatch(
+      /^POST \/actions with quote \S+ with quantity \d+ instead of \d+ for \S+ was answered 20\d and created action/,
+    );
+    expect(r.findings.filter((x) => x.severity === 'fail').map((x) => x.requirement)).toContain('QUOTE-BINDING');
+    expect(explain(r)).toMatch(
+      /re-quoted once because the quote expired before provcert's action reached the provider/,
+    );
+  });
+
+  it('passes a provider that binds its quotes when the first changed-order probe is held', async () => {
+    const report = await certifyThrough(['quote-binding'], forward, ({ method, path, body }) =>
+      isAction(method, path) && FIRST_QUANTITY_PROBE.test(keyOf(body)) ? HOLD_MS : 0,
+    );
+    const r = result(report, 'quote-binding');
+    expect(r.status, explain(r)).toBe('pass');
+    expect(r.message, explain(r)).toMatch(
+      /refused a changed quantity, .*re-quoted once because the quote expired before provcert's action reached the provider/,
+    );
+  });
+
+  it('is an error naming the binding not tested when every attempt of a changed-order probe is held', async () => {
+    const report = await certifyThrough(['quote-binding'], forward, ({ method, path, body }) =>
+      isAction(method, path) && QUANTITY_PROBE.test(keyOf(body)) ? HOLD_MS : 0,
+    );
+    const r = result(report, 'quote-binding');
+    expect(r.status, explain(r)).toBe('error');
+    expect(r.message).toMatch(
+      /^binding of the quantity was not tested \(POST \/actions with quantity \d+ instead of \d+ for \S+\): provcert took longer than the quote's validity \(\d\.\d s\) between the quote and POST \/actions on all 3 attempts/,
+    );
+    expect(r.message).toMatch(/rerun on a less loaded machine/);
   });
 });

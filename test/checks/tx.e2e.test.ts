@@ -54,6 +54,8 @@ const NAMES: Record<string, RegExp> = {
     /latest event for action .* says newStatus CONFIRMED; GET \/actions\/.* says "AWAITING_PAYMENT"/,
   'cancel-returns-external-id': /actionId is the provider's externalActionId .*; expected the public reference/,
   'payment-options-not-array': /answered an object with keys options; expected a top-level array of PaymentOption/,
+  'quote-expired-early':
+    /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED before the quote's expiresAt/,
   'quote-binding-items-ignored':
     /POST \/actions with quote .* with (quantity \d+ instead of \d+|offering .* instead of .*) .*was answered 20\d and created action .*; a quote cannot authorize a different order/,
   'quote-binding-destination-ignored':

@@ -494,6 +494,16 @@ const CASES = {
       return answer.status === 404 && at(answer.json, 'code') !== 'NOT_FOUND';
     },
   },
+  'quote-expired-early': {
+    broken: async ({ call }) => {
+      const { quote, action } = await createAction(call);
+      return (
+        action.status === 422 &&
+        at(action.json, 'code') === 'QUOTE_EXPIRED' &&
+        Date.now() < Date.parse(str(quote, 'expiresAt'))
+      );
+    },
+  },
   'quote-binding-items-ignored': {
     broken: async ({ call }) => {
       const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
