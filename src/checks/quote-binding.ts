@@ -1,5 +1,5 @@
 import type { HttpOutcome } from '../http/types.js';
-import { requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js';
+import { type QuotedAttempt, requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js';
 import { PrerequisiteError, ProvcertTooSlowError, type Selection } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, QuoteItemInput, QuoteView } from './framework/views.js';
@@ -194,6 +194,40 @@ function actionRequest(
 const post = (ctx: CheckContext, json: Record<string, unknown>): Promise<HttpOutcome> =>
   ctx.client.send({ method: 'POST', path: '/actions', json });
 
+/**
+ * POST /actions with one order and the current quote, by the one rule for provcert's own delay (quote-retry.ts): a
+ * QUOTE_EXPIRED it explains is sent again with a fresh quote of the same terms, each attempt under its own key.
+ * Returns the attempt and the quote it ended with.
+ */
+async function sendQuoted(
+  ctx: CheckContext,
+  sel: Selection,
+  current: CurrentQuote,
+  requote: BindingQuote['requote'],
+  order: Pick<Probe, 'items' | 'destination'> & { label: string },
+): Promise<{ sent: QuotedAttempt<HttpOutcome>; latest: CurrentQuote }> {
+  let latest = current;
+  const sent = await sendWithFreshQuote({
+    clock: ctx.clock,
+    first: current,
+    requote: async () => (latest = await requote()),
+    send: (q, attempt) =>
+      post(
+        ctx,
+        actionRequest(
+          ctx,
+          q,
+          sel,
+          attempt === 0 ? order.label : `${order.label}-requote-${attempt}`,
+          order.items,
+          order.destination,
+        ),
+      ),
+    outcomes: (o) => [o],
+  });
+  return { sent, latest };
+}
+
 /** The quote the probes and the unchanged order go with: the first, or a fresh one of the same terms. */
 interface CurrentQuote {
   quote: QuoteView;
@@ -215,27 +249,10 @@ async function probeChange(
   sel: Selection,
   probe: Probe,
 ): Promise<{ consumed: boolean; current: CurrentQuote }> {
-  let latest = current;
-  const sent = await sendWithFreshQuote({
-    clock: ctx.clock,
-    first: current,
-    requote: async () => {
-      latest = await requote();
-      return latest;
-    },
-    send: (q, attempt) =>
-      post(
-        ctx,
-        actionRequest(
-          ctx,
-          q,
-          sel,
-          attempt === 0 ? probe.label : `${probe.label}-requote-${attempt}`,
-          probe.items,
-          probe.destination,
-        ),
-      ),
-    outcomes: (o) => [o],
+  const { sent, latest } = await sendQuoted(ctx, sel, current, requote, {
+    label: probe.label,
+    items: probe.items,
+    destination: probe.destination,
   }).catch((error: unknown) => {
     if (!(error instanceof ProvcertTooSlowError)) throw error;
     throw new ProvcertTooSlowError(
@@ -321,27 +338,13 @@ export const check: CheckDefinition = {
       consumed = probed.consumed || (consumed && probed.current === current);
       current = probed.current;
     }
-    const { quote, answeredAt } = current;
 
     // The unchanged order must still succeed, or the refusals above say nothing about binding.
     // When provcert's own delay expired the quote, the unchanged order goes with a fresh quote of the same terms.
-    const sent = await sendWithFreshQuote({
-      clock: ctx.clock,
-      first: { quote, answeredAt },
-      requote,
-      send: (q, attempt) =>
-        post(
-          ctx,
-          actionRequest(
-            ctx,
-            q,
-            sel,
-            attempt === 0 ? 'unchanged' : `unchanged-requote-${attempt}`,
-            itemsOf(sel.items),
-            sel.destination,
-          ),
-        ),
-      outcomes: (o) => [o],
+    const { sent } = await sendQuoted(ctx, sel, current, requote, {
+      label: 'unchanged',
+      items: itemsOf(sel.items),
+      destination: sel.destination,
     });
     noteRequoted(f, requoteEvidence(sent));
     const unchanged = sent.result;
@@ -378,6 +381,6 @@ export const check: CheckDefinition = {
         });
     }
     const refused = probes.map((p) => p.label).join(', ');
-    return f.outcome(`quote ${quote.id} refused a changed ${refused} and created the unchanged order`);
+    return f.outcome(`quote ${current.quote.id} refused a changed ${refused} and created the unchanged order`);
   },
 };
