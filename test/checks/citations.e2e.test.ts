@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { type CertifyOptions, certify } from '../support/certify.js';
+import { type CertifyOptions, certify, certifyThroughProxy } from '../support/certify.js';
 import { undeclaredCitations } from '../support/citations.js';
-import { type ProxyRule, startRewritingProxy } from '../support/rewriting-proxy.js';
+import type { ProxyRule } from '../support/rewriting-proxy.js';
 import { scratchDir } from '../support/scratch.js';
 
 /**
@@ -25,19 +25,7 @@ const explain = (r: CheckResult): string =>
   `${r.id}: ${r.status} — ${r.message}\n  ${r.findings.map((f) => `${f.severity} [${f.requirement}] ${f.message}`).join('\n  ')}`;
 
 async function certifyThrough(rule: ProxyRule, options: CertifyOptions): Promise<RunReport> {
-  const proxy = await startRewritingProxy(rule);
-  try {
-    const { report } = await certify({
-      ...options,
-      baseUrl: (providerUrl) => {
-        proxy.target = providerUrl;
-        return proxy.url;
-      },
-    });
-    return report;
-  } finally {
-    await proxy.close();
-  }
+  return (await certifyThroughProxy(options, { rule })).report;
 }
 
 type Json = Record<string, unknown>;

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import type { FaultName, Variant } from '../../src/reference-provider/index.js';
-import { certify, FAULTS } from '../support/certify.js';
+import { certify, certifyThroughProxy, FAULTS } from '../support/certify.js';
 import { strayFailCitations } from '../support/citations.js';
-import { startRewritingProxy } from '../support/rewriting-proxy.js';
 
 /**
  * quote-explore proven both ways against the reference provider over loopback: every explore fault keeps
@@ -149,26 +148,14 @@ describe('quote-explore against the reference provider', () => {
     'sends the same orders and finds the same for one seed when the provider refuses some ($variant $faults)',
     async ({ variant, faults }) => {
       const run = async (refusalDelayMs: number) => {
-        const proxy = await startRewritingProxy(
-          () => undefined,
-          ({ path }, status) => (path === '/quote' && status >= 400 && status < 500 ? refusalDelayMs : 0),
+        const { report, provider } = await certifyThroughProxy(
+          { only: ['quote-explore'], seed: '7', explore: 100, variant, faults },
+          {
+            answerDelay: ({ path }, status) =>
+              path === '/quote' && status >= 400 && status < 500 ? refusalDelayMs : 0,
+          },
         );
-        try {
-          const { report, provider } = await certify({
-            only: ['quote-explore'],
-            seed: '7',
-            explore: 100,
-            variant,
-            faults,
-            baseUrl: (providerUrl) => {
-              proxy.target = providerUrl;
-              return proxy.url;
-            },
-          });
-          return { bodies: [...provider.quoteBodies].sort(), found: comparable(result(report, 'quote-explore')) };
-        } finally {
-          await proxy.close();
-        }
+        return { bodies: [...provider.quoteBodies].sort(), found: comparable(result(report, 'quote-explore')) };
       };
       const prompt = await run(0);
       const late = await run(40);

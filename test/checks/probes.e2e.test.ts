@@ -5,8 +5,8 @@ import type { AuthMethod } from '../../src/model/contract-constants.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { hmacHex } from '../../src/util/hmac.js';
-import { type CertifyOptions, certify, TEST_CREDENTIAL } from '../support/certify.js';
-import { type ProxyRule, startRewritingProxy } from '../support/rewriting-proxy.js';
+import { type CertifyOptions, certify, certifyThroughProxy, TEST_CREDENTIAL } from '../support/certify.js';
+import type { ProxyRule } from '../support/rewriting-proxy.js';
 
 /**
  * Issue 24, Reclassify: the provider side of PAYMENT-CLICK-NOT-PROOF (checkout-click) and of
@@ -22,22 +22,8 @@ const result = (report: RunReport, id: CheckId): CheckResult => {
 
 const CLICK: CheckId[] = ['payment-pending', 'checkout-click'];
 
-async function certifyThrough(rule: (proxyUrl: string) => ProxyRule, options: CertifyOptions) {
-  let proxyUrl = '';
-  const proxy = await startRewritingProxy((request) => rule(proxyUrl)(request));
-  proxyUrl = proxy.url;
-  try {
-    return await certify({
-      ...options,
-      baseUrl: (providerUrl) => {
-        proxy.target = providerUrl;
-        return proxy.url;
-      },
-    });
-  } finally {
-    await proxy.close();
-  }
-}
+const certifyThrough = (rule: (proxyUrl: string) => ProxyRule, options: CertifyOptions) =>
+  certifyThroughProxy(options, { rule: (request, proxyUrl) => rule(proxyUrl)(request) });
 
 /** Rewrites a created action's checkout link to go through the proxy (the link stays on the base address host). */
 const linkThroughProxy =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { certify } from '../support/certify.js';
-import { type ProxyRule, startRewritingProxy } from '../support/rewriting-proxy.js';
+import { certifyThroughProxy } from '../support/certify.js';
+import type { ProxyRule } from '../support/rewriting-proxy.js';
 
 /**
  * Issue 24 item 10, end to end through a rewriting proxy in front of the reference provider: a 5xx that does not
@@ -16,19 +16,7 @@ const quoteMath = (report: RunReport): CheckResult => {
 };
 
 async function certifyThrough(rule: ProxyRule): Promise<CheckResult> {
-  const proxy = await startRewritingProxy(rule);
-  try {
-    const { report } = await certify({
-      only: ['quote-math'],
-      baseUrl: (providerUrl) => {
-        proxy.target = providerUrl;
-        return proxy.url;
-      },
-    });
-    return quoteMath(report);
-  } finally {
-    await proxy.close();
-  }
+  return quoteMath((await certifyThroughProxy({ only: ['quote-math'] }, { rule })).report);
 }
 
 const internalError = { answer: { status: 503, json: { code: 'INTERNAL_ERROR', message: 'busy, try again' } } };

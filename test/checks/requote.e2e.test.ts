@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import type { FaultName } from '../../src/reference-provider/index.js';
-import { certify } from '../support/certify.js';
-import { type ProxyRule, type RequestDelay, startRewritingProxy } from '../support/rewriting-proxy.js';
+import { certifyThroughProxy } from '../support/certify.js';
+import type { ProxyRule, RequestDelay } from '../support/rewriting-proxy.js';
 
 /**
  * provcert's own slowness must not fail a provider: a proxy on loopback holds POST /actions past the quote's
@@ -42,21 +42,11 @@ async function certifyThrough(
   hold?: RequestDelay,
   faults: FaultName[] = [],
 ): Promise<RunReport> {
-  const proxy = await startRewritingProxy(rule, undefined, hold);
-  try {
-    const { report } = await certify({
-      only,
-      faults,
-      quoteTtlSeconds: TTL_S,
-      baseUrl: (providerUrl) => {
-        proxy.target = providerUrl;
-        return proxy.url;
-      },
-    });
-    return report;
-  } finally {
-    await proxy.close();
-  }
+  const { report } = await certifyThroughProxy(
+    { only, faults, quoteTtlSeconds: TTL_S },
+    { rule, ...(hold ? { requestDelay: hold } : {}) },
+  );
+  return report;
 }
 
 const forward: ProxyRule = () => undefined;

@@ -14,6 +14,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
+import { type AnswerDelay, type ProxyRule, type RequestDelay, startRewritingProxy } from './rewriting-proxy.js';
 import { scratchDir } from './scratch.js';
 
 export const TEST_CREDENTIAL = 'test-credential-7f3a9c';
@@ -120,6 +121,36 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
     await provider.webhooksSettled();
     await provider.close();
     await core.close();
+  }
+}
+
+/** What the proxy in front of the provider does: its rule (which may name the proxy's own address) and delays. */
+export interface ProxyPlan {
+  rule?: (request: Parameters<ProxyRule>[0], proxyUrl: string) => ReturnType<ProxyRule>;
+  answerDelay?: AnswerDelay;
+  requestDelay?: RequestDelay;
+}
+
+/**
+ * certify() with a rewriting proxy on loopback as the base URL, in front of the reference provider: for answers the
+ * reference provider does not give, or requests and answers held as a slow machine or provider would.
+ */
+export async function certifyThroughProxy(
+  options: Omit<CertifyOptions, 'baseUrl'>,
+  plan: ProxyPlan,
+): Promise<{ report: RunReport; provider: RunningProvider }> {
+  const rule = plan.rule ?? (() => undefined);
+  const proxy = await startRewritingProxy((request) => rule(request, proxy.url), plan.answerDelay, plan.requestDelay);
+  try {
+    return await certify({
+      ...options,
+      baseUrl: (providerUrl) => {
+        proxy.target = providerUrl;
+        return proxy.url;
+      },
+    });
+  } finally {
+    await proxy.close();
   }
 }
 
