@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContract } from '../src/contract/load.js';
@@ -72,6 +72,7 @@ export async function main(): Promise<void> {
   } finally {
     await provider.close();
     await core.close();
+    await rm(scratch, { recursive: true, force: true });
   }
   const best = Math.min(...times);
   const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? best;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,17 +89,24 @@ const ratioLine = (label: string, actual: number, baseLabel: string, base: numbe
 const TARGET_VERSION_RATIO = 1.5;
 
 async function wholeProcess(): Promise<void> {
-  const specCopy = join(await mkdtemp(join(tmpdir(), 'provcert-bench-spec-')), 'openapi.yaml');
+  const specDir = await mkdtemp(join(tmpdir(), 'provcert-bench-spec-'));
+  const specCopy = join(specDir, 'openapi.yaml');
   await copyFile(BUNDLED_SPEC_PATH, specCopy);
   const loadOnly = `const { loadContract } = await import(${JSON.stringify(join(ROOT, 'dist/src/contract/load.js'))});
     (await loadContract()).validate(${JSON.stringify(SMALL_SCHEMA)}, JSON.parse(process.argv[1]));`;
-  const times = medians({
-    node: ['-e', '0'],
-    validate: [BIN, 'validate', SMALL_SCHEMA, SMALL_FILE],
-    runTimeSpec: [BIN, 'validate', '--spec', specCopy, SMALL_SCHEMA, SMALL_FILE],
-    version: [BIN, '--version'],
-    contractOnly: ['--input-type=module', '-e', loadOnly, await readFile(SMALL_FILE, 'utf8')],
-  });
+  const small = await readFile(SMALL_FILE, 'utf8');
+  let times: Record<string, number>;
+  try {
+    times = medians({
+      node: ['-e', '0'],
+      validate: [BIN, 'validate', SMALL_SCHEMA, SMALL_FILE],
+      runTimeSpec: [BIN, 'validate', '--spec', specCopy, SMALL_SCHEMA, SMALL_FILE],
+      version: [BIN, '--version'],
+      contractOnly: ['--input-type=module', '-e', loadOnly, small],
+    });
+  } finally {
+    await rm(specDir, { recursive: true, force: true });
+  }
   const time = (name: string): number => times[name] ?? NaN;
   console.log(`provcert validate ${SMALL_SCHEMA} <small file>, median of ${PROCESS_RUNS} whole-process runs`);
   console.log(ratioLine('provcert validate', time('validate'), 'node -e 0', time('node'), TARGET_PROCESS_RATIO));
