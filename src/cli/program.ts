@@ -113,7 +113,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       c
         .description('list every check: id, title, the contract rule it enforces, where it applies')
         .option('--json', 'print as JSON')
-        .option('--markdown', 'print as a Markdown table (the one in the README)'),
+        .option('--markdown', 'print as a Markdown table (the one in docs/reference/checks.md)'),
     load: () => import('./commands/list.js'),
   },
   {

@@ -2,19 +2,20 @@ import { CHECKS } from '../../checks/framework/registry.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
 
-interface CheckRow {
+export interface CheckRow {
   id: string;
   title: string;
   rule: string;
   appliesTo: string;
+  operations?: string[];
   createsOrders: boolean;
 }
 
 /** A table cell: a `|` would end the cell early, a newline the row. */
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
-/** The README's "Checks" table (test/cli/readme.e2e.test.ts keeps the README equal to it). */
-function markdownTable(rows: readonly CheckRow[]): string {
+/** The "Checks" table of docs/reference/checks.md (`npm run docs` writes it there, `npm run docs:check` keeps it equal). */
+export function markdownTable(rows: readonly CheckRow[]): string {
   const lines = rows.map((r) => {
     const applies = r.appliesTo + (r.createsOrders ? '; creates test orders' : '');
     return `| \`${r.id}\` | ${cell(`${r.title}. ${r.rule}`)} | ${cell(applies)} |`;
@@ -22,9 +23,9 @@ function markdownTable(rows: readonly CheckRow[]): string {
   return `${['| Id | What it verifies, and the contract rule | Applies to |', '| --- | --- | --- |', ...lines].join('\n')}\n`;
 }
 
-/** `provcert list`: every check with its id, title, rule and where it applies. */
-export async function execute({ io }: CommandContext, opts: { json?: boolean; markdown?: boolean }): Promise<number> {
-  const rows = CHECKS.map((c) => ({
+/** Every check as `provcert list` shows it, in report order. */
+export const checkRows = (): CheckRow[] =>
+  CHECKS.map((c) => ({
     id: c.id,
     title: c.title,
     rule: c.rule,
@@ -32,6 +33,10 @@ export async function execute({ io }: CommandContext, opts: { json?: boolean; ma
     ...(c.appliesTo.operations?.length ? { operations: c.appliesTo.operations } : {}),
     createsOrders: c.group === 'transactional',
   }));
+
+/** `provcert list`: every check with its id, title, rule and where it applies. */
+export async function execute({ io }: CommandContext, opts: { json?: boolean; markdown?: boolean }): Promise<number> {
+  const rows = checkRows();
   if (opts.json) {
     io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return EXIT.ok;

@@ -1,16 +1,19 @@
 /**
- * The README as test/cli/readme.e2e.test.ts reads it: its ```sh blocks as shell commands, its sample outputs and tables.
- * Only what the README uses is understood: `&&` chains of `|` pipelines, `#` comments, `\` line continuations.
+ * The README and the docs pages as the docs tests read them: their ```sh blocks as shell commands, their sample
+ * outputs and tables. Only what the pages use is understood: `&&` chains of `|` pipelines, `#` comments, `\` line
+ * continuations.
  */
 
 export interface ReadmeCommand {
   /** The command as written (continuations joined, the trailing comment removed). */
   text: string;
-  /** 1-based line in README.md. */
+  /** 1-based line in its page. */
   line: number;
 }
 
 export interface ShBlock {
+  /** The page, relative to the repository (README.md, docs/guides/ci.md …). */
+  page: string;
   /** The `## ` section the block is in: a reader's shell lives as long as one section. */
   section: string;
   line: number;
@@ -77,8 +80,8 @@ export function unsupportedSyntax(command: string): string | undefined {
   return found ? `shell syntax ${found.source} outside quotes` : undefined;
 }
 
-/** Every ```sh block, with its commands and the section it is in. */
-export function shBlocks(markdown: string): ShBlock[] {
+/** Every ```sh block of `page`, with its commands and the section it is in. */
+export function shBlocks(page: string, markdown: string): ShBlock[] {
   const lines = markdown.split('\n');
   const blocks: ShBlock[] = [];
   let section = '';
@@ -88,7 +91,7 @@ export function shBlocks(markdown: string): ShBlock[] {
     const open = /^(\s*)```sh\s*$/.exec(line);
     if (!open) continue;
     const indent = open[1]?.length ?? 0;
-    const block: ShBlock = { section, line: i + 1, commands: [] };
+    const block: ShBlock = { page, section, line: i + 1, commands: [] };
     let pending: ReadmeCommand | undefined;
     for (i++; i < lines.length && !/^\s*```\s*$/.test(lines[i] ?? ''); i++) {
       const text = (lines[i] ?? '').slice(indent);
@@ -106,20 +109,20 @@ export function shBlocks(markdown: string): ShBlock[] {
   return blocks;
 }
 
-/** The body of the first fenced block of `language` after the first occurrence of `marker`. */
-export function fencedBlockAfter(markdown: string, marker: string, language: string): string {
+/** The body of the first fenced block of `language` after the first occurrence of `marker` in `page`. */
+export function fencedBlockAfter(page: string, markdown: string, marker: string, language: string): string {
   const at = markdown.indexOf(marker);
-  if (at < 0) throw new Error(`README.md no longer contains ${JSON.stringify(marker)}`);
+  if (at < 0) throw new Error(`${page} no longer contains ${JSON.stringify(marker)}`);
   const open = markdown.indexOf(`\`\`\`${language}\n`, at);
-  if (open < 0) throw new Error(`README.md has no \`\`\`${language} block after ${JSON.stringify(marker)}`);
+  if (open < 0) throw new Error(`${page} has no \`\`\`${language} block after ${JSON.stringify(marker)}`);
   const start = open + language.length + 4;
   return markdown.slice(start, markdown.indexOf('\n```', start));
 }
 
-/** The rows of the first Markdown table after `marker` (lines starting with `|`, header and separator included). */
-export function tableAfter(markdown: string, marker: string): string[] {
+/** The rows of the first Markdown table after `marker` in `page` (lines starting with `|`, header and separator included). */
+export function tableAfter(page: string, markdown: string, marker: string): string[] {
   const at = markdown.indexOf(marker);
-  if (at < 0) throw new Error(`README.md no longer contains ${JSON.stringify(marker)}`);
+  if (at < 0) throw new Error(`${page} no longer contains ${JSON.stringify(marker)}`);
   const lines = markdown.slice(at).split('\n');
   const first = lines.findIndex((l) => l.startsWith('|'));
   const end = lines.findIndex((l, i) => i > first && !l.startsWith('|'));
@@ -134,7 +137,7 @@ export function cellsOf(row: string): string[] {
     .map((c) => c.trim());
 }
 
-/** Ports and durations vary between runs; the README shows one run's. */
+/** Ports and durations vary between runs; a page shows one run's. */
 export const normaliseOutputLine = (line: string): string =>
   line
     .trimEnd()
@@ -149,7 +152,7 @@ function linePattern(sampleLine: string): RegExp {
 }
 
 /**
- * Where a README sample stops matching the output, or undefined when it matches. A line that is only `…` stands for
+ * Where a page's sample stops matching the output, or undefined when it matches. A line that is only `…` stands for
  * any number of lines left out; `…` within a line for any text; other consecutive lines must be consecutive output.
  */
 export function sampleMismatch(sample: string, output: string): string | undefined {
