@@ -190,7 +190,7 @@ describe('the operator console in Chromium', () => {
       expect(historyText).toContain(move);
     expect(historyText).toContain('ops-only-note-canary');
     await shot(page, 'decisions');
-    // The README's picture (docs/console-provider.png): the top of this page.
+    // The operator guide's picture (docs/console-provider.png): the top of this page.
     await page.screenshot({ path: join(ARTIFACTS, 'readme-provider.png') });
   });
 

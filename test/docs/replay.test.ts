@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from 'vitest';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
 import { repo, runCommand, userEnv } from '../cli/packed-provcert.js';
 import { runCli } from '../support/cli.js';
@@ -13,6 +13,7 @@ import {
   chainOf,
   fencedBlockAfter,
   type ReadmeCommand,
+  type ShBlock,
   sampleMismatch,
   shBlocks,
   unsupportedSyntax,
@@ -54,8 +55,15 @@ interface World {
   backend: RunningProvider;
   /** The provider whose report.json the operator section starts from: quote-total-wrong switched on. */
   broken: RunningProvider;
-  /** Stands in for 8787, the receiver's and serve's default port (tests run in parallel; 8787 may be taken). */
+  /**
+   * Stands in for 8787, the receiver's and serve's default port (tests run in parallel; 8787 may be taken), in the
+   * section that certifies "your backend": where the backend delivers its webhooks.
+   */
   receiverPort: number;
+  /** The same for the operator's section: where the broken provider delivers, and the port report.json records. */
+  brokenReceiverPort: number;
+  /** Stands in for 8787 in every other section, one each (sections run at once), and one for the samples. */
+  sectionPorts: number[];
   /** Stands in for 4010, the port the reference-provider recipe gives mock-provider. */
   mockPort: number;
 }
@@ -69,7 +77,7 @@ interface World {
 const QUOTE_TTL_S = 15;
 
 /** Literal text of a command replaced before it runs; few on purpose, each for a reason. */
-const SUBSTITUTIONS: { readme: RegExp; actual: (w: World) => string; why: string }[] = [
+const SUBSTITUTIONS: { readme: RegExp; actual: (w: World, receiverPort: number) => string; why: string }[] = [
   {
     readme: /\blocalhost:3000\b/g,
     actual: (w) => `127.0.0.1:${w.backend.port}`,
@@ -77,7 +85,7 @@ const SUBSTITUTIONS: { readme: RegExp; actual: (w: World) => string; why: string
   },
   {
     readme: /\b8787\b/g,
-    actual: (w) => String(w.receiverPort),
+    actual: (_, receiverPort) => String(receiverPort),
     why: 'the default receiver port → a free one (and PROVCERT_WEBHOOK_PORT)',
   },
   { readme: /\b4010\b/g, actual: (w) => String(w.mockPort), why: "the recipe's mock-provider port → a free one" },
@@ -102,12 +110,12 @@ const EXPORTED: Record<string, (w: World) => string> = {
   PROVIDER_BASE_URL: (w) => w.broken.url,
 };
 
-/** The reader's shell before any block: variables the README assumes are set, and the files it names. */
-const readerEnv = (w: World): Record<string, string> =>
+/** The reader's shell before any block: variables the pages assume are set, and the files they name. */
+const readerEnv = (receiverPort: number): Record<string, string> =>
   userEnv({
     BODY: SIGNED_BODY, // "$BODY": the bytes your backend signed
     OTHER_KEY: CREDENTIAL, // "--credential-env OTHER_KEY": the credential kept elsewhere
-    PROVCERT_WEBHOOK_PORT: String(w.receiverPort), // run's default receiver port, as 8787 is substituted
+    PROVCERT_WEBHOOK_PORT: String(receiverPort), // run's default receiver port, as 8787 is substituted
   });
 
 /** Commands left out, each covered elsewhere; the README must use exactly these (a new one needs a decision here). */
@@ -189,8 +197,8 @@ function stepOf(command: ReadmeCommand, page: string): Step | { kind: 'unknown';
   return { kind: SERVERS.test(run) ? 'server' : 'command', run, skipped };
 }
 
-const substitute = (text: string, w: World): string =>
-  SUBSTITUTIONS.reduce((t, s) => t.replace(s.readme, s.actual(w)), text);
+const substitute = (text: string, w: World, receiverPort: number): string =>
+  SUBSTITUTIONS.reduce((t, s) => t.replace(s.readme, s.actual(w, receiverPort)), text);
 
 interface Background {
   stop: () => Promise<void>;
@@ -238,10 +246,32 @@ async function startServer(run: string, cwd: string, env: Record<string, string>
 }
 
 const BLOCKS = PAGES.flatMap((page) => shBlocks(page, pageText(page)));
+
+/** A `## ` section of a page: its blocks run in order in one reader's shell; sections are independent. */
+interface Section {
+  name: string;
+  blocks: ShBlock[];
+}
+const SECTIONS: Section[] = [];
+for (const block of BLOCKS) {
+  const name = `${block.page} › ${block.section}`;
+  const section = SECTIONS.find((s) => s.name === name);
+  if (section) section.blocks.push(block);
+  else SECTIONS.push({ name, blocks: [block] });
+}
+
+/** What 8787 stands for in a section: where the provider it certifies delivers its webhooks, else its own port. */
+function receiverPortOf(section: Section, w: World): number {
+  const text = section.blocks.flatMap((b) => b.commands.map((c) => c.text)).join('\n');
+  if (/\blocalhost:3000\b/.test(text)) return w.receiverPort;
+  if (/\breport\.json\b/.test(text)) return w.brokenReceiverPort;
+  return w.sectionPorts[SECTIONS.indexOf(section)] ?? 0;
+}
+
 let world: World;
 
 /** The files the README names: `npx provcert` itself, my-offering.json (a valid Offering), report.json (a failed run). */
-async function readerFiles(work: string, broken: RunningProvider, receiverPort: number): Promise<void> {
+async function readerFiles(work: string, broken: RunningProvider, brokenReceiverPort: number): Promise<void> {
   await mkdir(join(work, 'node_modules/.bin'), { recursive: true });
   await symlink(join(repo, 'bin/provcert.js'), join(work, 'node_modules/.bin/provcert'));
   const offerings = join(repo, 'fixtures/payloads/Offering');
@@ -256,11 +286,12 @@ async function readerFiles(work: string, broken: RunningProvider, receiverPort: 
     'API_KEY',
     '--local',
     '--webhook-port',
-    String(receiverPort),
+    String(brokenReceiverPort),
   ];
-  // Only the two checks the fault fails: the report is the operator's starting point, and a full certification of a
-  // conforming provider is what the pages' own `run` commands already do.
-  const only = ['--only', 'quote-math,quote-explore'];
+  // Only the two checks the fault fails, and a small exploration budget (the report records it and every replay
+  // reuses it): the report is the operator's starting point, and a full certification of a conforming provider is
+  // what the pages' own `run` commands already do. A wrong total fails every quote, so both checks still fail.
+  const only = ['--only', 'quote-math,quote-explore', '--explore', '20'];
   const run = await runCli([...args, ...only, '--json', join(work, 'report.json')], {
     env: { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET },
   });
@@ -271,30 +302,32 @@ async function readerFiles(work: string, broken: RunningProvider, receiverPort: 
 beforeAll(async () => {
   const work = await scratchDir('readme');
   // Held while the two providers start on port 0, which could otherwise be given one of these.
-  const reserved = await reservePorts(2);
-  const [receiverPort = 0, mockPort = 0] = reserved.ports;
-  const provider = (dataFile: string, faults: 'quote-total-wrong'[] = []) =>
+  const reserved = await reservePorts(4 + SECTIONS.length);
+  const [receiverPort = 0, brokenReceiverPort = 0, mockPort = 0, ...sectionPorts] = reserved.ports;
+  const provider = (dataFile: string, port: number, faults: 'quote-total-wrong'[] = []) =>
     startReferenceProvider({
       authMethod: 'API_KEY',
       credential: CREDENTIAL,
       webhookSecret: WEBHOOK_SECRET,
       faults,
       quoteTtlSeconds: QUOTE_TTL_S,
-      webhookUrl: `http://127.0.0.1:${receiverPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
+      webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`,
       dataFile: join(work, dataFile),
     });
   try {
     world = {
       work,
-      backend: await provider('backend.json'),
-      broken: await provider('broken.json', ['quote-total-wrong']),
+      backend: await provider('backend.json', receiverPort),
+      broken: await provider('broken.json', brokenReceiverPort, ['quote-total-wrong']),
       receiverPort,
+      brokenReceiverPort,
+      sectionPorts,
       mockPort,
     };
   } finally {
     await reserved.release();
   }
-  await readerFiles(work, world.broken, receiverPort);
+  await readerFiles(work, world.broken, brokenReceiverPort);
 }, 60_000);
 
 afterAll(async () => {
@@ -303,7 +336,8 @@ afterAll(async () => {
   if (world?.work) await rm(world.work, { recursive: true, force: true });
 });
 
-describe('```sh blocks of README.md and docs/', () => {
+// Sections run at once (each with its own receiver port, see receiverPortOf); a section's blocks run in order.
+describe.concurrent('```sh blocks of README.md and docs/', () => {
   it('uses only commands this test knows how to run, and skips exactly the known npm lines', () => {
     const steps = BLOCKS.flatMap((b) => b.commands.map((c) => stepOf(c, b.page)));
     expect(steps.flatMap((s) => (s.kind === 'unknown' ? [s.reason] : []))).toEqual([]);
@@ -325,47 +359,57 @@ describe('```sh blocks of README.md and docs/', () => {
       ).toBe(true);
   });
 
-  const envBySection = new Map<string, Record<string, string>>();
-  for (const block of BLOCKS) {
-    const section = `${block.page} › ${block.section}`;
-    it(`${section} (${block.page}:${block.line}) runs as written`, async () => {
-      const env = envBySection.get(section) ?? readerEnv(world);
-      envBySection.set(section, env);
-      const servers: Background[] = [];
-      try {
-        for (const command of block.commands) {
-          const step = stepOf(command, block.page);
-          if (step.kind === 'unknown') throw new Error(step.reason);
-          if (step.kind === 'skip') continue;
-          if (step.kind === 'export') {
-            for (const [name, value] of step.assignments)
-              env[name] = value === '…' ? (EXPORTED[name]?.(world) ?? '') : value;
-            continue;
-          }
-          const run = substitute(step.run, world);
-          if (step.kind === 'server') {
-            servers.push(await startServer(run, world.work, env));
-            continue;
-          }
-          const r = await runCommand('bash', ['-c', run], world.work, { env, timeoutMs: 120_000 });
-          const expected = EXPECTED_EXIT.find((e) => e.command.test(command.text))?.exit ?? 0;
-          expect(r.code, `${block.page}:${command.line} ${run}\n${r.stdout}${r.stderr}`).toBe(expected);
-          for (const then of THEN.filter((t) => t.command.test(command.text))) await then.check(r.stdout, world);
-        }
-      } finally {
-        for (const server of servers.reverse()) await server.stop();
-      }
-    }, 180_000);
+  for (const section of SECTIONS) {
+    const lines = section.blocks.map((b) => b.line).join(', ');
+    it(`${section.name} (lines ${lines}) runs as written`, async ({ expect }) => {
+      const port = receiverPortOf(section, world);
+      const env = readerEnv(port);
+      for (const block of section.blocks) await runBlock(block, env, port, expect);
+    }, 300_000);
   }
 });
 
-describe('README sample outputs', () => {
+/** One block's commands in order, in the section's shell `env`; the servers it starts end with the block. */
+async function runBlock(
+  block: ShBlock,
+  env: Record<string, string>,
+  port: number,
+  expect: ExpectStatic,
+): Promise<void> {
+  const servers: Background[] = [];
+  try {
+    for (const command of block.commands) {
+      const step = stepOf(command, block.page);
+      if (step.kind === 'unknown') throw new Error(step.reason);
+      if (step.kind === 'skip') continue;
+      if (step.kind === 'export') {
+        for (const [name, value] of step.assignments)
+          env[name] = value === '…' ? (EXPORTED[name]?.(world) ?? '') : value;
+        continue;
+      }
+      const run = substitute(step.run, world, port);
+      if (step.kind === 'server') {
+        servers.push(await startServer(run, world.work, env));
+        continue;
+      }
+      const r = await runCommand('bash', ['-c', run], world.work, { env, timeoutMs: 120_000 });
+      const expected = EXPECTED_EXIT.find((e) => e.command.test(command.text))?.exit ?? 0;
+      expect(r.code, `${block.page}:${command.line} ${run}\n${r.stdout}${r.stderr}`).toBe(expected);
+      for (const then of THEN.filter((t) => t.command.test(command.text))) await then.check(r.stdout, world);
+    }
+  } finally {
+    for (const server of servers.reverse()) await server.stop();
+  }
+}
+
+describe.concurrent('sample outputs', () => {
   it('the quick-start failure is what `demo --fault quote-total-wrong` prints', async () => {
     const command = /`(node bin\/provcert\.js demo --fault [a-z-]+)`/.exec(README)?.[1];
     if (!command) throw new Error('README.md no longer names `node bin/provcert.js demo --fault …`');
     const sample = fencedBlockAfter('README.md', README, command, 'text');
-    const r = await runCommand('bash', ['-c', substitute(command, world)], world.work, {
-      env: readerEnv(world),
+    const port = world.sectionPorts[SECTIONS.length] ?? 0; // one no section uses
+    const r = await runCommand('bash', ['-c', substitute(command, world, port)], world.work, {
+      env: readerEnv(port),
       timeoutMs: 120_000,
     });
     expect(r.code, r.stdout + r.stderr).toBe(1);
