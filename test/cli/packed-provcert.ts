@@ -120,7 +120,7 @@ export async function packProvcert(destination: string): Promise<PackedTarball> 
   };
 }
 
-/** A fresh project (`npm init -y`) with the tarball installed as a devDependency, as the README says to. */
+/** A fresh project (`npm init -y`) with the tarball installed as a devDependency, as docs/guides/provider.md says to. */
 export async function installInFreshProject(
   project: string,
   tarball: string,
