@@ -1,5 +1,5 @@
 /**
- * The README as test/cli/readme.e2e.test.ts reads it: its ```sh blocks as shell commands, its sample outputs and tables.
+ * The README as test/docs/readme.test.ts reads it: its ```sh blocks as shell commands, its sample outputs and tables.
  * Only what the README uses is understood: `&&` chains of `|` pipelines, `#` comments, `\` line continuations.
  */
 

@@ -4,11 +4,11 @@ import { copyFile, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promise
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_SLUG, type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { repo, runCommand, userEnv } from '../cli/packed-provcert.js';
 import { runCli } from '../support/cli.js';
 import { reservePorts } from '../support/ports.js';
 import { spawnGroup } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
-import { repo, runCommand, userEnv } from './packed-provcert.js';
 import {
   cellsOf,
   chainOf,

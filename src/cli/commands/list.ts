@@ -13,7 +13,7 @@ interface CheckRow {
 /** A table cell: a `|` would end the cell early, a newline the row. */
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
-/** The README's "Checks" table (test/cli/readme.e2e.test.ts keeps the README equal to it). */
+/** The README's "Checks" table (test/docs/readme.test.ts keeps the README equal to it). */
 function markdownTable(rows: readonly CheckRow[]): string {
   const lines = rows.map((r) => {
     const applies = r.appliesTo + (r.createsOrders ? '; creates test orders' : '');
