@@ -1,13 +1,57 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Five tiers, told apart by file name (docs/architecture.md, "Test tiers"). `npm test` runs them all;
+ * `npm run test:unit` is the inner loop. The unit tier shares its workers (threads, no isolation) and its setup
+ * file makes sockets and processes throw, so a test that needs either must say so in its name.
+ */
+const UNIT = '**/*.test.ts';
+const INTEGRATION = '**/*.int.test.ts';
+const E2E = '**/*.e2e.test.ts';
+const BROWSER = '**/*.browser.test.ts';
+const DOCS = 'test/docs/**/*.test.ts';
+
+const ROOTS = ['test', 'src'];
+const under = (pattern: string): string[] => ROOTS.map((root) => `${root}/${pattern}`);
+
+/** Every tier: the suite's limits, and its cleanup after each file (temp folders, process groups). */
+function tier(
+  name: string,
+  include: string[],
+  exclude: string[],
+  options: NonNullable<TestProjectInlineConfiguration['test']> = {},
+): TestProjectInlineConfiguration {
+  return {
+    test: {
+      name,
+      include,
+      exclude: ['**/node_modules/**', ...exclude],
+      testTimeout: 60_000,
+      hookTimeout: 30_000,
+      pool: 'forks',
+      ...options,
+      setupFiles: [...(options.setupFiles ?? []), './test/support/scratch-cleanup.ts'],
+    },
+  };
+}
+
+/** Packs provcert once for the tiers that install it as a provider does (test/cli/packed-once.ts). */
+const PACKED_ONCE = ['./test/cli/packed-once.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
     globalSetup: ['./test/support/temp-root.ts'],
-    setupFiles: ['./test/support/scratch-cleanup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      tier('unit', under(UNIT), [INTEGRATION, E2E, BROWSER, DOCS], {
+        pool: 'threads',
+        isolate: false,
+        setupFiles: ['./test/support/unit-guard.ts'],
+      }),
+      tier('integration', under(INTEGRATION), [DOCS]),
+      tier('e2e', under(E2E), [DOCS], { globalSetup: PACKED_ONCE }),
+      tier('browser', under(BROWSER), [DOCS]),
+      tier('docs', [DOCS], [], { globalSetup: PACKED_ONCE }),
+    ],
   },
 });

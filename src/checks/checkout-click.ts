@@ -5,6 +5,7 @@ import type { ActionView } from './framework/views.js';
 import { Findings, skip } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { actionPath, noteRequoted, problemAt } from './support/tx.js';
+import { waitForEvent } from './support/webhook-wait.js';
 
 /** Payment states only a verified payment may lead to. */
 const PAID = new Set(['PAID', 'AUTHORIZED']);
@@ -97,11 +98,7 @@ async function judgeAfterClick(
   const click = `opening the checkout link of action ${action.publicId} (GET ${clicked.url}, answered ${clicked.answer}; no payment made)`;
   const settleMs = Math.min(CLICK_SETTLE_MS, ctx.config.webhookTimeoutMs);
   // Ends early when an event claims payment; a conforming provider sends none, so the window is waited in full.
-  await ctx.webhooks.waitFor(
-    (w) => aboutAction(w, action) && Object.keys(eventClaim(w)).length > 0,
-    settleMs,
-    ctx.signal,
-  );
+  await waitForEvent(ctx, (w) => aboutAction(w, action) && Object.keys(eventClaim(w)).length > 0, settleMs);
   const after = await ctx.client.send({ method: 'GET', path: actionPath(action.id) });
   keepEvidence(f, after);
   const read = reread(after);

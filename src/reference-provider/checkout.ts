@@ -30,7 +30,7 @@ export function getCheckoutPage(state: ProviderState, id: string): Reply {
       ...action,
       status: 'CONFIRMED',
       paymentStatus: 'PAID',
-      updatedAt: new Date().toISOString(),
+      updatedAt: new Date(state.clock.now()).toISOString(),
     });
     return {
       ...page(action.publicId, action.total, action.currency),

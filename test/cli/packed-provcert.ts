@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { spawnGroup } from '../support/process-groups.js';
 
 /** Helpers for tests that install provcert the way a provider repository does: from the `npm pack` tarball. */
@@ -105,11 +106,29 @@ interface NpmPackJson {
   files: { path: string }[];
 }
 
+/** The tarball the e2e and docs tiers packed once for this run (packed-once.ts), if this test's tier has one. */
+function packedThisRun(): PackedTarball | undefined {
+  try {
+    return inject('provcertTarball') ?? undefined;
+  } catch {
+    return undefined; // Outside a vitest worker (the global setup itself).
+  }
+}
+
 /**
- * `npm pack` of this checkout into `destination`. --ignore-scripts: `npm test` has just built dist/, and the
- * prepare script's rebuild would rewrite dist/ under the other test files that are running the CLI from it.
+ * `npm pack` of this checkout into `destination`: a copy of the run's one tarball when the tier packed it
+ * (packed-once.ts), else packed here (`fresh`, or a tier without that setup). --ignore-scripts: `npm test` has
+ * just built dist/, and the prepare script's rebuild would rewrite dist/ under the other test files that are
+ * running the CLI from it.
  */
-export async function packProvcert(destination: string): Promise<PackedTarball> {
+export async function packProvcert(destination: string, options: { fresh?: boolean } = {}): Promise<PackedTarball> {
+  const once = options.fresh ? undefined : packedThisRun();
+  if (once) {
+    const path = join(destination, once.filename);
+    await mkdir(destination, { recursive: true });
+    await copyFile(once.path, path);
+    return { ...once, path };
+  }
   const stdout = await succeed('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], repo);
   const [packed] = JSON.parse(stdout) as NpmPackJson[];
   if (!packed) throw new Error('npm pack --json printed no package');

@@ -14,6 +14,7 @@ import {
 } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
 import { startCoreServer } from '../../src/server/core-server.js';
+import { ManualClock } from '../../src/util/manual-clock.js';
 import { type AnswerDelay, type ProxyRule, type RequestDelay, startRewritingProxy } from './rewriting-proxy.js';
 import { scratchDir } from './scratch.js';
 
@@ -50,6 +51,12 @@ export interface CertifyOptions {
   maxExpiryWaitS?: number;
   /** --spec: this OpenAPI document instead of the bundled contract. */
   specPath?: string;
+  /**
+   * The time the run and the provider share (default manual: a clock both read, moved on whenever they both only
+   * wait, so quote validities and webhook timeouts pass without being waited out). system: the wall clock, for a
+   * run whose waits are what is under test or whose requests something else holds (a proxy's delays).
+   */
+  clock?: 'manual' | 'system';
 }
 
 /**
@@ -90,7 +97,9 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
     contract,
     secretFor: () => webhookSecret,
   });
+  const clock = options.clock === 'system' ? undefined : new ManualClock();
   const provider = await startReferenceProvider({
+    ...(clock ? { clock } : {}),
     authMethod,
     credential,
     webhookSecret,
@@ -101,6 +110,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
     ...(options.variant ? { variant: options.variant } : {}),
   });
+  const stopClock = clock?.advanceWhenIdle(() => provider.busy());
   try {
     const config = testConfig(options.baseUrl ? options.baseUrl(provider.url, core.url) : provider.url, {
       authMethod,
@@ -115,9 +125,16 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       ...(options.fulfillment ? { fulfillment: options.fulfillment } : {}),
       ...(options.maxExpiryWaitS ? { maxExpiryWaitS: options.maxExpiryWaitS } : {}),
     });
-    const report = await runCertification(config, { contract, credential, webhookSecret, inbox: core });
+    const report = await runCertification(config, {
+      contract,
+      credential,
+      webhookSecret,
+      inbox: core,
+      ...(clock ? { clock } : {}),
+    });
     return { report, provider };
   } finally {
+    stopClock?.();
     await provider.webhooksSettled();
     await provider.close();
     await core.close();
@@ -142,8 +159,11 @@ export async function certifyThroughProxy(
   const rule = plan.rule ?? (() => undefined);
   const proxy = await startRewritingProxy((request) => rule(request, proxy.url), plan.answerDelay, plan.requestDelay);
   try {
+    // Held requests are waits the provider does not see (busy()), so the proxy's runs keep the wall clock.
+    const held = plan.answerDelay !== undefined || plan.requestDelay !== undefined;
     return await certify({
       ...options,
+      ...(held ? { clock: 'system' as const } : {}),
       baseUrl: (providerUrl) => {
         proxy.target = providerUrl;
         return proxy.url;

@@ -1,6 +1,7 @@
 import type { Contract } from '../../contract/contract.js';
 import type { ProviderClient } from '../../http/types.js';
 import type { CheckId } from '../../model/check-ids.js';
+import type { Clock } from '../../model/clock.js';
 import type { AuthMethod, Profile } from '../../model/contract-constants.js';
 import type { RequirementId } from '../../model/findings.js';
 import type { CheckOutcome, CheckProgress } from '../../model/report.js';
@@ -26,10 +27,7 @@ export interface CheckContext {
   readonly progress?: (update: CheckProgress) => void;
 }
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type { Clock };
 
 /** What the runner knows before checks run, to decide applicability. */
 export interface ApplicabilityContext {

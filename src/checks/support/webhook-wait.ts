@@ -9,6 +9,25 @@ export interface AwaitedEvent {
 }
 
 /**
+ * The first event `predicate` accepts, or undefined once `budgetMs` has passed on the run's clock (or the run
+ * ends). The inbox's own timer stays as a backstop; the clock decides, so a run on a manual clock waits no real time.
+ */
+export async function waitForEvent(
+  ctx: Pick<CheckContext, 'webhooks' | 'signal' | 'clock'>,
+  predicate: (w: ReceivedWebhook) => boolean,
+  budgetMs: number,
+): Promise<ReceivedWebhook | undefined> {
+  const done = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, done.signal]);
+  const timedOut = ctx.clock.sleep(budgetMs, signal).then(() => undefined);
+  try {
+    return await Promise.race([ctx.webhooks.waitFor(predicate, budgetMs, signal), timedOut]);
+  } finally {
+    done.abort();
+  }
+}
+
+/**
  * Waits, all within one budget, for every awaited event (events already received count at once). Each
  * change is reported as progress ("2 of 4 expected events received", with the time left), so the person
  * watching sees what the run waits for. Returns the reasons of the events that did not arrive.
@@ -30,7 +49,7 @@ export async function awaitEvents(
   const missing: string[] = [];
   await Promise.all(
     awaited.map(async (a, i) => {
-      const w = await ctx.webhooks.waitFor((x) => a.matches(x), budgetMs, ctx.signal);
+      const w = await waitForEvent(ctx, (x) => a.matches(x), budgetMs);
       if (!w) {
         missing.push(a.missing());
       } else if (!arrived[i]) {

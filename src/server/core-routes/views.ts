@@ -5,7 +5,7 @@ import type { RegistrationFields } from './registration.js';
 import { type CertificationRecord, certificationInvalidity, type StoredProvider } from './registry.js';
 
 // What the core routes answer. Each view matches a Core* schema of spec/openapi.yaml (provcert's
-// definitions where the contract shows no shape); test/server/core-routes.test.ts checks them against it.
+// definitions where the contract shows no shape); test/server/core-routes.int.test.ts checks them against it.
 type Schemas = components['schemas'];
 
 /**

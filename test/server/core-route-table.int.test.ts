@@ -213,7 +213,7 @@ const cases: Record<string, RouteCase> = {
 
 const caseOf = (key: string): RouteCase => {
   const c = cases[key];
-  if (!c) throw new Error(`no test case for the route ${key}: add one to core-route-table.test.ts`);
+  if (!c) throw new Error(`no test case for the route ${key}: add one to core-route-table.int.test.ts`);
   return c;
 };
 const otherMethod = (key: string): 'GET' | 'POST' => (key.startsWith('GET ') ? 'POST' : 'GET');

@@ -126,7 +126,7 @@ const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
   'reason-leaks-identity-document': ['cancel'],
 };
 
-// quote-explore's faults are proven in explore.e2e.test.ts, beside quote-math passing on each.
+// quote-explore's faults are proven in explore.int.test.ts, beside quote-math passing on each.
 const faults = Object.entries(FAULTS).filter(
   ([, f]) => (TX_IDS as string[]).includes(f.check) && f.check !== 'quote-explore',
 ) as [keyof typeof FAULTS, { check: CheckId }][];
