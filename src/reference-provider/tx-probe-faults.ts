@@ -53,7 +53,10 @@ export function bindingChangeIgnored(
   if (faults.has('quote-binding-variant-ignored') && itemsMatchQuote(withoutVariants(items), quote, resolveId))
     return true;
   if (faults.has('quote-binding-option-quantity-ignored')) {
-    const lines = quote.lines.map((l) => ({ ...l, selectedOptions: l.selectedOptions.map((o) => ({ ...o, quantity: 1 })) }));
+    const lines = quote.lines.map((l) => ({
+      ...l,
+      selectedOptions: l.selectedOptions.map((o) => ({ ...o, quantity: 1 })),
+    }));
     if (itemsMatchQuote(withoutOptionQuantities(items), { ...quote, lines }, resolveId)) return true;
   }
   if (faults.has('quote-binding-added-item-ignored') && items.length === quote.lines.length + 1)
