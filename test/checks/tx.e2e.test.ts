@@ -118,7 +118,7 @@ const NAMES: Record<string, RegExp> = {
     /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
   // ── Issue 33 probe-table faults ──
   'idempotency-variant-ignored':
-    /\[open\] POST \/actions reusing an idempotencyKey with items\[0\]\.variantId changed .* was answered 200 .*; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD/,
+    /\[open\] POST \/actions reusing an idempotencyKey with items\[\]\.variantId changed \(with variant .* instead of .*\) was answered 200 and returned the existing action .*; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD/,
   'idempotency-ignored-after-cancel':
     /\[cancelled\] repeating POST \/actions with the same idempotencyKey and body .*created action .*; expected the existing action .*/,
   'idempotency-ignored-after-expiry':
@@ -161,8 +161,8 @@ describe('transactional checks against the reference provider', () => {
     expect(undeclaredCitations(report)).toEqual([]);
     expect(result(report, 'quote-math').quoteMath?.every((r) => r.ok)).toBe(true);
     expect(result(report, 'webhook').webhookTimeline?.length).toBeGreaterThan(0);
-    // Cancel cancelled its own action, not the shared pending one.
-    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(1);
+    // Cancel cancelled its own action, and idempotency its cancelled-state one; neither the shared pending one.
+    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(2);
   });
 
   it.each(['BEARER_TOKEN', 'HMAC_SIGNATURE'] as const)(
