@@ -5,10 +5,8 @@ import type { ActionView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectError, expectJson, schemaRequirement, schemaWarnings } from './support/expect.js';
+import { compareIdentity, describeMismatch } from './support/probe-tables/identity.js';
 import { actionPath, markReproduce, problemAt } from './support/tx.js';
-
-/** The order's identity and amounts: GET /actions/{id} must repeat them from the creation answer. */
-const SAME_FIELDS = ['id', 'publicId', 'providerSlug', 'subtotal', 'total'] as const;
 
 /**
  * The status GET reports, judged against the webhook events (contract rule 3: "reflects the same order
@@ -67,14 +65,15 @@ function compare(
       `${what} does not match NormalizedAction: ${p.text}`,
       schemaRequirement(p, 'ACTION-REQUIRED-FIELDS', response.json),
     );
-  const got = response.json as Partial<Record<(typeof SAME_FIELDS)[number] | 'status', unknown>>;
-  for (const field of SAME_FIELDS) {
-    if (got[field] !== created[field])
-      report(
-        `${what} reports ${field} ${JSON.stringify(got[field])}; creation answered ${JSON.stringify(created[field])}: not the same order`,
-        'ACTION-STATUS-SAME-IDENTITY',
-      );
-  }
+  // The order's identity (probe-tables/identity.ts): every identity field of the creation answer, repeated.
+  const { mismatches, absent } = compareIdentity('GET /actions/{id}', created, response.json);
+  for (const m of mismatches) report(`${what} ${describeMismatch(m)}`, 'ACTION-STATUS-SAME-IDENTITY');
+  if (absent.length > 0)
+    f.warn(
+      `${what} leaves out ${absent.join(', ')}, which creation answered (an omitted optional field is no failure, but the views of one order should agree)`,
+      'ACTION-STATUS-SAME-IDENTITY',
+    );
+  const got = response.json as { status?: unknown };
   const status = judgeReportedStatus(got.status, created.status, announcedStatuses(ctx.webhooks.all(), created));
   if (status) f.warn(`${what} ${status}`, 'ACTION-STATUS-SAME-IDENTITY');
 }

@@ -3,6 +3,7 @@ import { Findings } from './outcome.js';
 import { unsafeReasonContent } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson } from './support/expect.js';
+import { compareIdentity, describeMismatch } from './support/probe-tables/identity.js';
 import { actionPath, markReproduce, noteRequoted, problemAt } from './support/tx.js';
 
 /** A stable reason code plus a safe human description, as the contract advises. */
@@ -84,6 +85,15 @@ export const check: CheckDefinition = {
         'CANCEL-RESULT-REQUIRED-FIELDS',
       );
     }
+    // The same order: what else the result says about it (externalActionId, and any identity field it carries).
+    for (const m of compareIdentity('cancel result', action, response.json).mismatches)
+      problemAt(
+        f,
+        ctx,
+        response,
+        `the cancel result ${describeMismatch(m)}`,
+        m.field === 'externalActionId' ? 'CANCEL-ACTION-ID-NOT-EXTERNAL' : 'CANCEL-RESULT-REQUIRED-FIELDS',
+      );
     const unsafe = typeof result.message === 'string' ? unsafeReasonContent(result.message, ctx.secrets) : undefined;
     if (unsafe)
       problemAt(

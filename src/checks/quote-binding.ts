@@ -2,26 +2,16 @@ import type { HttpOutcome } from '../http/types.js';
 import { type QuotedAttempt, requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js';
 import { PrerequisiteError, ProvcertTooSlowError, type Selection } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
-import type { CatalogView, QuoteItemInput, QuoteView } from './framework/views.js';
+import type { QuoteItemInput, QuoteView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { type BindingProbe, bindingProbes, itemsOf } from './support/probe-tables/binding.js';
+import { cancelStray } from './support/stray-order.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
 const CLIENT_ERRORS = Array.from({ length: 100 }, (_, i) => 400 + i);
-
-const OTHER_DESTINATION = { raw: '99 Elsewhere Road, Another Town (provcert changed destination)' };
-
-interface Probe {
-  label: 'quantity' | 'offering' | 'options' | 'destination';
-  /** "with quantity 3 instead of 2" */
-  change: string;
-  items: QuoteItemInput[];
-  destination: { raw: string };
-}
-
-const itemsOf = (items: readonly QuoteItemInput[]): QuoteItemInput[] => items.map((i) => ({ ...i }));
 
 interface LineLike {
   offeringId?: string;
@@ -100,78 +90,6 @@ const quoteWith =
     );
   };
 
-/** The selection with one chosen option swapped for another available option of its group, if the catalog has one. */
-function withOtherOption(
-  items: readonly QuoteItemInput[],
-  catalog: CatalogView,
-): { items: QuoteItemInput[]; change: string } | undefined {
-  for (const [i, item] of items.entries()) {
-    const offering = catalog.offerings.find((o) => o.id === item.offeringId);
-    const chosen = item.selectedOptions ?? [];
-    for (const [j, sel] of chosen.entries()) {
-      const group = offering?.optionGroups?.find((g) => g.id === sel.groupId);
-      const other = group?.options?.find(
-        (o) => o.isAvailable !== false && !chosen.some((c) => c.groupId === sel.groupId && c.optionId === o.id),
-      );
-      if (!group || !other) continue;
-      const changed = itemsOf(items);
-      changed[i] = { ...item, selectedOptions: chosen.map((c, k) => (k === j ? { ...c, optionId: other.id } : c)) };
-      return {
-        items: changed,
-        change: `with option ${other.id} instead of ${sel.optionId} (group ${group.id}) for ${item.offeringId}`,
-      };
-    }
-  }
-  return undefined;
-}
-
-function probesFor(sel: Selection, catalog: CatalogView, withDestination: boolean, f: Findings): Probe[] {
-  const [first] = sel.items;
-  if (!first) return [];
-  const probes: Probe[] = [];
-  const more = itemsOf(sel.items);
-  // certificationInput may omit quantity (its required-ness is not shown): one is then the quantity asked.
-  const quantity = typeof first.quantity === 'number' ? first.quantity : 1;
-  more[0] = { ...first, quantity: quantity + 1 };
-  probes.push({
-    label: 'quantity',
-    change: `with quantity ${quantity + 1} instead of ${quantity} for ${first.offeringId}`,
-    items: more,
-    destination: sel.destination,
-  });
-  const other = catalog.offerings.find(
-    (o) => o.isAvailable !== false && !sel.items.some((i) => i.offeringId === o.id),
-  )?.id;
-  if (other) {
-    const swapped = itemsOf(sel.items);
-    swapped[0] = { offeringId: other, quantity };
-    probes.push({
-      label: 'offering',
-      change: `with offering ${other} instead of ${first.offeringId}`,
-      items: swapped,
-      destination: sel.destination,
-    });
-  } else {
-    f.warn('the catalog has no second available offering; the changed-offering probe is skipped');
-  }
-  const options = withOtherOption(sel.items, catalog);
-  if (options)
-    probes.push({ label: 'options', change: options.change, items: options.items, destination: sel.destination });
-  else
-    f.warn(
-      'the selection has no option with an available alternative in its group; the changed-options probe is skipped',
-    );
-  if (withDestination) {
-    probes.push({
-      label: 'destination',
-      change: `with destination "${OTHER_DESTINATION.raw}" instead of the quoted "${sel.destination.raw}"`,
-      items: itemsOf(sel.items),
-      destination: OTHER_DESTINATION,
-    });
-  }
-  return probes;
-}
-
 function actionRequest(
   ctx: CheckContext,
   quote: QuoteView,
@@ -204,7 +122,7 @@ async function sendQuoted(
   sel: Selection,
   current: CurrentQuote,
   requote: BindingQuote['requote'],
-  order: Pick<Probe, 'items' | 'destination'> & { label: string },
+  order: Pick<BindingProbe, 'items' | 'destination'> & { label: string },
 ): Promise<{ sent: QuotedAttempt<HttpOutcome>; latest: CurrentQuote }> {
   let latest = current;
   const sent = await sendWithFreshQuote({
@@ -247,7 +165,7 @@ async function probeChange(
   current: CurrentQuote,
   requote: BindingQuote['requote'],
   sel: Selection,
-  probe: Probe,
+  probe: BindingProbe,
 ): Promise<{ consumed: boolean; current: CurrentQuote }> {
   const { sent, latest } = await sendQuoted(ctx, sel, current, requote, {
     label: probe.label,
@@ -262,6 +180,9 @@ async function probeChange(
   });
   noteRequoted(f, requoteEvidence(sent));
   const consumed = judgeChange(ctx, f, sent.quote, sel, probe, sent.result);
+  // An order the probe should not have made is cancelled where the provider can.
+  const stray = actionIdentity(success(sent.result)?.json).id;
+  if (stray !== undefined) await cancelStray(ctx, stray);
   return { consumed, current: latest };
 }
 
@@ -270,7 +191,7 @@ function judgeChange(
   f: Findings,
   quote: QuoteView,
   sel: Selection,
-  probe: Probe,
+  probe: BindingProbe,
   outcome: HttpOutcome,
 ): boolean {
   const what = `POST /actions with quote ${quote.id} ${probe.change}`;
@@ -304,14 +225,12 @@ function judgeChange(
     );
     return true;
   }
-  // Options are named among the changes that need a fresh quote; the rest is the quote's binding itself.
-  const requirement = probe.label === 'options' ? 'QUOTE-FRESH-ON-CHANGE' : 'QUOTE-BINDING';
   problemAt(
     f,
     ctx,
     outcome,
     `${what} was answered ${accepted.status} and created action ${name}; a quote cannot authorize a different order: expected a 4xx ErrorResponse and no action (request a fresh quote)`,
-    requirement,
+    probe.requirement,
   );
   return true;
 }
@@ -328,7 +247,10 @@ export const check: CheckDefinition = {
     const sel = await ctx.resources.selection();
     const first = await bindingQuote(ctx, sel, f);
     const { withDestination, requote } = first;
-    const probes = probesFor(sel, await ctx.resources.catalog(), withDestination, f);
+    const { probes, skipped } = bindingProbes(sel, await ctx.resources.catalog(), withDestination);
+    for (const s of skipped)
+      if (s.dimension !== 'destination')
+        f.warn(`the changed-${s.dimension} probe is skipped: ${s.reason}`, 'QUOTE-BINDING');
     // One after the other: a provider may lock a quote while an action is being created from it.
     let consumed = false;
     let current: CurrentQuote = { quote: first.quote, answeredAt: first.answeredAt };

@@ -6,12 +6,13 @@ import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
+import { compareIdentity, describeMismatch } from './support/probe-tables/identity.js';
 import { actionPath, problemAt } from './support/tx.js';
 import { type AwaitedEvent, awaitEvents } from './support/webhook-wait.js';
 
 const STATUS_EVENT = 'action.status_updated';
 
-type TestAction = { id: string; publicId: string; cancelled: boolean };
+type TestAction = { id: string; publicId: string; cancelled: boolean; answer?: Record<string, unknown> };
 
 const field = (w: ReceivedWebhook, name: string): string | undefined => {
   const value = w.event?.[name];
@@ -148,12 +149,14 @@ async function compareWithStatus(
       id: a.id,
       label: a.publicId,
       known: true,
+      answer: a.answer,
       refers: (w: ReceivedWebhook) => names(a, field(w, 'actionId')),
     })),
     ...unknownIds.map((id) => ({
       id,
       label: id,
       known: false,
+      answer: undefined,
       refers: (w: ReceivedWebhook) => field(w, 'actionId') === id,
     })),
   ];
@@ -176,6 +179,15 @@ async function compareWithStatus(
         );
         return;
       }
+      // The same order as created: this GET, made for the status, shows its identity in the action's latest state.
+      for (const m of compareIdentity('GET /actions/{id}', s.answer, outcome.json).mismatches)
+        problemAt(
+          f,
+          ctx,
+          outcome,
+          `GET /actions/${s.id} (after its events) ${describeMismatch(m)}`,
+          'ACTION-STATUS-SAME-IDENTITY',
+        );
       const status = (outcome.json as { status?: unknown } | null)?.status;
       if (status !== latest.status) {
         problemAt(
@@ -190,6 +202,19 @@ async function compareWithStatus(
   );
 }
 
+/** Every event about a test action names the same order: any identity field it carries agrees with creation. */
+function eventIdentities(f: Findings, actions: readonly TestAction[], accepted: readonly ReceivedWebhook[]): void {
+  for (const w of accepted) {
+    const a = actions.find((x) => names(x, field(w, 'actionId')));
+    if (!a?.answer || w.duplicate) continue;
+    for (const m of compareIdentity('webhook event', a.answer, w.event).mismatches)
+      f.problem(
+        `event ${field(w, 'eventId') ?? '?'} about action ${a.publicId} ${describeMismatch(m)}`,
+        'ACTION-STATUS-SAME-IDENTITY',
+      );
+  }
+}
+
 export const check: CheckDefinition = {
   id: 'webhook',
   group: 'transactional',
@@ -202,6 +227,7 @@ export const check: CheckDefinition = {
     'WEBHOOK-CONTENT-TYPE-JSON',
     'WEBHOOK-EVENT-REQUIRED-FIELDS',
     'WEBHOOK-STATUS-REFLECTED',
+    'ACTION-STATUS-SAME-IDENTITY',
     'WEBHOOK-SLUG-ROUTE',
     'WEBHOOK-TERMINAL-REASON',
     'REASON-NO-SECRETS',
@@ -280,6 +306,7 @@ export const check: CheckDefinition = {
         );
       }
     }
+    eventIdentities(f, actions, accepted);
     await compareWithStatus(ctx, f, actions, accepted);
     const cancelled = actions.filter((a) => a.cancelled).length;
     return f.outcome(

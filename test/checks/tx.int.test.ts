@@ -116,6 +116,28 @@ const NAMES: Record<string, RegExp> = {
     /^opening the checkout link of action DK-\d+ \(GET http:\/\/127\.0\.0\.1:\d+\/checkout\/act_[\w-]+, answered HTTP 200; no payment made\) marked the action paid: GET http:\/\/127\.0\.0\.1:\d+\/actions\/act_[\w-]+ then reports paymentStatus PAID \(status CONFIRMED\); a click on the link is not proof of payment$/,
   'quote-binding-options-ignored':
     /POST \/actions with quote .* with option .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
+  // ── Issue 33 probe-table faults ──
+  'idempotency-variant-ignored':
+    /\[open\] POST \/actions reusing an idempotencyKey with items\[\]\.variantId changed \(with variant .* instead of .*\) was answered 200 and returned the existing action .*; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD/,
+  'idempotency-ignored-after-cancel':
+    /\[cancelled\] repeating POST \/actions with the same idempotencyKey and body .*created action .*; expected the existing action .*/,
+  'idempotency-ignored-after-expiry':
+    /\[quote expired\] repeating POST \/actions with the same idempotencyKey and body was answered HTTP 422 QUOTE_EXPIRED.*; expected the identical existing action .*/,
+  'action-status-external-id-differs':
+    /GET \/actions\/.* reports externalActionId ".*-other"; creation answered ".*": not the same order/,
+  'action-status-lines-differ': /GET \/actions\/.* reports lines .*; creation answered .*: not the same order/,
+  'cancel-external-id-differs':
+    /the cancel result reports externalActionId ".*-other"; creation answered ".*": not the same order/,
+  'webhook-public-id-differs':
+    /event .* about action .* reports publicId ".*-OTHER"; creation answered ".*": not the same order/,
+  'quote-binding-variant-ignored':
+    /POST \/actions with quote .* with variant .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
+  'quote-binding-option-quantity-ignored':
+    /POST \/actions with quote .* with option .* quantity 2 instead of 1 .* was answered 200 and created action .*; a quote cannot authorize a different order/,
+  'quote-binding-added-item-ignored':
+    /POST \/actions with quote .* with an added item .* was answered 200 and created action .*; a quote cannot authorize a different order/,
+  'quote-binding-dropped-item-ignored':
+    /POST \/actions with quote .* without the quoted item .* was answered 200 and created action .*; a quote cannot authorize a different order/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */
@@ -139,8 +161,8 @@ describe('transactional checks against the reference provider', () => {
     expect(undeclaredCitations(report)).toEqual([]);
     expect(result(report, 'quote-math').quoteMath?.every((r) => r.ok)).toBe(true);
     expect(result(report, 'webhook').webhookTimeline?.length).toBeGreaterThan(0);
-    // Cancel cancelled its own action, not the shared pending one.
-    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(1);
+    // Cancel cancelled its own action, and idempotency its cancelled-state one; neither the shared pending one.
+    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(2);
   });
 
   it.each(['BEARER_TOKEN', 'HMAC_SIGNATURE'] as const)(

@@ -21,6 +21,7 @@ import {
   createAction,
   hmac,
   num,
+  obj,
   type ReceivedEvent,
   startProvider,
   str,
@@ -1015,6 +1016,96 @@ const CASES = {
       return answer.status === 401 && at(answer.json, 'code') === 'UNAUTHORIZED' && answer.text.includes(wrong);
     },
   },
+  // ── Issue 33 probe-table faults (idempotency, order identity, quote binding) ──
+  'idempotency-variant-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
+      const { body } = await createAction(call, { idempotencyKey: 'variant-1', items });
+      const [first, ...rest] = items;
+      const otherVariant = [{ ...first, variantId: 'var-margherita-30' }, ...rest];
+      return (await call('POST', '/actions', { body: { ...body, items: otherVariant } })).status === 200;
+    },
+  },
+  'idempotency-ignored-after-cancel': {
+    broken: async ({ call }) => {
+      const { action, body } = await createAction(call, { idempotencyKey: 'cancelled-1' });
+      const id = str(action.json, 'id');
+      await call('POST', `/actions/${id}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } });
+      const again = await call('POST', '/actions', { body });
+      return again.status !== 200 || str(again.json, 'id') !== id;
+    },
+  },
+  'idempotency-ignored-after-expiry': {
+    options: { quoteTtlSeconds: 0.2 },
+    broken: async ({ call }) => {
+      const { quote, action, body } = await createAction(call, { idempotencyKey: 'expired-1' });
+      await delay(Math.max(0, Date.parse(str(quote, 'expiresAt')) - Date.now()) + 20);
+      const again = await call('POST', '/actions', { body });
+      return again.status !== 200 || str(again.json, 'id') !== str(action.json, 'id');
+    },
+  },
+  'action-status-external-id-differs': {
+    broken: async ({ call }) => {
+      const created = (await createAction(call)).action.json;
+      const read = (await call('GET', `/actions/${str(created, 'id')}`)).json;
+      return at(read, 'externalActionId') !== at(created, 'externalActionId');
+    },
+  },
+  'action-status-lines-differ': {
+    broken: async ({ call }) => {
+      const created = (await createAction(call)).action.json;
+      const read = (await call('GET', `/actions/${str(created, 'id')}`)).json;
+      return JSON.stringify(at(read, 'lines')) !== JSON.stringify(at(created, 'lines'));
+    },
+  },
+  'cancel-external-id-differs': {
+    broken: async ({ call }) => {
+      const created = (await createAction(call)).action.json;
+      const result = (
+        await call('POST', `/actions/${str(created, 'id')}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } })
+      ).json;
+      return at(result, 'externalActionId') !== at(created, 'externalActionId');
+    },
+  },
+  'webhook-public-id-differs': {
+    broken: async (ctx) => {
+      const created = (await createAction(ctx.call)).action.json;
+      const event = await eventFor(ctx, str(created, 'id'));
+      const publicId = event ? at(JSON.parse(event.raw) as unknown, 'publicId') : undefined;
+      return publicId !== undefined && publicId !== at(created, 'publicId');
+    },
+  },
+  'quote-binding-variant-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
+      const [first, ...rest] = items;
+      const changed = [{ ...first, variantId: 'var-margherita-30' }, ...rest];
+      return (await actionWithChangedTerms(call, {}, { items: changed })).status === 200;
+    },
+  },
+  'quote-binding-option-quantity-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];
+      const [first, ...rest] = items;
+      const options = arr(at(first, 'selectedOptions')).map((o, i) => (i === 1 ? { ...obj(o), quantity: 2 } : o));
+      const changed = [{ ...first, selectedOptions: options }, ...rest];
+      return (await actionWithChangedTerms(call, {}, { items: changed })).status === 200;
+    },
+  },
+  'quote-binding-added-item-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items'));
+      const changed = [...items, { offeringId: 'off-water', quantity: 1 }];
+      return (await actionWithChangedTerms(call, {}, { items: changed })).status === 200;
+    },
+  },
+  'quote-binding-dropped-item-ignored': {
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items'));
+      return (await actionWithChangedTerms(call, {}, { items: items.slice(0, -1) })).status === 200;
+    },
+  },
+  // ── end of the issue 33 probe-table faults ──
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {

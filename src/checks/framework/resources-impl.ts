@@ -4,6 +4,7 @@ import { describeBody } from '../../http/body.js';
 import type { HttpOutcome, ProviderClient } from '../../http/types.js';
 import type { CheckId } from '../../model/check-ids.js';
 import type { RunConfig } from '../../model/run-config.js';
+import { isRecord } from '../../util/json.js';
 import { schemaRequirement } from '../support/expect.js';
 import { deriveItems } from '../support/selection.js';
 import { requoteEvidence, sendWithFreshQuote } from './quote-retry.js';
@@ -50,7 +51,7 @@ export interface ResourceDeps {
 }
 
 export function createResources({ client, contract, config, clock, runId }: ResourceDeps): Resources {
-  const created: { id: string; publicId: string; cancelled: boolean }[] = [];
+  const created: { id: string; publicId: string; cancelled: boolean; answer?: Record<string, unknown> }[] = [];
 
   async function getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>) {
     const outcome = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
@@ -158,9 +159,11 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   }
   let resolvedSelection: Selection | undefined;
 
-  function noteCreatedAction(action: { id: string; publicId?: string }): void {
-    if (!created.some((c) => c.id === action.id))
-      created.push({ id: action.id, publicId: action.publicId ?? action.id, cancelled: false });
+  function noteCreatedAction(action: { id: string; publicId?: string }, answer?: unknown): void {
+    if (created.some((c) => c.id === action.id)) return;
+    // The creation answer, so later views of the order (GET, events) can be compared with it.
+    const kept = isRecord(answer) ? { answer } : {};
+    created.push({ id: action.id, publicId: action.publicId ?? action.id, cancelled: false, ...kept });
   }
 
   async function createAction(label: string): Promise<CreatedAction> {
@@ -194,7 +197,7 @@ export function createResources({ client, contract, config, clock, runId }: Reso
       });
     }
     const action = outcome.json as ActionView;
-    noteCreatedAction(action);
+    noteCreatedAction(action, outcome.json);
     return {
       response: outcome,
       action,

@@ -99,11 +99,11 @@ export interface Resources {
   pendingAction(): Promise<CreatedAction>;
   /** Create an action from a fresh quote under the given key label (not memoized). */
   createAction(label: string): Promise<CreatedAction>;
-  /** Every action created during the run, for the webhook check. */
-  createdActions(): readonly { id: string; publicId: string; cancelled: boolean }[];
+  /** Every action created during the run, for the webhook check; `answer` is its creation answer when kept. */
+  createdActions(): readonly { id: string; publicId: string; cancelled: boolean; answer?: Record<string, unknown> }[];
   markCancelled(actionId: string): void;
   /** Record an action created outside createAction (e.g. an expired quote wrongly accepted). */
-  noteCreatedAction(action: { id: string; publicId?: string }): void;
+  noteCreatedAction(action: { id: string; publicId?: string }, answer?: unknown): void;
   /** Helper: GET a path and validate the 200 body against the operation's response schema. */
   getValidated(
     path: string,

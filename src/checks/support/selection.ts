@@ -50,6 +50,9 @@ function itemFor(offering: OfferingView, quantity: number, withPricedOption: boo
   };
 }
 
+/** One unit-quantity item of an offering with its required option groups satisfied (a valid order line). */
+export const minimalItem = (offering: OfferingView, quantity = 1): QuoteItemInput => itemFor(offering, quantity, false);
+
 function priceOf(offering: OfferingView, s: SelectedOptionInput): number {
   const group = offering.optionGroups?.find((g) => g.id === s.groupId);
   return group?.options?.find((o) => o.id === s.optionId)?.priceDelta ?? 0;

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckId } from '../../src/model/check-ids.js';
+import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { certify, certifyThroughProxy } from '../support/certify.js';
+
+/**
+ * Issue 33 item 2, the idempotency table's states, both ways beyond the faults (those are in tx.e2e.test.ts): what the
+ * contract leaves open passes, and a state provcert could not reach is never a pass.
+ */
+
+const result = (report: RunReport, id: CheckId): CheckResult => {
+  const found = report.checks.find((c) => c.id === id);
+  if (!found) throw new Error(`no result for ${id}`);
+  return found;
+};
+const explain = (r: CheckResult): string =>
+  `${r.id}: ${r.status} — ${r.message}\n  ${r.findings.map((f) => `${f.severity} [${f.requirement}] ${f.message}`).join('\n  ')}`;
+
+const ALL_CAPABILITIES = [
+  'METADATA',
+  'HEALTH',
+  'CATALOG',
+  'QUOTE',
+  'ACTION_CREATE',
+  'ACTION_STATUS',
+  'WEBHOOK',
+  'LOCATIONS',
+  'SEARCH',
+  'PAYMENT_OPTIONS',
+];
+
+describe('idempotency in every state', () => {
+  it('passes, with a warning, a provider that answers a changed payload QUOTE_EXPIRED once the quote expired', async () => {
+    // The provider judges the quote before comparing payloads, for a changed payload only: after the expiry two stated
+    // rules apply and the contract does not order them.
+    const expiries = new Map<string, number>();
+    const firstBody = new Map<string, string>();
+    const { report } = await certifyThroughProxy(
+      { only: ['idempotency'], quoteTtlSeconds: 5 },
+      {
+        rule: ({ method, path, body }) => {
+          if (method === 'POST' && path === '/quote')
+            return {
+              rewrite: (json) => {
+                const q = json as { id?: string; expiresAt?: string };
+                if (q.id && q.expiresAt) expiries.set(q.id, Date.parse(q.expiresAt));
+                return json;
+              },
+            };
+          if (method !== 'POST' || path !== '/actions') return undefined;
+          const sent = JSON.parse(body) as { idempotencyKey?: string; quoteId?: string };
+          const key = sent.idempotencyKey ?? '';
+          if (!firstBody.has(key)) firstBody.set(key, body);
+          const expired = Date.now() >= (expiries.get(sent.quoteId ?? '') ?? Number.POSITIVE_INFINITY);
+          if (firstBody.get(key) === body || !expired || sent.quoteId === undefined) return undefined;
+          const original = JSON.parse(firstBody.get(key) ?? '{}') as { quoteId?: string };
+          if (Date.now() < (expiries.get(original.quoteId ?? '') ?? Number.POSITIVE_INFINITY)) return undefined;
+          return { answer: { status: 422, json: { code: 'QUOTE_EXPIRED', message: 'quote expired' } } };
+        },
+      },
+    );
+    const r = result(report, 'idempotency');
+    expect(r.status, explain(r)).toBe('pass');
+    expect(
+      r.findings.some(
+        (f) =>
+          f.severity === 'warn' &&
+          f.requirement === 'ACTION-KEY-REUSE-409' &&
+          /^\[quote expired\] POST \/actions reusing an idempotencyKey with .* was answered HTTP 422 QUOTE_EXPIRED; 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD names the reused key/.test(
+            f.message,
+          ),
+      ),
+      explain(r),
+    ).toBe(true);
+  });
+
+  it('is never a pass when the quote outlives the expiry wait: the quote-expired state was not tested', async () => {
+    const { report } = await certify({ only: ['idempotency'], quoteTtlSeconds: 30, maxExpiryWaitS: 5 });
+    const r = result(report, 'idempotency');
+    expect(r.status, explain(r)).toBe('error');
+    expect(r.message).toMatch(
+      /^the quote-expired state was not tested: quote \S+ expires in \d+ s, longer than .*maxExpiryWait.* 5.*; raise it/,
+    );
+  });
+
+  it('probes the open and quote-expired states of a provider without ACTION_CANCEL, saying the cancelled one is not reached', async () => {
+    const { report, provider } = await certify({
+      only: ['idempotency'],
+      quoteTtlSeconds: 5,
+      capabilities: ALL_CAPABILITIES,
+    });
+    const r = result(report, 'idempotency');
+    expect(r.status, explain(r)).toBe('pass');
+    expect(r.message).toMatch(/in every state \(open, quote expired\)/);
+    expect(r.message).toMatch(/the cancelled state is not probed: the provider does not declare ACTION_CANCEL/);
+    expect(provider.requests.filter((q) => q.path.endsWith('/cancel'))).toEqual([]);
+  });
+});
