@@ -96,7 +96,7 @@ async function judgeAfterClick(
   clicked: { url: string; answer: string },
 ): Promise<string> {
   const click = `opening the checkout link of action ${action.publicId} (GET ${clicked.url}, answered ${clicked.answer}; no payment made)`;
-  const settleMs = Math.min(CLICK_SETTLE_MS, ctx.config.webhookTimeoutMs);
+  const settleMs = Math.min(CLICK_SETTLE_MS, ctx.config.webhookTimeout);
   // Ends early when an event claims payment; a conforming provider sends none, so the window is waited in full.
   await waitForEvent(ctx, (w) => aboutAction(w, action) && Object.keys(eventClaim(w)).length > 0, settleMs);
   const after = await ctx.client.send({ method: 'GET', path: actionPath(action.id) });

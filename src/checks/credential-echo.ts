@@ -22,7 +22,7 @@ const MALFORMED_BODY = '{"providerSlug": "provcert-malformed", "items": [';
 /** What a request's authentication header carried: the value itself and, for a bearer token, the token. */
 function sentValues(ctx: CheckContext, credentials: readonly string[], body: string): string[] {
   return credentials.flatMap((credential) => {
-    const [, value] = authHeader(ctx.config.authMethod, credential, body);
+    const [, value] = authHeader(ctx.config.auth, credential, body);
     return value === credential ? [credential] : [credential, value];
   });
 }

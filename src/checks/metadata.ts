@@ -143,9 +143,9 @@ export const check: CheckDefinition = {
     const duplicates = info.capabilities.filter((c, i) => info.capabilities.indexOf(c) !== i);
     if (duplicates.length > 0)
       f.warn(`capabilities lists ${[...new Set(duplicates)].join(', ')} more than once`, 'CAPABILITY-IS-OPERATION');
-    if (info.authMethod !== undefined && info.authMethod !== ctx.config.authMethod) {
+    if (info.authMethod !== undefined && info.authMethod !== ctx.config.auth) {
       f.warn(
-        `provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.authMethod}; the portal setting must match what the backend expects`,
+        `provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.auth}; the portal setting must match what the backend expects`,
       );
     }
     judgeManifest(f, info);

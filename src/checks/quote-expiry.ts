@@ -58,8 +58,8 @@ export const check: CheckDefinition = {
 
     const validityS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
     // "The provider controls expiresAt": a long validity breaks no rule; the check could not run (error, not fail).
-    if (validityS > ctx.config.maxExpiryWaitS)
-      return tooLongToWait(validityS, ctx.config.maxExpiryWaitS, quote.id, ctx.spell);
+    if (validityS > ctx.config.maxExpiryWait)
+      return tooLongToWait(validityS, ctx.config.maxExpiryWait, quote.id, ctx.spell);
     const expiredAt = expiresAt + expiryMargin(ctx.config.baseUrl);
     ctx.progress?.({
       text: `waiting for quote ${quote.id} to expire`,

@@ -106,7 +106,7 @@ function awaitActionEvents(
   actions: readonly TestAction[],
   ours: (w: ReceivedWebhook) => boolean,
 ): Promise<string[]> {
-  const budget = ctx.config.webhookTimeoutMs;
+  const budget = ctx.config.webhookTimeout;
   // What did arrive for an action, so a wrong status is named rather than only a missing one.
   const saidFor = (a: TestAction): string => {
     const statuses = ctx.webhooks
@@ -264,7 +264,7 @@ export const check: CheckDefinition = {
       // The creation that should have produced an event is the evidence.
       keepEvidence(f, pending.response);
       f.problem(
-        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeoutMs} ms; is the provider's webhook URL set to it?${ignoredHint(ctx.webhooks.all(), info.slug, actions)}`,
+        `no webhook event arrived at ${url} within ${ctx.config.webhookTimeout} ms; is the provider's webhook URL set to it?${ignoredHint(ctx.webhooks.all(), info.slug, actions)}`,
         'WEBHOOK-EVENT-TYPE',
       );
       return f.outcome('');

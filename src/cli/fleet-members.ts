@@ -18,7 +18,7 @@ export function resolveMember(
   const baseUrl = entry.options.baseUrl ?? '';
   try {
     const resolved = resolveRunOptions(
-      { flags: { ...entry.options, webhookHost: fleet.webhookHost, webhookPort: fleet.webhookPort } },
+      { ...entry.options, webhookHost: fleet.webhookHost, webhookPort: fleet.webhookPort },
       env,
       cwd,
     );

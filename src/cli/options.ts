@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { flagNameOf, type OptionTable, runOptionTable } from '../config/options.js';
+import { flagNameOf, type OptionKind, type OptionSchema, type OptionTable, runOptionTable } from '../config/options.js';
 import { nonPublicHostReason } from '../http/host.js';
 import { parseAuthMethod } from '../model/auth-method.js';
 import { type AuthMethod, DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
@@ -141,18 +141,23 @@ export const collectList = (value: string, previous: string[] = []): string[] =>
 /** Where `provcert mock-provider` listens unless told otherwise (the CI examples use it). */
 export const MOCK_PROVIDER_DEFAULT_PORT = 4010;
 
+/** `Per-request timeout in milliseconds.` → `per-request timeout in milliseconds`: the schema's words as a help line. */
+const helpLine = (description: string): string =>
+  description.charAt(0).toLowerCase() + description.slice(1).replace(/\.$/, '');
+
+const defaultText = (value: unknown): string => (Array.isArray(value) ? value.join(',') : String(value));
+
 /**
- * A flag for every option of spec/config.schema.json not declared above, described by the schema: an option added
- * to the schema is a flag of `run` (and a PROVCERT_* variable, and a config key) with no code here.
+ * The flag of a run setting, declared from its schema: its name (`maxExpiryWait` → `--max-expiry-wait`), its value's
+ * name (`x-flag-value`), its help (the description and the `default`). The default is only shown: a flag given is a
+ * source above the environment and the file, so commander must not set it.
  */
-function schemaOptions(command: Command, table: OptionTable): Command {
-  const { schema, kinds } = table;
-  for (const [key, kind] of Object.entries(kinds)) {
-    const flag = flagNameOf(key);
-    if (command.options.some((option) => option.long === flag)) continue;
-    command.option(kind === 'boolean' ? flag : `${flag} <value>`, schema.properties[key]?.description ?? key);
-  }
-  return command;
+function settingFlag(command: Command, key: string, kind: OptionKind, schema: OptionSchema): Command {
+  const flag = flagNameOf(key);
+  const value = schema['x-flag-value'] ?? (kind === 'integer' ? 'n' : kind === 'list' ? 'list' : 'value');
+  const help = helpLine(schema.description ?? key);
+  const shown = schema.default === undefined || kind === 'boolean' ? '' : ` (default ${defaultText(schema.default)})`;
+  return command.option(kind === 'boolean' ? flag : `${flag} <${value}>`, `${help}${shown}`);
 }
 
 /**
@@ -167,51 +172,22 @@ export const webhookReceiverOptions = (
     .option('--webhook-port <n>', `port of the embedded webhook receiver (${defaults.port}; 0 = any free port)`)
     .option('--webhook-host <host>', `host of the embedded webhook receiver (${defaults.host})`);
 
-/** `run`'s flags (the config file's keys are the same, camelCased). */
+/**
+ * `run`'s flags: one per setting of spec/config.schema.json (or a test's table), in the schema's order, then the
+ * run's own (the event stream, the spec, the config file, colour). An option added to the schema is a flag here
+ * (and a PROVCERT_* variable, and a config key) with no code.
+ */
 export function runOptions(command: Command, table: OptionTable = runOptionTable()): Command {
-  const identity = credentialOptions(authOption(baseUrlOption(command)));
-  const run = webhookReceiverOptions(
-    identity
-      .option(
-        '--profile <profile>',
-        'TRANSACTIONAL | DISCOVERY_READONLY (default: inferred from the declared capabilities)',
-      )
-      .option(
-        '--capabilities <list>',
-        'capabilities declared in the portal, comma-separated; must match GET /provider-info',
-      )
-      .option(
-        '--fulfillment <mode>',
-        'DELIVERY | PICKUP | ONSITE | HYBRID | REMOTE (default: provider-info, else by provider type)',
-      )
-      .option('--local', 'permit http:// and loopback/private base addresses (local self-test)'),
-  )
-    .option(
-      '--webhook-secret-env <name>',
-      'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET; generated and printed when unset)',
-    )
-    .option('--webhook-timeout <ms>', 'how long to wait for each expected webhook event (default 30000)')
-    .option('--timeout <ms>', 'per-request timeout (default 10000)')
-    .option('--max-expiry-wait <s>', 'longest wait for a quote to expire (default 120)')
-    .option('--only <ids>', 'run only these check ids (comma-separated)')
-    .option('--skip <ids>', 'skip these check ids (comma-separated)')
-    .option('--seed <seed>', 'seed for generated test data and explored orders (recorded in the report for replay)')
-    .option('--explore <n>', 'generated orders quote-explore sends (default 100; 0 turns exploration off)')
-    .option('--strict', 'count warnings as failures (a zero-warning gate); default: warnings never fail a run')
-    .option('--concurrency <n>', 'checks running at once (default 8)');
-  const declared = noColorOption(
-    eventsOption(reportFileOptions(run))
-      .option(
-        '--reporter <names>',
-        'reporters, comma-separated: console, json, junit, markdown, html, github (github is automatic in GitHub Actions)',
-      )
+  for (const [key, kind] of Object.entries(table.kinds))
+    settingFlag(command, key, kind, table.schema.properties[key] ?? {});
+  return noColorOption(
+    eventsOption(command)
       .option('--spec <path>', 'use this OpenAPI document instead of the bundled contract')
       .option(
         '--config <file>',
         'settings file (default ./provcert.config.yaml when present); flags > PROVCERT_* environment > file > defaults',
       ),
   );
-  return schemaOptions(declared, table);
 }
 
 /** The webhook secret from `--secret-env NAME` (default SERVICE_WEBHOOK_SECRET); missing is a usage error. */

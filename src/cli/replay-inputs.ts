@@ -1,6 +1,6 @@
-import type { RawRunOptions } from '../config/flags.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import type { RecordedSource, RecordedTargets } from './replay-plan.js';
+import type { FlagValues } from './run-flags.js';
 
 /**
  * What the person replaying states: flags, their PROVCERT_* environment and their own config file. Only these
@@ -17,7 +17,7 @@ export interface PersonInputs {
 
 export interface ReplayInputs {
   /** baseUrl, auth, credential and webhook secret source, local: the flags the rerun gets. */
-  flags: RawRunOptions;
+  flags: FlagValues;
   /** The report's values this replay would use without the person having stated them ("contact …", "read …"). */
   fromReport: string[];
   /** What the person has to state (or trust) before anything is sent, e.g. "--base-url", "--auth". */
@@ -42,7 +42,7 @@ function personCredential(given: PersonInputs): { source: RecordedSource; stated
   return { source: { kind: 'env', name: DEFAULT_CREDENTIAL_ENV }, stated: false };
 }
 
-const sourceFlags = (source: RecordedSource): RawRunOptions =>
+const sourceFlags = (source: RecordedSource): FlagValues =>
   source.kind === 'env' ? { credentialEnv: source.name } : { credentialFile: source.path };
 
 /**
@@ -93,7 +93,7 @@ export function chooseReplayInputs(recorded: RecordedTargets, given: PersonInput
 
   // --local only loosens the address check, and only for the very address the report's run was allowed it for.
   const local = given.local === true || (recorded.local && baseUrl === recorded.baseUrl);
-  const flags: RawRunOptions = {
+  const flags: FlagValues = {
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(auth !== undefined ? { auth } : {}),
     ...sourceFlags(credential),

@@ -1,5 +1,6 @@
 import type { CheckId, CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, RunReport } from '../model/report.js';
+import { RUN_CONFIG_SETTINGS, readRecordedInputs } from '../model/run-inputs.js';
 import { notRunChecks } from '../report/not-run.js';
 import type { FlagValues } from './run-flags.js';
 
@@ -47,12 +48,12 @@ function recordedSource(value: unknown): RecordedSource | undefined {
 }
 
 function recordedTargets(report: RunReport): RecordedTargets {
-  const i = report.inputs;
+  const i = readRecordedInputs(report.inputs);
   const credential = recordedSource(i['credentialSource']);
   const webhookSecret = recordedSource(i['webhookSecretSource']);
   return {
     baseUrl: str(i['baseUrl']) ?? report.provider.baseUrl,
-    authMethod: str(i['authMethod']) ?? report.provider.authMethod,
+    authMethod: str(i['auth']) ?? report.provider.authMethod,
     ...(credential ? { credential } : {}),
     ...(webhookSecret ? { webhookSecret } : {}),
     local: i['local'] === true,
@@ -82,26 +83,33 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
         report.verdict +
         '); pass --check ID to rerun one anyway',
     };
-  const i = report.inputs;
-  const flags: FlagValues = {
-    ...(str(i['profile']) ? { profile: str(i['profile']) } : {}),
-    ...(list(i['capabilities']) ? { capabilities: list(i['capabilities']) } : {}),
-    ...(str(i['fulfillment']) ? { fulfillment: str(i['fulfillment']) } : {}),
-    // The provider posts its events to the recorded receiver address, so the rerun listens there again (unless the
-    // person replaying gives --webhook-port or --webhook-host: replay's own flags win over these).
-    ...(str(i['webhookHost']) ? { webhookHost: str(i['webhookHost']) } : {}),
-    ...(str(i['webhookPort']) ? { webhookPort: num(i['webhookPort']) } : {}),
-    ...(str(i['timeoutMs']) ? { timeout: num(i['timeoutMs']) } : {}),
-    ...(str(i['webhookTimeoutMs']) ? { webhookTimeout: num(i['webhookTimeoutMs']) } : {}),
-    ...(str(i['maxExpiryWaitS']) ? { maxExpiryWait: num(i['maxExpiryWaitS']) } : {}),
-    ...(str(i['seed']) ? { seed: str(i['seed']) } : {}),
-    // The same seed explores the same orders only with the same budget (absent in older reports: the default).
-    ...(str(i['explore']) ? { explore: num(i['explore']) } : {}),
-    // Under --strict a warning was a failure; the rerun judges it the same way.
-    ...(i['strict'] === true ? { strict: true } : {}),
-    only: checks,
-  };
+  const flags: FlagValues = { ...replayedSettings(readRecordedInputs(report.inputs)), only: checks };
   return { flags, checks, recorded: recordedTargets(report) };
+}
+
+/**
+ * The recorded settings a rerun takes as its own, under their one name, as recorded (checked as flags are). Not the
+ * address, the auth method or the secrets' sources (the person replaying decides them, `recordedTargets`), nor the
+ * selection (the failed checks are), nor how many checks ran at once (a rerun of a few takes its own). The provider
+ * posts its events to the recorded receiver address, so the rerun listens there again unless the person gives
+ * --webhook-port or --webhook-host.
+ */
+const NOT_REPLAYED: ReadonlySet<string> = new Set(['baseUrl', 'auth', 'local', 'only', 'skip', 'concurrency']);
+
+function replayedSettings(i: Readonly<Record<string, unknown>>): FlagValues {
+  const flags: Record<string, FlagValues[string]> = {};
+  for (const key of RUN_CONFIG_SETTINGS) {
+    if (NOT_REPLAYED.has(key)) continue;
+    const value = i[key];
+    // Under --strict a warning was a failure; the rerun judges it the same way (false: as without --strict).
+    if (typeof value === 'boolean') {
+      if (value) flags[key] = true;
+    } else if (Array.isArray(value)) {
+      const items = list(value);
+      if (items) flags[key] = items;
+    } else if (str(value)) flags[key] = num(value);
+  }
+  return flags;
 }
 
 /**

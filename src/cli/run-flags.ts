@@ -2,7 +2,6 @@ import { CHECKS, parseCheckIds } from '../checks/framework/registry.js';
 import { flagNameOf, type OptionSchema, type OptionTable, runOptionTable } from '../config/options.js';
 import { splitList } from '../config/values.js';
 import type { CheckId } from '../model/check-ids.js';
-import { PROFILES, type Profile } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import type { RunValues } from '../model/run-values.js';
 import { didYouMean } from '../util/did-you-mean.js';
@@ -22,15 +21,21 @@ function checkIds(flag: string, values: readonly string[]): CheckId[] {
   throw new UsageError(`${flag}: unknown check id ${named}; known ids: ${known.join(', ')}`);
 }
 
-function profile(text: string): Profile | undefined {
+/**
+ * A value of a named set (profile, fulfillment: the schema's enum), in any case, settled to its name in capitals,
+ * as the config file and the environment settle it; empty is unset.
+ */
+function named(flag: string, text: string, schema: OptionSchema): string | undefined {
   if (text === '') return undefined;
-  const found = PROFILES.find((p) => p === text.toUpperCase());
-  if (!found) throw new UsageError(`--profile must be ${PROFILES.join(' or ')} (got "${text}")`);
+  const names = (schema.enum ?? []).map(String).filter((name) => name === name.toUpperCase());
+  const found = names.find((name) => name === text.toUpperCase());
+  const choices = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  if (!found) throw new UsageError(`${flag} must be ${choices} (got "${text}")`);
   return found;
 }
 
-/** Options whose text has a domain to check beyond its kind; the rest are read by kind alone. */
-const PARSED: Readonly<Record<string, (text: string) => unknown>> = { auth: parseAuthFlag, profile };
+/** Options whose text has a domain to check beyond its kind and enum; the rest are read by kind alone. */
+const PARSED: Readonly<Record<string, (text: string) => unknown>> = { auth: parseAuthFlag };
 const CHECK_LISTS: ReadonlySet<string> = new Set(['only', 'skip']);
 
 function integer(flag: string, value: string | number, schema: OptionSchema): number {
@@ -61,7 +66,8 @@ export function parseRunFlags(given: FlagValues | object, table: OptionTable = r
       if (list.length > 0) out[key] = CHECK_LISTS.has(key) ? checkIds(flag, list) : list;
     } else {
       const parse = PARSED[key];
-      const parsed = parse ? parse(String(value)) : String(value);
+      const schema = table.schema.properties[key] ?? {};
+      const parsed = parse ? parse(String(value)) : schema.enum ? named(flag, String(value), schema) : String(value);
       if (parsed !== undefined) out[key] = parsed;
     }
   }

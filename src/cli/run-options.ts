@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { credentialDiagnosis } from '../doctor/auth.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import {
-  mergeRunValues,
-  type ResolvedRun,
-  type RunSecrets,
-  type RunSources,
-  type RunValues,
-  resolveRunConfig,
-} from '../model/run-values.js';
+import { type ResolvedRun, type RunSecrets, type RunValues, resolveRunConfig } from '../model/run-values.js';
 import { parseAuthFlag, parseBaseUrlFlag, readCredentialFile } from './options.js';
 
 export interface CliRun extends ResolvedRun {
@@ -61,13 +54,12 @@ function readRunSecrets(values: RunValues, env: NodeJS.ProcessEnv, cwd: string):
 }
 
 /**
- * Typed sources (flags > environment > config file) + the secrets read from the environment → a complete run,
- * through resolveRunConfig. What is missing or unusable is a UsageError (exit 2) naming the flag.
+ * The merged run values (flags > environment > config file, mergeRunValues) + the secrets read from the environment
+ * → a complete run, through resolveRunConfig. What is missing or unusable is a UsageError (exit 2) naming the flag.
  */
-export function resolveRunOptions(sources: RunSources, env: NodeJS.ProcessEnv, cwd: string): CliRun {
-  const merged = mergeRunValues(sources);
+export function resolveRunOptions(merged: RunValues, env: NodeJS.ProcessEnv, cwd: string): CliRun {
   parseBaseUrlFlag(merged.baseUrl, merged.local === true);
   if (merged.auth === undefined) parseAuthFlag(undefined);
   const { generated, ...secrets } = readRunSecrets(merged, env, cwd);
-  return { ...resolveRunConfig(sources, secrets), generatedSecret: generated };
+  return { ...resolveRunConfig(merged, secrets), generatedSecret: generated };
 }

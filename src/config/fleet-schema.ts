@@ -1,27 +1,19 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSpecSchemas } from '../util/schema-compiler.js';
+import { specSchema } from '../util/spec-schema.js';
 import { type ConfigProblem, explainConfigError, unknownKeyReason } from './explain.js';
+import type { OptionKey } from './options.js';
 
 /** The keys a fleet file allows, where: top level, `defaults`, and a provider entry. */
 export const FLEET_KEYS = ['name', 'webhookPort', 'webhookHost', 'defaults', 'providers', 'expectedFailures'] as const;
-export const FLEET_RUN_KEYS = [
-  'auth',
-  'credentialEnv',
-  'credentialFile',
-  'webhookSecretEnv',
-  'profile',
-  'capabilities',
-  'fulfillment',
-  'local',
-  'timeout',
-  'webhookTimeout',
-  'maxExpiryWait',
-  'only',
-  'skip',
-  'seed',
-  'strict',
-  'concurrency',
-] as const;
+/**
+ * The run settings a fleet's `defaults` and provider entries take, under their config file names: the ones
+ * spec/fleet.schema.json references from spec/config.schema.json (the schema is the one list).
+ */
+export const FLEET_RUN_KEYS: readonly OptionKey[] = Object.keys(
+  (specSchema('fleet.schema.json') as { properties: { defaults: { properties: Record<string, unknown> } } }).properties
+    .defaults.properties,
+) as OptionKey[];
 const PROVIDER_KEYS: readonly string[] = ['slug', 'baseUrl', ...FLEET_RUN_KEYS];
 const WAIVER_KEYS: readonly string[] = ['check', 'requirement', 'provider', 'reason', 'until'];
 

@@ -1,5 +1,4 @@
 import type { RunValues } from '../model/run-values.js';
-import { EXPECTED_FAILURES_KEY } from '../util/expected-failures.js';
 import { specSchema } from '../util/spec-schema.js';
 
 /** Every option a config file or PROVCERT_* variable can set: the `run` flags plus the report flags. */
@@ -14,14 +13,18 @@ export interface OptionSchema {
   minimum?: number;
   maximum?: number;
   description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  items?: { enum?: unknown[]; $ref?: string };
   'x-path'?: boolean;
+  /** The value's name in the flag's help (`--timeout <ms>`); without it, named by its kind. */
+  'x-flag-value'?: string;
+  /** A config file key only (expectedFailures, allowPathsOutsideConfigDir): no flag, no variable, no run setting. */
+  'x-file-only'?: boolean;
 }
 
 /** Config file only: report paths may leave the config file's folder (absolute or ../ paths). */
 export const ALLOW_OUTSIDE_PATHS_KEY = 'allowPathsOutsideConfigDir';
-
-/** Keys of a config file that are not run options: no flag, no variable. */
-const FILE_ONLY_KEYS: readonly string[] = [EXPECTED_FAILURES_KEY, ALLOW_OUTSIDE_PATHS_KEY];
 
 /**
  * The run options as spec/config.schema.json describes them (or a schema a test gives): each key's kind comes from
@@ -43,7 +46,7 @@ function kindOf(schema: OptionSchema): OptionKind {
 export function optionTable(schema: OptionTable['schema']): OptionTable {
   const kinds = Object.fromEntries(
     Object.entries(schema.properties)
-      .filter(([key]) => !FILE_ONLY_KEYS.includes(key))
+      .filter(([, property]) => property['x-file-only'] !== true)
       .map(([key, property]) => [key, kindOf(property)]),
   );
   return { schema, kinds };
@@ -58,7 +61,7 @@ export const runOptionTable = (): OptionTable =>
 export const OPTION_KEYS = Object.keys(runOptionTable().kinds) as OptionKey[];
 
 /** Every key of a config file: the options, expectedFailures and the path opt-in (config file only: no flag, no variable). */
-export const CONFIG_FILE_KEYS: readonly string[] = [...OPTION_KEYS, ...FILE_ONLY_KEYS];
+export const CONFIG_FILE_KEYS: readonly string[] = Object.keys(runOptionTable().schema.properties);
 
 export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(runOptionTable().kinds, key);
 

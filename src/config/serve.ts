@@ -179,7 +179,7 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
           : join(dataDir, DEFAULT_CREDENTIAL_SUBDIR),
     providers,
     ...(file['expectedFailures'] !== undefined ? { expectedFailures: file['expectedFailures'] } : {}),
-    maxExpiryWaitS: numberSetting(expiryWait, 'maxExpiryWait', { raw, file }, DEFAULT_MAX_EXPIRY_WAIT_S),
+    maxExpiryWait: numberSetting(expiryWait, 'maxExpiryWait', { raw, file }, DEFAULT_MAX_EXPIRY_WAIT_S),
     webhookSecretOverlapS: numberSetting(
       overlapSeconds,
       'webhookSecretOverlap',

@@ -1,24 +1,54 @@
 import { parseCheckIds } from '../checks/framework/registry.js';
 import { loadContract } from '../contract/load.js';
-import type { CheckId } from '../model/check-ids.js';
 import {
   AUTH_METHODS,
   type AuthMethod,
   DEFAULT_CREDENTIAL_ENV,
   DEFAULT_WEBHOOK_SECRET_ENV,
   PROFILES,
-  type Profile,
 } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
-import type { CheckResult, RunReport } from '../model/report.js';
-import { type RunSecrets, type RunValues, resolveRunConfig } from '../model/run-values.js';
-import type { SettingName, SpellSetting } from '../model/setting-speller.js';
+import type { RunSettings } from '../model/generated/run-settings.js';
+import type { RunReport } from '../model/report.js';
+import type { RunEvents } from '../model/run-events.js';
+import { RUN_CONFIG_SETTINGS, type RunConfigSetting } from '../model/run-inputs.js';
+import { type ResolvedRun, type RunSecrets, type RunValues, resolveRunConfig } from '../model/run-values.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { parseExpectedFailures } from '../util/expected-failures.js';
 
-/** One certification run, as `provcert run` takes it, with the secrets as values instead of variable names. */
-export interface CertifyOptions {
+/** The settings certify() takes under their config file names: every run setting, and the secrets' variable names. */
+type LibrarySetting = RunConfigSetting | 'credentialEnv' | 'webhookSecretEnv';
+
+/**
+ * The library's old unit-suffixed names (provcert 0.1), each read as the setting it names for one more release:
+ * certify() warns once per name and process.
+ */
+interface DeprecatedCertifyOptions {
+  /** @deprecated Use `timeout` (milliseconds), the config file's name; removed in the next release. */
+  timeoutMs?: number;
+  /** @deprecated Use `webhookTimeout` (milliseconds), the config file's name; removed in the next release. */
+  webhookTimeoutMs?: number;
+  /** @deprecated Use `maxExpiryWait` (seconds), the config file's name; removed in the next release. */
+  maxExpiryWaitS?: number;
+}
+
+const DEPRECATED_NAMES = {
+  timeoutMs: 'timeout',
+  webhookTimeoutMs: 'webhookTimeout',
+  maxExpiryWaitS: 'maxExpiryWait',
+} as const satisfies Record<keyof DeprecatedCertifyOptions, RunConfigSetting>;
+
+/**
+ * One certification run, as `provcert run` takes it: every run setting under its config file name (spec/config.schema.json,
+ * typed by the generated `RunSettings`; `credentialEnv` and `webhookSecretEnv` name the variables the report's
+ * reproduce commands read the secrets from, default PROVIDER_API_KEY and SERVICE_WEBHOOK_SECRET), with the secrets
+ * as values instead.
+ */
+export interface CertifyOptions
+  extends Omit<Pick<RunSettings, LibrarySetting>, 'baseUrl' | 'auth'>,
+    DeprecatedCertifyOptions,
+    Pick<RunEvents, 'onCheckEnd'> {
   /** The provider's API base address, e.g. http://127.0.0.1:4010 (plain http needs `local: true`). */
   baseUrl: string;
   auth: AuthMethod;
@@ -26,34 +56,8 @@ export interface CertifyOptions {
   credential: string;
   /** The secret the provider signs its status webhooks with. */
   webhookSecret: string;
-  /** A provider on this machine (plain http allowed), as `--local`. Default false. */
-  local?: boolean;
-  /** Where the embedded receiver listens; the provider posts to http://HOST:PORT/api/v1/webhooks/<slug>. */
-  webhookHost?: string;
-  /** Default 8787; 0 picks a free port (then only a provider told the address at run time can post to it). */
-  webhookPort?: number;
-  profile?: Profile;
-  capabilities?: string[];
-  fulfillment?: string;
-  /** Run only these checks (ids as `provcert list` shows them). */
-  only?: CheckId[];
-  skip?: CheckId[];
-  strict?: boolean;
-  timeoutMs?: number;
-  webhookTimeoutMs?: number;
-  maxExpiryWaitS?: number;
-  concurrency?: number;
-  seed?: string;
   /** Stops the run early (AbortController.abort()); the report of what ran is still returned. */
   signal?: AbortSignal;
-  /** Called as each check ends, e.g. to log progress. */
-  onCheckEnd?: (result: CheckResult) => void;
-  /**
-   * The variable names the report's reproduce commands read the secrets from (default PROVIDER_API_KEY and
-   * SERVICE_WEBHOOK_SECRET): the report never holds the values.
-   */
-  credentialEnv?: string;
-  webhookSecretEnv?: string;
   /**
    * Known failures the verdict lives with until a date, as a config file's `expectedFailures`: judged as `run`
    * judges them (the report's `waivers` says what became of each).
@@ -82,27 +86,30 @@ function checked(options: CertifyOptions): void {
   if (unknown.length > 0) throw new UsageError(`certify: unknown check id ${unknown.join(', ')} (see provcert list)`);
 }
 
-/** The library's options are typed already: checked above, they are one source of resolveRunConfig. */
+const warned = new Set<string>();
+
+/** An old name, read as its setting's; warned once per process (a new name given beside it wins). */
+function deprecatedValues(options: CertifyOptions): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [old, name] of Object.entries(DEPRECATED_NAMES) as [keyof DeprecatedCertifyOptions, RunConfigSetting][]) {
+    if (options[old] === undefined) continue;
+    if (!warned.has(old)) {
+      warned.add(old);
+      process.emitWarning(`certify(): the option ${old} is deprecated; use ${name}`, {
+        type: 'DeprecationWarning',
+        code: 'PROVCERT_CERTIFY_OPTION',
+      });
+    }
+    values[name] = options[old];
+  }
+  return values;
+}
+
+/** The library's options are typed already and named as the settings are: checked above, they are one source. */
 function runValues(options: CertifyOptions): RunValues {
-  const given: RunValues = {
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    auth: options.auth,
-    ...(options.profile ? { profile: options.profile } : {}),
-    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-    ...(options.fulfillment ? { fulfillment: options.fulfillment } : {}),
-    ...(options.local !== undefined ? { local: options.local === true } : {}),
-    ...(options.webhookHost !== undefined ? { webhookHost: options.webhookHost } : {}),
-    ...(options.webhookPort !== undefined ? { webhookPort: options.webhookPort } : {}),
-    ...(options.webhookTimeoutMs !== undefined ? { webhookTimeout: options.webhookTimeoutMs } : {}),
-    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-    ...(options.maxExpiryWaitS !== undefined ? { maxExpiryWait: options.maxExpiryWaitS } : {}),
-    ...(options.only ? { only: options.only } : {}),
-    ...(options.skip ? { skip: options.skip } : {}),
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-    ...(options.strict ? { strict: true } : {}),
-  };
-  return given;
+  const given: Record<string, unknown> = deprecatedValues(options);
+  for (const key of RUN_CONFIG_SETTINGS) if (options[key] !== undefined) given[key] = options[key];
+  return { ...(given as RunValues), baseUrl: options.baseUrl.replace(/\/+$/, ''), auth: options.auth };
 }
 
 /** The secrets are the caller's values; the report names only the variables its reproduce commands read them from. */
@@ -113,18 +120,11 @@ const secretsOf = (options: CertifyOptions): RunSecrets => ({
   webhookSecretSource: { kind: 'env', name: options.webhookSecretEnv ?? DEFAULT_WEBHOOK_SECRET_ENV },
 });
 
-/** The options of certify() whose names differ from the config file's keys (the unit is in the name). */
-const OPTION_NAMES: Partial<Record<SettingName, keyof CertifyOptions>> = {
-  timeout: 'timeoutMs',
-  webhookTimeout: 'webhookTimeoutMs',
-  maxExpiryWait: 'maxExpiryWaitS',
-};
-
-/** Advice in findings, as a caller of certify() writes it: `maxExpiryWaitS: 130`, `local`. */
-const spellAsOption: SpellSetting = (setting, value) => {
-  const name = OPTION_NAMES[setting] ?? setting;
-  return value === undefined ? `the ${name} option` : `${name}: ${value}`;
-};
+/** certify()'s options → the run, as every front end builds it (resolveRunConfig); unusable options are a UsageError. */
+export function resolveCertifyOptions(options: CertifyOptions): ResolvedRun {
+  checked(options);
+  return resolveRunConfig(runValues(options), secretsOf(options));
+}
 
 /**
  * Certify a provider in-process, as `provcert run` does, and return the run report (the JSON report's shape;
@@ -132,16 +132,14 @@ const spellAsOption: SpellSetting = (setting, value) => {
  * options (a UsageError) and an occupied webhook port reject.
  */
 export async function certify(options: CertifyOptions): Promise<RunReport> {
-  checked(options);
+  const { config, credential, webhookSecret } = resolveCertifyOptions(options);
   const expectedFailures = parseExpectedFailures(options.expectedFailures, 'certify()');
   const contract = await loadContract();
-  const { config, credential, webhookSecret } = resolveRunConfig({ flags: runValues(options) }, secretsOf(options));
   return runCertification(config, {
     contract,
     expectedFailures,
     credential,
     webhookSecret,
-    spell: spellAsOption,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onCheckEnd ? { hooks: { onCheckEnd: options.onCheckEnd } } : {}),
   });

@@ -2,6 +2,7 @@ import type { CheckId, CheckStatus } from './check-ids.js';
 import type { AuthMethod, Profile } from './contract-constants.js';
 import type { Exchange } from './exchange.js';
 import type { Finding, RecordedFinding, RequirementId, RequirementSummary } from './findings.js';
+import type { RunInputs } from './run-inputs.js';
 import type { CheckCounts, LeftOutCheck, RunVerdict } from './verdict.js';
 import type { AppliedWaiver, WaiverOutcome } from './waivers.js';
 
@@ -123,8 +124,12 @@ export interface RunReport {
   strictExempted?: StrictExemption[];
   /** What became of each expectedFailures entry that concerns this provider (absent: none was given). */
   waivers?: WaiverOutcome[];
-  /** Everything needed to rerun the same run (provcert replay). No secrets: env var names only. */
-  inputs: Record<string, unknown>;
+  /**
+   * Everything needed to rerun the same run (provcert replay), each setting under its one name. No secrets: env var
+   * names only. A run writes every key (`RunInputs`); a stored report is untrusted and may be older (other names,
+   * keys missing): read its settings with `readRecordedInputs`.
+   */
+  inputs: Partial<RunInputs> & Record<string, unknown>;
 }
 
 /** A warning strict mode left a warning, and why. */

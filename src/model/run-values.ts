@@ -1,54 +1,36 @@
 import { randomBytes } from 'node:crypto';
-import type { CheckId } from './check-ids.js';
-import type { AuthMethod, Profile } from './contract-constants.js';
 import { SettingError } from './errors.js';
-import type { FileReporterName } from './reporter-names.js';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from './run-config.js';
+import { RUN_SETTING_DEFAULTS, type RunSettings } from './generated/run-settings.js';
+import { DEFAULT_RUN_CONFIG, FRONT_END_SETTINGS, type RunConfig } from './run-config.js';
 
 /**
- * One source's run options, typed, keyed as spec/config.schema.json names them. Each source (flags, PROVCERT_*
- * environment, config file, a fleet entry, a replayed report, serve's registration, the library's options) is
- * parsed to these once, at its boundary, with errors naming the flag, the variable or the file; after that no
- * value changes form again.
+ * One source's run settings, typed, keyed as spec/config.schema.json names them (the generated `RunSettings`). Each
+ * source (flags, PROVCERT_* environment, config file, a fleet entry, a replayed report, serve's registration, the
+ * library's options) is parsed to these once, at its boundary, with errors naming the flag, the variable or the file;
+ * after that no value changes form or name again.
  */
-export type RunValues = {
-  baseUrl?: string;
-  auth?: AuthMethod;
-  credentialEnv?: string;
-  credentialFile?: string;
-  profile?: Profile;
-  capabilities?: string[];
-  fulfillment?: string;
-  local?: boolean;
-  webhookPort?: number;
-  webhookHost?: string;
-  webhookSecretEnv?: string;
-  webhookTimeout?: number;
-  timeout?: number;
-  maxExpiryWait?: number;
-  only?: CheckId[];
-  skip?: CheckId[];
-  seed?: string;
-  explore?: number;
-  strict?: boolean;
-  concurrency?: number;
-  reporter?: string[];
-} & { [name in FileReporterName]?: string };
+export type RunValues = RunSettings;
 
-/** The sources of a run's options, highest first: flags > environment > config file (> defaults). */
+/** The sources of a run's options, highest first: flags > environment > config file > defaults (the schema's). */
 export interface RunSources {
   flags?: RunValues | undefined;
   env?: RunValues | undefined;
   file?: RunValues | undefined;
+  defaults?: RunValues | undefined;
 }
 
 /** Where the credential comes from is one choice: a higher source setting either key replaces both below it. */
 const CREDENTIAL_KEYS = ['credentialEnv', 'credentialFile'] as const;
 const isCredentialKey = (key: string): boolean => (CREDENTIAL_KEYS as readonly string[]).includes(key);
 
-/** Every key takes the first value set, flags first (Playwright's `takeFirst(cli, user, default)`), typed as it came. */
+/**
+ * Every key takes the first value set, flags first (Playwright's `takeFirst(cli, env, file, default)`), typed as it
+ * came: one rule for every setting, so none is named here. Each front end merges once.
+ */
 export function mergeRunValues(sources: RunSources): RunValues {
-  const layers = [sources.flags, sources.env, sources.file].filter((l): l is RunValues => l !== undefined);
+  const layers = [sources.flags, sources.env, sources.file, sources.defaults].filter(
+    (l): l is RunValues => l !== undefined,
+  );
   const merged: Record<string, unknown> = {};
   for (const key of new Set(layers.flatMap((layer) => Object.keys(layer)))) {
     if (isCredentialKey(key)) continue;
@@ -82,37 +64,39 @@ export class MissingSettingError extends SettingError {
   }
 }
 
-const upper = (values: readonly string[]): string[] => values.map((c) => c.trim().toUpperCase()).filter(Boolean);
+const upper = <T extends string>(values: readonly string[]): T[] =>
+  values.map((c) => c.trim().toUpperCase()).filter(Boolean) as T[];
+
+const FRONT_END: ReadonlySet<string> = new Set(FRONT_END_SETTINGS);
+
+/** The settings the run itself uses: every one of the schema but the front ends' own (secrets' sources, reports). */
+function runSettingsOf(values: RunValues): Partial<RunConfig> {
+  const entries = Object.entries(values).filter(([key, value]) => value !== undefined && !FRONT_END.has(key));
+  return Object.fromEntries(entries) as Partial<RunConfig>;
+}
 
 /**
- * The one way a run's configuration is built (run, demo, replay, batch, serve's certify route, the library):
- * typed values merged key by key in a fixed order, flags > environment > config file > DEFAULT_RUN_CONFIG.
+ * The one way a run's configuration is built (run, demo, replay, batch, serve's certify route, the library): the
+ * front end's merged values (mergeRunValues: flags > environment > config file, merged once) over the schema's
+ * defaults, each setting keeping its name; what the run needs beyond them (the secrets, the body limit, a drawn seed)
+ * is added here.
  */
-export function resolveRunConfig(sources: RunSources, secrets: RunSecrets): ResolvedRun {
-  const v = mergeRunValues(sources);
-  if (v.baseUrl === undefined) throw new MissingSettingError('baseUrl');
-  if (v.auth === undefined) throw new MissingSettingError('auth');
+export function resolveRunConfig(values: RunValues, secrets: RunSecrets): ResolvedRun {
+  const v = mergeRunValues({ flags: values, defaults: RUN_SETTING_DEFAULTS });
+  const { baseUrl, auth } = v;
+  if (baseUrl === undefined) throw new MissingSettingError('baseUrl');
+  if (auth === undefined) throw new MissingSettingError('auth');
   const config: RunConfig = {
-    baseUrl: v.baseUrl,
-    authMethod: v.auth,
+    ...DEFAULT_RUN_CONFIG,
+    ...runSettingsOf(v),
+    baseUrl,
+    auth,
     credentialSource: secrets.credentialSource,
-    ...(v.profile ? { profile: v.profile } : {}),
-    ...(v.capabilities ? { capabilities: upper(v.capabilities) } : {}),
-    ...(v.fulfillment ? { fulfillment: v.fulfillment.toUpperCase() } : {}),
-    local: v.local ?? DEFAULT_RUN_CONFIG.local,
-    webhookHost: v.webhookHost ?? DEFAULT_RUN_CONFIG.webhookHost,
-    webhookPort: v.webhookPort ?? DEFAULT_RUN_CONFIG.webhookPort,
     webhookSecretSource: secrets.webhookSecretSource,
-    webhookTimeoutMs: v.webhookTimeout ?? DEFAULT_RUN_CONFIG.webhookTimeoutMs,
-    timeoutMs: v.timeout ?? DEFAULT_RUN_CONFIG.timeoutMs,
-    maxExpiryWaitS: v.maxExpiryWait ?? DEFAULT_RUN_CONFIG.maxExpiryWaitS,
-    ...(v.only ? { only: v.only } : {}),
-    ...(v.skip ? { skip: v.skip } : {}),
     seed: v.seed ?? randomBytes(4).toString('hex'),
-    ...(v.explore !== undefined ? { explore: v.explore } : {}),
-    maxBodyBytes: DEFAULT_RUN_CONFIG.maxBodyBytes,
-    concurrency: v.concurrency ?? DEFAULT_RUN_CONFIG.concurrency,
-    ...(v.strict ? { strict: true } : {}),
+    // Settled here too: the library hands its lists in as its caller wrote them.
+    ...(v.capabilities ? { capabilities: upper(v.capabilities) } : {}),
+    ...(v.fulfillment ? { fulfillment: v.fulfillment.toUpperCase() as RunConfig['fulfillment'] } : {}),
   };
   return { config, credential: secrets.credential, webhookSecret: secrets.webhookSecret };
 }

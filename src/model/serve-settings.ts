@@ -38,7 +38,7 @@ export interface ServeSettings {
   /** The config file's `expectedFailures`, as written: the caller checks them (util/expected-failures) for the certify route. */
   expectedFailures?: unknown;
   /** Longest wait for a quote to expire in a certification; a longer validity ends quote-expiry as error. */
-  maxExpiryWaitS: number;
+  maxExpiryWait: number;
   /** After a webhook secret rotation, how long the previous secret still verifies (0 = invalid at once). */
   webhookSecretOverlapS: number;
 }

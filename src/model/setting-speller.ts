@@ -5,8 +5,9 @@ export type SettingName = keyof RunValues;
 
 /**
  * How a front end writes a setting in advice, with an example value or without: the layers below the front ends
- * write findings and name settings only; the cli hands in its flags (`--max-expiry-wait 130`), the library its
- * option names (`maxExpiryWaitS: 130`), and everything else spells config file keys (`maxExpiryWait: 130`).
+ * write findings and name settings only; the cli hands in its flags (`--max-expiry-wait 130`), and everything else
+ * (the library, whose options are the config file's keys, fleet, serve and its console) spells config file keys
+ * (`maxExpiryWait: 130`).
  */
 export type SpellSetting = (setting: SettingName, value?: string | number) => string;
 

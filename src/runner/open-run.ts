@@ -72,7 +72,7 @@ function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
  */
 function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
   const probe = probeCredential(config.seed);
-  const hmac = config.authMethod === 'HMAC_SIGNATURE';
+  const hmac = config.auth === 'HMAC_SIGNATURE';
   return [
     deps.credential,
     deps.webhookSecret,
@@ -95,9 +95,9 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   const inner = createProviderClient(
     {
       baseUrl: config.baseUrl,
-      authMethod: config.authMethod,
+      authMethod: config.auth,
       credential: deps.credential,
-      timeoutMs: config.timeoutMs,
+      timeoutMs: config.timeout,
       maxBodyBytes: config.maxBodyBytes,
     },
     // An interrupt also stops requests in flight, so a provider that never answers cannot hold the run.
@@ -120,7 +120,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   if (deps.signal?.aborted) onAbort();
   else deps.signal?.addEventListener('abort', onAbort, { once: true });
   // The header comes before the first request, so a provider that never answers still gets output at once.
-  deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs }));
+  deps.hooks?.onRunBegin?.(redactor.deep({ baseUrl: config.baseUrl, timeoutMs: config.timeout }));
   // Only a listening hook subscribes: without one the receiver does no extra work per request.
   const onWebhook = deps.hooks?.onWebhook;
   const entryOf = timelineOnce();

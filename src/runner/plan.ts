@@ -87,7 +87,7 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     declared,
     profile,
     fulfillment,
-    authMethod: config.authMethod,
+    authMethod: config.auth,
     spell: run.spell,
   };
   // A check the selection left out that would not apply anyway is reported as the skip a full run reports, so the

@@ -55,7 +55,7 @@ async function refusedDiagnosis(
     '/provider-info',
     outcome,
     client,
-    config.authMethod,
+    config.auth,
     {
       value: credential,
       source: credentialSource(config),

@@ -7,8 +7,8 @@ import type { CheckId } from '../model/check-ids.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
-import { DEFAULT_EXPLORE_BUDGET } from '../model/run-config.js';
 import type { RunEvents } from '../model/run-events.js';
+import { recordRunInputs } from '../model/run-inputs.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { toolVersion } from '../util/package-root.js';
@@ -118,7 +118,7 @@ function assembleReport(
     provider: {
       baseUrl: config.baseUrl,
       ...(plan.info ? { slug: plan.info.slug, name: plan.info.name } : {}),
-      authMethod: config.authMethod,
+      authMethod: config.auth,
       // Absent when GET /provider-info could not tell (the root cause): never a guess.
       ...(plan.profile ? { profile: plan.profile } : {}),
       capabilities: [...plan.declared],
@@ -133,7 +133,7 @@ function assembleReport(
     summary: countChecks(results),
     checks: results,
     webhooks: webhookSection(run.inbox, plan.slug, actions, run.timelineOf),
-    inputs: recordInputs(config, run.runId),
+    inputs: recordRunInputs(config, run.runId),
     requirements: citedRequirements(run.catalog, plan, results),
     ...(config.strict === true ? { strict: true } : {}),
     ...(exempted.length > 0 ? { strictExempted: exempted } : {}),
@@ -192,31 +192,5 @@ function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
   if (result.status !== 'fail' || result.reproduce) return result;
   const exchange = [...result.evidence].reverse().find((e) => e.response) ?? result.evidence.at(-1);
   if (!exchange || exchange.failure?.startsWith('not sent')) return result;
-  return { ...result, reproduce: curlFor(exchange, config.authMethod, config.credentialSource) };
-}
-
-/** Everything that makes a rerun the same run; secrets only by the name of their source. */
-function recordInputs(config: RunConfig, runId: string): Record<string, unknown> {
-  return {
-    baseUrl: config.baseUrl,
-    authMethod: config.authMethod,
-    credentialSource: config.credentialSource,
-    profile: config.profile ?? null,
-    capabilities: config.capabilities ?? null,
-    fulfillment: config.fulfillment ?? null,
-    local: config.local,
-    webhookHost: config.webhookHost,
-    webhookPort: config.webhookPort,
-    timeoutMs: config.timeoutMs,
-    webhookTimeoutMs: config.webhookTimeoutMs,
-    maxExpiryWaitS: config.maxExpiryWaitS,
-    only: config.only ?? null,
-    skip: config.skip ?? null,
-    strict: config.strict === true,
-    seed: config.seed,
-    // The seed repeats the explored orders only with the same budget: recorded as the check used it.
-    explore: config.explore ?? DEFAULT_EXPLORE_BUDGET,
-    runId,
-    idempotencyKeys: 'provcert-{seed}-{runId}-{label}',
-  };
+  return { ...result, reproduce: curlFor(exchange, config.auth, config.credentialSource) };
 }

@@ -7,9 +7,10 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 /**
  * Keywords of provcert's own schemas that carry words for messages or how a value is read, not rules
- * (`x-expected: "a date"`; `x-path: true`, a file path resolved against the file that names it).
+ * (`x-expected: "a date"`; `x-path: true`, a file path resolved against the file that names it; `x-flag-value: "ms"`,
+ * the value's name in a flag's help; `x-file-only: true`, a config file key that is no flag and no variable).
  */
-const ANNOTATION_KEYWORDS = ['x-expected', 'x-path'];
+const ANNOTATION_KEYWORDS = ['x-expected', 'x-path', 'x-flag-value', 'x-file-only'];
 
 /**
  * The one ajv setup: JSON Schema 2020-12, strict, the standard formats and provcert's message keywords. Every

@@ -29,7 +29,7 @@ afterEach(async () => {
 
 async function baseUrlResult(baseUrl: string, timeoutMs = 5_000): Promise<CheckResult | undefined> {
   const contract = await loadContract();
-  const report = await runCertification(testConfig(baseUrl, { only: ['base-url'], timeoutMs }), {
+  const report = await runCertification(testConfig(baseUrl, { only: ['base-url'], timeout: timeoutMs }), {
     contract,
     credential: TEST_CREDENTIAL,
     webhookSecret: TEST_WEBHOOK_SECRET,

@@ -8,6 +8,8 @@ import {
 } from '../../src/cli/replay-plan.js';
 import type { CheckId, CheckStatus } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { recordRunInputs } from '../../src/model/run-inputs.js';
+import { resolveRunConfig } from '../../src/model/run-values.js';
 
 const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): CheckResult => ({
   id,
@@ -21,7 +23,7 @@ const result = (id: CheckId, status: CheckStatus, message = `${id} ${status}`): 
   durationMs: 1,
 });
 
-/** Inputs exactly as run.ts records them (recordInputs). */
+/** Inputs as reports before provcert 0.2 recorded them (authMethod, timeoutMs, webhookTimeoutMs, maxExpiryWaitS). */
 const recordedInputs = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   baseUrl: 'https://provider.example/api',
   authMethod: 'HMAC_SIGNATURE',
@@ -98,6 +100,41 @@ describe('planReplay', () => {
         local: false,
       },
     });
+  });
+
+  it('reads the inputs a run records now (each setting under its one name) to the same plan as an older report', () => {
+    const { config } = resolveRunConfig(
+      {
+        baseUrl: 'https://provider.example/api',
+        auth: 'HMAC_SIGNATURE',
+        profile: 'TRANSACTIONAL',
+        capabilities: ['METADATA', 'CATALOG', 'QUOTE'],
+        fulfillment: 'DELIVERY',
+        webhookHost: '0.0.0.0',
+        timeout: 7000,
+        webhookTimeout: 20000,
+        maxExpiryWait: 45,
+        seed: 'seed-123',
+      },
+      {
+        credential: 'k',
+        credentialSource: { kind: 'env', name: 'MY_PROVIDER_SECRET' },
+        webhookSecret: 'w',
+        webhookSecretSource: { kind: 'generated' },
+      },
+    );
+    const inputs = recordRunInputs(config, 'r1');
+    expect(inputs).toMatchObject({ auth: 'HMAC_SIGNATURE', timeout: 7000, webhookTimeout: 20000, maxExpiryWait: 45 });
+    expect(inputs).not.toHaveProperty('timeoutMs');
+    const now = planReplay(report(mixed, inputs));
+    const before = planReplay(report(mixed));
+    // The new report also records the default budget and strictness; an older one left them to the default.
+    expect(now).toEqual({ ...before, flags: { ...('flags' in before ? before.flags : {}), explore: 100 } });
+  });
+
+  it('an older name beside the new one: the new one is read', () => {
+    const plan = planReplay(report(mixed, recordedInputs({ timeout: 9000 })));
+    expect(plan).toMatchObject({ flags: { timeout: 9000 } });
   });
 
   const credentialCases: { name: string; source: unknown; want: unknown }[] = [

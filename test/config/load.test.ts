@@ -49,14 +49,14 @@ describe('precedence: flags > environment > file > defaults', () => {
   it('defaults apply after merging (resolveRunConfig), file values flow through typed', async () => {
     await tmp.write('provcert.config.yaml', 'baseUrl: https://provider.example.com\nauth: bearer\nwebhookPort: 0\n');
     const given = await sources({}, { PROVIDER_API_KEY: 'k-123456' });
-    const { config } = resolveRunOptions(given, { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
+    const { config } = resolveRunOptions(mergeRunValues(given), { PROVIDER_API_KEY: 'k-123456' }, tmp.dir);
     expect(config).toMatchObject({
       baseUrl: 'https://provider.example.com',
-      authMethod: 'BEARER_TOKEN',
+      auth: 'BEARER_TOKEN',
       webhookPort: 0,
-      timeoutMs: 10_000,
-      webhookTimeoutMs: 30_000,
-      maxExpiryWaitS: 120,
+      timeout: 10_000,
+      webhookTimeout: 30_000,
+      maxExpiryWait: 120,
       concurrency: 8,
       webhookHost: '127.0.0.1',
     });

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { runOptions } from '../../src/cli/options.js';
 import { parseRunFlags } from '../../src/cli/run-flags.js';
@@ -12,14 +12,20 @@ import {
   optionTable,
   runOptionTable,
 } from '../../src/config/options.js';
-import type { RunConfig } from '../../src/model/run-config.js';
+import { generateRunSettingsModule, runSettingValues } from '../../src/config/run-settings-type.js';
+import type { CertifyOptions } from '../../src/lib/certify.js';
+import { RUN_SETTING_KEYS } from '../../src/model/generated/run-settings.js';
+import type { RunReport } from '../../src/model/report.js';
+import { FRONT_END_SETTINGS } from '../../src/model/run-config.js';
+import { recordRunInputs } from '../../src/model/run-inputs.js';
 import { mergeRunValues, type RunSources, resolveRunConfig } from '../../src/model/run-values.js';
 import { tempDir } from './support.js';
 
 /**
  * Every option of the schema, set by every source, arrives typed and unchanged, and the order flags > environment
  * > file holds for each: the readers and the merge know no option by name. A dummy option added to a copy of the
- * schema goes the same way, so adding an option touches only the schema, its default and its use.
+ * schema goes the same way — a flag, a PROVCERT_* variable, a config key, a field of the generated type, an option
+ * of certify(), a report input, replayed — so adding an option touches only the schema and its use.
  */
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -103,35 +109,6 @@ describe('every option of spec/config.schema.json: each source sets it, typed, i
   precedenceCases(runOptionTable());
 });
 
-/** Where each option is used: a field of the run configuration, or the cli (the secrets' sources, the reports). */
-const USES: Readonly<Record<string, keyof RunConfig | 'cli'>> = {
-  baseUrl: 'baseUrl',
-  auth: 'authMethod',
-  profile: 'profile',
-  capabilities: 'capabilities',
-  fulfillment: 'fulfillment',
-  local: 'local',
-  webhookPort: 'webhookPort',
-  webhookHost: 'webhookHost',
-  webhookTimeout: 'webhookTimeoutMs',
-  timeout: 'timeoutMs',
-  maxExpiryWait: 'maxExpiryWaitS',
-  only: 'only',
-  skip: 'skip',
-  seed: 'seed',
-  explore: 'explore',
-  strict: 'strict',
-  concurrency: 'concurrency',
-  credentialEnv: 'cli',
-  credentialFile: 'cli',
-  webhookSecretEnv: 'cli',
-  json: 'cli',
-  junit: 'cli',
-  markdown: 'cli',
-  html: 'cli',
-  reporter: 'cli',
-};
-
 const SECRETS = {
   credential: 'k-123456',
   credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' },
@@ -139,26 +116,36 @@ const SECRETS = {
   webhookSecretSource: { kind: 'generated' },
 } as const;
 
-describe('every option has a use, and resolveRunConfig hands its typed value to the run unchanged', () => {
+describe('every option keeps its one name: the run configuration and the report inputs use it unchanged', () => {
   const table = runOptionTable();
-  it('every option of the schema is used (adding one without its use fails here)', () => {
-    expect(Object.keys(table.kinds).sort()).toEqual(Object.keys(USES).sort());
+  const frontEnd: readonly string[] = FRONT_END_SETTINGS;
+  const required = { baseUrl: 'https://p.example.com', auth: 'API_KEY' } as const;
+
+  it('the generated run settings are the schema options, and only the front ends keep some to themselves', () => {
+    expect([...RUN_SETTING_KEYS]).toEqual(Object.keys(table.kinds));
+    expect(frontEnd.every((key) => key in table.kinds)).toBe(true);
   });
 
-  const required = { baseUrl: 'https://p.example.com', auth: 'API_KEY' } as const;
-  for (const [key, field] of Object.entries(USES)) {
-    if (field === 'cli') continue;
-    it(`${key} → RunConfig.${field}`, () => {
-      const kind = table.kinds[key] ?? 'string';
-      const { flag } = samples(table.schema, key, kind);
-      const { config } = resolveRunConfig({ flags: { ...required, [key]: flag } }, SECRETS);
-      expect(config[field]).toEqual(flag);
+  for (const key of Object.keys(table.kinds)) {
+    const kind = table.kinds[key] ?? 'string';
+    const { flag } = samples(table.schema, key, kind);
+    if (frontEnd.includes(key)) {
+      it(`${key}: the front end's own (secrets' source, reports), never the run's`, () => {
+        const { config } = resolveRunConfig({ ...required, [key]: flag }, SECRETS);
+        expect(config).not.toHaveProperty(key);
+      });
+      continue;
+    }
+    it(`${key} → RunConfig.${key} → the report's inputs.${key}`, () => {
+      const { config } = resolveRunConfig({ ...required, [key]: flag }, SECRETS);
+      expect((config as unknown as Record<string, unknown>)[key]).toEqual(flag);
+      expect((recordRunInputs(config, 'r') as Record<string, unknown>)[key]).toEqual(flag);
     });
   }
 
-  it('unset options take DEFAULT_RUN_CONFIG, and the secrets are the ones handed in', () => {
-    const run = resolveRunConfig({ flags: required }, SECRETS);
-    expect(run.config).toMatchObject({ webhookPort: 8787, timeoutMs: 10_000, concurrency: 8, local: false });
+  it('unset options take the schema defaults, and the secrets are the ones handed in', () => {
+    const run = resolveRunConfig(required, SECRETS);
+    expect(run.config).toMatchObject({ webhookPort: 8787, timeout: 10_000, concurrency: 8, local: false });
     expect(run.config.credentialSource).toEqual(SECRETS.credentialSource);
     expect([run.credential, run.webhookSecret]).toEqual([SECRETS.credential, SECRETS.webhookSecret]);
   });
@@ -168,7 +155,13 @@ const DUMMY_SCHEMA: Schema = {
   ...runOptionTable().schema,
   properties: {
     ...runOptionTable().schema.properties,
-    dummyRetries: { description: 'A dummy option: retries of something.', type: 'integer', minimum: 2, maximum: 9 },
+    dummyRetries: {
+      description: 'A dummy option: retries of something.',
+      type: 'integer',
+      minimum: 2,
+      maximum: 9,
+      default: 3,
+    } as Property,
     dummyTags: {
       description: 'A dummy list option.',
       type: ['array', 'string'],
@@ -205,4 +198,56 @@ describe('a dummy option added to the schema only: read from every source with n
   });
 
   precedenceCases({ ...table, kinds: { dummyRetries: 'integer', dummyTags: 'list' } });
+
+  it('is a field of the generated RunSettings type, a run setting and its default', () => {
+    const module = generateRunSettingsModule(DUMMY_SCHEMA);
+    expect(module).toContain('  dummyRetries?: number;\n');
+    expect(module).toContain('  dummyTags?: string[];\n');
+    expect(module).toMatch(/RUN_SETTING_KEYS = \[[^\]]*'dummyRetries',\n {2}'dummyTags',\n\]/);
+    expect(module).toMatch(/RUN_SETTING_DEFAULTS = \{[^}]* {2}dummyRetries: 3,\n/);
+  });
+
+  describe('built from that schema (the generated module as the build writes it)', () => {
+    beforeAll(() => {
+      const { keys, defaults } = runSettingValues(DUMMY_SCHEMA);
+      vi.resetModules();
+      vi.doMock('../../src/model/generated/run-settings.js', () => ({
+        RUN_SETTING_KEYS: keys,
+        RUN_SETTING_DEFAULTS: defaults,
+      }));
+    });
+    afterAll(() => {
+      vi.doUnmock('../../src/model/generated/run-settings.js');
+      vi.resetModules();
+    });
+
+    const secrets = { credential: 'k-123456', webhookSecret: 'w-123456' };
+    const given = { baseUrl: 'https://p.example.com', auth: 'API_KEY', ...secrets } as const;
+
+    it("is an option of the library's certify(), reaching the run and the report's inputs under its name", async () => {
+      const { resolveCertifyOptions } = await import('../../src/lib/certify.js');
+      const { recordRunInputs: record } = await import('../../src/model/run-inputs.js');
+      const { config } = resolveCertifyOptions({ ...given, dummyRetries: 5 } as CertifyOptions);
+      expect(config).toMatchObject({ dummyRetries: 5 });
+      expect(record(config, 'r')).toMatchObject({ dummyRetries: 5, dummyTags: null });
+      // Unset: the schema's default, recorded as the run used it.
+      const unset = resolveCertifyOptions(given).config;
+      expect(record(unset, 'r')).toMatchObject({ dummyRetries: 3 });
+    });
+
+    it('is replayed from a report as it was recorded, checked as its flag is', async () => {
+      const { planReplay: plan } = await import('../../src/cli/replay-plan.js');
+      const { parseRunFlags: parse } = await import('../../src/cli/run-flags.js');
+      const report = {
+        checks: [{ id: 'metadata', status: 'fail' }],
+        verdict: 'FAIL',
+        provider: { baseUrl: 'https://p.example.com', authMethod: 'API_KEY' },
+        inputs: { dummyRetries: 7, dummyTags: ['x'] },
+      } as unknown as RunReport;
+      const replayed = plan(report);
+      expect(replayed).toMatchObject({ flags: { dummyRetries: 7, dummyTags: ['x'] } });
+      if ('error' in replayed) throw new Error(replayed.error);
+      expect(parse(replayed.flags, table)).toMatchObject({ dummyRetries: 7, dummyTags: ['x'] });
+    });
+  });
 });

@@ -57,16 +57,16 @@ describe('spec/config.schema.json stays in step with the code', () => {
 
   it('documented defaults are the ones resolveRunOptions applies', () => {
     const { config } = resolveRunOptions(
-      { flags: { baseUrl: 'https://p.example.com', auth: 'API_KEY' } },
+      { baseUrl: 'https://p.example.com', auth: 'API_KEY' },
       { PROVIDER_API_KEY: 'k-123456' },
       '/',
     );
     const p = props();
     expect(p['webhookPort']?.default).toBe(config.webhookPort);
     expect(p['webhookHost']?.default).toBe(config.webhookHost);
-    expect(p['webhookTimeout']?.default).toBe(config.webhookTimeoutMs);
-    expect(p['timeout']?.default).toBe(config.timeoutMs);
-    expect(p['maxExpiryWait']?.default).toBe(config.maxExpiryWaitS);
+    expect(p['webhookTimeout']?.default).toBe(config.webhookTimeout);
+    expect(p['timeout']?.default).toBe(config.timeout);
+    expect(p['maxExpiryWait']?.default).toBe(config.maxExpiryWait);
     expect(p['concurrency']?.default).toBe(config.concurrency);
     expect(p['local']?.default).toBe(config.local);
     expect(p['credentialEnv']?.default).toBe(

@@ -89,7 +89,7 @@ describe('batch: a flooding fleet member fails only itself', () => {
           slug,
           baseUrl: provider.url,
           run: {
-            config: testConfig(provider.url, { webhookPort: port, only: ONLY, maxExpiryWaitS: 60 }),
+            config: testConfig(provider.url, { webhookPort: port, only: ONLY, maxExpiryWait: 60 }),
             credential: `${slug}-credential`,
             webhookSecret: secrets[slug as keyof typeof secrets],
           },

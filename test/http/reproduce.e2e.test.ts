@@ -52,7 +52,7 @@ describe('reproduce commands send the failing request again', () => {
         dataFile: join(scratch, 'provider.json'),
       });
       try {
-        const report = await runCertification(testConfig(provider.url, { authMethod, only: [checkId] }), {
+        const report = await runCertification(testConfig(provider.url, { auth: authMethod, only: [checkId] }), {
           contract,
           credential: TEST_CREDENTIAL,
           webhookSecret: TEST_WEBHOOK_SECRET,

@@ -27,7 +27,7 @@ describe('serve --max-expiry-wait', () => {
     ['too long', { maxExpiryWait: '3601' }, /from 1 to 3600/],
   ])('%s', async (_name, raw, expected) => {
     const settings = resolveServeSettings({ dataDir: dir, ...raw }, dir);
-    if (typeof expected === 'number') expect((await settings).maxExpiryWaitS).toBe(expected);
+    if (typeof expected === 'number') expect((await settings).maxExpiryWait).toBe(expected);
     else {
       await expect(settings).rejects.toThrow(UsageError);
       await expect(settings).rejects.toThrow(expected);

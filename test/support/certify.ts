@@ -68,15 +68,15 @@ export interface CertifyOptions {
 export function testConfig(baseUrl: string, overrides: Partial<RunConfig> = {}): RunConfig {
   return {
     baseUrl,
-    authMethod: 'API_KEY',
+    auth: 'API_KEY',
     credentialSource: { kind: 'env', name: 'PROVIDER_API_KEY' },
     local: true,
     webhookHost: '127.0.0.1',
     webhookPort: 0,
     webhookSecretSource: { kind: 'env', name: 'SERVICE_WEBHOOK_SECRET' },
-    webhookTimeoutMs: 10_000,
-    timeoutMs: 10_000,
-    maxExpiryWaitS: 30,
+    webhookTimeout: 10_000,
+    timeout: 10_000,
+    maxExpiryWait: 30,
     seed: 'test',
     maxBodyBytes: 1024 * 1024,
     concurrency: 8,
@@ -113,17 +113,17 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
   const stopClock = clock?.advanceWhenIdle(() => provider.busy());
   try {
     const config = testConfig(options.baseUrl ? options.baseUrl(provider.url, core.url) : provider.url, {
-      authMethod,
+      auth: authMethod,
       ...(options.local === false ? { local: false } : {}),
       ...(options.portalCapabilities ? { capabilities: options.portalCapabilities } : {}),
       ...(options.only ? { only: options.only } : {}),
       ...(options.profile ? { profile: options.profile } : {}),
       ...(options.strict ? { strict: true } : {}),
-      ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+      ...(options.webhookTimeoutMs ? { webhookTimeout: options.webhookTimeoutMs } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.explore !== undefined ? { explore: options.explore } : {}),
-      ...(options.fulfillment ? { fulfillment: options.fulfillment } : {}),
-      ...(options.maxExpiryWaitS ? { maxExpiryWaitS: options.maxExpiryWaitS } : {}),
+      ...(options.fulfillment ? { fulfillment: options.fulfillment as RunConfig['fulfillment'] } : {}),
+      ...(options.maxExpiryWaitS ? { maxExpiryWait: options.maxExpiryWaitS } : {}),
     });
     const report = await runCertification(config, {
       contract,

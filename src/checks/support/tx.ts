@@ -40,7 +40,7 @@ export function problemAt(
 
 /** The first failing exchange of a check becomes its reproduce command (credential by reference only). */
 export function markReproduce(f: Findings, ctx: Pick<CheckContext, 'config'>, outcome: HttpOutcome): void {
-  f.reproduce ??= curlFor(outcome.exchange, ctx.config.authMethod, ctx.config.credentialSource);
+  f.reproduce ??= curlFor(outcome.exchange, ctx.config.auth, ctx.config.credentialSource);
 }
 
 /** Tell the operator provcert re-quoted (its own delay expired the first quote), with the expired answers as evidence. */

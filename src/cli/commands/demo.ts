@@ -63,7 +63,7 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
   try {
     // The demo's secrets are its own, generated above: handed in, as the cli hands in what it reads.
     const { config } = resolveRunConfig(
-      { flags: { baseUrl: provider.url, auth: authMethod, local: true, webhookPort: core.port } },
+      { baseUrl: provider.url, auth: authMethod, local: true, webhookPort: core.port },
       {
         credential,
         credentialSource: { kind: 'env', name: 'DEMO_PROVIDER_CREDENTIAL' },

@@ -50,7 +50,7 @@ export async function execute({ io }: CommandContext, flags: DoctorFlags): Promi
   });
   const url = parseBaseUrlFlag(merged.baseUrl, true);
   const authMethod: AuthMethod | undefined = merged.auth;
-  const timeoutMs = merged.timeout ?? DEFAULT_RUN_CONFIG.timeoutMs;
+  const timeoutMs = merged.timeout ?? DEFAULT_RUN_CONFIG.timeout;
   const credential = await readCredential(merged, io.env, io.cwd);
   // What is being probed goes to stderr as it starts (a probe may wait the whole timeout); the findings to stdout.
   const progress = (step: string): void => {

@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { Chalk } from 'chalk';
 import { parseCheckIds } from '../../checks/framework/registry.js';
-import type { RawRunOptions } from '../../config/flags.js';
 import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { loadRequirements } from '../../contract/requirements.js';
@@ -104,7 +103,7 @@ async function personInputs(opts: ReplayFlags, io: CommandContext['io']): Promis
   if (opts.credentialEnv !== undefined && opts.credentialFile !== undefined) {
     throw new UsageError('--credential-env and --credential-file are alternatives; pass one');
   }
-  const flags: RawRunOptions = {
+  const flags: FlagValues = {
     ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.auth !== undefined ? { auth: opts.auth } : {}),
     ...(opts.credentialEnv !== undefined ? { credentialEnv: opts.credentialEnv } : {}),
@@ -196,7 +195,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const explore = opts.explore !== undefined ? { explore: opts.explore } : {};
   const receiver = receiverOverride(opts);
   const { config, credential, webhookSecret } = resolveRunOptions(
-    { flags: parseRunFlags({ ...flags, ...explore, ...receiver }) },
+    parseRunFlags({ ...flags, ...explore, ...receiver }),
     io.env,
     io.cwd,
   );

@@ -1,4 +1,3 @@
-import type { RawRunOptions, ReportFlags } from '../../config/flags.js';
 import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { mergeRunValues } from '../../model/run-values.js';
@@ -7,20 +6,22 @@ import { certifyWithReports } from '../certify.js';
 import type { CommandContext } from '../command.js';
 import type { CliIo } from '../io.js';
 import { reportTargets } from '../report-flags.js';
-import { parseRunFlags } from '../run-flags.js';
+import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
 
-/** `color` is false with --no-color (commander's negated option); `events` is --events FILE|-. */
-export type RunFlags = RawRunOptions &
-  ReportFlags & { spec?: string; config?: string; color?: boolean; events?: string };
+/**
+ * The run settings' flags as commander hands them over (by their setting's name, read by parseRunFlags), and the
+ * run's own: `color` is false with --no-color (commander's negated option); `events` is --events FILE|-.
+ */
+export type RunFlags = FlagValues & { spec?: string; config?: string; color?: boolean; events?: string };
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
   const { env, file, expectedFailures } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: given.config });
-  const sources = { flags: parseRunFlags(given), env, file };
-  const merged = mergeRunValues(sources);
+  // The one merge of this run's sources: flags > PROVCERT_* environment > config file (the defaults come last).
+  const merged = mergeRunValues({ flags: parseRunFlags(given), env, file });
   const targets = reportTargets(merged);
-  const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(sources, io.env, io.cwd);
+  const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(merged, io.env, io.cwd);
   const contract = await loadContract(given.spec);
   await prepareReportTargets(targets, io.cwd); // an unusable report path is exit 2 before any request
   if (generatedSecret) {

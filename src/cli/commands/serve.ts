@@ -3,7 +3,7 @@ import { createConsole } from '../../console/console.js';
 import type { Contract } from '../../contract/contract.js';
 import { loadContract } from '../../contract/load.js';
 import { type IngestLimits, LIMIT_NAMES } from '../../model/ingest-limits.js';
-import { resolveRunConfig } from '../../model/run-values.js';
+import { type RunValues, resolveRunConfig } from '../../model/run-values.js';
 import type { ServeSettings } from '../../model/serve-settings.js';
 import type { ExpectedFailure } from '../../model/waivers.js';
 import { runCertification } from '../../runner/run.js';
@@ -29,16 +29,15 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
     // What serve was told (its flags > its config file) and what the provider registered; the rest are defaults.
     const { config } = resolveRunConfig(
       {
-        flags: {
-          baseUrl: registration.baseUrl,
-          auth: registration.authMethod,
-          capabilities: registration.capabilities,
-          ...(registration.fulfillment ? { fulfillment: registration.fulfillment } : {}),
-          local: settings.local,
-          webhookHost: settings.host,
-          webhookPort: settings.port,
-          maxExpiryWait: settings.maxExpiryWaitS,
-        },
+        baseUrl: registration.baseUrl,
+        auth: registration.authMethod,
+        capabilities: registration.capabilities,
+        // As registered, upper-cased by resolveRunConfig; a mode the schema does not name is used as before.
+        ...(registration.fulfillment ? { fulfillment: registration.fulfillment as RunValues['fulfillment'] } : {}),
+        local: settings.local,
+        webhookHost: settings.host,
+        webhookPort: settings.port,
+        maxExpiryWait: settings.maxExpiryWait,
       },
       {
         credential,

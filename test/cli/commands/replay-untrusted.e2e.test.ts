@@ -51,7 +51,7 @@ describe('provcert replay of a forged report: the report names targets, the pers
       ...report.inputs,
       baseUrl: capture.url,
       authMethod: 'API_KEY',
-      credentialSource: source,
+      credentialSource: source as RunReport['inputs']['credentialSource'],
       webhookSecretSource: { kind: 'env', name: 'PROVCERT_ADMIN_TOKEN' },
       local: true,
       webhookPort,
