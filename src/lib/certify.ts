@@ -16,6 +16,7 @@ import type { SettingName, SpellSetting } from '../model/setting-speller.js';
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { parseExpectedFailures } from '../util/expected-failures.js';
+import { checkOptionTypes } from './certify-option-types.js';
 
 /** One certification run, as `provcert run` takes it, with the secrets as values instead of variable names. */
 export interface CertifyOptions {
@@ -62,6 +63,7 @@ export interface CertifyOptions {
 }
 
 function checked(options: CertifyOptions): void {
+  checkOptionTypes(options);
   try {
     new URL(options.baseUrl);
   } catch {
