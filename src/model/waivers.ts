@@ -36,6 +36,9 @@ export interface AppliedWaiver {
   until: string;
 }
 
+/** How an applied waiver's outcome message starts its warning: ` (warning: 9999-12-31 is more than …)`. */
+export const WAIVER_WARNING = ' (warning: ';
+
 /** How far ahead a waiver's `until` may lie before its outcome warns: a waiver is a dated debt, not a silence. */
 export const MAX_WAIVER_DAYS = 365;
 

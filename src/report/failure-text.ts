@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult, RunReport } from '../model/report.js';
-import { distantWaiverWarning } from '../model/waivers.js';
+import { WAIVER_WARNING } from '../model/waivers.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { formatDuration, formatValue, reproducedExchange, requestLine, summaryText } from './format.js';
 import { citationText, violatedRequirements } from './requirements.js';
@@ -76,22 +76,18 @@ export function checkResultLines(result: CheckResult, c: ChalkInstance, report: 
 }
 
 /** The expected failures of a run: each waived check (yellow), then each waiver that fails the gate (red). */
-export function waiverLines(
-  report: Pick<RunReport, 'checks' | 'waivers'> & Partial<Pick<RunReport, 'startedAt'>>,
-  c: ChalkInstance,
-): string[] {
-  // Waivers are judged on the run's start day (UTC); a distant one warns here as in the JSON (issue 32).
-  const today = report.startedAt?.slice(0, 10);
-  const distant = (until: string): string => {
-    const warning = today === undefined ? undefined : distantWaiverWarning(until, today);
-    return warning === undefined ? '' : ` (warning: ${warning})`;
+export function waiverLines(report: Pick<RunReport, 'checks' | 'waivers'>, c: ChalkInstance): string[] {
+  // An applied waiver dated far out warns here as in the JSON: its judged outcome carries the warning (issue 32).
+  const warned = (check: CheckResult): string => {
+    const outcome = (report.waivers ?? []).find((w) => w.state === 'applied' && w.check === check.id);
+    const at = outcome?.message.indexOf(WAIVER_WARNING) ?? -1;
+    return outcome && at >= 0 ? outcome.message.slice(at) : '';
   };
-  const waived = waivedChecks(report).map((check) => {
-    const waiver = check.waiver ?? { reason: '', until: '' };
-    return c.yellow(
-      `  WAIVED  ${sanitizeTerminalText(`${check.id}: ${waivedText(waiver)}${distant(waiver.until)}`, { oneLine: true })}`,
-    );
-  });
+  const waived = waivedChecks(report).map((check) =>
+    c.yellow(
+      `  WAIVED  ${sanitizeTerminalText(`${check.id}: ${waivedText(check.waiver ?? { reason: '', until: '' })}${warned(check)}`, { oneLine: true })}`,
+    ),
+  );
   const failing = failingWaivers(report).map((w) =>
     c.red(
       `  ${w.state.toUpperCase().padEnd(9)} ${sanitizeTerminalText(`${waiverLabel(w)} (until ${w.until}): ${w.message}`, { oneLine: true })}`,

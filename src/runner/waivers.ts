@@ -7,6 +7,7 @@ import {
   distantWaiverWarning,
   type ExpectedFailure,
   MAX_WAIVER_DAYS,
+  WAIVER_WARNING,
   type WaiverOutcome,
   type WaiverState,
 } from '../model/waivers.js';
@@ -52,7 +53,7 @@ export { MAX_WAIVER_DAYS };
 /** A warning appended to an applied waiver whose `until` lies more than MAX_WAIVER_DAYS after the run's day. */
 export function distantNote(waiver: ExpectedFailure, today: string): string {
   const warning = distantWaiverWarning(waiver.until, today);
-  return warning === undefined ? '' : ` (warning: ${warning})`;
+  return warning === undefined ? '' : `${WAIVER_WARNING}${warning})`;
 }
 
 /**
