@@ -153,7 +153,10 @@ export const COMMANDS: readonly CommandSpec[] = [
         // The report's receiver address unless given: a provider configured for it delivers there.
         { port: "default: the report's run's", host: "default: the report's run's" },
       )
-        .option('--config <file>', 'read --base-url, --auth and the secret sources from this config file')
+        .option(
+          '--config <file>',
+          'read --base-url, --auth and the secret sources from this config file (only a file named here: never ./provcert.config.yaml or PROVCERT_CONFIG)',
+        )
         .option(
           '--trust-report-inputs',
           'use the address, auth method and secret sources the report names (prints what it will contact and read)',

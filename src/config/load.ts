@@ -14,6 +14,11 @@ export interface LoadRunSourcesInput {
   configPath?: string | undefined;
   /** The options' table: spec/config.schema.json's unless a test gives its own. */
   table?: OptionTable;
+  /**
+   * Read a config file only when `configPath` names one: neither PROVCERT_CONFIG nor ./provcert.config.yaml
+   * (`replay`, run where a report was received, must not take a file that came with it).
+   */
+  namedOnly?: boolean;
 }
 
 /** What the environment and the config file say, each read into typed values once (the flags are the cli's). */
@@ -29,7 +34,7 @@ export interface LoadedRunSources extends Required<Pick<RunSources, 'env' | 'fil
 export async function loadRunSources(input: LoadRunSourcesInput): Promise<LoadedRunSources> {
   const table = input.table ?? runOptionTable();
   const location = locateConfig(input.cwd, input.env, input.configPath);
-  const file = await readConfigFile(location, table);
+  const file = input.namedOnly && input.configPath === undefined ? undefined : await readConfigFile(location, table);
   const confinement =
     file?.[ALLOW_OUTSIDE_PATHS_KEY] === true ? undefined : { dir: dirname(location.path), label: location.label };
   const fromFile: RunValues = file

@@ -4,6 +4,7 @@ import { UsageError } from '../model/errors.js';
 import { FILE_REPORTER_NAMES } from '../model/reporter-names.js';
 import type { RunValues } from '../model/run-values.js';
 import { ALLOW_OUTSIDE_PATHS_KEY, type OptionTable, runOptionTable } from './options.js';
+import { realWritePath } from './real-path.js';
 
 const isFileReporterName = (key: string): boolean => (FILE_REPORTER_NAMES as readonly string[]).includes(key);
 
@@ -32,16 +33,22 @@ export interface PathConfinement {
 }
 
 /**
- * A report path from a config file that leaves the file's folder (absolute, or ../): refused in one line, so a
- * config file from elsewhere (a repository, a download) cannot overwrite files outside its own folder.
+ * A report path from a config file that leaves the file's folder (absolute, or ../, or through a symlink): refused
+ * in one line, so a config file from elsewhere (a repository, a download) cannot overwrite files outside its own
+ * folder. Both sides are compared as real paths (symlinks resolved, real-path.ts): a link committed beside the file
+ * leads wherever it points.
  */
 function confined(key: string, value: string, confinement: PathConfinement): void {
   if (value === '-' || !isFileReporterName(key)) return;
-  const rel = relative(confinement.dir, resolve(confinement.dir, value));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || isAbsolute(value))
+  const lexical = relative(confinement.dir, resolve(confinement.dir, value));
+  const real = relative(realWritePath(confinement.dir), realWritePath(resolve(confinement.dir, value)));
+  const outside = (rel: string): boolean => rel === '' || rel.startsWith('..') || isAbsolute(rel);
+  if (outside(lexical) || outside(real) || isAbsolute(value)) {
+    const via = outside(lexical) || isAbsolute(value) ? '' : ' (through a symlink)';
     throw new UsageError(
-      `${confinement.label}: ${key}: ${value} is outside the config file's folder; write the report inside it, or set ${ALLOW_OUTSIDE_PATHS_KEY}: true in the config file`,
+      `${confinement.label}: ${key}: ${value} is outside the config file's folder${via}; write the report inside it, or set ${ALLOW_OUTSIDE_PATHS_KEY}: true in the config file`,
     );
+  }
 }
 
 /** Options whose schema-valid text still has one spelling to settle: auth aliases, profile case. */

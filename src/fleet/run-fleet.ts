@@ -6,7 +6,7 @@ import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { systemClock } from '../runner/clock.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
-import { evaluateWaivers, utcDate } from '../runner/waivers.js';
+import { evaluateWaivers, refuseDistantWaivers, utcDate } from '../runner/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
 import { toolVersion } from '../util/package-root.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
@@ -111,6 +111,10 @@ const signalName = (reason: unknown): string => (typeof reason === 'string' ? re
 export async function runFleet(input: RunFleetInput): Promise<FleetReport> {
   const clock = input.clock ?? systemClock;
   const startedAt = new Date(clock.now());
+  // Before the receiver starts: a provider run in strict mode refuses a distant waiver that concerns it.
+  for (const member of input.members)
+    if (member.run?.config.strict === true)
+      refuseDistantWaivers(input.expectedFailures, utcDate(startedAt), member.slug);
   const started = performance.now();
   const redactor = fleetRedactor(input.members);
   const secrets = new Map(input.members.flatMap((m) => (m.run ? [[m.slug, m.run.webhookSecret] as const] : [])));

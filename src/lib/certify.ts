@@ -16,6 +16,7 @@ import { type ResolvedRun, type RunSecrets, type RunValues, resolveRunConfig } f
 import type { ExpectedFailure } from '../model/waivers.js';
 import { runCertification } from '../runner/run.js';
 import { parseExpectedFailures } from '../util/expected-failures.js';
+import { checkOptionTypes } from './certify-option-types.js';
 
 /** The settings certify() takes under their config file names: every run setting, and the secrets' variable names. */
 type LibrarySetting = RunConfigSetting | 'credentialEnv' | 'webhookSecretEnv';
@@ -66,6 +67,7 @@ export interface CertifyOptions
 }
 
 function checked(options: CertifyOptions): void {
+  checkOptionTypes(options);
   try {
     new URL(options.baseUrl);
   } catch {

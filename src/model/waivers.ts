@@ -35,3 +35,20 @@ export interface AppliedWaiver {
   reason: string;
   until: string;
 }
+
+/** How an applied waiver's outcome message starts its warning: ` (warning: 9999-12-31 is more than …)`. */
+export const WAIVER_WARNING = ' (warning: ';
+
+/** How far ahead a waiver's `until` may lie before its outcome warns: a waiver is a dated debt, not a silence. */
+export const MAX_WAIVER_DAYS = 365;
+
+/**
+ * The warning for a waiver whose `until` lies more than MAX_WAIVER_DAYS after `today` (YYYY-MM-DD, UTC), or
+ * undefined. One text for every place that shows it: the waiver's outcome, the console, strict mode's refusal.
+ */
+export function distantWaiverWarning(until: string, today: string): string | undefined {
+  const limit = new Date(Date.parse(`${today}T00:00:00Z`) + MAX_WAIVER_DAYS * 86_400_000).toISOString().slice(0, 10);
+  return until > limit
+    ? `${until} is more than ${MAX_WAIVER_DAYS} days away; set the date the fix is due and review it then`
+    : undefined;
+}

@@ -3,6 +3,7 @@ import type { FleetReport } from '../model/fleet-report.js';
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
+import { statusContradiction } from './status-consistency.js';
 
 /** The requirements catalog as a stored report is checked against (src/contract/requirements.ts provides it). */
 export interface RequirementTexts {
@@ -152,6 +153,7 @@ export function runReportContradiction(report: RunReport, catalog: RequirementTe
     duplicateCheck(report.checks) ??
     waiverContradiction(report) ??
     summaryContradiction(report) ??
+    statusContradiction(report) ??
     selectionContradiction(report) ??
     notRunContradiction(report) ??
     verdictContradiction(report) ??

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult, RunReport } from '../model/report.js';
+import { WAIVER_WARNING } from '../model/waivers.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { formatDuration, formatValue, reproducedExchange, requestLine, summaryText } from './format.js';
 import { citationText, violatedRequirements } from './requirements.js';
@@ -76,9 +77,15 @@ export function checkResultLines(result: CheckResult, c: ChalkInstance, report: 
 
 /** The expected failures of a run: each waived check (yellow), then each waiver that fails the gate (red). */
 export function waiverLines(report: Pick<RunReport, 'checks' | 'waivers'>, c: ChalkInstance): string[] {
+  // An applied waiver dated far out warns here as in the JSON: its judged outcome carries the warning (issue 32).
+  const warned = (check: CheckResult): string => {
+    const outcome = (report.waivers ?? []).find((w) => w.state === 'applied' && w.check === check.id);
+    const at = outcome?.message.indexOf(WAIVER_WARNING) ?? -1;
+    return outcome && at >= 0 ? outcome.message.slice(at) : '';
+  };
   const waived = waivedChecks(report).map((check) =>
     c.yellow(
-      `  WAIVED  ${sanitizeTerminalText(`${check.id}: ${waivedText(check.waiver ?? { reason: '', until: '' })}`, { oneLine: true })}`,
+      `  WAIVED  ${sanitizeTerminalText(`${check.id}: ${waivedText(check.waiver ?? { reason: '', until: '' })}${warned(check)}`, { oneLine: true })}`,
     ),
   );
   const failing = failingWaivers(report).map((w) =>

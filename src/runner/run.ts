@@ -18,7 +18,7 @@ import { type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
 import { planChecks, type RunPlan } from './plan.js';
 import { type RunHooks, type Scheduled, scheduleChecks } from './schedule.js';
 import { applyStrict, strictExemptions } from './strict.js';
-import { evaluateWaivers, previewWaivers, utcDate } from './waivers.js';
+import { evaluateWaivers, previewWaivers, refuseDistantWaivers, utcDate } from './waivers.js';
 import { webhookSection } from './webhook-section.js';
 
 export interface RunDeps extends OpenRunDeps {
@@ -37,6 +37,7 @@ export interface RunDeps extends OpenRunDeps {
 export async function runCertification(config: RunConfig, deps: RunDeps): Promise<RunReport> {
   const waivers = deps.expectedFailures ?? [];
   const today = utcDate(new Date((deps.clock ?? systemClock).now()));
+  if (config.strict === true) refuseDistantWaivers(waivers, today);
   // The console and the event stream show a waived check the moment it ends; the judgement is on the report.
   const hooks = deps.hooks && waivers.length > 0 ? previewWaivers(deps.hooks, waivers, today) : deps.hooks;
   const run = await openRun(config, { ...deps, ...(hooks ? { hooks } : {}) });

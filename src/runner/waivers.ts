@@ -1,7 +1,16 @@
+import { UsageError } from '../model/errors.js';
 import type { CheckResult, RunReport, RunStartInfo } from '../model/report.js';
 import type { RunEvents } from '../model/run-events.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
-import type { AppliedWaiver, ExpectedFailure, WaiverOutcome, WaiverState } from '../model/waivers.js';
+import {
+  type AppliedWaiver,
+  distantWaiverWarning,
+  type ExpectedFailure,
+  MAX_WAIVER_DAYS,
+  WAIVER_WARNING,
+  type WaiverOutcome,
+  type WaiverState,
+} from '../model/waivers.js';
 
 /**
  * Expected failures (`expectedFailures` in a config or fleet file) judged against finished runs.
@@ -39,14 +48,27 @@ export const utcDate = (date: Date): string => date.toISOString().slice(0, 10);
 
 const isFailure = (r: CheckResult): boolean => r.status === 'fail' || r.status === 'error';
 
-/** How far ahead a waiver's `until` may lie before its outcome warns: a waiver is a dated debt, not a silence. */
-export const MAX_WAIVER_DAYS = 365;
+export { MAX_WAIVER_DAYS };
 
 /** A warning appended to an applied waiver whose `until` lies more than MAX_WAIVER_DAYS after the run's day. */
 export function distantNote(waiver: ExpectedFailure, today: string): string {
-  const limit = utcDate(new Date(Date.parse(`${today}T00:00:00Z`) + MAX_WAIVER_DAYS * 86_400_000));
-  if (waiver.until <= limit) return '';
-  return ` (warning: ${waiver.until} is more than ${MAX_WAIVER_DAYS} days away; set the date the fix is due and review it then)`;
+  const warning = distantWaiverWarning(waiver.until, today);
+  return warning === undefined ? '' : `${WAIVER_WARNING}${warning})`;
+}
+
+/**
+ * Strict mode refuses a waiver dated further out than MAX_WAIVER_DAYS (issue 32): strict promotes warnings to
+ * failures, and a distant `until` is the waiver's warning. Refused before the run, in one line naming the entry, the
+ * waivers that concern `slug` only (a fleet's entries for other providers are theirs).
+ */
+export function refuseDistantWaivers(waivers: readonly ExpectedFailure[], today: string, slug?: string): void {
+  const distant = waivers.find(
+    (w) => (slug === undefined || w.provider === undefined || w.provider === slug) && distantNote(w, today) !== '',
+  );
+  if (distant)
+    throw new UsageError(
+      `expectedFailures: the waiver of ${distant.check}${distant.provider ? ` on ${distant.provider}` : ''} runs until ${distant.until}, more than ${MAX_WAIVER_DAYS} days away; strict mode refuses it: set the date the fix is due`,
+    );
 }
 
 /** Dates compare as text (YYYY-MM-DD); a waiver holds through its whole `until` day. */

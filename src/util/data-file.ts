@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
-import { type Document, isMap, LineCounter, parseDocument } from 'yaml';
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { UsageError } from '../model/errors.js';
 import { isRecord } from './json.js';
 
@@ -19,6 +19,12 @@ export const MAX_DATA_FILE_BYTES = 64 * 1024 * 1024;
 export const MAX_DATA_DEPTH = 128;
 /** YAML aliases may expand to at most this many nodes (the yaml library's measure): a "billion laughs" stops here. */
 const MAX_ALIAS_COUNT = 1000;
+/**
+ * What a YAML document may expand to, aliases counted by the size of what they stand for: no larger than the largest
+ * file provcert reads, so aliases can never make parsed data bigger than a file could be (a 2 MB string aliased 299
+ * times is 600 MB once parsed, with few nodes).
+ */
+export const MAX_EXPANDED_BYTES = MAX_DATA_FILE_BYTES;
 
 export type DataFileErrorKind =
   | 'not-found'
@@ -169,6 +175,42 @@ function flowDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** Every scalar counts at least this much: a number or a null still takes memory once parsed. */
+const SCALAR_FLOOR = 8;
+
+/**
+ * The size a YAML node expands to (string lengths, SCALAR_FLOOR per other scalar, one per item or pair), each alias
+ * counted as the size of the node it stands for. Each node is measured once (memoized), so this is linear in the
+ * document however many aliases point at one node; it stops as soon as the budget is spent.
+ */
+function expandedSize(doc: Document, budget: number): number {
+  const sizes = new Map<unknown, number>();
+  const measuring = new Set<unknown>();
+  const measure = (node: unknown): number => {
+    if (node === null || node === undefined) return SCALAR_FLOOR;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    // An alias to a node still being measured is a cycle: parsed as a reference, it adds nothing.
+    if (measuring.has(node)) return 0;
+    measuring.add(node);
+    let size = SCALAR_FLOOR;
+    if (isAlias(node)) size = measure(node.resolve(doc));
+    else if (isScalar(node)) size = typeof node.value === 'string' ? Math.max(node.value.length, 1) : SCALAR_FLOOR;
+    else if (isPair(node)) size = measure(node.key) + measure(node.value) + 1;
+    else if (isMap(node) || isSeq(node)) {
+      size = 1;
+      for (const item of node.items as unknown[]) {
+        size += measure(item) + 1;
+        if (size > budget) break;
+      }
+    }
+    measuring.delete(node);
+    sizes.set(node, size);
+    return size;
+  };
+  return measure(doc.contents);
+}
+
 /** Parse YAML or JSON text already in memory (standard input, a file read by readDataFile) with the same limits. */
 export function parseDataText(text: string, options: DataFileOptions): DataText {
   const { label } = options;
@@ -206,6 +248,11 @@ export function parseDataText(text: string, options: DataFileOptions): DataText 
         `${label}:${pos.line}:${pos.col}: invalid YAML: ${firstLine(error.message) || 'syntax error'}`,
       );
     }
+    if (expandedSize(doc, MAX_EXPANDED_BYTES) > MAX_EXPANDED_BYTES)
+      throw new DataFileError(
+        'aliases',
+        `${label}: refused: its aliases expand it to more than ${megabytes(MAX_EXPANDED_BYTES)} once parsed (an alias bomb)`,
+      );
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;

@@ -1,6 +1,7 @@
 import { API_KEY_HEADER, COMPAT_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../model/contract-constants.js';
 import { LiteralPattern } from './literal-pattern.js';
 import { addSecretForms, addSkeletonForms } from './secret-forms.js';
+import { SecretPieces } from './secret-pieces.js';
 import { skeletonOf } from './skeleton.js';
 
 /** What a masked value is replaced with. */
@@ -92,12 +93,16 @@ function maskSkeletonMatches(text: string, pattern: RegExp): string {
 export class Redactor {
   private readonly pattern: RegExp | undefined;
   private readonly skeletonPattern: RegExp | undefined;
+  /** Pieces of the secrets, judged by what they show together (secret-pieces.ts). */
+  private readonly pieces: SecretPieces;
 
   constructor(secrets: readonly (string | undefined)[]) {
     const pattern = new LiteralPattern();
     const skeletons = new LiteralPattern();
+    const known: string[] = [];
     for (const secret of new Set(secrets)) {
       if (typeof secret !== 'string') continue;
+      known.push(secret);
       addSecretForms(pattern, secret);
       addSkeletonForms(skeletons, secret);
       // A secret read with stray whitespace is often sent trimmed.
@@ -105,14 +110,35 @@ export class Redactor {
     }
     this.pattern = pattern.compile();
     this.skeletonPattern = skeletons.compile();
+    this.pieces = new SecretPieces(known);
   }
 
   text(value: string): string {
+    const whole = this.wholeForms(value);
+    if (!this.pieces.active) return whole;
+    // What this one string shows of a secret, in pieces: masked when together they reveal it.
+    const { runs, covered } = this.pieces.scan(whole);
+    return runs.length === 0 ? whole : this.pieces.mask(whole, runs, this.pieces.revealed(covered), MASK);
+  }
+
+  /** Every whole form of every secret (and any URL's password) masked. */
+  private wholeForms(value: string): string {
     // The skeleton first: masking pieces first would cut a secret split across lines into unrecognisable halves.
     const normalized = this.skeletonPattern ? maskSkeletonMatches(value, this.skeletonPattern) : value;
     const masked = this.pattern ? normalized.replace(this.pattern, MASK) : normalized;
     // Any URL's password, known or not: `https://user:****@host`.
     return masked.includes('@') ? masked.replace(URL_PASSWORD, `$1${MASK}@`) : masked;
+  }
+
+  /**
+   * Whether `texts` together reveal a secret in pieces (secret-pieces.ts) that no one of them reveals alone: an
+   * answer's headers and body, a report's strings.
+   */
+  revealsTogether(texts: readonly string[]): boolean {
+    if (!this.pieces.active) return false;
+    const covered = new Map<number, Set<number>>();
+    for (const text of texts) this.pieces.scan(this.text(text), covered);
+    return this.pieces.revealed(covered).size > 0;
   }
 
   /** Header values masked by name, then every other value searched for secrets. */
@@ -128,7 +154,41 @@ export class Redactor {
    * Recursion is bounded: deeper values are replaced by a note instead of overflowing the stack.
    */
   deep<T>(value: T): T {
-    return this.walk(value, 0, false) as T;
+    const masked = this.walk(value, 0, false);
+    if (!this.pieces.active) return masked as T;
+    // Pieces spread over many strings count together: a second pass masks them when, together, they reveal a secret.
+    const covered = new Map<number, Set<number>>();
+    this.visitStrings(masked, 0, (text) => void this.pieces.scan(text, covered));
+    const revealed = this.pieces.revealed(covered);
+    if (revealed.size === 0) return masked as T;
+    return this.mapStrings(masked, 0, (text) => {
+      const { runs } = this.pieces.scan(text);
+      return runs.length === 0 ? text : this.pieces.mask(text, runs, revealed, MASK);
+    }) as T;
+  }
+
+  private visitStrings(value: unknown, depth: number, visit: (text: string) => void): void {
+    if (typeof value === 'string') return visit(value);
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEEP) return;
+    if (Array.isArray(value)) {
+      for (const item of value) this.visitStrings(item, depth + 1, visit);
+      return;
+    }
+    if (!isPlainObject(value)) return;
+    for (const [key, item] of Object.entries(value)) {
+      visit(key);
+      this.visitStrings(item, depth + 1, visit);
+    }
+  }
+
+  private mapStrings(value: unknown, depth: number, map: (text: string) => string): unknown {
+    if (typeof value === 'string') return map(value);
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEEP) return value;
+    if (Array.isArray(value)) return value.map((item) => this.mapStrings(item, depth + 1, map));
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[map(key)] = this.mapStrings(item, depth + 1, map);
+    return out;
   }
 
   private walk(value: unknown, depth: number, isHeaders: boolean): unknown {

@@ -1,7 +1,7 @@
 /**
  * The skeleton of a text: what is left to recognise a secret by once an echoing provider's choice of encoding is
  * undone. Escapes are decoded (JSON `\uXXXX` and `\xXX`, `%XX` on any byte, HTML numeric `&#115;`/`&#x73;`
- * entities), then only ASCII letters and digits are kept, lowercased: separators, whitespace and line breaks
+ * entities, each undone again when it decodes to the start of another: `%2541`), then only ASCII letters and digits are kept, lowercased: separators, whitespace and line breaks
  * (a secret or its base64 wrapped across lines, hex written `73:65`), zero-width characters, punctuation and
  * case all drop out. One pass, linear in the text.
  */
@@ -50,6 +50,27 @@ function escapeAt(text: string, i: number): { code: number; end: number } | unde
   return undefined;
 }
 
+/** Characters an escape may decode to that can start another escape: `%2541` is `%41` once decoded. */
+const ESCAPE_STARTS = new Set([0x25, 0x5c, 0x26]);
+/** How many encodings deep an escape is undone (`%252541` is three): each level consumes at least two characters. */
+const MAX_ESCAPE_LEVELS = 8;
+
+/**
+ * The escape at `i` with iterated encodings undone (issue 32): an escape that decodes to `%`, `\` or `&` is read
+ * again with the text after it (`%2541` → `%41` → `A`, `&#37;41` → `A`, `%5Cu0041` → `A`). Linear: every level
+ * consumes characters of the text.
+ */
+function iteratedEscapeAt(text: string, i: number): { code: number; end: number } | undefined {
+  let decoded = escapeAt(text, i);
+  for (let level = 0; decoded && level < MAX_ESCAPE_LEVELS && ESCAPE_STARTS.has(decoded.code); level++) {
+    const head = String.fromCharCode(decoded.code) + text.slice(decoded.end, decoded.end + 12);
+    const next = escapeAt(head, 0);
+    if (!next || next.end <= 1) break;
+    decoded = { code: next.code, end: decoded.end + next.end - 1 };
+  }
+  return decoded;
+}
+
 export interface Skeleton {
   text: string;
   /** With `withMap`: for each skeleton character, where the text it came from starts and ends. */
@@ -78,7 +99,7 @@ export function skeletonOf(text: string, withMap = false): Skeleton {
     let end = i + 1;
     // Only a backslash, a percent sign or an ampersand can start an escape.
     if (unit === 0x5c || unit === 0x25 || unit === 0x26) {
-      const decoded = escapeAt(text, i);
+      const decoded = iteratedEscapeAt(text, i);
       if (decoded) {
         unit = decoded.code;
         end = decoded.end;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findEcho } from '../../src/checks/support/echo.js';
 import { probeCredential } from '../../src/checks/support/probe-credential.js';
 import { hmacHex } from '../../src/util/hmac.js';
+import { overlappingPieces } from '../support/hostile-provider.js';
 
 const SENT = probeCredential('echo-test');
 const SIGNATURE = hmacHex('test-webhook-secret-51be02', '');
@@ -49,6 +50,31 @@ describe('findEcho: a repeated credential is found in any encoding, and only whe
       ['header x-debug-auth'],
     ],
     ['a signature header value', body({ expected: SIGNATURE }), ['body at $.expected']],
+    // Issue 32: overlapping pieces, each under half the credential, that laid side by side rebuild it.
+    [
+      'overlapping pieces of 15 characters',
+      body({ message: 'rejected', details: overlappingPieces(SENT, 15, 5) }),
+      // No one string gives it away: the body as a whole does.
+      ['its body'],
+    ],
+    [
+      'overlapping pieces, each double %-encoded',
+      text(
+        overlappingPieces(SENT, 15, 5)
+          .map((p) => encodeURIComponent(encodeURIComponent(p)))
+          .join(','),
+      ),
+      ['its body'],
+    ],
+    [
+      'overlapping pieces, one per answer header',
+      {
+        headers: Object.fromEntries(overlappingPieces(SENT, 12, 6).map((p, i) => [`x-part-${i}`, p])),
+        text: '{}',
+        json: {},
+      },
+      ['pieces spread over its headers and body that together rebuild it'],
+    ],
   ])('%s', (_name, answer, places) => {
     expect(findEcho(answer, [SENT, SIGNATURE])).toEqual(places);
   });

@@ -27,6 +27,13 @@ const FILES: Record<
       ),
     says: /alias bomb|not JSON|not valid JSON/,
   },
+  // Issue 32, item 7: few nodes, 600 MB once parsed; refused by the bytes its aliases expand to.
+  'a 2 MB string aliased 299 times': {
+    name: 'wide-bomb.yaml',
+    write: (path) =>
+      writeFile(path, `a: &a "${'x'.repeat(2 * 1024 * 1024)}"\nb: [${Array(299).fill('*a').join(',')}]\n`),
+    says: /aliases expand it to more than 64 MB|not JSON|not valid JSON/,
+  },
   'deep nesting': {
     name: 'deep.json',
     write: (path) => writeFile(path, `${'['.repeat(100_000)}${']'.repeat(100_000)}`),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
+import { countChecks, deriveRunVerdict } from '../../src/model/verdict.js';
 import { fleetOf, providerResult } from '../report/fleet/sample.js';
 import { ANSI_BELL, failingReport, INJECTED_SCRIPT } from '../report/sample-reports.js';
 import { storedReport } from '../report/stored-report.js';
@@ -71,6 +72,12 @@ const edited = (edit: (r: RunReport) => void): RunReport => {
   edit(r);
   return r;
 };
+/** Every failing check given `status`, its findings kept, and the summary and verdict made to agree (issue 32, item 8). */
+const relabelled = (status: 'pass' | 'skip') => (r: RunReport) => {
+  for (const c of r.checks) if (c.status === 'fail' || c.status === 'error') c.status = status;
+  r.summary = { ...r.summary, ...countChecks(r.checks) };
+  r.verdict = deriveRunVerdict(r);
+};
 const checkOf = (r: RunReport, id: string) => r.checks.find((c) => c.id === id) as RunReport['checks'][number];
 
 type Content = { report: RunReport } | { text: string } | { sparseBytes: number };
@@ -93,6 +100,17 @@ const ROWS: Row[] = [
     name: 'a flipped check status',
     content: () => ({ report: edited((r) => void (checkOf(r, 'quote-math').status = 'pass')) }),
     refused: /contradicts itself: .*the summary counts 3 pass, but the checks give 4/,
+  },
+  {
+    name: 'failing checks flipped to pass, findings kept, summary and verdict made to agree',
+    content: () => ({ report: edited(relabelled('pass')) }),
+    refused: /contradicts itself: .*check [a-z-]+ says "pass", but it records a failing finding \([A-Z-]+\)/,
+  },
+  {
+    name: 'failing checks turned into skips, summary and verdict made to agree',
+    content: () => ({ report: edited(relabelled('skip')) }),
+    refused:
+      /contradicts itself: .*check [a-z-]+ says "skip", but it records a failing finding .* and the run did not list it as not run/,
   },
   {
     name: 'a lying summary',

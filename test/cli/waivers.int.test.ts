@@ -36,7 +36,7 @@ interface Run {
 }
 
 /** `provcert run` (health and quote-math only) with a config file holding these waivers. */
-async function run(faults: FaultName[], waivers: string): Promise<Run> {
+async function run(faults: FaultName[], waivers: string, extra: string[] = []): Promise<Run> {
   const dir = await scratchDir('waivers-e2e');
   const started = await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults });
   provider = started.provider;
@@ -51,6 +51,7 @@ async function run(faults: FaultName[], waivers: string): Promise<Run> {
     'junit: report.xml',
     'markdown: report.md',
     'html: report.html',
+    ...extra,
     'expectedFailures:',
     waivers,
   ].join('\n');
@@ -58,7 +59,8 @@ async function run(faults: FaultName[], waivers: string): Promise<Run> {
   const { io, out, err } = captureIo(dir, env);
   const code = await runCommand(io, ['run']);
   const read = (name: string): Promise<string> => readFile(join(dir, name), 'utf8');
-  const report = JSON.parse(await read('report.json')) as RunReport;
+  // A run refused before it starts writes no report.
+  const report = JSON.parse(await read('report.json').catch(() => 'null')) as RunReport;
   return { code, out: out(), err: err(), dir, report, read };
 }
 
@@ -99,6 +101,24 @@ describe('expectedFailures in provcert run (real CLI, reference provider)', () =
     for (const text of [r.out, await r.read('report.json'), await r.read('report.html')]) {
       expect(text).not.toContain(CREDENTIAL);
     }
+  });
+
+  // Issue 32: a waiver dated far out warned only in the JSON, and strict mode let it through.
+  const FAR_OUT = '9999-12-31';
+  const far = entry({ check: 'quote-math', reason: 'later', until: FAR_OUT });
+  it('a waiver until 9999-12-31: applied, and the console warns as the JSON does', async () => {
+    const r = await run(['quote-total-wrong'], far);
+    const warning = `warning: ${FAR_OUT} is more than 365 days away; set the date the fix is due`;
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(warning);
+    expect(r.report.waivers?.[0]?.message).toContain(warning);
+  });
+
+  it('a waiver until 9999-12-31 with strict: refused in one line before any request', async () => {
+    await expect(run(['quote-total-wrong'], far, ['strict: true'])).rejects.toThrow(
+      /^expectedFailures: the waiver of quote-math runs until 9999-12-31, more than 365 days away; strict mode refuses it/,
+    );
+    expect(provider?.requests).toEqual([]);
   });
 
   it('a stale waiver (its check passes): exit 1, saying to remove it', async () => {

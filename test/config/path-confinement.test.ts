@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRunFlags } from '../../src/cli/run-flags.js';
@@ -27,7 +28,14 @@ describe("a config file's report paths stay in its folder unless allowPathsOutsi
     ['a ../ path', 'json: ../../victim.json\n', 'json'],
     ['an absolute path', 'junit: /tmp/provcert-victim.xml\n', 'junit'],
     ['a path that climbs back in and out', 'html: reports/../../x.html\n', 'html'],
-  ])('refuses %s in one line naming the key and the opt-in', async (_name, yaml, key) => {
+    // Issue 32, item 6: links committed beside the config file (ci/out -> .., ci/victim.json -> ../victim.json).
+    ['a path through a symlinked folder that leads out', 'json: out/victim.json\n', 'json', 'out', '..'],
+    ['a symlinked file that leads out', 'junit: victim.xml\n', 'junit', 'victim.xml', '../victim.xml'],
+    ['a dangling symlink whose target is outside', 'html: new.html\n', 'html', 'new.html', '../../made.html'],
+    ['a symlink to an absolute folder outside', 'markdown: abs/x.md\n', 'markdown', 'abs', tmpdir()],
+  ])('refuses %s in one line naming the key and the opt-in', async (_name, yaml, key, link?: string, to?: string) => {
+    if (link !== undefined && to !== undefined) await symlink(to, join(tmp.dir, 'ci', link));
+    if (to === '../victim.xml') await tmp.write('victim.xml', 'keep');
     const error = await loadConfig(yaml).then(
       () => undefined,
       (e: unknown) => e,
@@ -37,6 +45,13 @@ describe("a config file's report paths stay in its folder unless allowPathsOutsi
     expect(message).toMatch(new RegExp(`^ci/provcert\\.yaml: ${key}: .* is outside the config file's folder`));
     expect(message).toContain('allowPathsOutsideConfigDir: true');
     expect(message).not.toContain('\n');
+  });
+
+  it('takes a path through a symlink that stays inside the folder', async () => {
+    await mkdir(join(tmp.dir, 'ci', 'reports'));
+    await symlink('reports', join(tmp.dir, 'ci', 'latest'));
+    const options = await loadConfig('json: latest/r.json\n');
+    expect(options.json).toBe(join('ci', 'latest', 'r.json'));
   });
 
   it('takes paths inside the folder, and standard output', async () => {

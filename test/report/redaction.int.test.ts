@@ -6,7 +6,12 @@ import { createConsoleReporter } from '../../src/report/console.js';
 import { RENDERING_REPORTER_NAMES, REPORTERS } from '../../src/report/reporters.js';
 import { runCertification } from '../../src/runner/run.js';
 import { testConfig } from '../support/certify.js';
-import { type HostileProvider, secretEncodings, startHostileProvider } from '../support/hostile-provider.js';
+import {
+  type HostileProvider,
+  secretEncodings,
+  shareShown,
+  startHostileProvider,
+} from '../support/hostile-provider.js';
 
 const CREDENTIAL = 'sk_live_9f8e7d6c5b4a3f2e1d0c';
 // Space, quote, slash, plus and equals: its JSON, URL and form encodings all differ from it.
@@ -88,6 +93,16 @@ describe('a provider echoing the secrets back: no output shows them, in any form
       Object.entries(secretEncodings(secret)).map(([form, leak]) => [format, which, form, leak] as const),
     ),
   );
+
+  // Issue 32: not even in pieces a reader could lay side by side (overlapping, iterated encodings: secretEncodings).
+  it.each(
+    Object.keys(READINGS).flatMap((format) =>
+      Object.entries(SECRETS).map(([which, secret]) => [format, which, secret]),
+    ),
+  )('%s output: less than half of the %s shows, however its pieces are put together', (format, _which, secret) => {
+    for (const reading of READINGS[format]?.(outputs[format] ?? '') ?? [])
+      expect(shareShown(reading, secret ?? '')).toBeLessThan(0.5);
+  });
 
   it.each(cases)('%s output: no %s (%s)', (format, _which, _form, leak) => {
     const output = outputs[format] ?? '';

@@ -21,7 +21,79 @@ export function secretEncodings(secret: string): Record<string, string> {
     'hex uppercase': hex.toUpperCase(),
     'long substring': secret.slice(1, 1 + Math.ceil(secret.length * 0.6)),
     ...normalizedEncodings(secret),
+    ...pieceEncodings(secret),
   };
+}
+
+/** `secret` cut into pieces of `length` characters, each starting `step` after the last: they overlap when step < length. */
+export const overlappingPieces = (secret: string, length: number, step: number): string[] => {
+  const pieces: string[] = [];
+  for (let at = 0; at < secret.length; at += step) pieces.push(secret.slice(at, at + length));
+  return pieces;
+};
+
+/**
+ * Issue 32: echoes that go around a masker judging each piece by its own length, or decoding once. Overlapping
+ * pieces each shorter than half the secret rebuild it when laid side by side; iterated encodings hide it from one
+ * round of decoding.
+ */
+export function pieceEncodings(secret: string): Record<string, string> {
+  const twice = (s: string): string => encodeURIComponent(encodeURIComponent(s));
+  const fifteen = overlappingPieces(secret, 15, 5);
+  const underHalf = overlappingPieces(secret, Math.ceil(secret.length / 2) - 1, 3);
+  const uEscaped = (s: string): string => every(s, (u) => `\\u${code(u, 16, 4)}`);
+  return {
+    'double %-encoded': twice(secret),
+    'triple %-encoded': encodeURIComponent(twice(secret)),
+    'double %-encoded on every byte': [...Buffer.from(secret)]
+      .map((b) => `%25${b.toString(16).padStart(2, '0')}`)
+      .join(''),
+    'overlapping pieces of 15 characters': fifteen.join(' | '),
+    'overlapping pieces one short of half': underHalf.join(' '),
+    'overlapping pieces, each double %-encoded': fifteen.map(twice).join(','),
+    'overlapping pieces, each \\u-escaped': fifteen.map(uEscaped).join(' '),
+    'overlapping pieces in hex': fifteen.map((p) => Buffer.from(p).toString('hex')).join(' '),
+  };
+}
+
+/**
+ * The share of `secret` (0 to 1) a text shows, in stretches a reader could lay side by side: escapes undone
+ * repeatedly (%XX, \\uXXXX, HTML numeric entities), then any stretch of 6 or more of the secret's letters and digits
+ * that holds a digit (a stretch of letters alone reads like words), and any 12 or more hex digits of it. Counted
+ * independently of the masker: a report that shows half the secret's characters lets it be rebuilt.
+ */
+export function shareShown(text: string, secret: string): number {
+  let decoded = text;
+  for (let round = 0; round < 8; round++) {
+    const next = decoded
+      .replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/\\+u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/&#x([0-9a-f]+);?/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+      .replace(/&#(\d+);?/g, (_m, d: string) => String.fromCharCode(Number(d)));
+    if (next === decoded) break;
+    decoded = next;
+  }
+  const plain = decoded.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const target = secret.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const covered = new Set<number>();
+  const stretches = (source: string, within: string, min: number, mark: (from: number, to: number) => void): void => {
+    for (let i = 0; i + min <= source.length; i++) {
+      let k = min;
+      while (i + k <= source.length && within.includes(source.slice(i, i + k))) k++;
+      k--;
+      if (k >= min && /[0-9]/.test(source.slice(i, i + k))) mark(i, i + k);
+    }
+  };
+  stretches(target, plain, 6, (from, to) => {
+    for (let p = from; p < to; p++) covered.add(p);
+  });
+  // Hex counts bytes of the secret as written: the larger of the two is what the text shows.
+  const bytes = Buffer.from(secret);
+  const hexCovered = new Set<number>();
+  stretches(bytes.toString('hex'), plain, 12, (from, to) => {
+    for (let p = from >> 1; p < to >> 1; p++) hexCovered.add(p);
+  });
+  return Math.max(covered.size / target.length, hexCovered.size / bytes.length);
 }
 
 const every = (secret: string, encode: (unit: string) => string): string => [...secret].map(encode).join('');

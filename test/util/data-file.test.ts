@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataFileError, readDataFile, readDataFileDigest } from '../../src/util/data-file.js';
+import { DataFileError, parseDataText, readDataFile, readDataFileDigest } from '../../src/util/data-file.js';
 import { scratchDir } from '../support/scratch.js';
 
 const json = (label: string) => ({ label, format: 'json' as const });
@@ -73,5 +73,30 @@ describe('readDataFileDigest: the one reader, with the sha256 of the bytes it pa
 
   it('reads a device without regularFileOnly (a pipe is how people pass a generated config)', async () => {
     await expect(readDataFile('/dev/null', json('null'))).resolves.toEqual({ value: undefined });
+  });
+});
+
+describe('parseDataText: aliases are counted by the size they expand to (issue 32, item 7)', () => {
+  const yaml = (label: string) => ({ label, format: 'yaml' as const });
+  it.each([
+    [
+      'a 2 MB string aliased 299 times',
+      `a: &a "${'x'.repeat(2 * 1024 * 1024)}"\nb: [${Array(299).fill('*a').join(',')}]\n`,
+    ],
+    [
+      'a 1 MB map aliased through two levels',
+      `a: &a {k: "${'y'.repeat(1024 * 1024)}"}\nb: &b [${Array(10).fill('*a').join(',')}]\nc: [${Array(10).fill('*b').join(',')}]\n`,
+    ],
+  ])('refuses %s in one line', (_name, text) => {
+    expect(() => parseDataText(text, yaml('f.yaml'))).toThrow(
+      /^f\.yaml: refused: its aliases expand it to more than 64 MB once parsed \(an alias bomb\)$/,
+    );
+  });
+
+  it('reads aliases whose expansion stays within the budget', () => {
+    expect(parseDataText('a: &a {x: 1}\nb: [*a, *a]\n', yaml('f.yaml')).value).toEqual({
+      a: { x: 1 },
+      b: [{ x: 1 }, { x: 1 }],
+    });
   });
 });

@@ -12,7 +12,7 @@ const jsonKey = (key: string): string => (/^[A-Za-z_$][\w$-]*$/.test(key) ? `.${
 
 /**
  * Finds `values` in an answer, raw or in any form provcert's masker knows (JSON-escaped, URL-encoded, base64,
- * hex, split across lines, a piece long enough to identify it): the masker is the detector, so whatever it
+ * hex, split across lines, pieces that together show half of it): the masker is the detector, so whatever it
  * would hide from a report counts as repeated. Returns the places (a header's name, a JSON path, or "its body").
  */
 export function findEcho(
@@ -28,6 +28,9 @@ export function findEcho(
     const paths = answer.json === undefined ? [] : jsonPlaces(answer.json, '$', holds);
     places.push(...(paths.length > 0 ? paths.map((p) => `body at ${p}`) : ['its body']));
   }
+  // Pieces each too short to give a value away, spread over the answer, that together rebuild it (issue 32).
+  if (places.length === 0 && detector.revealsTogether([...Object.values(answer.headers), answer.text]))
+    places.push('pieces spread over its headers and body that together rebuild it');
   return places.length > MAX_PLACES ? [...places.slice(0, MAX_PLACES), `${places.length - MAX_PLACES} more`] : places;
 }
 

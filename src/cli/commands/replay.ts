@@ -98,7 +98,10 @@ function onlyCheck(value: string | undefined): CheckId | undefined {
   return ids[0];
 }
 
-/** The person's own address, auth and secret sources: their flags, PROVCERT_* environment and config file. */
+/**
+ * The person's own address, auth and secret sources: their flags, PROVCERT_* environment and the config file they
+ * name with --config. No other config file is read: one beside the report or in the folder came with it (issue 32).
+ */
 async function personInputs(opts: ReplayFlags, io: CommandContext['io']): Promise<PersonInputs> {
   if (opts.credentialEnv !== undefined && opts.credentialFile !== undefined) {
     throw new UsageError('--credential-env and --credential-file are alternatives; pass one');
@@ -111,7 +114,7 @@ async function personInputs(opts: ReplayFlags, io: CommandContext['io']): Promis
     ...(opts.webhookSecretEnv !== undefined ? { webhookSecretEnv: opts.webhookSecretEnv } : {}),
     ...(opts.local ? { local: true } : {}),
   };
-  const { env, file } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: opts.config });
+  const { env, file } = await loadRunSources({ env: io.env, cwd: io.cwd, configPath: opts.config, namedOnly: true });
   const { baseUrl, auth, credentialEnv, credentialFile, webhookSecretEnv, local } = mergeRunValues({
     flags: parseRunFlags(flags),
     env,

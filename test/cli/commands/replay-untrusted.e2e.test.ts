@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,6 +162,39 @@ describe('provcert replay of a forged report: the report names targets, the pers
     expect(r.stdout + r.stderr).not.toContain(OPERATOR_SECRET);
     expect(r.code).toBe(1);
   });
+
+  // Issue 32, item 9: the sender ships a config file with the report, naming their address and my variable.
+  const SHIPPED: [string, (folder: string) => { cwd: string; env: Record<string, string> }][] = [
+    ['provcert.config.yaml in the working folder', (folder) => ({ cwd: folder, env: {} })],
+    ['provcert.config.yaml beside the report, run from its folder', (folder) => ({ cwd: folder, env: {} })],
+    [
+      'PROVCERT_CONFIG pointing at the shipped file',
+      (folder) => ({ cwd: dir, env: { PROVCERT_CONFIG: join(folder, 'provcert.config.yaml') } }),
+    ],
+  ];
+  it.each(SHIPPED.map(([where], i) => [where, i] as const))(
+    'a config file not named with --config (%s): not read, nothing sent',
+    async (_where, i) => {
+      const folder = join(dir, `shipped-${i}`);
+      await mkdir(folder, { recursive: true });
+      await writeFile(
+        join(folder, 'provcert.config.yaml'),
+        `baseUrl: ${capture.url}\nauth: API_KEY\ncredentialEnv: OPERATOR_SECRET\nlocal: true\n`,
+      );
+      const path = await forged({ kind: 'env', name: 'OPERATOR_SECRET' });
+      const report = i === 0 ? path : join(folder, 'report.json');
+      if (i !== 0) await writeFile(report, await readFile(path, 'utf8'));
+      const place = SHIPPED[i]?.[1](folder) ?? { cwd: dir, env: {} };
+      const r = await runCli(['replay', report], {
+        env: { ...operatorEnv, ...place.env },
+        cwd: place.cwd,
+        timeoutMs: 30_000,
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^provcert: replay takes the provider's address and auth from you, not from the report/);
+      expect(capture.seen).toEqual([]);
+    },
+  );
 
   it("my config file's base URL and auth count as mine", async () => {
     const path = await forged({ kind: 'env', name: 'OPERATOR_SECRET' });

@@ -1,0 +1,248 @@
+import { skeletonOf } from './skeleton.js';
+
+/**
+ * Pieces of a secret, found however they are echoed (issue 32, item 1). An echo can cut a secret into pieces each
+ * shorter than any fixed "identifying" length and let them overlap, so that laid side by side they rebuild it: no
+ * length threshold on single pieces is sound. What is judged instead is what a text (or a whole report) shows of
+ * the secret altogether.
+ *
+ * The rule:
+ * - A *run* is a stretch of the text that is a stretch of the secret at least `minRun` characters long, compared
+ *   in the skeleton (skeleton.ts: every escape undone, iterated encodings too, separators and case dropped), as
+ *   the secret itself or as a piece of its hex or base64 (any alignment). `minRun` is the length at which chance
+ *   stops explaining a match: 20 bits of the secret's alphabet (4 characters of a mixed key, 5 of hex, 7 of
+ *   digits), 8 characters of hex or base64. A run whose text reads like words does not count ("credential" in
+ *   "test-credential-7f3a").
+ * - A text *reveals* the secret when its runs together cover half the secret's characters (or MAX_SHOWN of them,
+ *   for a very long one): then every run is masked. Below that, what is shown leaves at least half the secret
+ *   unknown, which no reader can guess (half a 34-character key is ~100 bits), however the pieces overlap.
+ * - One string is judged by itself; a whole value (a report, an answer) is judged over all its strings together,
+ *   so pieces spread over many fields count as one echo.
+ * Residue, by construction: stretches shorter than `minRun` are not counted (they occur by chance in any text).
+ * Linear: one skeleton per string and one hash lookup per position and run length (two lengths at most).
+ */
+
+/** Fewer characters than this never identify a secret. */
+const MIN_RUN = 4;
+/** A run must carry this much of the secret's entropy for chance to be an unlikely explanation. */
+const CHANCE_BITS = 20;
+/** Hex and base64 pieces: 4 and 6 bytes of the secret. */
+const MIN_ENCODED_RUN = 8;
+/** Past this many characters shown, any secret is revealed (keeps very long tokens to the same standard). */
+export const MAX_SHOWN = 64;
+
+/** Lowercase (or uppercase) words and separators only: text like this does not identify a random key. */
+export const looksLikeWords = (piece: string): boolean => /^[a-z\s._-]*$/.test(piece) || /^[A-Z\s._-]*$/.test(piece);
+
+/** How many characters of a skeleton carry CHANCE_BITS, by the alphabet the secret's skeleton is drawn from. */
+function minRunOf(skeleton: string): number {
+  const alphabet = /^[0-9]+$/.test(skeleton)
+    ? 10
+    : /^[0-9a-f]+$/.test(skeleton)
+      ? 16
+      : /^[a-z]+$/.test(skeleton)
+        ? 26
+        : 36;
+  return Math.max(MIN_RUN, Math.ceil(CHANCE_BITS / Math.log2(alphabet)));
+}
+
+/** One skeleton form of a secret: its text, and for each of its characters the secret's skeleton position. */
+interface Form {
+  text: string;
+  position: (index: number) => number;
+  minRun: number;
+}
+
+interface Secret {
+  /** Length of the secret's skeleton: what coverage is counted over. */
+  length: number;
+  /** How many covered positions reveal it. */
+  threshold: number;
+  forms: Form[];
+}
+
+/** A stretch of a text (original positions) that is a counted run of these secrets. */
+interface Run {
+  start: number;
+  end: number;
+  secrets: number[];
+}
+
+/** What one text shows of each secret: its runs and the secret positions they cover. */
+export interface PieceScan {
+  runs: Run[];
+  /** Per secret, the skeleton positions covered (absent: none). */
+  covered: Map<number, Set<number>>;
+}
+
+/** For each byte of the secret's UTF-8, its skeleton position (-1: a character the skeleton drops). */
+function byteToSkeleton(secret: string): Int32Array {
+  const chars = skeletonOf(secret, true);
+  const charToSkeleton = new Int32Array(secret.length).fill(-1);
+  for (let i = 0; i < chars.text.length; i++) charToSkeleton[chars.from?.[i] ?? 0] = i;
+  const bytes: number[] = [];
+  for (let i = 0; i < secret.length; i++) {
+    const code = secret.codePointAt(i) ?? 0;
+    const width = Buffer.byteLength(String.fromCodePoint(code), 'utf8');
+    for (let b = 0; b < width; b++) bytes.push(charToSkeleton[i] ?? -1);
+    if (code > 0xffff) i++;
+  }
+  return Int32Array.from(bytes);
+}
+
+function formsOf(secret: string): Form[] {
+  const skeleton = skeletonOf(secret).text;
+  const bytes = Buffer.from(secret, 'utf8');
+  const skeletonAt = byteToSkeleton(secret);
+  const forms: Form[] = [{ text: skeleton, position: (i) => i, minRun: minRunOf(skeleton) }];
+  forms.push({ text: bytes.toString('hex'), position: (i) => skeletonAt[i >> 1] ?? -1, minRun: MIN_ENCODED_RUN });
+  // Base64 at the three alignments; each encoded character maps to the byte its first bit comes from.
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const start = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    const fragment = skeletonOf(encoded.slice(start, end), true);
+    const from = fragment.from ?? new Int32Array(0);
+    forms.push({
+      text: fragment.text,
+      position: (i) => skeletonAt[Math.floor((6 * (start + (from[i] ?? 0))) / 8) - offset] ?? -1,
+      minRun: MIN_ENCODED_RUN,
+    });
+  }
+  return forms.filter((form) => form.text.length >= form.minRun);
+}
+
+/** A stretch of a form of length minRun, and per secret the positions it covers. */
+interface Stretch {
+  text: string;
+  covers: [number, number[]][];
+}
+
+/** Polynomial hash of text[from, to), 32-bit: skeleton characters are ASCII letters and digits. */
+const BASE = 257;
+/** Hash buckets per run length: the forms of a few secrets hold a few hundred stretches. */
+const BUCKETS = 4096;
+function hashOf(text: string, from: number, to: number): number {
+  let hash = 0;
+  for (let i = from; i < to; i++) hash = (Math.imul(hash, BASE) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+const power = (exponent: number): number => {
+  let out = 1;
+  for (let i = 0; i < exponent; i++) out = Math.imul(out, BASE);
+  return out;
+};
+/** The hash of the window one character on: `leaving` out at the front, `entering` in at the back. */
+const roll = (hash: number, leaving: number, entering: number, outgoing: number): number =>
+  (Math.imul(hash - Math.imul(leaving, outgoing), BASE) + entering) | 0;
+
+export class SecretPieces {
+  private readonly secrets: Secret[] = [];
+  /**
+   * For each run length in use, every stretch of that length of every form, by rolling hash, with the secret
+   * positions it covers. A longer run is the union of the stretches of this length inside it, so looking up each
+   * one is enough: one hash step and lookup per position, no allocation (a regex of every suffix compiles slowly,
+   * per masker).
+   */
+  private readonly stretches = new Map<number, (Stretch[] | undefined)[]>();
+
+  constructor(secrets: readonly string[]) {
+    for (const secret of secrets) {
+      const skeleton = skeletonOf(secret).text;
+      // A secret too short to be cut into two runs is masked whole only (secret-forms.ts).
+      if (skeleton.length < 2 * minRunOf(skeleton)) continue;
+      const index = this.secrets.length;
+      const forms = formsOf(secret);
+      const threshold = Math.min(MAX_SHOWN, Math.ceil(skeleton.length / 2));
+      this.secrets.push({ length: skeleton.length, threshold, forms });
+      for (const form of forms) this.addStretches(index, form);
+    }
+  }
+
+  private addStretches(index: number, form: Form): void {
+    const table = this.stretches.get(form.minRun) ?? new Array<Stretch[] | undefined>(BUCKETS);
+    this.stretches.set(form.minRun, table);
+    for (let i = 0; i + form.minRun <= form.text.length; i++) {
+      const text = form.text.slice(i, i + form.minRun);
+      const positions: number[] = [];
+      for (let j = i; j < i + form.minRun; j++) {
+        const position = form.position(j);
+        if (position >= 0) positions.push(position);
+      }
+      const hash = hashOf(text, 0, text.length) & (BUCKETS - 1);
+      const bucket = table[hash] ?? [];
+      table[hash] = bucket;
+      const same = bucket.find((s) => s.text === text);
+      if (same) same.covers.push([index, positions]);
+      else bucket.push({ text, covers: [[index, positions]] });
+    }
+  }
+
+  get active(): boolean {
+    return this.secrets.length > 0;
+  }
+
+  /** The counted runs of `text` and what they cover; `into` accumulates coverage over many texts. */
+  scan(text: string, into: Map<number, Set<number>> = new Map()): PieceScan {
+    const runs: Run[] = [];
+    if (!this.active || text.length < MIN_RUN) return { runs, covered: into };
+    const plain = skeletonOf(text).text;
+    let mapped: ReturnType<typeof skeletonOf> | undefined;
+    for (const [length, table] of this.stretches) {
+      if (plain.length < length) continue;
+      const outgoing = power(length - 1);
+      let hash = hashOf(plain, 0, length);
+      for (let i = 0; ; i++) {
+        const bucket = table[hash & (BUCKETS - 1)];
+        const stretch = bucket?.find((s) => plain.startsWith(s.text, i));
+        if (stretch) {
+          mapped ??= skeletonOf(text, true);
+          const start = mapped.from?.[i] ?? 0;
+          const end = mapped.to?.[i + length - 1] ?? start;
+          const last = runs.at(-1);
+          // The next stretch of the same piece overlaps the run before: one run, grown (words were judged at its start).
+          const grows = last !== undefined && start >= last.start && start < last.end;
+          const counted = grows || !looksLikeWords(text.slice(start, end));
+          if (grows && last) {
+            last.end = Math.max(last.end, end);
+            for (const [index] of stretch.covers) if (!last.secrets.includes(index)) last.secrets.push(index);
+          } else if (counted) runs.push({ start, end, secrets: stretch.covers.map(([index]) => index) });
+          if (counted) {
+            for (const [index, positions] of stretch.covers) {
+              const set = into.get(index) ?? new Set<number>();
+              for (const p of positions) set.add(p);
+              into.set(index, set);
+            }
+          }
+        }
+        if (i + length >= plain.length) break;
+        hash = roll(hash, plain.charCodeAt(i), plain.charCodeAt(i + length), outgoing);
+      }
+    }
+    return { runs, covered: into };
+  }
+
+  /** The secrets (by index) that `covered` reveals. */
+  revealed(covered: Map<number, Set<number>>): Set<number> {
+    const out = new Set<number>();
+    for (const [index, set] of covered) if (set.size >= (this.secrets[index]?.threshold ?? Infinity)) out.add(index);
+    return out;
+  }
+
+  /** `text` with every run of a revealed secret masked (runs merged where they touch). */
+  mask(text: string, runs: readonly Run[], revealed: ReadonlySet<number>, mask: string): string {
+    const ranges = runs
+      .filter((run) => run.secrets.some((index) => revealed.has(index)))
+      .map((run): [number, number] => [run.start, run.end])
+      .sort((a, b) => a[0] - b[0]);
+    if (ranges.length === 0) return text;
+    let out = '';
+    let at = 0;
+    for (const [start, end] of ranges) {
+      if (end <= at) continue;
+      out += text.slice(at, Math.max(at, start)) + (start >= at ? mask : '');
+      at = end;
+    }
+    return out + text.slice(at);
+  }
+}
