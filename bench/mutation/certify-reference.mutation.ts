@@ -1,0 +1,25 @@
+import { describe, expect, test } from 'vitest';
+import type { AuthMethod } from '../../src/model/contract-constants.js';
+import { VARIANTS, type Variant } from '../../src/reference-provider/index.js';
+import { certify } from '../../test/support/certify.js';
+
+/**
+ * The mutation bench's test: a certification of the (mutated) reference provider on the shared manual clock.
+ * Each auth method on the standard variant and each other variant on API_KEY, so a mutant on any path a
+ * conforming provider can take is certified; a verdict other than PASS kills it.
+ */
+const RUNS: ReadonlyArray<{ authMethod: AuthMethod; variant: Variant }> = [
+  ...(['API_KEY', 'BEARER_TOKEN', 'HMAC_SIGNATURE'] as const).map((authMethod) => ({
+    authMethod,
+    variant: 'standard' as const,
+  })),
+  ...VARIANTS.filter((v) => v !== 'standard').map((variant) => ({ authMethod: 'API_KEY' as const, variant })),
+];
+
+describe('certification of the reference provider', () => {
+  test.each(RUNS)('$variant on $authMethod passes', async ({ authMethod, variant }) => {
+    const { report } = await certify({ authMethod, variant });
+    const failing = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => c.id);
+    expect({ verdict: report.verdict, failing }).toEqual({ verdict: 'PASS', failing: [] });
+  });
+});
