@@ -191,8 +191,8 @@ export async function probeAfterExpiry(
   if (expiresAt === undefined)
     return `the quote-expired state was not tested: quote ${open.quote.id} has no readable expiresAt`;
   const waitS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
-  if (waitS > ctx.config.maxExpiryWaitS)
-    return `the quote-expired state was not tested: quote ${open.quote.id} expires in ${waitS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWaitS)}; raise it (e.g. ${ctx.spell('maxExpiryWait', waitS + 10)})`;
+  if (waitS > ctx.config.maxExpiryWait)
+    return `the quote-expired state was not tested: quote ${open.quote.id} expires in ${waitS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}; raise it (e.g. ${ctx.spell('maxExpiryWait', waitS + 10)})`;
   await sleepUntil(ctx, expiresAt + EXPIRY_MARGIN_MS);
   if (ctx.signal.aborted) return 'the quote-expired state was not tested: the run ended first';
   await probeState(ctx, f, 'quote expired', open, table);
