@@ -29,8 +29,8 @@ export interface ProvcertConsole {
  * One line per route: its guard (signed in, may see the slug, a CSRF-checked form, the operator only) and its
  * handler, a function of `(context, request)` in the file of its resource.
  */
-export function createConsole(): ProvcertConsole {
-  const ctx = createConsoleContext();
+export function createConsole(options: { now?: () => number } = {}): ProvcertConsole {
+  const ctx = createConsoleContext(options.now);
   const operatorOnly = (what: string) => ({ operator: `Only the operator ${what}.` });
   const viewer = { viewer: true } as const;
   const routes: Route[] = [

@@ -35,7 +35,8 @@ export interface ConsoleContext {
   openStreams: number;
 }
 
-export function createConsoleContext(): ConsoleContext {
+/** `now`: the sign-in throttle's clock (tests hold it still, so a throttle is proven without timing). */
+export function createConsoleContext(now: () => number = Date.now): ConsoleContext {
   const api = loopbackApi(() => ctx.serve?.core.url ?? '');
   const ctx: ConsoleContext = {
     serve: undefined,
@@ -44,7 +45,7 @@ export function createConsoleContext(): ConsoleContext {
     sessions: new SessionStore(),
     runner: new CertifyRunner(api),
     rotationForms: new SingleUseForms(),
-    signIns: new SignInThrottle(),
+    signIns: new SignInThrottle(now),
     openStreams: 0,
   };
   return ctx;

@@ -15,6 +15,7 @@ import {
   sameToken,
 } from './session.js';
 import { signInPage } from './sign-in-page.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 /** GET /console/sign-in, and every refused sign-in: the form with a fresh double-submit token. */
 export function showSignIn(_ctx: ConsoleContext, { res }: RouteRequest<unknown>, flash?: Session['flash']): void {
@@ -47,11 +48,13 @@ export async function signIn(ctx: ConsoleContext, r: RouteRequest<unknown>): Pro
     });
   const token = (form.get('token') ?? '').trim();
   if (!token) return showSignIn(ctx, r, { kind: 'error', text: 'enter a token' });
-  if (ctx.signIns.throttled())
+  // Counted per client address and per token: a flood from elsewhere never keeps this sign-in out.
+  const keys = SignInThrottle.keys(r.req.socket.remoteAddress, token);
+  if (ctx.signIns.throttled(keys))
     return showSignIn(ctx, r, { kind: 'error', text: 'too many failed sign-ins; wait a second and try again' });
   const who = await identify(ctx, token);
   if (typeof who === 'string') {
-    ctx.signIns.failed();
+    ctx.signIns.failed(keys);
     return showSignIn(ctx, r, { kind: 'error', text: who });
   }
   const session = ctx.sessions.create(who, token);

@@ -1,3 +1,4 @@
+import { inboxFor } from '../../model/webhooks.js';
 import { sendError, sendJson } from '../http-io.js';
 import { illegalTransitionMessage } from '../review/lifecycle.js';
 import type { RouteRequest } from '../route-table.js';
@@ -22,11 +23,15 @@ export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugR
   if (ctx.running.has(slug)) return sendError(res, 409, 'CONFLICT', `a certification of ${slug} is already running`);
   const credential = await readCredential(provider, ctx.env, ctx.credentialDir);
   if (!credential.ok) return sendError(res, 400, 'INVALID_ARGUMENT', credential.message);
+  // From now on every output of serve masks it (an echoing provider repeats it in its events).
+  ctx.issued?.(credential.credential);
   ctx.running.add(slug);
   try {
     ctx.log?.(`certifying ${slug} at ${provider.registration.baseUrl}`);
     const { registration, webhookSecret } = provider;
-    const report = await ctx.certify({ registration, credential: credential.credential, webhookSecret, inbox: core });
+    // Only the events on this provider's own route (verified there with its own secret) count for it.
+    const inbox = inboxFor(core, slug);
+    const report = await ctx.certify({ registration, credential: credential.credential, webhookSecret, inbox });
     const at = ctx.now();
     const record: CertificationRecord = {
       id: newCertificationId(at),

@@ -1,6 +1,6 @@
 import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { sendError, sendJson } from '../http-io.js';
-import type { CoreContext, SlugRequest } from './context.js';
+import { type CoreContext, redactor, type SlugRequest } from './context.js';
 import type { Operator } from './guards.js';
 import type { Outcome } from './request-input.js';
 import { eventView } from './views.js';
@@ -35,9 +35,14 @@ export async function events(ctx: CoreContext, { res, params: { slug }, query }:
   if (!page.ok) return sendError(res, 400, 'INVALID_ARGUMENT', page.message);
   if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
   const found = await core.events(slug, page.cursor, page.limit);
-  sendJson(res, 200, {
-    data: found.items.map((w) => eventView(w, slug)),
-    total: found.total,
-    ...(found.nextCursor ? { nextCursor: found.nextCursor } : {}),
-  });
+  // An event may carry any secret this server knows (an echoing provider): masked like every other answer.
+  sendJson(
+    res,
+    200,
+    redactor(ctx).deep({
+      data: found.items.map((w) => eventView(w, slug)),
+      total: found.total,
+      ...(found.nextCursor ? { nextCursor: found.nextCursor } : {}),
+    }),
+  );
 }

@@ -6,7 +6,7 @@ import type { CoreContext } from './context.js';
 import type { Operator } from './guards.js';
 import { parseRegistration, type Registration } from './registration.js';
 import type { RegisterOutcome } from './registry.js';
-import { readJsonBody } from './request-input.js';
+import { readCredential, readJsonBody } from './request-input.js';
 import { providerView } from './views.js';
 
 /** POST /providers/register (operator): a new provider, or a changed configuration of a registered one. */
@@ -20,6 +20,9 @@ export async function register(ctx: CoreContext, { req, res }: RouteRequest<unkn
   const outcome = await ctx.registry.register(parsed.value, ctx.now(), 'admin');
   if (outcome.kind !== 'ok') return refuseRegistration(res, parsed.value, outcome);
   const { provider, created, recertify, providerToken } = outcome;
+  // The credential it names is a secret serve knows from now on: every output masks it.
+  const credential = await readCredential(provider, ctx.env, ctx.credentialDir);
+  if (credential.ok) ctx.issued?.(credential.credential);
   const url = core.urlFor(provider.registration.slug);
   ctx.log?.(
     `provider ${provider.registration.slug} ${created ? 'registered' : 'updated'}${recertify ? ' (certification required again)' : ''}`,
