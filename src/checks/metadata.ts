@@ -148,6 +148,11 @@ export const check: CheckDefinition = {
         `provider-info states authMethod ${info.authMethod}, but this run uses ${ctx.config.auth}; the portal setting must match what the backend expects`,
       );
     }
+    if (ctx.expectedSlug !== undefined && info.slug !== ctx.expectedSlug)
+      f.problem(
+        `GET /provider-info answers slug "${info.slug}", but this provider is registered as "${ctx.expectedSlug}": a provider is certified only under its own slug (register it as "${info.slug}", or fix the slug its backend answers)`,
+        'PROVIDERINFO-REQUIRED-FIELDS',
+      );
     judgeManifest(f, info);
     const input = info.manifest?.certificationInput;
     if (input) await judgeCertificationInput(ctx, f, input);

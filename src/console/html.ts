@@ -1,3 +1,4 @@
+import { stripControl } from '../report/format.js';
 import { htmlEscape } from '../report/html.js';
 
 /** Markup that is already safe: only the `html` template and the console's own constants make it. */
@@ -28,6 +29,19 @@ function render(value: HtmlValue): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map((v: Html) => v.text).join('');
   return htmlEscape(String(value));
+}
+
+/**
+ * Data for the live stream, escaped as the page escapes text: every string with control, bidi and line/paragraph
+ * separator characters made visible by the same rule htmlEscape applies (`stripControl`). The page's script puts
+ * it in with textContent, so markup characters need no entity; what is shown is what the static page shows.
+ */
+export function streamText<T>(value: T): T {
+  if (typeof value === 'string') return stripControl(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => streamText(v)) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControl(k), streamText(v)])) as T;
+  return value;
 }
 
 /** A console-internal constant known to be markup (never provider text). */

@@ -27,8 +27,14 @@ export const SIGN_IN_COOKIE = 'provcert_console_signin';
 export const COOKIE_PATH = '/console';
 const IDLE_MS = 60 * 60 * 1000;
 const MAX_AGE_MS = 12 * 60 * 60 * 1000;
-/** Sessions kept at once: beyond it the least recently seen is dropped (bounded memory). */
-const MAX_SESSIONS = 10_000;
+/**
+ * Sessions kept at once per principal (the operator, each provider): beyond it that principal's least recently
+ * seen is dropped, never another principal's. Principals are the operator and registered providers, so memory
+ * stays bounded by the registry.
+ */
+const MAX_SESSIONS_PER_PRINCIPAL = 64;
+
+const principalKey = (p: Principal): string => (p.kind === 'admin' ? 'admin' : `provider ${p.slug}`);
 
 export const randomToken = (): string => randomBytes(32).toString('base64url');
 
@@ -55,21 +61,44 @@ export function cookie(name: string, value: string, maxAgeS?: number): string {
 /** In-memory sessions (a restart signs everyone out): the cookie holds a random id, never the token. */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** Each principal's session ids. */
+  private readonly byPrincipal = new Map<string, Set<string>>();
   /** What to stop when a session ends (its live streams). */
   private readonly endHooks = new Map<string, Set<() => void>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   create(principal: Principal, token: string): Session {
-    while (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest === undefined) break;
-      this.sessions.delete(oldest);
+    const key = principalKey(principal);
+    const own = this.byPrincipal.get(key) ?? new Set<string>();
+    this.byPrincipal.set(key, own);
+    while (own.size >= MAX_SESSIONS_PER_PRINCIPAL) {
+      const stale = this.leastRecentlySeen(own);
+      if (!stale) break;
+      this.end(stale);
     }
     const t = this.now();
     const session: Session = { id: randomToken(), csrf: randomToken(), principal, token, createdAt: t, lastSeen: t };
     this.sessions.set(session.id, session);
+    own.add(session.id);
     return session;
+  }
+
+  private leastRecentlySeen(ids: ReadonlySet<string>): Session | undefined {
+    let oldest: Session | undefined;
+    for (const id of ids) {
+      const s = this.sessions.get(id);
+      if (s && (!oldest || s.lastSeen < oldest.lastSeen)) oldest = s;
+    }
+    return oldest;
+  }
+
+  private forget(session: Session): void {
+    this.sessions.delete(session.id);
+    const key = principalKey(session.principal);
+    const own = this.byPrincipal.get(key);
+    own?.delete(session.id);
+    if (own?.size === 0) this.byPrincipal.delete(key);
   }
 
   /** The live session the request's cookie names; an expired one is removed. */
@@ -80,13 +109,10 @@ export class SessionStore {
     if (!session) return undefined;
     const t = this.now();
     if (t - session.lastSeen > IDLE_MS || t - session.createdAt > MAX_AGE_MS) {
-      this.sessions.delete(id);
+      this.forget(session);
       return undefined;
     }
     session.lastSeen = t;
-    // Re-insert: the map's order is least recently seen first.
-    this.sessions.delete(id);
-    this.sessions.set(id, session);
     return session;
   }
 
@@ -112,7 +138,7 @@ export class SessionStore {
   }
 
   end(session: Session): void {
-    this.sessions.delete(session.id);
+    this.forget(session);
     const hooks = this.endHooks.get(session.id);
     this.endHooks.delete(session.id);
     for (const hook of hooks ?? []) hook();

@@ -4,6 +4,7 @@ import { records, str } from '../util/json.js';
 import { API, type ConsoleApi } from './api.js';
 import type { CertifyRunner } from './certify-runner.js';
 import { answerAs, eventRow } from './data.js';
+import { streamText } from './html.js';
 import { SECURITY_HEADERS } from './respond.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -17,6 +18,12 @@ export interface StreamSource {
   live(): boolean;
   /** Runs the hook when the session is signed out; returns the removal. */
   onEnd(hook: () => void): () => void;
+}
+
+/** One Server-Sent Event, its data escaped as the static page escapes its text (one rule: streamText). */
+function sendEvent(res: ServerResponse, event: string, data: unknown, id?: number): void {
+  // JSON has no raw newline, so one data line carries it. The id comes back as Last-Event-ID on a reconnect.
+  res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(streamText(data))}\n\n`);
 }
 
 /**
@@ -39,10 +46,7 @@ export function streamProvider(
     connection: 'keep-alive',
   });
   res.write('retry: 2000\n\n');
-  const send = (event: string, data: unknown, id?: number): void => {
-    // JSON has no raw newline, so one data line carries it. The id comes back as Last-Event-ID on a reconnect.
-    res.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
+  const send = (event: string, data: unknown, id?: number): void => sendEvent(res, event, data, id);
 
   let after = afterSeq;
   let pageStart: string | undefined;

@@ -4,13 +4,13 @@ import type { FleetIdentity, FleetProviderResult, FleetReport, Shard } from '../
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
+import { inboxFor } from '../model/webhooks.js';
 import { systemClock } from '../runner/clock.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
 import { evaluateWaivers, refuseDistantWaivers, utcDate } from '../runner/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
 import { toolVersion } from '../util/package-root.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
-import { inboxFor } from './inbox.js';
 
 /** One provider of the batch: ready to run, or with the reason it cannot be (e.g. its credential is not set). */
 export interface FleetMember {
@@ -72,6 +72,8 @@ async function certifyMember(
       credential: member.run.credential,
       webhookSecret: member.run.webhookSecret,
       inbox: inboxFor(receiver, member.slug),
+      // The fleet file's slug is the member's identity: provider-info must answer the same (metadata).
+      expectedSlug: member.slug,
       // The waivers naming this provider are judged with its run, as `run` judges them; the provider-less ones
       // concern the whole fleet and are judged over it at the end.
       expectedFailures: input.expectedFailures.filter((w) => w.provider === member.slug),

@@ -67,6 +67,24 @@ export function belongsTo(w: ReceivedWebhook, slug: string): boolean {
   return w.slug === null ? w.event?.['providerSlug'] === slug : w.slug === slug;
 }
 
+/**
+ * One provider's view of a shared receiver: all(), waitFor() and subscribe() see only what belongsTo gives it,
+ * so a certification counts only events that arrived on its own route, verified with its own secret, never
+ * another provider's deliveries (a fleet member, a provider `serve` certifies). Addresses are the receiver's own.
+ */
+export function inboxFor(shared: WebhookInbox, slug: string): WebhookInbox {
+  return {
+    urlFor: (s) => shared.urlFor(s),
+    all: () => shared.all().filter((w) => belongsTo(w, slug)),
+    waitFor: (predicate, timeoutMs, signal) =>
+      shared.waitFor((w) => belongsTo(w, slug) && predicate(w), timeoutMs, signal),
+    subscribe: (listener) =>
+      shared.subscribe((w) => {
+        if (belongsTo(w, slug)) listener(w);
+      }),
+  };
+}
+
 /** The string fields that identify an event (each absent when the body does not carry it as a string). */
 export function eventIdentity(
   w: ReceivedWebhook,

@@ -28,6 +28,11 @@ export interface OpenRunDeps {
   requirements?: RequirementCatalog;
   /** How advice in findings names a setting: the front end's flags or options (default: config file keys). */
   spell?: SpellSetting;
+  /**
+   * The slug the provider is known by where it is registered (a fleet file, `serve`'s registry): its
+   * provider-info must answer the same slug, or `metadata` fails naming both. Absent: any slug (a plain `run`).
+   */
+  expectedSlug?: string;
 }
 
 /** What a run holds from its start to its end: the guarded client, the inbox, the masker, the clock. */

@@ -91,6 +91,7 @@ async function scheduleRun(
     signal: run.abort.signal,
     secrets: [deps.credential, deps.webhookSecret],
     spell: run.spell,
+    ...(deps.expectedSlug === undefined ? {} : { expectedSlug: deps.expectedSlug }),
   };
   return scheduleChecks(plan.defs, ctx, plan.decided, {
     concurrency: config.concurrency,

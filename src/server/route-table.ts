@@ -12,25 +12,34 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 /** The named parameters of a path pattern: `/providers/:slug/certifications/:id` → `{ slug, id }`. */
 export type PathParams<P extends string> = { readonly [K in ParamNames<P>]: string };
 
-/** What a handler gets: the exchange, the percent-decoded path parameters, the path as sent. */
-export interface RouteRequest<Params> {
+/**
+ * What a handler gets: the exchange, the percent-decoded path parameters, the path as sent, and what the
+ * route's guard learned about the caller (`granted`: the provider a token names, …; undefined without a guard).
+ */
+export interface RouteRequest<Params, Granted = undefined> {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   readonly params: Params;
+  readonly granted: Granted;
   /** The request path as sent, without the query string. */
   readonly path: string;
   /** The query string's parameters (parsed when asked: the webhook route never needs them). */
   query(): URLSearchParams;
 }
 
-export type RouteHandler<Params> = (request: RouteRequest<Params>) => Promise<void> | void;
+export type RouteHandler<Params, Granted = undefined> = (
+  request: RouteRequest<Params, Granted>,
+) => Promise<void> | void;
 
-export interface RouteOptions {
-  /**
-   * Runs once the path matched, before the method is checked, so a refused caller learns nothing about
-   * the methods. Returns false when it has answered the request itself (e.g. 401).
-   */
-  guard?: (req: IncomingMessage, res: ServerResponse) => boolean;
+/**
+ * Runs once the path matched, before the method is checked, so a refused caller learns nothing about the
+ * methods. Returns what it learned about the caller (handed to the handler as `granted`), or undefined when
+ * it has answered the request itself (e.g. 401).
+ */
+export type Guard<Granted> = (req: IncomingMessage, res: ServerResponse) => Granted | undefined;
+
+export interface RouteOptions<Granted = unknown> {
+  guard?: Guard<Granted>;
   /** The message of the 405 answer to another method on this path; default `no route METHOD PATH`. */
   wrongMethod?: (method: string, path: string) => string;
 }
@@ -40,19 +49,40 @@ export interface Route {
   readonly method: HttpMethod;
   /** Literal segments and `:name` parameters, e.g. `/api/v1/providers/:slug/events`. */
   readonly pattern: string;
-  readonly handler: RouteHandler<Readonly<Record<string, string>>>;
+  readonly handler: RouteHandler<Readonly<Record<string, string>>, unknown>;
   readonly options: RouteOptions;
 }
 
-/** A table line; the handler's `params` are typed from the pattern's `:names`. */
+/**
+ * A table line; the handler's `params` are typed from the pattern's `:names`, its `granted` from the guard's
+ * answer (a line without a guard grants nothing).
+ */
 export function route<P extends string>(
   method: HttpMethod,
   pattern: P,
   handler: RouteHandler<PathParams<P>>,
-  options: RouteOptions = {},
+  options?: RouteOptions<never> & { guard?: undefined },
+): Route;
+export function route<P extends string, G>(
+  method: HttpMethod,
+  pattern: P,
+  handler: RouteHandler<PathParams<P>, G>,
+  options: RouteOptions<G> & { guard: Guard<G> },
+): Route;
+export function route<P extends string, G>(
+  method: HttpMethod,
+  pattern: P,
+  handler: RouteHandler<PathParams<P>, G>,
+  options: RouteOptions<G> = {},
 ): Route {
-  // The matcher fills `params` with exactly the pattern's names, so the handler's narrower type holds.
-  return { method, pattern, handler: handler as RouteHandler<Readonly<Record<string, string>>>, options };
+  // The matcher fills `params` with exactly the pattern's names and `granted` with the guard's answer, so the
+  // handler's narrower types hold.
+  return {
+    method,
+    pattern,
+    handler: handler as RouteHandler<Readonly<Record<string, string>>, unknown>,
+    options: options as RouteOptions,
+  };
 }
 
 type Segment = { literal: string } | { param: string };
@@ -143,7 +173,8 @@ export class RouteTable {
     }
     const matched = found?.route ?? samePath;
     if (!matched) return sendError(res, 404, 'NOT_FOUND', `no route ${method} ${path}`, true);
-    if (matched.options.guard && !matched.options.guard(req, res)) return;
+    const granted = matched.options.guard ? matched.options.guard(req, res) : undefined;
+    if (matched.options.guard && granted === undefined) return;
     if (!found) {
       const message = matched.options.wrongMethod?.(method, path) ?? `no route ${method} ${path}`;
       return sendError(res, 405, 'NOT_FOUND', message, true);
@@ -168,6 +199,6 @@ export class RouteTable {
       }
     }
     const query = (): URLSearchParams => new URLSearchParams(queryAt === -1 ? '' : raw.slice(queryAt + 1));
-    await found.route.handler({ req, res, params, path, query });
+    await found.route.handler({ req, res, params, path, query, granted });
   }
 }

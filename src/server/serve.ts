@@ -7,6 +7,7 @@ import type { ServeSettings } from '../model/serve-settings.js';
 import { Redactor } from '../util/redact.js';
 import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
+import { readCredential } from './core-routes/request-input.js';
 import { createCoreRoutes } from './core-routes/routes.js';
 import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
 import type { Route } from './route-table.js';
@@ -79,12 +80,34 @@ function maskedLog(log: (line: string) => void, secrets: Set<string>): (line: st
   };
 }
 
+/**
+ * Runs `work` on the data dir; a file-system refusal (a read-only or foreign-owned folder, a path through a file,
+ * a full disk) becomes one line naming the folder and the setting, exit 2, never a stack trace. Only errors with a
+ * file path are the folder's: a listen error (a port in use) passes through to its own message.
+ */
+async function onDataDir<T>(dir: string, setting: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    const error = e as NodeJS.ErrnoException;
+    if (typeof error.code !== 'string' || typeof error.path !== 'string') throw e;
+    const why =
+      error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS' ? 'not writable' : 'unusable';
+    throw new UsageError(
+      `the data dir ${dir} is ${why} (${error.code} on ${error.path}); give serve a folder it can write (${setting})`,
+    );
+  }
+}
+
 /** `provcert serve`: the webhook receiver plus the bearer-protected core routes, on one node:http server. */
 export async function startServe(settings: ServeSettings, deps: ServeDeps): Promise<RunningServe> {
-  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
-  await mkdir(settings.credentialDir, { recursive: true, mode: 0o700 });
-  const registry = await ProviderRegistry.open(settings.dataDir);
-  const shared = await serverSecret(settings, deps.env);
+  const named = deps.nameSetting ?? ((setting: string) => setting);
+  const { registry, shared } = await onDataDir(settings.dataDir, named('dataDir'), async () => {
+    await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+    await mkdir(settings.credentialDir, { recursive: true, mode: 0o700 });
+    const opened = await ProviderRegistry.open(settings.dataDir);
+    return { registry: opened, shared: await serverSecret(settings, deps.env) };
+  });
   const configured = new Map<string, string>();
   for (const p of settings.providers) {
     if (p.webhookSecretEnv === undefined) {
@@ -100,6 +123,11 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   }
   const adminToken = deps.env[settings.adminTokenEnv] || undefined;
   const secrets = new Set([shared.secret, ...configured.values(), ...(adminToken ? [adminToken] : [])]);
+  // Registered providers' credentials are secrets serve knows: masked in the log and every answer from the start.
+  for (const p of registry.list()) {
+    const credential = await readCredential(p, deps.env, settings.credentialDir);
+    if (credential.ok) secrets.add(credential.credential);
+  }
   const log = deps.log ? maskedLog(deps.log, secrets) : undefined;
   /** The secret that verifies a slug's webhooks; the log masks it from its first use on. */
   const secretFor = (slug: string): string | undefined => {
@@ -126,7 +154,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}) }),
     core: () => core,
     knownSlug: (slug) => configured.has(slug),
-    extraSecrets: () => [shared.secret, ...configured.values()],
+    extraSecrets: () => [...secrets],
     configuredSlugs: () => [...configured.keys()],
     env: deps.env,
     credentialDir: settings.credentialDir,
@@ -135,21 +163,22 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     issued: (secret) => secrets.add(secret),
     log,
   });
-  core = await startCoreServer({
-    host: settings.host,
-    port: settings.port,
-    dataDir: settings.dataDir,
-    contract: deps.contract,
-    // A registered provider's own secret always wins: the shared secret verifies configured slugs only.
-    secretFor,
-    previousSecretFor,
-    limits: settings.limits,
-    ...(log ? { log } : {}),
-    portSetting: 'port',
-    routes: [...routes, ...(deps.mount ?? [])],
-  });
+  core = await onDataDir(settings.dataDir, named('dataDir'), () =>
+    startCoreServer({
+      host: settings.host,
+      port: settings.port,
+      dataDir: settings.dataDir,
+      contract: deps.contract,
+      // A registered provider's own secret always wins: the shared secret verifies configured slugs only.
+      secretFor,
+      previousSecretFor,
+      limits: settings.limits,
+      ...(log ? { log } : {}),
+      portSetting: 'port',
+      routes: [...routes, ...(deps.mount ?? [])],
+    }),
+  );
 
-  const named = deps.nameSetting ?? ((setting: string) => setting);
   const banner = [
     `provcert core listening on ${core.url}${API_PREFIX}`,
     `  data dir:       ${settings.dataDir}`,

@@ -5,11 +5,11 @@ import { sendError, sendJson } from '../../src/server/http-io.js';
 import { type Route, RouteTable, route } from '../../src/server/route-table.js';
 import { send } from './support/raw-request.js';
 
-/** Lets the request through with `x-key: k`, else answers 401 itself. */
-const keyed = (req: IncomingMessage, res: ServerResponse): boolean => {
-  if (req.headers['x-key'] === 'k') return true;
+/** Lets the request through with `x-key: k` (granting the key it read), else answers 401 itself. */
+const keyed = (req: IncomingMessage, res: ServerResponse): { key: string } | undefined => {
+  if (req.headers['x-key'] === 'k') return { key: 'k' };
   sendError(res, 401, 'UNAUTHORIZED', 'no key', true);
-  return false;
+  return undefined;
 };
 
 const table = new RouteTable([
@@ -21,7 +21,9 @@ const table = new RouteTable([
   route('POST', '/items/:itemId/notes/:noteId', ({ res, params, path }) =>
     sendJson(res, 200, { route: 'note', params, path }),
   ),
-  route('GET', '/locked', ({ res }) => sendJson(res, 200, { route: 'locked' }), { guard: keyed }),
+  route('GET', '/locked', ({ res, granted }) => sendJson(res, 200, { route: 'locked', key: granted.key }), {
+    guard: keyed,
+  }),
   route('POST', '/post-only', ({ res }) => sendJson(res, 200, { route: 'post-only' }), {
     wrongMethod: (method, path) => `${method} on ${path}: use POST`,
   }),
@@ -135,7 +137,7 @@ const cases: { name: string; method: string; path: string; headers?: Record<stri
     method: 'GET',
     path: '/locked',
     headers: { 'x-key': 'k' },
-    want: { status: 200, json: { route: 'locked' } },
+    want: { status: 200, json: { route: 'locked', key: 'k' } },
   },
 ];
 

@@ -23,6 +23,8 @@ export interface CheckContext {
   readonly secrets: readonly string[];
   /** How advice names a setting for this run's front end (a flag, an option, a config key). */
   readonly spell: SpellSetting;
+  /** The slug the provider is registered under (fleet file, `serve`): provider-info must answer the same. */
+  readonly expectedSlug?: string;
   /** Says what a long wait is waiting for, at each change (the console shows it live; never part of the report). */
   readonly progress?: (update: CheckProgress) => void;
 }

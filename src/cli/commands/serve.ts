@@ -47,7 +47,15 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
         webhookSecretSource: { kind: 'generated' },
       },
     );
-    return runCertification(config, { contract, credential, webhookSecret, inbox, expectedFailures });
+    // The registered slug is the provider's identity: provider-info must answer the same one.
+    return runCertification(config, {
+      contract,
+      credential,
+      webhookSecret,
+      inbox,
+      expectedFailures,
+      expectedSlug: registration.slug,
+    });
   };
 }
 

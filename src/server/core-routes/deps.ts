@@ -13,7 +13,11 @@ export interface CertifyInput {
   inbox: WebhookInbox;
 }
 
-/** Runs the certification engine against a registered provider (injected: tests pass a fake). */
+/**
+ * Runs the certification engine against a registered provider (injected: tests pass a fake). `inbox` holds only
+ * the events that arrived on the provider's own route; the engine must also hold provider-info's slug to
+ * `registration.slug`.
+ */
 export type Certifier = (input: CertifyInput) => Promise<RunReport>;
 
 export interface CoreRoutesDeps {
@@ -30,7 +34,10 @@ export interface CoreRoutesDeps {
   /** Whether a slug is known to the webhook receiver (registered or configured). */
   knownSlug(slug: string): boolean;
   env: NodeJS.ProcessEnv;
-  /** Secrets beyond the registry's (the server webhook secret, configured providers' secrets): masked in every answer. */
+  /**
+   * Secrets beyond the registry's (the server webhook secret, configured providers' secrets, the credentials
+   * `issued` was told): masked in every answer.
+   */
   extraSecrets?: () => string[];
   /** Slugs configured with --slug/--config: their webhook verdicts are part of the operations log. */
   configuredSlugs?: () => string[];
@@ -39,7 +46,10 @@ export interface CoreRoutesDeps {
   /** How long a rotated-out webhook secret still verifies (serve's webhookSecretOverlap); 0 = not at all. */
   webhookSecretOverlapMs: number;
   now?: () => Date;
-  /** Told each secret the routes hand out (a rotation's new secret), so the server log masks it from then on. */
+  /**
+   * Told each secret the routes hand out or read (a rotation's new secret, a provider's credential), so the server
+   * log and every answer mask it from then on.
+   */
   issued?: (secret: string) => void;
   log?: (line: string) => void;
 }

@@ -1,81 +1,47 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendError } from '../http-io.js';
-import { bearerToken } from '../review/provider-token.js';
-import { type Route, route } from '../route-table.js';
+import type { Route } from '../route-table.js';
+import { route } from '../route-table.js';
+import { certification, certifications, certify, submitReview } from './certification-handlers.js';
+import { bind, coreContext } from './context.js';
+import { dashboard, myAction } from './dashboard-handlers.js';
+import { reopen, review } from './decision-handlers.js';
 import type { CoreRoutesDeps } from './deps.js';
-import { coreRouteHandlers } from './handlers.js';
-import { reviewDeskHandlers } from './review-handlers.js';
-import { rotationHandlers } from './rotation-handlers.js';
-
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-
-function authorized(req: IncomingMessage, token: string | undefined): boolean {
-  if (token === undefined) return false;
-  const presented = bearerToken(req);
-  // Compare digests: equal length, constant time.
-  return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
-}
-
-type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
-
-/** Operator routes need the admin token; it is checked before the method, so a 401 says nothing about routes. */
-function operatorOnly(deps: CoreRoutesDeps): Guard {
-  return (req, res) => {
-    if (authorized(req, deps.adminToken)) return true;
-    const message =
-      deps.adminToken === undefined
-        ? `core routes are disabled: start the server with ${deps.adminTokenEnv} set, and send it as a bearer token`
-        : 'missing or wrong bearer token (Authorization: Bearer <operator token>)';
-    sendError(res, 401, 'UNAUTHORIZED', message, true);
-    return false;
-  };
-}
-
-/** /providers/me/* take only a provider's own token (issued at registration); the admin token is refused too. */
-function providerOnly(deps: CoreRoutesDeps): Guard {
-  return (req, res) => {
-    const token = bearerToken(req);
-    if (token !== undefined && deps.registry.byToken(token)) return true;
-    const message = authorized(req, deps.adminToken)
-      ? 'this route takes a provider token (issued at registration), not the operator token'
-      : 'missing or wrong provider token (Authorization: Bearer <provider token>)';
-    sendError(res, 401, 'UNAUTHORIZED', message, true);
-    return false;
-  };
-}
+import { events } from './event-handlers.js';
+import { operatorOnly, providerOnly } from './guards.js';
+import { adminProvider, adminProviders, find } from './listing-handlers.js';
+import { exportLogs, logs } from './log-handlers.js';
+import { register } from './registration-handlers.js';
+import { rotateByOperator, rotateByProvider } from './rotation-handlers.js';
 
 /**
- * The core routes of `provcert serve` (docs/core-server.md, "Core routes"): one line per route, its
- * handler in handlers.ts or review-handlers.ts. The core server puts them in its route table after the
- * webhook routes.
+ * The core routes of `provcert serve` (docs/core-server.md, "Core routes"): one line per route, its handler a
+ * function of `(context, request)` in the file of its resource; the guard hands the handler what it learned
+ * (`granted`: the operator, or the provider the token names). The core server puts them in its route table
+ * after the webhook routes.
  */
 export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
-  const handle = coreRouteHandlers(deps);
-  const desk = reviewDeskHandlers(deps);
-  const rotation = rotationHandlers(deps);
+  const ctx = coreContext(deps);
   const operator = { guard: operatorOnly(deps) };
   const provider = { guard: providerOnly(deps) };
   return [
-    route('POST', '/api/v1/providers/register', handle.register, {
+    route('POST', '/api/v1/providers/register', bind(ctx, register), {
       ...operator,
       wrongMethod: (_method, path) => `use POST on ${path}`,
     }),
-    route('GET', '/api/v1/providers/find', desk.find),
-    route('GET', '/api/v1/providers/me/dashboard', desk.dashboard, provider),
-    route('GET', '/api/v1/providers/me/actions/:actionId', desk.myAction, provider),
-    route('POST', '/api/v1/providers/me/rotate-webhook-secret', rotation.byProvider, provider),
-    route('POST', '/api/v1/providers/:slug/certify', handle.certify, operator),
-    route('GET', '/api/v1/providers/:slug/certifications', handle.certifications, operator),
-    route('GET', '/api/v1/providers/:slug/certifications/:id', handle.certification, operator),
-    route('POST', '/api/v1/providers/:slug/submit-review', handle.submitReview, operator),
-    route('GET', '/api/v1/providers/:slug/events', handle.events, operator),
-    route('GET', '/api/v1/admin/providers', desk.adminProviders, operator),
-    route('GET', '/api/v1/admin/providers/:slug', desk.adminProvider, operator),
-    route('POST', '/api/v1/admin/providers/:slug/review', desk.review, operator),
-    route('POST', '/api/v1/admin/providers/:slug/reopen', desk.reopen, operator),
-    route('POST', '/api/v1/admin/providers/:slug/rotate-webhook-secret', rotation.byOperator, operator),
-    route('GET', '/api/v1/admin/logs/events', desk.logs, operator),
-    route('GET', '/api/v1/admin/logs/export', desk.exportLogs, operator),
+    route('GET', '/api/v1/providers/find', bind(ctx, find)),
+    route('GET', '/api/v1/providers/me/dashboard', bind(ctx, dashboard), provider),
+    route('GET', '/api/v1/providers/me/actions/:actionId', bind(ctx, myAction), provider),
+    route('POST', '/api/v1/providers/me/rotate-webhook-secret', bind(ctx, rotateByProvider), provider),
+    route('POST', '/api/v1/providers/:slug/certify', bind(ctx, certify), operator),
+    route('GET', '/api/v1/providers/:slug/certifications', bind(ctx, certifications), operator),
+    route('GET', '/api/v1/providers/:slug/certifications/:id', bind(ctx, certification), operator),
+    route('POST', '/api/v1/providers/:slug/submit-review', bind(ctx, submitReview), operator),
+    route('GET', '/api/v1/providers/:slug/events', bind(ctx, events), operator),
+    route('GET', '/api/v1/admin/providers', bind(ctx, adminProviders), operator),
+    route('GET', '/api/v1/admin/providers/:slug', bind(ctx, adminProvider), operator),
+    route('POST', '/api/v1/admin/providers/:slug/review', bind(ctx, review), operator),
+    route('POST', '/api/v1/admin/providers/:slug/reopen', bind(ctx, reopen), operator),
+    route('POST', '/api/v1/admin/providers/:slug/rotate-webhook-secret', bind(ctx, rotateByOperator), operator),
+    route('GET', '/api/v1/admin/logs/events', bind(ctx, logs), operator),
+    route('GET', '/api/v1/admin/logs/export', bind(ctx, exportLogs), operator),
   ];
 }
