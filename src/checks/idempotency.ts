@@ -5,6 +5,7 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
+import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** How many identical requests race with one fresh key (the issue asks for at least 5). */
@@ -93,7 +94,15 @@ async function concurrentDuplicates(
   const ids = new Map<string, HttpOutcome>();
   for (const outcome of outcomes) {
     const identity = note(ctx, outcome);
-    if (!success(outcome))
+    if (!success(outcome) && sent.early !== undefined && isQuoteExpired(outcome))
+      problemAt(
+        f,
+        ctx,
+        outcome,
+        `one of ${CONCURRENT_DUPLICATES} concurrent duplicates ${sent.early}; the provider controls expiresAt and must honour it`,
+        'QUOTE-MIN-VALIDITY',
+      );
+    else if (!success(outcome))
       problemAt(
         f,
         ctx,

@@ -4,7 +4,8 @@ import type { RecordedFinding, RequirementId } from '../model/findings.js';
 import type { CheckOutcome, QuoteMathRow, UntestedRule, WebhookTimelineEntry } from '../model/report.js';
 
 /** "QUOTE-MIN-VALIDITY not tested: <reason>; to test it: <remedy>" (the message of an untested check). */
-export const untestedText = (u: UntestedRule): string => `${u.requirement} not tested: ${u.reason}; to test it: ${u.remedy}`;
+export const untestedText = (u: UntestedRule): string =>
+  `${u.requirement} not tested: ${u.reason}; to test it: ${u.remedy}`;
 
 /**
  * Collects what a check finds. The first problem becomes the message; the rest become details,

@@ -179,6 +179,13 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     const { quote } = sent;
     const { key, body, outcome } = sent.result;
     const requoted = requoteEvidence(sent);
+    // A QUOTE_EXPIRED while the quote was valid, as provcert measured it: the provider cut its own validity.
+    if (sent.early !== undefined)
+      throw new PrerequisiteError(
+        'payment-pending',
+        `POST /actions with quote ${quote.id} (expiresAt ${String(quote.expiresAt)}) ${sent.early}; the provider controls expiresAt and must honour it`,
+        { requirement: 'QUOTE-MIN-VALIDITY', evidence: outcome },
+      );
     const why = whyNotJson200('POST /actions', outcome);
     if (why || outcome.kind !== 'response')
       throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed', {
