@@ -99,8 +99,8 @@ async function concurrentDuplicates(
         f,
         ctx,
         outcome,
-        `one of ${CONCURRENT_DUPLICATES} concurrent duplicates ${sent.early}; the provider controls expiresAt and must honour it`,
-        'QUOTE-MIN-VALIDITY',
+        `one of ${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) ${sent.early}; every duplicate must return the one action, and the provider controls expiresAt (QUOTE-MIN-VALIDITY)`,
+        'ACTION-DUPLICATE-CONCURRENT',
       );
     else if (!success(outcome))
       problemAt(
