@@ -156,9 +156,11 @@ export async function sendWithFreshQuote<T>(options: QuotedSend<T>): Promise<Quo
     // One expired answer per attempt is evidence enough (a race's duplicates all say the same).
     if (sends[0]) expired.push(sends[0].outcome);
     if (attempt >= MAX_REQUOTES) {
-      const validityS = Math.max(0, (lateOne.expiresAtMs - answeredAt) / 1000);
+      const leftMs = lateOne.expiresAtMs - answeredAt;
+      // A quote answer that reached provcert after its own expiresAt had no validity left to use.
+      const validity = leftMs > 0 ? `${(leftMs / 1000).toFixed(1)} s` : 'already over when the quote reached provcert';
       throw new ProvcertTooSlowError(
-        `provcert took longer than the quote's validity (${validityS.toFixed(1)} s) between the quote and POST /actions on all ${attempt + 1} attempts (${late.join('; ')}); the provider rightly answered QUOTE_EXPIRED (QUOTE-MIN-VALIDITY: a quote may last as little as 5 s), so nothing is judged: the machine may be overloaded, rerun on a less loaded machine`,
+        `provcert took longer than the quote's validity (${validity}) between the quote and POST /actions on all ${attempt + 1} attempts (${late.join('; ')}); the provider rightly answered QUOTE_EXPIRED (QUOTE-MIN-VALIDITY: a quote may last as little as 5 s), so nothing is judged (the machine may be overloaded)`,
         expired,
       );
     }
