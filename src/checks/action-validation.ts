@@ -1,7 +1,8 @@
 import type { RequirementId } from '../model/findings.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { describeAnswer, expectError } from './support/expect.js';
+import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
 
 interface InvalidAction {
@@ -109,7 +110,7 @@ async function tryCase(
     );
     return;
   }
-  if (c.missingField && errorCode(outcome) === 'QUOTE_EXPIRED') {
+  if (c.missingField && isQuoteExpired(outcome)) {
     problemAt(
       f,
       ctx,

@@ -3,7 +3,7 @@ import { requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js'
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
-import { describeAnswer } from './support/expect.js';
+import { describeAnswer, expectError } from './support/expect.js';
 import {
   cancelledSubject,
   probeAfterExpiry,
@@ -13,6 +13,7 @@ import {
   type Subject,
 } from './support/idempotency-probes.js';
 import { changedPayloads, type PayloadContext } from './support/probe-tables/idempotency.js';
+import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** How many identical requests race with one fresh key (the issue asks for at least 5). */
@@ -97,7 +98,15 @@ async function concurrentDuplicates(ctx: CheckContext, f: Findings): Promise<Sub
   const ids = new Map<string, HttpOutcome>();
   for (const outcome of outcomes) {
     const identity = note(ctx, outcome);
-    if (!success(outcome))
+    if (!success(outcome) && sent.early !== undefined && isQuoteExpired(outcome))
+      problemAt(
+        f,
+        ctx,
+        outcome,
+        `one of ${CONCURRENT_DUPLICATES} concurrent duplicates (same idempotencyKey, same body) ${sent.early}; every duplicate must return the one action, and the provider controls expiresAt (QUOTE-MIN-VALIDITY)`,
+        'ACTION-DUPLICATE-CONCURRENT',
+      );
+    else if (!success(outcome))
       problemAt(
         f,
         ctx,

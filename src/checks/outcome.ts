@@ -1,7 +1,11 @@
 import type { HttpOutcome } from '../http/types.js';
 import type { Exchange } from '../model/exchange.js';
 import type { RecordedFinding, RequirementId } from '../model/findings.js';
-import type { CheckOutcome, QuoteMathRow, WebhookTimelineEntry } from '../model/report.js';
+import type { CheckOutcome, QuoteMathRow, UntestedRule, WebhookTimelineEntry } from '../model/report.js';
+
+/** "QUOTE-MIN-VALIDITY not tested: <reason>; to test it: <remedy>" (the message of an untested check). */
+export const untestedText = (u: UntestedRule): string =>
+  `${u.requirement} not tested: ${u.reason}; to test it: ${u.remedy}`;
 
 /**
  * Collects what a check finds. The first problem becomes the message; the rest become details,
@@ -12,6 +16,8 @@ export class Findings {
   private readonly exchanges: Exchange[] = [];
   /** What happened on the way that is no finding (provcert re-quoted after its own delay); shown with the result. */
   private readonly notes: string[] = [];
+  /** Rules provcert could not test within the run's limits: no finding, but never a pass. */
+  private readonly notTested: UntestedRule[] = [];
   expected?: unknown;
   actual?: unknown;
   reproduce?: string;
@@ -29,6 +35,14 @@ export class Findings {
 
   warn(text: string, requirement?: RequirementId): void {
     this.recorded.push({ severity: 'warn', message: text, ...(requirement ? { requirement } : {}) });
+  }
+
+  /**
+   * Record a rule that could not be tested within the run's limits for a reason that is no contract violation (a
+   * wait or budget the run allows, provcert's own delay): the check ends `untested` unless a problem fails it.
+   */
+  untested(rule: UntestedRule): void {
+    this.notTested.push(rule);
   }
 
   /** Record what an operator should see happened, without it counting as a problem or a warning. */
@@ -54,13 +68,22 @@ export class Findings {
     const [first, ...rest] = this.texts('fail');
     const warnings = this.texts('warn');
     const notes = this.notes.join('; ');
+    const tested = notes && passMessage ? `${passMessage} (${notes})` : passMessage || notes;
+    const [untested, ...moreUntested] = this.notTested.map(untestedText);
     const base: CheckOutcome = {
-      status: first === undefined ? 'pass' : 'fail',
-      message: first ?? (notes && passMessage ? `${passMessage} (${notes})` : passMessage || notes),
+      status: first !== undefined ? 'fail' : untested !== undefined ? 'untested' : 'pass',
+      message: first ?? untested ?? tested,
       evidence: this.exchanges,
       findings: this.recorded,
     };
-    const details = first !== undefined && notes ? [...rest, notes] : rest;
+    // What was tested stays beside what was not; a failure keeps the untested rules in its details.
+    const details =
+      first !== undefined
+        ? [...rest, ...(notes ? [notes] : []), ...this.notTested.map(untestedText)]
+        : untested !== undefined
+          ? [...moreUntested, ...(tested ? [`tested: ${tested}`] : [])]
+          : rest;
+    if (this.notTested.length > 0) base.untested = [...this.notTested];
     if (details.length > 0) base.details = details;
     if (warnings.length > 0) base.warnings = warnings;
     if (first !== undefined) {

@@ -8,6 +8,7 @@ import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { type BindingProbe, bindingProbes, itemsOf } from './support/probe-tables/binding.js';
 import { cancelStray } from './support/stray-order.js';
+import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
@@ -277,14 +278,14 @@ export const check: CheckDefinition = {
       f.warn(
         `POST /actions with quote ${used.id} and the unchanged order was answered ${describeAnswer(unchanged)} after a changed order had already used the quote`,
       );
-    } else if (!created && errorCode(unchanged) === 'QUOTE_EXPIRED') {
-      // sendWithFreshQuote judges a QUOTE_EXPIRED only when it came back before expiresAt: the provider cut the
-      // validity it had stated short.
+    } else if (!created && isQuoteExpired(unchanged)) {
+      // sendWithFreshQuote judges a QUOTE_EXPIRED only when the quote was valid as provcert measured it (answered
+      // before expiresAt, or sent well before it and held): the provider cut the validity it had stated short.
       problemAt(
         f,
         ctx,
         unchanged,
-        `POST /actions with quote ${used.id} and the unchanged quoted order was answered ${describeAnswer(unchanged)} before the quote's expiresAt (${String(used.expiresAt)}); the provider controls expiresAt and must honour it: expected the action to be created`,
+        `POST /actions with quote ${used.id} and the unchanged quoted order ${sent.early ?? 'was answered QUOTE_EXPIRED while the quote was valid'} (${describeAnswer(unchanged)}; expiresAt ${String(used.expiresAt)}); the provider controls expiresAt and must honour it: expected the action to be created`,
         'QUOTE-MIN-VALIDITY',
       );
     } else if (!created) {

@@ -21,7 +21,7 @@ import {
   shrinkOrder,
   tighterCaps,
 } from './support/explore/orders.js';
-import { inPool, inWindow } from './support/explore/pool.js';
+import { inPool, inWindow, MAX_IN_FLIGHT } from './support/explore/pool.js';
 import { describeReach, reachOf } from './support/explore/reach.js';
 import { boundaryCases, type RefusalCase, refusalCases } from './support/explore/refusals.js';
 import { formatQuoteMathTable } from './support/quote-math.js';
@@ -30,6 +30,13 @@ import { quoteValidOrder, type ValidOrderAnswer } from './support/valid-order.js
 
 /** Exploration stops starting requests after this long, so a slow provider is neither flooded nor waited on. */
 const TIME_CAP_MS = 20_000;
+/**
+ * The limit cases stop starting requests after this share of the cap: they go first, and a slow provider used to
+ * spend the whole cap on them, leaving no generated order sent ("0 of 100") and the pricing rules untested.
+ */
+const LIMIT_CASES_SHARE = 0.5;
+/** Fewer generated orders than this (or the budget, when smaller) tests too little: the check is untested, never a pass. */
+export const MIN_EXPLORED_ORDERS = 20;
 /** Requests one failure's shrinking may send, and how many distinct failures are shrunk. */
 const SHRINK_BUDGET = 80;
 /** Shrinking, which starts after the generated orders, stops this long after the time cap. */
@@ -50,6 +57,8 @@ interface Explorer {
   catalog: CatalogView;
   model: ExploreModel;
   deadline: number;
+  /** When the limit cases stop starting requests, so the generated orders keep their share of the cap. */
+  limitDeadline: number;
   /** The provider's bounds the generated orders taught; shrinking keeps to them. */
   caps: OrderCaps;
   /** Orders quoted 200 (for what was reached). */
@@ -62,6 +71,32 @@ interface Explorer {
 const compact = (order: Order): string => JSON.stringify(order);
 const bodyOf = (x: Explorer, order: Order): Record<string, unknown> => ({ providerSlug: x.info.slug, ...order });
 const outOfTime = (x: Explorer): boolean => x.ctx.signal.aborted || x.ctx.clock.now() > x.deadline;
+const outOfLimitTime = (x: Explorer): boolean => outOfTime(x) || x.ctx.clock.now() > x.limitDeadline;
+
+/** What the time cap left untested: the generated orders below their minimum, the limit cases not sent. */
+function noteUntested(
+  x: Explorer,
+  reached: { explored: number; minimum: number; generated: number; limitsSent: number; limits: number },
+  startedAt: number,
+): void {
+  if (x.ctx.signal.aborted) return;
+  const elapsedS = ((x.ctx.clock.now() - startedAt) / 1000).toFixed(1);
+  const sent = reached.explored + reached.limitsSent;
+  const perQuote = sent > 0 ? `${((x.ctx.clock.now() - startedAt) / 1000 / sent).toFixed(1)} s` : 'more than the cap';
+  const faster = `answer POST /quote faster in the test environment (it took about ${perQuote} per quote with up to ${MAX_IN_FLIGHT} in flight; exploration's time cap is ${TIME_CAP_MS / 1000} s)`;
+  if (reached.explored < reached.minimum)
+    x.f.untested({
+      requirement: 'QUOTE-TOTAL-FORMULA',
+      reason: `exploration reached ${reached.explored} of ${reached.generated} generated orders in ${elapsedS} s, fewer than its minimum of ${reached.minimum}: the quote math over the catalog was not tested`,
+      remedy: faster,
+    });
+  if (reached.limitsSent < reached.limits)
+    x.f.untested({
+      requirement: 'QUOTE-SELECTION-LIMITS',
+      reason: `${reached.limitsSent} of ${reached.limits} limit cases were sent within their share of the time cap`,
+      remedy: faster,
+    });
+}
 
 async function send(x: Explorer, order: Order): Promise<Sent> {
   const answer = await quoteValidOrder(() => x.ctx.resources.requestQuote(bodyOf(x, order)));
@@ -240,13 +275,15 @@ export const check: CheckDefinition = {
     const model = buildModel(offerings, locations);
     const seed = numericSeed(ctx.config.seed);
     const budget = ctx.config.explore ?? DEFAULT_EXPLORE_BUDGET;
+    const startedAt = ctx.clock.now();
     const x: Explorer = {
       ctx,
       f,
       info,
       catalog: { ...catalog, offerings },
       model,
-      deadline: ctx.clock.now() + TIME_CAP_MS,
+      deadline: startedAt + TIME_CAP_MS,
+      limitDeadline: startedAt + TIME_CAP_MS * LIMIT_CASES_SHARE,
       caps: NO_CAPS,
       quoted: [],
       refusals: new Set(),
@@ -263,7 +300,7 @@ export const check: CheckDefinition = {
     const boundarySent = await inPool(
       boundaries,
       (c) => send(x, c.order),
-      () => outOfTime(x),
+      () => outOfLimitTime(x),
     );
     boundarySent.forEach((sent, i) => {
       const c = boundaries[i];
@@ -281,7 +318,7 @@ export const check: CheckDefinition = {
     const refused = await inPool(
       refusals,
       async (c) => (await ctx.resources.requestQuote(bodyOf(x, c.order))).outcome,
-      () => outOfTime(x),
+      () => outOfLimitTime(x),
     );
     refused.forEach((outcome, i) => {
       const c = refusals[i];
@@ -309,10 +346,24 @@ export const check: CheckDefinition = {
     for (const e of window.results) for (const r of e?.refused ?? []) warnRefusal(x, r);
     const sent = window.results.map((e) => e?.last);
     const explored = sent.filter((s) => s !== undefined).length;
-    if (explored < orders.length)
+    const minimum = Math.min(MIN_EXPLORED_ORDERS, orders.length);
+    // Below the minimum it is no warning but a rule not tested (noteUntested below).
+    if (explored < orders.length && explored >= minimum)
       f.warn(
         `exploration stopped after ${explored} of ${orders.length} generated orders (time cap ${TIME_CAP_MS / 1000} s or interrupt)`,
       );
+    const limitsSent = [...boundarySent, ...refused].filter((s) => s !== undefined).length;
+    noteUntested(
+      x,
+      {
+        explored,
+        minimum,
+        generated: orders.length,
+        limitsSent,
+        limits: boundaries.length + refusals.length,
+      },
+      startedAt,
+    );
     const firstBySignature = new Map<string, number>();
     sent.forEach((s, i) => {
       if (s?.verdict.kind === 'fail' && !firstBySignature.has(failureSignature(s.verdict)))

@@ -159,8 +159,20 @@ function verdictFor(before: CheckStatus, after: CheckStatus | undefined): Replay
   return 'not-run';
 }
 
-const PAST: Record<CheckStatus, string> = { pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errored' };
-const NOW: Record<CheckStatus, string> = { pass: 'passes', fail: 'fails', skip: 'skipped', error: 'errors' };
+const PAST: Record<CheckStatus, string> = {
+  pass: 'passed',
+  fail: 'failed',
+  skip: 'skipped',
+  error: 'errored',
+  untested: 'was not tested',
+};
+const NOW: Record<CheckStatus, string> = {
+  pass: 'passes',
+  fail: 'fails',
+  skip: 'skipped',
+  error: 'errors',
+  untested: 'is not tested',
+};
 
 function detailOf(verdict: ReplayVerdict, before: CheckResult, after: CheckResult | undefined): string {
   const same = after?.status === before.status && after.message === before.message;

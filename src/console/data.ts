@@ -139,7 +139,7 @@ export interface CertificationRow {
   createdAt: string;
   verdict: string;
   configVersion: number | undefined;
-  summary: { pass: number; fail: number; skip: number; error: number };
+  summary: { pass: number; fail: number; skip: number; error: number; untested: number };
   durationMs: number | undefined;
   /** Why it no longer counts for submit-review (configuration changed, reopened), when it does not. */
   invalidReason: string | undefined;
@@ -163,6 +163,7 @@ export function certificationRows(body: Record<string, unknown>): CertificationR
         fail: num(s.fail) ?? 0,
         skip: num(s.skip) ?? 0,
         error: num(s.error) ?? 0,
+        untested: num(s.untested) ?? 0,
       },
       durationMs: num(c.durationMs),
       invalidReason: c.valid === false ? (str(c.invalidReason) ?? 'no longer valid') : undefined,

@@ -72,7 +72,7 @@ ${hidden(session)}
 function certificationsHtml(session: Session, data: ProviderPageData): Html {
   const rows = data.certifications.map(
     (c) =>
-      html`<tr data-id="${c.id}"><td><a href="${base(data.slug)}/certifications/${seg(c.id)}/report">${c.id}</a></td><td>${c.createdAt}</td><td class="status-word">${c.verdict}${c.invalidReason ? ` (does not count: ${c.invalidReason})` : ''}</td><td>${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skip} skipped, ${c.summary.error} errors</td><td>${c.configVersion ?? ''}</td></tr>`,
+      html`<tr data-id="${c.id}"><td><a href="${base(data.slug)}/certifications/${seg(c.id)}/report">${c.id}</a></td><td>${c.createdAt}</td><td class="status-word">${c.verdict}${c.invalidReason ? ` (does not count: ${c.invalidReason})` : ''}</td><td>${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skip} skipped, ${c.summary.error} errors${c.summary.untested > 0 ? `, ${c.summary.untested} not tested` : ''}</td><td>${c.configVersion ?? ''}</td></tr>`,
   );
   const run = data.running
     ? html`<p id="certify-progress" role="status">${data.running}</p><progress aria-label="Certification running"></progress>`

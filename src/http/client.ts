@@ -80,6 +80,28 @@ function describeFailure(
   return { kind: 'network', message: `request to ${url} failed: ${code || e.message || 'network error'}` };
 }
 
+/**
+ * The agent, seen by one request: undici tells the dispatch handler when the request's last byte was written
+ * (`onRequestSent`), and `sent` is called then. Everything else passes through unchanged.
+ */
+function noticingSent(agent: Dispatcher, sent: () => void): Dispatcher {
+  const dispatch: Dispatcher['dispatch'] = (opts, handler) => {
+    const noticing = new Proxy(handler, {
+      get(target, key) {
+        if (key === 'onRequestSent')
+          return () => {
+            sent();
+            return (target as { onRequestSent?: () => void }).onRequestSent?.();
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return agent.dispatch(opts, noticing);
+  };
+  return { dispatch } as unknown as Dispatcher;
+}
+
 /** Read at most `limit` bytes; reports whether the body was larger. */
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
@@ -199,7 +221,9 @@ export function createProviderClient(
         method: req.method,
         headers,
         ...(req.method === 'POST' ? { body } : {}),
-        dispatcher: agent,
+        dispatcher: noticingSent(agent, () => {
+          exchange.sentMs = Math.round(now() - started);
+        }),
         signal: controller.signal,
       });
       const resHeaders = flattenHeaders(res.headers);

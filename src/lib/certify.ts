@@ -130,7 +130,8 @@ export function resolveCertifyOptions(options: CertifyOptions): ResolvedRun {
 
 /**
  * Certify a provider in-process, as `provcert run` does, and return the run report (the JSON report's shape;
- * `report.verdict` is PASS or FAIL). Provider faults are findings in the report, never exceptions; only unusable
+ * `report.verdict` is PASS, FAIL, INCOMPLETE when a rule could not be tested within the run's limits, PARTIAL
+ * or INTERRUPTED; only PASS certifies). Provider faults are findings in the report, never exceptions; only unusable
  * options (a UsageError) and an occupied webhook port reject.
  */
 export async function certify(options: CertifyOptions): Promise<RunReport> {

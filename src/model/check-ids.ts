@@ -32,4 +32,12 @@ export const CHECK_IDS = [
 
 export type CheckId = (typeof CHECK_IDS)[number];
 
-export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error';
+/**
+ * `untested`: the check found nothing wrong, but provcert could not test its rule within the run's limits for a reason
+ * that is no contract violation (a quote that outlives the expiry wait, a budget spent before its minimum); the
+ * result's `untested` says which rule and which setting would test it. Never a pass: the run is INCOMPLETE.
+ */
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error' | 'untested';
+
+/** Every status, in the order summaries list them. */
+export const CHECK_STATUSES: readonly CheckStatus[] = ['pass', 'fail', 'skip', 'error', 'untested'];

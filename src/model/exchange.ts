@@ -16,5 +16,11 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body?: string; truncated?: boolean };
   /** What went wrong at the transport level, in words (timeout, refused, redirect, too large…). */
   failure?: string;
+  /** When the answer had been read (or the request given up), in ms after the request started. */
   durationMs: number;
+  /**
+   * When the request's last byte left provcert, in ms after it started (absent when it never fully left): what
+   * provcert measured of its own part, so a provider that held a request is not taken for provcert being slow.
+   */
+  sentMs?: number;
 }

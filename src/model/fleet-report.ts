@@ -17,7 +17,7 @@ export interface FleetIdentity {
 export interface FleetProviderResult {
   slug: string;
   baseUrl: string;
-  /** The provider's run verdict (PASS, FAIL, INTERRUPTED, PARTIAL); NOT_RUN when the batch was stopped before it started. */
+  /** The provider's run verdict (PASS, FAIL, INTERRUPTED, INCOMPLETE, PARTIAL); NOT_RUN when the batch was stopped before it started. */
   verdict: FleetProviderVerdict;
   /** The provider's full run report (absent when NOT_RUN). */
   report?: RunReport;
@@ -55,6 +55,8 @@ export interface FleetReport {
     /** Providers that passed a narrowed selection, and providers stopped mid-run (absent in older reports). */
     partial?: number;
     interrupted?: number;
+    /** Providers with a rule not tested within the run's limits, none failed (absent in older reports). */
+    incomplete?: number;
   };
   providers: FleetProviderResult[];
   /** What became of each expectedFailures entry in this scope. */

@@ -25,6 +25,7 @@ export function summarizeFleet(
     waivedChecks,
     partial: count('PARTIAL'),
     interrupted: count('INTERRUPTED'),
+    incomplete: count('INCOMPLETE'),
   };
   const verdict = deriveFleetVerdict({ providers: providers.map((p) => p.verdict), waivers, interruptedBy });
   return { verdict, summary };

@@ -44,6 +44,19 @@ export interface IgnoredWebhooks {
   byStatus: Record<string, number>;
 }
 
+/**
+ * A rule a check could not test within the run's limits, for a reason that is no contract violation (status
+ * `untested`, verdict INCOMPLETE). No finding against the provider: what would test it instead.
+ */
+export interface UntestedRule {
+  /** The requirement that was not tested (spec/requirements.yaml). */
+  requirement: RequirementId;
+  /** Why it could not be tested, e.g. "quote q-1 is valid for 900 s, longer than --max-expiry-wait 130". */
+  reason: string;
+  /** The setting or test-environment change that would test it, e.g. "rerun with --max-expiry-wait 910". */
+  remedy: string;
+}
+
 /** What a check returns. Checks never print; they return findings. */
 export interface CheckOutcome {
   status: CheckStatus;
@@ -61,6 +74,8 @@ export interface CheckOutcome {
   webhookTimeline?: WebhookTimelineEntry[];
   /** Every problem and warning with its requirement; `message`, `details` and `warnings` are their text. */
   findings?: RecordedFinding[];
+  /** Rules not tested within the run's limits (set with status `untested`, and kept beside a failure). */
+  untested?: UntestedRule[];
 }
 
 export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
@@ -108,8 +123,8 @@ export interface RunReport {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  /** Checks by status (countChecks): a waived failure counts as waived, not failed. `waived` is absent in older reports. */
-  summary: Record<CheckStatus, number> & Partial<Pick<CheckCounts, 'waived'>>;
+  /** Checks by status (countChecks): a waived failure counts as waived, not failed. `waived` and `untested` are absent in older reports. */
+  summary: Record<Exclude<CheckStatus, 'untested'>, number> & Partial<Pick<CheckCounts, 'waived' | 'untested'>>;
   checks: CheckResult[];
   /** The provider's own webhook requests (its timeline), and the noise on its route counted apart. */
   webhooks: { url: string; events: WebhookTimelineEntry[]; ignored?: IgnoredWebhooks };

@@ -1,4 +1,4 @@
-import { CHECK_IDS, type CheckId, type CheckStatus } from '../model/check-ids.js';
+import { CHECK_IDS, CHECK_STATUSES, type CheckId, type CheckStatus } from '../model/check-ids.js';
 import type { FleetReport } from '../model/fleet-report.js';
 import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { CheckResult, RunReport } from '../model/report.js';
@@ -10,7 +10,6 @@ export interface RequirementTexts {
   requirementById(id: string): { section: string; quote: string } | undefined;
 }
 
-const STATUSES: readonly CheckStatus[] = ['pass', 'fail', 'skip', 'error'];
 const isFailure = (status: CheckStatus): boolean => status === 'fail' || status === 'error';
 const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
@@ -54,9 +53,11 @@ function summaryContradiction(report: RunReport): string | undefined {
   const counted: Record<string, number> =
     stated.waived !== undefined
       ? { ...countChecks(report.checks) }
-      : Object.fromEntries(STATUSES.map((s) => [s, report.checks.filter((c) => c.status === s).length]));
+      : Object.fromEntries(CHECK_STATUSES.map((s) => [s, report.checks.filter((c) => c.status === s).length]));
   for (const [key, n] of Object.entries(counted)) {
-    const says = (stated as Record<string, number | undefined>)[key];
+    // `untested` came later: absent in older reports, where it means none.
+    const statedCount = (stated as Record<string, number | undefined>)[key];
+    const says = statedCount === undefined && key === 'untested' ? 0 : statedCount;
     if (says !== n) return `the summary counts ${shown(says)} ${key}, but the checks give ${n}`;
   }
   return undefined;
@@ -114,6 +115,18 @@ function notRunContradiction(report: RunReport): string | undefined {
   return undefined;
 }
 
+/** A check is `untested` exactly when it names what it did not test (a failure may keep them beside its problems). */
+function untestedContradiction(report: RunReport): string | undefined {
+  for (const check of report.checks) {
+    const named = (check.untested ?? []).length > 0;
+    if (check.status === 'untested' && !named)
+      return `check ${check.id} is untested, but does not name the rule it did not test`;
+    if (named && check.status !== 'untested' && !isFailure(check.status))
+      return `check ${check.id} names a rule it did not test, but its status is ${shown(check.status)}`;
+  }
+  return undefined;
+}
+
 function verdictContradiction(report: RunReport): string | undefined {
   const derived = deriveRunVerdict(report);
   if (report.verdict === derived) return undefined;
@@ -124,7 +137,7 @@ function verdictContradiction(report: RunReport): string | undefined {
 
 /** Cited ids are the catalog's, and the report's requirement texts are the catalog's own words. */
 
-const LATER_COUNTS = new Set(['partial', 'interrupted']);
+const LATER_COUNTS = new Set(['partial', 'interrupted', 'incomplete']);
 
 function requirementContradiction(report: RunReport, catalog: RequirementTexts): string | undefined {
   for (const check of report.checks) {
@@ -156,6 +169,7 @@ export function runReportContradiction(report: RunReport, catalog: RequirementTe
     statusContradiction(report) ??
     selectionContradiction(report) ??
     notRunContradiction(report) ??
+    untestedContradiction(report) ??
     verdictContradiction(report) ??
     requirementContradiction(report, catalog)
   );
@@ -180,7 +194,7 @@ export function fleetReportContradiction(report: FleetReport, catalog: Requireme
   }
   const derived = summarizeFleet(report.providers, report.waivers, report.interruptedBy);
   for (const [key, n] of Object.entries(derived.summary)) {
-    // Counts added later (partial, interrupted) are absent from older reports: absent means none.
+    // Counts added later (partial, interrupted, incomplete) are absent from older reports: absent means none.
     const stated = (report.summary as Record<string, number | undefined>)[key];
     const says = stated === undefined && LATER_COUNTS.has(key) ? 0 : stated;
     if (says !== n) return `the fleet summary counts ${shown(says)} ${key}, but its providers give ${n}`;

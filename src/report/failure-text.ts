@@ -64,6 +64,8 @@ function statusLines(result: CheckResult, c: ChalkInstance, report: Cited): stri
       return [`${c.red('✗')} ${id}  ${c.red(message)}`, ...details()];
     case 'error':
       return [`${c.yellow('!')} ${id}  ${c.yellow(message)}`, ...details()];
+    case 'untested':
+      return [`${c.yellow('?')} ${id}  ${c.yellow(`NOT TESTED: ${message}`)}`, ...details()];
   }
 }
 
@@ -109,9 +111,9 @@ export function verdictLines(
   const gate = failingWaivers(report).length;
   // A summary with its own waived count says it; an older one counted waived failures as failed.
   const counts = `${summaryText(report.summary)}${waived > 0 && report.summary.waived === undefined ? `; ${waived} waived` : ''}`;
-  if (report.verdict === 'INTERRUPTED' || report.verdict === 'PARTIAL') {
+  if (report.verdict === 'INTERRUPTED' || report.verdict === 'PARTIAL' || report.verdict === 'INCOMPLETE') {
     const words = verdictWords({ ...report, checks, inputs: report.inputs ?? {} });
-    const label = report.verdict === 'PARTIAL' ? 'Partial' : 'No verdict';
+    const label = { INTERRUPTED: 'No verdict', PARTIAL: 'Partial', INCOMPLETE: 'Incomplete' }[report.verdict];
     return [
       `${c.yellow.bold(report.verdict)}  ${counts}  (${formatDuration(report.durationMs)})`,
       c.yellow(sanitizeTerminalText(`${label}: ${words.meaning}.`, { oneLine: true })),

@@ -13,14 +13,22 @@ export function renderFleetProgressLine(result: FleetProviderResult, options: { 
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const slug = c.bold(safe(result.slug));
   if (result.verdict === 'NOT_RUN') return `${c.yellow('- NOT RUN')}  ${slug}\n`;
-  const mark = result.verdict === 'PASS' ? c.green('✓ PASS') : c.red('✗ FAIL');
+  const mark =
+    result.verdict === 'PASS'
+      ? c.green('✓ PASS')
+      : result.verdict === 'FAIL'
+        ? c.red('✗ FAIL')
+        : c.yellow(`? ${result.verdict}`);
   if (result.error !== undefined) return `${mark}  ${slug}  ${safe(result.error)}\n`;
   const report = result.report;
   if (!report) return `${mark}  ${slug}\n`;
   const failing = report.checks.filter((check) => check.status === 'fail' || check.status === 'error');
+  const untested = report.checks.filter((check) => check.status === 'untested');
   const what =
     failing.length > 0
       ? `${failing.length} failing: ${failing.map((check) => check.id).join(', ')}`
-      : `${report.summary.pass} passed, ${report.summary.skip} skipped`;
+      : untested.length > 0
+        ? `${untested.length} not tested: ${untested.map((check) => check.id).join(', ')}`
+        : `${report.summary.pass} passed, ${report.summary.skip} skipped`;
   return `${mark}  ${slug}  ${what}  (${formatDuration(report.durationMs)})\n`;
 }

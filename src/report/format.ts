@@ -28,7 +28,9 @@ export function formatValue(value: unknown): string {
 /** "14 passed, 2 failed, 5 skipped, 0 errors" */
 export function summaryText(summary: RunReport['summary']): string {
   const waived = summary.waived !== undefined ? `, ${summary.waived} waived` : '';
-  return `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.error} errors${waived}`;
+  // Said only when some check could not test its rule: older reports and complete runs read as before.
+  const untested = summary.untested ? `, ${summary.untested} not tested` : '';
+  return `${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, ${summary.error} errors${untested}${waived}`;
 }
 
 /**

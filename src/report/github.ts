@@ -37,6 +37,8 @@ export function renderGithubAnnotations(input: RunReport, origin?: StoredOrigin)
   // Only PASS and FAIL speak through their checks; a run with no verdict or a partial one says so.
   if (report.verdict === 'INTERRUPTED')
     lines.push(command('error', 'provcert: no verdict (INTERRUPTED)', verdictWords(report).meaning));
+  if (report.verdict === 'INCOMPLETE')
+    lines.push(command('error', 'provcert: INCOMPLETE (rules not tested)', verdictWords(report).meaning));
   if (report.verdict === 'PARTIAL')
     lines.push(command('warning', 'provcert: PARTIAL certification', verdictWords(report).meaning));
   for (const check of report.checks) {
@@ -45,6 +47,8 @@ export function renderGithubAnnotations(input: RunReport, origin?: StoredOrigin)
       const message = `${waivedText(check.waiver)}\n${problemMessage(check, report)}`;
       lines.push(command('warning', `provcert ${check.id} (waived)`, message));
     } else if (failed) lines.push(command('error', `provcert ${check.id}`, problemMessage(check, report)));
+    else if (check.status === 'untested')
+      lines.push(command('warning', `provcert ${check.id} (not tested)`, problemMessage(check, report)));
     for (const warning of check.findings.filter((f) => f.severity === 'warn'))
       lines.push(command('warning', `provcert ${check.id} [${warning.requirement}]`, warning.message));
   }

@@ -18,7 +18,7 @@ details.check > summary { cursor: pointer; padding: .45rem .75rem; display: flex
 details.check[open] > summary { border-bottom: 1px solid var(--line); }
 .check-body { padding: .5rem 1rem 1rem; }
 .badge { display: inline-block; min-width: 3.6rem; text-align: center; border-radius: 4px; color: #fff; font-size: .75rem; font-weight: 700; padding: .05rem .4rem; text-transform: uppercase; }
-.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.skip { background: var(--skip); } .badge.error { background: var(--error); }
+.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.skip { background: var(--skip); } .badge.error { background: var(--error); } .badge.untested { background: var(--error); }
 .badge.waived { background: var(--error); } .waiver { color: var(--error); }
 .check-id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 600; }
 .check-title { font-weight: 600; }
@@ -48,7 +48,7 @@ export const HTML_SCRIPT = `
     var only = e.target.checked;
     checks.forEach(function (d) {
       var status = d.getAttribute('data-status');
-      d.classList.toggle('hidden', only && status !== 'fail' && status !== 'error');
+      d.classList.toggle('hidden', only && status !== 'fail' && status !== 'error' && status !== 'untested');
     });
   });
   var target = location.hash && document.getElementById(location.hash.slice(1));

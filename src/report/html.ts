@@ -19,7 +19,14 @@ export function htmlEscape(text: string): string {
   return stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const STATUSES: readonly CheckStatus[] = ['pass', 'fail', 'skip', 'error'];
+const STATUSES: readonly CheckStatus[] = ['pass', 'fail', 'skip', 'error', 'untested'];
+const STATUS_WORD: Record<CheckStatus, string> = {
+  pass: 'passed',
+  fail: 'failed',
+  skip: 'skipped',
+  error: 'errors',
+  untested: 'not tested',
+};
 /** Class names come from this closed set, never from report text. */
 const statusClass = (status: string): CheckStatus => STATUSES.find((s) => s === status) ?? 'error';
 
@@ -179,10 +186,12 @@ export function renderHtml(input: RunReport, origin?: StoredOrigin): string {
   const { provider, summary } = report;
   const waived = waivedChecks(report).length;
   const counts =
-    STATUSES.map(
-      (s) =>
-        `<span class="count ${s}" data-status="${s}"><strong>${summary[s]}</strong>${{ pass: 'passed', fail: 'failed', skip: 'skipped', error: 'errors' }[s]}</span>`,
-    ).join('') + (waived > 0 ? `<span class="count waived"><strong>${waived}</strong>waived</span>` : '');
+    STATUSES.filter((s) => s !== 'untested' || (summary.untested ?? 0) > 0)
+      .map(
+        (s) =>
+          `<span class="count ${s}" data-status="${s}"><strong>${summary[s] ?? 0}</strong>${STATUS_WORD[s]}</span>`,
+      )
+      .join('') + (waived > 0 ? `<span class="count waived"><strong>${waived}</strong>waived</span>` : '');
   const events = report.webhooks.events;
   const ignored = ignoredText(report.webhooks.ignored);
   return `<!doctype html>

@@ -83,6 +83,12 @@ function testcase(check: CheckResult, report: RunReport): string {
       `      <error message="${xmlAttr(check.message)}" type="CheckError">${xmlEscape(failureText(check, report))}</error>`,
     );
   }
+  // Not tested is never green: an error (the test could not be carried out), not a failure of the provider.
+  if (check.status === 'untested') {
+    children.push(
+      `      <error message="${xmlAttr(`not tested: ${check.message}`)}" type="NotTested">${xmlEscape(failureText(check, report))}</error>`,
+    );
+  }
   if (warnings.length > 0) children.push(`      <system-out>${xmlEscape(warningText.join('\n'))}</system-out>`);
   return `${open}>\n${children.join('\n')}\n    </testcase>`;
 }
@@ -149,7 +155,7 @@ function verdictTestcases(report: RunReport): { xml: string[]; skipped: number; 
 
 /**
  * JUnit XML as CI systems read it (Jenkins/xunit junit-10.xsd, GitLab, GitHub test reporters): one
- * suite, one testcase per check; skip → <skipped>, fail → <failure>, error → <error>, a waived failure →
+ * suite, one testcase per check; skip → <skipped>, fail → <failure>, error and untested → <error>, a waived failure →
  * <skipped>; then one failing testcase per expectedFailures entry that fails the gate.
  */
 export function renderJUnit(input: RunReport, origin?: StoredOrigin): string {
@@ -157,12 +163,15 @@ export function renderJUnit(input: RunReport, origin?: StoredOrigin): string {
   const gate = failingWaivers(report);
   // Counted as the testcases are written (a waived failure is skipped), so the totals agree with the file.
   const count = (status: CheckResult['status']): number =>
-    report.checks.filter((c) => c.status === status && (status === 'skip' || isUnwaivedProblem(c))).length;
+    report.checks.filter(
+      (c) => c.status === status && (status === 'skip' || status === 'untested' || isUnwaivedProblem(c)),
+    ).length;
   const extra = verdictTestcases(report);
   const skipped = count('skip') + waivedChecks(report).length + extra.skipped;
   const time = seconds(report.durationMs);
   const tests = report.checks.length + gate.length + extra.xml.length;
-  const counts = `tests="${tests}" failures="${count('fail') + gate.length}" errors="${count('error') + extra.errors}"`;
+  const errors = count('error') + count('untested') + extra.errors;
+  const counts = `tests="${tests}" failures="${count('fail') + gate.length}" errors="${errors}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="provcert" ${counts} time="${time}">`,

@@ -19,9 +19,26 @@ import { verdictWords } from './verdict-text.js';
 import { failingWaivers, isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
 import { ignoredText, schemaText } from './webhook-facts.js';
 
-const STATUS_CELL: Record<CheckStatus, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error' };
+const STATUS_CELL: Record<CheckStatus, string> = {
+  pass: '✅ pass',
+  fail: '❌ fail',
+  skip: '⏭️ skip',
+  error: '⚠️ error',
+  untested: '❔ not tested',
+};
 const WAIVED_CELL = '🟡 waived';
-const VERDICT_ICON: Record<RunReport['verdict'], string> = { PASS: '✅', FAIL: '❌', INTERRUPTED: '⏹️', PARTIAL: '⚠️' };
+const VERDICT_ICON: Record<RunReport['verdict'], string> = {
+  PASS: '✅',
+  FAIL: '❌',
+  INTERRUPTED: '⏹️',
+  INCOMPLETE: '❔',
+  PARTIAL: '⚠️',
+};
+const VERDICT_LABEL: Partial<Record<RunReport['verdict'], string>> = {
+  INTERRUPTED: 'No verdict',
+  INCOMPLETE: 'Incomplete',
+  PARTIAL: 'Partial',
+};
 
 const statusCell = (check: CheckResult): string => (isWaived(check) ? WAIVED_CELL : STATUS_CELL[check.status]);
 
@@ -139,7 +156,7 @@ export function renderMarkdown(input: RunReport, origin?: StoredOrigin): string 
     `## ${VERDICT_ICON[report.verdict]} provcert: ${words.headline}${waivedNote}`,
     ...(report.verdict === 'PASS' || report.verdict === 'FAIL'
       ? []
-      : [`**${report.verdict === 'PARTIAL' ? 'Partial' : 'No verdict'}:** ${mdText(`${words.meaning}.`)}`]),
+      : [`**${VERDICT_LABEL[report.verdict] ?? report.verdict}:** ${mdText(`${words.meaning}.`)}`]),
     ...(origin ? [`> ⚠️ ${mdText(storedReportNotice(origin))}`] : []),
     `${mdParagraph(providerLabel(provider))} · profile ${provider.profile ?? 'unknown'} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
     `**${summaryText(report.summary)}${waived.length > 0 && report.summary.waived === undefined ? `; ${waived.length} waived` : ''}** in ${formatDuration(report.durationMs)}`,

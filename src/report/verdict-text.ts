@@ -1,11 +1,11 @@
-import type { RunReport } from '../model/report.js';
+import type { CheckResult, RunReport } from '../model/report.js';
 import type { RunVerdict } from '../model/verdict.js';
 import { notRunChecks } from './not-run.js';
 
 /** What every format says for a verdict; read from `report.verdict`, never derived here. */
 export interface VerdictWords {
   verdict: RunVerdict;
-  /** "PASSED", "FAILED", "INTERRUPTED", "PARTIAL". */
+  /** "PASSED", "FAILED", "INTERRUPTED", "INCOMPLETE", "PARTIAL". */
   word: string;
   /** e.g. "certification PASSED", "certification INTERRUPTED: no verdict". */
   headline: string;
@@ -19,6 +19,23 @@ type Judged = Pick<RunReport, 'verdict' | 'checks' | 'inputs'> &
   Partial<Pick<RunReport, 'interruptedBy' | 'leftOut' | 'notRun'>>;
 
 const MAX_NAMED = 8;
+
+/** One rule a check could not test, with the check it belongs to. */
+export interface UntestedEntry {
+  check: CheckResult['id'];
+  requirement: string;
+  reason: string;
+  remedy: string;
+}
+
+/** Every rule the run's checks could not test within its limits, in the report's order. */
+export function untestedRules(report: { checks: readonly Pick<CheckResult, 'id' | 'untested'>[] }): UntestedEntry[] {
+  return report.checks.flatMap((c) => (c.untested ?? []).map((u) => ({ check: c.id, ...u })));
+}
+
+/** "QUOTE-MIN-VALIDITY (quote-expiry): rerun with --max-expiry-wait 910" for each rule not tested. */
+export const untestedRemedies = (entries: readonly UntestedEntry[]): string =>
+  entries.map((u) => `${u.requirement} (${u.check}): ${u.remedy}`).join('; ');
 const named = (ids: readonly string[]): string =>
   ids.length <= MAX_NAMED ? ids.join(', ') : `${ids.slice(0, MAX_NAMED).join(', ')} and ${ids.length - MAX_NAMED} more`;
 const checksWord = (n: number): string => `${n} ${n === 1 ? 'check' : 'checks'}`;
@@ -53,6 +70,19 @@ export function verdictWords(report: Judged): VerdictWords {
         word: 'INTERRUPTED',
         headline: 'certification INTERRUPTED: no verdict',
         meaning: `the run was stopped${by}${what}. This is no verdict: run again to certify`,
+        tone: 'warn',
+      };
+    }
+    case 'INCOMPLETE': {
+      const untested = untestedRules(report);
+      const rules = untested.length === 1 ? 'rule was' : 'rules were';
+      return {
+        verdict: 'INCOMPLETE',
+        word: 'INCOMPLETE',
+        headline: `certification INCOMPLETE: ${untested.length} ${untested.length === 1 ? 'rule' : 'rules'} not tested`,
+        meaning:
+          `nothing failed, but ${untested.length} ${rules} not tested within the run's limits (no finding against the provider): ${untestedRemedies(untested)}. ` +
+          'This is not a pass: test them and run again',
         tone: 'warn',
       };
     }

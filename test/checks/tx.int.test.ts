@@ -55,7 +55,9 @@ const NAMES: Record<string, RegExp> = {
   'cancel-returns-external-id': /actionId is the provider's externalActionId .*; expected the public reference/,
   'payment-options-not-array': /answered an object with keys options; expected a top-level array of PaymentOption/,
   'quote-expired-early':
-    /^POST \/actions with quote \S+ and the unchanged quoted order was answered HTTP 422 QUOTE_EXPIRED before the quote's expiresAt/,
+    /^POST \/actions with quote \S+ and the unchanged quoted order was answered QUOTE_EXPIRED \d+\.\d s before the quote's expiresAt \(HTTP 422 QUOTE_EXPIRED/,
+  'actions-held-past-expiry':
+    /^POST \/actions with quote \S+ and the unchanged quoted order left provcert \d+\.\d s before the quote's expiresAt \(its last byte, measured\), and the provider held it and answered QUOTE_EXPIRED \d+\.\d s after it/,
   'quote-binding-items-ignored':
     /POST \/actions with quote .* with (quantity \d+ instead of \d+|offering .* instead of .*) .*was answered 20\d and created action .*; a quote cannot authorize a different order/,
   'quote-binding-destination-ignored':
@@ -198,7 +200,8 @@ describe('transactional checks against the reference provider', () => {
   it.each(faults)('fault %s fails its check', async (fault, { check }) => {
     const only = [check, ...(checkById(check)?.dependsOn ?? []), ...(ALSO_RUN[fault] ?? [])];
     // Only quote-expiry waits for the quote to expire: a short (non-conforming) validity keeps it fast.
-    const quoteTtlSeconds = check === 'quote-expiry' ? 1 : 5;
+    // A held POST /actions waits out the quote: a shorter validity (still over HELD_MARGIN_MS) keeps it fast.
+    const quoteTtlSeconds = check === 'quote-expiry' ? 1 : fault === 'actions-held-past-expiry' ? 3 : 5;
     // The events of every fault but webhook-not-sent arrive: the wait ends when they do, so only that one waits it out.
     const { report } = await certify({ faults: [fault], only, quoteTtlSeconds, webhookTimeoutMs: 10_000 });
     const r = result(report, check);

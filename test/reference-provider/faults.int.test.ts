@@ -336,6 +336,16 @@ const CASES = {
     options: { quoteTtlSeconds: 0.2 },
     broken: async ({ call }) => (await expiredQuoteAnswer(call)).status === 200,
   },
+  'actions-held-past-expiry': {
+    options: { quoteTtlSeconds: 0.5 },
+    broken: async ({ call }) => {
+      const sentAt = Date.now();
+      const { quote, action } = await createAction(call);
+      const expiresAt = Date.parse(str(quote, 'expiresAt'));
+      // Sent while the quote was valid, answered QUOTE_EXPIRED only once it had expired.
+      return sentAt < expiresAt && Date.now() >= expiresAt && at(action.json, 'code') === 'QUOTE_EXPIRED';
+    },
+  },
   'expired-quote-checked-first': {
     options: { quoteTtlSeconds: 0.2 },
     broken: async ({ call }) => {

@@ -63,6 +63,24 @@ const CASES: Record<string, () => RunReport> = {
     r.verdict = 'PARTIAL';
     return r;
   },
+  incomplete: () => {
+    const r = passingReport();
+    const expiry = r.checks.find((c) => c.id === 'quote-math') as CheckResult;
+    const untested = {
+      requirement: 'ACTION-EXPIRED-QUOTE-NO-ACTION',
+      reason: 'quote q-1 is valid for 900 s, longer than the run waits for a quote to expire (--max-expiry-wait 120)',
+      remedy: 'rerun with --max-expiry-wait 910, or give quotes a shorter validity in the test environment',
+    };
+    Object.assign(expiry, {
+      status: 'untested',
+      message: `${untested.requirement} not tested: ${untested.reason}; to test it: ${untested.remedy}`,
+      untested: [untested],
+      quoteMath: [],
+    });
+    r.summary = { pass: 4, fail: 0, skip: 1, error: 0, untested: 1, waived: 0 };
+    r.verdict = 'INCOMPLETE';
+    return r;
+  },
   waived: () => {
     const r = passingReport();
     const math = r.checks.find((c) => c.id === 'quote-math') as CheckResult;
@@ -83,13 +101,16 @@ const formats = (r: RunReport): Record<string, string> => ({
 });
 
 describe('every format says the verdict the report carries, and only PASS says it meets the contract (issue 23)', () => {
-  it.each(['fail', 'interrupted', 'interrupted, notRun recorded', 'partial'])('%s: no format claims a pass', (name) => {
-    const report = CASES[name]?.() as RunReport;
-    for (const [format, text] of Object.entries(formats(report))) {
-      expect(text, format).not.toMatch(/meets the|PASSED|[Cc]ertification passed/);
-      if (format !== 'github') expect(text, format).toContain(report.verdict);
-    }
-  });
+  it.each(['fail', 'interrupted', 'interrupted, notRun recorded', 'partial', 'incomplete'])(
+    '%s: no format claims a pass',
+    (name) => {
+      const report = CASES[name]?.() as RunReport;
+      for (const [format, text] of Object.entries(formats(report))) {
+        expect(text, format).not.toMatch(/meets the|PASSED|[Cc]ertification passed/);
+        if (format !== 'github') expect(text, format).toContain(report.verdict);
+      }
+    },
+  );
 
   it('pass: the console says the provider meets the contract, Markdown and HTML say PASSED', () => {
     const out = formats(passingReport());
@@ -145,6 +166,27 @@ describe('every format says the verdict the report carries, and only PASS says i
       expect(out[format], format).toMatch(
         /2 checks of the profile were left out \(left out by --skip\): webhook, errors/,
       );
+  });
+
+  it('incomplete: says INCOMPLETE, names the rule not tested and the setting that tests it in every format', () => {
+    const out = formats(CASES['incomplete']?.() as RunReport);
+    expect((out['console'] ?? '').split('\n')[0]).toMatch(
+      /^INCOMPLETE {2}4 passed, 0 failed, 1 skipped, 0 errors, 1 not tested/,
+    );
+    expect(out['markdown']).toMatch(/^## ❔ provcert: certification INCOMPLETE: 1 rule not tested$/m);
+    expect(out['markdown']).toContain('❔ not tested');
+    expect(out['html']).toContain('<h1>Certification INCOMPLETE');
+    expect(out['html']).toContain('data-verdict="INCOMPLETE"');
+    expect(out['github']).toMatch(/^::error title=provcert%3A INCOMPLETE \(rules not tested\)::nothing failed/m);
+    expect(out['junit']).toMatch(
+      /<error message="not tested: ACTION-EXPIRED-QUOTE-NO-ACTION not tested: [^"]*" type="NotTested">/,
+    );
+    expect(out['junit']).toMatch(/<testsuite [^>]*failures="0" errors="1"/);
+    for (const format of ['console', 'markdown', 'html', 'github'])
+      expect(out[format], format).toMatch(
+        /ACTION-EXPIRED-QUOTE-NO-ACTION \(quote-math\): rerun with --max-expiry-wait 910/,
+      );
+    expect(JSON.parse(out['json'] as string)).toMatchObject({ verdict: 'INCOMPLETE', summary: { untested: 1 } });
   });
 
   it('waived: a waived failure is counted as waived, not as failed', () => {

@@ -25,7 +25,7 @@ function result(id: CheckId, status: CheckStatus, cites: string[] = []): CheckRe
 }
 
 function report(slug: string, checks: CheckResult[]): RunReport {
-  const summary = { pass: 0, fail: 0, skip: 0, error: 0 };
+  const summary = { pass: 0, fail: 0, skip: 0, error: 0, untested: 0 };
   for (const c of checks) summary[c.status]++;
   return {
     reportVersion: 1,

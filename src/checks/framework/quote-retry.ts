@@ -1,5 +1,5 @@
 import type { HttpOutcome } from '../../http/types.js';
-import { errorCode } from '../support/expect.js';
+import { isQuoteExpired } from '../support/quote-expired.js';
 import { ProvcertTooSlowError } from './resources.js';
 import type { Clock } from './types.js';
 import type { QuoteView } from './views.js';
@@ -22,9 +22,19 @@ export interface TimedSend {
   answeredAt: number;
 }
 
+/**
+ * How long before expiresAt the request's last byte must have left provcert for a QUOTE_EXPIRED answered after it
+ * to be the provider's: it then had the request while the quote was valid (a network's transit and a clock
+ * difference stay well under this) and held it past the expiry.
+ */
+export const HELD_MARGIN_MS = 1_000;
+
 export type ExpiryDecision =
-  /** Judge the answer as it is (accepted, another refusal, or a quote expired while it was still valid). */
-  | { kind: 'judge' }
+  /**
+   * Judge the answer as it is (accepted, another refusal, or a quote expired while it was still valid); `early` says
+   * how a QUOTE_EXPIRED came while the quote was valid, for the provider's QUOTE-MIN-VALIDITY finding.
+   */
+  | { kind: 'judge'; early?: string }
   /** The quote expired by provcert's clock before the answer came back: provcert's delay, not the provider's rule. */
   | { kind: 'requote'; expiresAtMs: number; sentAfterMs: number; answeredAfterMs: number };
 
@@ -37,10 +47,22 @@ export type ExpiryDecision =
  */
 export function decideExpiry(expiresAt: unknown, send: TimedSend): ExpiryDecision {
   const { outcome } = send;
-  if (outcome.kind !== 'response' || outcome.status !== 422 || errorCode(outcome) !== 'QUOTE_EXPIRED')
-    return { kind: 'judge' };
+  if (!isQuoteExpired(outcome)) return { kind: 'judge' };
   const expiresAtMs = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
-  if (!Number.isFinite(expiresAtMs) || send.answeredAt < expiresAtMs) return { kind: 'judge' };
+  if (!Number.isFinite(expiresAtMs)) return { kind: 'judge' };
+  if (send.answeredAt < expiresAtMs)
+    return {
+      kind: 'judge',
+      early: `was answered QUOTE_EXPIRED ${seconds(expiresAtMs - send.answeredAt)} before the quote's expiresAt`,
+    };
+  // Measured, not assumed: when the last byte left well before the expiry, the provider held the request past it.
+  const sentMs = outcome.exchange.sentMs;
+  const leftAt = sentMs === undefined ? undefined : send.sentAt + sentMs;
+  if (leftAt !== undefined && leftAt <= expiresAtMs - HELD_MARGIN_MS)
+    return {
+      kind: 'judge',
+      early: `left provcert ${seconds(expiresAtMs - leftAt)} before the quote's expiresAt (its last byte, measured), and the provider held it and answered QUOTE_EXPIRED ${seconds(send.answeredAt - expiresAtMs)} after it`,
+    };
   return {
     kind: 'requote',
     expiresAtMs,
@@ -77,6 +99,12 @@ export function requoteEvidence(
 
 export interface QuotedAttempt<T> {
   result: T;
+  /**
+   * Set when the (last) attempt was answered QUOTE_EXPIRED while its quote was valid as provcert measured it: how
+   * ("was answered QUOTE_EXPIRED 1.2 s before …", "left provcert 3.0 s before …, held …"). The provider's finding
+   * (QUOTE-MIN-VALIDITY), never a re-quote.
+   */
+  early?: string;
   quote: QuoteView;
   /** 0 for the first quote, 1 and 2 for the re-quotes. */
   attempt: number;
@@ -113,14 +141,26 @@ export async function sendWithFreshQuote<T>(options: QuotedSend<T>): Promise<Quo
     const sends = options.outcomes(result).map((outcome) => ({ outcome, sentAt, answeredAt: options.clock.now() }));
     const decisions = sends.map((s) => decideExpiry(quote.expiresAt, s));
     const lateOne = decisions.every((d) => d.kind === 'requote') ? decisions[0] : undefined;
-    if (lateOne?.kind !== 'requote') return { result, quote, attempt, late, expired };
+    if (lateOne?.kind !== 'requote') {
+      const early = decisions.find((d) => d.kind === 'judge' && d.early !== undefined);
+      return {
+        result,
+        quote,
+        attempt,
+        late,
+        expired,
+        ...(early?.kind === 'judge' && early.early ? { early: early.early } : {}),
+      };
+    }
     late.push(describeLateSend(attempt, lateOne));
     // One expired answer per attempt is evidence enough (a race's duplicates all say the same).
     if (sends[0]) expired.push(sends[0].outcome);
     if (attempt >= MAX_REQUOTES) {
-      const validityS = Math.max(0, (lateOne.expiresAtMs - answeredAt) / 1000);
+      const leftMs = lateOne.expiresAtMs - answeredAt;
+      // A quote answer that reached provcert after its own expiresAt had no validity left to use.
+      const validity = leftMs > 0 ? `${(leftMs / 1000).toFixed(1)} s` : 'already over when the quote reached provcert';
       throw new ProvcertTooSlowError(
-        `provcert took longer than the quote's validity (${validityS.toFixed(1)} s) between the quote and POST /actions on all ${attempt + 1} attempts (${late.join('; ')}); the provider rightly answered QUOTE_EXPIRED (QUOTE-MIN-VALIDITY: a quote may last as little as 5 s), so nothing is judged: the machine may be overloaded, rerun on a less loaded machine`,
+        `provcert took longer than the quote's validity (${validity}) between the quote and POST /actions on all ${attempt + 1} attempts (${late.join('; ')}); the provider rightly answered QUOTE_EXPIRED (QUOTE-MIN-VALIDITY: a quote may last as little as 5 s), so nothing is judged (the machine may be overloaded)`,
         expired,
       );
     }

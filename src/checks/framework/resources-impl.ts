@@ -182,6 +182,14 @@ export function createResources({ client, contract, config, clock, runId }: Reso
     const { quote } = sent;
     const { key, body, outcome } = sent.result;
     const requoted = requoteEvidence(sent);
+    // A QUOTE_EXPIRED while the quote was valid, as provcert measured it: the provider cut its own validity, never
+    // provcert's delay. It stands on ROUTE-ACTIONS here (no action could be created); quote-binding cites QUOTE-MIN-VALIDITY.
+    if (sent.early !== undefined)
+      throw new PrerequisiteError(
+        'payment-pending',
+        `POST /actions with quote ${quote.id} (expiresAt ${String(quote.expiresAt)}) ${sent.early}; the provider controls expiresAt and must honour it (QUOTE-MIN-VALIDITY)`,
+        { requirement: 'ROUTE-ACTIONS', evidence: outcome },
+      );
     const why = whyNotJson200('POST /actions', outcome);
     if (why || outcome.kind !== 'response')
       throw new PrerequisiteError('payment-pending', why ?? 'POST /actions failed', {

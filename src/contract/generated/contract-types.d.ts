@@ -1405,7 +1405,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
-            verdict: "PASS" | "FAIL" | "INTERRUPTED" | "PARTIAL";
+            verdict: "PASS" | "FAIL" | "INTERRUPTED" | "INCOMPLETE" | "PARTIAL";
             /** @description The provider's configVersion the certification ran on. */
             configVersion: number;
             /** @description Number of checks by status. */
@@ -1414,6 +1414,7 @@ export interface components {
                 fail: number;
                 skip: number;
                 error: number;
+                untested?: number;
             };
             durationMs: number;
             /** @description Whether it still counts for submit-review. */
@@ -1435,7 +1436,7 @@ export interface components {
                 /** @constant */
                 reportVersion: 1;
                 /** @enum {string} */
-                verdict: "PASS" | "FAIL" | "INTERRUPTED" | "PARTIAL";
+                verdict: "PASS" | "FAIL" | "INTERRUPTED" | "INCOMPLETE" | "PARTIAL";
                 checks: unknown[];
             };
         };

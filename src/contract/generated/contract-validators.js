@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "119de73d42f0a4733c7ff70f7b22915caa08e907a0b9d87406f46c886928a60f";
+export const specSha256 = "164af82f48fb43931dc259b81710f522dc6bdbc316c6a00ee54c4780f338b4e5";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -11518,7 +11518,7 @@ validate141.evaluated = {"props":{"provider":true,"webhook":true,"providerToken"
 
 export const schema_CoreCertificationSummary = validate147;
 const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
 const pattern14 = new RegExp("^[a-z0-9-]+$", "u");
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -11687,7 +11687,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-if(!((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "PARTIAL"))){
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
 const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
@@ -11866,9 +11866,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11877,12 +11878,9 @@ if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.durationMs !== undefined){
-let data10 = data.durationMs;
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data10};
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11892,8 +11890,10 @@ if (vErrors.length < 1000) vErrors.push(err30);
 errors++;
 }
 }
+}
+}
 else {
-const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data10};
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11903,10 +11903,11 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 }
-if(data.valid !== undefined){
-let data11 = data.valid;
-if(typeof data11 !== "boolean"){
-const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data11};
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11916,10 +11917,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-if(data.invalidReason !== undefined){
-let data12 = data.invalidReason;
-if(typeof data12 !== "string"){
-const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data12};
+else {
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11929,14 +11928,40 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
@@ -11947,7 +11972,7 @@ validate147.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdic
 
 export const schema_CoreCertification = validate148;
 const schema210 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema211 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","PARTIAL"]},"checks":{"type":"array"}}}}}]};
+const schema211 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
 
 function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12115,7 +12140,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-if(!((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "PARTIAL"))){
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
 const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
@@ -12294,9 +12319,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12305,12 +12331,9 @@ if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.durationMs !== undefined){
-let data10 = data.durationMs;
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data10};
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12320,8 +12343,10 @@ if (vErrors.length < 1000) vErrors.push(err30);
 errors++;
 }
 }
+}
+}
 else {
-const err31 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data10};
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12331,10 +12356,11 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 }
-if(data.valid !== undefined){
-let data11 = data.valid;
-if(typeof data11 !== "boolean"){
-const err32 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data11};
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12344,10 +12370,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-if(data.invalidReason !== undefined){
-let data12 = data.invalidReason;
-if(typeof data12 !== "string"){
-const err33 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data12};
+else {
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12357,9 +12381,10 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12368,9 +12393,11 @@ if (vErrors.length < 1000) vErrors.push(err34);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.report === undefined){
-const err35 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema211.allOf[1].required,parentSchema:schema211.allOf[1],data};
+}
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12379,11 +12406,10 @@ if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
-if(data.report !== undefined){
-let data13 = data.report;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.reportVersion === undefined){
-const err36 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data13};
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12392,8 +12418,9 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-if(data13.verdict === undefined){
-const err37 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data13};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.report === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema211.allOf[1].required,parentSchema:schema211.allOf[1],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -12402,8 +12429,11 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-if(data13.checks === undefined){
-const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data13};
+if(data.report !== undefined){
+let data14 = data.report;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.reportVersion === undefined){
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -12412,10 +12442,8 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-if(data13.reportVersion !== undefined){
-let data14 = data13.reportVersion;
-if(1 !== data14){
-const err39 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema211.allOf[1].properties.report.properties.reportVersion,data:data14};
+if(data14.verdict === undefined){
+const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12424,11 +12452,8 @@ if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data13.verdict !== undefined){
-let data15 = data13.verdict;
-if(typeof data15 !== "string"){
-const err40 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.allOf[1].properties.report.properties.verdict.type,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data15};
+if(data14.checks === undefined){
+const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12437,8 +12462,10 @@ if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-if(!((((data15 === "PASS") || (data15 === "FAIL")) || (data15 === "INTERRUPTED")) || (data15 === "PARTIAL"))){
-const err41 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema211.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema211.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data15};
+if(data14.reportVersion !== undefined){
+let data15 = data14.reportVersion;
+if(1 !== data15){
+const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema211.allOf[1].properties.report.properties.reportVersion,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12448,10 +12475,10 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 }
-if(data13.checks !== undefined){
-let data16 = data13.checks;
-if(!(Array.isArray(data16))){
-const err42 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.allOf[1].properties.report.properties.checks.type,parentSchema:schema211.allOf[1].properties.report.properties.checks,data:data16};
+if(data14.verdict !== undefined){
+let data16 = data14.verdict;
+if(typeof data16 !== "string"){
+const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.allOf[1].properties.report.properties.verdict.type,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12460,10 +12487,8 @@ if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].properties.report.type,parentSchema:schema211.allOf[1].properties.report,data:data13};
+if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
+const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema211.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema211.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data16};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -12473,14 +12498,39 @@ if (vErrors.length < 1000) vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].type,parentSchema:schema211.allOf[1],data};
+if(data14.checks !== undefined){
+let data17 = data14.checks;
+if(!(Array.isArray(data17))){
+const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.allOf[1].properties.report.properties.checks.type,parentSchema:schema211.allOf[1].properties.report.properties.checks,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].properties.report.type,parentSchema:schema211.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].type,parentSchema:schema211.allOf[1],data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
 }
 errors++;
 }
@@ -12705,7 +12755,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "PARTIAL"))){
+if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
 const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data5};
 if(vErrors === null){
 vErrors = [err16];
@@ -12884,9 +12934,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data7};
+if(data7.untested !== undefined){
+let data12 = data7.untested;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12895,12 +12946,9 @@ if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data1.durationMs !== undefined){
-let data12 = data1.durationMs;
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data12};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12910,8 +12958,10 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
+}
+}
 else {
-const err33 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data12};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12921,10 +12971,11 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
-if(data1.valid !== undefined){
-let data13 = data1.valid;
-if(typeof data13 !== "boolean"){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data13};
+if(data1.durationMs !== undefined){
+let data13 = data1.durationMs;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12934,10 +12985,8 @@ if (vErrors.length < 1000) vErrors.push(err34);
 errors++;
 }
 }
-if(data1.invalidReason !== undefined){
-let data14 = data1.invalidReason;
-if(typeof data14 !== "string"){
-const err35 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data14};
+else {
+const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12947,9 +12996,10 @@ if (vErrors.length < 1000) vErrors.push(err35);
 errors++;
 }
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
+if(data1.valid !== undefined){
+let data14 = data1.valid;
+if(typeof data14 !== "boolean"){
+const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12959,9 +13009,10 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.data.type,parentSchema:schema214.properties.data,data:data0};
+if(data1.invalidReason !== undefined){
+let data15 = data1.invalidReason;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -12971,10 +13022,9 @@ if (vErrors.length < 1000) vErrors.push(err37);
 errors++;
 }
 }
-if(data.total !== undefined){
-let data15 = data.total;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.total.type,parentSchema:schema214.properties.total,data:data15};
+}
+else {
+const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -12983,9 +13033,10 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 0 || isNaN(data15)){
-const err39 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.total,data:data15};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.data.type,parentSchema:schema214.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12995,15 +13046,39 @@ if (vErrors.length < 1000) vErrors.push(err39);
 errors++;
 }
 }
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+if(data.total !== undefined){
+let data16 = data.total;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.total.type,parentSchema:schema214.properties.total,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
@@ -15970,7 +16045,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-if(!((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "PARTIAL"))){
+if(!(((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "INCOMPLETE")) || (data6 === "PARTIAL"))){
 const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
@@ -16149,9 +16224,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data8};
+if(data8.untested !== undefined){
+let data13 = data8.untested;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16160,12 +16236,9 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data2.durationMs !== undefined){
-let data13 = data2.durationMs;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err33 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data13};
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16175,8 +16248,10 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
+}
+}
 else {
-const err34 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data13};
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -16186,10 +16261,11 @@ if (vErrors.length < 1000) vErrors.push(err34);
 errors++;
 }
 }
-if(data2.valid !== undefined){
-let data14 = data2.valid;
-if(typeof data14 !== "boolean"){
-const err35 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data14};
+if(data2.durationMs !== undefined){
+let data14 = data2.durationMs;
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -16199,10 +16275,8 @@ if (vErrors.length < 1000) vErrors.push(err35);
 errors++;
 }
 }
-if(data2.invalidReason !== undefined){
-let data15 = data2.invalidReason;
-if(typeof data15 !== "string"){
-const err36 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data15};
+else {
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -16212,9 +16286,10 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data2};
+if(data2.valid !== undefined){
+let data15 = data2.valid;
+if(typeof data15 !== "boolean"){
+const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -16224,9 +16299,10 @@ if (vErrors.length < 1000) vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.certifications.type,parentSchema:schema247.properties.certifications,data:data1};
+if(data2.invalidReason !== undefined){
+let data16 = data2.invalidReason;
+if(typeof data16 !== "string"){
+const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -16236,18 +16312,9 @@ if (vErrors.length < 1000) vErrors.push(err38);
 errors++;
 }
 }
-if(data.history !== undefined){
-let data16 = data.history;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-if(!(validate176(data16[i1], {instancePath:instancePath+"/history/" + i1,parentData:data16,parentDataProperty:i1,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
-}
-}
 }
 else {
-const err39 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.history.type,parentSchema:schema247.properties.history,data:data16};
+const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -16259,12 +16326,45 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema247.type,parentSchema:schema247,data};
+const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.certifications.type,parentSchema:schema247.properties.certifications,data:data1};
 if(vErrors === null){
 vErrors = [err40];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.history !== undefined){
+let data17 = data.history;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
+if(!(validate176(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.history.type,parentSchema:schema247.properties.history,data:data17};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema247.type,parentSchema:schema247,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }

@@ -11,6 +11,7 @@ import {
   gateFailures,
   maskFleetReport,
   scopeText,
+  untestedChecks,
   waiverTarget,
 } from './rows.js';
 
@@ -54,7 +55,10 @@ function problemLines(report: FleetReport, c: ChalkInstance): string[] {
     const failures = provider.report ? gateFailures(provider.report) : [];
     const why = provider.error ?? (provider.verdict === 'NOT_RUN' ? 'not run' : undefined);
     const ids = failures.map((f) => f.id).join(', ');
-    const text = [why, ids ? `failing: ${ids}` : undefined].filter((t) => t !== undefined).join('; ');
+    const untested = (provider.report ? untestedChecks(provider.report) : []).map((u) => u.id).join(', ');
+    const text = [why, ids ? `failing: ${ids}` : undefined, untested ? `not tested: ${untested}` : undefined]
+      .filter((t) => t !== undefined)
+      .join('; ');
     if (text) lines.push(`${c.red('✗')} ${c.bold(safe(provider.slug))}  ${safe(text)}`);
   }
   return lines;
@@ -76,14 +80,19 @@ function waiverLines(report: FleetReport, c: ChalkInstance): string[] {
 /** The fleet verdict lines that end `batch` and `merge-reports` output. */
 function verdictLines(report: FleetReport, c: ChalkInstance): string[] {
   const passed = report.verdict === 'PASS';
-  const verdict = passed ? c.green.bold('PASS') : c.red.bold('FAIL');
+  const incomplete = report.verdict === 'INCOMPLETE';
+  const verdict = passed ? c.green.bold('PASS') : incomplete ? c.yellow.bold('INCOMPLETE') : c.red.bold('FAIL');
   const lines = [`${verdict}  ${fleetSummaryText(report)}  (${formatDuration(report.durationMs)})`];
   if (report.interruptedBy !== undefined)
     lines.push(c.yellow(`The batch was stopped (${safe(report.interruptedBy)}): providers not certified are NOT RUN.`));
   lines.push(
     passed
       ? c.green('Fleet certification passed: every provider passed and every expected failure still holds.')
-      : c.red('Fleet certification failed: fix the providers and expected failures marked above.'),
+      : incomplete
+        ? c.yellow(
+            'Fleet certification incomplete: nothing failed, but rules marked "not tested" above were not tested within the run\'s limits; each provider\'s report names the setting that tests them.',
+          )
+        : c.red('Fleet certification failed: fix the providers and expected failures marked above.'),
   );
   return lines;
 }

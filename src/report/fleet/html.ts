@@ -7,6 +7,7 @@ import {
   failingWaivers,
   fleetRow,
   fleetSummaryText,
+  fleetVerdictWord,
   gateFailures,
   maskFleetReport,
   providerFileBase,
@@ -19,6 +20,7 @@ const VERDICT_CLASS: Record<FleetProviderResult['verdict'], string> = {
   FAIL: 'fail',
   NOT_RUN: 'skip',
   INTERRUPTED: 'skip',
+  INCOMPLETE: 'skip',
   PARTIAL: 'skip',
 };
 const VERDICT_TEXT: Record<FleetProviderResult['verdict'], string> = {
@@ -26,6 +28,7 @@ const VERDICT_TEXT: Record<FleetProviderResult['verdict'], string> = {
   FAIL: 'FAIL',
   NOT_RUN: 'NOT RUN',
   INTERRUPTED: 'INTERRUPTED',
+  INCOMPLETE: 'INCOMPLETE',
   PARTIAL: 'PARTIAL',
 };
 
@@ -87,7 +90,7 @@ ${report.waivers.map(waiverRow).join('\n')}
  */
 export function renderFleetHtmlIndex(input: FleetReport): string {
   const report = maskFleetReport(input);
-  const passed = report.verdict === 'PASS';
+  const { word, passed } = fleetVerdictWord(report);
   const scope = scopeText(report);
   const head = ['Provider', 'Verdict', 'Passed', 'Failed', 'Skipped', 'Errors', 'Waived', 'Duration', 'Base URL'];
   const stopped =
@@ -106,7 +109,7 @@ export function renderFleetHtmlIndex(input: FleetReport): string {
 </head>
 <body>
 <header class="banner ${passed ? 'pass' : 'fail'}" id="verdict" data-verdict="${passed ? 'PASS' : 'FAIL'}">
-<h1>Fleet certification ${passed ? 'PASSED' : 'FAILED'}</h1>
+<h1>Fleet certification ${word}</h1>
 <p>Fleet ${e(report.fleet.name)}${scope ? ` · ${e(scope)}` : ''}</p>
 <p>${e(fleetSummaryText(report))} · in ${e(formatDuration(report.durationMs))}</p>
 ${stopped}</header>

@@ -6,16 +6,19 @@ import {
   countCells,
   fleetRow,
   fleetSummaryText,
+  fleetVerdictWord,
   gateFailures,
   maskFleetReport,
   providerFileBase,
   scopeText,
+  untestedChecks,
 } from './rows.js';
 
 const VERDICT_CELL: Record<FleetProviderResult['verdict'], string> = {
   PASS: '✅ PASS',
   FAIL: '❌ FAIL',
   INTERRUPTED: '⏹️ INTERRUPTED (no verdict)',
+  INCOMPLETE: '❔ INCOMPLETE (not tested)',
   PARTIAL: '⚠️ PARTIAL',
   NOT_RUN: '⏹️ NOT RUN',
 };
@@ -64,6 +67,8 @@ function failingSection(report: FleetReport): string[] {
     else if (provider.verdict === 'NOT_RUN') lines.push('- not run');
     for (const check of provider.report ? gateFailures(provider.report) : [])
       lines.push(`- ${check.status === 'error' ? '⚠️' : '❌'} \`${check.id}\`: ${mdText(check.message)}`);
+    for (const check of provider.report ? untestedChecks(provider.report) : [])
+      lines.push(`- ❔ \`${check.id}\` (not tested): ${mdText(check.message)}`);
     parts.push(`#### ${mdText(provider.slug)}`, lines.join('\n'));
   }
   return parts.length > 0 ? ['### Failing checks', ...parts] : [];
@@ -106,10 +111,11 @@ function waiverSection(report: FleetReport): string[] {
 /** The fleet summary for $GITHUB_STEP_SUMMARY or a merge-request comment. */
 export function renderFleetMarkdown(input: FleetReport, options: FleetMarkdownOptions = {}): string {
   const report = maskFleetReport(input);
-  const passed = report.verdict === 'PASS';
+  const { word, passed } = fleetVerdictWord(report);
   const scope = scopeText(report);
+  const icon = passed ? '✅' : report.verdict === 'FAIL' ? '❌' : '⚠️';
   const sections = [
-    `## ${passed ? '✅' : '❌'} provcert fleet ${mdText(report.fleet.name)}: certification ${passed ? 'PASSED' : 'FAILED'}`,
+    `## ${icon} provcert fleet ${mdText(report.fleet.name)}: certification ${word}`,
     `${scope ? `${mdText(scope)} · ` : ''}provcert ${mdText(report.tool.version)} · started ${mdText(report.startedAt)}`,
     `**${mdText(fleetSummaryText(report))}** in ${formatDuration(report.durationMs)}`,
   ];

@@ -40,6 +40,18 @@ export const countCells = (row: FleetRow): string[] => [
 /** Checks that fail the gate: failed or errored and not covered by a waiver. */
 export const gateFailures = (report: RunReport): CheckResult[] => report.checks.filter(isUnwaivedProblem);
 
+/** Checks that could not test their rule within the run's limits: no failure, but they keep the gate shut. */
+export const untestedChecks = (report: RunReport): CheckResult[] =>
+  report.checks.filter((c) => c.status === 'untested');
+
+/** The fleet's verdict as its renderers headline it; only PASS passes. */
+export const fleetVerdictWord = (report: FleetReport): { word: string; passed: boolean } => ({
+  word: { PASS: 'PASSED', FAIL: 'FAILED', INTERRUPTED: 'INTERRUPTED', INCOMPLETE: 'INCOMPLETE', PARTIAL: 'PARTIAL' }[
+    report.verdict
+  ],
+  passed: report.verdict === 'PASS',
+});
+
 /**
  * A copy of the fleet report with every provider's run report masked (credential headers by name, whatever the
  * engine did before); every fleet renderer starts from this, as single-run renderers start from maskReport.
@@ -53,9 +65,10 @@ export function maskFleetReport(report: FleetReport): FleetReport {
 
 /** "PASS  3 providers: 2 passed, 1 failed, 0 not run; 1 waived check" */
 export function fleetSummaryText(report: FleetReport): string {
-  const { providers, passed, failed, notRun, waivedChecks } = report.summary;
+  const { providers, passed, failed, notRun, waivedChecks, incomplete } = report.summary;
   const waived = `${waivedChecks} waived ${waivedChecks === 1 ? 'check' : 'checks'}`;
-  return `${providers} ${providers === 1 ? 'provider' : 'providers'}: ${passed} passed, ${failed} failed, ${notRun} not run; ${waived}`;
+  const notTested = incomplete ? `, ${incomplete} incomplete` : '';
+  return `${providers} ${providers === 1 ? 'provider' : 'providers'}: ${passed} passed, ${failed} failed${notTested}, ${notRun} not run; ${waived}`;
 }
 
 /** "shard 2/3", "merged shards 1/3, 3/3 (missing 2/3)", or "" for a whole fleet. */

@@ -77,7 +77,10 @@ export async function certification(
 async function certificationProblem(ctx: CoreContext, provider: StoredProvider): Promise<string | undefined> {
   const [latest] = await ctx.registry.certifications(provider.registration.slug);
   if (!latest) return 'it has not been certified; POST /api/v1/providers/{slug}/certify first';
-  if (latest.verdict !== 'PASS') return `the latest certification (${latest.id}) did not pass`;
+  if (latest.verdict !== 'PASS')
+    return latest.verdict === 'INCOMPLETE'
+      ? `the latest certification (${latest.id}) is INCOMPLETE (a rule was not tested; its report names the setting that tests it): certify again`
+      : `the latest certification (${latest.id}) did not pass`;
   const invalid = certificationInvalidity(provider, latest);
   if (invalid === 'invalidated by reopen')
     return `the latest certification (${latest.id}) was invalidated by reopen; certify again`;
