@@ -37,8 +37,8 @@ const distDir = join(import.meta.dirname, GENERATED_DIR);
 await writeIfChanged(join(distDir, GENERATED_JS), js);
 await writeIfChanged(join(distDir, GENERATED_DTS), dts);
 await writeIfChanged(join(distDir, GENERATED_TYPES), types);
-const sourceDir = join(packageRoot, 'src', 'spec', GENERATED_DIR);
-if (existsSync(join(packageRoot, 'src', 'spec'))) {
+const sourceDir = join(packageRoot, 'src', 'contract', GENERATED_DIR);
+if (existsSync(join(packageRoot, 'src', 'contract'))) {
   const changed = [
     await writeIfChanged(join(sourceDir, GENERATED_JS), js),
     await writeIfChanged(join(sourceDir, GENERATED_DTS), dts),
