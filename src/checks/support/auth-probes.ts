@@ -5,7 +5,8 @@ import { PrerequisiteError } from '../framework/resources.js';
 import type { CheckContext } from '../framework/types.js';
 import type { Findings } from '../outcome.js';
 import { cancelCreated } from './cancel-created.js';
-import { expectError } from './expect.js';
+import { keepEvidence } from './evidence.js';
+import { describeAnswer, expectError } from './expect.js';
 import { inPool } from './explore/pool.js';
 import {
   type AuthProbe,
@@ -136,14 +137,19 @@ function overrideFor(spec: CredentialSpec, ctx: CheckContext, body: string | und
   }
 }
 
-/** A route that accepted every refused shape has no authentication at all: one finding says so. */
+/**
+ * Routes with no authentication at all: some credential shape was accepted and none was refused with 401. One
+ * finding says so for each, instead of one per shape.
+ */
 function unauthenticatedRoutes(rows: readonly { s: Sendable; outcome: HttpOutcome }[]): Set<string> {
-  const byRoute = new Map<string, boolean>();
+  const refused = new Set<string>();
+  const accepted = new Set<string>();
   for (const { s, outcome } of rows) {
     if (s.probe.shape.expect !== 'refused') continue;
-    byRoute.set(s.probe.route.key, (byRoute.get(s.probe.route.key) ?? true) && success(outcome) !== undefined);
+    if (outcome.kind === 'response' && outcome.status === 401) refused.add(s.probe.route.key);
+    if (success(outcome)) accepted.add(s.probe.route.key);
   }
-  return new Set([...byRoute].filter(([, open]) => open).map(([key]) => key));
+  return new Set([...accepted].filter((key) => !refused.has(key)));
 }
 
 export interface AuthProbeSummary {
@@ -230,14 +236,12 @@ async function judge(
     if (open.has(route.key)) {
       if (reported.has(route.key)) continue;
       reported.add(route.key);
-      expectError(f, outcome, {
-        what: `${route.method} ${s.path} without a credential and with every wrong or nearly right one (authentication skipped on this route)`,
-        statuses: [401],
-        codes: ['UNAUTHORIZED'],
-        requirement:
-          ctx.config.authMethod === 'HMAC_SIGNATURE' ? 'AUTH-HMAC-VERIFIED' : 'AUTH-MISSING-CREDENTIAL-REJECTED',
-      });
+      keepEvidence(f, outcome);
       markReproduce(f, ctx, outcome);
+      f.problem(
+        `${route.method} ${s.path} was never refused with 401 UNAUTHORIZED: ${shape.describe} it was answered ${describeAnswer(outcome)}, and no missing, wrong or nearly right credential was refused either; authentication is skipped on this route`,
+        ctx.config.authMethod === 'HMAC_SIGNATURE' ? 'AUTH-HMAC-VERIFIED' : 'AUTH-MISSING-CREDENTIAL-REJECTED',
+      );
       continue;
     }
     if (s.madeUpId && outcome.kind === 'response' && outcome.status === 404) {

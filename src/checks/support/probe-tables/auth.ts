@@ -129,7 +129,9 @@ const SECRET_SHAPES: readonly CredentialShape[] = [
     describe: "with the right credential in another auth method's header",
     credential: { kind: 'other-scheme' },
     expect: 'refused',
-    requirement: WRONG,
+    // The configured method's header is missing: the credential elsewhere is no credential (§7: "an auth method
+    // or header name differing from the portal setting").
+    requirement: 'AUTH-MISSING-CREDENTIAL-REJECTED',
   },
   nearCredential('prefix', 'drop-last', "with the credential's last character dropped (a prefix)"),
   nearCredential('half', 'first-half', "with the credential's first half only"),
