@@ -1,7 +1,10 @@
 import type { RequirementId } from '../model/findings.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
-import { describeAnswer, expectError } from './support/expect.js';
+import { cancelCreated } from './support/cancel-created.js';
+import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { inPool } from './support/explore/pool.js';
+import { pinnedProbeTable, refusalCodes, withField } from './support/probe-tables/pinned-fields.js';
 import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
 
@@ -29,6 +32,9 @@ const without =
     return copy;
   };
 
+/** Invalid requests in flight at once (the pinned-field table adds a dozen). */
+const CASES_IN_FLIGHT = 6;
+
 const CLIENT_ERROR_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
 
 const MISSING_FIELD = {
@@ -46,17 +52,6 @@ const CASES: InvalidAction[] = [
     label: 'missing-provider-slug',
     change: without('providerSlug'),
     ...MISSING_FIELD,
-  },
-  // The HTTP status of ACTION_NOT_CONFIRMED is "not shown": any 4xx is accepted.
-  {
-    describe: 'userConfirmed false',
-    label: 'not-confirmed',
-    change: (b) => ({ ...b, userConfirmed: false }),
-    statuses: CLIENT_ERROR_STATUSES,
-    code: 'ACTION_NOT_CONFIRMED',
-    missingField: false,
-    acceptedViolates: 'ACTION-NOT-CONFIRMED',
-    refusalViolates: 'ACTION-NOT-CONFIRMED',
   },
   // userConfirmed is "required; must be true": without it, VALIDATION_ERROR (a missing field, 400/422) and
   // ACTION_NOT_CONFIRMED (any 4xx) are both right; never an action.
@@ -83,6 +78,38 @@ const CASES: InvalidAction[] = [
   },
 ];
 
+/**
+ * The pinned-field table for POST /actions (probe-tables/pinned-fields.ts): each pinned field with every other
+ * JSON value, refused with its documented code (any 4xx: the contract shows no status for ACTION_NOT_CONFIRMED).
+ */
+function pinnedCases(ctx: CheckContext, f: Findings): InvalidAction[] {
+  const operation = ctx.contract.operation('POST /actions');
+  if (!operation) return [];
+  return pinnedProbeTable(operation).flatMap((probe, i): InvalidAction[] => {
+    const name = probe.field.path.join('.');
+    if (!probe.rule) {
+      f.warn(
+        `POST /actions field ${name} is pinned to ${JSON.stringify(probe.field.value)} by the spec, but provcert knows no rule for it: not tested`,
+      );
+      return [];
+    }
+    const [code, ...alsoCodes] = refusalCodes(probe.rule, probe.field, probe.sent);
+    return [
+      {
+        describe: `${name} ${probe.sent.describe}`,
+        label: `pinned-${i}`,
+        change: (b) => withField(b, probe.field.path, probe.sent.value),
+        statuses: CLIENT_ERROR_STATUSES,
+        ...(code ? { code } : {}),
+        alsoCodes,
+        missingField: false,
+        acceptedViolates: probe.rule.requirement,
+        refusalViolates: probe.rule.requirement,
+      },
+    ];
+  });
+}
+
 async function tryCase(
   ctx: CheckContext,
   f: Findings,
@@ -94,11 +121,13 @@ async function tryCase(
   const accepted = success(outcome);
   if (accepted) {
     const created = actionIdentity(accepted.json);
-    if (created.id !== undefined)
+    if (created.id !== undefined) {
       ctx.resources.noteCreatedAction({
         id: created.id,
         ...(created.publicId !== undefined ? { publicId: created.publicId } : {}),
       });
+      await cancelCreated(ctx, created.id);
+    }
     const name = created.publicId ?? created.id;
     const expected = `${c.statuses.length <= 2 ? c.statuses.join('/') : '4xx'} ${c.code ?? 'ErrorResponse'}`;
     problemAt(
@@ -148,18 +177,21 @@ export const check: CheckDefinition = {
     const f = new Findings();
     // A fresh, valid quote: only the field under test is wrong.
     const { quote } = await ctx.resources.freshQuote();
-    await Promise.all(
-      CASES.map((c) =>
+    const cases = [...CASES, ...pinnedCases(ctx, f)];
+    await inPool(
+      cases,
+      (c) =>
         tryCase(
           ctx,
           f,
           c,
           ctx.resources.actionBody(quote, ctx.resources.idempotencyKey(`action-validation-${c.label}`)),
         ),
-      ),
+      () => ctx.signal.aborted,
+      CASES_IN_FLIGHT,
     );
     return f.outcome(
-      'missing quoteId and providerSlug were answered VALIDATION_ERROR; userConfirmed false was answered ACTION_NOT_CONFIRMED; an unknown quoteId was refused; nothing was created',
+      `missing quoteId and providerSlug were answered VALIDATION_ERROR; ${cases.length - CASES.length} pinned-field values (userConfirmed false, "true", 1, null, [], {} …) were refused with their documented code; an unknown quoteId was refused; nothing was created`,
     );
   },
 };

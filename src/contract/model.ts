@@ -1,4 +1,5 @@
 import { isRecord } from '../util/json.js';
+import { pinnedFields } from './pinned.js';
 import type { OperationInfo } from './types.js';
 
 /**
@@ -75,6 +76,10 @@ function jsonSchemaOf(doc: Obj, holder: unknown): unknown {
   return isRecord(media) ? media['schema'] : undefined;
 }
 
+/** Names of the security schemes of one requirement list (`security: [{ A: [] }, { B: [] }]`). */
+const schemeNames = (security: unknown): string[] =>
+  Array.isArray(security) ? security.flatMap((s) => (isRecord(s) ? Object.keys(s) : [])) : [];
+
 function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
   const found: { info: OperationInfo; raw: Obj }[] = [];
   for (const [section, prefix] of [
@@ -96,6 +101,9 @@ function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
           ...(typeof op['x-capability'] === 'string' ? { capability: op['x-capability'] } : {}),
           requiredIn: stringList(op['x-required-in']),
           profiles: stringList(op['x-profiles']),
+          requestBody: jsonSchemaOf(doc, op['requestBody']) !== undefined,
+          security: schemeNames(op['security'] ?? doc['security']),
+          pinned: pinnedFields(doc, jsonSchemaOf(doc, op['requestBody'])),
         };
         found.push({ info, raw: op });
       }

@@ -42,6 +42,21 @@ export interface OperationInfo {
   requiredIn: string[];
   /** x-profiles: profiles in which the operation may be used. */
   profiles: string[];
+  /** Whether it declares a JSON request body. */
+  requestBody: boolean;
+  /** The security schemes that authenticate it: its own `security`, else the document's; empty when public. */
+  security: string[];
+  /** Request body fields the spec pins to one value (`const`, or an `enum` of one value). */
+  pinned: PinnedField[];
+}
+
+/** A request body field the spec allows one value for (CreateActionInput.userConfirmed: `const: true`). */
+export interface PinnedField {
+  /** Property names from the body's root, e.g. ["userConfirmed"]. */
+  path: string[];
+  value: string | number | boolean | null;
+  /** Whether the field is required (a missing one is then its own case). */
+  required: boolean;
 }
 
 export type SpecErrorKind = 'not-found' | 'unreadable' | 'not-yaml' | 'not-openapi' | 'bad-ref' | 'bad-schema';

@@ -196,6 +196,7 @@ export function createProviderClient(
         ...(body ? { body: deps.redactor.text(truncate(body).body) } : {}),
         auth: auth.kind,
         ...(auth.kind === 'sign-other-bytes' ? { signedBytes: deps.redactor.text(auth.bytes) } : {}),
+        ...(auth.kind === 'near-miss' ? { nearMiss: { change: auth.change, target: auth.target } } : {}),
       },
       durationMs: 0,
     };

@@ -14,12 +14,27 @@ function credentialExpr(source: CredentialSource): string {
   return source.kind === 'env' ? `"$${source.name}"` : `"$(cat ${shellQuote(source.path)})"`;
 }
 
+/** A shell filter that makes the same near-miss change as the client's `nearMiss` (auth.ts). */
+const NEAR_MISS_FILTERS: Record<string, string> = {
+  'drop-last': "sed 's/.$//'",
+  'first-half': "awk '{print substr($0, 1, int((length($0) + 1) / 2))}'",
+  append: "sed 's/$/0/'",
+  'swap-case': "tr 'a-zA-Z' 'A-Za-z'",
+  'nbsp-around': "sed 's/^/\\xa0/; s/$/\\xa0/'",
+  'space-before': "sed 's/^/ /'",
+  'upper-case': "tr 'a-z' 'A-Z'",
+};
+
+/** `expr` (a quoted shell word) with a near-miss change applied, as one quoted shell word. */
+const changed = (expr: string, change: string): string =>
+  `"$(printf '%s' ${expr} | ${NEAR_MISS_FILTERS[change] ?? 'cat'})"`;
+
 /**
  * A curl command that sends the same request again. The credential is referenced (environment variable
  * or file), never inlined; for HMAC the signature is computed in the command with openssl.
  */
 export function curlFor(exchange: Exchange, authMethod: AuthMethod, source: CredentialSource): string {
-  const { method, url, body, auth = 'configured', signedBytes } = exchange.request;
+  const { method, url, body, auth = 'configured', signedBytes, nearMiss } = exchange.request;
   const lines: string[] = [];
   const hasBody = method !== 'GET' && body !== undefined;
   if (hasBody) lines.push(`BODY=${shellQuote(body)}`);
@@ -29,13 +44,22 @@ export function curlFor(exchange: Exchange, authMethod: AuthMethod, source: Cred
       continue;
     args.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
-  const secret = auth === 'credential' ? shellQuote(WRONG_CREDENTIAL_PLACEHOLDER) : credentialExpr(source);
-  if (auth !== 'none' && auth !== 'headers') {
+  const configured = credentialExpr(source);
+  const secret =
+    auth === 'credential'
+      ? shellQuote(WRONG_CREDENTIAL_PLACEHOLDER)
+      : nearMiss?.target === 'credential'
+        ? changed(configured, nearMiss.change)
+        : configured;
+  if (auth === 'other-scheme') {
+    const bare = configured.replace(/^"|"$/g, '');
+    args.push(`-H "${authMethod === 'API_KEY' ? `authorization: Bearer ${bare}` : `${API_KEY_HEADER}: ${bare}`}"`);
+  } else if (auth !== 'none' && auth !== 'headers') {
     if (authMethod === 'HMAC_SIGNATURE') {
       const signed = auth === 'sign-other-bytes' ? shellQuote(signedBytes ?? '') : hasBody ? '"$BODY"' : "''";
-      args.push(
-        `-H "${SIGNATURE_HEADER}: $(printf '%s' ${signed} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.* //')"`,
-      );
+      const signature = `printf '%s' ${signed} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.* //'`;
+      const filter = nearMiss?.target === 'signature' ? ` | ${NEAR_MISS_FILTERS[nearMiss.change] ?? 'cat'}` : '';
+      args.push(`-H "${SIGNATURE_HEADER}: $(${signature}${filter})"`);
     } else if (authMethod === 'BEARER_TOKEN') {
       args.push(`-H "authorization: Bearer ${secret.replace(/^"|"$/g, '').replace(/^'|'$/g, '')}"`);
     } else {

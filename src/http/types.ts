@@ -24,7 +24,25 @@ export type AuthOverride =
   | { kind: 'credential'; credential: string }
   /** HMAC only: sign these bytes instead of the body actually sent (tampered-body tests). */
   | { kind: 'sign-other-bytes'; bytes: string }
-  | { kind: 'headers'; headers: Record<string, string> };
+  | { kind: 'headers'; headers: Record<string, string> }
+  /** The configured credential (or, with `signature`, the HMAC it gives) nearly right: changed by `change`. */
+  | { kind: 'near-miss'; change: NearMissChange; target: 'credential' | 'signature' }
+  /** The configured credential carried as another auth method would carry it (another header or scheme). */
+  | { kind: 'other-scheme' };
+
+/**
+ * How a near-miss changes a value. Each keeps the value recognisable (a provider comparing loosely accepts it);
+ * `nbsp-around` adds U+00A0 on both sides, whitespace an HTTP parser keeps (it strips spaces and tabs).
+ */
+export type NearMissChange =
+  | 'drop-last'
+  | 'first-half'
+  | 'append'
+  | 'swap-case'
+  | 'nbsp-around'
+  /** A leading space: kept only after a scheme word ("Bearer  token"); alone, HTTP strips it. */
+  | 'space-before'
+  | 'upper-case';
 
 export interface ProviderRequest {
   method: 'GET' | 'POST';

@@ -1,5 +1,12 @@
 /** How a request authenticated, without values (the kinds of the HTTP client's AuthOverride). */
-export type ExchangeAuthKind = 'configured' | 'none' | 'credential' | 'sign-other-bytes' | 'headers';
+export type ExchangeAuthKind =
+  | 'configured'
+  | 'none'
+  | 'credential'
+  | 'sign-other-bytes'
+  | 'headers'
+  | 'near-miss'
+  | 'other-scheme';
 
 /** One redacted request/response pair, as shown in reports. Header values of credentials are masked. */
 export interface Exchange {
@@ -12,6 +19,8 @@ export interface Exchange {
     auth?: ExchangeAuthKind;
     /** With auth 'sign-other-bytes': the bytes that were signed instead of the body (not secret). */
     signedBytes?: string;
+    /** With auth 'near-miss': how the credential or its signature was changed (no values). */
+    nearMiss?: { change: string; target: 'credential' | 'signature' };
   };
   response?: { status: number; headers: Record<string, string>; body?: string; truncated?: boolean };
   /** What went wrong at the transport level, in words (timeout, refused, redirect, too large…). */

@@ -16,8 +16,26 @@ const READ_CHECKS = checkIdsIn('read');
 
 /** Words each fault's failure message must contain: it names the problem, not just "failed". */
 const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
-  'wrong-credential-accepted': /wrong credential on GET \/catalog was answered HTTP 200; expected 401 UNAUTHORIZED/,
-  'missing-credential-accepted': /missing credential on GET \/catalog was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'wrong-credential-accepted': /GET \/catalog with a wrong credential was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'missing-credential-accepted': /GET \/catalog without a credential was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'auth-skipped-offering':
+    /GET \/offerings\/\S+ was never refused with 401 UNAUTHORIZED: without a credential it was answered HTTP 200.*authentication is skipped on this route/,
+  'auth-skipped-cancel':
+    /POST \/actions\/\S+\/cancel was never refused with 401 UNAUTHORIZED: .* it was answered HTTP \d+.*authentication is skipped on this route/,
+  'credential-prefix-accepted':
+    /GET \/catalog with the credential's last character dropped \(a prefix\) was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'credential-suffix-accepted':
+    /GET \/catalog with one character appended to the credential was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'credential-case-insensitive':
+    /GET \/catalog with the credential's letter case swapped was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'credential-trimmed':
+    /GET \/catalog with the credential between non-breaking spaces was answered HTTP 200; expected 401 UNAUTHORIZED/,
+  'webhook-secret-accepted':
+    /GET \/catalog with the webhook secret \(the other direction's credential\) was answered HTTP 200; expected 401/,
+  'credential-any-header':
+    /GET \/catalog with the right credential in another auth method's header was answered HTTP 200; expected 401/,
+  'signature-truncated-accepted':
+    /GET \/catalog with the right signature missing its last hex digit \(truncated\) was answered HTTP 200; expected 401/,
   'catalog-missing-field': /title/,
   'catalog-wrong-type': /basePrice must be integer \(found string "12\.50"\)/,
   'catalog-null': /description must be string \(found null\)/,
@@ -43,7 +61,7 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'search-internal-error': /^GET \/search\?q=pizza answered HTTP 500 INTERNAL_ERROR.*; expected 200$/,
   'search-route-missing': /declared capability SEARCH: GET \/search answered HTTP 404/,
   'bad-signature-accepted':
-    /GET \/catalog signed over other bytes than the body sent \(tampered body\) was answered HTTP 200; expected 401/,
+    /GET \/catalog was never refused with 401 UNAUTHORIZED: without a signature it was answered HTTP 200.*authentication is skipped on this route/,
   'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
   'error-not-json': /an HTML page/,
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,

@@ -37,6 +37,7 @@ const NAMES: Record<string, RegExp> = {
   'missing-field-quote-expired':
     /was answered HTTP \d+ QUOTE_EXPIRED; a missing required field must give HTTP 400 or 422 VALIDATION_ERROR/,
   'unconfirmed-action-accepted': /POST \/actions with userConfirmed false was accepted .* and created action/,
+  'user-confirmed-truthy': /POST \/actions with userConfirmed "true" was accepted .* and created action/,
   'missing-next-action': /has no nextAction/,
   'payment-invented': /^payment success invented: .* paymentStatus PAID/,
   'action-status-mismatch': /reports publicId ".*-OTHER"; creation answered ".*": not the same order/,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
+import { curlFor } from '../../src/http/reproduce.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { AuthMethod } from '../../src/model/contract-constants.js';
 import { type FaultName, REFERENCE_SLUG, startReferenceProvider } from '../../src/reference-provider/index.js';
@@ -31,6 +32,11 @@ describe('reproduce commands send the failing request again', () => {
     ['quote-total-wrong', 'quote-math', 'HMAC_SIGNATURE'],
     ['bad-signature-accepted', 'signature', 'HMAC_SIGNATURE'],
     ['offering-disagrees', 'offering', 'BEARER_TOKEN'],
+    // Near misses: the shell changes the credential (or the signature) the same way the client did.
+    ['credential-prefix-accepted', 'wrong-credential', 'BEARER_TOKEN'],
+    ['credential-trimmed', 'wrong-credential', 'API_KEY'],
+    ['credential-any-header', 'wrong-credential', 'API_KEY'],
+    ['signature-truncated-accepted', 'signature', 'HMAC_SIGNATURE'],
   ] as [FaultName, CheckId, AuthMethod][])(
     '%s (%s, %s): same status and body as the evidence',
     async (fault, checkId, authMethod) => {
@@ -63,7 +69,12 @@ describe('reproduce commands send the failing request again', () => {
         expect(check?.reproduce).toBeDefined();
         expect(check?.reproduce).not.toContain(TEST_CREDENTIAL);
         const answer = parseCurl(await bash(check?.reproduce ?? '', { PROVIDER_API_KEY: TEST_CREDENTIAL }));
-        const shown = [...(check?.evidence ?? [])].reverse().find((e) => e.response);
+        // The evidence of the request the command sends: a check keeps several (one per probe of a table).
+        const source = { kind: 'env', name: 'PROVIDER_API_KEY' } as const;
+        const shown = (check?.evidence ?? []).find(
+          (e) => e.response && curlFor(e, authMethod, source) === check?.reproduce,
+        );
+        expect(shown, 'the reproduced request is among the evidence').toBeDefined();
         expect(answer.status).toBe(shown?.response?.status);
         const kept = shown?.response?.body ?? '';
         if (shown?.response?.truncated) {

@@ -1116,6 +1116,57 @@ const CASES = {
     },
   },
   // ── end of the issue 33 probe-table faults ──
+  // ── probe tables, authentication and pinned fields (issue 33) ──
+  'auth-skipped-offering': {
+    broken: async ({ call }) => {
+      const id = str(arr(at((await call('GET', '/catalog')).json, 'offerings'))[0], 'id');
+      return (await call('GET', `/offerings/${id}`, { credential: null })).status === 200;
+    },
+  },
+  'auth-skipped-cancel': {
+    broken: async ({ call }) => {
+      const id = str((await createAction(call)).action.json, 'id');
+      const answer = await call('POST', `/actions/${id}/cancel`, { credential: null, body: { reason: 'OTHER: t' } });
+      return answer.status === 200;
+    },
+  },
+  'credential-prefix-accepted': {
+    broken: async ({ call }) => (await call('GET', '/catalog', { credential: CREDENTIAL.slice(0, -1) })).status === 200,
+  },
+  'credential-suffix-accepted': {
+    broken: async ({ call }) => (await call('GET', '/catalog', { credential: `${CREDENTIAL}0` })).status === 200,
+  },
+  'credential-case-insensitive': {
+    broken: async ({ call }) =>
+      (await call('GET', '/catalog', { credential: CREDENTIAL.toUpperCase() })).status === 200,
+  },
+  'credential-trimmed': {
+    broken: async ({ call }) =>
+      (await call('GET', '/catalog', { credential: `\u00a0${CREDENTIAL}\u00a0` })).status === 200,
+  },
+  'webhook-secret-accepted': {
+    broken: async ({ call }) => (await call('GET', '/catalog', { credential: WEBHOOK_SECRET })).status === 200,
+  },
+  'credential-any-header': {
+    broken: async ({ call }) =>
+      (await call('GET', '/catalog', { credential: null, headers: { authorization: `Bearer ${CREDENTIAL}` } }))
+        .status === 200,
+  },
+  'signature-truncated-accepted': {
+    auth: 'HMAC_SIGNATURE',
+    broken: async ({ call }) => {
+      const truncated = hmac(CREDENTIAL, '').slice(0, -1);
+      const answer = await call('GET', '/catalog', { credential: null, headers: { 'x-service-signature': truncated } });
+      return answer.status === 200;
+    },
+  },
+  'user-confirmed-truthy': {
+    broken: async ({ call }) => {
+      const answers = await Promise.all(['true', 1].map((value) => createAction(call, { userConfirmed: value })));
+      return answers.every(({ action }) => action.status === 200);
+    },
+  },
+  // ── end of the probe-table faults ──
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {

@@ -196,7 +196,14 @@ export const contractData = {
       "profiles": [
         "TRANSACTIONAL",
         "DISCOVERY_READONLY"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /health",
@@ -211,7 +218,14 @@ export const contractData = {
       "profiles": [
         "TRANSACTIONAL",
         "DISCOVERY_READONLY"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /locations",
@@ -223,7 +237,14 @@ export const contractData = {
       "profiles": [
         "TRANSACTIONAL",
         "DISCOVERY_READONLY"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /catalog",
@@ -238,7 +259,14 @@ export const contractData = {
       "profiles": [
         "TRANSACTIONAL",
         "DISCOVERY_READONLY"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /offerings/{id}",
@@ -253,7 +281,14 @@ export const contractData = {
       "profiles": [
         "TRANSACTIONAL",
         "DISCOVERY_READONLY"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /search",
@@ -265,7 +300,14 @@ export const contractData = {
       "profiles": [
         "TRANSACTIONAL",
         "DISCOVERY_READONLY"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /quote",
@@ -278,7 +320,14 @@ export const contractData = {
       ],
       "profiles": [
         "TRANSACTIONAL"
-      ]
+      ],
+      "requestBody": true,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /actions",
@@ -291,6 +340,21 @@ export const contractData = {
       ],
       "profiles": [
         "TRANSACTIONAL"
+      ],
+      "requestBody": true,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": [
+        {
+          "path": [
+            "userConfirmed"
+          ],
+          "value": true,
+          "required": true
+        }
       ]
     },
     {
@@ -304,7 +368,14 @@ export const contractData = {
       ],
       "profiles": [
         "TRANSACTIONAL"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /actions/{id}/payment-options",
@@ -315,7 +386,14 @@ export const contractData = {
       "requiredIn": [],
       "profiles": [
         "TRANSACTIONAL"
-      ]
+      ],
+      "requestBody": false,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /actions/{id}/cancel",
@@ -326,7 +404,14 @@ export const contractData = {
       "requiredIn": [],
       "profiles": [
         "TRANSACTIONAL"
-      ]
+      ],
+      "requestBody": true,
+      "security": [
+        "ProviderApiKey",
+        "ProviderBearerToken",
+        "ProviderHmacSignature"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/providers/find",
@@ -334,7 +419,10 @@ export const contractData = {
       "path": "/api/v1/providers/find",
       "operationId": "coreFindProviders",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/providers/register",
@@ -342,7 +430,12 @@ export const contractData = {
       "path": "/api/v1/providers/register",
       "operationId": "coreRegisterProvider",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/providers/{slug}/certify",
@@ -350,7 +443,12 @@ export const contractData = {
       "path": "/api/v1/providers/{slug}/certify",
       "operationId": "coreCertifyProvider",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/providers/{slug}/submit-review",
@@ -358,7 +456,12 @@ export const contractData = {
       "path": "/api/v1/providers/{slug}/submit-review",
       "operationId": "coreSubmitReview",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/certifications",
@@ -366,7 +469,12 @@ export const contractData = {
       "path": "/api/v1/providers/{slug}/certifications",
       "operationId": "coreListCertifications",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/certifications/{id}",
@@ -374,7 +482,12 @@ export const contractData = {
       "path": "/api/v1/providers/{slug}/certifications/{id}",
       "operationId": "coreGetCertification",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/events",
@@ -382,7 +495,12 @@ export const contractData = {
       "path": "/api/v1/providers/{slug}/events",
       "operationId": "coreListProviderEvents",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/providers/me/dashboard",
@@ -390,7 +508,12 @@ export const contractData = {
       "path": "/api/v1/providers/me/dashboard",
       "operationId": "coreGetDashboard",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/providers/me/actions/{actionId}",
@@ -398,7 +521,12 @@ export const contractData = {
       "path": "/api/v1/providers/me/actions/{actionId}",
       "operationId": "coreGetDashboardAction",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/providers/me/rotate-webhook-secret",
@@ -406,7 +534,12 @@ export const contractData = {
       "path": "/api/v1/providers/me/rotate-webhook-secret",
       "operationId": "coreRotateOwnWebhookSecret",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/admin/providers",
@@ -414,7 +547,12 @@ export const contractData = {
       "path": "/api/v1/admin/providers",
       "operationId": "coreAdminListProviders",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/admin/providers/{slug}",
@@ -422,7 +560,12 @@ export const contractData = {
       "path": "/api/v1/admin/providers/{slug}",
       "operationId": "coreAdminGetProvider",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/admin/providers/{slug}/review",
@@ -430,7 +573,12 @@ export const contractData = {
       "path": "/api/v1/admin/providers/{slug}/review",
       "operationId": "coreAdminReviewProvider",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/admin/providers/{slug}/reopen",
@@ -438,7 +586,12 @@ export const contractData = {
       "path": "/api/v1/admin/providers/{slug}/reopen",
       "operationId": "coreAdminReopenProvider",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/admin/providers/{slug}/rotate-webhook-secret",
@@ -446,7 +599,12 @@ export const contractData = {
       "path": "/api/v1/admin/providers/{slug}/rotate-webhook-secret",
       "operationId": "coreAdminRotateWebhookSecret",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/admin/logs/events",
@@ -454,7 +612,12 @@ export const contractData = {
       "path": "/api/v1/admin/logs/events",
       "operationId": "coreAdminListEvents",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "GET /api/v1/admin/logs/export",
@@ -462,7 +625,12 @@ export const contractData = {
       "path": "/api/v1/admin/logs/export",
       "operationId": "coreAdminExportEvents",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/quotes",
@@ -470,7 +638,12 @@ export const contractData = {
       "path": "/api/v1/quotes",
       "operationId": "coreCreateQuote",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/actions",
@@ -478,7 +651,20 @@ export const contractData = {
       "path": "/api/v1/actions",
       "operationId": "coreCreateAction",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": [
+        {
+          "path": [
+            "userConfirmed"
+          ],
+          "value": true,
+          "required": true
+        }
+      ]
     },
     {
       "key": "GET /api/v1/actions/{id}",
@@ -486,7 +672,12 @@ export const contractData = {
       "path": "/api/v1/actions/{id}",
       "operationId": "coreGetAction",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/actions/{id}/cancel",
@@ -494,7 +685,12 @@ export const contractData = {
       "path": "/api/v1/actions/{id}/cancel",
       "operationId": "coreCancelAction",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/webhooks/{providerSlug}",
@@ -502,7 +698,13 @@ export const contractData = {
       "path": "/api/v1/webhooks/{providerSlug}",
       "operationId": "coreIngestWebhook",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "WebhookSignature",
+        "WebhookSignatureCompat"
+      ],
+      "pinned": []
     },
     {
       "key": "POST /api/v1/webhooks",
@@ -510,7 +712,13 @@ export const contractData = {
       "path": "/api/v1/webhooks",
       "operationId": "coreIngestWebhookLegacy",
       "requiredIn": [],
-      "profiles": []
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "WebhookSignature",
+        "WebhookSignatureCompat"
+      ],
+      "pinned": []
     },
     {
       "key": "WEBHOOK action.status_updated",
@@ -523,7 +731,13 @@ export const contractData = {
       ],
       "profiles": [
         "TRANSACTIONAL"
-      ]
+      ],
+      "requestBody": true,
+      "security": [
+        "WebhookSignature",
+        "WebhookSignatureCompat"
+      ],
+      "pinned": []
     }
   ],
   "responses": {
