@@ -47,18 +47,18 @@ export interface RunConfig
 /** Generated orders quote-explore sends when the run sets no explore budget (`RunConfig.explore` undefined). */
 export const DEFAULT_EXPLORE_BUDGET = RUN_SETTING_DEFAULTS.explore;
 
+const FRONT_END: ReadonlySet<string> = new Set(FRONT_END_SETTINGS);
+
+/** The settings the run uses itself, without the front ends' own (the secrets' sources, the reports). */
+export function withoutFrontEndSettings<T extends object>(values: T): Omit<T, FrontEndSetting> {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => !FRONT_END.has(key))) as Omit<T, FrontEndSetting>;
+}
+
 /**
  * The run configuration's defaults: spec/config.schema.json's (generated), and the body limit no source sets.
  * `run`, `demo`, `replay`, `batch`, `serve`'s certify route and the library take them from here.
  */
 export const DEFAULT_RUN_CONFIG = {
-  local: RUN_SETTING_DEFAULTS.local,
-  webhookHost: RUN_SETTING_DEFAULTS.webhookHost,
-  webhookPort: RUN_SETTING_DEFAULTS.webhookPort,
-  webhookTimeout: RUN_SETTING_DEFAULTS.webhookTimeout,
-  timeout: RUN_SETTING_DEFAULTS.timeout,
-  maxExpiryWait: RUN_SETTING_DEFAULTS.maxExpiryWait,
+  ...withoutFrontEndSettings(RUN_SETTING_DEFAULTS),
   maxBodyBytes: 5 * 1024 * 1024,
-  concurrency: RUN_SETTING_DEFAULTS.concurrency,
-  strict: RUN_SETTING_DEFAULTS.strict,
 } as const satisfies Partial<RunConfig>;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SettingError } from './errors.js';
-import { RUN_SETTING_DEFAULTS, type RunSettings } from './generated/run-settings.js';
-import { DEFAULT_RUN_CONFIG, FRONT_END_SETTINGS, type RunConfig } from './run-config.js';
+import type { RunSettings } from './generated/run-settings.js';
+import { DEFAULT_RUN_CONFIG, type RunConfig, withoutFrontEndSettings } from './run-config.js';
 
 /**
  * One source's run settings, typed, keyed as spec/config.schema.json names them (the generated `RunSettings`). Each
@@ -11,12 +11,11 @@ import { DEFAULT_RUN_CONFIG, FRONT_END_SETTINGS, type RunConfig } from './run-co
  */
 export type RunValues = RunSettings;
 
-/** The sources of a run's options, highest first: flags > environment > config file > defaults (the schema's). */
+/** The sources of a run's options, highest first: flags > environment > config file (> the schema's defaults). */
 export interface RunSources {
   flags?: RunValues | undefined;
   env?: RunValues | undefined;
   file?: RunValues | undefined;
-  defaults?: RunValues | undefined;
 }
 
 /** Where the credential comes from is one choice: a higher source setting either key replaces both below it. */
@@ -24,13 +23,12 @@ const CREDENTIAL_KEYS = ['credentialEnv', 'credentialFile'] as const;
 const isCredentialKey = (key: string): boolean => (CREDENTIAL_KEYS as readonly string[]).includes(key);
 
 /**
- * Every key takes the first value set, flags first (Playwright's `takeFirst(cli, env, file, default)`), typed as it
- * came: one rule for every setting, so none is named here. Each front end merges once.
+ * Every key takes the first value set, flags first (Playwright's `takeFirst(cli, env, file)`; resolveRunConfig puts
+ * the schema's defaults under the result), typed as it came: one rule for every setting, so none is named here. Each
+ * front end merges once.
  */
 export function mergeRunValues(sources: RunSources): RunValues {
-  const layers = [sources.flags, sources.env, sources.file, sources.defaults].filter(
-    (l): l is RunValues => l !== undefined,
-  );
+  const layers = [sources.flags, sources.env, sources.file].filter((l): l is RunValues => l !== undefined);
   const merged: Record<string, unknown> = {};
   for (const key of new Set(layers.flatMap((layer) => Object.keys(layer)))) {
     if (isCredentialKey(key)) continue;
@@ -67,28 +65,23 @@ export class MissingSettingError extends SettingError {
 const upper = <T extends string>(values: readonly string[]): T[] =>
   values.map((c) => c.trim().toUpperCase()).filter(Boolean) as T[];
 
-const FRONT_END: ReadonlySet<string> = new Set(FRONT_END_SETTINGS);
-
-/** The settings the run itself uses: every one of the schema but the front ends' own (secrets' sources, reports). */
-function runSettingsOf(values: RunValues): Partial<RunConfig> {
-  const entries = Object.entries(values).filter(([key, value]) => value !== undefined && !FRONT_END.has(key));
-  return Object.fromEntries(entries) as Partial<RunConfig>;
-}
+const definedOf = (values: RunValues): RunValues =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as RunValues;
 
 /**
  * The one way a run's configuration is built (run, demo, replay, batch, serve's certify route, the library): the
  * front end's merged values (mergeRunValues: flags > environment > config file, merged once) over the schema's
- * defaults, each setting keeping its name; what the run needs beyond them (the secrets, the body limit, a drawn seed)
- * is added here.
+ * defaults (DEFAULT_RUN_CONFIG), each setting keeping its name; what the run needs beyond them (the secrets' sources,
+ * the body limit, a drawn seed) is added here.
  */
 export function resolveRunConfig(values: RunValues, secrets: RunSecrets): ResolvedRun {
-  const v = mergeRunValues({ flags: values, defaults: RUN_SETTING_DEFAULTS });
+  const v = definedOf(values);
   const { baseUrl, auth } = v;
   if (baseUrl === undefined) throw new MissingSettingError('baseUrl');
   if (auth === undefined) throw new MissingSettingError('auth');
   const config: RunConfig = {
     ...DEFAULT_RUN_CONFIG,
-    ...runSettingsOf(v),
+    ...(withoutFrontEndSettings(v) as Partial<RunConfig>),
     baseUrl,
     auth,
     credentialSource: secrets.credentialSource,
