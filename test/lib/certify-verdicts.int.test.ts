@@ -1,43 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { certify } from '../../src/lib/certify.js';
-import type { RunningProvider } from '../../src/reference-provider/index.js';
-import { startReferenceForRun } from '../support/reference-run.js';
+import { describe, expect, test as it, type ReferenceForRun } from '../support/fixtures.js';
 
 /** The verdict states through the library: what the run reached, never more than was checked. */
 
-const CREDENTIAL = 'lib-verdict-credential-91x';
-const WEBHOOK_SECRET = 'lib-verdict-secret-72y';
-
-const undo: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const step of undo.splice(0).reverse()) await step();
-});
-
-async function start(): Promise<{ provider: RunningProvider; port: number }> {
-  const { provider, webhookPort } = await startReferenceForRun({
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
-  });
-  undo.push(() => provider.close());
-  return { provider, port: webhookPort };
-}
-
-const options = (provider: RunningProvider, port: number) =>
+// One reference provider for the file (the integration tier's fixture), reset before each test.
+const options = ({ provider, webhookPort, credential, webhookSecret }: ReferenceForRun) =>
   ({
     baseUrl: provider.url,
     auth: 'API_KEY',
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
+    credential,
+    webhookSecret,
     local: true,
-    webhookPort: port,
+    webhookPort,
   }) as const;
 
 describe('certify() verdicts', () => {
-  it('INTERRUPTED when aborted early, naming what stopped it; what did not run is not passed', async () => {
-    const { provider, port } = await start();
+  it('INTERRUPTED when aborted early, naming what stopped it; what did not run is not passed', async ({
+    reference,
+  }) => {
     const stop = new AbortController();
     const report = await certify({
-      ...options(provider, port),
+      ...options(reference),
       signal: stop.signal,
       // Stop once the first check is done: the waits (quote expiry, webhooks) never finish.
       onCheckEnd: () => stop.abort(),
@@ -53,20 +36,20 @@ describe('certify() verdicts', () => {
     expect(notRun).not.toContain(report.checks.find((c) => c.status === 'pass')?.id);
   }, 60_000);
 
-  it('INTERRUPTED before GET /provider-info was answered: no root cause is blamed, every check is recorded as not run', async () => {
-    const { provider, port } = await start();
+  it('INTERRUPTED before GET /provider-info was answered: no root cause is blamed, every check is recorded as not run', async ({
+    reference,
+  }) => {
     const stop = new AbortController();
     stop.abort('SIGINT');
-    const report = await certify({ ...options(provider, port), signal: stop.signal });
+    const report = await certify({ ...options(reference), signal: stop.signal });
     expect(report.verdict).toBe('INTERRUPTED');
     expect(report.interruptedBy).toBe('SIGINT');
     expect(report.notRun).toEqual(report.checks.map((c) => c.id));
     expect(report.checks.every((c) => c.status === 'skip')).toBe(true);
   }, 60_000);
 
-  it('PARTIAL with only/skip: the checks of the profile left out are named and counted', async () => {
-    const { provider, port } = await start();
-    const report = await certify({ ...options(provider, port), only: ['health', 'catalog'] });
+  it('PARTIAL with only/skip: the checks of the profile left out are named and counted', async ({ reference }) => {
+    const report = await certify({ ...options(reference), only: ['health', 'catalog'] });
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
       ['health', 'pass'],
       ['catalog', 'pass'],
@@ -79,7 +62,7 @@ describe('certify() verdicts', () => {
     // Every check of the reference provider's full profile is either run or left out.
     expect(report.checks.length + leftOut.length).toBeGreaterThanOrEqual(20);
 
-    const skipped = await certify({ ...options(provider, port), skip: ['quote-expiry', 'webhook'] });
+    const skipped = await certify({ ...options(reference), skip: ['quote-expiry', 'webhook'] });
     expect(skipped.verdict).toBe('PARTIAL');
     expect(skipped.leftOut).toEqual([
       { id: 'quote-expiry', reason: 'left out by the skip list' },
@@ -87,9 +70,10 @@ describe('certify() verdicts', () => {
     ]);
   }, 60_000);
 
-  it('strict with local: the warnings local itself causes stay warnings, and the report says so', async () => {
-    const { provider, port } = await start();
-    const report = await certify({ ...options(provider, port), only: ['base-url', 'health'], strict: true });
+  it('strict with local: the warnings local itself causes stay warnings, and the report says so', async ({
+    reference,
+  }) => {
+    const report = await certify({ ...options(reference), only: ['base-url', 'health'], strict: true });
     const baseUrl = report.checks.find((c) => c.id === 'base-url');
     expect(baseUrl?.status).toBe('pass');
     expect(baseUrl?.warnings?.some((w) => /http:\/\//.test(w))).toBe(true);
