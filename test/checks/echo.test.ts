@@ -79,6 +79,11 @@ describe('findEcho: a repeated credential is found in any encoding, and only whe
     expect(findEcho(answer, [SENT, SIGNATURE])).toEqual(places);
   });
 
+  it('names the places of a body holding the value 200,000 times (no argument spread)', () => {
+    const places = findEcho(body({ tried: Array.from({ length: 200_000 }, () => SENT) }), [SENT]);
+    expect(places).toEqual(['body at $.tried[0]', 'body at $.tried[1]', 'body at $.tried[2]', '199997 more']);
+  });
+
   it.each([
     ['a masked credential', body({ message: 'key provcert-probe-**** is wrong' })],
     ['its last four characters', body({ message: `key ending in ${SENT.slice(-4)} is wrong` })],

@@ -26,7 +26,8 @@ export function findEcho(
   for (const [name, value] of Object.entries(answer.headers)) if (holds(value)) places.push(`header ${name}`);
   if (holds(answer.text)) {
     const paths = answer.json === undefined ? [] : jsonPlaces(answer.json, '$', holds);
-    places.push(...(paths.length > 0 ? paths.map((p) => `body at ${p}`) : ['its body']));
+    // A loop, not a spread: a hostile body can hold the value in any number of places.
+    for (const p of paths.length > 0 ? paths.map((path) => `body at ${path}`) : ['its body']) places.push(p);
   }
   // Pieces each too short to give a value away, spread over the answer, that together rebuild it (issue 32).
   if (places.length === 0 && detector.revealsTogether([...Object.values(answer.headers), answer.text]))

@@ -121,6 +121,8 @@ export function renderFleetMarkdown(input: FleetReport, options: FleetMarkdownOp
   ];
   if (report.interruptedBy !== undefined)
     sections.push(`⚠️ The batch was stopped (${mdText(report.interruptedBy)}): providers not certified are NOT RUN.`);
-  sections.push(summaryTable(report, options), ...failingSection(report), ...waiverSection(report));
-  return `${sections.join('\n\n')}\n`;
+  // Concatenated, not pushed with a spread: one section per failing provider is unbounded, and a spread passes each
+  // as an argument (150,000 providers overflow the stack).
+  const all = sections.concat(summaryTable(report, options), failingSection(report), waiverSection(report));
+  return `${all.join('\n\n')}\n`;
 }

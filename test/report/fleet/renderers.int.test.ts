@@ -140,13 +140,22 @@ describe('fleet HTML index', () => {
   });
 });
 
-describe('fleet console table', () => {
-  it('renders 150,000 providers (no argument spread into Math.max)', () => {
-    // Providers without a run report: the table is what is measured, not copying 150,000 reports.
-    const providers = Array.from({ length: 150_000 }, (_, i) => providerResult(`p-${i}`, undefined, 'not configured'));
-    expect(renderFleetConsole(fleetOf(providers), { color: false })).toContain('p-149999');
+describe('the fleet console table and fleet.md render 150,000 providers (no argument spread of an unbounded array)', () => {
+  // Providers without a run report, each failing: the table and the failing section are what is measured.
+  let huge: FleetReport;
+  beforeAll(() => {
+    huge = fleetOf(Array.from({ length: 150_000 }, (_, i) => providerResult(`p-${i}`, undefined, 'not configured')));
   });
+  it.each<[string, (report: FleetReport) => string]>([
+    ['console', (r) => renderFleetConsole(r, { color: false })],
+    // Issue 32, item 10: fleet.md overflowed the stack.
+    ['markdown', renderFleetMarkdown],
+  ])('%s', (_format, render) => {
+    expect(render(huge)).toContain('p-149999');
+  });
+});
 
+describe('fleet console table', () => {
   it('lists each provider with counts, why the failing ones fail, and the waivers that fail the gate', () => {
     const text = renderFleetConsole(fleet, { color: false });
     expect(text).toContain('provcert fleet food-partners');
