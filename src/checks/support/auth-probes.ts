@@ -164,7 +164,7 @@ export interface AuthProbeSummary {
  * creates is cancelled where the provider can.
  */
 export async function probeAuthentication(ctx: CheckContext, f: Findings): Promise<AuthProbeSummary> {
-  const method = ctx.config.authMethod;
+  const method = ctx.config.auth;
   const declaredRoutes = authRoutes(ctx.contract.operations(), method);
   const { routes: servedRoutes, posts } = await served(ctx, declaredRoutes);
   const routes = servedRoutes.filter((r) => r.method === 'GET' || posts);
@@ -240,7 +240,7 @@ async function judge(
       markReproduce(f, ctx, outcome);
       f.problem(
         `${route.method} ${s.path} was never refused with 401 UNAUTHORIZED: ${shape.describe} it was answered ${describeAnswer(outcome)}, and no missing, wrong or nearly right credential was refused either; authentication is skipped on this route`,
-        ctx.config.authMethod === 'HMAC_SIGNATURE' ? 'AUTH-HMAC-VERIFIED' : 'AUTH-MISSING-CREDENTIAL-REJECTED',
+        ctx.config.auth === 'HMAC_SIGNATURE' ? 'AUTH-HMAC-VERIFIED' : 'AUTH-MISSING-CREDENTIAL-REJECTED',
       );
       continue;
     }
