@@ -6,7 +6,7 @@ import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
-import { compareIdentity, describeMismatch } from './support/probe-tables/identity.js';
+import { compareIdentity, describeMismatch, otherIdNamed } from './support/probe-tables/identity.js';
 import { actionPath, problemAt } from './support/tx.js';
 import { type AwaitedEvent, awaitEvents } from './support/webhook-wait.js';
 
@@ -205,8 +205,19 @@ async function compareWithStatus(
 /** Every event about a test action names the same order: any identity field it carries agrees with creation. */
 function eventIdentities(f: Findings, actions: readonly TestAction[], accepted: readonly ReceivedWebhook[]): void {
   for (const w of accepted) {
-    const a = actions.find((x) => names(x, field(w, 'actionId')));
-    if (!a?.answer || w.duplicate) continue;
+    if (w.duplicate) continue;
+    const actionId = field(w, 'actionId');
+    const a = actions.find((x) => names(x, actionId));
+    // An event that names a test action by another of its ids: the same order, named so no lookup by id finds it.
+    for (const x of a ? [] : actions) {
+      const other = otherIdNamed(actionId, x.answer);
+      if (other)
+        f.problem(
+          `event ${field(w, 'eventId') ?? '?'} names action ${x.publicId} by its ${other} ${JSON.stringify(actionId)}; an event's actionId is the action's id or publicId`,
+          'ACTION-STATUS-SAME-IDENTITY',
+        );
+    }
+    if (!a?.answer) continue;
     for (const m of compareIdentity('webhook event', a.answer, w.event).mismatches)
       f.problem(
         `event ${field(w, 'eventId') ?? '?'} about action ${a.publicId} ${describeMismatch(m)}`,

@@ -85,3 +85,9 @@ export const cancelExternalId = (action: Action, faults: ActiveFaults): string =
 /** Identity fields an event carries besides actionId: none, or another order's publicId under the fault. */
 export const eventIdentityExtras = (publicId: string | undefined, faults: ActiveFaults): Record<string, string> =>
   faults.has('webhook-public-id-differs') && publicId !== undefined ? { publicId: `${publicId}-OTHER` } : {};
+
+/** An event's actionId: the action's id, or its externalActionId under webhook-names-external-id. */
+export const eventActionId = (change: { actionId: string; externalActionId?: string }, faults: ActiveFaults): string =>
+  faults.has('webhook-names-external-id') && change.externalActionId !== undefined
+    ? change.externalActionId
+    : change.actionId;

@@ -133,6 +133,8 @@ const NAMES: Record<string, RegExp> = {
     /the cancel result reports externalActionId ".*-other"; creation answered ".*": not the same order/,
   'webhook-public-id-differs':
     /event .* about action .* reports publicId ".*-OTHER"; creation answered ".*": not the same order/,
+  'webhook-names-external-id':
+    /event .* names action DK-\d+ by its externalActionId "dk-order-\d+"; an event's actionId is the action's id or publicId/,
   'quote-binding-variant-ignored':
     /POST \/actions with quote .* with variant .* instead of .* was answered 200 and created action .*; a quote cannot authorize a different order/,
   'quote-binding-option-quantity-ignored':

@@ -1085,6 +1085,15 @@ const CASES = {
       return publicId !== undefined && publicId !== at(created, 'publicId');
     },
   },
+  'webhook-names-external-id': {
+    broken: async (ctx) => {
+      const created = (await createAction(ctx.call)).action.json;
+      const event = await eventFor(ctx, str(created, 'externalActionId'));
+      return (
+        event !== undefined && at(JSON.parse(event.raw) as unknown, 'actionId') === at(created, 'externalActionId')
+      );
+    },
+  },
   'quote-binding-variant-ignored': {
     broken: async ({ call }) => {
       const items = arr(at(await certificationQuoteBody(call), 'items')) as Record<string, unknown>[];

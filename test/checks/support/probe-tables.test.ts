@@ -5,7 +5,7 @@ import type { Selection } from '../../../src/checks/framework/resources.js';
 import type { CatalogView, QuoteItemInput } from '../../../src/checks/framework/views.js';
 import { BINDING_ROWS, bindingProbes, ORDER_FIELDS } from '../../../src/checks/support/probe-tables/binding.js';
 import { changedPayloads, EXTRA_ROWS, PAYLOAD_FIELDS } from '../../../src/checks/support/probe-tables/idempotency.js';
-import { ACTION_FIELDS, compareIdentity } from '../../../src/checks/support/probe-tables/identity.js';
+import { ACTION_FIELDS, compareIdentity, otherIdNamed } from '../../../src/checks/support/probe-tables/identity.js';
 import { OFFERINGS } from '../../../src/reference-provider/catalog.js';
 import { CERTIFICATION_INPUT } from '../../../src/reference-provider/info.js';
 
@@ -170,6 +170,16 @@ describe('order identity table', () => {
       mismatches: [],
       absent: ['externalActionId'],
     });
+  });
+
+  it.each([
+    ['act_1', undefined],
+    ['DK-1', undefined],
+    ['dk-order-1', 'externalActionId'],
+    ['q_1', 'quoteId'],
+    ['act_2', undefined],
+  ])('an event whose actionId is %s names the order by %s', (actionId, field) => {
+    expect(otherIdNamed(actionId, created)).toBe(field);
   });
 
   it('results and events are compared on what they carry; an event id is not the order id', () => {

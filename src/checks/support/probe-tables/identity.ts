@@ -136,3 +136,14 @@ export const describeMismatch = (m: IdentityMismatch): string => {
     found === expected ? `${JSON.stringify(m.found)}; creation answered ${JSON.stringify(m.expected)}` : '';
   return `reports ${m.field} ${detail || `${found}; creation answered ${expected}`}: not the same order`;
 };
+
+/**
+ * The identity field an event's actionId names the order by when it is neither its id nor its publicId (DECISIONS:
+ * "actionId in an event may carry the action's id or publicId"): its externalActionId or quoteId, else undefined.
+ */
+export function otherIdNamed(actionId: unknown, created: unknown): 'externalActionId' | 'quoteId' | undefined {
+  if (typeof actionId !== 'string' || !isRecord(created)) return undefined;
+  if (actionId === created['id'] || actionId === created['publicId']) return undefined;
+  if (actionId === created['externalActionId']) return 'externalActionId';
+  return actionId === created['quoteId'] ? 'quoteId' : undefined;
+}
