@@ -1,17 +1,11 @@
 import { RUN_SETTING_KEYS } from './generated/run-settings.js';
-import {
-  DEFAULT_EXPLORE_BUDGET,
-  type FRONT_END_SETTINGS,
-  type RunConfig,
-  withoutFrontEndSettings,
-} from './run-config.js';
+import { DEFAULT_EXPLORE_BUDGET, FRONT_END_SETTINGS, type RunConfig } from './run-config.js';
 
 /** The settings a run uses itself (every setting of spec/config.schema.json but the front ends' own). */
 export type RunConfigSetting = Exclude<(typeof RUN_SETTING_KEYS)[number], (typeof FRONT_END_SETTINGS)[number]>;
 
-export const RUN_CONFIG_SETTINGS = Object.keys(
-  withoutFrontEndSettings(Object.fromEntries(RUN_SETTING_KEYS.map((key) => [key, key]))),
-) as RunConfigSetting[];
+const frontEnd: readonly string[] = FRONT_END_SETTINGS;
+export const RUN_CONFIG_SETTINGS = RUN_SETTING_KEYS.filter((key) => !frontEnd.includes(key)) as RunConfigSetting[];
 
 /**
  * A report's `inputs`: everything that makes a rerun the same run (provcert replay), each setting under its one

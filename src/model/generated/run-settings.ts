@@ -3,13 +3,13 @@
 
 /** Every run setting, typed as read (aliases settled, lists as lists), named as the config file names it. */
 export interface RunSettings {
-  /** Provider API base address: public HTTPS, not ending in /health (http:// and loopback only with local: true). */
+  /** Provider API base address: public HTTPS, not ending in /health (http:// and loopback only with the local setting). */
   baseUrl?: string;
   /** Auth method chosen in the portal, applied to every request to the provider. */
   auth?: 'API_KEY' | 'BEARER_TOKEN' | 'HMAC_SIGNATURE';
   /** Name of the environment variable holding the credential (API key, bearer token or HMAC secret) — the name, never the value. */
   credentialEnv?: string;
-  /** File holding the credential, instead of credentialEnv (relative paths are relative to this file). */
+  /** File holding the credential, instead of an environment variable (in a config file, relative to the file's folder). */
   credentialFile?: string;
   /** Capability profile to certify against (default: inferred from the declared capabilities). */
   profile?: 'TRANSACTIONAL' | 'DISCOVERY_READONLY';
