@@ -47,7 +47,7 @@ describe("certify()'s findings name its own options", () => {
       'full',
       { only: ['quote-expiry'], maxExpiryWaitS: 1 },
       'quote-expiry',
-      /longer than maxExpiryWaitS: 1; .* raise it \(e\.g\. maxExpiryWaitS: 15\)$/,
+      /\(maxExpiryWaitS: 1\); to test it: rerun with maxExpiryWaitS: 15, or give quotes a shorter validity/,
     ],
     [
       'portal capabilities that differ from the manifest',
