@@ -37,7 +37,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     declare: (c) =>
       runOptions(
         c.description(
-          'certify a live provider end to end (exit 0 passed, 1 failed, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)',
+          'certify a live provider end to end (exit 0 passed, 1 failed or incomplete, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)',
         ),
       ),
     signals: 'stop',

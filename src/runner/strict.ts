@@ -21,13 +21,19 @@ const causedByRun = (result: Pick<CheckResult, 'id'>, finding: Finding, config: 
 export function applyStrict(result: CheckResult, config: Pick<RunConfig, 'local'> = { local: false }): CheckResult {
   const promote = (f: Finding): boolean => f.severity === 'warn' && !causedByRun(result, f, config);
   const warnings = result.findings.filter(promote);
-  if (warnings.length === 0 || (result.status !== 'pass' && result.status !== 'fail')) return result;
+  // An untested check's warnings are findings too: strict fails it on them, keeping the rule it did not test.
+  const judged = result.status === 'pass' || result.status === 'fail' || result.status === 'untested';
+  if (warnings.length === 0 || !judged) return result;
   const findings = result.findings.map((f) =>
     promote(f) ? { ...f, severity: 'fail' as const, message: `(strict) ${f.message}` } : f,
   );
   const promoted = warnings.map((w) => `(strict) ${w.message}`);
   const [first = '', ...rest] =
-    result.status === 'fail' ? [result.message, ...(result.details ?? []), ...promoted] : promoted;
+    result.status === 'fail'
+      ? [result.message, ...(result.details ?? []), ...promoted]
+      : result.status === 'untested'
+        ? [...promoted, result.message, ...(result.details ?? [])]
+        : promoted;
   const kept = findings.filter((f) => f.severity === 'warn').map((f) => f.message);
   const { warnings: _dropped, ...others } = result;
   return {

@@ -15,9 +15,8 @@ import type { AnswerDelay, ProxyRule, RequestDelay } from '../support/rewriting-
  */
 
 const TTL_S = 2;
-/** Longer than the quote's validity, so the provider sees the action after expiresAt. */
+/** Longer than the quote's validity: a held quote answer reaches provcert after its expiresAt. */
 const HOLD_MS = TTL_S * 1000 + 600;
-const CHECKS: CheckId[] = ['quote-binding', 'payment-pending', 'cancel'];
 
 const result = (report: RunReport, id: CheckId): CheckResult => {
   const found = report.checks.find((c) => c.id === id);

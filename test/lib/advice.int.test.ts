@@ -50,7 +50,7 @@ describe("certify()'s findings name its own options", () => {
       'full',
       { only: ['quote-expiry'], maxExpiryWait: 1 },
       'quote-expiry',
-      /longer than maxExpiryWait: 1; .* raise it \(e\.g\. maxExpiryWait: 15\)$/,
+      /\(maxExpiryWait: 1\); to test it: rerun with maxExpiryWait: 15, or give quotes a shorter validity/,
     ],
     [
       'portal capabilities that differ from the manifest',

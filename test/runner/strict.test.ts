@@ -32,6 +32,20 @@ describe('applyStrict', () => {
     expect(applyStrict(result)).toMatchObject({ status, message });
   });
 
+  it('fails an untested check on its warnings, keeping the rule it did not test', () => {
+    const untested = [{ requirement: 'QUOTE-TOTAL-FORMULA', reason: 'too few orders', remedy: 'answer faster' }];
+    const out = applyStrict(
+      base({
+        status: 'untested',
+        message: 'QUOTE-TOTAL-FORMULA not tested: too few orders; to test it: answer faster',
+        untested,
+        findings: [{ severity: 'warn', requirement: 'QUOTE-SELECTION-LIMITS', message: 'refused a valid order' }],
+      }),
+    );
+    expect(out).toMatchObject({ status: 'fail', message: '(strict) refused a valid order', untested });
+    expect(out.details).toEqual(['QUOTE-TOTAL-FORMULA not tested: too few orders; to test it: answer faster']);
+  });
+
   it('turns the warnings of a passing check into failures citing the same requirement', () => {
     const out = applyStrict(
       base({

@@ -23,6 +23,11 @@ const answer = (status: number, json: unknown): HttpOutcome => ({
   exchange,
 });
 const expired = answer(422, { code: 'QUOTE_EXPIRED', message: 'quote expired' });
+/** The same answer, its request's last byte having left provcert `sentMs` after it started. */
+const leftAfter = (outcome: HttpOutcome, sentMs: number): HttpOutcome => ({
+  ...outcome,
+  exchange: { ...outcome.exchange, sentMs },
+});
 const created = answer(200, { id: 'a1', publicId: 'A-1' });
 
 const EXPIRES = '2026-11-26T12:00:05.000Z';
@@ -61,11 +66,37 @@ describe('decideExpiry: whether a QUOTE_EXPIRED is provcert’s own delay', () =
       send: send(answer(422, { code: 'VALIDATION_ERROR', message: 'x' }), EXPIRES_MS + 400),
       kind: 'judge',
     },
-    {
-      name: 'QUOTE_EXPIRED with a status other than 422',
+    // The contract leaves QUOTE_EXPIRED's status open: every non-2xx status is the same answer (item 5).
+    ...[400, 409, 410, 422, 500].map((status) => ({
+      name: `QUOTE_EXPIRED with HTTP ${status}, sent late`,
       expiresAt: EXPIRES,
-      send: send(answer(400, { code: 'QUOTE_EXPIRED', message: 'x' }), EXPIRES_MS + 400),
+      send: send(answer(status, { code: 'QUOTE_EXPIRED', message: 'x' }), EXPIRES_MS + 400),
+      kind: 'requote' as const,
+    })),
+    {
+      name: 'QUOTE_EXPIRED code in a 2xx answer',
+      expiresAt: EXPIRES,
+      send: send(answer(200, { code: 'QUOTE_EXPIRED', message: 'x' }), EXPIRES_MS + 400),
       kind: 'judge',
+    },
+    // Item 6: what was measured. The last byte left well before expiresAt, the answer came after: the provider held it.
+    {
+      name: 'last byte left 3 s before expiresAt, answered after it (held by the provider)',
+      expiresAt: EXPIRES,
+      send: send(leftAfter(expired, 5), EXPIRES_MS - 3000, EXPIRES_MS + 200),
+      kind: 'judge',
+    },
+    {
+      name: 'last byte left 0.5 s before expiresAt, answered after it (transit and clocks may explain it)',
+      expiresAt: EXPIRES,
+      send: send(leftAfter(expired, 5), EXPIRES_MS - 500, EXPIRES_MS + 200),
+      kind: 'requote',
+    },
+    {
+      name: 'sent 3 s before expiresAt, but its last byte left only after it (provcert was slow)',
+      expiresAt: EXPIRES,
+      send: send(leftAfter(expired, 3100), EXPIRES_MS - 3000, EXPIRES_MS + 200),
+      kind: 'requote',
     },
     { name: 'an accepted action, sent late', expiresAt: EXPIRES, send: send(created, EXPIRES_MS + 400), kind: 'judge' },
     {
@@ -85,6 +116,14 @@ describe('decideExpiry: whether a QUOTE_EXPIRED is provcert’s own delay', () =
     it(`${c.name}: ${c.kind}`, () => {
       expect(decideExpiry(c.expiresAt, c.send).kind).toBe(c.kind);
     });
+
+  it('says how the provider held a request it answered QUOTE_EXPIRED after expiresAt', () => {
+    expect(decideExpiry(EXPIRES, send(leftAfter(expired, 5), EXPIRES_MS - 3000, EXPIRES_MS + 200))).toEqual({
+      kind: 'judge',
+      early:
+        "left provcert 3.0 s before the quote's expiresAt (its last byte, measured), and the provider held it and answered QUOTE_EXPIRED 0.2 s after it",
+    });
+  });
 
   it('says how late the send and the answer were', () => {
     expect(decideExpiry(EXPIRES, send(expired, EXPIRES_MS + 400, EXPIRES_MS + 450))).toEqual({
@@ -157,6 +196,6 @@ describe('sendWithFreshQuote', () => {
       /provcert took longer than the quote's validity \(5\.0 s\) between the quote and POST \/actions on all 3 attempts/,
     );
     expect((error as Error).message).toMatch(/QUOTE-MIN-VALIDITY/);
-    expect((error as Error).message).toMatch(/rerun on a less loaded machine/);
+    expect((error as Error).message).toMatch(/the machine may be overloaded/);
   });
 });
