@@ -258,6 +258,9 @@ export const check: CheckDefinition = {
     'quote-binding',
     'action-validation',
     'checkout-click',
+    // The authentication probes create (and cancel) an action of their own where POST requests may be sent.
+    'wrong-credential',
+    'signature',
   ],
   async run(ctx) {
     const f = new Findings();

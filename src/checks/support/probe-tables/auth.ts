@@ -101,7 +101,11 @@ const nearSignature = (
   requirement: HMAC,
 });
 
-/** API key and bearer token: the value itself is compared, so every near miss of it must be refused. */
+/**
+ * API key and bearer token: the value itself is compared, so every near miss of it must be refused. No shorter
+ * prefix than all but the last character: a provider that repeats it in an error answer would show a piece of the
+ * secret too short for the masker to know.
+ */
 const SECRET_SHAPES: readonly CredentialShape[] = [
   {
     id: 'missing',
@@ -134,7 +138,6 @@ const SECRET_SHAPES: readonly CredentialShape[] = [
     requirement: 'AUTH-MISSING-CREDENTIAL-REJECTED',
   },
   nearCredential('prefix', 'drop-last', "with the credential's last character dropped (a prefix)"),
-  nearCredential('half', 'first-half', "with the credential's first half only"),
   nearCredential('suffix', 'append', 'with one character appended to the credential'),
   nearCredential('case', 'swap-case', "with the credential's letter case swapped"),
   nearCredential('whitespace', 'nbsp-around', 'with the credential between non-breaking spaces'),
