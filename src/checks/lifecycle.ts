@@ -10,13 +10,21 @@ import {
   commandArbitraries,
   createOn,
   Discarded,
+  directedSequence,
+  finalReads,
   type LifecycleEnv,
   type LifecycleReal,
   LifecycleViolation,
   newReal,
   takeQuote,
 } from './support/lifecycle/commands.js';
-import { describeSteps, initialModel, reproduceSteps, type Step } from './support/lifecycle/model.js';
+import {
+  describeSteps,
+  initialModel,
+  type LifecycleModel,
+  reproduceSteps,
+  type Step,
+} from './support/lifecycle/model.js';
 import { problemAt } from './support/tx.js';
 
 /** Orders the exploration may create; shrinking a failure may create SHRINK_ORDERS more. */
@@ -36,8 +44,9 @@ const EXPIRY_MARGIN_MS = 400;
 const LOOPBACK_EXPIRY_MARGIN_MS = 50;
 
 /** The states a run must reach before it can pass: without them the off-path rules were not tested. */
-const AFTER_CANCEL = 'repeat (cancelled)';
+const AFTER_CANCEL = /^repeat \(cancelled/;
 const AFTER_EXPIRY = /^repeat \(.*its quote expired\)$/;
+const EXPIRED_CREATE = 'create on an expired quote';
 
 interface Failure {
   violation: LifecycleViolation;
@@ -52,47 +61,88 @@ interface Exploration {
   failure?: Failure;
   /** Sequences run after the first failure (fast-check's shrinking). */
   shrinkRuns: number;
+  /** Generated sequences, then a directed one for what they missed, then shrinking a failure. */
+  phase: 'explore' | 'directed' | 'shrink';
   blocked?: PrerequisiteError;
   deadline: number;
 }
 
 const exploring = (x: Exploration): boolean => x.failure === undefined;
 
+/** Orders and expiry waits each phase may reach: generated sequences leave one order and one wait to the directed one. */
+const LIMITS = {
+  explore: { orders: LIFECYCLE_ORDER_BUDGET - 1, waits: EXPLORE_WAITS },
+  directed: { orders: LIFECYCLE_ORDER_BUDGET, waits: EXPLORE_WAITS + 1 },
+  shrink: { orders: LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS, waits: EXPLORE_WAITS + 1 + SHRINK_WAITS },
+} as const;
+
 function outOfBudget(x: Exploration): boolean {
   const { ctx, orders } = x.env;
   if (ctx.signal.aborted || x.blocked) return true;
-  if (exploring(x)) return ctx.clock.now() > x.deadline || orders.created >= LIFECYCLE_ORDER_BUDGET;
-  return ctx.clock.now() > x.deadline + SHRINK_TIME_MS || orders.created >= LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS;
+  const deadline = x.phase === 'shrink' ? x.deadline + SHRINK_TIME_MS : x.deadline;
+  return ctx.clock.now() > deadline || orders.created >= LIMITS[x.phase].orders;
 }
 
-/** One generated sequence: a fresh quote, then the commands; its open actions are cancelled after. */
-async function runSequence(fc: typeof FastCheck, x: Exploration, cmds: Iterable<FastCheck.AsyncCommand<never, never>>) {
-  if (outOfBudget(x)) fc.pre(false);
+type Cmd = FastCheck.AsyncCommand<LifecycleModel, LifecycleReal>;
+
+/** fast-check wraps each command to mark what ran; the command itself, to run it again while minimizing. */
+const unwrap = (c: Cmd): Cmd => (c as Cmd & { cmd?: Cmd }).cmd ?? c;
+
+type SequenceResult = { kind: 'pass' } | { kind: 'skip' } | { kind: 'fail'; failure: Failure; ran: Cmd[] };
+
+/** One sequence: a fresh quote and an open action, the commands, then every action read back. */
+async function runSequence(fc: typeof FastCheck, x: Exploration, cmds: Iterable<Cmd>): Promise<SequenceResult> {
+  if (outOfBudget(x)) return { kind: 'skip' };
   const sequence = ++x.sequences;
   if (!exploring(x)) x.shrinkRuns++;
   const real: LifecycleReal = newReal(sequence);
-  try {
-    await fc.asyncModelRun(
-      async () => {
-        // Every sequence starts from an open action: the states worth exploring all begin there.
-        const model = initialModel();
-        await takeQuote(x.env, real);
-        await createOn(x.env, model, real, 0);
-        return { model, real };
+  const model = initialModel();
+  const ran: Cmd[] = [];
+  // Each step is recorded as it runs (fast-check's own marks still set), so minimizing can replay exactly those.
+  const recorded = [...cmds].map(
+    (c): Cmd => ({
+      check: (m) => c.check(m),
+      run: (m, r) => {
+        ran.push(unwrap(c));
+        return c.run(m, r);
       },
-      cmds as Iterable<FastCheck.AsyncCommand<ReturnType<typeof initialModel>, LifecycleReal>>,
-    );
+      toString: () => String(c),
+    }),
+  );
+  try {
+    await fc.asyncModelRun(async () => {
+      // Every sequence starts from an open action: the states worth exploring all begin there.
+      await takeQuote(x.env, real);
+      await createOn(x.env, model, real, 0);
+      return { model, real };
+    }, recorded);
+    await finalReads(x.env, model, real);
+    return { kind: 'pass' };
   } catch (error) {
-    if (error instanceof LifecycleViolation) {
-      x.failure = { violation: error, steps: real.steps, sequence };
-      throw error;
-    }
+    if (error instanceof LifecycleViolation)
+      return { kind: 'fail', failure: { violation: error, steps: real.steps, sequence }, ran };
     if (error instanceof Discarded) x.discarded++;
     else if (error instanceof PrerequisiteError) x.blocked ??= error;
     else throw error;
-    fc.pre(false);
+    return { kind: 'skip' };
   } finally {
     await cancelOpenActions(x.env, real);
+  }
+}
+
+/**
+ * fast-check's shrinking drops commands from the front; this drops each remaining step in turn while the sequence
+ * still fails, so no single step of the one reported can be left out (within the shrinking budget).
+ */
+async function minimize(fc: typeof FastCheck, x: Exploration, ran: Cmd[]): Promise<void> {
+  let steps = ran;
+  for (let i = steps.length - 1; i >= 0 && !outOfBudget(x); i--) {
+    const without = steps.filter((_, j) => j !== i);
+    const result = await runSequence(fc, x, without);
+    if (result.kind !== 'fail') continue;
+    x.failure = result.failure;
+    steps = result.ran;
+    i = Math.min(i, steps.length);
   }
 }
 
@@ -111,7 +161,11 @@ function failed(ctx: CheckContext, f: Findings, x: Exploration, first: number | 
     violation.requirement,
   );
   const out = f.outcome('');
-  out.details = [...(out.details ?? []), 'the steps, one request each (credential by reference):', ...f.reproduce.split('\n')];
+  out.details = [
+    ...(out.details ?? []),
+    'the steps, one request each (credential by reference):',
+    ...f.reproduce.split('\n'),
+  ];
   return out;
 }
 
@@ -144,10 +198,10 @@ export const check: CheckDefinition = {
       sequences: 0,
       discarded: 0,
       shrinkRuns: 0,
+      phase: 'explore',
       deadline: ctx.clock.now() + TIME_CAP_MS,
     };
     const warned = new Set<string>();
-    const waitsAllowed = (): number => (exploring(x) ? EXPLORE_WAITS : EXPLORE_WAITS + SHRINK_WAITS);
     const canWait = validityMs <= ctx.config.maxExpiryWaitS * 1000;
     x.env = {
       ctx,
@@ -155,9 +209,8 @@ export const check: CheckDefinition = {
       allow: {
         cancel: declared.has('ACTION_CANCEL'),
         paymentOptions: declared.has('PAYMENT_OPTIONS'),
-        ordersLeft: () =>
-          (exploring(x) ? LIFECYCLE_ORDER_BUDGET : LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS) - x.env.orders.created,
-        mayWaitForExpiry: () => canWait && x.env.waits.done < waitsAllowed(),
+        ordersLeft: () => LIMITS[x.phase].orders - x.env.orders.created,
+        mayWaitForExpiry: () => canWait && x.env.waits.done < LIMITS[x.phase].waits,
       },
       orders: { created: 0 },
       waits: { done: 0 },
@@ -173,39 +226,68 @@ export const check: CheckDefinition = {
       },
     };
     // Loaded only when the check runs (the registry imports this module for every command).
-    const fc = await import('fast-check');
+    const fc: typeof FastCheck = await import('fast-check');
     const seed = numericSeed(ctx.config.seed);
     let firstFailing: number | undefined;
-    const property = fc.asyncProperty(fc.commands(commandArbitraries(fc, x.env), { maxCommands: MAX_COMMANDS, size: 'max' }), (cmds) =>
-      runSequence(fc, x, cmds as Iterable<FastCheck.AsyncCommand<never, never>>).catch((error: unknown) => {
-        if (error instanceof LifecycleViolation) firstFailing ??= x.sequences;
-        throw error;
-      }),
+    let lastRan: Cmd[] = [];
+    const property = fc.asyncProperty(
+      fc.commands(commandArbitraries(fc, x.env), { maxCommands: MAX_COMMANDS, size: 'max' }),
+      async (cmds) => {
+        const result = await runSequence(fc, x, cmds);
+        if (result.kind === 'skip') fc.pre(false);
+        if (result.kind !== 'fail') return;
+        x.phase = 'shrink';
+        firstFailing ??= result.failure.sequence;
+        x.failure = result.failure;
+        lastRan = result.ran;
+        throw result.failure.violation;
+      },
     );
     // Out of budget, each further sequence is skipped at once: few skips end the exploration instead of drawing
     // thousands of sequences that send nothing.
     await fc.check(property, { seed, numRuns: MAX_SEQUENCES, maxSkipsPerRun: 1 });
+    const missing = () => ({
+      cancel: x.env.allow.cancel && ![...x.env.reached].some((s) => AFTER_CANCEL.test(s)),
+      expiry: ![...x.env.reached].some((s) => AFTER_EXPIRY.test(s)),
+      expiredCreate: !x.env.reached.has(EXPIRED_CREATE),
+    });
+    const unreached = missing();
+    if (!x.failure && (unreached.cancel || unreached.expiry || unreached.expiredCreate)) {
+      x.phase = 'directed';
+      const result = await runSequence(fc, x, directedSequence(x.env, unreached));
+      if (result.kind === 'fail') {
+        x.phase = 'shrink';
+        firstFailing = result.failure.sequence;
+        x.failure = result.failure;
+        lastRan = result.ran;
+      }
+    }
+    if (x.failure) await minimize(fc, x, lastRan);
     if (x.failure) return failed(ctx, f, x, firstFailing);
     if (x.blocked) throw x.blocked;
 
     const reached = [...x.env.reached].sort();
     const summary = `${x.sequences} generated sequence(s) with seed ${ctx.config.seed} (${ctx.spell('seed', ctx.config.seed)} repeats them), ${x.env.orders.created} order(s) created and cancelled where the provider can, ${x.env.waits.done} expiry wait(s); reached: ${reached.join(', ') || 'nothing'}`;
-    const missing: string[] = [];
-    if (x.env.allow.cancel && !x.env.reached.has(AFTER_CANCEL)) missing.push('a repeat after a cancel');
-    if (!reached.some((s) => AFTER_EXPIRY.test(s))) missing.push('a repeat after the quote expired');
-    if (missing.length > 0) {
+    const left = missing();
+    const notReached = [
+      ...(left.cancel ? ['a repeat after a cancel'] : []),
+      ...(left.expiry ? ['a repeat after the quote expired'] : []),
+      ...(left.expiredCreate ? ['new action on an expired quote'] : []),
+    ];
+    if (notReached.length > 0) {
       const why = canWait
         ? `the order budget (${LIFECYCLE_ORDER_BUDGET}) or the time cap (${TIME_CAP_MS / 1000} s) ran out first`
         : `quote ${probe.quote.id} is valid for ${Math.ceil(validityMs / 1000)} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWaitS)}: raise it (e.g. ${ctx.spell('maxExpiryWait', Math.ceil(validityMs / 1000) + 10)}) or shorten the quote validity of the test environment`;
       // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test).
       return {
         status: 'error',
-        message: `not tested: the lifecycle exploration reached no ${missing.join(' and no ')}, because ${why}; ${summary}`,
+        message: `not tested: the lifecycle exploration reached no ${notReached.join(' and no ')}, because ${why}; ${summary}`,
         evidence: [],
         ...(f.outcome('').warnings ? { warnings: f.outcome('').warnings } : {}),
       };
     }
-    if (x.discarded > 0) f.note(`${x.discarded} sequence(s) set aside (a quote expired on the way, or a cancel was refused)`);
+    if (x.discarded > 0)
+      f.note(`${x.discarded} sequence(s) set aside (a quote expired on the way, or a cancel was refused)`);
     return f.outcome(summary);
   },
 };

@@ -49,7 +49,9 @@ export function repeatedKeyFault(
 
 /** GET /actions/{id} of a cancelled action under lifecycle-cancelled-total-changed: its total reads 0. */
 export const cancelledView = (state: ProviderState, action: Action): Action =>
-  state.faults.has('lifecycle-cancelled-total-changed') && action.status === 'CANCELLED' ? { ...action, total: 0 } : action;
+  state.faults.has('lifecycle-cancelled-total-changed') && action.status === 'CANCELLED'
+    ? { ...action, total: 0 }
+    : action;
 
 /** Payment options of a cancelled action under lifecycle-payment-options-cancelled-object: wrapped in an object. */
 export const cancelledOptionsWrapped = (state: ProviderState, action: Action): boolean =>

@@ -21,21 +21,63 @@ const explain = (r: CheckResult): string =>
 const QUOTE_TTL_SECONDS = 1;
 
 /** What each fault's shrunk failure must say: the broken answer, then the shortest sequence that leads to it. */
+const A = String.raw`action DK-\d+(?: \(id act_\S+\))?`;
+const START = String.raw`1\. quote 1 \(POST \/quote → HTTP 200 q_\S+\); 2\. create an action on quote 1 with a fresh key \(POST \/actions → HTTP 200 DK-\d+\)`;
+const WAIT = String.raw`\d\. wait until every quote has expired`;
+const CANCEL = String.raw`3\. cancel action 1 \(open\)`;
+const names = (...parts: string[]): RegExp => new RegExp(parts.join(''));
 const NAMES: Record<string, RegExp> = {
-  'lifecycle-repeat-after-cancel-creates':
-    /^repeating POST \/actions with the key and body of action DK-\d+ .*\(cancelled.*\) returned action DK-\d+: a retry created a second order — shortest sequence \(\d step\(s\).*: 1\. create .*; 2\. cancel action 1 .*; 3\. repeat action 1 \(cancelled.*\): same key, same body/,
-  'lifecycle-repeat-after-expiry-refused':
-    /^repeating POST \/actions with the key and body of action .* \(open, its quote expired\) was answered HTTP 422 QUOTE_EXPIRED; expected the identical existing action — shortest sequence \(3 step\(s\).*: 1\. create .*; 2\. wait until every quote has expired .*; 3\. repeat action 1/,
-  'lifecycle-changed-after-cancel-accepted':
-    /^repeating POST \/actions with the key of action .* \(cancelled.*\) and a changed .* was answered 200 with the existing action; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD — shortest sequence \(3 step\(s\)/,
-  'lifecycle-used-quote-expiry-unchecked':
-    /^POST \/actions with quote q_\S+ \(expired at .* and already used by action 1\) was answered 200 and created action DK-\d+; an expired quote creates no action — shortest sequence \(3 step\(s\).*: 1\. create .*; 2\. wait until every quote has expired .*; 3\. create an action on quote 1 \(expired and already used by action 1\)/,
-  'lifecycle-cancelled-total-changed':
-    /^GET \/actions\/act_\S+ of action DK-\d+ \(cancelled.*\) reports total 0 \(was \d+\): not the order creation answered — shortest sequence \(3 step\(s\)/,
-  'lifecycle-repeat-reopens-cancelled':
-    /^GET \/actions\/act_\S+ of action DK-\d+ \(cancelled.*\) says status "AWAITING_PAYMENT"; the latest event about it \(.*\) says newStatus CANCELLED — shortest sequence \(\d step\(s\)/,
-  'lifecycle-payment-options-cancelled-object':
-    /^GET \/actions\/act_\S+\/payment-options of action DK-\d+ \(cancelled.*\) was answered HTTP 200 with an object \(keys options\); expected a top-level array of PaymentOption — shortest sequence \(3 step\(s\)/,
+  // A repeat after a cancel makes a new attempt: a second order, or (its quote expired too) a QUOTE_EXPIRED refusal.
+  'lifecycle-repeat-after-cancel-creates': names(
+    String.raw`^repeating POST \/actions with the key and body of `,
+    A,
+    String.raw` \(cancelled.*\) (returned action DK-\d+: a retry created a second order|was answered HTTP 422 QUOTE_EXPIRED; expected the identical existing action) — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; ',
+    CANCEL,
+  ),
+  'lifecycle-repeat-after-expiry-refused': names(
+    String.raw`^repeating POST \/actions with the key and body of `,
+    A,
+    String.raw` \((open|cancelled), its quote expired\) was answered HTTP 422 QUOTE_EXPIRED; expected the identical existing action — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; .*',
+    WAIT,
+  ),
+  'lifecycle-changed-after-cancel-accepted': names(
+    String.raw`^repeating POST \/actions with the key of `,
+    A,
+    String.raw` \(cancelled.*\) and a changed .* was answered 200 with the existing action; expected 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; ',
+    CANCEL,
+  ),
+  'lifecycle-used-quote-expiry-unchecked': names(
+    String.raw`^POST \/actions with quote q_\S+ \(expired at .* and already used by action 1\) was answered 200 and created action DK-\d+; an expired quote creates no action — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; ',
+    WAIT,
+    String.raw`.*; 4\. create an action on quote 1 \(expired and already used by action 1\)`,
+  ),
+  'lifecycle-cancelled-total-changed': names(
+    String.raw`^GET \/actions\/act_\S+ of action DK-\d+ \(cancelled.*\) reports total 0 \(was \d+\): not the order creation answered — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; ',
+    CANCEL,
+  ),
+  'lifecycle-repeat-reopens-cancelled': names(
+    String.raw`^GET \/actions\/act_\S+ of action DK-\d+ \(cancelled.*\) says status "AWAITING_PAYMENT"; the latest event about it \(.*\) says newStatus CANCELLED — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; ',
+    CANCEL,
+    String.raw`.*; 4\. repeat action 1 \(cancelled.*\): same key, same body`,
+  ),
+  'lifecycle-payment-options-cancelled-object': names(
+    String.raw`^GET \/actions\/act_\S+\/payment-options of action DK-\d+ \(cancelled.*\) was answered HTTP 200 with an object \(keys options\); expected a top-level array of PaymentOption — shortest sequence \(\d+ step\(s\).*: `,
+    START,
+    '; ',
+    CANCEL,
+  ),
 };
 
 const faults = (Object.keys(FAULTS) as FaultName[]).filter((name) => FAULTS[name].check === 'lifecycle');

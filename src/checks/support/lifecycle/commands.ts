@@ -16,17 +16,16 @@ import {
   type Change,
   canCancel,
   canCreate,
-  canQuote,
-  canWaitForExpiry,
   cancelled,
   cancelNamesAction,
+  canQuote,
+  canWaitForExpiry,
   changedBody,
   created,
   expiredAll,
   hasAction,
   identityDifferences,
   type LifecycleModel,
-  MAX_ACTIONS,
   MAX_QUOTES,
   type Step,
   stateOf,
@@ -34,6 +33,8 @@ import {
 
 type FC = typeof FastCheck;
 
+/** How long a status step waits for an event newer than the one that disagrees with GET (events may lag). */
+const NEWER_EVENT_WAIT_MS = 1_000;
 const REUSED_CODE = 'IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD';
 const CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert lifecycle exploration test order, cancelled by the test';
 
@@ -114,10 +115,17 @@ function named(outcome: HttpOutcome): string {
 /** Takes a quote for the selection; a quote route that fails is quote-math's finding, not this check's. */
 export async function takeQuote(env: LifecycleEnv, real: LifecycleReal): Promise<void> {
   const body = await quoteBody(env);
-  const outcome = await send(env, real, `quote ${real.quotes.length + 1}`, { method: 'POST', path: '/quote', json: body });
+  const outcome = await send(env, real, `quote ${real.quotes.length + 1}`, {
+    method: 'POST',
+    path: '/quote',
+    json: body,
+  });
   const json = success(outcome)?.json;
   if (!isRecord(json) || typeof json['id'] !== 'string' || typeof json['expiresAt'] !== 'string')
-    throw new PrerequisiteError('quote-math', `POST /quote answered ${describeAnswer(outcome)}; no quote to explore with`);
+    throw new PrerequisiteError(
+      'quote-math',
+      `POST /quote answered ${describeAnswer(outcome)}; no quote to explore with`,
+    );
   real.quotes.push(json as unknown as QuoteView);
 }
 
@@ -314,7 +322,9 @@ class StatusCommand implements Cmd {
     let latest = latestStatus(env.ctx.webhooks.all().filter(ours));
     if (latest && latest.status !== status) {
       // A newer event may be on its way: wait for one that says what GET says, then read GET again.
-      await this.waitFor((w) => ours(w) && w.event?.['newStatus'] === status && w.seq > (latest?.event.seq ?? 0));
+      const newer = (w: ReceivedWebhook): boolean =>
+        ours(w) && w.event?.['newStatus'] === status && w.seq > (latest?.event.seq ?? 0);
+      await this.waitFor(newer, Math.min(env.eventWaitMs, NEWER_EVENT_WAIT_MS));
       outcome = await send(env, r, `${label}, again after the events settled`, { method: 'GET', path });
       status = outcome.kind === 'response' && isRecord(outcome.json) ? outcome.json['status'] : undefined;
       latest = latestStatus(env.ctx.webhooks.all().filter(ours));
@@ -326,12 +336,16 @@ class StatusCommand implements Cmd {
         outcome,
       );
   }
-  private async waitFor(predicate: (w: ReceivedWebhook) => boolean): Promise<boolean> {
+  /**
+   * Waits for an event; an expected one (no `ms`) that stays away ends the waiting for the whole check: the webhook
+   * check judges missing events, and each status step would otherwise wait again.
+   */
+  private async waitFor(predicate: (w: ReceivedWebhook) => boolean, ms?: number): Promise<boolean> {
     const { env } = this;
     if (env.ctx.webhooks.all().some(predicate)) return true;
     if (env.eventWaitMs <= 0) return false;
-    const w = await env.ctx.webhooks.waitFor(predicate, env.eventWaitMs, env.ctx.signal);
-    if (!w) env.eventWaitMs = 0;
+    const w = await env.ctx.webhooks.waitFor(predicate, ms ?? env.eventWaitMs, env.ctx.signal);
+    if (!w && ms === undefined) env.eventWaitMs = 0;
     return w !== undefined;
   }
   toString = (): string => `status(action ${this.action + 1})`;
@@ -443,17 +457,20 @@ class PaymentOptionsCommand implements Cmd {
 export function commandArbitraries(fc: FC, env: LifecycleEnv): FastCheck.Arbitrary<Cmd>[] {
   // Mostly the first action: every sequence has it, so fewer drawn steps are skipped.
   const action = fc.constantFrom(0, 0, 0, 1);
+  // "after the quote expired" shrinks to false: a failure that needs no wait is shown without one.
+  const afterExpiry = fc.constantFrom(false, true);
   const repeat = fc
-    .tuple(action, fc.constantFrom<Change | 'none'>('none', 'none', 'none', ...CHANGES))
-    .map(([a, change]) => new RepeatCommand(env, a, change));
+    .tuple(action, fc.constantFrom<Change | 'none'>('none', 'none', 'none', ...CHANGES), afterExpiry)
+    .map(([a, change, after]) => expiring(env, new RepeatCommand(env, a, change), after));
+  const create = fc
+    .tuple(fc.nat({ max: MAX_QUOTES - 1 }), afterExpiry)
+    .map(([q, after]) => expiring(env, new CreateCommand(env, q), after));
   const status = action.map((a) => new StatusCommand(env, a));
   const cancel = action.map((a) => new CancelCommand(env, a));
-  const afterExpiry = fc
-    .tuple(action, fc.constantFrom<Change | 'none'>('none', 'none', 'none', ...CHANGES))
-    .map(([a, change]) => new AfterExpiryCommand(env, new RepeatCommand(env, a, change)));
   return [
     fc.constant(new QuoteCommand(env)),
-    fc.nat({ max: MAX_QUOTES - 1 }).map((q) => new CreateCommand(env, q)),
+    create,
+    repeat,
     repeat,
     repeat,
     repeat,
@@ -461,11 +478,39 @@ export function commandArbitraries(fc: FC, env: LifecycleEnv): FastCheck.Arbitra
     status,
     cancel,
     cancel,
-    afterExpiry,
-    afterExpiry,
-    fc.nat({ max: MAX_QUOTES - 1 }).map((q) => new AfterExpiryCommand(env, new CreateCommand(env, q))),
     action.map((a) => new PaymentOptionsCommand(env, a)),
   ];
+}
+
+const expiring = (env: LifecycleEnv, then: RepeatCommand | CreateCommand, after: boolean): Cmd =>
+  after ? new AfterExpiryCommand(env, then) : then;
+
+/**
+ * The end of every sequence: each action repeated (same key, same body), read back, and its payment options read
+ * (when declared), so a state a step left wrong is seen even when no step after it looked. Part of the sequence:
+ * a failure here is shrunk like any other.
+ */
+export async function finalReads(env: LifecycleEnv, m: LifecycleModel, r: LifecycleReal): Promise<void> {
+  for (let i = 0; i < m.actions.length; i++) {
+    await new RepeatCommand(env, i, 'none').run(m, r);
+    await new StatusCommand(env, i).run(m, r);
+    if (env.allow.paymentOptions) await new PaymentOptionsCommand(env, i).run(m, r);
+  }
+}
+
+/**
+ * A directed sequence for the states the generated ones missed within their budget: cancel the action (when the
+ * provider can) and repeat it after its quote expired; the final reads then repeat it in that state too.
+ */
+export function directedSequence(
+  env: LifecycleEnv,
+  reach: { cancel: boolean; expiry: boolean; expiredCreate: boolean },
+): Cmd[] {
+  const steps: Cmd[] = [];
+  if (reach.cancel) steps.push(new CancelCommand(env, 0));
+  if (reach.expiry) steps.push(new AfterExpiryCommand(env, new RepeatCommand(env, 0, 'none')));
+  if (reach.expiredCreate) steps.push(new AfterExpiryCommand(env, new CreateCommand(env, 0)));
+  return steps;
 }
 
 /** Cancels a sequence's open actions, where the provider can (never part of the steps, never judged). */

@@ -135,13 +135,13 @@ export function identityDifferences(first: unknown, view: unknown): string[] {
   for (const field of IDENTITY_FIELDS) {
     const a = first[field];
     const b = view[field];
-    if (a !== undefined && b !== undefined && show(a) !== show(b)) differences.push(`${field} ${show(b)} (was ${show(a)})`);
+    if (a !== undefined && b !== undefined && show(a) !== show(b))
+      differences.push(`${field} ${show(b)} (was ${show(a)})`);
   }
   const linesA = Array.isArray(first['lines']) ? first['lines'] : undefined;
   const linesB = Array.isArray(view['lines']) ? view['lines'] : undefined;
   if (linesA && linesB) {
-    if (linesA.length !== linesB.length)
-      differences.push(`${linesB.length} line(s) (was ${linesA.length})`);
+    if (linesA.length !== linesB.length) differences.push(`${linesB.length} line(s) (was ${linesA.length})`);
     else
       linesA.forEach((lineA, i) => {
         const lineB = linesB[i];
