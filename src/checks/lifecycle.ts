@@ -33,8 +33,11 @@ const SHRINK_ORDERS = 12;
 /** Exploration starts no sequence after this long (run's clock); shrinking none after SHRINK_TIME_MS more. */
 const TIME_CAP_MS = 40_000;
 const SHRINK_TIME_MS = 30_000;
-/** Expiry waits: each lasts a quote's validity, so exploration waits at most twice, shrinking at most 4 times more. */
-const EXPLORE_WAITS = 2;
+/**
+ * Expiry waits: each lasts a quote's validity, so the generated sequences wait once, the directed one at most once
+ * more, and shrinking a failure at most 4 times more.
+ */
+const EXPLORE_WAITS = 1;
 const SHRINK_WAITS = 4;
 const MAX_SEQUENCES = 30;
 const MAX_COMMANDS = 12;

@@ -140,8 +140,11 @@ describe('transactional checks against the reference provider', () => {
     expect(undeclaredCitations(report)).toEqual([]);
     expect(result(report, 'quote-math').quoteMath?.every((r) => r.ok)).toBe(true);
     expect(result(report, 'webhook').webhookTimeline?.length).toBeGreaterThan(0);
-    // Cancel cancelled its own action, not the shared pending one.
-    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(1);
+    // Cancel cancelled its own action, not the shared pending one; lifecycle cancels each order it explored.
+    const lifecycleOrders = Number(/(\d+) order\(s\) created/.exec(result(report, 'lifecycle').message)?.[1]);
+    expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(
+      1 + lifecycleOrders,
+    );
   });
 
   it.each(['BEARER_TOKEN', 'HMAC_SIGNATURE'] as const)(
