@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { FAULTS, type FaultName } from '../../src/reference-provider/index.js';
+import { ALL_CAPABILITIES, FAULTS, type FaultName } from '../../src/reference-provider/index.js';
 import { VARIANTS } from '../../src/reference-provider/variants.js';
 import { certify } from '../support/certify.js';
 import { strayFailCitations, undeclaredCitations } from '../support/citations.js';
@@ -96,6 +96,34 @@ describe('lifecycle exploration against the reference provider', () => {
     const orders = Number(/(\d+) order\(s\) created/.exec(r.message)?.[1]);
     expect(orders).toBeGreaterThan(0);
     expect(orders).toBeLessThanOrEqual(6);
+  });
+
+  it('is not tested (an error naming the setting, never a pass) when quotes outlive the expiry wait', async () => {
+    const { report, provider } = await certify({ only: ['lifecycle'], quoteTtlSeconds: 20, maxExpiryWaitS: 5 });
+    const r = lifecycle(report);
+    expect(r.status, explain(r)).toBe('error');
+    expect(r.message).toMatch(
+      /^not tested: the lifecycle exploration reached no a repeat after the quote expired and no new action on an expired quote, because quote \S+ is valid for 2\d s, longer than .*max-?expiry-?wait.* 5/i,
+    );
+    expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    // It still explored what it could, within its budget, and cancelled what it created.
+    const cancels = provider.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/cancel')).length;
+    expect(cancels).toBeGreaterThan(0);
+    expect(cancels).toBeLessThanOrEqual(6);
+  });
+
+  it('explores without cancels when the provider does not declare ACTION_CANCEL', async () => {
+    const capabilities = ALL_CAPABILITIES.filter((c) => c !== 'ACTION_CANCEL');
+    const { report, provider } = await certify({
+      only: ['lifecycle'],
+      capabilities,
+      portalCapabilities: capabilities,
+      quoteTtlSeconds: QUOTE_TTL_SECONDS,
+    });
+    const r = lifecycle(report);
+    expect(r.status, explain(r)).toBe('pass');
+    expect(r.message).not.toMatch(/\(cancelled/);
+    expect(provider.requests.filter((q) => q.path.endsWith('/cancel'))).toEqual([]);
   });
 
   it('covers every lifecycle fault with a message', () => {
