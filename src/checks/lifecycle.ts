@@ -282,11 +282,12 @@ export const check: CheckDefinition = {
         ? `the order budget (${LIFECYCLE_ORDER_BUDGET}) or the time cap (${TIME_CAP_MS / 1000} s) ran out first`
         : `quote ${probe.quote.id} is valid for ${Math.ceil(validityMs / 1000)} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWaitS)}: raise it (e.g. ${ctx.spell('maxExpiryWait', Math.ceil(validityMs / 1000) + 10)}) or shorten the quote validity of the test environment`;
       // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test).
+      const { warnings } = f.outcome('');
       return {
         status: 'error',
         message: `not tested: the lifecycle exploration reached no ${notReached.join(' and no ')}, because ${why}; ${summary}`,
         evidence: [],
-        ...(f.outcome('').warnings ? { warnings: f.outcome('').warnings } : {}),
+        ...(warnings ? { warnings } : {}),
       };
     }
     if (x.discarded > 0)
