@@ -24,6 +24,7 @@ export const CHECK_IDS = [
   'checkout-click',
   'action-status',
   'idempotency',
+  'lifecycle',
   'webhook',
   'cancel',
   'payment-options',

@@ -1176,6 +1176,57 @@ const CASES = {
     },
   },
   // ── end of the probe-table faults ──
+  // ── lifecycle faults: each breaks its rule only after a cancel or after the quote expired ──
+  'lifecycle-repeat-after-cancel-creates': {
+    broken: async ({ call }) => {
+      const { action, body } = await cancelledKeyedAction(call);
+      return str((await call('POST', '/actions', { body })).json, 'id') !== str(action, 'id');
+    },
+  },
+  'lifecycle-repeat-after-expiry-refused': {
+    options: { quoteTtlSeconds: 0.2 },
+    broken: async ({ call }) => {
+      const { quote, body } = await createAction(call, { idempotencyKey: 'lifecycle-expiry' });
+      await delay(Math.max(0, Date.parse(str(quote, 'expiresAt')) - Date.now()) + 20);
+      return (await call('POST', '/actions', { body })).status !== 200;
+    },
+  },
+  'lifecycle-changed-after-cancel-accepted': {
+    broken: async ({ call }) => {
+      const { body } = await cancelledKeyedAction(call);
+      const changed = { ...body, customer: { name: 'Someone Else', phone: '+15550100000' } };
+      return (await call('POST', '/actions', { body: changed })).status !== 409;
+    },
+  },
+  'lifecycle-used-quote-expiry-unchecked': {
+    options: { quoteTtlSeconds: 0.2 },
+    broken: async ({ call }) => {
+      const { quote, body } = await createAction(call, { idempotencyKey: 'lifecycle-used-quote' });
+      await delay(Math.max(0, Date.parse(str(quote, 'expiresAt')) - Date.now()) + 20);
+      const again = await call('POST', '/actions', { body: { ...body, idempotencyKey: 'lifecycle-used-quote-2' } });
+      return again.status === 200;
+    },
+  },
+  'lifecycle-cancelled-total-changed': {
+    broken: async ({ call }) => {
+      const { action } = await cancelledKeyedAction(call);
+      return num((await call('GET', `/actions/${str(action, 'id')}`)).json, 'total') !== num(action, 'total');
+    },
+  },
+  'lifecycle-repeat-reopens-cancelled': {
+    broken: async ({ call }) => {
+      const { action, body } = await cancelledKeyedAction(call);
+      await call('POST', '/actions', { body });
+      return at((await call('GET', `/actions/${str(action, 'id')}`)).json, 'status') !== 'CANCELLED';
+    },
+  },
+  'lifecycle-payment-options-cancelled-object': {
+    broken: async ({ call }) => {
+      const { action } = await cancelledKeyedAction(call);
+      return !Array.isArray((await call('GET', `/actions/${str(action, 'id')}/payment-options`)).json);
+    },
+  },
+  // ── end of the lifecycle faults ──
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {
@@ -1254,4 +1305,13 @@ function mathBroken(answer: Answer): boolean {
     num(quote, 'totalFees') !== fees ||
     num(quote, 'total') !== num(quote, 'subtotal') + num(quote, 'totalFees') - num(quote, 'totalDiscount')
   );
+}
+
+// ── lifecycle fault helpers (hoisted) ──
+
+/** An action created under an idempotency key, then cancelled: the state the lifecycle faults break. */
+async function cancelledKeyedAction(call: Call): Promise<{ action: unknown; body: Record<string, unknown> }> {
+  const { action, body } = await createAction(call, { idempotencyKey: 'lifecycle-cancelled' });
+  await call('POST', `/actions/${str(action.json, 'id')}/cancel`, { body: { reason: 'CUSTOMER_CANCELLED: test' } });
+  return { action: action.json, body };
 }

@@ -10,6 +10,7 @@ import { check as credentialEcho } from '../credential-echo.js';
 import { check as errors } from '../errors.js';
 import { check as health } from '../health.js';
 import { check as idempotency } from '../idempotency.js';
+import { check as lifecycle } from '../lifecycle.js';
 import { check as locations } from '../locations.js';
 import { check as metadata } from '../metadata.js';
 import { check as offering } from '../offering.js';
@@ -53,6 +54,7 @@ const REGISTRY: { readonly [Id in CheckId]: CheckDefinition } = {
   'checkout-click': checkoutClick,
   'action-status': actionStatus,
   idempotency,
+  lifecycle,
   webhook,
   cancel,
   'payment-options': paymentOptions,

@@ -1,0 +1,297 @@
+import type * as FastCheck from 'fast-check';
+import { isLoopbackHost } from '../http/host.js';
+import type { CheckOutcome } from '../model/report.js';
+import { PrerequisiteError } from './framework/resources.js';
+import type { CheckContext, CheckDefinition } from './framework/types.js';
+import { Findings } from './outcome.js';
+import { numericSeed } from './support/explore/orders.js';
+import {
+  cancelOpenActions,
+  commandArbitraries,
+  createOn,
+  Discarded,
+  directedSequence,
+  finalReads,
+  type LifecycleEnv,
+  type LifecycleReal,
+  LifecycleViolation,
+  newReal,
+  takeQuote,
+} from './support/lifecycle/commands.js';
+import {
+  describeSteps,
+  initialModel,
+  type LifecycleModel,
+  reproduceSteps,
+  type Step,
+} from './support/lifecycle/model.js';
+import { problemAt } from './support/tx.js';
+
+/** Orders the exploration may create; shrinking a failure may create SHRINK_ORDERS more. */
+export const LIFECYCLE_ORDER_BUDGET = 6;
+const SHRINK_ORDERS = 12;
+/** Exploration starts no sequence after this long (run's clock); shrinking none after SHRINK_TIME_MS more. */
+const TIME_CAP_MS = 40_000;
+const SHRINK_TIME_MS = 30_000;
+/**
+ * Expiry waits: each lasts a quote's validity, so the generated sequences wait once, the directed one at most once
+ * more, and shrinking a failure at most 4 times more.
+ */
+const EXPLORE_WAITS = 1;
+const SHRINK_WAITS = 4;
+const MAX_SEQUENCES = 30;
+const MAX_COMMANDS = 12;
+/** Longest wait for an event the model expects before the status is not compared with events. */
+const EVENT_WAIT_MS = 5_000;
+const EXPIRY_MARGIN_MS = 400;
+const LOOPBACK_EXPIRY_MARGIN_MS = 50;
+
+/** The states a run must reach before it can pass: without them the off-path rules were not tested. */
+const AFTER_CANCEL = /^repeat \(cancelled/;
+const AFTER_EXPIRY = /^repeat \(.*its quote expired\)$/;
+const EXPIRED_CREATE = 'create on an expired quote';
+
+interface Failure {
+  violation: LifecycleViolation;
+  steps: Step[];
+  sequence: number;
+}
+
+interface Exploration {
+  env: LifecycleEnv;
+  sequences: number;
+  discarded: number;
+  failure?: Failure;
+  /** Sequences run after the first failure (fast-check's shrinking). */
+  shrinkRuns: number;
+  /** Generated sequences, then a directed one for what they missed, then shrinking a failure. */
+  phase: 'explore' | 'directed' | 'shrink';
+  blocked?: PrerequisiteError;
+  deadline: number;
+}
+
+const exploring = (x: Exploration): boolean => x.failure === undefined;
+
+/** Orders and expiry waits each phase may reach: generated sequences leave one order and one wait to the directed one. */
+const LIMITS = {
+  explore: { orders: LIFECYCLE_ORDER_BUDGET - 1, waits: EXPLORE_WAITS },
+  directed: { orders: LIFECYCLE_ORDER_BUDGET, waits: EXPLORE_WAITS + 1 },
+  shrink: { orders: LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS, waits: EXPLORE_WAITS + 1 + SHRINK_WAITS },
+} as const;
+
+function outOfBudget(x: Exploration): boolean {
+  const { ctx, orders } = x.env;
+  if (ctx.signal.aborted || x.blocked) return true;
+  const deadline = x.phase === 'shrink' ? x.deadline + SHRINK_TIME_MS : x.deadline;
+  return ctx.clock.now() > deadline || orders.created >= LIMITS[x.phase].orders;
+}
+
+type Cmd = FastCheck.AsyncCommand<LifecycleModel, LifecycleReal>;
+
+/** fast-check wraps each command to mark what ran; the command itself, to run it again while minimizing. */
+const unwrap = (c: Cmd): Cmd => (c as Cmd & { cmd?: Cmd }).cmd ?? c;
+
+type SequenceResult = { kind: 'pass' } | { kind: 'skip' } | { kind: 'fail'; failure: Failure; ran: Cmd[] };
+
+/** One sequence: a fresh quote and an open action, the commands, then every action read back. */
+async function runSequence(fc: typeof FastCheck, x: Exploration, cmds: Iterable<Cmd>): Promise<SequenceResult> {
+  if (outOfBudget(x)) return { kind: 'skip' };
+  const sequence = ++x.sequences;
+  if (!exploring(x)) x.shrinkRuns++;
+  const real: LifecycleReal = newReal(sequence);
+  const model = initialModel();
+  const ran: Cmd[] = [];
+  // Each step is recorded as it runs (fast-check's own marks still set), so minimizing can replay exactly those.
+  const recorded = [...cmds].map(
+    (c): Cmd => ({
+      check: (m) => c.check(m),
+      run: (m, r) => {
+        ran.push(unwrap(c));
+        return c.run(m, r);
+      },
+      toString: () => String(c),
+    }),
+  );
+  try {
+    await fc.asyncModelRun(async () => {
+      // Every sequence starts from an open action: the states worth exploring all begin there.
+      await takeQuote(x.env, real);
+      await createOn(x.env, model, real, 0);
+      return { model, real };
+    }, recorded);
+    await finalReads(x.env, model, real);
+    return { kind: 'pass' };
+  } catch (error) {
+    if (error instanceof LifecycleViolation)
+      return { kind: 'fail', failure: { violation: error, steps: real.steps, sequence }, ran };
+    if (error instanceof Discarded) x.discarded++;
+    else if (error instanceof PrerequisiteError) x.blocked ??= error;
+    else throw error;
+    return { kind: 'skip' };
+  } finally {
+    await cancelOpenActions(x.env, real);
+  }
+}
+
+/**
+ * fast-check's shrinking drops commands from the front; this drops each remaining step in turn while the sequence
+ * still fails, so no single step of the one reported can be left out (within the shrinking budget).
+ */
+async function minimize(fc: typeof FastCheck, x: Exploration, ran: Cmd[]): Promise<void> {
+  let steps = ran;
+  for (let i = steps.length - 1; i >= 0 && !outOfBudget(x); i--) {
+    const without = steps.filter((_, j) => j !== i);
+    const result = await runSequence(fc, x, without);
+    if (result.kind !== 'fail') continue;
+    x.failure = result.failure;
+    steps = result.ran;
+    i = Math.min(i, steps.length);
+  }
+}
+
+function failed(ctx: CheckContext, f: Findings, x: Exploration, first: number | undefined): CheckOutcome {
+  const { violation, steps, sequence } = x.failure as Failure;
+  f.reproduce = reproduceSteps(steps);
+  const origin =
+    first === undefined || first === sequence
+      ? `sequence #${sequence} of seed ${ctx.config.seed}`
+      : `shrunk from sequence #${first} of seed ${ctx.config.seed} in ${x.shrinkRuns} sequence(s)`;
+  problemAt(
+    f,
+    ctx,
+    violation.outcome,
+    `${violation.text} — shortest sequence (${steps.length} step(s), ${origin}; ${ctx.spell('seed', ctx.config.seed)} repeats it): ${describeSteps(steps)}`,
+    violation.requirement,
+  );
+  const out = f.outcome('');
+  out.details = [
+    ...(out.details ?? []),
+    'the steps, one request each (credential by reference):',
+    ...f.reproduce.split('\n'),
+  ];
+  return out;
+}
+
+export const check: CheckDefinition = {
+  id: 'lifecycle',
+  group: 'transactional',
+  title: 'Generated action lifecycles keep idempotency, expiry and one order identity in every state',
+  rule: 'Contract, Provider route behaviour rules 2 and 3: "A repeated idempotencyKey with the same payload returns the identical existing action … The same key with a changed payload gives HTTP 409 …"; "An expired quote creates no action"; "GET /actions/{id} reflects the same order identity and authoritative state as the webhook events"; in every state an action reaches (open, cancelled, after its quote expired)',
+  requirements: [
+    'ACTION-DUPLICATE-SAME-ACTION',
+    'ACTION-KEY-REUSE-409',
+    'ACTION-EXPIRED-QUOTE-NO-ACTION',
+    'ACTION-STATUS-SAME-IDENTITY',
+    'WEBHOOK-STATUS-REFLECTED',
+    'PAYMENT-OPTIONS-ARRAY',
+  ],
+  appliesTo: {
+    operations: ['POST /actions'],
+    profiles: ['TRANSACTIONAL'],
+    description: `TRANSACTIONAL providers whose test environment is declared safe (at most ${LIFECYCLE_ORDER_BUDGET} explored orders, each cancelled where the provider can)`,
+  },
+  async run(ctx) {
+    const f = new Findings();
+    const info = await ctx.resources.providerInfo();
+    const declared = new Set(info.capabilities);
+    const probe = await ctx.resources.freshQuote();
+    const validityMs = Date.parse(probe.quote.expiresAt) - probe.answeredAt;
+    const x: Exploration = {
+      env: undefined as unknown as LifecycleEnv,
+      sequences: 0,
+      discarded: 0,
+      shrinkRuns: 0,
+      phase: 'explore',
+      deadline: ctx.clock.now() + TIME_CAP_MS,
+    };
+    const warned = new Set<string>();
+    const canWait = validityMs <= ctx.config.maxExpiryWaitS * 1000;
+    x.env = {
+      ctx,
+      slug: info.slug,
+      allow: {
+        cancel: declared.has('ACTION_CANCEL'),
+        paymentOptions: declared.has('PAYMENT_OPTIONS'),
+        ordersLeft: () => LIMITS[x.phase].orders - x.env.orders.created,
+        mayWaitForExpiry: () => canWait && x.env.waits.done < LIMITS[x.phase].waits,
+      },
+      orders: { created: 0 },
+      waits: { done: 0 },
+      expiryMarginMs: isLoopbackHost(new URL(ctx.config.baseUrl).hostname)
+        ? LOOPBACK_EXPIRY_MARGIN_MS
+        : EXPIRY_MARGIN_MS,
+      eventWaitMs: Math.min(EVENT_WAIT_MS, ctx.config.webhookTimeoutMs),
+      reached: new Set(),
+      warn: (text, requirement) => {
+        if (warned.has(text)) return;
+        warned.add(text);
+        f.warn(text, requirement);
+      },
+    };
+    // Loaded only when the check runs (the registry imports this module for every command).
+    const fc: typeof FastCheck = await import('fast-check');
+    const seed = numericSeed(ctx.config.seed);
+    let firstFailing: number | undefined;
+    let lastRan: Cmd[] = [];
+    const property = fc.asyncProperty(
+      fc.commands(commandArbitraries(fc, x.env), { maxCommands: MAX_COMMANDS, size: 'max' }),
+      async (cmds) => {
+        const result = await runSequence(fc, x, cmds);
+        if (result.kind === 'skip') fc.pre(false);
+        if (result.kind !== 'fail') return;
+        x.phase = 'shrink';
+        firstFailing ??= result.failure.sequence;
+        x.failure = result.failure;
+        lastRan = result.ran;
+        throw result.failure.violation;
+      },
+    );
+    // Out of budget, each further sequence is skipped at once: few skips end the exploration instead of drawing
+    // thousands of sequences that send nothing.
+    await fc.check(property, { seed, numRuns: MAX_SEQUENCES, maxSkipsPerRun: 1 });
+    const missing = () => ({
+      cancel: x.env.allow.cancel && ![...x.env.reached].some((s) => AFTER_CANCEL.test(s)),
+      expiry: ![...x.env.reached].some((s) => AFTER_EXPIRY.test(s)),
+      expiredCreate: !x.env.reached.has(EXPIRED_CREATE),
+    });
+    const unreached = missing();
+    if (!x.failure && (unreached.cancel || unreached.expiry || unreached.expiredCreate)) {
+      x.phase = 'directed';
+      const result = await runSequence(fc, x, directedSequence(x.env, unreached));
+      if (result.kind === 'fail') {
+        x.phase = 'shrink';
+        firstFailing = result.failure.sequence;
+        x.failure = result.failure;
+        lastRan = result.ran;
+      }
+    }
+    if (x.failure) await minimize(fc, x, lastRan);
+    if (x.failure) return failed(ctx, f, x, firstFailing);
+    if (x.blocked) throw x.blocked;
+
+    const reached = [...x.env.reached].sort();
+    const summary = `${x.sequences} generated sequence(s) with seed ${ctx.config.seed} (${ctx.spell('seed', ctx.config.seed)} repeats them), ${x.env.orders.created} order(s) created and cancelled where the provider can, ${x.env.waits.done} expiry wait(s); reached: ${reached.join(', ') || 'nothing'}`;
+    const left = missing();
+    const notReached = [
+      ...(left.cancel ? ['a repeat after a cancel'] : []),
+      ...(left.expiry ? ['a repeat after the quote expired'] : []),
+      ...(left.expiredCreate ? ['new action on an expired quote'] : []),
+    ];
+    if (notReached.length > 0) {
+      const why = canWait
+        ? `the order budget (${LIFECYCLE_ORDER_BUDGET}) or the time cap (${TIME_CAP_MS / 1000} s) ran out first`
+        : `quote ${probe.quote.id} is valid for ${Math.ceil(validityMs / 1000)} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWaitS)}: raise it (e.g. ${ctx.spell('maxExpiryWait', Math.ceil(validityMs / 1000) + 10)}) or shorten the quote validity of the test environment`;
+      // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test).
+      const { warnings } = f.outcome('');
+      return {
+        status: 'error',
+        message: `not tested: the lifecycle exploration reached no ${notReached.join(' and no ')}, because ${why}; ${summary}`,
+        evidence: [],
+        ...(warnings ? { warnings } : {}),
+      };
+    }
+    if (x.discarded > 0)
+      f.note(`${x.discarded} sequence(s) set aside (a quote expired on the way, or a cancel was refused)`);
+    return f.outcome(summary);
+  },
+};
