@@ -205,7 +205,7 @@ export const check: CheckDefinition = {
       deadline: ctx.clock.now() + TIME_CAP_MS,
     };
     const warned = new Set<string>();
-    const canWait = validityMs <= ctx.config.maxExpiryWaitS * 1000;
+    const canWait = validityMs <= ctx.config.maxExpiryWait * 1000;
     x.env = {
       ctx,
       slug: info.slug,
@@ -220,7 +220,7 @@ export const check: CheckDefinition = {
       expiryMarginMs: isLoopbackHost(new URL(ctx.config.baseUrl).hostname)
         ? LOOPBACK_EXPIRY_MARGIN_MS
         : EXPIRY_MARGIN_MS,
-      eventWaitMs: Math.min(EVENT_WAIT_MS, ctx.config.webhookTimeoutMs),
+      eventWaitMs: Math.min(EVENT_WAIT_MS, ctx.config.webhookTimeout),
       reached: new Set(),
       warn: (text, requirement) => {
         if (warned.has(text)) return;
@@ -280,7 +280,7 @@ export const check: CheckDefinition = {
     if (notReached.length > 0) {
       const why = canWait
         ? `the order budget (${LIFECYCLE_ORDER_BUDGET}) or the time cap (${TIME_CAP_MS / 1000} s) ran out first`
-        : `quote ${probe.quote.id} is valid for ${Math.ceil(validityMs / 1000)} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWaitS)}: raise it (e.g. ${ctx.spell('maxExpiryWait', Math.ceil(validityMs / 1000) + 10)}) or shorten the quote validity of the test environment`;
+        : `quote ${probe.quote.id} is valid for ${Math.ceil(validityMs / 1000)} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}: raise it (e.g. ${ctx.spell('maxExpiryWait', Math.ceil(validityMs / 1000) + 10)}) or shorten the quote validity of the test environment`;
       // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test).
       const { warnings } = f.outcome('');
       return {

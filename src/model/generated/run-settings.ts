@@ -32,9 +32,9 @@ export interface RunSettings {
   /** Longest wait, in seconds, for a quote to expire. */
   maxExpiryWait?: number;
   /** Run only these check ids (a list or a comma-separated string). */
-  only?: ('base-url' | 'metadata' | 'capabilities' | 'health' | 'locations' | 'catalog' | 'offering' | 'search' | 'wrong-credential' | 'signature' | 'credential-echo' | 'quote-math' | 'quote-validation' | 'quote-explore' | 'quote-expiry' | 'quote-binding' | 'action-validation' | 'payment-pending' | 'checkout-click' | 'action-status' | 'idempotency' | 'webhook' | 'cancel' | 'payment-options' | 'errors')[];
+  only?: ('base-url' | 'metadata' | 'capabilities' | 'health' | 'locations' | 'catalog' | 'offering' | 'search' | 'wrong-credential' | 'signature' | 'credential-echo' | 'quote-math' | 'quote-validation' | 'quote-explore' | 'quote-expiry' | 'quote-binding' | 'action-validation' | 'payment-pending' | 'checkout-click' | 'action-status' | 'idempotency' | 'lifecycle' | 'webhook' | 'cancel' | 'payment-options' | 'errors')[];
   /** Skip these check ids (a list or a comma-separated string). */
-  skip?: ('base-url' | 'metadata' | 'capabilities' | 'health' | 'locations' | 'catalog' | 'offering' | 'search' | 'wrong-credential' | 'signature' | 'credential-echo' | 'quote-math' | 'quote-validation' | 'quote-explore' | 'quote-expiry' | 'quote-binding' | 'action-validation' | 'payment-pending' | 'checkout-click' | 'action-status' | 'idempotency' | 'webhook' | 'cancel' | 'payment-options' | 'errors')[];
+  skip?: ('base-url' | 'metadata' | 'capabilities' | 'health' | 'locations' | 'catalog' | 'offering' | 'search' | 'wrong-credential' | 'signature' | 'credential-echo' | 'quote-math' | 'quote-validation' | 'quote-explore' | 'quote-expiry' | 'quote-binding' | 'action-validation' | 'payment-pending' | 'checkout-click' | 'action-status' | 'idempotency' | 'lifecycle' | 'webhook' | 'cancel' | 'payment-options' | 'errors')[];
   /** Seed for generated test data (recorded in the report, so a replay is the same run). Default: random. */
   seed?: string;
   /** Generated orders the quote-explore check sends (POST /quote only, at most 4 in flight); 0 turns exploration off. */

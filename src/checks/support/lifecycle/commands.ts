@@ -95,7 +95,7 @@ type Cmd = FastCheck.AsyncCommand<LifecycleModel, LifecycleReal>;
 
 async function send(env: LifecycleEnv, real: LifecycleReal, label: string, request: ProviderRequest) {
   const outcome = await env.ctx.client.send(request);
-  const { authMethod, credentialSource } = env.ctx.config;
+  const { auth: authMethod, credentialSource } = env.ctx.config;
   real.steps.push({
     label,
     answer: `${request.method} ${request.path} → ${describeAnswer(outcome)}${named(outcome)}`,
