@@ -1,5 +1,6 @@
 import type * as FastCheck from 'fast-check';
 import { isLoopbackHost } from '../http/host.js';
+import type { RequirementId } from '../model/findings.js';
 import type { CheckOutcome } from '../model/report.js';
 import { PrerequisiteError } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
@@ -272,24 +273,28 @@ export const check: CheckDefinition = {
     const reached = [...x.env.reached].sort();
     const summary = `${x.sequences} generated sequence(s) with seed ${ctx.config.seed} (${ctx.spell('seed', ctx.config.seed)} repeats them), ${x.env.orders.created} order(s) created and cancelled where the provider can, ${x.env.waits.done} expiry wait(s); reached: ${reached.join(', ') || 'nothing'}`;
     const left = missing();
-    const notReached = [
-      ...(left.cancel ? ['a repeat after a cancel'] : []),
-      ...(left.expiry ? ['a repeat after the quote expired'] : []),
-      ...(left.expiredCreate ? ['new action on an expired quote'] : []),
+    const notReached: Array<[string, RequirementId]> = [
+      ...(left.cancel ? [['a repeat after a cancel', 'ACTION-DUPLICATE-SAME-ACTION'] as [string, RequirementId]] : []),
+      ...(left.expiry
+        ? [['a repeat after the quote expired', 'ACTION-DUPLICATE-SAME-ACTION'] as [string, RequirementId]]
+        : []),
+      ...(left.expiredCreate
+        ? [['new action on an expired quote', 'ACTION-EXPIRED-QUOTE-NO-ACTION'] as [string, RequirementId]]
+        : []),
     ];
-    if (notReached.length > 0) {
-      const why = canWait
-        ? `the order budget (${LIFECYCLE_ORDER_BUDGET}) or the time cap (${TIME_CAP_MS / 1000} s) ran out first`
-        : `quote ${probe.quote.id} is valid for ${Math.ceil(validityMs / 1000)} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}: raise it (e.g. ${ctx.spell('maxExpiryWait', Math.ceil(validityMs / 1000) + 10)}) or shorten the quote validity of the test environment`;
-      // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test).
-      const { warnings } = f.outcome('');
-      return {
-        status: 'error',
-        message: `not tested: the lifecycle exploration reached no ${notReached.join(' and no ')}, because ${why}; ${summary}`,
-        evidence: [],
-        ...(warnings ? { warnings } : {}),
-      };
-    }
+    // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test): the run is INCOMPLETE.
+    const validityS = Math.ceil(validityMs / 1000);
+    const remedy = canWait
+      ? `rerun where the provider answers faster (the exploration's order budget, ${LIFECYCLE_ORDER_BUDGET}, and time cap, ${TIME_CAP_MS / 1000} s, ran out first)`
+      : `rerun with ${ctx.spell('maxExpiryWait', validityS + 10)}, or give quotes a shorter validity in the test environment`;
+    for (const [state, requirement] of notReached)
+      f.untested({
+        requirement,
+        reason: canWait
+          ? `the lifecycle exploration reached no ${state} within its budget (${summary})`
+          : `the lifecycle exploration reached no ${state}: quote ${probe.quote.id} is valid for ${validityS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}`,
+        remedy,
+      });
     if (x.discarded > 0)
       f.note(`${x.discarded} sequence(s) set aside (a quote expired on the way, or a cancel was refused)`);
     return f.outcome(summary);

@@ -98,13 +98,15 @@ describe('lifecycle exploration against the reference provider', () => {
     expect(orders).toBeLessThanOrEqual(6);
   });
 
-  it('is not tested (an error naming the setting, never a pass) when quotes outlive the expiry wait', async () => {
+  it('is untested (naming the setting, never a pass) when quotes outlive the expiry wait', async () => {
     const { report, provider } = await certify({ only: ['lifecycle'], quoteTtlSeconds: 20, maxExpiryWaitS: 5 });
     const r = lifecycle(report);
-    expect(r.status, explain(r)).toBe('error');
+    expect(r.status, explain(r)).toBe('untested');
     expect(r.message).toMatch(
-      /^not tested: the lifecycle exploration reached no a repeat after the quote expired and no new action on an expired quote, because quote \S+ is valid for 2\d s, longer than .*max-?expiry-?wait.* 5/i,
+      /^ACTION-DUPLICATE-SAME-ACTION not tested: the lifecycle exploration reached no a repeat after the quote expired: quote \S+ is valid for 2\d s, longer than .*max-?expiry-?wait.* 5/i,
     );
+    expect(r.untested?.map((u) => u.requirement)).toEqual(['ACTION-DUPLICATE-SAME-ACTION', 'ACTION-EXPIRED-QUOTE-NO-ACTION']);
+    expect(report.verdict).toBe('INCOMPLETE');
     expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
     // It still explored what it could, within its budget, and cancelled what it created.
     const cancels = provider.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/cancel')).length;

@@ -182,23 +182,27 @@ export async function cancelledSubject(ctx: CheckContext, f: Findings): Promise<
 
 /**
  * The quote-expired state: once the open action's quote has expired, its key still returns it and still refuses a
- * changed payload. Returns why it was not tested when the quote outlives the run's expiry wait (never a pass).
+ * changed payload. A quote that outlives the run's expiry wait leaves the state untested (never a pass).
  */
 export async function probeAfterExpiry(
   ctx: CheckContext,
   f: Findings,
   open: Subject,
   table: PayloadContext,
-): Promise<string | undefined> {
+): Promise<void> {
+  const untested = (reason: string, remedy: string): void =>
+    f.untested({ requirement: 'ACTION-DUPLICATE-SAME-ACTION', reason: `the quote-expired state: ${reason}`, remedy });
   const expiresAt = parseIsoTimestamp(open.quote.expiresAt)?.epochMs;
   if (expiresAt === undefined)
-    return `the quote-expired state was not tested: quote ${open.quote.id} has no readable expiresAt`;
+    return untested(`quote ${open.quote.id} has no readable expiresAt`, 'fix expiresAt (quote-math names the rule)');
   const waitS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
   if (waitS > ctx.config.maxExpiryWait)
-    return `the quote-expired state was not tested: quote ${open.quote.id} expires in ${waitS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}; raise it (e.g. ${ctx.spell('maxExpiryWait', waitS + 10)})`;
+    return untested(
+      `quote ${open.quote.id} expires in ${waitS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}`,
+      `rerun with ${ctx.spell('maxExpiryWait', waitS + 10)}, or give quotes a shorter validity in the test environment`,
+    );
   const margin = isLoopbackHost(new URL(ctx.config.baseUrl).hostname) ? LOOPBACK_EXPIRY_MARGIN_MS : EXPIRY_MARGIN_MS;
   await sleepUntil(ctx, expiresAt + margin);
-  if (ctx.signal.aborted) return 'the quote-expired state was not tested: the run ended first';
+  if (ctx.signal.aborted) return untested('the run ended first', 'rerun without stopping it');
   await probeState(ctx, f, 'quote expired', open, table);
-  return undefined;
 }
