@@ -153,10 +153,10 @@ export function runReportContradiction(report: RunReport, catalog: RequirementTe
     duplicateCheck(report.checks) ??
     waiverContradiction(report) ??
     summaryContradiction(report) ??
-    statusContradiction(report) ??
     selectionContradiction(report) ??
     notRunContradiction(report) ??
     verdictContradiction(report) ??
+    statusContradiction(report) ??
     requirementContradiction(report, catalog)
   );
 }
