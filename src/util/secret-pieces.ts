@@ -32,7 +32,12 @@ const MIN_ENCODED_RUN = 8;
 export const MAX_SHOWN = 64;
 
 /** Lowercase (or uppercase) words and separators only: text like this does not identify a random key. */
-export const looksLikeWords = (piece: string): boolean => /^[a-z\s._-]*$/.test(piece) || /^[A-Z\s._-]*$/.test(piece);
+export const looksLikeWords = (piece: string): boolean => {
+  // Punctuation set aside: the skeleton joins words across it (`message":"credential` holds "ecre"). An escape keeps
+  // its `%`, `\\` or `&` and digits, so an escaped piece never reads like words.
+  const kept = piece.replace(/[^A-Za-z0-9%\\&]/g, '');
+  return /^[a-z]*$/.test(kept) || /^[A-Z]*$/.test(kept);
+};
 
 /** How many characters of a skeleton carry CHANCE_BITS, by the alphabet the secret's skeleton is drawn from. */
 function minRunOf(skeleton: string): number {
