@@ -166,11 +166,11 @@ export function runReportContradiction(report: RunReport, catalog: RequirementTe
     duplicateCheck(report.checks) ??
     waiverContradiction(report) ??
     summaryContradiction(report) ??
-    statusContradiction(report) ??
     selectionContradiction(report) ??
     notRunContradiction(report) ??
     untestedContradiction(report) ??
     verdictContradiction(report) ??
+    statusContradiction(report) ??
     requirementContradiction(report, catalog)
   );
 }

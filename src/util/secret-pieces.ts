@@ -13,8 +13,8 @@ import { skeletonOf } from './skeleton.js';
  *   stops explaining a match: 20 bits of the secret's alphabet (4 characters of a mixed key, 5 of hex, 7 of
  *   digits), 8 characters of hex or base64. A run whose text reads like words does not count ("credential" in
  *   "test-credential-7f3a").
- * - A text *reveals* the secret when its runs together cover half the secret's characters (or MAX_SHOWN of them,
- *   for a very long one): then every run is masked. Below that, what is shown leaves at least half the secret
+ * - A text *reveals* the secret when its runs together cover half of the secret's characters that are not words
+ *   (runs of 4+ same-case letters as written: guessable; MAX_SHOWN at most): then every run is masked. Below that, what is shown leaves at least half the secret
  *   unknown, which no reader can guess (half a 34-character key is ~100 bits), however the pieces overlap.
  * - One string is judged by itself; a whole value (a report, an answer) is judged over all its strings together,
  *   so pieces spread over many fields count as one echo.
@@ -32,7 +32,12 @@ const MIN_ENCODED_RUN = 8;
 export const MAX_SHOWN = 64;
 
 /** Lowercase (or uppercase) words and separators only: text like this does not identify a random key. */
-export const looksLikeWords = (piece: string): boolean => /^[a-z\s._-]*$/.test(piece) || /^[A-Z\s._-]*$/.test(piece);
+export const looksLikeWords = (piece: string): boolean => {
+  // Punctuation set aside: the skeleton joins words across it (`message":"credential` holds "ecre"). An escape keeps
+  // its `%`, `\\` or `&` and digits, so an escaped piece never reads like words.
+  const kept = piece.replace(/[^A-Za-z0-9%\\&]/g, '');
+  return /^[a-z]*$/.test(kept) || /^[A-Z]*$/.test(kept);
+};
 
 /** How many characters of a skeleton carry CHANCE_BITS, by the alphabet the secret's skeleton is drawn from. */
 function minRunOf(skeleton: string): number {
@@ -44,6 +49,21 @@ function minRunOf(skeleton: string): number {
         ? 26
         : 36;
   return Math.max(MIN_RUN, Math.ceil(CHANCE_BITS / Math.log2(alphabet)));
+}
+
+/**
+ * The skeleton positions of a secret's words: runs of 4+ lowercase (or uppercase) letters as written ("test",
+ * "credential" in "test-credential-7f3a9c"). Guessable and common in any text, they are not counted: a secret's
+ * strength is in the rest, and half of the rest is what may not show.
+ */
+function wordPositions(secret: string): Set<number> {
+  const chars = skeletonOf(secret, true);
+  const isWord = new Uint8Array(secret.length);
+  for (const match of secret.matchAll(/[a-z]{4,}|[A-Z]{4,}/g))
+    for (let i = match.index; i < match.index + match[0].length; i++) isWord[i] = 1;
+  const out = new Set<number>();
+  for (let i = 0; i < chars.text.length; i++) if (isWord[chars.from?.[i] ?? 0]) out.add(i);
+  return out;
 }
 
 /** One skeleton form of a secret: its text, and for each of its characters the secret's skeleton position. */
@@ -151,15 +171,19 @@ export class SecretPieces {
       const skeleton = skeletonOf(secret).text;
       // A secret too short to be cut into two runs is masked whole only (secret-forms.ts).
       if (skeleton.length < 2 * minRunOf(skeleton)) continue;
+      const words = wordPositions(secret);
+      const random = skeleton.length - words.size;
+      // All words ("correcthorsebatterystaple"): nothing random to count; masked whole only.
+      if (random < 2) continue;
       const index = this.secrets.length;
       const forms = formsOf(secret);
-      const threshold = Math.min(MAX_SHOWN, Math.ceil(skeleton.length / 2));
+      const threshold = Math.min(MAX_SHOWN, Math.ceil(random / 2));
       this.secrets.push({ length: skeleton.length, threshold, forms });
-      for (const form of forms) this.addStretches(index, form);
+      for (const form of forms) this.addStretches(index, form, words);
     }
   }
 
-  private addStretches(index: number, form: Form): void {
+  private addStretches(index: number, form: Form, words: ReadonlySet<number>): void {
     const table = this.stretches.get(form.minRun) ?? new Array<Stretch[] | undefined>(BUCKETS);
     this.stretches.set(form.minRun, table);
     for (let i = 0; i + form.minRun <= form.text.length; i++) {
@@ -167,7 +191,7 @@ export class SecretPieces {
       const positions: number[] = [];
       for (let j = i; j < i + form.minRun; j++) {
         const position = form.position(j);
-        if (position >= 0) positions.push(position);
+        if (position >= 0 && !words.has(position)) positions.push(position);
       }
       const hash = hashOf(text, 0, text.length) & (BUCKETS - 1);
       const bucket = table[hash] ?? [];

@@ -6,6 +6,7 @@ import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { hmacHex } from '../../src/util/hmac.js';
 import { type CertifyOptions, certify, certifyThroughProxy, TEST_CREDENTIAL } from '../support/certify.js';
+import { overlappingPieces, shareShown } from '../support/hostile-provider.js';
 import type { ProxyRule } from '../support/rewriting-proxy.js';
 
 /**
@@ -133,4 +134,25 @@ describe('credential-echo: error answers do not repeat the credential', () => {
       expect(bodies).not.toMatch(/[0-9a-f]{64}/i);
     },
   );
+});
+
+describe('credential-echo: an echo in pieces (issue 32)', () => {
+  it('fails a provider whose error answer repeats the credential in overlapping pieces, each under half of it', async () => {
+    const pieces = overlappingPieces(TEST_CREDENTIAL, Math.ceil(TEST_CREDENTIAL.length / 2) - 1, 3);
+    const { report } = await certifyThrough(
+      () => (request) =>
+        request.path.startsWith('/offerings/provcert-unknown')
+          ? { answer: { status: 404, json: { code: 'NOT_FOUND', message: 'no such offering', tried: pieces } } }
+          : undefined,
+      { only: ['credential-echo'] },
+    );
+    const r = result(report, 'credential-echo');
+    expect(r.status).toBe('fail');
+    expect(r.message).toMatch(
+      /^the answer \(HTTP 404\) to GET \/offerings\/provcert-unknown-.* repeats the credential or authentication header value it was sent, in body at \$\.tried\[/,
+    );
+    expect(r.findings.every((f) => f.requirement === 'SECRETS-KEPT-OUT-OF-LOGS')).toBe(true);
+    for (const output of [JSON.stringify(report), renderMarkdown(report)])
+      expect(shareShown(output, TEST_CREDENTIAL)).toBeLessThan(0.5);
+  });
 });

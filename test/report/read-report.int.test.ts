@@ -90,7 +90,14 @@ describe('readStoredReport: a report whose parts agree is read, with the digest 
       'a waived failure counted as waived',
       () =>
         edited(passing(), (r) => {
-          Object.assign(check(r, 'quote-math'), { status: 'fail', waiver: applied });
+          const failed = check(r, 'quote-math');
+          // A failure records its failing finding (issue 32: a status follows from its findings).
+          const finding = {
+            severity: 'fail' as const,
+            requirement: failed.requirements[0] ?? '',
+            message: 'total wrong',
+          };
+          Object.assign(failed, { status: 'fail', waiver: applied, findings: [...failed.findings, finding] });
           r.summary = { pass: 4, fail: 0, skip: 1, error: 0, waived: 1 };
           r.waivers = [{ check: 'quote-math', ...applied, state: 'applied', message: 'waived on demo-pizza' }];
         }),

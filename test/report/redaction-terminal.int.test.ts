@@ -99,7 +99,16 @@ describe('every printed output passes the sanitizer', () => {
         provider: { ...sample.provider, baseUrl, authMethod: 'API_KEY' },
         verdict: 'FAIL',
         summary: { pass: 0, fail: 1, skip: 0, error: 0 },
-        checks: [{ ...sample.checks[1], id: 'metadata', status: 'fail', message: `${HOSTILE} ${credential}` }],
+        checks: [
+          {
+            ...sample.checks[1],
+            id: 'metadata',
+            status: 'fail',
+            message: `${HOSTILE} ${credential}`,
+            // A failure records its failing finding (a status follows from its findings).
+            findings: [{ severity: 'fail', requirement: 'ROUTE-PROVIDER-INFO', message: `${HOSTILE} ${credential}` }],
+          },
+        ],
         inputs: {
           baseUrl,
           authMethod: 'API_KEY',
