@@ -8,12 +8,18 @@ import { certify } from '../../test/support/certify.js';
  * Each auth method on the standard variant and each other variant on API_KEY, so a mutant on any path a
  * conforming provider can take is certified; a verdict other than PASS kills it.
  */
+/**
+ * standard runs above; long-quotes outlive the expiry wait (INCOMPLETE by design) and slow-quotes wait in real time:
+ * both are certified by test/checks/not-tested.int.test.ts, not by one quick certification.
+ */
+const NOT_CERTIFIED_HERE = new Set<Variant>(['standard', 'long-quotes', 'slow-quotes']);
+
 const RUNS: ReadonlyArray<{ authMethod: AuthMethod; variant: Variant }> = [
   ...(['API_KEY', 'BEARER_TOKEN', 'HMAC_SIGNATURE'] as const).map((authMethod) => ({
     authMethod,
     variant: 'standard' as const,
   })),
-  ...VARIANTS.filter((v) => v !== 'standard').map((variant) => ({ authMethod: 'API_KEY' as const, variant })),
+  ...VARIANTS.filter((v) => !NOT_CERTIFIED_HERE.has(v)).map((variant) => ({ authMethod: 'API_KEY' as const, variant })),
 ];
 
 describe('certification of the reference provider', () => {

@@ -83,20 +83,24 @@ const NAMES: Record<string, RegExp> = {
 const faults = (Object.keys(FAULTS) as FaultName[]).filter((name) => FAULTS[name].check === 'lifecycle');
 
 describe('lifecycle exploration against the reference provider', () => {
-  it.each(VARIANTS)('passes on the conforming %s variant, reaching every state within its budget', async (variant) => {
-    const { report, provider } = await certify({ only: ['lifecycle'], variant, quoteTtlSeconds: QUOTE_TTL_SECONDS });
-    const r = lifecycle(report);
-    expect(r.status, explain(r)).toBe('pass');
-    expect(r.message).toMatch(/reached: .*repeat \(cancelled.*\).*/);
-    expect(r.message).toMatch(/its quote expired/);
-    expect(undeclaredCitations(report)).toEqual([]);
-    // Bounded: a small number of orders, each cancelled after its sequence.
-    const created = provider.requests.filter((q) => q.method === 'POST' && q.path === '/actions').length;
-    expect(created).toBeGreaterThan(0);
-    const orders = Number(/(\d+) order\(s\) created/.exec(r.message)?.[1]);
-    expect(orders).toBeGreaterThan(0);
-    expect(orders).toBeLessThanOrEqual(6);
-  });
+  // long-quotes outlive the expiry wait: lifecycle is then untested (not-tested.int.test.ts).
+  it.each(VARIANTS.filter((v) => v !== 'long-quotes'))(
+    'passes on the conforming %s variant, reaching every state within its budget',
+    async (variant) => {
+      const { report, provider } = await certify({ only: ['lifecycle'], variant, quoteTtlSeconds: QUOTE_TTL_SECONDS });
+      const r = lifecycle(report);
+      expect(r.status, explain(r)).toBe('pass');
+      expect(r.message).toMatch(/reached: .*repeat \(cancelled.*\).*/);
+      expect(r.message).toMatch(/its quote expired/);
+      expect(undeclaredCitations(report)).toEqual([]);
+      // Bounded: a small number of orders, each cancelled after its sequence.
+      const created = provider.requests.filter((q) => q.method === 'POST' && q.path === '/actions').length;
+      expect(created).toBeGreaterThan(0);
+      const orders = Number(/(\d+) order\(s\) created/.exec(r.message)?.[1]);
+      expect(orders).toBeGreaterThan(0);
+      expect(orders).toBeLessThanOrEqual(6);
+    },
+  );
 
   it('is untested (naming the setting, never a pass) when quotes outlive the expiry wait', async () => {
     const { report, provider } = await certify({ only: ['lifecycle'], quoteTtlSeconds: 20, maxExpiryWaitS: 5 });
@@ -105,7 +109,10 @@ describe('lifecycle exploration against the reference provider', () => {
     expect(r.message).toMatch(
       /^ACTION-DUPLICATE-SAME-ACTION not tested: the lifecycle exploration reached no a repeat after the quote expired: quote \S+ is valid for 2\d s, longer than .*max-?expiry-?wait.* 5/i,
     );
-    expect(r.untested?.map((u) => u.requirement)).toEqual(['ACTION-DUPLICATE-SAME-ACTION', 'ACTION-EXPIRED-QUOTE-NO-ACTION']);
+    expect(r.untested?.map((u) => u.requirement)).toEqual([
+      'ACTION-DUPLICATE-SAME-ACTION',
+      'ACTION-EXPIRED-QUOTE-NO-ACTION',
+    ]);
     expect(report.verdict).toBe('INCOMPLETE');
     expect(r.findings.filter((f) => f.severity === 'fail')).toEqual([]);
     // It still explored what it could, within its budget, and cancelled what it created.
