@@ -258,6 +258,8 @@ export const check: CheckDefinition = {
     'quote-binding',
     'action-validation',
     'checkout-click',
+    // lifecycle cancels the orders it explored: their events and GET agree only once it is done.
+    'lifecycle',
     // The authentication probes create (and cancel) an action of their own where POST requests may be sent.
     'wrong-credential',
     'signature',

@@ -26,8 +26,9 @@ describe('idempotency in every state', () => {
     // rules apply and the contract does not order them.
     const expiries = new Map<string, number>();
     const firstBody = new Map<string, string>();
+    // The proxy judges expiry by the wall clock, so the run keeps it too.
     const { report } = await certifyThroughProxy(
-      { only: ['idempotency'], quoteTtlSeconds: 5 },
+      { only: ['idempotency'], quoteTtlSeconds: 5, clock: 'system' },
       {
         rule: ({ method, path, body }) => {
           if (method === 'POST' && path === '/quote')
