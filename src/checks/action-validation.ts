@@ -2,7 +2,7 @@ import type { RequirementId } from '../model/findings.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { cancelCreated } from './support/cancel-created.js';
-import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { describeAnswer, expectError } from './support/expect.js';
 import { inPool } from './support/explore/pool.js';
 import { pinnedProbeTable, refusalCodes, withField } from './support/probe-tables/pinned-fields.js';
 import { isQuoteExpired } from './support/quote-expired.js';

@@ -3,7 +3,7 @@ import { requoteEvidence, sendWithFreshQuote } from './framework/quote-retry.js'
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
-import { describeAnswer, expectError } from './support/expect.js';
+import { describeAnswer } from './support/expect.js';
 import {
   cancelledSubject,
   probeAfterExpiry,

@@ -5,10 +5,10 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { QuoteItemInput, QuoteView } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
-import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { describeAnswer, expectError } from './support/expect.js';
 import { type BindingProbe, bindingProbes, itemsOf } from './support/probe-tables/binding.js';
-import { cancelStray } from './support/stray-order.js';
 import { isQuoteExpired } from './support/quote-expired.js';
+import { cancelStray } from './support/stray-order.js';
 import { actionIdentity, markReproduce, noteRequoted, problemAt, success } from './support/tx.js';
 
 /** Any 4xx refuses the changed order: the contract names no code for it. */
