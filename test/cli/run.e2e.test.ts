@@ -45,8 +45,9 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
         '--local',
         '--webhook-port',
         String(port),
+        // The wait ends when the events arrive; a loaded CI machine can hold one for seconds.
         '--webhook-timeout',
-        '3000',
+        '10000',
         '--json',
         join(dir, 'r.json'),
         '--junit',
@@ -57,7 +58,7 @@ describe('provcert run against the reference provider (real CLI, real HTTP)', ()
     const json = await readFile(join(dir, 'r.json'), 'utf8');
     const junit = await readFile(join(dir, 'r.xml'), 'utf8');
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain(`http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`);
     expect((JSON.parse(json) as RunReport).verdict).toBe('PASS');
     for (const text of [r.stdout, r.stderr, json, junit]) {

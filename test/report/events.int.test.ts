@@ -34,8 +34,9 @@ const runArgs = (url: string, port: number, ...more: string[]): string[] => [
   '--local',
   '--webhook-port',
   String(port),
+  // The wait ends when the events arrive; a loaded CI machine can hold one for seconds.
   '--webhook-timeout',
-  '3000',
+  '10000',
   ...more,
 ];
 
