@@ -5,10 +5,10 @@ import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 import { inboxFor } from '../model/webhooks.js';
-import { systemClock } from '../runner/clock.js';
 import { type RunDeps, runCertification } from '../runner/run.js';
 import { evaluateWaivers, refuseDistantWaivers, utcDate } from '../runner/waivers.js';
 import { type CoreServer, startCoreServer } from '../server/core-server.js';
+import { systemClock } from '../util/clock.js';
 import { toolVersion } from '../util/package-root.js';
 import { Redactor, urlSecrets } from '../util/redact.js';
 

@@ -11,9 +11,9 @@ import { type SpellSetting, spellAsConfigKey } from '../model/setting-speller.js
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
 import { startCoreServer } from '../server/core-server.js';
+import { systemClock } from '../util/clock.js';
 import { hmacHex } from '../util/hmac.js';
 import { Redactor } from '../util/redact.js';
-import { systemClock } from './clock.js';
 import { guardPosts } from './guarded-client.js';
 
 export interface OpenRunDeps {

@@ -13,8 +13,8 @@ import {
   type RunningProvider,
   startReferenceProvider,
 } from '../../../src/reference-provider/index.js';
-import { systemClock } from '../../../src/runner/clock.js';
 import { guardPosts } from '../../../src/runner/guarded-client.js';
+import { systemClock } from '../../../src/util/clock.js';
 import { Redactor } from '../../../src/util/redact.js';
 import { testConfig } from '../../support/certify.js';
 
