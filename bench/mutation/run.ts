@@ -13,7 +13,10 @@ const OUT = '.provcert/mutation';
 const ALL = join(OUT, 'all.json');
 const PROVIDER = 'src/reference-provider';
 /** Not provider behaviour: the fault switches (test equipment) and the package entry (stryker.config.mjs). */
-const NOT_MUTATED = new Set(['faults.ts', 'explore-faults.ts', 'input-faults.ts', 'echo-fault.ts', 'index.ts']);
+const NOT_MUTATED = new Set(['faults.ts', 'echo-fault.ts', 'index.ts']);
+/** Files whose code only the conforming variants run: their mutants are certified on every variant too. */
+const VARIANT_FILES = new Set(['variants.ts', 'variant-minimal.ts']);
+const isFaultFile = (name: string): boolean => NOT_MUTATED.has(name) || name.endsWith('-faults.ts');
 
 function parseArgs(argv: string[]): { files: string[]; minutes: number } {
   const files: string[] = [];
@@ -30,7 +33,7 @@ function parseArgs(argv: string[]): { files: string[]; minutes: number } {
 /** Smallest first: a short time box still finishes files instead of half of a large one. */
 function providerFiles(): string[] {
   return readdirSync(PROVIDER)
-    .filter((name) => name.endsWith('.ts') && !NOT_MUTATED.has(name))
+    .filter((name) => name.endsWith('.ts') && !isFaultFile(name))
     .map((name) => join(PROVIDER, name))
     .sort((a, b) => statSync(a).size - statSync(b).size);
 }
@@ -51,10 +54,11 @@ function main(): void {
       skipped.push(file);
       continue;
     }
-    console.log(`mutation: ${file}`);
+    console.log(`mutation: ${file} (${new Date().toISOString()})`);
     const incremental = join(OUT, 'incremental', `${basename(file, '.ts')}.json`);
     const run = spawnSync('npx', ['stryker', 'run', CONFIG, '--mutate', file, '--incrementalFile', incremental], {
       stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, PROVCERT_MUTATION_VARIANTS: VARIANT_FILES.has(basename(file)) ? '1' : '0' },
     });
     if (run.status !== 0) {
       console.error(`mutation: Stryker failed on ${file} (exit ${run.status}); its earlier result is kept`);

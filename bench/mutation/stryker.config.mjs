@@ -1,7 +1,8 @@
 // Mutation bench: how many unforeseen provider bugs certification catches. Stryker mutates the reference
 // provider's behaviour; the "test" is one certification of the mutated provider per auth method and variant
 // (certify-reference.mutation.ts): a mutant is killed when a verdict is not PASS. Outside CI: `npm run mutation`.
-const FAULT_SWITCHES = ['faults', 'explore-faults', 'input-faults', 'echo-fault'];
+// Every fault file is test equipment: faults.ts, echo-fault.ts and each *-faults.ts beside a behaviour file.
+const FAULT_SWITCHES = ['faults', '*-faults', 'echo-fault'];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
