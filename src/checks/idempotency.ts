@@ -145,6 +145,7 @@ export const check: CheckDefinition = {
   rule: 'Contract, Provider route behaviour rule 2: "A repeated idempotencyKey with the same payload returns the identical existing action (also for concurrent duplicates …). The same key with a changed payload gives HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD"',
   requirements: ['ACTION-DUPLICATE-SAME-ACTION', 'ACTION-DUPLICATE-CONCURRENT', 'ACTION-KEY-REUSE-409'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
+  waitsForQuoteExpiry: true,
   async run(ctx) {
     const f = new Findings();
     const [, open] = await Promise.all([sequentialDuplicate(ctx, f), concurrentDuplicates(ctx, f)]);

@@ -1,5 +1,4 @@
 import type * as FastCheck from 'fast-check';
-import { isLoopbackHost } from '../http/host.js';
 import type { RequirementId } from '../model/findings.js';
 import type { CheckOutcome } from '../model/report.js';
 import { PrerequisiteError } from './framework/resources.js';
@@ -7,6 +6,7 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { numericSeed } from './support/explore/orders.js';
 import {
+  ageQuote,
   cancelOpenActions,
   commandArbitraries,
   createOn,
@@ -18,6 +18,7 @@ import {
   LifecycleViolation,
   newReal,
   takeQuote,
+  waitsForExpiry,
 } from './support/lifecycle/commands.js';
 import {
   describeSteps,
@@ -35,17 +36,20 @@ const SHRINK_ORDERS = 12;
 const TIME_CAP_MS = 40_000;
 const SHRINK_TIME_MS = 30_000;
 /**
- * Expiry waits: each lasts a quote's validity, so the generated sequences wait once, the directed one at most once
- * more, and shrinking a failure at most 4 times more.
+ * Waits for fresh quotes: each lasts a validity of its own, so the exploration waits only for aged quotes (taken when
+ * the check starts, expiring with the run's other quotes), the directed fallback at most once, and shrinking a
+ * failure at most 4 times more.
  */
-const EXPLORE_WAITS = 1;
+const DIRECTED_WAITS = 1;
 const SHRINK_WAITS = 4;
+/** Quotes taken when the check starts: one for the up-front expiry sequence, the others for generated ones that wait. */
+const AGED_QUOTES = 4;
+/** An aged quote is used while this much of its validity is left (at most half of it, for short test validities). */
+const AGED_MIN_LEFT_MS = 1_000;
 const MAX_SEQUENCES = 30;
 const MAX_COMMANDS = 12;
 /** Longest wait for an event the model expects before the status is not compared with events. */
 const EVENT_WAIT_MS = 5_000;
-const EXPIRY_MARGIN_MS = 400;
-const LOOPBACK_EXPIRY_MARGIN_MS = 50;
 
 /** The states a run must reach before it can pass: without them the off-path rules were not tested. */
 const AFTER_CANCEL = /^repeat \(cancelled/;
@@ -69,15 +73,29 @@ interface Exploration {
   phase: 'explore' | 'directed' | 'shrink';
   blocked?: PrerequisiteError;
   deadline: number;
+  /** Sequences that went on waiting for their expiry while the exploration continued: judged when they end. */
+  parked: Promise<Settled>[];
 }
+
+/** A sequence run in the background: its result, or the error of a bug (rethrown once awaited). */
+type Settled = { result: SequenceResult } | { error: unknown };
+
+const settle = (p: Promise<SequenceResult>): Promise<Settled> =>
+  p.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
 
 const exploring = (x: Exploration): boolean => x.failure === undefined;
 
-/** Orders and expiry waits each phase may reach: generated sequences leave one order and one wait to the directed one. */
+/**
+ * Orders and waits for fresh quotes each phase may reach: the exploration leaves one order to the directed fallback,
+ * and waits only for aged quotes (free: they end with the run's other waits).
+ */
 const LIMITS = {
-  explore: { orders: LIFECYCLE_ORDER_BUDGET - 1, waits: EXPLORE_WAITS },
-  directed: { orders: LIFECYCLE_ORDER_BUDGET, waits: EXPLORE_WAITS + 1 },
-  shrink: { orders: LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS, waits: EXPLORE_WAITS + 1 + SHRINK_WAITS },
+  explore: { orders: LIFECYCLE_ORDER_BUDGET - 1, waits: 0 },
+  directed: { orders: LIFECYCLE_ORDER_BUDGET, waits: DIRECTED_WAITS },
+  shrink: { orders: LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS, waits: DIRECTED_WAITS + SHRINK_WAITS },
 } as const;
 
 function outOfBudget(x: Exploration): boolean {
@@ -95,11 +113,16 @@ const unwrap = (c: Cmd): Cmd => (c as Cmd & { cmd?: Cmd }).cmd ?? c;
 type SequenceResult = { kind: 'pass' } | { kind: 'skip' } | { kind: 'fail'; failure: Failure; ran: Cmd[] };
 
 /** One sequence: a fresh quote and an open action, the commands, then every action read back. */
-async function runSequence(fc: typeof FastCheck, x: Exploration, cmds: Iterable<Cmd>): Promise<SequenceResult> {
+async function runSequence(
+  fc: typeof FastCheck,
+  x: Exploration,
+  cmds: Iterable<Cmd>,
+  options: { aged?: boolean; onWait?: () => void } = {},
+): Promise<SequenceResult> {
   if (outOfBudget(x)) return { kind: 'skip' };
   const sequence = ++x.sequences;
   if (!exploring(x)) x.shrinkRuns++;
-  const real: LifecycleReal = newReal(sequence);
+  const real: LifecycleReal = newReal(sequence, options);
   const model = initialModel();
   const ran: Cmd[] = [];
   // Each step is recorded as it runs (fast-check's own marks still set), so minimizing can replay exactly those.
@@ -116,7 +139,8 @@ async function runSequence(fc: typeof FastCheck, x: Exploration, cmds: Iterable<
   try {
     await fc.asyncModelRun(async () => {
       // Every sequence starts from an open action: the states worth exploring all begin there.
-      await takeQuote(x.env, real);
+      const aged = await takeQuote(x.env, real);
+      if (model.quotes[0]) model.quotes[0].aged = aged;
       await createOn(x.env, model, real, 0);
       return { model, real };
     }, recorded);
@@ -132,6 +156,22 @@ async function runSequence(fc: typeof FastCheck, x: Exploration, cmds: Iterable<
   } finally {
     await cancelOpenActions(x.env, real);
   }
+}
+
+/**
+ * A sequence that waits for an expiry, on aged quotes: it runs until it starts waiting, then goes on in the background
+ * (parked) while the exploration draws the next sequence, so every wait of the check elapses together with the run's
+ * other expiry waits. Its result once it ran to the end; undefined when it parked (judged after the exploration).
+ */
+async function runParkable(fc: typeof FastCheck, x: Exploration, cmds: Cmd[]): Promise<SequenceResult | undefined> {
+  let park = (): void => {};
+  const parked = new Promise<undefined>((resolve) => {
+    park = () => resolve(undefined);
+  });
+  const done = runSequence(fc, x, cmds, { aged: true, onWait: park });
+  const first = await Promise.race([done, parked]);
+  if (first === undefined) x.parked.push(settle(done));
+  return first;
 }
 
 /**
@@ -191,12 +231,11 @@ export const check: CheckDefinition = {
     profiles: ['TRANSACTIONAL'],
     description: `TRANSACTIONAL providers whose test environment is declared safe (at most ${LIFECYCLE_ORDER_BUDGET} explored orders, each cancelled where the provider can)`,
   },
+  waitsForQuoteExpiry: true,
   async run(ctx) {
     const f = new Findings();
     const info = await ctx.resources.providerInfo();
     const declared = new Set(info.capabilities);
-    const probe = await ctx.resources.freshQuote();
-    const validityMs = Date.parse(probe.quote.expiresAt) - probe.answeredAt;
     const x: Exploration = {
       env: undefined as unknown as LifecycleEnv,
       sequences: 0,
@@ -204,9 +243,10 @@ export const check: CheckDefinition = {
       shrinkRuns: 0,
       phase: 'explore',
       deadline: ctx.clock.now() + TIME_CAP_MS,
+      parked: [],
     };
     const warned = new Set<string>();
-    const canWait = validityMs <= ctx.config.maxExpiryWait * 1000;
+    let canWait = false;
     x.env = {
       ctx,
       slug: info.slug,
@@ -214,13 +254,12 @@ export const check: CheckDefinition = {
         cancel: declared.has('ACTION_CANCEL'),
         paymentOptions: declared.has('PAYMENT_OPTIONS'),
         ordersLeft: () => LIMITS[x.phase].orders - x.env.orders.created,
-        mayWaitForExpiry: () => canWait && x.env.waits.done < LIMITS[x.phase].waits,
+        mayWaitForExpiry: (aged) => canWait && (aged || x.env.waits.fresh < LIMITS[x.phase].waits),
       },
       orders: { created: 0 },
-      waits: { done: 0 },
-      expiryMarginMs: isLoopbackHost(new URL(ctx.config.baseUrl).hostname)
-        ? LOOPBACK_EXPIRY_MARGIN_MS
-        : EXPIRY_MARGIN_MS,
+      waits: { done: 0, fresh: 0 },
+      aged: [],
+      agedMinLeftMs: AGED_MIN_LEFT_MS,
       eventWaitMs: Math.min(EVENT_WAIT_MS, ctx.config.webhookTimeout),
       reached: new Set(),
       warn: (text, requirement) => {
@@ -229,15 +268,43 @@ export const check: CheckDefinition = {
         f.warn(text, requirement);
       },
     };
+    // The quotes that expire during the check are taken first, with the run's other expiring quotes (the scheduler
+    // starts this check early), so every expiry wait of the run elapses together.
+    const [probe, aged] = await Promise.all([
+      ctx.resources.freshQuote(),
+      Promise.all(Array.from({ length: AGED_QUOTES }, () => ageQuote(x.env))),
+    ]);
+    const validityMs = Date.parse(probe.quote.expiresAt) - probe.answeredAt;
+    canWait = validityMs <= ctx.config.maxExpiryWait * 1000;
+    x.env.aged = aged.filter((q) => q !== undefined);
+    x.env.agedMinLeftMs = Math.min(AGED_MIN_LEFT_MS, validityMs / 2);
     // Loaded only when the check runs (the registry imports this module for every command).
     const fc: typeof FastCheck = await import('fast-check');
+    // The states every run must reach (a repeat after a cancel and after the expiry, a create on an expired quote),
+    // on the first aged quote: it waits in the background while the generated sequences run.
+    const upfront = canWait
+      ? settle(
+          runSequence(
+            fc,
+            x,
+            directedSequence(x.env, { cancel: x.env.allow.cancel, expiry: true, expiredCreate: true }),
+            {
+              aged: true,
+            },
+          ),
+        )
+      : undefined;
     const seed = numericSeed(ctx.config.seed);
     let firstFailing: number | undefined;
     let lastRan: Cmd[] = [];
     const property = fc.asyncProperty(
       fc.commands(commandArbitraries(fc, x.env), { maxCommands: MAX_COMMANDS, size: 'max' }),
       async (cmds) => {
-        const result = await runSequence(fc, x, cmds);
+        const list = [...cmds];
+        const parks = x.phase === 'explore' && list.some((c) => waitsForExpiry(unwrap(c)));
+        const result = parks ? await runParkable(fc, x, list) : await runSequence(fc, x, list);
+        // Parked: judged once its wait is over, after the exploration.
+        if (result === undefined) return;
         if (result.kind === 'skip') fc.pre(false);
         if (result.kind !== 'fail') return;
         x.phase = 'shrink';
@@ -250,6 +317,15 @@ export const check: CheckDefinition = {
     // Out of budget, each further sequence is skipped at once: few skips end the exploration instead of drawing
     // thousands of sequences that send nothing.
     await fc.check(property, { seed, numRuns: MAX_SEQUENCES, maxSkipsPerRun: 1 });
+    for (const settled of await Promise.all([...(upfront ? [upfront] : []), ...x.parked])) {
+      if ('error' in settled) throw settled.error;
+      const { result } = settled;
+      if (result.kind === 'skip' || result.kind === 'pass' || x.failure) continue;
+      x.phase = 'shrink';
+      firstFailing = result.failure.sequence;
+      x.failure = result.failure;
+      lastRan = result.ran;
+    }
     const missing = () => ({
       cancel: x.env.allow.cancel && ![...x.env.reached].some((s) => AFTER_CANCEL.test(s)),
       expiry: ![...x.env.reached].some((s) => AFTER_EXPIRY.test(s)),

@@ -183,7 +183,11 @@ export async function scheduleChecks(
   };
 
   // Dependencies first, so each task finds its dependencies' promises already registered.
-  const ordered = topologicalOrder(defs);
+  // The checks that wait out a quote's validity first: their waits then start with the run and elapse together.
+  const ordered = topologicalOrder([
+    ...defs.filter((d) => d.waitsForQuoteExpiry),
+    ...defs.filter((d) => !d.waitsForQuoteExpiry),
+  ]);
   for (const def of ordered) start(def);
   const results = await Promise.all(defs.map((d) => tasks.get(d.id) as Promise<CheckResult>));
   return { results, notRun: defs.map((d) => d.id).filter((id) => stopped.has(id)) };

@@ -365,6 +365,39 @@ describe('scheduleChecks: concurrency', () => {
     );
     expect(results.map((r) => r.status)).toEqual(['error', 'pass']);
   });
+
+  it('starts the checks that wait out a quote first, so their expiry waits elapse together', async () => {
+    const started: CheckId[] = [];
+    const hooks: RunHooks = { onCheckStart: (id) => started.push(id) };
+    const waits = { waitsForQuoteExpiry: true } as const;
+    const results = await schedule(
+      [
+        check('base-url'),
+        check('health'),
+        check('quote-expiry', undefined, waits),
+        check('catalog'),
+        check('lifecycle', undefined, waits),
+      ],
+      { concurrency: 1, hooks },
+    );
+    expect(started).toEqual(['quote-expiry', 'lifecycle', 'base-url', 'health', 'catalog']);
+    // Results keep the declaration order.
+    expect(results.map((r) => r.id)).toEqual(['base-url', 'health', 'quote-expiry', 'catalog', 'lifecycle']);
+  });
+
+  it('still starts an early check only after the checks it depends on', async () => {
+    const started: CheckId[] = [];
+    const hooks: RunHooks = { onCheckStart: (id) => started.push(id) };
+    await schedule(
+      [
+        check('base-url'),
+        check('payment-pending'),
+        check('idempotency', undefined, { waitsForQuoteExpiry: true, dependsOn: ['payment-pending'] }),
+      ],
+      { concurrency: 1, hooks },
+    );
+    expect(started).toEqual(['payment-pending', 'base-url', 'idempotency']);
+  });
 });
 
 describe('scheduleChecks: hooks', () => {

@@ -1,4 +1,5 @@
 import type { HttpOutcome } from '../../http/types.js';
+import { leftWellBefore } from '../support/expiry-margin.js';
 import { isQuoteExpired } from '../support/quote-expired.js';
 import { ProvcertTooSlowError } from './resources.js';
 import type { Clock } from './types.js';
@@ -21,13 +22,6 @@ export interface TimedSend {
   /** When the answer arrived. */
   answeredAt: number;
 }
-
-/**
- * How long before expiresAt the request's last byte must have left provcert for a QUOTE_EXPIRED answered after it
- * to be the provider's: it then had the request while the quote was valid (a network's transit and a clock
- * difference stay well under this) and held it past the expiry.
- */
-export const HELD_MARGIN_MS = 1_000;
 
 export type ExpiryDecision =
   /**
@@ -58,7 +52,7 @@ export function decideExpiry(expiresAt: unknown, send: TimedSend): ExpiryDecisio
   // Measured, not assumed: when the last byte left well before the expiry, the provider held the request past it.
   const sentMs = outcome.exchange.sentMs;
   const leftAt = sentMs === undefined ? undefined : send.sentAt + sentMs;
-  if (leftAt !== undefined && leftAt <= expiresAtMs - HELD_MARGIN_MS)
+  if (leftAt !== undefined && leftWellBefore(leftAt, expiresAtMs))
     return {
       kind: 'judge',
       early: `left provcert ${seconds(expiresAtMs - leftAt)} before the quote's expiresAt (its last byte, measured), and the provider held it and answered QUOTE_EXPIRED ${seconds(send.answeredAt - expiresAtMs)} after it`,

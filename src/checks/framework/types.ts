@@ -70,5 +70,10 @@ export interface CheckDefinition {
   dependsOn?: CheckId[];
   /** Checks that must have finished first (whatever their status). */
   after?: CheckId[];
+  /**
+   * Set when the check waits out a quote's validity: such checks start before the others, so their quotes are taken
+   * together and every mandated expiry wait elapses at once (a run lasts about one validity, not one per check).
+   */
+  waitsForQuoteExpiry?: true;
   run(ctx: CheckContext): Promise<CheckOutcome>;
 }

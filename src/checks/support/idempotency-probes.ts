@@ -1,11 +1,10 @@
-import { parseIsoTimestamp } from '../../contract/timestamp.js';
-import { isLoopbackHost } from '../../http/host.js';
 import type { HttpOutcome } from '../../http/types.js';
 import type { CheckContext } from '../framework/types.js';
 import type { QuoteView } from '../framework/views.js';
 import type { Findings } from '../outcome.js';
 import { keepEvidence } from './evidence.js';
 import { describeAnswer, errorCode, expectError } from './expect.js';
+import { tooLongRemedy, waitPastExpiry } from './expiry-margin.js';
 import { inPool, MAX_IN_FLIGHT } from './explore/pool.js';
 import {
   type ActionState,
@@ -15,7 +14,7 @@ import {
 } from './probe-tables/idempotency.js';
 import { compareIdentity, describeMismatch } from './probe-tables/identity.js';
 import { cancelStray } from './stray-order.js';
-import { actionIdentity, actionPath, markReproduce, noteRequoted, problemAt, sleepUntil, success } from './tx.js';
+import { actionIdentity, actionPath, markReproduce, noteRequoted, problemAt, success } from './tx.js';
 
 /**
  * The idempotency check's probes by action state (probe-tables/idempotency.ts): in each state the action reaches
@@ -25,10 +24,6 @@ import { actionIdentity, actionPath, markReproduce, noteRequoted, problemAt, sle
 export const REUSED_CODE = 'IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD';
 /** Identical repeats sent at once in each state (a retry storm is also a concurrent duplicate). */
 export const REPEATS = 3;
-/** Waited past expiresAt: absorbs small clock differences with a remote provider (as quote-expiry does). */
-const EXPIRY_MARGIN_MS = 400;
-/** A provider on this machine reads the same clock: the margin only covers timer resolution. */
-const LOOPBACK_EXPIRY_MARGIN_MS = 50;
 
 /** An action and the key, body and quote it was created with. */
 export interface Subject {
@@ -192,17 +187,18 @@ export async function probeAfterExpiry(
 ): Promise<void> {
   const untested = (reason: string, remedy: string): void =>
     f.untested({ requirement: 'ACTION-DUPLICATE-SAME-ACTION', reason: `the quote-expired state: ${reason}`, remedy });
-  const expiresAt = parseIsoTimestamp(open.quote.expiresAt)?.epochMs;
-  if (expiresAt === undefined)
+  const waited = await waitPastExpiry(
+    ctx,
+    open.quote.expiresAt,
+    `idempotency: waiting for quote ${open.quote.id} to expire`,
+  );
+  if (waited.kind === 'unreadable')
     return untested(`quote ${open.quote.id} has no readable expiresAt`, 'fix expiresAt (quote-math names the rule)');
-  const waitS = Math.ceil((expiresAt - ctx.clock.now()) / 1000);
-  if (waitS > ctx.config.maxExpiryWait)
+  if (waited.kind === 'too-long')
     return untested(
-      `quote ${open.quote.id} expires in ${waitS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}`,
-      `rerun with ${ctx.spell('maxExpiryWait', waitS + 10)}, or give quotes a shorter validity in the test environment`,
+      `quote ${open.quote.id} expires in ${waited.waitS} s, longer than ${ctx.spell('maxExpiryWait', ctx.config.maxExpiryWait)}`,
+      tooLongRemedy(ctx.spell, waited.waitS),
     );
-  const margin = isLoopbackHost(new URL(ctx.config.baseUrl).hostname) ? LOOPBACK_EXPIRY_MARGIN_MS : EXPIRY_MARGIN_MS;
-  await sleepUntil(ctx, expiresAt + margin);
-  if (ctx.signal.aborted) return untested('the run ended first', 'rerun without stopping it');
+  if (waited.kind === 'stopped') return untested('the run ended first', 'rerun without stopping it');
   await probeState(ctx, f, 'quote expired', open, table);
 }

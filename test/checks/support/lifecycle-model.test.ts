@@ -56,7 +56,7 @@ const action = {
 describe('the lifecycle model: what each state allows', () => {
   it('starts with one valid quote and no action', () => {
     const m = initialModel();
-    expect(m).toEqual({ quotes: [{ expired: false }], actions: [], waited: false });
+    expect(m).toEqual({ quotes: [{ expired: false, aged: false }], actions: [], waited: false });
     expect(canQuote(m)).toBe(true);
     expect(canWaitForExpiry(m, allow())).toBe(true);
   });
@@ -81,7 +81,7 @@ describe('the lifecycle model: what each state allows', () => {
 
   it('holds at most MAX_QUOTES quotes and MAX_ACTIONS actions', () => {
     const m = initialModel();
-    while (canQuote(m)) m.quotes.push({ expired: false });
+    while (canQuote(m)) m.quotes.push({ expired: false, aged: false });
     expect(m.quotes).toHaveLength(MAX_QUOTES);
     for (let q = 0; q < MAX_ACTIONS; q++) created(m, q);
     expiredAll(m);
@@ -107,6 +107,19 @@ describe('the lifecycle model: what each state allows', () => {
     expect(m.waited).toBe(true);
     expect(canWaitForExpiry(m, allow())).toBe(false);
     expect(stateOf(m, 0)).toBe('open, its quote expired');
+  });
+
+  it('asks the run whether the wait is for aged quotes only (free) or for a fresh one', () => {
+    const onlyAged = allow({ mayWaitForExpiry: (aged) => aged });
+    expect(canWaitForExpiry(initialModel(true), onlyAged)).toBe(true);
+    expect(canWaitForExpiry(initialModel(false), onlyAged)).toBe(false);
+    const mixed = initialModel(true);
+    mixed.quotes.push({ expired: false, aged: false });
+    expect(canWaitForExpiry(mixed, onlyAged)).toBe(false);
+    // An expired quote no longer needs a wait: the aged one left decides.
+    const half = initialModel(true);
+    half.quotes.push({ expired: true, aged: false });
+    expect(canWaitForExpiry(half, onlyAged)).toBe(true);
   });
 });
 

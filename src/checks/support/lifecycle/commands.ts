@@ -9,6 +9,7 @@ import type { CheckContext } from '../../framework/types.js';
 import type { QuoteView } from '../../framework/views.js';
 import { isOwnEvent, latestStatus } from '../../webhook.js';
 import { describeAnswer, errorCode } from '../expect.js';
+import { expiredFrom } from '../expiry-margin.js';
 import { actionIdentity, actionPath, sleepUntil, success } from '../tx.js';
 import {
   type Allowances,
@@ -62,14 +63,26 @@ export interface LifecycleEnv {
   slug: string;
   /** Orders created by the check so far (its budget counts them). */
   orders: { created: number };
-  waits: { done: number };
-  /** Waited past expiresAt before using an expired quote (clock differences with the provider). */
-  expiryMarginMs: number;
+  /** Expiry waits done, and those of them for a fresh quote (each costs a validity of its own). */
+  waits: { done: number; fresh: number };
+  /**
+   * Quotes taken when the check started, with the run's other expiring quotes; a sequence that waits for an expiry
+   * takes its quotes from here, so its wait ends with theirs. Each is used once.
+   */
+  aged: AgedQuote[];
+  /** An aged quote is only used while this much of its validity is left (its action must be created in time). */
+  agedMinLeftMs: number;
   /** Longest wait for an event the model expects; 0 once events stayed away (the webhook check owns that). */
   eventWaitMs: number;
   /** The states and steps sequences reached ("repeat after cancel"…), for the summary and the minimum. */
   reached: Set<string>;
   warn: (text: string, requirement?: RequirementId) => void;
+}
+
+/** A quote taken ahead of its sequence, with its answer (for the step and its curl line). */
+export interface AgedQuote {
+  quote: QuoteView;
+  outcome: HttpOutcome;
 }
 
 interface RealAction {
@@ -87,9 +100,21 @@ export interface LifecycleReal {
   steps: Step[];
   quotes: QuoteView[];
   actions: RealAction[];
+  /** The sequence waits for an expiry: it takes aged quotes while there are some. */
+  aged: boolean;
+  /** Told when the sequence starts its expiry wait (the exploration goes on with the next sequence meanwhile). */
+  onWait?: () => void;
 }
 
-export const newReal = (sequence: number): LifecycleReal => ({ sequence, keys: 0, steps: [], quotes: [], actions: [] });
+export const newReal = (sequence: number, options: { aged?: boolean; onWait?: () => void } = {}): LifecycleReal => ({
+  sequence,
+  keys: 0,
+  steps: [],
+  quotes: [],
+  actions: [],
+  aged: options.aged === true,
+  ...(options.onWait ? { onWait: options.onWait } : {}),
+});
 
 type Cmd = FastCheck.AsyncCommand<LifecycleModel, LifecycleReal>;
 
@@ -112,10 +137,43 @@ function named(outcome: HttpOutcome): string {
   return typeof name === 'string' ? ` ${name}` : '';
 }
 
-/** Takes a quote for the selection; a quote route that fails is quote-math's finding, not this check's. */
-export async function takeQuote(env: LifecycleEnv, real: LifecycleReal): Promise<void> {
+/** Takes a quote ahead of its sequence (when the check starts); undefined when the quote route fails. */
+export async function ageQuote(env: LifecycleEnv): Promise<AgedQuote | undefined> {
+  const outcome = await env.ctx.client.send({ method: 'POST', path: '/quote', json: await quoteBody(env) });
+  const json = success(outcome)?.json;
+  if (!isRecord(json) || typeof json['id'] !== 'string' || typeof json['expiresAt'] !== 'string') return undefined;
+  return { quote: json as unknown as QuoteView, outcome };
+}
+
+/** An aged quote with enough validity left for an action, taken out of the pool. */
+function takeAged(env: LifecycleEnv): AgedQuote | undefined {
+  const now = env.ctx.clock.now();
+  while (env.aged.length > 0) {
+    const next = env.aged.shift() as AgedQuote;
+    if (Date.parse(next.quote.expiresAt) - now >= env.agedMinLeftMs) return next;
+  }
+  return undefined;
+}
+
+/**
+ * Takes a quote for the selection (an aged one for a sequence that waits, while there are some); returns whether it
+ * is aged. A quote route that fails is quote-math's finding, not this check's.
+ */
+export async function takeQuote(env: LifecycleEnv, real: LifecycleReal): Promise<boolean> {
+  const label = `quote ${real.quotes.length + 1}`;
+  const aged = real.aged ? takeAged(env) : undefined;
+  if (aged) {
+    const { auth: authMethod, credentialSource } = env.ctx.config;
+    real.steps.push({
+      label,
+      answer: `POST /quote → ${describeAnswer(aged.outcome)}${named(aged.outcome)}`,
+      curl: curlFor(aged.outcome.exchange, authMethod, credentialSource),
+    });
+    real.quotes.push(aged.quote);
+    return true;
+  }
   const body = await quoteBody(env);
-  const outcome = await send(env, real, `quote ${real.quotes.length + 1}`, {
+  const outcome = await send(env, real, label, {
     method: 'POST',
     path: '/quote',
     json: body,
@@ -127,6 +185,7 @@ export async function takeQuote(env: LifecycleEnv, real: LifecycleReal): Promise
       `POST /quote answered ${describeAnswer(outcome)}; no quote to explore with`,
     );
   real.quotes.push(json as unknown as QuoteView);
+  return false;
 }
 
 async function quoteBody(env: LifecycleEnv): Promise<Record<string, unknown>> {
@@ -156,8 +215,8 @@ class QuoteCommand implements Cmd {
   constructor(private readonly env: LifecycleEnv) {}
   check = (m: Readonly<LifecycleModel>): boolean => canQuote(m);
   async run(m: LifecycleModel, r: LifecycleReal): Promise<void> {
-    await takeQuote(this.env, r);
-    m.quotes.push({ expired: false });
+    const aged = await takeQuote(this.env, r);
+    m.quotes.push({ expired: false, aged });
   }
   toString = (): string => 'quote';
 }
@@ -389,9 +448,11 @@ class CancelCommand implements Cmd {
 /** Waits, by the run's clock, until every quote of the sequence has expired (once per sequence). */
 async function waitForExpiry(env: LifecycleEnv, m: LifecycleModel, r: LifecycleReal): Promise<void> {
   const pending = r.quotes.filter((_, i) => m.quotes[i]?.expired === false);
-  const until = Math.max(...pending.map((q) => Date.parse(q.expiresAt))) + env.expiryMarginMs;
+  const until = expiredFrom(Math.max(...pending.map((q) => Date.parse(q.expiresAt))), env.ctx.config.baseUrl);
   if (!Number.isFinite(until)) throw new Discarded('a quote expiry is not readable');
   env.waits.done++;
+  if (!m.quotes.every((q) => q.expired || q.aged)) env.waits.fresh++;
+  r.onWait?.();
   env.ctx.progress?.({
     text: `lifecycle: waiting for ${pending.length} quote(s) to expire`,
     remainingMs: Math.max(0, until - env.ctx.clock.now()),
@@ -416,6 +477,9 @@ class AfterExpiryCommand implements Cmd {
   }
   toString = (): string => `after-expiry(${this.then.toString()})`;
 }
+
+/** Whether a command of a sequence waits for an expiry (such a sequence takes aged quotes). */
+export const waitsForExpiry = (cmd: Cmd): boolean => cmd instanceof AfterExpiryCommand;
 
 /** The model as it is once the wait is done, for the following step's precondition. */
 const expiredCopy = (m: Readonly<LifecycleModel>): LifecycleModel => ({
@@ -499,15 +563,18 @@ export async function finalReads(env: LifecycleEnv, m: LifecycleModel, r: Lifecy
 }
 
 /**
- * A directed sequence for the states the generated ones missed within their budget: cancel the action (when the
- * provider can) and repeat it after its quote expired; the final reads then repeat it in that state too.
+ * A directed sequence for the states every run must reach: cancel the action (when the provider can) and repeat its
+ * key with a changed payload, repeat it after its quote expired, create on the expired quote; the final reads then
+ * repeat it in that state too. It runs first, on an aged quote (its wait overlaps the run's), and again after the
+ * exploration only when it could not reach them.
  */
 export function directedSequence(
   env: LifecycleEnv,
   reach: { cancel: boolean; expiry: boolean; expiredCreate: boolean },
 ): Cmd[] {
   const steps: Cmd[] = [];
-  if (reach.cancel) steps.push(new CancelCommand(env, 0));
+  // After the cancel, the key with a changed payload too: the one order the sequence has covers both repeats there.
+  if (reach.cancel) steps.push(new CancelCommand(env, 0), new RepeatCommand(env, 0, 'customer name'));
   if (reach.expiry) steps.push(new AfterExpiryCommand(env, new RepeatCommand(env, 0, 'none')));
   if (reach.expiredCreate) steps.push(new AfterExpiryCommand(env, new CreateCommand(env, 0)));
   return steps;

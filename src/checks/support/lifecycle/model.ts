@@ -9,6 +9,11 @@ import { isRecord } from '../../../util/json.js';
 /** A quote of this sequence: expired once the sequence waited past its expiresAt. */
 export interface ModelQuote {
   expired: boolean;
+  /**
+   * Taken when the check started, with the run's other expiring quotes: waiting for it ends with their waits, so the
+   * wait costs the run no time of its own.
+   */
+  aged: boolean;
   /** The action created on it (one action per quote; a used quote is only used again once it expired). */
   usedBy?: number;
 }
@@ -31,15 +36,22 @@ export const MAX_QUOTES = 2;
 export const MAX_ACTIONS = 2;
 
 /** A sequence starts with one fresh quote (taken by its setup). */
-export const initialModel = (): LifecycleModel => ({ quotes: [{ expired: false }], actions: [], waited: false });
+export const initialModel = (aged = false): LifecycleModel => ({
+  quotes: [{ expired: false, aged }],
+  actions: [],
+  waited: false,
+});
 
 /** What the provider declares beside the required routes, and what the run still allows. */
 export interface Allowances {
   cancel: boolean;
   paymentOptions: boolean;
-  /** Orders the check may still create (its budget), and whether it may still wait for an expiry. */
+  /**
+   * Orders the check may still create (its budget), and whether it may still wait for an expiry: a wait for aged
+   * quotes only (`aged`) overlaps the run's other waits, a wait for a fresh quote costs a validity of its own.
+   */
   ordersLeft: () => number;
-  mayWaitForExpiry: () => boolean;
+  mayWaitForExpiry: (aged: boolean) => boolean;
 }
 
 /** A field of CreateActionInput a changed repeat alters (the same key then carries another payload). */
@@ -63,8 +75,10 @@ export const hasAction = (m: LifecycleModel, action: number): boolean => action 
 export const canCancel = (m: LifecycleModel, action: number, a: Allowances): boolean =>
   a.cancel && m.actions[action]?.status === 'open';
 
-export const canWaitForExpiry = (m: LifecycleModel, a: Allowances): boolean =>
-  !m.waited && m.quotes.some((q) => !q.expired) && a.mayWaitForExpiry();
+export function canWaitForExpiry(m: LifecycleModel, a: Allowances): boolean {
+  const pending = m.quotes.filter((q) => !q.expired);
+  return !m.waited && pending.length > 0 && a.mayWaitForExpiry(pending.every((q) => q.aged));
+}
 
 // ── transitions ──
 
