@@ -35,6 +35,18 @@ function tier(
   };
 }
 
+/**
+ * Workers of the tiers that mostly wait (on loopback servers, spawned processes, a quote's validity): more than
+ * the two cores of CI's machine, since a waiting worker costs no CPU; not many more, since a starved worker
+ * turns a generous real-time wait into a failure (a CLI run's webhook wait once did). Vitest runs projects with
+ * different worker counts one group after the other (`sequence.groupOrder`): the unit tier first (one worker
+ * that takes all its files), then these three tiers together, then the browser tier (Chromium computes, one
+ * worker). PROVCERT_TEST_WORKERS overrides the count.
+ */
+const WAITING_WORKERS = Number(process.env['PROVCERT_TEST_WORKERS'] ?? 3);
+const waiting = { maxWorkers: WAITING_WORKERS, sequence: { groupOrder: 1 } };
+const computing = { maxWorkers: 1, sequence: { groupOrder: 0 } };
+
 /** Packs provcert once for the tiers that install it as a provider does (test/cli/packed-once.ts). */
 const PACKED_ONCE = ['./test/cli/packed-once.ts'];
 
@@ -44,14 +56,15 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       tier('unit', under(UNIT), [INTEGRATION, E2E, BROWSER, DOCS], {
+        ...computing,
         pool: 'threads',
         isolate: false,
         setupFiles: ['./test/support/unit-guard.ts'],
       }),
-      tier('integration', under(INTEGRATION), [DOCS]),
-      tier('e2e', under(E2E), [DOCS], { globalSetup: PACKED_ONCE }),
-      tier('browser', under(BROWSER), [DOCS]),
-      tier('docs', [DOCS], [], { globalSetup: PACKED_ONCE }),
+      tier('integration', under(INTEGRATION), [DOCS], waiting),
+      tier('e2e', under(E2E), [DOCS], { ...waiting, globalSetup: PACKED_ONCE }),
+      tier('browser', under(BROWSER), [DOCS], computing),
+      tier('docs', [DOCS], [], { ...waiting, globalSetup: PACKED_ONCE }),
     ],
   },
 });

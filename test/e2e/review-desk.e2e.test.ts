@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import {
 } from '../../src/reference-provider/index.js';
 import { apiClient } from '../server/support/http-client.js';
 import { freePorts } from '../support/ports.js';
+import { type ServeProcess, spawnServe } from '../support/serve.js';
 
-const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const DOC = join(import.meta.dirname, '../../docs/core-server.md');
 const ADMIN = 'admin-token-desk-e2e-4be1';
 const PROVIDER_KEY = 'provider-key-desk-e2e-90ff';
@@ -40,38 +40,16 @@ const CORE_ROUTES = [
   'GET /admin/logs/export',
 ];
 
-interface Serve {
-  process: ChildProcess;
-  output: () => string;
-}
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-/** A real `provcert serve` process; resolves once it listens. */
-async function startServe(port: number, dataDir: string): Promise<Serve> {
-  let output = '';
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--local'], {
-    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  });
-  // Up to 30 s: a loaded machine starts node slowly.
-  for (let i = 0; i < 300 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(output).toContain('core listening');
-  return { process: child, output: () => output };
-}
-
-async function kill9(serve: Serve): Promise<void> {
-  const exited = new Promise((resolve) => serve.process.once('exit', resolve));
-  serve.process.kill('SIGKILL');
-  await exited;
+/** A real `provcert serve` process (test/support/serve.ts); resolves once it listens, ends with the test. */
+async function startServe(port: number, dataDir: string): Promise<ServeProcess> {
+  const serve = await spawnServe(port, dataDir, { env: { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY } });
+  cleanup.push(() => serve.stop());
+  return serve;
 }
 
 const registration = (baseUrl: string, extra: Record<string, unknown> = {}) => ({
@@ -176,7 +154,7 @@ describe('provcert serve: the review desk end to end', () => {
     const selfReset = await api('POST', '/providers/register', registration(`${baseUrl}/other`));
     expect(selfReset.status).toBe(409);
 
-    await kill9(serve);
+    await serve.stop('SIGKILL');
     serve = await startServe(corePort, dataDir);
     await expectState('SUSPENDED', 'SUSPENDED');
     expect((await api('GET', `/admin/providers/${slug}`)).json['provider']).toMatchObject({ baseUrl });

@@ -1,45 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { event, post, sign } from '../server/support/http-client.js';
 import { freePort } from '../support/ports.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
+import { type ServeProcess, spawnServe } from '../support/serve.js';
 
-const BIN = new URL('../../bin/provcert.js', import.meta.url).pathname;
 const ADMIN = 'admin-token-rotation-e2e-31d0';
 const SLUG = 'demo-kitchen';
 
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-});
-
-/** A real `provcert serve` process; resolves once it listens. */
-async function serve(
-  port: number,
-  dataDir: string,
-  flags: string[],
-): Promise<{ child: ChildProcess; output: () => string }> {
-  let output = '';
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--local', ...flags],
-    {
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: 'demo-key-e2e' },
-    },
-  );
-  children.push(child);
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  // Up to 30 s: a loaded machine starts node slowly.
-  for (let i = 0; i < 300 && !output.includes('core listening'); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(output).toContain('core listening');
-  return { child, output: () => output };
+/** A real `provcert serve` process (test/support/serve.ts); resolves once it listens, ends with the test. */
+function serve(port: number, dataDir: string, flags: string[]): Promise<ServeProcess> {
+  return spawnServe(port, dataDir, { flags, env: { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: 'demo-key-e2e' } });
 }
 
 async function call(core: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -79,9 +50,7 @@ describe('provcert serve: webhook secret rotation across SIGKILL', () => {
     expect(rotation['overlapSeconds']).toBe(900);
     const fresh = (rotation['webhook'] as { secret: string }).secret;
 
-    const killed = new Promise((resolve) => first.child.once('exit', resolve));
-    first.child.kill('SIGKILL');
-    await killed;
+    await first.stop('SIGKILL');
 
     const second = await serve(port, dataDir, []);
     expect(await webhook(core, fresh, 'by-new')).toBe(200);

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -11,16 +10,13 @@ import { apiClient } from '../server/support/http-client.js';
 import { freePorts } from '../support/ports.js';
 import { registration } from '../support/registration.js';
 import { scratchDir } from '../support/scratch.js';
+import { spawnServe } from '../support/serve.js';
 
-const BIN = join(import.meta.dirname, '../../bin/provcert.js');
 const ADMIN = 'admin-token-e2e-91ac';
 const PROVIDER_KEY = 'provider-key-e2e-55d0';
 
-let serve: ChildProcess | undefined;
 let provider: RunningProvider | undefined;
-let output = '';
 afterAll(async () => {
-  serve?.kill('SIGTERM');
   await provider?.close();
 });
 
@@ -29,18 +25,11 @@ describe('provcert serve: register, certify, events, submit for review', () => {
   it('certifies a registered provider whose webhooks arrive at the same core', async () => {
     const [corePort = 0, providerPort = 0] = await freePorts(2);
     const core = `http://127.0.0.1:${corePort}/api/v1`;
-    serve = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', String(corePort), '--data-dir', await scratchDir('serve-e2e'), '--local'],
-      {
-        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
-      },
-    );
-    serve.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    serve.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    // Waited for (up to 30 s: a loaded machine starts node slowly), and required: no request before it listens.
-    for (let i = 0; i < 300 && !output.includes(String(corePort)); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(output).toContain(String(corePort));
+    // Required: no request before it listens (test/support/serve.ts waits for its line; the serve ends with the test).
+    const serve = await spawnServe(corePort, await scratchDir('serve-e2e'), {
+      env: { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_KEY: PROVIDER_KEY },
+    });
+    expect(serve.output()).toContain(`http://127.0.0.1:${corePort}`);
 
     const call = apiClient(core, ADMIN);
 
@@ -91,8 +80,8 @@ describe('provcert serve: register, certify, events, submit for review', () => {
     expect(review).toMatchObject({ status: 200, json: { reviewStatus: 'PENDING_APPROVAL' } });
 
     // Secrets: the credential never, the webhook secret only in the one registration answer.
-    expect(output).not.toContain(PROVIDER_KEY);
-    expect(output).not.toContain(webhook.secret);
+    expect(serve.output()).not.toContain(PROVIDER_KEY);
+    expect(serve.output()).not.toContain(webhook.secret);
     expect(JSON.stringify([certified, list, events, review])).not.toContain(webhook.secret);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { runFleet } from '../../src/fleet/run-fleet.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { FleetReport } from '../../src/model/fleet-report.js';
 import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { ManualClock } from '../../src/util/manual-clock.js';
 import { event, post, sign } from '../server/support/http-client.js';
 import { testConfig } from '../support/certify.js';
 import { freePort } from '../support/ports.js';
@@ -60,6 +61,10 @@ describe('batch: a flooding fleet member fails only itself', () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const port = await freePort();
     const secrets = { [QUIET]: 'quiet-webhook-secret-61', [FLOODER]: 'flood-webhook-secret-83' };
+    // The time the runs and providers share: it stands still while the flood is on its way, so the neighbour's
+    // quote-expiry wait (and with it its webhook check) cannot end before the flood has landed, however long the
+    // flood takes; the rest of the time it moves on whenever everything only waits (no quote validity waited out).
+    const clock = new ManualClock();
     const providers = new Map<string, RunningProvider>();
     for (const slug of [QUIET, FLOODER] as const) {
       const provider = await startReferenceProvider({
@@ -69,8 +74,9 @@ describe('batch: a flooding fleet member fails only itself', () => {
         webhookSecret: secrets[slug],
         webhookUrl: `http://127.0.0.1:${port}/api/v1/webhooks/${slug}`,
         dataFile: join(dir, `${slug}.json`),
+        clock,
         // The neighbour's quotes live long enough (its quote-expiry wait) for the whole flood to land first.
-        // (The flood takes about 17 s on a quiet machine: the neighbour's quote-expiry waits 45 s.)
+        // (The flood takes about 17 s on a quiet machine: the neighbour's quote-expiry waits 45 s on the clock.)
         quoteTtlSeconds: slug === QUIET ? 45 : 5,
       });
       providers.set(slug, provider);
@@ -81,6 +87,10 @@ describe('batch: a flooding fleet member fails only itself', () => {
     let floodDone = false;
     let floodMs = 0;
     let floodBeforeQuietCheck = false;
+    const floodOnItsWay = (): boolean => flooding !== undefined && !floodDone;
+    const stopClock = clock.advanceWhenIdle(
+      () => floodOnItsWay() || [...providers.values()].some((provider) => provider.busy()),
+    );
     const report: FleetReport = await runFleet({
       identity: { name: 'flood', digest: '0'.repeat(64), slugs: [FLOODER, QUIET] },
       members: [QUIET, FLOODER].map((slug) => {
@@ -100,6 +110,7 @@ describe('batch: a flooding fleet member fails only itself', () => {
       webhookPort: port,
       concurrency: 2,
       expectedFailures: [],
+      clock,
       hooks: {
         runHooks: (slug) =>
           slug !== QUIET
@@ -120,7 +131,7 @@ describe('batch: a flooding fleet member fails only itself', () => {
                 },
               },
       },
-    });
+    }).finally(stopClock);
     await Promise.all([...providers.values()].map((p) => p.webhooksSettled()));
 
     expect(await flooding).toBe(FLOOD);
