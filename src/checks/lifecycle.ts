@@ -186,6 +186,7 @@ export const check: CheckDefinition = {
     'WEBHOOK-STATUS-REFLECTED',
     'PAYMENT-OPTIONS-ARRAY',
   ],
+  needs: ['quote-math'],
   appliesTo: {
     operations: ['POST /actions'],
     profiles: ['TRANSACTIONAL'],

@@ -42,6 +42,7 @@ export const check: CheckDefinition = {
     'ACTION-QUOTE-EXPIRED-CODE',
     'ACTION-MISSING-FIELD-VALIDATION-ERROR',
   ],
+  needs: ['quote-math'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();

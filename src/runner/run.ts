@@ -14,6 +14,7 @@ import type { ExpectedFailure } from '../model/waivers.js';
 import { systemClock } from '../util/clock.js';
 import { toolVersion } from '../util/package-root.js';
 import type { Redactor } from '../util/redact.js';
+import { observedCauses } from './observed.js';
 import { type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
 import { planChecks, type RunPlan } from './plan.js';
 import { type RunHooks, type Scheduled, scheduleChecks } from './schedule.js';
@@ -60,9 +61,14 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
         requirements: citedRequirements(run.catalog, plan, []),
       }),
     );
-    const scheduled = await scheduleRun(run, config, plan, { resources, deps, hooks });
+    const ran = await scheduleRun(run, config, plan, { resources, deps, hooks });
+    // A defect seen in the subject of a check the selection left out fails the run all the same (observed.ts).
+    const observed = observedCauses(ran.results, ran.observations, plan.leftOut);
+    const added = observed.added.map((r) => finishObserved(r, config));
+    for (const result of added) hooks?.onCheckEnd?.(run.redactor.deep(result));
+    const scheduled = { ...ran, results: observed.results.map((r) => added.find((a) => a.id === r.id) ?? r) };
     return judgeWaivers(
-      assembleReport(run, config, plan, scheduled, {
+      assembleReport(run, config, { ...plan, leftOut: observed.leftOut }, scheduled, {
         interruptedBy: stoppedBy(deps.signal),
         actions: resources.createdActions(),
       }),
@@ -188,6 +194,10 @@ const maskedHooks = (hooks: RunHooks, redactor: Redactor): RunHooks => ({
   onCheckProgress: (id, update) => hooks.onCheckProgress?.(id, { ...update, text: redactor.text(update.text) }),
   onCheckEnd: (result) => hooks.onCheckEnd?.(redactor.deep(result)),
 });
+
+/** An observed root cause is finished as a check's result is: strict mode, and its reproduce command. */
+const finishObserved = (result: CheckResult, config: RunConfig): CheckResult =>
+  withReproduce(config.strict === true ? applyStrict(result, config) : result, config);
 
 /** A failed check without its own reproduce command gets one from its most telling exchange. */
 function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
