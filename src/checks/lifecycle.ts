@@ -186,7 +186,7 @@ export const check: CheckDefinition = {
     'WEBHOOK-STATUS-REFLECTED',
     'PAYMENT-OPTIONS-ARRAY',
   ],
-  needs: ['quote-math'],
+  needs: ['quote-math', 'payment-pending'],
   appliesTo: {
     operations: ['POST /actions'],
     profiles: ['TRANSACTIONAL'],

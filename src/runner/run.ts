@@ -18,6 +18,7 @@ import { observedCauses } from './observed.js';
 import { type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
 import { planChecks, type RunPlan } from './plan.js';
 import { type RunHooks, type Scheduled, scheduleChecks } from './schedule.js';
+import { selectChecks } from './selection.js';
 import { applyStrict, strictExemptions } from './strict.js';
 import { evaluateWaivers, previewWaivers, refuseDistantWaivers, utcDate } from './waivers.js';
 import { webhookSection } from './webhook-section.js';
@@ -41,6 +42,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
   if (config.strict === true) refuseDistantWaivers(waivers, today);
   // The console and the event stream show a waived check the moment it ends; the judgement is on the report.
   const hooks = deps.hooks && waivers.length > 0 ? previewWaivers(deps.hooks, waivers, today) : deps.hooks;
+  selectChecks(config); // a selection that cannot work is refused before anything is opened or sent
   const run = await openRun(config, { ...deps, ...(hooks ? { hooks } : {}) });
   try {
     const resources = createResources({
@@ -135,6 +137,7 @@ function assembleReport(
     verdict: deriveRunVerdict({ checks: results, interruptedBy, leftOut: plan.leftOut }),
     ...(interruptedBy !== undefined ? { interruptedBy, notRun: notRunOf(plan, notRun) } : {}),
     leftOut: plan.leftOut,
+    ...(plan.pulledIn.length > 0 ? { pulledIn: plan.pulledIn } : {}),
     startedAt: run.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: Math.round(performance.now() - run.started),
@@ -206,3 +209,5 @@ function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
   if (!exchange || exchange.failure?.startsWith('not sent')) return result;
   return { ...result, reproduce: curlFor(exchange, config.auth, config.credentialSource) };
 }
+
+export { dependantsOf, pulledInLines, selectChecks } from './selection.js';
