@@ -100,10 +100,13 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
   const inapplicable = new Set(
     CHECKS.filter((d) => !selected.includes(d) && skipReasonFor(d, applicability) !== undefined).map((d) => d.id),
   );
-  const defs = CHECKS.filter((d) => selected.includes(d) || inapplicable.has(d.id));
-  const decided = applicabilitySkips(defs, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
+  const chosen = CHECKS.filter((d) => selected.includes(d) || inapplicable.has(d.id));
+  const decided = applicabilitySkips(chosen, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
   const causes = new Map<CheckId, CheckId>();
   for (const [id, reason] of decided) if (safetyCause(reason)) causes.set(id, 'metadata');
+  // The check a planned skip is owed to runs even when the selection left it out: it says why (and fails the run).
+  const carriers = new Set(causes.values());
+  const defs = CHECKS.filter((d) => chosen.includes(d) || carriers.has(d.id));
   return {
     ...(info ? { info } : {}),
     declared,
@@ -112,7 +115,11 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     defs,
     decided,
     causes,
-    leftOut: leftOutOf(selected, applicability, config),
+    leftOut: leftOutOf(
+      CHECKS.filter((d) => selected.includes(d) || carriers.has(d.id)),
+      applicability,
+      config,
+    ),
     pulledIn,
     slug,
     specVersion: deps.contract.version,

@@ -46,6 +46,15 @@ describe('a root cause fails the run whatever the selection left out', () => {
   });
 });
 
+describe('a planned skip names a check that ran', () => {
+  it('--only quote-math where POSTs are not declared safe runs metadata, which fails saying why', async () => {
+    const { report } = await certify({ faults: ['unsafe-test-environment'], only: ['quote-math'] });
+    expect(report.verdict).toBe('FAIL');
+    expect(result(report, 'metadata')?.status).toBe('fail');
+    expect(result(report, 'quote-math')).toMatchObject({ status: 'skip', skippedBecauseOf: 'metadata' });
+  });
+});
+
 describe('--only runs what its checks need', () => {
   it('--only quote-math on a broken catalog runs catalog too, and fails on it (nothing unmarked)', async () => {
     const { report } = await certify({ faults: ['catalog-wrong-type'], only: ['quote-math'] });
