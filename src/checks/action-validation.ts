@@ -172,6 +172,7 @@ export const check: CheckDefinition = {
     'ACTION-MISSING-FIELD-VALIDATION-ERROR',
     'ACTION-NOT-CONFIRMED',
   ],
+  needs: ['quote-math'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();

@@ -20,6 +20,7 @@ export const check: CheckDefinition = {
     'CANCEL-ACTION-ID-NOT-EXTERNAL',
     'REASON-NO-SECRETS',
   ],
+  needs: ['payment-pending'],
   appliesTo: { operations: ['POST /actions/{id}/cancel'], description: 'providers that declare ACTION_CANCEL' },
   async run(ctx) {
     const f = new Findings();

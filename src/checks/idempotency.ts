@@ -144,6 +144,7 @@ export const check: CheckDefinition = {
   title: 'Duplicate action requests never create a second order',
   rule: 'Contract, Provider route behaviour rule 2: "A repeated idempotencyKey with the same payload returns the identical existing action (also for concurrent duplicates …). The same key with a changed payload gives HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD"',
   requirements: ['ACTION-DUPLICATE-SAME-ACTION', 'ACTION-DUPLICATE-CONCURRENT', 'ACTION-KEY-REUSE-409'],
+  needs: ['quote-math', 'payment-pending'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   waitsForQuoteExpiry: true,
   async run(ctx) {

@@ -226,6 +226,7 @@ export const check: CheckDefinition = {
     'WEBHOOK-STATUS-REFLECTED',
     'PAYMENT-OPTIONS-ARRAY',
   ],
+  needs: ['quote-math', 'payment-pending'],
   appliesTo: {
     operations: ['POST /actions'],
     profiles: ['TRANSACTIONAL'],

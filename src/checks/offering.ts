@@ -40,6 +40,7 @@ export const check: CheckDefinition = {
     'CANONICAL-FIELD-NAMES',
     'ERROR-NOT-FOUND',
   ],
+  needs: ['catalog'],
   appliesTo: {
     operations: ['GET /offerings/{id}'],
     description: 'every provider (CATALOG is required in both profiles)',

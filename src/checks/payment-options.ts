@@ -17,6 +17,7 @@ export const check: CheckDefinition = {
   title: 'Payment options are a top-level array of PaymentOption',
   rule: 'Contract, PaymentOption: "GET /actions/{id}/payment-options; response is a top-level array"; fields id, name, type required',
   requirements: ['PAYMENT-OPTIONS-ARRAY', 'PAYMENT-OPTION-REQUIRED-FIELDS'],
+  needs: ['payment-pending'],
   appliesTo: {
     operations: ['GET /actions/{id}/payment-options'],
     description: 'providers that declare PAYMENT_OPTIONS',

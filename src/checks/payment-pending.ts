@@ -143,6 +143,7 @@ export const check: CheckDefinition = {
     'MONEY-INTEGERS',
     'TIMESTAMPS-ISO8601',
   ],
+  needs: ['quote-math'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();

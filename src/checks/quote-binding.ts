@@ -242,6 +242,7 @@ export const check: CheckDefinition = {
   title: 'A quote cannot authorize a different order',
   rule: 'Contract, NormalizedQuote: "The quote is bound to the selection and fulfillment terms and cannot authorize a different order"; Provider route behaviour rule 1: when items, quantities, options or destination change, a fresh quote is needed',
   requirements: ['QUOTE-BINDING', 'QUOTE-FRESH-ON-CHANGE', 'QUOTE-MIN-VALIDITY'],
+  needs: ['catalog', 'quote-math'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();

@@ -34,6 +34,7 @@ export const check: CheckDefinition = {
     'ACTION-QUOTE-EXPIRED-CODE',
     'ACTION-MISSING-FIELD-VALIDATION-ERROR',
   ],
+  needs: ['quote-math'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
   waitsForQuoteExpiry: true,
   async run(ctx) {

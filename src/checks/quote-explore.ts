@@ -258,6 +258,7 @@ export const check: CheckDefinition = {
     'ERROR-CODES-DOCUMENTED',
     'ROUTE-QUOTE',
   ],
+  needs: ['catalog'],
   appliesTo: {
     operations: ['POST /quote'],
     profiles: ['TRANSACTIONAL'],

@@ -72,6 +72,7 @@ export const check: CheckDefinition = {
     'MONEY-INTEGERS',
     'ORDER-FLOW-BY-IDS',
   ],
+  needs: ['catalog'],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();

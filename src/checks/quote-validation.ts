@@ -101,6 +101,7 @@ export const check: CheckDefinition = {
   title: 'Invalid selections are rejected, never substituted',
   rule: 'Contract, Provider route behaviour rule 1: "Availability, quantity and option selection limits are checked … An unavailable item or variant produces a clear error or supported alternative, never a silent replacement"',
   requirements: ['QUOTE-SELECTION-LIMITS', 'QUOTE-UNAVAILABLE'],
+  needs: ['catalog'],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
   async run(ctx) {
     const f = new Findings();

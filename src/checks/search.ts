@@ -32,6 +32,7 @@ export const check: CheckDefinition = {
     'OFFERING-REQUIRED-FIELDS',
     'CANONICAL-FIELD-NAMES',
   ],
+  needs: ['catalog'],
   appliesTo: { operations: ['GET /search'], description: 'when SEARCH is declared' },
   async run(ctx) {
     const f = new Findings();

@@ -245,6 +245,7 @@ export const check: CheckDefinition = {
     'ACTION-STATUS-ENUM',
     'TIMESTAMPS-ISO8601',
   ],
+  needs: ['payment-pending'],
   appliesTo: { operations: [], description: 'TRANSACTIONAL providers and any provider that declares WEBHOOK' },
   skipReason: (a) =>
     a.profile === 'TRANSACTIONAL' || a.declared.has('WEBHOOK')

@@ -11,6 +11,11 @@ export interface ReplayPlan {
    */
   flags: FlagValues;
   checks: CheckId[];
+  /**
+   * Of `checks`, those the report skipped because of a replayed failure (a root cause): rerun with it, so a fix shows
+   * what it unblocked, and compared as checks that did not run before.
+   */
+  unblocked: CheckId[];
   /** What the original run used to reach the provider: shown, never used on the report's own authority. */
   recorded: RecordedTargets;
 }
@@ -74,7 +79,8 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
     ...report.checks.filter((c) => isFailure(c.status) || notRun.has(c.id)).map((c) => c.id),
     ...[...notRun].filter((id) => !present.has(id)),
   ];
-  const checks = only ? [only] : failed;
+  const unblocked = only ? [] : blockedBy(report.checks, failed);
+  const checks = only ? [only] : [...failed, ...unblocked];
   if (only && !present.has(only) && !notRun.has(only)) return { error: `the report has no check "${only}"` };
   if (checks.length === 0)
     return {
@@ -84,7 +90,21 @@ export function planReplay(report: RunReport, only?: CheckId): ReplayPlan | { er
         '); pass --check ID to rerun one anyway',
     };
   const flags: FlagValues = { ...replayedSettings(readRecordedInputs(report.inputs)), only: checks };
-  return { flags, checks, recorded: recordedTargets(report) };
+  return { flags, checks, unblocked, recorded: recordedTargets(report) };
+}
+
+/**
+ * The skipped checks a failure kept from running: those the report records as skipped because of it, and, in a report
+ * written before that was recorded for every skip, those whose reason names it ("(see catalog)", "depends on catalog").
+ */
+export function blockedBy(checks: readonly CheckResult[], failed: readonly CheckId[]): CheckId[] {
+  const causes = new Set(failed);
+  const names = (message: string): boolean =>
+    failed.some((id) => message.includes(`(see ${id})`) || message.includes(`depends on ${id},`));
+  return checks
+    .filter((c) => c.status === 'skip' && !causes.has(c.id))
+    .filter((c) => (c.skippedBecauseOf !== undefined ? causes.has(c.skippedBecauseOf) : names(c.message)))
+    .map((c) => c.id);
 }
 
 /**
@@ -118,25 +138,37 @@ function replayedSettings(i: Readonly<Record<string, unknown>>): FlagValues {
  * fixed) or `fixed` (passes now). A check that passed or was skipped (rerun with --check) `was-not-a-failure`,
  * unless it `fails-now`.
  */
-export type ReplayVerdict = 'still-fails' | 'now-errors' | 'not-run' | 'fixed' | 'was-not-a-failure' | 'fails-now';
+export type ReplayVerdict =
+  | 'still-fails'
+  | 'now-errors'
+  | 'not-run'
+  | 'still-blocked'
+  | 'fixed'
+  | 'now-passes'
+  | 'was-not-a-failure'
+  | 'fails-now';
 
 export const REPLAY_VERDICTS: readonly ReplayVerdict[] = [
   'still-fails',
   'now-errors',
   'not-run',
+  'still-blocked',
   'fails-now',
   'fixed',
+  'now-passes',
   'was-not-a-failure',
 ];
 
 /** Verdicts that keep the replay from exiting 0: a failure seen now, or one that could not be shown fixed. */
 export const isStillFailing = (verdict: ReplayVerdict): boolean =>
-  verdict !== 'fixed' && verdict !== 'was-not-a-failure';
+  verdict !== 'fixed' && verdict !== 'now-passes' && verdict !== 'was-not-a-failure';
 
 const LABEL: Record<ReplayVerdict, [one: string, many: string]> = {
   'still-fails': ['still fails', 'still fail'],
   'now-errors': ['now errors', 'now error'],
   'not-run': ['not run', 'not run'],
+  'still-blocked': ['still not run', 'still not run'],
+  'now-passes': ['now runs and passes', 'now run and pass'],
   'fails-now': ['fails now', 'fail now'],
   fixed: ['fixed', 'fixed'],
   'was-not-a-failure': ['was not a failure', 'were not failures'],
@@ -149,6 +181,18 @@ export interface ReplayComparison {
   line: string;
   /** The rerun's result when it shows a problem, to print with its evidence and reproduce command. */
   failure?: CheckResult;
+}
+
+/**
+ * A check the original run skipped because of a replayed failure: it `now-passes`, `fails-now`, is `still-blocked`
+ * (skipped again because of a failure, or not tested), or `was-not-a-failure` (skipped now for a reason of its own:
+ * it does not apply to this provider).
+ */
+function unblockedVerdict(after: CheckResult | undefined): ReplayVerdict {
+  if (after === undefined || after.status === 'untested') return 'still-blocked';
+  if (isFailure(after.status)) return 'fails-now';
+  if (after.status === 'pass') return 'now-passes';
+  return after.skippedBecauseOf !== undefined ? 'still-blocked' : 'was-not-a-failure';
 }
 
 function verdictFor(before: CheckStatus, after: CheckStatus | undefined): ReplayVerdict {
@@ -190,12 +234,21 @@ function detailOf(verdict: ReplayVerdict, before: CheckResult, after: CheckResul
       return `${after ? after.message : 'the rerun has no result for it'} (was ${before.status}: ${before.message})`;
     case 'was-not-a-failure':
       return `${originally}; now ${after ? `${NOW[after.status]}: ${after.message}` : 'not run'}`;
+    case 'now-passes':
+      return `was skipped because of ${before.skippedBecauseOf ?? 'a replayed failure'} (${before.message})`;
+    case 'still-blocked':
+      return `${after ? after.message : 'the rerun has no result for it'} (was skipped: ${before.message})`;
   }
 }
 
 /** Compare one check's original result with its rerun (undefined: the rerun has no result for it). */
-export function compareResults(before: CheckResult, after: CheckResult | undefined): ReplayComparison {
-  const verdict = verdictFor(before.status, after?.status);
+export function compareResults(
+  before: CheckResult,
+  after: CheckResult | undefined,
+  /** The original run skipped it because of a replayed failure (ReplayPlan.unblocked). */
+  unblocked = false,
+): ReplayComparison {
+  const verdict = unblocked ? unblockedVerdict(after) : verdictFor(before.status, after?.status);
   const line = `${before.id}: ${LABEL[verdict][0]} — ${detailOf(verdict, before, after)}`;
   return { id: before.id, verdict, line, ...(after && isFailure(after.status) ? { failure: after } : {}) };
 }

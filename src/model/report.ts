@@ -93,6 +93,12 @@ export interface CheckResult extends Omit<CheckOutcome, 'findings'> {
    * no waiver covers it: a waiver never turns what it stopped into a pass.
    */
   skippedBecauseOf?: CheckId;
+  /**
+   * On a check the selection (`--only`/`--skip`) left out whose subject another check found broken while it ran
+   * (the catalog a quote check could not use): its result is that observation, a failure citing its rule, and not a
+   * full run of the check. The checks it names are the ones that saw it.
+   */
+  observedWhile?: CheckId[];
 }
 
 export interface RunReport {
@@ -120,6 +126,8 @@ export interface RunReport {
   notRun?: CheckId[];
   /** Checks of the provider's profile the run's selection (only/skip) left out; the verdict is then PARTIAL at best. */
   leftOut?: LeftOutCheck[];
+  /** Checks `--only` did not name that ran because a named check takes its test data from them (CheckDefinition.needs). */
+  pulledIn?: PulledInCheck[];
   startedAt: string;
   finishedAt: string;
   durationMs: number;
@@ -145,6 +153,12 @@ export interface RunReport {
    * keys missing): read its settings with `readRecordedInputs`.
    */
   inputs: Partial<RunInputs> & Record<string, unknown>;
+}
+
+/** A check `--only` ran without naming it, and the named checks that need it. */
+export interface PulledInCheck {
+  id: CheckId;
+  neededBy: CheckId[];
 }
 
 /** A warning strict mode left a warning, and why. */

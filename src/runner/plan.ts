@@ -6,11 +6,13 @@ import { inferProfile, resolveFulfillment } from '../checks/support/profile.js';
 import type { Contract } from '../contract/contract.js';
 import type { CheckId } from '../model/check-ids.js';
 import type { Profile } from '../model/contract-constants.js';
+import type { PulledInCheck } from '../model/report.js';
 import type { RunConfig } from '../model/run-config.js';
 import type { LeftOutCheck } from '../model/verdict.js';
 import { applicabilitySkips, safetyCause, skipReasonFor } from './applicability.js';
 import type { OpenRun } from './open-run.js';
 import { readProviderInfo, stoppedRun } from './root-cause.js';
+import { selectChecks } from './selection.js';
 
 /** What GET /provider-info and the selection decided before any check runs. */
 export interface RunPlan {
@@ -28,6 +30,8 @@ export interface RunPlan {
   rootCause?: CheckId;
   /** Checks of the profile the selection left out. */
   leftOut: LeftOutCheck[];
+  /** Checks `--only` did not name that run because a named one needs them. */
+  pulledIn: PulledInCheck[];
   slug: string;
   /** The contract description's version (spec/openapi.yaml's). */
   specVersion: string;
@@ -45,7 +49,7 @@ export interface PlanDeps {
  * other check is skipped naming it, and nothing is guessed (the report then has no profile).
  */
 export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps): Promise<RunPlan> {
-  const selected = CHECKS.filter((d) => (!config.only || config.only.includes(d.id)) && !config.skip?.includes(d.id));
+  const { selected, pulledIn } = selectChecks(config);
   const reading = await readProviderInfo({
     resources: deps.resources,
     client: run.client,
@@ -75,6 +79,7 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
       causes,
       rootCause: cause.carrier,
       leftOut: leftOutOf(defs, undefined, config),
+      pulledIn,
       slug,
       specVersion: deps.contract.version,
     };
@@ -95,10 +100,13 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
   const inapplicable = new Set(
     CHECKS.filter((d) => !selected.includes(d) && skipReasonFor(d, applicability) !== undefined).map((d) => d.id),
   );
-  const defs = CHECKS.filter((d) => selected.includes(d) || inapplicable.has(d.id));
-  const decided = applicabilitySkips(defs, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
+  const chosen = CHECKS.filter((d) => selected.includes(d) || inapplicable.has(d.id));
+  const decided = applicabilitySkips(chosen, applicability, safe ? 'safe' : info ? 'unsafe' : 'unconfirmed');
   const causes = new Map<CheckId, CheckId>();
   for (const [id, reason] of decided) if (safetyCause(reason)) causes.set(id, 'metadata');
+  // The check a planned skip is owed to runs even when the selection left it out: it says why (and fails the run).
+  const carriers = new Set(causes.values());
+  const defs = CHECKS.filter((d) => chosen.includes(d) || carriers.has(d.id));
   return {
     ...(info ? { info } : {}),
     declared,
@@ -107,7 +115,12 @@ export async function planChecks(run: OpenRun, config: RunConfig, deps: PlanDeps
     defs,
     decided,
     causes,
-    leftOut: leftOutOf(selected, applicability, config),
+    leftOut: leftOutOf(
+      CHECKS.filter((d) => selected.includes(d) || carriers.has(d.id)),
+      applicability,
+      config,
+    ),
+    pulledIn,
     slug,
     specVersion: deps.contract.version,
   };

@@ -14,9 +14,11 @@ import type { ExpectedFailure } from '../model/waivers.js';
 import { systemClock } from '../util/clock.js';
 import { toolVersion } from '../util/package-root.js';
 import type { Redactor } from '../util/redact.js';
+import { observedCauses } from './observed.js';
 import { type OpenRun, type OpenRunDeps, openRun } from './open-run.js';
 import { planChecks, type RunPlan } from './plan.js';
 import { type RunHooks, type Scheduled, scheduleChecks } from './schedule.js';
+import { selectChecks } from './selection.js';
 import { applyStrict, strictExemptions } from './strict.js';
 import { evaluateWaivers, previewWaivers, refuseDistantWaivers, utcDate } from './waivers.js';
 import { webhookSection } from './webhook-section.js';
@@ -40,6 +42,7 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
   if (config.strict === true) refuseDistantWaivers(waivers, today);
   // The console and the event stream show a waived check the moment it ends; the judgement is on the report.
   const hooks = deps.hooks && waivers.length > 0 ? previewWaivers(deps.hooks, waivers, today) : deps.hooks;
+  selectChecks(config); // a selection that cannot work is refused before anything is opened or sent
   const run = await openRun(config, { ...deps, ...(hooks ? { hooks } : {}) });
   try {
     const resources = createResources({
@@ -60,9 +63,14 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
         requirements: citedRequirements(run.catalog, plan, []),
       }),
     );
-    const scheduled = await scheduleRun(run, config, plan, { resources, deps, hooks });
+    const ran = await scheduleRun(run, config, plan, { resources, deps, hooks });
+    // A defect seen in the subject of a check the selection left out fails the run all the same (observed.ts).
+    const observed = observedCauses(ran.results, ran.observations, plan.leftOut);
+    const added = observed.added.map((r) => finishObserved(r, config));
+    for (const result of added) hooks?.onCheckEnd?.(run.redactor.deep(result));
+    const scheduled = { ...ran, results: observed.results.map((r) => added.find((a) => a.id === r.id) ?? r) };
     return judgeWaivers(
-      assembleReport(run, config, plan, scheduled, {
+      assembleReport(run, config, { ...plan, leftOut: observed.leftOut }, scheduled, {
         interruptedBy: stoppedBy(deps.signal),
         actions: resources.createdActions(),
       }),
@@ -129,6 +137,7 @@ function assembleReport(
     verdict: deriveRunVerdict({ checks: results, interruptedBy, leftOut: plan.leftOut }),
     ...(interruptedBy !== undefined ? { interruptedBy, notRun: notRunOf(plan, notRun) } : {}),
     leftOut: plan.leftOut,
+    ...(plan.pulledIn.length > 0 ? { pulledIn: plan.pulledIn } : {}),
     startedAt: run.startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: Math.round(performance.now() - run.started),
@@ -189,6 +198,10 @@ const maskedHooks = (hooks: RunHooks, redactor: Redactor): RunHooks => ({
   onCheckEnd: (result) => hooks.onCheckEnd?.(redactor.deep(result)),
 });
 
+/** An observed root cause is finished as a check's result is: strict mode, and its reproduce command. */
+const finishObserved = (result: CheckResult, config: RunConfig): CheckResult =>
+  withReproduce(config.strict === true ? applyStrict(result, config) : result, config);
+
 /** A failed check without its own reproduce command gets one from its most telling exchange. */
 function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
   if (result.status !== 'fail' || result.reproduce) return result;
@@ -196,3 +209,5 @@ function withReproduce(result: CheckResult, config: RunConfig): CheckResult {
   if (!exchange || exchange.failure?.startsWith('not sent')) return result;
   return { ...result, reproduce: curlFor(exchange, config.auth, config.credentialSource) };
 }
+
+export { dependantsOf, pulledInLines, selectChecks } from './selection.js';

@@ -1,7 +1,9 @@
 import { PrerequisiteError, ProvcertTooSlowError } from '../checks/framework/resources.js';
 import type { CheckContext, CheckDefinition } from '../checks/framework/types.js';
 import { untestedText } from '../checks/outcome.js';
+import type { HttpOutcome } from '../http/types.js';
 import type { CheckId } from '../model/check-ids.js';
+import type { RequirementId } from '../model/findings.js';
 import type { CheckOutcome, CheckProgress, CheckResult } from '../model/report.js';
 import type { RunEvents } from '../model/run-events.js';
 
@@ -35,6 +37,22 @@ const INTERRUPTED = 'interrupted before this check finished (the run was stopped
 interface Ran {
   outcome: CheckOutcome;
   cutOff: boolean;
+  /** Another check's subject found broken while this one ran (a PrerequisiteError): what kept this one from its rule. */
+  blockedBy?: Observation;
+}
+
+/**
+ * A defect a check saw in another check's subject while it ran (the catalog a quote check could not quote from):
+ * the other check is then a root cause, and when the selection left it out, the run fails on this observation.
+ */
+export interface Observation {
+  /** The check whose subject is broken. */
+  owner: CheckId;
+  /** The check that saw it. */
+  by: CheckId;
+  message: string;
+  requirement?: RequirementId;
+  evidence?: HttpOutcome;
 }
 
 async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<Ran> {
@@ -55,9 +73,18 @@ async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<Ran> {
     if (ctx.signal.aborted) return { outcome: skipped(INTERRUPTED), cutOff: true };
     const done = (outcome: CheckOutcome): Ran => ({ outcome, cutOff: false });
     if (error instanceof PrerequisiteError) {
-      return done(
-        skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`),
-      );
+      if (error.checkId === def.id) return done(skipped(error.message));
+      const { requirement, evidence } = error;
+      return {
+        ...done(skipped(`skipped: ${error.message} (see ${error.checkId})`)),
+        blockedBy: {
+          owner: error.checkId,
+          by: def.id,
+          message: error.message,
+          ...(requirement ? { requirement } : {}),
+          ...(evidence ? { evidence } : {}),
+        },
+      };
     }
     // provcert's own delay expired every quote: nothing was judged, so no provider failure either; not tested.
     if (error instanceof ProvcertTooSlowError) {
@@ -91,6 +118,8 @@ export interface Scheduled {
    * run; in the order of the definitions. Empty when nothing was stopped.
    */
   notRun: CheckId[];
+  /** What the checks saw of other checks' subjects that kept them from their rules, in the order they saw it. */
+  observations: Observation[];
 }
 
 /**
@@ -117,6 +146,7 @@ export async function scheduleChecks(
   const selected = new Set(defs.map((d) => d.id));
   const tasks = new Map<CheckId, Promise<CheckResult>>();
   const stopped = new Set<CheckId>();
+  const observations: Observation[] = [];
 
   const finish = (def: CheckDefinition, outcome: CheckOutcome, started: number, cause?: CheckId): CheckResult => {
     const { findings = [], ...rest } = outcome;
@@ -169,10 +199,11 @@ export async function scheduleChecks(
       };
       try {
         options.hooks?.onCheckStart?.(def.id, def.title);
-        const { outcome, cutOff } = await runOne(def, { ...ctx, progress });
+        const { outcome, cutOff, blockedBy } = await runOne(def, { ...ctx, progress });
         running = false;
         if (cutOff) stopped.add(def.id);
-        return finish(def, outcome, started);
+        if (blockedBy) observations.push(blockedBy);
+        return finish(def, outcome, started, blockedBy?.owner);
       } finally {
         running = false;
         release();
@@ -190,7 +221,7 @@ export async function scheduleChecks(
   ]);
   for (const def of ordered) start(def);
   const results = await Promise.all(defs.map((d) => tasks.get(d.id) as Promise<CheckResult>));
-  return { results, notRun: defs.map((d) => d.id).filter((id) => stopped.has(id)) };
+  return { results, notRun: defs.map((d) => d.id).filter((id) => stopped.has(id)), observations };
 }
 
 /** Dependencies first; a cycle is a programming error in the registry. */

@@ -81,6 +81,7 @@ describe('planReplay', () => {
   it('reruns the failed and erroring checks with the recorded run settings; targets and secrets only shown', () => {
     expect(planReplay(report(mixed))).toEqual({
       checks: ['quote-math', 'webhook'],
+      unblocked: [],
       flags: {
         profile: 'TRANSACTIONAL',
         capabilities: ['METADATA', 'CATALOG', 'QUOTE'],
@@ -263,6 +264,63 @@ describe('planReplay', () => {
       report(mixed, recordedInputs({ credential: 'super-secret-value', webhookSecret: 'another-secret' })),
     );
     expect(JSON.stringify(plan)).not.toMatch(/secret-value|another-secret/);
+  });
+});
+
+describe('replay reruns what a failure kept from running (issue 34)', () => {
+  const skippedFor = (id: CheckId, cause: CheckId): CheckResult => ({
+    ...result(id, 'skip', `skipped: GET /catalog does not match the schema (see ${cause})`),
+    skippedBecauseOf: cause,
+  });
+
+  it('the checks skipped because of a failure are rerun with it', () => {
+    const plan = planReplay(
+      report([
+        result('catalog', 'fail'),
+        skippedFor('quote-math', 'catalog'),
+        skippedFor('action-status', 'catalog'),
+        result('signature', 'skip', 'applies only to auth method HMAC_SIGNATURE'),
+        result('health', 'pass'),
+      ]),
+    );
+    expect(plan).toMatchObject({
+      checks: ['catalog', 'quote-math', 'action-status'],
+      unblocked: ['quote-math', 'action-status'],
+      flags: { only: ['catalog', 'quote-math', 'action-status'] },
+    });
+  });
+
+  it('a report written before every skip recorded its cause: the skip reason that names the failure', () => {
+    const old = [
+      result('catalog', 'fail'),
+      result('offering', 'skip', 'skipped: GET /catalog answered 500 (see catalog)'),
+    ];
+    expect(planReplay(report(old))).toMatchObject({ checks: ['catalog', 'offering'], unblocked: ['offering'] });
+  });
+
+  it.each([
+    [result('quote-math', 'pass'), 'now-passes', false],
+    [result('quote-math', 'fail'), 'fails-now', true],
+    [skippedFor('quote-math', 'catalog'), 'still-blocked', true],
+    [result('quote-math', 'untested'), 'still-blocked', true],
+    [undefined, 'still-blocked', true],
+    [result('quote-math', 'skip', 'not part of the READ_ONLY profile'), 'was-not-a-failure', false],
+  ] as [CheckResult | undefined, ReplayVerdict, boolean][])(
+    'an unblocked check that %s now: %s (keeps the replay failing: %s)',
+    (after, verdict, failing) => {
+      const comparison = compareResults(skippedFor('quote-math', 'catalog'), after, true);
+      expect(comparison.verdict).toBe(verdict);
+      expect(isStillFailing(comparison.verdict)).toBe(failing);
+    },
+  );
+
+  it('says what the fix unblocked: "2 fixed" is never the whole story', () => {
+    expect(compareResults(skippedFor('quote-math', 'catalog'), result('quote-math', 'pass'), true).line).toBe(
+      'quote-math: now runs and passes — was skipped because of catalog (skipped: GET /catalog does not match the schema (see catalog))',
+    );
+    expect(replaySummary(['fixed', 'now-passes', 'now-passes', 'fails-now'])).toBe(
+      'replayed 4 checks: 1 fails now, 1 fixed, 2 now run and pass',
+    );
   });
 });
 

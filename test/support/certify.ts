@@ -25,6 +25,8 @@ export interface CertifyOptions {
   faults?: FaultName[];
   authMethod?: AuthMethod;
   only?: CheckId[];
+  /** --skip: the checks left out. */
+  skip?: CheckId[];
   profile?: Profile;
   /** Capabilities the reference provider declares (default: all eleven). */
   capabilities?: string[];
@@ -117,6 +119,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       ...(options.local === false ? { local: false } : {}),
       ...(options.portalCapabilities ? { capabilities: options.portalCapabilities } : {}),
       ...(options.only ? { only: options.only } : {}),
+      ...(options.skip ? { skip: options.skip } : {}),
       ...(options.profile ? { profile: options.profile } : {}),
       ...(options.strict ? { strict: true } : {}),
       ...(options.webhookTimeoutMs ? { webhookTimeout: options.webhookTimeoutMs } : {}),

@@ -3,6 +3,7 @@ import { problemTexts } from '../../contract/explain.js';
 import { describeBody } from '../../http/body.js';
 import type { HttpOutcome, ProviderClient } from '../../http/types.js';
 import type { CheckId } from '../../model/check-ids.js';
+import type { RequirementId } from '../../model/findings.js';
 import type { RunConfig } from '../../model/run-config.js';
 import { isRecord } from '../../util/json.js';
 import { schemaRequirement } from '../support/expect.js';
@@ -53,25 +54,50 @@ export interface ResourceDeps {
 export function createResources({ client, contract, config, clock, runId }: ResourceDeps): Resources {
   const created: { id: string; publicId: string; cancelled: boolean; answer?: Record<string, unknown> }[] = [];
 
-  async function getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>) {
+  async function validatedGet(path: string, operation: string, query?: Record<string, string | number | boolean>) {
     const outcome = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
     if (outcome.kind !== 'response' || outcome.status !== 200 || outcome.bodyKind !== 'json')
-      return { outcome, problems: [] };
-    const result = contract.validateResponse(operation, 200, outcome.json);
-    return { outcome, problems: result ? problemTexts(result.problems) : [] };
+      return { outcome, schemaProblems: [] };
+    return { outcome, schemaProblems: contract.validateResponse(operation, 200, outcome.json)?.problems ?? [] };
   }
 
-  async function validResource<T>(path: string, operation: string, owner: CheckId): Promise<T> {
-    const { outcome, problems } = await getValidated(path, operation);
-    const why =
-      whyNotJson200(`GET ${path}`, outcome) ??
-      (problems.length > 0 ? `GET ${path} does not match the schema (${problems[0]})` : undefined);
-    if (why) throw new PrerequisiteError(owner, why, { evidence: outcome });
+  async function getValidated(path: string, operation: string, query?: Record<string, string | number | boolean>) {
+    const { outcome, schemaProblems } = await validatedGet(path, operation, query);
+    return { outcome, problems: problemTexts(schemaProblems) };
+  }
+
+  /** The rules a resource's answer stands on: its route's, and its payload's required fields. */
+  interface ResourceRules {
+    route: RequirementId;
+    fields: RequirementId;
+  }
+
+  async function validResource<T>(path: string, operation: string, owner: CheckId, rules: ResourceRules): Promise<T> {
+    const { outcome, schemaProblems } = await validatedGet(path, operation);
+    const notJson = whyNotJson200(`GET ${path}`, outcome);
+    const first = schemaProblems[0];
+    // The rule travels with the error: a check the selection left out is then failed on this observation.
+    if (notJson) throw new PrerequisiteError(owner, notJson, { requirement: rules.route, evidence: outcome });
+    if (first)
+      throw new PrerequisiteError(owner, `GET ${path} does not match the schema (${problemTexts([first])[0]})`, {
+        requirement: schemaRequirement(first, rules.fields, (outcome as { json: unknown }).json),
+        evidence: outcome,
+      });
     return (outcome as { json: unknown }).json as T;
   }
 
-  const providerInfo = memo(() => validResource<ProviderInfoView>('/provider-info', 'GET /provider-info', 'metadata'));
-  const catalog = memo(() => validResource<CatalogView>('/catalog', 'GET /catalog', 'catalog'));
+  const providerInfo = memo(() =>
+    validResource<ProviderInfoView>('/provider-info', 'GET /provider-info', 'metadata', {
+      route: 'ROUTE-PROVIDER-INFO',
+      fields: 'PROVIDERINFO-REQUIRED-FIELDS',
+    }),
+  );
+  const catalog = memo(() =>
+    validResource<CatalogView>('/catalog', 'GET /catalog', 'catalog', {
+      route: 'ROUTE-CATALOG',
+      fields: 'CATALOG-REQUIRED-FIELDS',
+    }),
+  );
 
   const activeLocationId = memo(async (): Promise<string | undefined> => {
     const { outcome } = await getValidated('/locations', 'GET /locations');
@@ -131,10 +157,14 @@ export function createResources({ client, contract, config, clock, runId }: Reso
   async function freshQuote(): Promise<{ quote: QuoteView; answeredAt: number }> {
     const attempt = await requestQuote();
     if (attempt.quote) return { quote: attempt.quote, answeredAt: attempt.answeredAt };
-    const why =
-      whyNotJson200('POST /quote', attempt.outcome) ??
-      `POST /quote does not match the schema (${attempt.schemaProblems?.[0]?.text ?? 'invalid'})`;
-    throw new PrerequisiteError('quote-math', why);
+    const notJson = whyNotJson200('POST /quote', attempt.outcome);
+    const first = attempt.schemaProblems?.[0];
+    const why = notJson ?? `POST /quote does not match the schema (${first?.text ?? 'invalid'})`;
+    const requirement =
+      notJson || !first
+        ? 'ROUTE-QUOTE'
+        : schemaRequirement(first, 'QUOTE-REQUIRED-FIELDS', (attempt.outcome as { json?: unknown }).json);
+    throw new PrerequisiteError('quote-math', why, { requirement, evidence: attempt.outcome });
   }
 
   const idempotencyKey = (label: string): string => `provcert-${config.seed}-${runId}-${label}`;

@@ -68,6 +68,12 @@ export interface CheckDefinition {
   skipReason?(ctx: ApplicabilityContext): string | undefined;
   /** Checks that must pass first; if one does not, this one is skipped naming it. */
   dependsOn?: CheckId[];
+  /**
+   * Checks whose subject gives this one its test data (the catalog a quote is built from, the quote an order is
+   * placed with): `--only` runs them too, and a replay reruns this check when one of them is fixed. Unlike
+   * dependsOn, their failure skips this check only when the data it needs could not be obtained.
+   */
+  needs?: CheckId[];
   /** Checks that must have finished first (whatever their status). */
   after?: CheckId[];
   /**

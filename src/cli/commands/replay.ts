@@ -12,7 +12,7 @@ import { DEFAULT_EXPLORE_BUDGET, DEFAULT_RUN_CONFIG } from '../../model/run-conf
 import { mergeRunValues } from '../../model/run-values.js';
 import { failureDetailLines } from '../../report/failure-text.js';
 import { readStoredReport } from '../../report/read-report.js';
-import { runCertification } from '../../runner/run.js';
+import { pulledInLines, runCertification, selectChecks } from '../../runner/run.js';
 import { Redactor, urlSecrets } from '../../util/redact.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { shouldUseColor } from '../../util/terminal-mode.js';
@@ -207,7 +207,11 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
   const c = new Chalk({ level: shouldUseColor(io.stdout, io.env) ? 1 : 0 });
   const say = (line: string): void => void io.stdout.write(`${printable(line, redactor)}\n`);
   const budget = plan.checks.includes('quote-explore') ? `, --explore ${config.explore ?? DEFAULT_EXPLORE_BUDGET}` : '';
-  say(`replaying ${plan.checks.join(', ')} against ${config.baseUrl} (seed ${config.seed}${budget})`);
+  const failed = plan.checks.filter((id) => !plan.unblocked.includes(id));
+  say(`replaying ${failed.join(', ')} against ${config.baseUrl} (seed ${config.seed}${budget})`);
+  if (plan.unblocked.length > 0)
+    say(`and what ${failed.length === 1 ? 'it' : 'they'} kept from running: ${plan.unblocked.join(', ')}`);
+  for (const line of pulledInLines(selectChecks({ only: plan.checks }).pulledIn, 'replay')) say(line);
   say(`the report's run used ${recordedAsFlags(plan.recorded)}`);
   for (const note of notes) say(note);
   // The waivers the report's run was judged with are judged again on the rerun (its expectedFailures).
@@ -232,6 +236,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
     const comparison = compareResults(
       before,
       rerun.checks.find((check) => check.id === id),
+      plan.unblocked.includes(id),
     );
     // A failure a waiver in force still covers does not fail the replay, as it does not fail the run.
     verdicts.push(comparison.verdict);

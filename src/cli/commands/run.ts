@@ -2,6 +2,7 @@ import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { mergeRunValues } from '../../model/run-values.js';
 import { prepareReportTargets } from '../../report/index.js';
+import { pulledInLines, selectChecks } from '../../runner/run.js';
 import { certifyWithReports } from '../certify.js';
 import type { CommandContext } from '../command.js';
 import type { CliIo } from '../io.js';
@@ -22,6 +23,8 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   const merged = mergeRunValues({ flags: parseRunFlags(given), env, file });
   const targets = reportTargets(merged);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(merged, io.env, io.cwd);
+  // --only pulls in what its checks need: said before the run, so no one wonders why more ran.
+  for (const line of pulledInLines(selectChecks(config).pulledIn, '--only')) io.stderr.write(`${line}\n`);
   const contract = await loadContract(given.spec);
   await prepareReportTargets(targets, io.cwd); // an unusable report path is exit 2 before any request
   if (generatedSecret) {
