@@ -9,5 +9,8 @@ if (rest.length === 0 && (only === '--version' || only === '-V')) {
   process.stdout.write(`${version}\n`);
 } else {
   const { main } = await import('../dist/src/cli/main.js');
-  process.exitCode = await main(process.argv);
+  const code = await main(process.argv);
+  // A run stopped by SIGINT/SIGTERM ends now, even if a file-system call it gave up on is still pending (a FIFO).
+  if (code === 130 || code === 143) process.exit(code);
+  process.exitCode = code;
 }

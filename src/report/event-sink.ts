@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UsageError } from '../model/errors.js';
+import { folderProblem, makeParentFolders } from '../util/parent-folders.js';
 
 /** Where event lines go. Writing never throws: a sink that fails stops and says why once. */
 export interface EventSink {
@@ -47,14 +47,9 @@ export async function fileSink(path: string, cwd: string, onBroken: (reason: str
   const unusable = (reason: string): UsageError =>
     new UsageError(`cannot write the event stream to ${path}: ${reason}`);
   try {
-    await mkdir(dirname(absolute), { recursive: true });
+    await makeParentFolders(absolute);
   } catch (error) {
-    const code = errnoCode(error);
-    throw unusable(
-      code === 'ENOTDIR' || code === 'EEXIST'
-        ? 'a part of its folder path is a file, not a folder'
-        : `its folder cannot be created (${code})`,
-    );
+    throw unusable(folderProblem(error));
   }
   let fd: number | undefined;
   try {

@@ -1,7 +1,9 @@
-import { mkdir, open, rm, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { UsageError } from '../model/errors.js';
 import type { RunReport } from '../model/report.js';
+import { folderProblem, makeParentFolders } from '../util/parent-folders.js';
 import type { StoredOrigin } from './origin.js';
 import { REPORTERS, type RenderingReporterName } from './reporters.js';
 
@@ -59,18 +61,16 @@ const errnoCode = (error: unknown): string => (error as NodeJS.ErrnoException).c
 async function unusableBecause(absolute: string): Promise<string | undefined> {
   const existing = await stat(absolute).catch(() => undefined);
   if (existing?.isDirectory()) return 'it is a directory; name a file inside it';
-  const parent = dirname(absolute);
   try {
-    await mkdir(parent, { recursive: true });
+    await makeParentFolders(absolute);
   } catch (error) {
-    const code = errnoCode(error);
-    return code === 'ENOTDIR' || code === 'EEXIST'
-      ? 'a part of its folder path is a file, not a folder'
-      : `its folder cannot be created (${code})`;
+    return folderProblem(error);
   }
   // Open for append: proves the file can be written without touching an existing one; a probe file is removed again.
+  // Non-blocking: a FIFO without a reader is refused (ENXIO) instead of holding the run (and its exit) for ever.
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
   try {
-    const handle = await open(absolute, 'a');
+    const handle = await open(absolute, flags, 0o666);
     await handle.close();
     if (!existing) await rm(absolute, { force: true });
   } catch (error) {

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -8,7 +10,7 @@ import {
   type RunningProvider,
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
-import { runCli } from '../support/cli.js';
+import { runCli, spawnCli } from '../support/cli.js';
 import { captureIo } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
@@ -67,6 +69,12 @@ describe('report paths of provcert run are checked before the run', () => {
       (dir: string) => ['--junit', join(dir, 'a-file', 'junit.xml')],
       /^provcert: cannot write the junit report to .*junit\.xml: a part of its folder path is a file, not a folder$/,
     ],
+    [
+      // Node 20's recursive mkdir loops for ever under /proc (issue 34): the folders are made one level at a time.
+      '--json under /proc, where no folder can be made',
+      () => ['--json', '/proc/nope/x.json'],
+      /^provcert: cannot write the json report to \/proc\/nope\/x\.json: its folder cannot be created \(ENOENT\)$/,
+    ],
   ])('%s: exit 2 in one line, before any request reaches the provider', async (_name, flags, message) => {
     const { provider: p, webhookPort } = await start();
     const dir = await scratchDir('bad-paths');
@@ -89,6 +97,52 @@ describe('report paths of provcert run are checked before the run', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
     expect(p.requests).toEqual([]);
+  });
+});
+
+describe('a report path or a silent provider never holds the run past a signal', () => {
+  it('--json naming a FIFO without a reader: exit 2 in one line at once, not a wait for a reader', async () => {
+    const { provider: p, webhookPort } = await start();
+    const dir = await scratchDir('fifo-path');
+    const fifo = join(dir, 'report.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const run = ['run', '--base-url', p.url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort)];
+    const r = await runCli([...run, '--json', fifo], { env, timeoutMs: 20_000 });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd()).toBe(`provcert: cannot write the json report to ${fifo}: it cannot be written (ENXIO)`);
+    expect(p.requests).toEqual([]);
+  });
+
+  it('SIGTERM while GET /provider-info waits on a silent server: exit 143 at once, the stop said', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const webhookPort = await freePort();
+      const cli = spawnCli(
+        [
+          'run',
+          '--base-url',
+          `http://127.0.0.1:${port}`,
+          '--auth',
+          'API_KEY',
+          '--local',
+          '--webhook-port',
+          String(webhookPort),
+        ],
+        { env },
+      );
+      await cli.waitFor(/reading GET \/provider-info first/);
+      cli.signal('SIGTERM');
+      const timer = setTimeout(() => cli.signal('SIGKILL'), 10_000);
+      const exit = await cli.exit;
+      clearTimeout(timer);
+      expect(exit.signal).toBeNull();
+      expect(exit.code).toBe(143);
+      expect(cli.stdout()).toContain('The run was stopped (SIGTERM)');
+    } finally {
+      silent.close();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { FILE_REPORTER_NAMES, type FileReporterName } from '../../model/reporter-names.js';
+import { makeParentFolders } from '../../util/parent-folders.js';
 import { prepareReportTargets } from '../index.js';
 import { REPORTERS } from '../reporters.js';
 import { renderFleetHtmlIndex } from './html.js';
@@ -102,7 +103,7 @@ export async function writeFleetReports(
   for (const [path, render] of targets) {
     try {
       const absolute = resolve(cwd, path);
-      await mkdir(dirname(absolute), { recursive: true });
+      await makeParentFolders(absolute);
       await writeFile(absolute, render());
       written.push(path);
     } catch (error) {
