@@ -28,6 +28,8 @@ export interface CommandSpec {
    * from the handler). Omitted: the signal's default action (the process ends).
    */
   signals?: 'stop' | 'serve';
+  /** Commands under this one (`provcert events resend`): commander runs one when its name comes first. */
+  subcommands?: readonly CommandSpec[];
 }
 
 /** Resolves, with the signal's name, when a server command is told to stop (main aborts `signal` on SIGINT/SIGTERM). */

@@ -319,6 +319,58 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: () => import('./commands/send-event.js'),
   },
   {
+    name: 'events',
+    declare: (c) =>
+      c
+        .description(
+          "show a core's received webhook requests for one provider (signature result, answered status, reason); " +
+            '--follow tails new ones until Ctrl-C (exit 0; 1 the core cannot be reached; 2 usage, unknown slug or refused token)',
+        )
+        .argument('<slug>', 'provider slug')
+        // `events resend …` takes its own --core and --admin-token-env.
+        .enablePositionalOptions()
+        .option('--follow', 'keep showing events as they arrive (like tail -f), skipping those already stored')
+        .option('--core <url>', 'core address, provcert serve (default http://127.0.0.1:8787)')
+        .option('--json', 'one JSON object per line (CoreEvent of spec/openapi.yaml)')
+        .option(
+          '--status <list>',
+          'only these: accepted, rejected, duplicate or an answered HTTP status (comma-separated)',
+          collect,
+        )
+        .option('--type <list>', 'only these eventType values (comma-separated)', collect)
+        .option('--verified', 'only requests whose signature verified')
+        .option('--unverified', 'only requests whose signature did not verify')
+        .option(
+          '--admin-token-env <name>',
+          'environment variable with the operator token (default PROVCERT_ADMIN_TOKEN)',
+        ),
+    signals: 'serve',
+    load: () => import('./commands/events.js'),
+    subcommands: [
+      {
+        name: 'resend',
+        declare: (c) =>
+          c
+            .description(
+              'post a stored accepted event again, its stored bytes signed afresh with the webhook secret (exit 0 on 2xx, 1 otherwise, 2 usage)',
+            )
+            .argument('<event-id>', 'eventId of an accepted event stored on the core')
+            .requiredOption('--slug <slug>', 'provider slug the event is stored under')
+            .requiredOption('--to <url>', 'core address (http://host:port), or the full webhook address')
+            .option('--core <url>', 'core to read the event from (default http://127.0.0.1:8787)')
+            .option(
+              '--admin-token-env <name>',
+              'environment variable with the operator token (default PROVCERT_ADMIN_TOKEN)',
+            )
+            .option(
+              '--secret-env <name>',
+              'environment variable with the webhook secret (default SERVICE_WEBHOOK_SECRET)',
+            ),
+        load: () => import('./commands/events-resend.js'),
+      },
+    ],
+  },
+  {
     name: 'merge-reports',
     declare: (c) =>
       noColorOption(
@@ -341,14 +393,19 @@ export function buildProgram(io: CliIo, dispatch: (spec: CommandSpec, args: unkn
     .description('Certify a provider backend against the Provider Integration Contract 1.0.0')
     .version(toolVersion, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
+    // A command's options follow its name, so `events resend` gets its own --core rather than events'.
+    .enablePositionalOptions()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
     })
     .exitOverride();
-  for (const spec of COMMANDS) {
-    // commander passes the arguments, the options object and the command; the handler takes the first two kinds.
-    spec.declare(program.command(spec.name)).action(async (...args: unknown[]) => dispatch(spec, args.slice(0, -1)));
-  }
+  // commander passes the arguments, the options object and the command; the handler takes the first two kinds.
+  const add = (parent: Command, spec: CommandSpec): void => {
+    const command = spec.declare(parent.command(spec.name));
+    for (const sub of spec.subcommands ?? []) add(command, sub);
+    command.action(async (...args: unknown[]) => dispatch(spec, args.slice(0, -1)));
+  };
+  for (const spec of COMMANDS) add(program, spec);
   return program;
 }

@@ -150,6 +150,11 @@ const cases: Record<string, RouteCase> = {
     ...operator('GET', () => `/api/v1/providers/${SLUG}/events?limit=5`),
     wrongMethod: noRoute,
   },
+  'GET /api/v1/providers/:slug/events/:eventId': {
+    // No event was received yet: the handler's own 404.
+    ...operator('GET', () => `/api/v1/providers/${SLUG}/events/evt-none`, 404),
+    wrongMethod: noRoute,
+  },
   'GET /api/v1/providers/find': {
     path: () => '/api/v1/providers/find?limit=5',
     call: () => send(serve.core.url, 'GET', '/api/v1/providers/find?limit=5'),
@@ -274,7 +279,7 @@ describe('the core route table', () => {
   it.each([
     ['GET', '/api/v1/providers'],
     ['GET', `/api/v1/providers/${SLUG}`],
-    ['GET', `/api/v1/providers/${SLUG}/events/extra`],
+    ['GET', `/api/v1/providers/${SLUG}/events/extra/more`],
     ['POST', '/api/v1/webhooks//'],
     ['GET', '/api/v1/health'],
     ['DELETE', `/api/v1/providers/${SLUG}/certify/now`],

@@ -385,6 +385,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/providers/{slug}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest accepted event with this eventId, with its raw body (provcert route; what `provcert events resend` sends again).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`); operator
+         *     token only. The raw body is masked like every answer of the core (a secret the server knows is `****`).
+         */
+        get: operations["coreGetProviderEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/me/dashboard": {
         parameters: {
             query?: never;
@@ -1334,6 +1355,12 @@ export interface components {
             /** @description The same value as metadata.reviewStatus, kept at the top level for earlier clients. */
             reviewStatus: components["schemas"]["CoreReviewStatus"];
             metadata: components["schemas"]["CoreProviderMetadata"];
+            /**
+             * @description provcert's definition. The moves the review lifecycle allows from the current review status, read from
+             *     the one lifecycle table (docs/core-server.md, "The review lifecycle"), so clients (the console) offer
+             *     only these and never re-write the table. Empty when no move is allowed.
+             */
+            allowedTransitions: components["schemas"]["CoreAllowedTransition"][];
             /** @description Incremented when the base URL, auth method, credential reference, capabilities or fulfillment change, and on reopen; a certification counts only for the version it ran on. */
             configVersion: number;
             /** Format: date-time */
@@ -1494,6 +1521,12 @@ export interface components {
             /** @description Received by an earlier server process and reloaded from the data dir. */
             restored?: boolean;
         };
+        /** @description provcert's definition. One accepted event as the core stored it, with the bytes it received (masked). */
+        CoreStoredEvent: {
+            event: components["schemas"]["CoreEvent"];
+            /** @description The request body as received, with the secrets the server knows masked. */
+            rawBody: string;
+        };
         /**
          * @description provcert's definition; the contract does not show this shape (nor this route). The answer of
          *     provcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in
@@ -1564,6 +1597,20 @@ export interface components {
             requiredChanges?: string[];
             /** @description Operations only; shown nowhere else. */
             internalNote?: string;
+        };
+        /** @description provcert's definition. One move the review lifecycle allows from a provider's current review status. */
+        CoreAllowedTransition: {
+            trigger: components["schemas"]["CoreTrigger"];
+            to: components["schemas"]["CoreReviewStatus"];
+            /**
+             * @description The method and path that make the move.
+             * @example POST /api/v1/admin/providers/{slug}/review
+             */
+            route: string;
+            /** @description Present (true) when the move takes a reasonCode and a reason of at least 12 characters. */
+            needsReason?: boolean;
+            /** @description Present when a condition of the move is not met now, in words (the move would be answered 409). */
+            blockedBy?: string;
         };
         /**
          * @description provcert's names of the triggers of the contract's lifecycle table.
@@ -2139,6 +2186,7 @@ export type CoreCertification = components['schemas']['CoreCertification'];
 export type CoreCertificationList = components['schemas']['CoreCertificationList'];
 export type CoreSubmitReviewResult = components['schemas']['CoreSubmitReviewResult'];
 export type CoreEvent = components['schemas']['CoreEvent'];
+export type CoreStoredEvent = components['schemas']['CoreStoredEvent'];
 export type CoreEventList = components['schemas']['CoreEventList'];
 export type CoreReviewStatus = components['schemas']['CoreReviewStatus'];
 export type CoreReviewReason = components['schemas']['CoreReviewReason'];
@@ -2146,6 +2194,7 @@ export type CoreProviderMetadata = components['schemas']['CoreProviderMetadata']
 export type CoreProviderList = components['schemas']['CoreProviderList'];
 export type CorePagination = components['schemas']['CorePagination'];
 export type CoreHistoryEntry = components['schemas']['CoreHistoryEntry'];
+export type CoreAllowedTransition = components['schemas']['CoreAllowedTransition'];
 export type CoreTrigger = components['schemas']['CoreTrigger'];
 export type CoreAdminProvider = components['schemas']['CoreAdminProvider'];
 export type CoreReviewDecisionInput = components['schemas']['CoreReviewDecisionInput'];
@@ -2734,6 +2783,13 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page, unchanged (opaque; provcert's definition). */
                 cursor?: string;
+                /** @description Only entries whose `seq` is greater (provcert's definition; what a follower has already shown). */
+                after?: number;
+                /**
+                 * @description Seconds to hold the answer until an entry after `after` arrives (long poll, provcert's definition); the
+                 *     answer comes as soon as one does, or with an empty `data` when the time is up. 0 (default) answers at once.
+                 */
+                wait?: number;
             };
             header?: never;
             path: {
@@ -2754,6 +2810,32 @@ export interface operations {
                 };
             };
             400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
+        };
+    };
+    coreGetProviderEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: components["parameters"]["ProviderSlugPath"];
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event and its raw body (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreStoredEvent"];
+                };
+            };
             401: components["responses"]["CoreErrorUnauthorized"];
             404: components["responses"]["CoreNotFound"];
         };

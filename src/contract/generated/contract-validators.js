@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "164af82f48fb43931dc259b81710f522dc6bdbc316c6a00ee54c4780f338b4e5";
+export const specSha256 = "ea804f8083100c4ea13bb21944f60242fddd7d7352d26116678c68f83325869f";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -66,6 +66,7 @@ export const contractData = {
     "CoreCertificationList": "schema_CoreCertificationList",
     "CoreSubmitReviewResult": "schema_CoreSubmitReviewResult",
     "CoreEvent": "schema_CoreEvent",
+    "CoreStoredEvent": "schema_CoreStoredEvent",
     "CoreEventList": "schema_CoreEventList",
     "CoreReviewStatus": "schema_CoreReviewStatus",
     "CoreReviewReason": "schema_CoreReviewReason",
@@ -73,6 +74,7 @@ export const contractData = {
     "CoreProviderList": "schema_CoreProviderList",
     "CorePagination": "schema_CorePagination",
     "CoreHistoryEntry": "schema_CoreHistoryEntry",
+    "CoreAllowedTransition": "schema_CoreAllowedTransition",
     "CoreTrigger": "schema_CoreTrigger",
     "CoreAdminProvider": "schema_CoreAdminProvider",
     "CoreReviewDecisionInput": "schema_CoreReviewDecisionInput",
@@ -503,6 +505,19 @@ export const contractData = {
       "pinned": []
     },
     {
+      "key": "GET /api/v1/providers/{slug}/events/{eventId}",
+      "method": "GET",
+      "path": "/api/v1/providers/{slug}/events/{eventId}",
+      "operationId": "coreGetProviderEvent",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
       "key": "GET /api/v1/providers/me/dashboard",
       "method": "GET",
       "path": "/api/v1/providers/me/dashboard",
@@ -870,6 +885,11 @@ export const contractData = {
     "GET /api/v1/providers/{slug}/events": {
       "200": "schema_CoreEventList",
       "400": "schema_CoreError",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError"
+    },
+    "GET /api/v1/providers/{slug}/events/{eventId}": {
+      "200": "schema_CoreStoredEvent",
       "401": "schema_CoreError",
       "404": "schema_CoreError"
     },
@@ -9671,7 +9691,7 @@ validate129.evaluated = {"props":{"name":true,"slug":true,"type":true,"category"
 
 export const schema_CoreProvider = validate134;
 const schema185 = {"$ref":"urn:provcert:contract#/$defs/CoreProvider"};
-const schema186 = {"type":"object","description":"provcert's definition; the contract does not show this shape. A registered provider as provcert's core\nserver shows it: the registration (with the credential reference, never the credential or the\nwebhook secret) and its state.\n","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities","status","reviewStatus","metadata","configVersion","createdAt","updatedAt","webhookUrl"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"},"credentialEnv":{"type":"string","description":"Present when the credential is read from an environment variable."},"credentialFile":{"type":"string","description":"Present when the credential is read from a file."},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus","description":"Provider status, set by the lifecycle row that last moved the provider (docs/decisions.md); never CERTIFIED or REVIEW."},"reviewStatus":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus","description":"The same value as metadata.reviewStatus, kept at the top level for earlier clients."},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"},"configVersion":{"type":"integer","minimum":1,"description":"Incremented when the base URL, auth method, credential reference, capabilities or fulfillment change, and on reopen; a certification counts only for the version it ran on."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"submittedAt":{"type":"string","format":"date-time"},"webhookUrl":{"type":"string","format":"uri","description":"Where the provider posts its status events.","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]}}};
+const schema186 = {"type":"object","description":"provcert's definition; the contract does not show this shape. A registered provider as provcert's core\nserver shows it: the registration (with the credential reference, never the credential or the\nwebhook secret) and its state.\n","required":["name","slug","type","category","geography","baseUrl","authMethod","capabilities","status","reviewStatus","metadata","allowedTransitions","configVersion","createdAt","updatedAt","webhookUrl"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"baseUrl":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"},"credentialEnv":{"type":"string","description":"Present when the credential is read from an environment variable."},"credentialFile":{"type":"string","description":"Present when the credential is read from a file."},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus","description":"Provider status, set by the lifecycle row that last moved the provider (docs/decisions.md); never CERTIFIED or REVIEW."},"reviewStatus":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus","description":"The same value as metadata.reviewStatus, kept at the top level for earlier clients."},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"},"allowedTransitions":{"type":"array","description":"provcert's definition. The moves the review lifecycle allows from the current review status, read from\nthe one lifecycle table (docs/core-server.md, \"The review lifecycle\"), so clients (the console) offer\nonly these and never re-write the table. Empty when no move is allowed.\n","items":{"$ref":"urn:provcert:contract#/$defs/CoreAllowedTransition"}},"configVersion":{"type":"integer","minimum":1,"description":"Incremented when the base URL, auth method, credential reference, capabilities or fulfillment change, and on reopen; a certification counts only for the version it ran on."},"createdAt":{"type":"string","format":"date-time"},"updatedAt":{"type":"string","format":"date-time"},"submittedAt":{"type":"string","format":"date-time"},"webhookUrl":{"type":"string","format":"uri","description":"Where the provider posts its status events.","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]}}};
 const schema191 = {"type":"string","description":"provcert's list of the moderation states of the contract's lifecycle table.","enum":["DRAFT","PENDING_APPROVAL","APPROVED","ACTIVE","CHANGES_REQUESTED","REJECTED","SUSPENDED"]};
 const schema192 = {"type":"object","description":"provcert's definition. Certification and review, kept beside the provider status and never mixed\ninto it (`metadata.isCertified`, `metadata.reviewStatus`). Never holds internal notes.\n","required":["isCertified","reviewStatus"],"properties":{"isCertified":{"type":"boolean","description":"The latest certification passed and still counts (same configuration, not invalidated by reopen)."},"reviewStatus":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"reviewReason":{"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"}}};
 const schema194 = {"type":"object","description":"provcert's definition. The partner-visible reason of the last REQUEST_CHANGES, REJECT or SUSPEND; cleared on resubmission.","required":["decision","reasonCode","reason","decidedAt"],"properties":{"decision":{"type":"string","enum":["REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string"},"reason":{"type":"string","minLength":12},"requiredChanges":{"type":"array","items":{"type":"string"}},"decidedAt":{"type":"string","format":"date-time"}}};
@@ -9930,6 +9950,151 @@ return errors === 0;
 }
 validate136.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
+const schema195 = {"type":"object","description":"provcert's definition. One move the review lifecycle allows from a provider's current review status.","required":["trigger","to","route"],"properties":{"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"route":{"type":"string","description":"The method and path that make the move.","examples":["POST /api/v1/admin/providers/{slug}/review"]},"needsReason":{"type":"boolean","description":"Present (true) when the move takes a reasonCode and a reason of at least 12 characters."},"blockedBy":{"type":"string","description":"Present when a condition of the move is not met now, in words (the move would be answered 409)."}}};
+const schema196 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
+
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate138.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trigger === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema195.required,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.to === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema195.required,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.route === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "route"},message:"must have required property '"+"route"+"'",schema:schema195.required,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.trigger !== undefined){
+let data0 = data.trigger;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.type,parentSchema:schema196,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(!((((((((data0 === "SUBMIT_REVIEW") || (data0 === "APPROVE")) || (data0 === "ACTIVATE")) || (data0 === "REQUEST_CHANGES")) || (data0 === "REJECT")) || (data0 === "SUSPEND")) || (data0 === "UPDATE_INTEGRATION")) || (data0 === "REOPEN"))){
+const err4 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values",schema:schema196.enum,parentSchema:schema196,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data1 = data.to;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(!(((((((data1 === "DRAFT") || (data1 === "PENDING_APPROVAL")) || (data1 === "APPROVED")) || (data1 === "ACTIVE")) || (data1 === "CHANGES_REQUESTED")) || (data1 === "REJECTED")) || (data1 === "SUSPENDED"))){
+const err6 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.route !== undefined){
+let data2 = data.route;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.route.type,parentSchema:schema195.properties.route,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.needsReason !== undefined){
+let data3 = data.needsReason;
+if(typeof data3 !== "boolean"){
+const err8 = {instancePath:instancePath+"/needsReason",schemaPath:"#/properties/needsReason/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.needsReason.type,parentSchema:schema195.properties.needsReason,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.blockedBy !== undefined){
+let data4 = data.blockedBy;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/blockedBy",schemaPath:"#/properties/blockedBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.blockedBy.type,parentSchema:schema195.properties.blockedBy,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+validate138.errors = vErrors; validate138.errorCount = errors;
+return errors === 0;
+}
+validate138.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+
 const formats22 = contractFormats.uri;
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10053,8 +10218,8 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-if(data.configVersion === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.allowedTransitions === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowedTransitions"},message:"must have required property '"+"allowedTransitions"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10063,8 +10228,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.configVersion === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10073,8 +10238,8 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.createdAt === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10083,8 +10248,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-if(data.webhookUrl === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.updatedAt === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10093,10 +10258,8 @@ if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.name.type,parentSchema:schema186.properties.name,data:data0};
+if(data.webhookUrl === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10105,11 +10268,10 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err16 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.slug.type,parentSchema:schema186.properties.slug,data:data1};
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.name.type,parentSchema:schema186.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10119,10 +10281,10 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.type.type,parentSchema:schema186.properties.type,data:data2};
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err17 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.slug.type,parentSchema:schema186.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10132,15 +10294,28 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err18 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.category.type,parentSchema:schema186.properties.category,data:data3};
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err18 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.type.type,parentSchema:schema186.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.category.type,parentSchema:schema186.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -10152,19 +10327,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err19 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.geography.items.type,parentSchema:schema186.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.geography.type,parentSchema:schema186.properties.geography,data:data4};
+const err20 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.geography.items.type,parentSchema:schema186.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10174,10 +10337,9 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data.baseUrl !== undefined){
-let data6 = data.baseUrl;
-if(typeof data6 !== "string"){
-const err21 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.baseUrl.type,parentSchema:schema186.properties.baseUrl,data:data6};
+}
+else {
+const err21 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.geography.type,parentSchema:schema186.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10187,10 +10349,10 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data.authMethod !== undefined){
-let data7 = data.authMethod;
-if(typeof data7 !== "string"){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
+if(data.baseUrl !== undefined){
+let data6 = data.baseUrl;
+if(typeof data6 !== "string"){
+const err22 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.baseUrl.type,parentSchema:schema186.properties.baseUrl,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10199,13 +10361,26 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
-const err23 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+}
+if(data.authMethod !== undefined){
+let data7 = data.authMethod;
+if(typeof data7 !== "string"){
+const err23 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
+const err24 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -10217,17 +10392,7 @@ const len1 = data8.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
-const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
-const err25 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
+const err25 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10236,10 +10401,8 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.capabilities.type,parentSchema:schema186.properties.capabilities,data:data8};
+if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10249,10 +10412,9 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-if(data.fulfillment !== undefined){
-let data10 = data.fulfillment;
-if(typeof data10 !== "string"){
-const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.capabilities.type,parentSchema:schema186.properties.capabilities,data:data8};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10261,8 +10423,11 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
-const err28 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
+}
+if(data.fulfillment !== undefined){
+let data10 = data.fulfillment;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10271,11 +10436,8 @@ if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.credentialEnv !== undefined){
-let data11 = data.credentialEnv;
-if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialEnv.type,parentSchema:schema186.properties.credentialEnv,data:data11};
+if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
+const err29 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10285,10 +10447,10 @@ if (vErrors.length < 1000) vErrors.push(err29);
 errors++;
 }
 }
-if(data.credentialFile !== undefined){
-let data12 = data.credentialFile;
-if(typeof data12 !== "string"){
-const err30 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialFile.type,parentSchema:schema186.properties.credentialFile,data:data12};
+if(data.credentialEnv !== undefined){
+let data11 = data.credentialEnv;
+if(typeof data11 !== "string"){
+const err30 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialEnv.type,parentSchema:schema186.properties.credentialEnv,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -10298,10 +10460,10 @@ if (vErrors.length < 1000) vErrors.push(err30);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data13 = data.status;
-if(typeof data13 !== "string"){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
+if(data.credentialFile !== undefined){
+let data12 = data.credentialFile;
+if(typeof data12 !== "string"){
+const err31 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialFile.type,parentSchema:schema186.properties.credentialFile,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -10310,8 +10472,11 @@ if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
-const err32 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
+}
+if(data.status !== undefined){
+let data13 = data.status;
+if(typeof data13 !== "string"){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -10320,11 +10485,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.reviewStatus !== undefined){
-let data14 = data.reviewStatus;
-if(typeof data14 !== "string"){
-const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data14};
+if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
+const err33 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -10333,13 +10495,26 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-if(!(((((((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL")) || (data14 === "APPROVED")) || (data14 === "ACTIVE")) || (data14 === "CHANGES_REQUESTED")) || (data14 === "REJECTED")) || (data14 === "SUSPENDED"))){
-const err34 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data14};
+}
+if(data.reviewStatus !== undefined){
+let data14 = data.reviewStatus;
+if(typeof data14 !== "string"){
+const err34 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+if(!(((((((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL")) || (data14 === "APPROVED")) || (data14 === "ACTIVE")) || (data14 === "CHANGES_REQUESTED")) || (data14 === "REJECTED")) || (data14 === "SUSPENDED"))){
+const err35 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -10349,21 +10524,18 @@ if(!(validate136(data.metadata, {instancePath:instancePath+"/metadata",parentDat
 if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (const e of validate136.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate136.errorCount ?? validate136.errors.length;
 }
 }
-if(data.configVersion !== undefined){
-let data16 = data.configVersion;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.configVersion.type,parentSchema:schema186.properties.configVersion,data:data16};
-if(vErrors === null){
-vErrors = [err35];
+if(data.allowedTransitions !== undefined){
+let data16 = data.allowedTransitions;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
+if(!(validate138(data16[i2], {instancePath:instancePath+"/allowedTransitions/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate138.errors.slice(0, 1000); else for (const e of validate138.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate138.errorCount ?? validate138.errors.length;
+}
+}
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err36 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema186.properties.configVersion,data:data16};
+const err36 = {instancePath:instancePath+"/allowedTransitions",schemaPath:"#/properties/allowedTransitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.allowedTransitions.type,parentSchema:schema186.properties.allowedTransitions,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -10373,12 +10545,10 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 }
-}
-if(data.createdAt !== undefined){
-let data17 = data.createdAt;
-if(typeof data17 === "string"){
-if(!(formats14.validate(data17))){
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.createdAt,data:data17};
+if(data.configVersion !== undefined){
+let data18 = data.configVersion;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err37 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.configVersion.type,parentSchema:schema186.properties.configVersion,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -10387,9 +10557,9 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.createdAt.type,parentSchema:schema186.properties.createdAt,data:data17};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 1 || isNaN(data18)){
+const err38 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema186.properties.configVersion,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -10399,11 +10569,12 @@ if (vErrors.length < 1000) vErrors.push(err38);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data18 = data.updatedAt;
-if(typeof data18 === "string"){
-if(!(formats14.validate(data18))){
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.updatedAt,data:data18};
+}
+if(data.createdAt !== undefined){
+let data19 = data.createdAt;
+if(typeof data19 === "string"){
+if(!(formats14.validate(data19))){
+const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.createdAt,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -10414,7 +10585,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.updatedAt.type,parentSchema:schema186.properties.updatedAt,data:data18};
+const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.createdAt.type,parentSchema:schema186.properties.createdAt,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -10424,11 +10595,11 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 }
-if(data.submittedAt !== undefined){
-let data19 = data.submittedAt;
-if(typeof data19 === "string"){
-if(!(formats14.validate(data19))){
-const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.submittedAt,data:data19};
+if(data.updatedAt !== undefined){
+let data20 = data.updatedAt;
+if(typeof data20 === "string"){
+if(!(formats14.validate(data20))){
+const err41 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.updatedAt,data:data20};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -10439,7 +10610,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.submittedAt.type,parentSchema:schema186.properties.submittedAt,data:data19};
+const err42 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.updatedAt.type,parentSchema:schema186.properties.updatedAt,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -10449,11 +10620,11 @@ if (vErrors.length < 1000) vErrors.push(err42);
 errors++;
 }
 }
-if(data.webhookUrl !== undefined){
-let data20 = data.webhookUrl;
-if(typeof data20 === "string"){
-if(!(formats22(data20))){
-const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema186.properties.webhookUrl,data:data20};
+if(data.submittedAt !== undefined){
+let data21 = data.submittedAt;
+if(typeof data21 === "string"){
+if(!(formats14.validate(data21))){
+const err43 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.submittedAt,data:data21};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -10464,7 +10635,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.webhookUrl.type,parentSchema:schema186.properties.webhookUrl,data:data20};
+const err44 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.submittedAt.type,parentSchema:schema186.properties.submittedAt,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -10474,9 +10645,11 @@ if (vErrors.length < 1000) vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+if(data.webhookUrl !== undefined){
+let data22 = data.webhookUrl;
+if(typeof data22 === "string"){
+if(!(formats22(data22))){
+const err45 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema186.properties.webhookUrl,data:data22};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -10485,10 +10658,33 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
+}
+else {
+const err46 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.webhookUrl.type,parentSchema:schema186.properties.webhookUrl,data:data22};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err47);
+}
+errors++;
+}
 validate135.errors = vErrors; validate135.errorCount = errors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate135.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"allowedTransitions":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10507,17 +10703,17 @@ if (vErrors === null) vErrors = validate135.errors.slice(0, 1000); else for (con
 validate134.errors = vErrors; validate134.errorCount = errors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate134.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"allowedTransitions":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreWebhookHandoff = validate139;
-const schema195 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"};
-const schema196 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The webhook address and, on first registration only, the webhook secret.","required":["url","note"],"properties":{"url":{"type":"string","format":"uri","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]},"secret":{"type":"string","description":"The webhook secret (64 lowercase hex characters). Present only in the 201 answer of the first registration; never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}};
+export const schema_CoreWebhookHandoff = validate141;
+const schema198 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"};
+const schema199 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The webhook address and, on first registration only, the webhook secret.","required":["url","note"],"properties":{"url":{"type":"string","format":"uri","examples":["https://core.provider-service.test/api/v1/webhooks/pizza-roma"]},"secret":{"type":"string","description":"The webhook secret (64 lowercase hex characters). Present only in the 201 answer of the first registration; never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}};
 const pattern10 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate141.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10526,7 +10722,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema196.required,parentSchema:schema196,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema199.required,parentSchema:schema199,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10536,7 +10732,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.note === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema196.required,parentSchema:schema196,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema199.required,parentSchema:schema199,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10549,7 +10745,7 @@ if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(!(formats22(data0))){
-const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema196.properties.url,data:data0};
+const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema199.properties.url,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10560,7 +10756,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.properties.url.type,parentSchema:schema196.properties.url,data:data0};
+const err3 = {instancePath:instancePath+"/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.url.type,parentSchema:schema199.properties.url,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10574,7 +10770,7 @@ if(data.secret !== undefined){
 let data1 = data.secret;
 if(typeof data1 === "string"){
 if(!pattern10.test(data1)){
-const err4 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema196.properties.secret,data:data1};
+const err4 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema199.properties.secret,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10585,7 +10781,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.properties.secret.type,parentSchema:schema196.properties.secret,data:data1};
+const err5 = {instancePath:instancePath+"/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.secret.type,parentSchema:schema199.properties.secret,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10598,7 +10794,7 @@ errors++;
 if(data.note !== undefined){
 let data2 = data.note;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.properties.note.type,parentSchema:schema196.properties.note,data:data2};
+const err6 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.note.type,parentSchema:schema199.properties.note,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10610,7 +10806,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema196.type,parentSchema:schema196,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10619,19 +10815,19 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-validate139.errors = vErrors; validate139.errorCount = errors;
+validate141.errors = vErrors; validate141.errorCount = errors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
+validate141.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreWebhookSecretRotation = validate140;
-const schema197 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
-const schema198 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
+export const schema_CoreWebhookSecretRotation = validate142;
+const schema200 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
+const schema201 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10640,7 +10836,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10650,7 +10846,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10660,7 +10856,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.rotatedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10670,7 +10866,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.overlapSeconds === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10680,7 +10876,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.previousSecretValidUntil === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema201.required,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10692,7 +10888,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.slug.type,parentSchema:schema198.properties.slug,data:data0};
+const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.slug.type,parentSchema:schema201.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10706,7 +10902,7 @@ if(data.webhook !== undefined){
 let data1 = data.webhook;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.url === undefined){
-const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema201.properties.webhook.required,parentSchema:schema201.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10716,7 +10912,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.secret === undefined){
-const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema201.properties.webhook.required,parentSchema:schema201.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10726,7 +10922,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data1.note === undefined){
-const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema201.properties.webhook.required,parentSchema:schema201.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10739,7 +10935,7 @@ if(data1.url !== undefined){
 let data2 = data1.url;
 if(typeof data2 === "string"){
 if(!(formats22(data2))){
-const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema198.properties.webhook.properties.url,data:data2};
+const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema201.properties.webhook.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10750,7 +10946,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.url.type,parentSchema:schema198.properties.webhook.properties.url,data:data2};
+const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.webhook.properties.url.type,parentSchema:schema201.properties.webhook.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10764,7 +10960,7 @@ if(data1.secret !== undefined){
 let data3 = data1.secret;
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema198.properties.webhook.properties.secret,data:data3};
+const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema201.properties.webhook.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10775,7 +10971,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.secret.type,parentSchema:schema198.properties.webhook.properties.secret,data:data3};
+const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.webhook.properties.secret.type,parentSchema:schema201.properties.webhook.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10788,7 +10984,7 @@ errors++;
 if(data1.note !== undefined){
 let data4 = data1.note;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.note.type,parentSchema:schema198.properties.webhook.properties.note,data:data4};
+const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.webhook.properties.note.type,parentSchema:schema201.properties.webhook.properties.note,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10800,7 +10996,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.properties.webhook.type,parentSchema:schema198.properties.webhook,data:data1};
+const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.properties.webhook.type,parentSchema:schema201.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10814,7 +11010,7 @@ if(data.rotatedAt !== undefined){
 let data5 = data.rotatedAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.rotatedAt,data:data5};
+const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema201.properties.rotatedAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10825,7 +11021,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.rotatedAt.type,parentSchema:schema198.properties.rotatedAt,data:data5};
+const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.rotatedAt.type,parentSchema:schema201.properties.rotatedAt,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10838,7 +11034,7 @@ errors++;
 if(data.overlapSeconds !== undefined){
 let data6 = data.overlapSeconds;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.overlapSeconds.type,parentSchema:schema198.properties.overlapSeconds,data:data6};
+const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema201.properties.overlapSeconds.type,parentSchema:schema201.properties.overlapSeconds,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10849,7 +11045,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema198.properties.overlapSeconds,data:data6};
+const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema201.properties.overlapSeconds,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10864,7 +11060,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data7 = data.previousSecretValidUntil;
 if(typeof data7 === "string"){
 if(!(formats14.validate(data7))){
-const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.previousSecretValidUntil,data:data7};
+const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema201.properties.previousSecretValidUntil,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10875,7 +11071,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.previousSecretValidUntil.type,parentSchema:schema198.properties.previousSecretValidUntil,data:data7};
+const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.previousSecretValidUntil.type,parentSchema:schema201.properties.previousSecretValidUntil,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10887,7 +11083,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10896,19 +11092,19 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-validate140.errors = vErrors; validate140.errorCount = errors;
+validate142.errors = vErrors; validate142.errorCount = errors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistration = validate141;
-const schema199 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema200 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
+export const schema_CoreRegistration = validate143;
+const schema202 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
+const schema203 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11026,8 +11222,8 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-if(data.configVersion === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.allowedTransitions === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "allowedTransitions"},message:"must have required property '"+"allowedTransitions"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11036,8 +11232,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.configVersion === undefined){
+const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11046,8 +11242,8 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.createdAt === undefined){
+const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11056,8 +11252,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-if(data.webhookUrl === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
+if(data.updatedAt === undefined){
+const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11066,10 +11262,8 @@ if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.name.type,parentSchema:schema186.properties.name,data:data0};
+if(data.webhookUrl === undefined){
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookUrl"},message:"must have required property '"+"webhookUrl"+"'",schema:schema186.required,parentSchema:schema186,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11078,11 +11272,10 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err16 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.slug.type,parentSchema:schema186.properties.slug,data:data1};
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.name.type,parentSchema:schema186.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11092,10 +11285,10 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.type.type,parentSchema:schema186.properties.type,data:data2};
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err17 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.slug.type,parentSchema:schema186.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11105,15 +11298,28 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err18 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.category.type,parentSchema:schema186.properties.category,data:data3};
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err18 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.type.type,parentSchema:schema186.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err19 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.category.type,parentSchema:schema186.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
@@ -11125,19 +11331,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err19 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.geography.items.type,parentSchema:schema186.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.geography.type,parentSchema:schema186.properties.geography,data:data4};
+const err20 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.geography.items.type,parentSchema:schema186.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11147,10 +11341,9 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data.baseUrl !== undefined){
-let data6 = data.baseUrl;
-if(typeof data6 !== "string"){
-const err21 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.baseUrl.type,parentSchema:schema186.properties.baseUrl,data:data6};
+}
+else {
+const err21 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.geography.type,parentSchema:schema186.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11160,10 +11353,10 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data.authMethod !== undefined){
-let data7 = data.authMethod;
-if(typeof data7 !== "string"){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
+if(data.baseUrl !== undefined){
+let data6 = data.baseUrl;
+if(typeof data6 !== "string"){
+const err22 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.baseUrl.type,parentSchema:schema186.properties.baseUrl,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11172,13 +11365,26 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
-const err23 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+}
+if(data.authMethod !== undefined){
+let data7 = data.authMethod;
+if(typeof data7 !== "string"){
+const err23 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if(!(((data7 === "API_KEY") || (data7 === "BEARER_TOKEN")) || (data7 === "HMAC_SIGNATURE"))){
+const err24 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -11190,17 +11396,7 @@ const len1 = data8.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data9 = data8[i1];
 if(typeof data9 !== "string"){
-const err24 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
-const err25 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
+const err25 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -11209,10 +11405,8 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.capabilities.type,parentSchema:schema186.properties.capabilities,data:data8};
+if(!(((((((((((data9 === "METADATA") || (data9 === "HEALTH")) || (data9 === "CATALOG")) || (data9 === "QUOTE")) || (data9 === "ACTION_CREATE")) || (data9 === "ACTION_STATUS")) || (data9 === "WEBHOOK")) || (data9 === "LOCATIONS")) || (data9 === "SEARCH")) || (data9 === "ACTION_CANCEL")) || (data9 === "PAYMENT_OPTIONS"))){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -11222,10 +11416,9 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-if(data.fulfillment !== undefined){
-let data10 = data.fulfillment;
-if(typeof data10 !== "string"){
-const err27 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.capabilities.type,parentSchema:schema186.properties.capabilities,data:data8};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -11234,8 +11427,11 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
-const err28 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
+}
+if(data.fulfillment !== undefined){
+let data10 = data.fulfillment;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -11244,11 +11440,8 @@ if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
-}
-if(data.credentialEnv !== undefined){
-let data11 = data.credentialEnv;
-if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialEnv.type,parentSchema:schema186.properties.credentialEnv,data:data11};
+if(!(((((data10 === "DELIVERY") || (data10 === "PICKUP")) || (data10 === "ONSITE")) || (data10 === "HYBRID")) || (data10 === "REMOTE"))){
+const err29 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -11258,10 +11451,10 @@ if (vErrors.length < 1000) vErrors.push(err29);
 errors++;
 }
 }
-if(data.credentialFile !== undefined){
-let data12 = data.credentialFile;
-if(typeof data12 !== "string"){
-const err30 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialFile.type,parentSchema:schema186.properties.credentialFile,data:data12};
+if(data.credentialEnv !== undefined){
+let data11 = data.credentialEnv;
+if(typeof data11 !== "string"){
+const err30 = {instancePath:instancePath+"/credentialEnv",schemaPath:"#/properties/credentialEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialEnv.type,parentSchema:schema186.properties.credentialEnv,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -11271,10 +11464,10 @@ if (vErrors.length < 1000) vErrors.push(err30);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data13 = data.status;
-if(typeof data13 !== "string"){
-const err31 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
+if(data.credentialFile !== undefined){
+let data12 = data.credentialFile;
+if(typeof data12 !== "string"){
+const err31 = {instancePath:instancePath+"/credentialFile",schemaPath:"#/properties/credentialFile/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.credentialFile.type,parentSchema:schema186.properties.credentialFile,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11283,8 +11476,11 @@ if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
-const err32 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
+}
+if(data.status !== undefined){
+let data13 = data.status;
+if(typeof data13 !== "string"){
+const err32 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11293,11 +11489,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.reviewStatus !== undefined){
-let data14 = data.reviewStatus;
-if(typeof data14 !== "string"){
-const err33 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data14};
+if(!(((((data13 === "DRAFT") || (data13 === "SANDBOX")) || (data13 === "ACTIVE")) || (data13 === "SUSPENDED")) || (data13 === "DISABLED"))){
+const err33 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11306,13 +11499,26 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-if(!(((((((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL")) || (data14 === "APPROVED")) || (data14 === "ACTIVE")) || (data14 === "CHANGES_REQUESTED")) || (data14 === "REJECTED")) || (data14 === "SUSPENDED"))){
-const err34 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data14};
+}
+if(data.reviewStatus !== undefined){
+let data14 = data.reviewStatus;
+if(typeof data14 !== "string"){
+const err34 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+if(!(((((((data14 === "DRAFT") || (data14 === "PENDING_APPROVAL")) || (data14 === "APPROVED")) || (data14 === "ACTIVE")) || (data14 === "CHANGES_REQUESTED")) || (data14 === "REJECTED")) || (data14 === "SUSPENDED"))){
+const err35 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
 }
 errors++;
 }
@@ -11322,21 +11528,18 @@ if(!(validate136(data.metadata, {instancePath:instancePath+"/metadata",parentDat
 if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (const e of validate136.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate136.errorCount ?? validate136.errors.length;
 }
 }
-if(data.configVersion !== undefined){
-let data16 = data.configVersion;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err35 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.configVersion.type,parentSchema:schema186.properties.configVersion,data:data16};
-if(vErrors === null){
-vErrors = [err35];
+if(data.allowedTransitions !== undefined){
+let data16 = data.allowedTransitions;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
+if(!(validate138(data16[i2], {instancePath:instancePath+"/allowedTransitions/" + i2,parentData:data16,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate138.errors.slice(0, 1000); else for (const e of validate138.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate138.errorCount ?? validate138.errors.length;
+}
+}
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err36 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema186.properties.configVersion,data:data16};
+const err36 = {instancePath:instancePath+"/allowedTransitions",schemaPath:"#/properties/allowedTransitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema186.properties.allowedTransitions.type,parentSchema:schema186.properties.allowedTransitions,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11346,12 +11549,10 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 }
-}
-if(data.createdAt !== undefined){
-let data17 = data.createdAt;
-if(typeof data17 === "string"){
-if(!(formats14.validate(data17))){
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.createdAt,data:data17};
+if(data.configVersion !== undefined){
+let data18 = data.configVersion;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err37 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema186.properties.configVersion.type,parentSchema:schema186.properties.configVersion,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11360,9 +11561,9 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.createdAt.type,parentSchema:schema186.properties.createdAt,data:data17};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 1 || isNaN(data18)){
+const err38 = {instancePath:instancePath+"/configVersion",schemaPath:"#/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema186.properties.configVersion,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -11372,11 +11573,12 @@ if (vErrors.length < 1000) vErrors.push(err38);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data18 = data.updatedAt;
-if(typeof data18 === "string"){
-if(!(formats14.validate(data18))){
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.updatedAt,data:data18};
+}
+if(data.createdAt !== undefined){
+let data19 = data.createdAt;
+if(typeof data19 === "string"){
+if(!(formats14.validate(data19))){
+const err39 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.createdAt,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -11387,7 +11589,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.updatedAt.type,parentSchema:schema186.properties.updatedAt,data:data18};
+const err40 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.createdAt.type,parentSchema:schema186.properties.createdAt,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11397,11 +11599,11 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 }
-if(data.submittedAt !== undefined){
-let data19 = data.submittedAt;
-if(typeof data19 === "string"){
-if(!(formats14.validate(data19))){
-const err41 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.submittedAt,data:data19};
+if(data.updatedAt !== undefined){
+let data20 = data.updatedAt;
+if(typeof data20 === "string"){
+if(!(formats14.validate(data20))){
+const err41 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.updatedAt,data:data20};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -11412,7 +11614,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.submittedAt.type,parentSchema:schema186.properties.submittedAt,data:data19};
+const err42 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.updatedAt.type,parentSchema:schema186.properties.updatedAt,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -11422,11 +11624,11 @@ if (vErrors.length < 1000) vErrors.push(err42);
 errors++;
 }
 }
-if(data.webhookUrl !== undefined){
-let data20 = data.webhookUrl;
-if(typeof data20 === "string"){
-if(!(formats22(data20))){
-const err43 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema186.properties.webhookUrl,data:data20};
+if(data.submittedAt !== undefined){
+let data21 = data.submittedAt;
+if(typeof data21 === "string"){
+if(!(formats14.validate(data21))){
+const err43 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema186.properties.submittedAt,data:data21};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -11437,7 +11639,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.webhookUrl.type,parentSchema:schema186.properties.webhookUrl,data:data20};
+const err44 = {instancePath:instancePath+"/submittedAt",schemaPath:"#/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.submittedAt.type,parentSchema:schema186.properties.submittedAt,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -11447,9 +11649,11 @@ if (vErrors.length < 1000) vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+if(data.webhookUrl !== undefined){
+let data22 = data.webhookUrl;
+if(typeof data22 === "string"){
+if(!(formats22(data22))){
+const err45 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema186.properties.webhookUrl,data:data22};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -11458,17 +11662,40 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate143.errors = vErrors; validate143.errorCount = errors;
+}
+else {
+const err46 = {instancePath:instancePath+"/webhookUrl",schemaPath:"#/properties/webhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema186.properties.webhookUrl.type,parentSchema:schema186.properties.webhookUrl,data:data22};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema186.type,parentSchema:schema186,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err47);
+}
+errors++;
+}
+validate145.errors = vErrors; validate145.errorCount = errors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"allowedTransitions":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 const pattern13 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11477,7 +11704,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11487,7 +11714,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11497,7 +11724,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationRequired === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema203.required,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11507,15 +11734,15 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate143(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
+if(!(validate145(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
 }
 }
 if(data.webhook !== undefined){
 let data1 = data.webhook;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.url === undefined){
-const err3 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema196.required,parentSchema:schema196,data:data1};
+const err3 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11525,7 +11752,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.note === undefined){
-const err4 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema196.required,parentSchema:schema196,data:data1};
+const err4 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema199.required,parentSchema:schema199,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11538,7 +11765,7 @@ if(data1.url !== undefined){
 let data2 = data1.url;
 if(typeof data2 === "string"){
 if(!(formats22(data2))){
-const err5 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema196.properties.url,data:data2};
+const err5 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema199.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11549,7 +11776,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.properties.url.type,parentSchema:schema196.properties.url,data:data2};
+const err6 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.url.type,parentSchema:schema199.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11563,7 +11790,7 @@ if(data1.secret !== undefined){
 let data3 = data1.secret;
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-const err7 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema196.properties.secret,data:data3};
+const err7 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema199.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11574,7 +11801,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.properties.secret.type,parentSchema:schema196.properties.secret,data:data3};
+const err8 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.secret.type,parentSchema:schema199.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11587,7 +11814,7 @@ errors++;
 if(data1.note !== undefined){
 let data4 = data1.note;
 if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.properties.note.type,parentSchema:schema196.properties.note,data:data4};
+const err9 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema199.properties.note.type,parentSchema:schema199.properties.note,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11599,7 +11826,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema196.type,parentSchema:schema196,data:data1};
+const err10 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookHandoff/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema199.type,parentSchema:schema199,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11613,7 +11840,7 @@ if(data.providerToken !== undefined){
 let data5 = data.providerToken;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.token === undefined){
-const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema200.properties.providerToken.required,parentSchema:schema200.properties.providerToken,data:data5};
+const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema203.properties.providerToken.required,parentSchema:schema203.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11623,7 +11850,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data5.note === undefined){
-const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema200.properties.providerToken.required,parentSchema:schema200.properties.providerToken,data:data5};
+const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema203.properties.providerToken.required,parentSchema:schema203.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11636,7 +11863,7 @@ if(data5.token !== undefined){
 let data6 = data5.token;
 if(typeof data6 === "string"){
 if(!pattern13.test(data6)){
-const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema200.properties.providerToken.properties.token,data:data6};
+const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema203.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11647,7 +11874,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.providerToken.properties.token.type,parentSchema:schema200.properties.providerToken.properties.token,data:data6};
+const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.providerToken.properties.token.type,parentSchema:schema203.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11660,7 +11887,7 @@ errors++;
 if(data5.note !== undefined){
 let data7 = data5.note;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.providerToken.properties.note.type,parentSchema:schema200.properties.providerToken.properties.note,data:data7};
+const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.providerToken.properties.note.type,parentSchema:schema203.properties.providerToken.properties.note,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11672,7 +11899,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.properties.providerToken.type,parentSchema:schema200.properties.providerToken,data:data5};
+const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.properties.providerToken.type,parentSchema:schema203.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11685,7 +11912,7 @@ errors++;
 if(data.certificationRequired !== undefined){
 let data8 = data.certificationRequired;
 if(typeof data8 !== "boolean"){
-const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema200.properties.certificationRequired.type,parentSchema:schema200.properties.certificationRequired,data:data8};
+const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema203.properties.certificationRequired.type,parentSchema:schema203.properties.certificationRequired,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11697,7 +11924,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.type,parentSchema:schema203,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11706,39 +11933,39 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate142.errors = vErrors; validate142.errorCount = errors;
+validate144.errors = vErrors; validate144.errorCount = errors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate142.errors.slice(0, 1000); else for (const e of validate142.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate142.errorCount ?? validate142.errors.length;
+if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate144.errors.slice(0, 1000); else for (const e of validate144.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate144.errorCount ?? validate144.errors.length;
 }
-validate141.errors = vErrors; validate141.errorCount = errors;
+validate143.errors = vErrors; validate143.errorCount = errors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate147;
-const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+export const schema_CoreCertificationSummary = validate150;
+const schema211 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema212 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
 const pattern14 = new RegExp("^[a-z0-9-]+$", "u");
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11747,7 +11974,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11757,7 +11984,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11767,7 +11994,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11777,7 +12004,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11787,7 +12014,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11797,7 +12024,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11807,7 +12034,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11817,7 +12044,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11830,7 +12057,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11841,7 +12068,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data0};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11854,7 +12081,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data1};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11868,7 +12095,7 @@ if(data.createdAt !== undefined){
 let data2 = data.createdAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data2};
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11879,7 +12106,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data2};
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11892,7 +12119,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data3};
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11902,7 +12129,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11915,7 +12142,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data4 = data.configVersion;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data4};
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11926,7 +12153,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data4};
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11941,7 +12168,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11951,7 +12178,7 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11961,7 +12188,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11971,7 +12198,7 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11983,7 +12210,7 @@ errors++;
 if(data5.pass !== undefined){
 let data6 = data5.pass;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data6};
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11994,7 +12221,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data6};
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12008,7 +12235,7 @@ errors++;
 if(data5.fail !== undefined){
 let data7 = data5.fail;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data7};
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12019,7 +12246,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data7};
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12033,7 +12260,7 @@ errors++;
 if(data5.skip !== undefined){
 let data8 = data5.skip;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data8};
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12044,7 +12271,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data8};
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12058,7 +12285,7 @@ errors++;
 if(data5.error !== undefined){
 let data9 = data5.error;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data9};
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12069,7 +12296,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data9};
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12083,7 +12310,7 @@ errors++;
 if(data5.untested !== undefined){
 let data10 = data5.untested;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data10};
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12094,7 +12321,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data10};
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12107,7 +12334,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12121,7 +12348,7 @@ if(data.durationMs !== undefined){
 let data11 = data.durationMs;
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data11};
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12132,7 +12359,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data11};
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12145,7 +12372,7 @@ errors++;
 if(data.valid !== undefined){
 let data12 = data.valid;
 if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data12};
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12158,7 +12385,7 @@ errors++;
 if(data.invalidReason !== undefined){
 let data13 = data.invalidReason;
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data13};
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12170,7 +12397,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12179,602 +12406,14 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-validate147.errors = vErrors; validate147.errorCount = errors;
+validate150.errors = vErrors; validate150.errorCount = errors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertification = validate148;
-const schema210 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema211 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
-
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate149.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data5.untested !== undefined){
-let data10 = data5.untested;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data11 = data.durationMs;
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.valid !== undefined){
-let data12 = data.valid;
-if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data12};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.invalidReason !== undefined){
-let data13 = data.invalidReason;
-if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data13};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.report === undefined){
-const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema211.allOf[1].required,parentSchema:schema211.allOf[1],data};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-if(data.report !== undefined){
-let data14 = data.report;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.reportVersion === undefined){
-const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
-if(data14.verdict === undefined){
-const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-if(data14.checks === undefined){
-const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-if(data14.reportVersion !== undefined){
-let data15 = data14.reportVersion;
-if(1 !== data15){
-const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema211.allOf[1].properties.report.properties.reportVersion,data:data15};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data14.verdict !== undefined){
-let data16 = data14.verdict;
-if(typeof data16 !== "string"){
-const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.allOf[1].properties.report.properties.verdict.type,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err42);
-}
-errors++;
-}
-if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
-const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema211.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema211.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data14.checks !== undefined){
-let data17 = data14.checks;
-if(!(Array.isArray(data17))){
-const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.allOf[1].properties.report.properties.checks.type,parentSchema:schema211.allOf[1].properties.report.properties.checks,data:data17};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].properties.report.type,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].type,parentSchema:schema211.allOf[1],data};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err46);
-}
-errors++;
-}
-validate149.errors = vErrors; validate149.errorCount = errors;
-return errors === 0;
-}
-validate149.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate148.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate149.errors.slice(0, 1000); else for (const e of validate149.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate149.errorCount ?? validate149.errors.length;
-}
-validate148.errors = vErrors; validate148.errorCount = errors;
-return errors === 0;
-}
-validate148.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCertificationList = validate151;
-const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema214 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreCertification = validate151;
+const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema214 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
 
 function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12787,8 +12426,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema214.required,parentSchema:schema214,data};
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12797,8 +12436,8 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema214.required,parentSchema:schema214,data};
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12807,15 +12446,8 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12824,8 +12456,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12834,8 +12466,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12844,8 +12476,8 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12854,8 +12486,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12864,8 +12496,8 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12874,8 +12506,11 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern14.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12884,8 +12519,9 @@ if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-if(data1.valid === undefined){
-const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12894,11 +12530,11 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data2};
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12908,8 +12544,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data2};
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12919,10 +12558,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data3 = data1.slug;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data3};
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12932,11 +12569,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data1.createdAt !== undefined){
-let data4 = data1.createdAt;
-if(typeof data4 === "string"){
-if(!(formats14.validate(data4))){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data4};
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12945,9 +12581,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data4};
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12957,10 +12592,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data1.verdict !== undefined){
-let data5 = data1.verdict;
-if(typeof data5 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data5};
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12969,8 +12604,9 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data5};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12980,10 +12616,12 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data1.configVersion !== undefined){
-let data6 = data1.configVersion;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data6};
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12992,9 +12630,8 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data6};
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13003,13 +12640,8 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.pass === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13018,8 +12650,8 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-if(data7.fail === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13028,8 +12660,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-if(data7.skip === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13038,8 +12672,9 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-if(data7.error === undefined){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13048,10 +12683,12 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-if(data7.pass !== undefined){
-let data8 = data7.pass;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data8};
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13060,9 +12697,9 @@ if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data8};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13073,10 +12710,10 @@ errors++;
 }
 }
 }
-if(data7.fail !== undefined){
-let data9 = data7.fail;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data9};
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13085,9 +12722,9 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data9};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13098,10 +12735,10 @@ errors++;
 }
 }
 }
-if(data7.skip !== undefined){
-let data10 = data7.skip;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data10};
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13110,9 +12747,9 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data10};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13123,10 +12760,10 @@ errors++;
 }
 }
 }
-if(data7.error !== undefined){
-let data11 = data7.error;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data11};
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13135,9 +12772,9 @@ if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data11};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13148,10 +12785,9 @@ errors++;
 }
 }
 }
-if(data7.untested !== undefined){
-let data12 = data7.untested;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data12};
+}
+else {
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13160,9 +12796,12 @@ if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data12};
+}
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -13172,10 +12811,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-}
-}
 else {
-const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data7};
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13185,11 +12822,10 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
-if(data1.durationMs !== undefined){
-let data13 = data1.durationMs;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data13};
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13199,8 +12835,10 @@ if (vErrors.length < 1000) vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data13};
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13210,10 +12848,9 @@ if (vErrors.length < 1000) vErrors.push(err35);
 errors++;
 }
 }
-if(data1.valid !== undefined){
-let data14 = data1.valid;
-if(typeof data14 !== "boolean"){
-const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data14};
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13222,11 +12859,9 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data1.invalidReason !== undefined){
-let data15 = data1.invalidReason;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data15};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.report === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema214.allOf[1].required,parentSchema:schema214.allOf[1],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13235,10 +12870,11 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
+if(data.report !== undefined){
+let data14 = data.report;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.reportVersion === undefined){
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema214.allOf[1].properties.report.required,parentSchema:schema214.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13247,10 +12883,8 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.data.type,parentSchema:schema214.properties.data,data:data0};
+if(data14.verdict === undefined){
+const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema214.allOf[1].properties.report.required,parentSchema:schema214.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13259,11 +12893,8 @@ if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.total !== undefined){
-let data16 = data.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.total.type,parentSchema:schema214.properties.total,data:data16};
+if(data14.checks === undefined){
+const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema214.allOf[1].properties.report.required,parentSchema:schema214.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13272,9 +12903,10 @@ if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.total,data:data16};
+if(data14.reportVersion !== undefined){
+let data15 = data14.reportVersion;
+if(1 !== data15){
+const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema214.allOf[1].properties.report.properties.reportVersion,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13284,10 +12916,10 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 }
-}
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+if(data14.verdict !== undefined){
+let data16 = data14.verdict;
+if(typeof data16 !== "string"){
+const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.allOf[1].properties.report.properties.verdict.type,parentSchema:schema214.allOf[1].properties.report.properties.verdict,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13296,10 +12928,57 @@ if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
+if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
+const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema214.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema214.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema214.allOf[1].properties.report.properties.verdict,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data14.checks !== undefined){
+let data17 = data14.checks;
+if(!(Array.isArray(data17))){
+const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.allOf[1].properties.report.properties.checks.type,parentSchema:schema214.allOf[1].properties.report.properties.checks,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.allOf[1].properties.report.type,parentSchema:schema214.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.allOf[1].type,parentSchema:schema214.allOf[1],data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
 validate152.errors = vErrors; validate152.errorCount = errors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -13318,11 +12997,537 @@ if (vErrors === null) vErrors = validate152.errors.slice(0, 1000); else for (con
 validate151.errors = vErrors; validate151.errorCount = errors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreSubmitReviewResult = validate154;
-const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema217 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+export const schema_CoreCertificationList = validate154;
+const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema217 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate155.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema217.required,parentSchema:schema217,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema217.required,parentSchema:schema217,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.verdict === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.configVersion === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.durationMs === undefined){
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data1.valid === undefined){
+const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(!pattern14.test(data2)){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data3 = data1.slug;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.createdAt !== undefined){
+let data4 = data1.createdAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data5 = data1.verdict;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data6 = data1.configVersion;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.pass === undefined){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+if(data7.fail === undefined){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(data7.skip === undefined){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+if(data7.error === undefined){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+if(data7.pass !== undefined){
+let data8 = data7.pass;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data7.fail !== undefined){
+let data9 = data7.fail;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data7.skip !== undefined){
+let data10 = data7.skip;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data7.error !== undefined){
+let data11 = data7.error;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data7.untested !== undefined){
+let data12 = data7.untested;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data1.durationMs !== undefined){
+let data13 = data1.durationMs;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data1.valid !== undefined){
+let data14 = data1.valid;
+if(typeof data14 !== "boolean"){
+const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data1.invalidReason !== undefined){
+let data15 = data1.invalidReason;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data:data1};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema217.properties.data.type,parentSchema:schema217.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data16 = data.total;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.total.type,parentSchema:schema217.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema217.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
+}
+errors++;
+}
+validate155.errors = vErrors; validate155.errorCount = errors;
+return errors === 0;
+}
+validate155.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13334,9 +13539,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate155.errors.slice(0, 1000); else for (const e of validate155.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate155.errorCount ?? validate155.errors.length;
+}
+validate154.errors = vErrors; validate154.errorCount = errors;
+return errors === 0;
+}
+validate154.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSubmitReviewResult = validate157;
+const schema219 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema220 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate157.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema220.required,parentSchema:schema220,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13346,7 +13573,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema220.required,parentSchema:schema220,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13356,7 +13583,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema220.required,parentSchema:schema220,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13366,7 +13593,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema220.required,parentSchema:schema220,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13378,7 +13605,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.slug.type,parentSchema:schema217.properties.slug,data:data0};
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.slug.type,parentSchema:schema220.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13391,7 +13618,7 @@ errors++;
 if(data.reviewStatus !== undefined){
 let data1 = data.reviewStatus;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.reviewStatus.type,parentSchema:schema217.properties.reviewStatus,data:data1};
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.reviewStatus.type,parentSchema:schema220.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13401,7 +13628,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema217.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema217.properties.reviewStatus.enum,parentSchema:schema217.properties.reviewStatus,data:data1};
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema220.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema220.properties.reviewStatus.enum,parentSchema:schema220.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13415,7 +13642,7 @@ if(data.submittedAt !== undefined){
 let data2 = data.submittedAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema217.properties.submittedAt,data:data2};
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema220.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13426,7 +13653,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.submittedAt.type,parentSchema:schema217.properties.submittedAt,data:data2};
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.submittedAt.type,parentSchema:schema220.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13439,7 +13666,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.certificationId.type,parentSchema:schema217.properties.certificationId,data:data3};
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.certificationId.type,parentSchema:schema220.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13451,7 +13678,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13460,19 +13687,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate154.errors = vErrors; validate154.errorCount = errors;
+validate157.errors = vErrors; validate157.errorCount = errors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEvent = validate155;
-const schema218 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema219 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+export const schema_CoreEvent = validate158;
+const schema221 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema222 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13481,7 +13708,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13491,7 +13718,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13501,7 +13728,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13511,7 +13738,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13521,7 +13748,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13531,7 +13758,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13543,7 +13770,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.seq.type,parentSchema:schema219.properties.seq,data:data0};
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.seq.type,parentSchema:schema222.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13557,7 +13784,7 @@ if(data.receivedAt !== undefined){
 let data1 = data.receivedAt;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema219.properties.receivedAt,data:data1};
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema222.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13568,7 +13795,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.receivedAt.type,parentSchema:schema219.properties.receivedAt,data:data1};
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.receivedAt.type,parentSchema:schema222.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13581,7 +13808,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.slug.type,parentSchema:schema219.properties.slug,data:data2};
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.slug.type,parentSchema:schema222.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13594,7 +13821,7 @@ errors++;
 if(data.legacyRoute !== undefined){
 let data3 = data.legacyRoute;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.legacyRoute.type,parentSchema:schema219.properties.legacyRoute,data:data3};
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.legacyRoute.type,parentSchema:schema222.properties.legacyRoute,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13607,7 +13834,7 @@ errors++;
 if(data.eventId !== undefined){
 let data4 = data.eventId;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventId.type,parentSchema:schema219.properties.eventId,data:data4};
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventId.type,parentSchema:schema222.properties.eventId,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13620,7 +13847,7 @@ errors++;
 if(data.eventType !== undefined){
 let data5 = data.eventType;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventType.type,parentSchema:schema219.properties.eventType,data:data5};
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventType.type,parentSchema:schema222.properties.eventType,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13633,7 +13860,7 @@ errors++;
 if(data.actionId !== undefined){
 let data6 = data.actionId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.actionId.type,parentSchema:schema219.properties.actionId,data:data6};
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.actionId.type,parentSchema:schema222.properties.actionId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13646,7 +13873,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data7 = data.newStatus;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.newStatus.type,parentSchema:schema219.properties.newStatus,data:data7};
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.newStatus.type,parentSchema:schema222.properties.newStatus,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13659,7 +13886,7 @@ errors++;
 if(data.verified !== undefined){
 let data8 = data.verified;
 if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.verified.type,parentSchema:schema219.properties.verified,data:data8};
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.verified.type,parentSchema:schema222.properties.verified,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13672,7 +13899,7 @@ errors++;
 if(data.verifiedWith !== undefined){
 let data9 = data.verifiedWith;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.verifiedWith.type,parentSchema:schema219.properties.verifiedWith,data:data9};
+const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.verifiedWith.type,parentSchema:schema222.properties.verifiedWith,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13682,7 +13909,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!(data9 === "previous")){
-const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema219.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema219.properties.verifiedWith.enum,parentSchema:schema219.properties.verifiedWith,data:data9};
+const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema222.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema222.properties.verifiedWith.enum,parentSchema:schema222.properties.verifiedWith,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13695,7 +13922,7 @@ errors++;
 if(data.duplicate !== undefined){
 let data10 = data.duplicate;
 if(typeof data10 !== "boolean"){
-const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.duplicate.type,parentSchema:schema219.properties.duplicate,data:data10};
+const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.duplicate.type,parentSchema:schema222.properties.duplicate,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13708,7 +13935,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data11 = data.answeredStatus;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.answeredStatus.type,parentSchema:schema219.properties.answeredStatus,data:data11};
+const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.answeredStatus.type,parentSchema:schema222.properties.answeredStatus,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13721,7 +13948,7 @@ errors++;
 if(data.signatureHeader !== undefined){
 let data12 = data.signatureHeader;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.signatureHeader.type,parentSchema:schema219.properties.signatureHeader,data:data12};
+const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.signatureHeader.type,parentSchema:schema222.properties.signatureHeader,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13734,7 +13961,7 @@ errors++;
 if(data.problem !== undefined){
 let data13 = data.problem;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.problem.type,parentSchema:schema219.properties.problem,data:data13};
+const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.problem.type,parentSchema:schema222.properties.problem,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13747,7 +13974,7 @@ errors++;
 if(data.restored !== undefined){
 let data14 = data.restored;
 if(typeof data14 !== "boolean"){
-const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.restored.type,parentSchema:schema219.properties.restored,data:data14};
+const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.restored.type,parentSchema:schema222.properties.restored,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13759,7 +13986,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data};
+const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13768,19 +13995,394 @@ if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-validate155.errors = vErrors; validate155.errorCount = errors;
+validate158.errors = vErrors; validate158.errorCount = errors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEventList = validate156;
-const schema220 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema221 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+export const schema_CoreStoredEvent = validate159;
+const schema223 = {"$ref":"urn:provcert:contract#/$defs/CoreStoredEvent"};
+const schema224 = {"type":"object","description":"provcert's definition. One accepted event as the core stored it, with the bytes it received (masked).","required":["event","rawBody"],"properties":{"event":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"},"rawBody":{"type":"string","description":"The request body as received, with the secrets the server knows masked."}}};
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate160.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema224.required,parentSchema:schema224,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.rawBody === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rawBody"},message:"must have required property '"+"rawBody"+"'",schema:schema224.required,parentSchema:schema224,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.event !== undefined){
+let data0 = data.event;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.seq === undefined){
+const err2 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data0.receivedAt === undefined){
+const err3 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data0.slug === undefined){
+const err4 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data0.verified === undefined){
+const err5 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data0.duplicate === undefined){
+const err6 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data0.answeredStatus === undefined){
+const err7 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data0.seq !== undefined){
+let data1 = data0.seq;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err8 = {instancePath:instancePath+"/event/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.seq.type,parentSchema:schema222.properties.seq,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.receivedAt !== undefined){
+let data2 = data0.receivedAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err9 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema222.properties.receivedAt,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.receivedAt.type,parentSchema:schema222.properties.receivedAt,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.slug !== undefined){
+let data3 = data0.slug;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/event/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.slug.type,parentSchema:schema222.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.legacyRoute !== undefined){
+let data4 = data0.legacyRoute;
+if(typeof data4 !== "boolean"){
+const err12 = {instancePath:instancePath+"/event/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.legacyRoute.type,parentSchema:schema222.properties.legacyRoute,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data0.eventId !== undefined){
+let data5 = data0.eventId;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/event/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventId.type,parentSchema:schema222.properties.eventId,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data0.eventType !== undefined){
+let data6 = data0.eventType;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/event/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventType.type,parentSchema:schema222.properties.eventType,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data0.actionId !== undefined){
+let data7 = data0.actionId;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/event/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.actionId.type,parentSchema:schema222.properties.actionId,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data0.newStatus !== undefined){
+let data8 = data0.newStatus;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/event/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.newStatus.type,parentSchema:schema222.properties.newStatus,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.verified !== undefined){
+let data9 = data0.verified;
+if(typeof data9 !== "boolean"){
+const err17 = {instancePath:instancePath+"/event/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.verified.type,parentSchema:schema222.properties.verified,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.verifiedWith !== undefined){
+let data10 = data0.verifiedWith;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.verifiedWith.type,parentSchema:schema222.properties.verifiedWith,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(!(data10 === "previous")){
+const err19 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema222.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema222.properties.verifiedWith.enum,parentSchema:schema222.properties.verifiedWith,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data0.duplicate !== undefined){
+let data11 = data0.duplicate;
+if(typeof data11 !== "boolean"){
+const err20 = {instancePath:instancePath+"/event/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.duplicate.type,parentSchema:schema222.properties.duplicate,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data0.answeredStatus !== undefined){
+let data12 = data0.answeredStatus;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err21 = {instancePath:instancePath+"/event/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.answeredStatus.type,parentSchema:schema222.properties.answeredStatus,data:data12};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data0.signatureHeader !== undefined){
+let data13 = data0.signatureHeader;
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/event/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.signatureHeader.type,parentSchema:schema222.properties.signatureHeader,data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data0.problem !== undefined){
+let data14 = data0.problem;
+if(typeof data14 !== "string"){
+const err23 = {instancePath:instancePath+"/event/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.problem.type,parentSchema:schema222.properties.problem,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data0.restored !== undefined){
+let data15 = data0.restored;
+if(typeof data15 !== "boolean"){
+const err24 = {instancePath:instancePath+"/event/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.restored.type,parentSchema:schema222.properties.restored,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data:data0};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.rawBody !== undefined){
+let data16 = data.rawBody;
+if(typeof data16 !== "string"){
+const err26 = {instancePath:instancePath+"/rawBody",schemaPath:"#/properties/rawBody/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.properties.rawBody.type,parentSchema:schema224.properties.rawBody,data:data16};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema224.type,parentSchema:schema224,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+validate160.errors = vErrors; validate160.errorCount = errors;
+return errors === 0;
+}
+validate160.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate159.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate160.errors.slice(0, 1000); else for (const e of validate160.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate160.errorCount ?? validate160.errors.length;
+}
+validate159.errors = vErrors; validate159.errorCount = errors;
+return errors === 0;
+}
+validate159.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreEventList = validate162;
+const schema226 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema227 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13789,7 +14391,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema221.required,parentSchema:schema221,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema227.required,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13799,7 +14401,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema221.required,parentSchema:schema221,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema227.required,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13816,7 +14418,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13826,7 +14428,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13836,7 +14438,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13846,7 +14448,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13856,7 +14458,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13866,7 +14468,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13878,7 +14480,7 @@ errors++;
 if(data1.seq !== undefined){
 let data2 = data1.seq;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.seq.type,parentSchema:schema219.properties.seq,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.seq.type,parentSchema:schema222.properties.seq,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13892,7 +14494,7 @@ if(data1.receivedAt !== undefined){
 let data3 = data1.receivedAt;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema219.properties.receivedAt,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema222.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13903,7 +14505,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.receivedAt.type,parentSchema:schema219.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.receivedAt.type,parentSchema:schema222.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13916,7 +14518,7 @@ errors++;
 if(data1.slug !== undefined){
 let data4 = data1.slug;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.slug.type,parentSchema:schema219.properties.slug,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.slug.type,parentSchema:schema222.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13929,7 +14531,7 @@ errors++;
 if(data1.legacyRoute !== undefined){
 let data5 = data1.legacyRoute;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.legacyRoute.type,parentSchema:schema219.properties.legacyRoute,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.legacyRoute.type,parentSchema:schema222.properties.legacyRoute,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13942,7 +14544,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data6 = data1.eventId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventId.type,parentSchema:schema219.properties.eventId,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventId.type,parentSchema:schema222.properties.eventId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13955,7 +14557,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data7 = data1.eventType;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventType.type,parentSchema:schema219.properties.eventType,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventType.type,parentSchema:schema222.properties.eventType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13968,7 +14570,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data8 = data1.actionId;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.actionId.type,parentSchema:schema219.properties.actionId,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.actionId.type,parentSchema:schema222.properties.actionId,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13981,7 +14583,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data9 = data1.newStatus;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.newStatus.type,parentSchema:schema219.properties.newStatus,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.newStatus.type,parentSchema:schema222.properties.newStatus,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13994,7 +14596,7 @@ errors++;
 if(data1.verified !== undefined){
 let data10 = data1.verified;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.verified.type,parentSchema:schema219.properties.verified,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.verified.type,parentSchema:schema222.properties.verified,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14007,7 +14609,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data11 = data1.verifiedWith;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.verifiedWith.type,parentSchema:schema219.properties.verifiedWith,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.verifiedWith.type,parentSchema:schema222.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14017,7 +14619,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!(data11 === "previous")){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema219.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema219.properties.verifiedWith.enum,parentSchema:schema219.properties.verifiedWith,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema222.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema222.properties.verifiedWith.enum,parentSchema:schema222.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14030,7 +14632,7 @@ errors++;
 if(data1.duplicate !== undefined){
 let data12 = data1.duplicate;
 if(typeof data12 !== "boolean"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.duplicate.type,parentSchema:schema219.properties.duplicate,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.duplicate.type,parentSchema:schema222.properties.duplicate,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14043,7 +14645,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data13 = data1.answeredStatus;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.answeredStatus.type,parentSchema:schema219.properties.answeredStatus,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.answeredStatus.type,parentSchema:schema222.properties.answeredStatus,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14056,7 +14658,7 @@ errors++;
 if(data1.signatureHeader !== undefined){
 let data14 = data1.signatureHeader;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.signatureHeader.type,parentSchema:schema219.properties.signatureHeader,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.signatureHeader.type,parentSchema:schema222.properties.signatureHeader,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14069,7 +14671,7 @@ errors++;
 if(data1.problem !== undefined){
 let data15 = data1.problem;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.problem.type,parentSchema:schema219.properties.problem,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.problem.type,parentSchema:schema222.properties.problem,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14082,7 +14684,7 @@ errors++;
 if(data1.restored !== undefined){
 let data16 = data1.restored;
 if(typeof data16 !== "boolean"){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.restored.type,parentSchema:schema219.properties.restored,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.restored.type,parentSchema:schema222.properties.restored,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14094,7 +14696,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data:data1};
+const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data:data1};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14106,7 +14708,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema221.properties.data.type,parentSchema:schema221.properties.data,data:data0};
+const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema227.properties.data.type,parentSchema:schema227.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14119,7 +14721,7 @@ errors++;
 if(data.total !== undefined){
 let data17 = data.total;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema221.properties.total.type,parentSchema:schema221.properties.total,data:data17};
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema227.properties.total.type,parentSchema:schema227.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14130,7 +14732,7 @@ errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema221.properties.total,data:data17};
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema227.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -14144,7 +14746,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data18 = data.nextCursor;
 if(typeof data18 !== "string"){
-const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema221.properties.nextCursor.type,parentSchema:schema221.properties.nextCursor,data:data18};
+const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema227.properties.nextCursor.type,parentSchema:schema227.properties.nextCursor,data:data18};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -14156,7 +14758,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema221.type,parentSchema:schema221,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema227.type,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -14165,37 +14767,37 @@ if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
-validate157.errors = vErrors; validate157.errorCount = errors;
+validate163.errors = vErrors; validate163.errorCount = errors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate157.errors.slice(0, 1000); else for (const e of validate157.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate157.errorCount ?? validate157.errors.length;
+if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate163.errors.slice(0, 1000); else for (const e of validate163.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate163.errorCount ?? validate163.errors.length;
 }
-validate156.errors = vErrors; validate156.errorCount = errors;
+validate162.errors = vErrors; validate162.errorCount = errors;
 return errors === 0;
 }
-validate156.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewStatus = validate159;
-const schema223 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+export const schema_CoreReviewStatus = validate165;
+const schema229 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate165.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14222,18 +14824,18 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate159.errors = vErrors; validate159.errorCount = errors;
+validate165.errors = vErrors; validate165.errorCount = errors;
 return errors === 0;
 }
-validate159.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate165.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewReason = validate160;
-const schema225 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
+export const schema_CoreReviewReason = validate166;
+const schema231 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate166.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14407,18 +15009,18 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate160.errors = vErrors; validate160.errorCount = errors;
+validate166.errors = vErrors; validate166.errorCount = errors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate166.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderMetadata = validate161;
-const schema227 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
+export const schema_CoreProviderMetadata = validate167;
+const schema233 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14663,39 +15265,39 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate162.errors = vErrors; validate162.errorCount = errors;
+validate168.errors = vErrors; validate168.errorCount = errors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate162.errors.slice(0, 1000); else for (const e of validate162.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate162.errorCount ?? validate162.errors.length;
+if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate168.errors.slice(0, 1000); else for (const e of validate168.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate168.errorCount ?? validate168.errors.length;
 }
-validate161.errors = vErrors; validate161.errorCount = errors;
+validate167.errors = vErrors; validate167.errorCount = errors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderList = validate164;
-const schema231 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
-const schema232 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
-const schema234 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
+export const schema_CoreProviderList = validate170;
+const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
+const schema238 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+const schema240 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14755,7 +15357,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14765,7 +15367,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.total === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14775,7 +15377,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.pagination === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14789,13 +15391,13 @@ let data3 = data.data;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate143(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
+if(!(validate145(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema232.properties.data.type,parentSchema:schema232.properties.data,data:data3};
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.data.type,parentSchema:schema238.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14808,7 +15410,7 @@ errors++;
 if(data.total !== undefined){
 let data5 = data.total;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data5};
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.total.type,parentSchema:schema238.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14819,7 +15421,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data5};
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema238.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14834,7 +15436,7 @@ if(data.pagination !== undefined){
 let data6 = data.pagination;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.total === undefined){
-const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14844,7 +15446,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(data6.limit === undefined){
-const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14854,7 +15456,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data6.offset === undefined){
-const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14864,7 +15466,7 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 if(data6.hasMore === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14876,7 +15478,7 @@ errors++;
 if(data6.total !== undefined){
 let data7 = data6.total;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data7};
+const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14887,7 +15489,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14901,7 +15503,7 @@ errors++;
 if(data6.limit !== undefined){
 let data8 = data6.limit;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data8};
+const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14912,7 +15514,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data8};
+const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14926,7 +15528,7 @@ errors++;
 if(data6.offset !== undefined){
 let data9 = data6.offset;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data9};
+const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14937,7 +15539,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data9};
+const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14951,7 +15553,7 @@ errors++;
 if(data6.hasMore !== undefined){
 let data10 = data6.hasMore;
 if(typeof data10 !== "boolean"){
-const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data10};
+const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14963,7 +15565,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data6};
+const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14975,7 +15577,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14984,37 +15586,37 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-validate165.errors = vErrors; validate165.errorCount = errors;
+validate171.errors = vErrors; validate171.errorCount = errors;
 return errors === 0;
 }
-validate165.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate165.errors.slice(0, 1000); else for (const e of validate165.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate165.errorCount ?? validate165.errors.length;
+if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate171.errors.slice(0, 1000); else for (const e of validate171.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate171.errorCount ?? validate171.errors.length;
 }
-validate164.errors = vErrors; validate164.errorCount = errors;
+validate170.errors = vErrors; validate170.errorCount = errors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CorePagination = validate168;
-const schema235 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
+export const schema_CorePagination = validate174;
+const schema241 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15023,7 +15625,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.total === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15033,7 +15635,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.limit === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15043,7 +15645,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.offset === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15053,7 +15655,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.hasMore === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15065,7 +15667,7 @@ errors++;
 if(data.total !== undefined){
 let data0 = data.total;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data0};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15076,7 +15678,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data0};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15090,7 +15692,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data1};
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15101,7 +15703,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data1};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15115,7 +15717,7 @@ errors++;
 if(data.offset !== undefined){
 let data2 = data.offset;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data2};
+const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15126,7 +15728,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data2};
+const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15140,7 +15742,7 @@ errors++;
 if(data.hasMore !== undefined){
 let data3 = data.hasMore;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data3};
+const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15152,7 +15754,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data};
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15161,485 +15763,14 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-validate168.errors = vErrors; validate168.errorCount = errors;
+validate174.errors = vErrors; validate174.errorCount = errors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreHistoryEntry = validate169;
-const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
-const schema238 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
-const schema239 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
-
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate170.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema238.required,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-if(data.seq !== undefined){
-let data0 = data.seq;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.seq.type,parentSchema:schema238.properties.seq,data:data0};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema238.properties.seq,data:data0};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data.at !== undefined){
-let data1 = data.at;
-if(typeof data1 === "string"){
-if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema238.properties.at,data:data1};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.at.type,parentSchema:schema238.properties.at,data:data1};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data2 = data.slug;
-if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.slug.type,parentSchema:schema238.properties.slug,data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.actor !== undefined){
-let data3 = data.actor;
-if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.actor.type,parentSchema:schema238.properties.actor,data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema238.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema238.properties.actor.enum,parentSchema:schema238.properties.actor,data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data4 = data.kind;
-if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema238.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.trigger !== undefined){
-let data5 = data.trigger;
-if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
-const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.from !== undefined){
-let data6 = data.from;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(!(((((((data6 === "DRAFT") || (data6 === "PENDING_APPROVAL")) || (data6 === "APPROVED")) || (data6 === "ACTIVE")) || (data6 === "CHANGES_REQUESTED")) || (data6 === "REJECTED")) || (data6 === "SUSPENDED"))){
-const err21 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.to !== undefined){
-let data7 = data.to;
-if(typeof data7 !== "string"){
-const err22 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-if(!(((((((data7 === "DRAFT") || (data7 === "PENDING_APPROVAL")) || (data7 === "APPROVED")) || (data7 === "ACTIVE")) || (data7 === "CHANGES_REQUESTED")) || (data7 === "REJECTED")) || (data7 === "SUSPENDED"))){
-const err23 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.statusFrom !== undefined){
-let data8 = data.statusFrom;
-if(typeof data8 !== "string"){
-const err24 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-if(!(((((data8 === "DRAFT") || (data8 === "SANDBOX")) || (data8 === "ACTIVE")) || (data8 === "SUSPENDED")) || (data8 === "DISABLED"))){
-const err25 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.statusTo !== undefined){
-let data9 = data.statusTo;
-if(typeof data9 !== "string"){
-const err26 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data9};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-if(!(((((data9 === "DRAFT") || (data9 === "SANDBOX")) || (data9 === "ACTIVE")) || (data9 === "SUSPENDED")) || (data9 === "DISABLED"))){
-const err27 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data.reasonCode !== undefined){
-let data10 = data.reasonCode;
-if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reasonCode.type,parentSchema:schema238.properties.reasonCode,data:data10};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.reason !== undefined){
-let data11 = data.reason;
-if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reason.type,parentSchema:schema238.properties.reason,data:data11};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.requiredChanges !== undefined){
-let data12 = data.requiredChanges;
-if(Array.isArray(data12)){
-const len0 = data12.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data13 = data12[i0];
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.requiredChanges.items.type,parentSchema:schema238.properties.requiredChanges.items,data:data13};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.requiredChanges.type,parentSchema:schema238.properties.requiredChanges,data:data12};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.internalNote !== undefined){
-let data14 = data.internalNote;
-if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.internalNote.type,parentSchema:schema238.properties.internalNote,data:data14};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-validate170.errors = vErrors; validate170.errorCount = errors;
-return errors === 0;
-}
-validate170.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate169.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate170.errors.slice(0, 1000); else for (const e of validate170.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate170.errorCount ?? validate170.errors.length;
-}
-validate169.errors = vErrors; validate169.errorCount = errors;
-return errors === 0;
-}
-validate169.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreTrigger = validate172;
-const schema244 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
-
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate172.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(!((((((((data === "SUBMIT_REVIEW") || (data === "APPROVE")) || (data === "ACTIVATE")) || (data === "REQUEST_CHANGES")) || (data === "REJECT")) || (data === "SUSPEND")) || (data === "UPDATE_INTEGRATION")) || (data === "REOPEN"))){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-validate172.errors = vErrors; validate172.errorCount = errors;
-return errors === 0;
-}
-validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreAdminProvider = validate173;
-const schema246 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
-const schema247 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
+export const schema_CoreHistoryEntry = validate175;
+const schema243 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
+const schema244 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
 
 function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15653,7 +15784,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15663,7 +15794,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15673,7 +15804,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15683,7 +15814,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15693,7 +15824,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15703,7 +15834,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15713,7 +15844,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15723,7 +15854,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15733,7 +15864,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15743,7 +15874,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15755,7 +15886,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.seq.type,parentSchema:schema238.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.seq.type,parentSchema:schema244.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15766,7 +15897,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema238.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema244.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15781,7 +15912,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema238.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15792,7 +15923,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.at.type,parentSchema:schema238.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.at.type,parentSchema:schema244.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15805,7 +15936,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.slug.type,parentSchema:schema238.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15818,7 +15949,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.actor.type,parentSchema:schema238.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.actor.type,parentSchema:schema244.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15828,7 +15959,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema238.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema238.properties.actor.enum,parentSchema:schema238.properties.actor,data:data3};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema244.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.actor.enum,parentSchema:schema244.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15841,7 +15972,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema238.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema244.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15854,7 +15985,7 @@ errors++;
 if(data.trigger !== undefined){
 let data5 = data.trigger;
 if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data5};
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.type,parentSchema:schema196,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15864,7 +15995,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
-const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data5};
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values",schema:schema196.enum,parentSchema:schema196,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15969,7 +16100,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reasonCode.type,parentSchema:schema238.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reasonCode.type,parentSchema:schema244.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15982,7 +16113,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reason.type,parentSchema:schema238.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reason.type,parentSchema:schema244.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15999,7 +16130,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.requiredChanges.items.type,parentSchema:schema238.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.requiredChanges.items.type,parentSchema:schema244.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16011,7 +16142,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.requiredChanges.type,parentSchema:schema238.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.requiredChanges.type,parentSchema:schema244.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16024,7 +16155,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.internalNote.type,parentSchema:schema238.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.internalNote.type,parentSchema:schema244.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16036,7 +16167,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16051,10 +16182,644 @@ return errors === 0;
 validate176.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate175.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
+}
+validate175.errors = vErrors; validate175.errorCount = errors;
+return errors === 0;
+}
+validate175.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreAllowedTransition = validate178;
+const schema250 = {"$ref":"urn:provcert:contract#/$defs/CoreAllowedTransition"};
+
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate179.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trigger === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema195.required,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.to === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema195.required,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.route === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "route"},message:"must have required property '"+"route"+"'",schema:schema195.required,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.trigger !== undefined){
+let data0 = data.trigger;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.type,parentSchema:schema196,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(!((((((((data0 === "SUBMIT_REVIEW") || (data0 === "APPROVE")) || (data0 === "ACTIVATE")) || (data0 === "REQUEST_CHANGES")) || (data0 === "REJECT")) || (data0 === "SUSPEND")) || (data0 === "UPDATE_INTEGRATION")) || (data0 === "REOPEN"))){
+const err4 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values",schema:schema196.enum,parentSchema:schema196,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data1 = data.to;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(!(((((((data1 === "DRAFT") || (data1 === "PENDING_APPROVAL")) || (data1 === "APPROVED")) || (data1 === "ACTIVE")) || (data1 === "CHANGES_REQUESTED")) || (data1 === "REJECTED")) || (data1 === "SUSPENDED"))){
+const err6 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.route !== undefined){
+let data2 = data.route;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/route",schemaPath:"#/properties/route/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.route.type,parentSchema:schema195.properties.route,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.needsReason !== undefined){
+let data3 = data.needsReason;
+if(typeof data3 !== "boolean"){
+const err8 = {instancePath:instancePath+"/needsReason",schemaPath:"#/properties/needsReason/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema195.properties.needsReason.type,parentSchema:schema195.properties.needsReason,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.blockedBy !== undefined){
+let data4 = data.blockedBy;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/blockedBy",schemaPath:"#/properties/blockedBy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema195.properties.blockedBy.type,parentSchema:schema195.properties.blockedBy,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema195.type,parentSchema:schema195,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+validate179.errors = vErrors; validate179.errorCount = errors;
+return errors === 0;
+}
+validate179.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate178.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
+}
+validate178.errors = vErrors; validate178.errorCount = errors;
+return errors === 0;
+}
+validate178.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreTrigger = validate181;
+const schema254 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
+
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate181.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.type,parentSchema:schema196,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((((data === "SUBMIT_REVIEW") || (data === "APPROVE")) || (data === "ACTIVATE")) || (data === "REQUEST_CHANGES")) || (data === "REJECT")) || (data === "SUSPEND")) || (data === "UPDATE_INTEGRATION")) || (data === "REOPEN"))){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values",schema:schema196.enum,parentSchema:schema196,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+validate181.errors = vErrors; validate181.errorCount = errors;
+return errors === 0;
+}
+validate181.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreAdminProvider = validate182;
+const schema256 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
+const schema257 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
+
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate185.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seq === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.at === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.actor === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.trigger === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.from === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data.to === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data.statusFrom === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusTo === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data.seq !== undefined){
+let data0 = data.seq;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.seq.type,parentSchema:schema244.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 1 || isNaN(data0)){
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema244.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.at !== undefined){
+let data1 = data.at;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.at.type,parentSchema:schema244.properties.at,data:data1};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data2 = data.slug;
+if(typeof data2 !== "string"){
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.actor !== undefined){
+let data3 = data.actor;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.actor.type,parentSchema:schema244.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema244.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.actor.enum,parentSchema:schema244.properties.actor,data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data4 = data.kind;
+if("decision" !== data4){
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema244.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.trigger !== undefined){
+let data5 = data.trigger;
+if(typeof data5 !== "string"){
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.type,parentSchema:schema196,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values",schema:schema196.enum,parentSchema:schema196,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.from !== undefined){
+let data6 = data.from;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(!(((((((data6 === "DRAFT") || (data6 === "PENDING_APPROVAL")) || (data6 === "APPROVED")) || (data6 === "ACTIVE")) || (data6 === "CHANGES_REQUESTED")) || (data6 === "REJECTED")) || (data6 === "SUSPENDED"))){
+const err21 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.to !== undefined){
+let data7 = data.to;
+if(typeof data7 !== "string"){
+const err22 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema191.type,parentSchema:schema191,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+if(!(((((((data7 === "DRAFT") || (data7 === "PENDING_APPROVAL")) || (data7 === "APPROVED")) || (data7 === "ACTIVE")) || (data7 === "CHANGES_REQUESTED")) || (data7 === "REJECTED")) || (data7 === "SUSPENDED"))){
+const err23 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreReviewStatus/enum",keyword:"enum",params:{allowedValues: schema191.enum},message:"must be equal to one of the allowed values",schema:schema191.enum,parentSchema:schema191,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.statusFrom !== undefined){
+let data8 = data.statusFrom;
+if(typeof data8 !== "string"){
+const err24 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+if(!(((((data8 === "DRAFT") || (data8 === "SANDBOX")) || (data8 === "ACTIVE")) || (data8 === "SUSPENDED")) || (data8 === "DISABLED"))){
+const err25 = {instancePath:instancePath+"/statusFrom",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.statusTo !== undefined){
+let data9 = data.statusTo;
+if(typeof data9 !== "string"){
+const err26 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+if(!(((((data9 === "DRAFT") || (data9 === "SANDBOX")) || (data9 === "ACTIVE")) || (data9 === "SUSPENDED")) || (data9 === "DISABLED"))){
+const err27 = {instancePath:instancePath+"/statusTo",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.reasonCode !== undefined){
+let data10 = data.reasonCode;
+if(typeof data10 !== "string"){
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reasonCode.type,parentSchema:schema244.properties.reasonCode,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data11 = data.reason;
+if(typeof data11 !== "string"){
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reason.type,parentSchema:schema244.properties.reason,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.requiredChanges !== undefined){
+let data12 = data.requiredChanges;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data13 = data12[i0];
+if(typeof data13 !== "string"){
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.requiredChanges.items.type,parentSchema:schema244.properties.requiredChanges.items,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.requiredChanges.type,parentSchema:schema244.properties.requiredChanges,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.internalNote !== undefined){
+let data14 = data.internalNote;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.internalNote.type,parentSchema:schema244.properties.internalNote,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+validate185.errors = vErrors; validate185.errorCount = errors;
+return errors === 0;
+}
+validate185.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16063,7 +16828,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema247.required,parentSchema:schema247,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema257.required,parentSchema:schema257,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16073,7 +16838,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.certifications === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema247.required,parentSchema:schema247,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema257.required,parentSchema:schema257,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16083,7 +16848,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.history === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema247.required,parentSchema:schema247,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema257.required,parentSchema:schema257,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16093,8 +16858,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate143(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
+if(!(validate145(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
 }
 }
 if(data.certifications !== undefined){
@@ -16105,7 +16870,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id === undefined){
-const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16115,7 +16880,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data2.slug === undefined){
-const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16125,7 +16890,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data2.createdAt === undefined){
-const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16135,7 +16900,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data2.verdict === undefined){
-const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16145,7 +16910,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data2.configVersion === undefined){
-const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16155,7 +16920,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data2.summary === undefined){
-const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16165,7 +16930,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data2.durationMs === undefined){
-const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16175,7 +16940,7 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 if(data2.valid === undefined){
-const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16188,7 +16953,7 @@ if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 === "string"){
 if(!pattern14.test(data3)){
-const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data3};
+const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16199,7 +16964,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data3};
+const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16212,7 +16977,7 @@ errors++;
 if(data2.slug !== undefined){
 let data4 = data2.slug;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data4};
+const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16226,7 +16991,7 @@ if(data2.createdAt !== undefined){
 let data5 = data2.createdAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data5};
+const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16237,7 +17002,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data5};
+const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16250,7 +17015,7 @@ errors++;
 if(data2.verdict !== undefined){
 let data6 = data2.verdict;
 if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data6};
+const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16260,7 +17025,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "INCOMPLETE")) || (data6 === "PARTIAL"))){
-const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data6};
+const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16273,7 +17038,7 @@ errors++;
 if(data2.configVersion !== undefined){
 let data7 = data2.configVersion;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data7};
+const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16284,7 +17049,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data7};
+const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16299,7 +17064,7 @@ if(data2.summary !== undefined){
 let data8 = data2.summary;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.pass === undefined){
-const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16309,7 +17074,7 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 if(data8.fail === undefined){
-const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16319,7 +17084,7 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 if(data8.skip === undefined){
-const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16329,7 +17094,7 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 if(data8.error === undefined){
-const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16341,7 +17106,7 @@ errors++;
 if(data8.pass !== undefined){
 let data9 = data8.pass;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data9};
+const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16352,7 +17117,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data9};
+const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -16366,7 +17131,7 @@ errors++;
 if(data8.fail !== undefined){
 let data10 = data8.fail;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data10};
+const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16377,7 +17142,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data10};
+const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16391,7 +17156,7 @@ errors++;
 if(data8.skip !== undefined){
 let data11 = data8.skip;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data11};
+const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16402,7 +17167,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data11};
+const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16416,7 +17181,7 @@ errors++;
 if(data8.error !== undefined){
 let data12 = data8.error;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data12};
+const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16427,7 +17192,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data12};
+const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16441,7 +17206,7 @@ errors++;
 if(data8.untested !== undefined){
 let data13 = data8.untested;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data13};
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16452,7 +17217,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data13};
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16465,7 +17230,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data8};
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -16479,7 +17244,7 @@ if(data2.durationMs !== undefined){
 let data14 = data2.durationMs;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data14};
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -16490,7 +17255,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data14};
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -16503,7 +17268,7 @@ errors++;
 if(data2.valid !== undefined){
 let data15 = data2.valid;
 if(typeof data15 !== "boolean"){
-const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data15};
+const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -16516,7 +17281,7 @@ errors++;
 if(data2.invalidReason !== undefined){
 let data16 = data2.invalidReason;
 if(typeof data16 !== "string"){
-const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data16};
+const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -16528,7 +17293,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data2};
+const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data:data2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -16540,7 +17305,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.certifications.type,parentSchema:schema247.properties.certifications,data:data1};
+const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema257.properties.certifications.type,parentSchema:schema257.properties.certifications,data:data1};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -16555,13 +17320,13 @@ let data17 = data.history;
 if(Array.isArray(data17)){
 const len1 = data17.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-if(!(validate176(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
+if(!(validate185(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate185.errors.slice(0, 1000); else for (const e of validate185.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate185.errorCount ?? validate185.errors.length;
 }
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.history.type,parentSchema:schema247.properties.history,data:data17};
+const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema257.properties.history.type,parentSchema:schema257.properties.history,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -16573,7 +17338,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema247.type,parentSchema:schema247,data};
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema257.type,parentSchema:schema257,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -16582,39 +17347,39 @@ if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
-validate174.errors = vErrors; validate174.errorCount = errors;
+validate183.errors = vErrors; validate183.errorCount = errors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate182.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate174.errors.slice(0, 1000); else for (const e of validate174.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate174.errorCount ?? validate174.errors.length;
+if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate183.errors.slice(0, 1000); else for (const e of validate183.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate183.errorCount ?? validate183.errors.length;
 }
-validate173.errors = vErrors; validate173.errorCount = errors;
+validate182.errors = vErrors; validate182.errorCount = errors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate182.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewDecisionInput = validate179;
-const schema255 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
-const schema256 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
+export const schema_CoreReviewDecisionInput = validate188;
+const schema265 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
+const schema266 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
 const pattern18 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate189.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16746,7 +17511,7 @@ props0.decision = true;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema256.if,parentSchema:schema256,data};
+const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema266.if,parentSchema:schema266,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16757,7 +17522,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.decision === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema256.required,parentSchema:schema256,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema266.required,parentSchema:schema266,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16777,7 +17542,7 @@ props0.internalNote = true;
 if(data.decision !== undefined){
 let data4 = data.decision;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.decision.type,parentSchema:schema256.properties.decision,data:data4};
+const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema266.properties.decision.type,parentSchema:schema266.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16787,7 +17552,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "APPROVE") || (data4 === "ACTIVATE")) || (data4 === "REQUEST_CHANGES")) || (data4 === "REJECT")) || (data4 === "SUSPEND"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema256.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema256.properties.decision.enum,parentSchema:schema256.properties.decision,data:data4};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema266.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema266.properties.decision.enum,parentSchema:schema266.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16801,7 +17566,7 @@ if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 === "string"){
 if(!pattern18.test(data5)){
-const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema256.properties.reasonCode,data:data5};
+const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema266.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16812,7 +17577,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.reasonCode.type,parentSchema:schema256.properties.reasonCode,data:data5};
+const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema266.properties.reasonCode.type,parentSchema:schema266.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16826,7 +17591,7 @@ if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 === "string"){
 if(func10(data6) > 2000){
-const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema256.properties.reason,data:data6};
+const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema266.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16836,7 +17601,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(func10(data6) < 12){
-const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema256.properties.reason,data:data6};
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema266.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16847,7 +17612,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.reason.type,parentSchema:schema256.properties.reason,data:data6};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema266.properties.reason.type,parentSchema:schema266.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16861,7 +17626,7 @@ if(data.requiredChanges !== undefined){
 let data7 = data.requiredChanges;
 if(Array.isArray(data7)){
 if(data7.length > 50){
-const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema256.properties.requiredChanges,data:data7};
+const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema266.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16875,7 +17640,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(func10(data8) > 500){
-const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema256.properties.requiredChanges.items,data:data8};
+const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema266.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16885,7 +17650,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(func10(data8) < 1){
-const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema256.properties.requiredChanges.items,data:data8};
+const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema266.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16896,7 +17661,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.requiredChanges.items.type,parentSchema:schema256.properties.requiredChanges.items,data:data8};
+const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema266.properties.requiredChanges.items.type,parentSchema:schema266.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16908,7 +17673,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema256.properties.requiredChanges.type,parentSchema:schema256.properties.requiredChanges,data:data7};
+const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema266.properties.requiredChanges.type,parentSchema:schema266.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16922,7 +17687,7 @@ if(data.internalNote !== undefined){
 let data9 = data.internalNote;
 if(typeof data9 === "string"){
 if(func10(data9) > 4000){
-const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema256.properties.internalNote,data:data9};
+const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema266.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16933,7 +17698,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.internalNote.type,parentSchema:schema256.properties.internalNote,data:data9};
+const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema266.properties.internalNote.type,parentSchema:schema266.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16945,7 +17710,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema266.type,parentSchema:schema266,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16954,43 +17719,43 @@ if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-validate180.errors = vErrors; validate180.errorCount = errors;
+validate189.errors = vErrors; validate189.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate180.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate189.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate188.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate180(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate180.errors.slice(0, 1000); else for (const e of validate180.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate180.errorCount ?? validate180.errors.length;
+if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate189.errors.slice(0, 1000); else for (const e of validate189.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate189.errorCount ?? validate189.errors.length;
 }
 else {
-var props0 = validate180.evaluated.props;
+var props0 = validate189.evaluated.props;
 }
-validate179.errors = vErrors; validate179.errorCount = errors;
+validate188.errors = vErrors; validate188.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate179.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate188.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const schema_CoreReopenInput = validate182;
-const schema258 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
-const schema259 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
+export const schema_CoreReopenInput = validate191;
+const schema268 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
+const schema269 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17002,7 +17767,7 @@ if(data.internalNote !== undefined){
 let data0 = data.internalNote;
 if(typeof data0 === "string"){
 if(func10(data0) > 4000){
-const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema259.properties.internalNote,data:data0};
+const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema269.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17013,7 +17778,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema259.properties.internalNote.type,parentSchema:schema259.properties.internalNote,data:data0};
+const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema269.properties.internalNote.type,parentSchema:schema269.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17025,7 +17790,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema259.type,parentSchema:schema259,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema269.type,parentSchema:schema269,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17034,19 +17799,19 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate182.errors = vErrors; validate182.errorCount = errors;
+validate191.errors = vErrors; validate191.errorCount = errors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTransition = validate183;
-const schema260 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
-const schema261 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
+export const schema_CoreTransition = validate192;
+const schema270 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
+const schema271 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17055,7 +17820,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17065,7 +17830,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.trigger === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17075,7 +17840,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.from === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17085,7 +17850,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.to === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17095,7 +17860,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17105,7 +17870,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17115,7 +17880,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.historySeq === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17127,7 +17892,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema261.properties.slug.type,parentSchema:schema261.properties.slug,data:data0};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema271.properties.slug.type,parentSchema:schema271.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17140,7 +17905,7 @@ errors++;
 if(data.trigger !== undefined){
 let data1 = data.trigger;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data1};
+const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema196.type,parentSchema:schema196,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17150,7 +17915,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!((((((((data1 === "SUBMIT_REVIEW") || (data1 === "APPROVE")) || (data1 === "ACTIVATE")) || (data1 === "REQUEST_CHANGES")) || (data1 === "REJECT")) || (data1 === "SUSPEND")) || (data1 === "UPDATE_INTEGRATION")) || (data1 === "REOPEN"))){
-const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data1};
+const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema196.enum},message:"must be equal to one of the allowed values",schema:schema196.enum,parentSchema:schema196,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17233,7 +17998,7 @@ if(data.at !== undefined){
 let data5 = data.at;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema261.properties.at,data:data5};
+const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema271.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17244,7 +18009,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema261.properties.at.type,parentSchema:schema261.properties.at,data:data5};
+const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema271.properties.at.type,parentSchema:schema271.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17257,7 +18022,7 @@ errors++;
 if(data.historySeq !== undefined){
 let data6 = data.historySeq;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema261.properties.historySeq.type,parentSchema:schema261.properties.historySeq,data:data6};
+const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.historySeq.type,parentSchema:schema271.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17268,7 +18033,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema261.properties.historySeq,data:data6};
+const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema271.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17281,7 +18046,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema261.type,parentSchema:schema261,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17290,38 +18055,38 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-validate184.errors = vErrors; validate184.errorCount = errors;
+validate193.errors = vErrors; validate193.errorCount = errors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate184.errors.slice(0, 1000); else for (const e of validate184.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate184.errorCount ?? validate184.errors.length;
+if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate193.errors.slice(0, 1000); else for (const e of validate193.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate193.errorCount ?? validate193.errors.length;
 }
-validate183.errors = vErrors; validate183.errorCount = errors;
+validate192.errors = vErrors; validate192.errorCount = errors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveredProvider = validate186;
-const schema266 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
-const schema267 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
+export const schema_CoreDiscoveredProvider = validate195;
+const schema276 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
+const schema277 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17330,7 +18095,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17340,7 +18105,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17350,7 +18115,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17360,7 +18125,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17370,7 +18135,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17380,7 +18145,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17392,7 +18157,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.name.type,parentSchema:schema267.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.name.type,parentSchema:schema277.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17405,7 +18170,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.slug.type,parentSchema:schema277.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17418,7 +18183,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.type.type,parentSchema:schema267.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.type.type,parentSchema:schema277.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17431,7 +18196,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.category.type,parentSchema:schema267.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.category.type,parentSchema:schema277.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17448,7 +18213,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.geography.items.type,parentSchema:schema267.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.geography.items.type,parentSchema:schema277.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17460,7 +18225,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.geography.type,parentSchema:schema267.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema277.properties.geography.type,parentSchema:schema277.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17499,7 +18264,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.capabilities.type,parentSchema:schema267.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema277.properties.capabilities.type,parentSchema:schema277.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17534,7 +18299,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.type,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17543,38 +18308,38 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate187.errors = vErrors; validate187.errorCount = errors;
+validate196.errors = vErrors; validate196.errorCount = errors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate187.errors.slice(0, 1000); else for (const e of validate187.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate187.errorCount ?? validate187.errors.length;
+if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate196.errors.slice(0, 1000); else for (const e of validate196.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate196.errorCount ?? validate196.errors.length;
 }
-validate186.errors = vErrors; validate186.errorCount = errors;
+validate195.errors = vErrors; validate195.errorCount = errors;
 return errors === 0;
 }
-validate186.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveryList = validate189;
-const schema270 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
-const schema271 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreDiscoveryList = validate198;
+const schema280 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
+const schema281 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17583,7 +18348,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17593,7 +18358,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17603,7 +18368,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17613,7 +18378,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17623,7 +18388,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17633,7 +18398,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema277.required,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17645,7 +18410,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.name.type,parentSchema:schema267.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.name.type,parentSchema:schema277.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17658,7 +18423,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.slug.type,parentSchema:schema277.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17671,7 +18436,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.type.type,parentSchema:schema267.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.type.type,parentSchema:schema277.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17684,7 +18449,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.category.type,parentSchema:schema267.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.category.type,parentSchema:schema277.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17701,7 +18466,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.geography.items.type,parentSchema:schema267.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.properties.geography.items.type,parentSchema:schema277.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17713,7 +18478,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.geography.type,parentSchema:schema267.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema277.properties.geography.type,parentSchema:schema277.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17752,7 +18517,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.capabilities.type,parentSchema:schema267.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema277.properties.capabilities.type,parentSchema:schema277.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17787,7 +18552,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.type,parentSchema:schema277,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17796,16 +18561,16 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate191.errors = vErrors; validate191.errorCount = errors;
+validate200.errors = vErrors; validate200.errorCount = errors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate199.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17814,7 +18579,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema271.required,parentSchema:schema271,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema281.required,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17824,7 +18589,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema271.required,parentSchema:schema271,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema281.required,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17834,7 +18599,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema271.required,parentSchema:schema271,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema281.required,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17848,13 +18613,13 @@ let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate191(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate191.errors.slice(0, 1000); else for (const e of validate191.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate191.errorCount ?? validate191.errors.length;
+if(!(validate200(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate200.errors.slice(0, 1000); else for (const e of validate200.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate200.errorCount ?? validate200.errors.length;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema271.properties.data.type,parentSchema:schema271.properties.data,data:data0};
+const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema281.properties.data.type,parentSchema:schema281.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17867,7 +18632,7 @@ errors++;
 if(data.total !== undefined){
 let data2 = data.total;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.total.type,parentSchema:schema271.properties.total,data:data2};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema281.properties.total.type,parentSchema:schema281.properties.total,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17878,7 +18643,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.total,data:data2};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema281.properties.total,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17893,7 +18658,7 @@ if(data.pagination !== undefined){
 let data3 = data.pagination;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.total === undefined){
-const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
+const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17903,7 +18668,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data3.limit === undefined){
-const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17913,7 +18678,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data3.offset === undefined){
-const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17923,7 +18688,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data3.hasMore === undefined){
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17935,7 +18700,7 @@ errors++;
 if(data3.total !== undefined){
 let data4 = data3.total;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data4};
+const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17946,7 +18711,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data4};
+const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17960,7 +18725,7 @@ errors++;
 if(data3.limit !== undefined){
 let data5 = data3.limit;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data5};
+const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17971,7 +18736,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 1 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data5};
+const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17985,7 +18750,7 @@ errors++;
 if(data3.offset !== undefined){
 let data6 = data3.offset;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data6};
+const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17996,7 +18761,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data6};
+const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18010,7 +18775,7 @@ errors++;
 if(data3.hasMore !== undefined){
 let data7 = data3.hasMore;
 if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data7};
+const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18022,7 +18787,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data3};
+const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18034,7 +18799,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema281.type,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18043,38 +18808,38 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate190.errors = vErrors; validate190.errorCount = errors;
+validate199.errors = vErrors; validate199.errorCount = errors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
+const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate190.errors.slice(0, 1000); else for (const e of validate190.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate190.errorCount ?? validate190.errors.length;
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate199.errors.slice(0, 1000); else for (const e of validate199.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate199.errorCount ?? validate199.errors.length;
 }
-validate189.errors = vErrors; validate189.errorCount = errors;
+validate198.errors = vErrors; validate198.errorCount = errors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate198.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDashboard = validate194;
-const schema276 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
-const schema277 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+export const schema_CoreDashboard = validate203;
+const schema286 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
+const schema287 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate205.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18261,28 +19026,28 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate196.errors = vErrors; validate196.errorCount = errors;
+validate205.errors = vErrors; validate205.errorCount = errors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate205.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate196.errors.slice(0, 1000); else for (const e of validate196.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate196.errorCount ?? validate196.errors.length;
+if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate205.errors.slice(0, 1000); else for (const e of validate205.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate205.errorCount ?? validate205.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema287.allOf[1].required,parentSchema:schema287.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18292,7 +19057,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.metrics === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema287.allOf[1].required,parentSchema:schema287.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18302,7 +19067,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.actions === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema287.allOf[1].required,parentSchema:schema287.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18312,7 +19077,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.pagination === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema287.allOf[1].required,parentSchema:schema287.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18325,7 +19090,7 @@ if(data.provider !== undefined){
 let data0 = data.provider;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema287.allOf[1].properties.provider.required,parentSchema:schema287.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18335,7 +19100,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data0.name === undefined){
-const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema287.allOf[1].properties.provider.required,parentSchema:schema287.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18345,7 +19110,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data0.status === undefined){
-const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema287.allOf[1].properties.provider.required,parentSchema:schema287.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18355,7 +19120,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data0.metadata === undefined){
-const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema287.allOf[1].properties.provider.required,parentSchema:schema287.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18367,7 +19132,7 @@ errors++;
 if(data0.slug !== undefined){
 let data1 = data0.slug;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.allOf[1].properties.provider.properties.slug.type,parentSchema:schema277.allOf[1].properties.provider.properties.slug,data:data1};
+const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema287.allOf[1].properties.provider.properties.slug.type,parentSchema:schema287.allOf[1].properties.provider.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18380,7 +19145,7 @@ errors++;
 if(data0.name !== undefined){
 let data2 = data0.name;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.allOf[1].properties.provider.properties.name.type,parentSchema:schema277.allOf[1].properties.provider.properties.name,data:data2};
+const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema287.allOf[1].properties.provider.properties.name.type,parentSchema:schema287.allOf[1].properties.provider.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18420,7 +19185,7 @@ if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (con
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.allOf[1].properties.provider.type,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema287.allOf[1].properties.provider.type,parentSchema:schema287.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18434,7 +19199,7 @@ if(data.pagination !== undefined){
 let data5 = data.pagination;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.total === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18444,7 +19209,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(data5.limit === undefined){
-const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18454,7 +19219,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(data5.offset === undefined){
-const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18464,7 +19229,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(data5.hasMore === undefined){
-const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18476,7 +19241,7 @@ errors++;
 if(data5.total !== undefined){
 let data6 = data5.total;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data6};
+const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18487,7 +19252,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data6};
+const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18501,7 +19266,7 @@ errors++;
 if(data5.limit !== undefined){
 let data7 = data5.limit;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data7};
+const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18512,7 +19277,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data7};
+const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18526,7 +19291,7 @@ errors++;
 if(data5.offset !== undefined){
 let data8 = data5.offset;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data8};
+const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18537,7 +19302,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data8};
+const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -18551,7 +19316,7 @@ errors++;
 if(data5.hasMore !== undefined){
 let data9 = data5.hasMore;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data9};
+const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18563,7 +19328,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data5};
+const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18575,7 +19340,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.allOf[1].type,parentSchema:schema277.allOf[1],data};
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema287.allOf[1].type,parentSchema:schema287.allOf[1],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18584,38 +19349,38 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-validate195.errors = vErrors; validate195.errorCount = errors;
+validate204.errors = vErrors; validate204.errorCount = errors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate195.errors.slice(0, 1000); else for (const e of validate195.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate195.errorCount ?? validate195.errors.length;
+if(!(validate204(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate204.errors.slice(0, 1000); else for (const e of validate204.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate204.errorCount ?? validate204.errors.length;
 }
-validate194.errors = vErrors; validate194.errorCount = errors;
+validate203.errors = vErrors; validate203.errorCount = errors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTimelineEntry = validate201;
-const schema282 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
-const schema283 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
+export const schema_CoreTimelineEntry = validate210;
+const schema292 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
+const schema293 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18624,7 +19389,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.at === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema293.required,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18634,7 +19399,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.source === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema293.required,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18646,7 +19411,7 @@ errors++;
 if(data.at !== undefined){
 let data0 = data.at;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data0};
+const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.at.type,parentSchema:schema293.properties.at,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18659,7 +19424,7 @@ errors++;
 if(data.source !== undefined){
 let data1 = data.source;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.source.type,parentSchema:schema283.properties.source,data:data1};
+const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.source.type,parentSchema:schema293.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18669,7 +19434,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(!((data1 === "PROVIDER_API") || (data1 === "WEBHOOK"))){
-const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema283.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.source.enum,parentSchema:schema283.properties.source,data:data1};
+const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema293.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema293.properties.source.enum,parentSchema:schema293.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18682,7 +19447,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data2};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.status.type,parentSchema:schema293.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18695,7 +19460,7 @@ errors++;
 if(data.eventId !== undefined){
 let data3 = data.eventId;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data3};
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.eventId.type,parentSchema:schema293.properties.eventId,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18708,7 +19473,7 @@ errors++;
 if(data.eventType !== undefined){
 let data4 = data.eventType;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data4};
+const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.eventType.type,parentSchema:schema293.properties.eventType,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18721,7 +19486,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data5};
+const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.reasonCode.type,parentSchema:schema293.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18734,7 +19499,7 @@ errors++;
 if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data6};
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.reason.type,parentSchema:schema293.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18746,7 +19511,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema293.type,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18755,19 +19520,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate201.errors = vErrors; validate201.errorCount = errors;
+validate210.errors = vErrors; validate210.errorCount = errors;
 return errors === 0;
 }
-validate201.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreActionDetail = validate202;
-const schema284 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
-const schema285 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
+export const schema_CoreActionDetail = validate211;
+const schema294 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
+const schema295 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18776,7 +19541,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18786,7 +19551,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.publicId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18796,7 +19561,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18806,7 +19571,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18816,7 +19581,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.paymentStatusSource === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18826,7 +19591,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.lines === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18836,7 +19601,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.createdAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18846,7 +19611,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.timeline === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema295.required,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18858,7 +19623,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.id.type,parentSchema:schema285.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.id.type,parentSchema:schema295.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18871,7 +19636,7 @@ errors++;
 if(data.publicId !== undefined){
 let data1 = data.publicId;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.publicId.type,parentSchema:schema285.properties.publicId,data:data1};
+const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.publicId.type,parentSchema:schema295.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18884,7 +19649,7 @@ errors++;
 if(data.externalActionId !== undefined){
 let data2 = data.externalActionId;
 if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.externalActionId.type,parentSchema:schema285.properties.externalActionId,data:data2};
+const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.externalActionId.type,parentSchema:schema295.properties.externalActionId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18897,7 +19662,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.certificationId.type,parentSchema:schema285.properties.certificationId,data:data3};
+const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.certificationId.type,parentSchema:schema295.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18910,7 +19675,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.status.type,parentSchema:schema285.properties.status,data:data4};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.status.type,parentSchema:schema295.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18923,7 +19688,7 @@ errors++;
 if(data.paymentStatus !== undefined){
 let data5 = data.paymentStatus;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.paymentStatus.type,parentSchema:schema285.properties.paymentStatus,data:data5};
+const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.paymentStatus.type,parentSchema:schema295.properties.paymentStatus,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18936,7 +19701,7 @@ errors++;
 if(data.paymentStatusSource !== undefined){
 let data6 = data.paymentStatusSource;
 if("PROVIDER_REPORTED" !== data6){
-const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema285.properties.paymentStatusSource,data:data6};
+const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema295.properties.paymentStatusSource,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18949,7 +19714,7 @@ errors++;
 if(data.total !== undefined){
 let data7 = data.total;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.total.type,parentSchema:schema285.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.properties.total.type,parentSchema:schema295.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18962,7 +19727,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data8 = data.subtotal;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.subtotal.type,parentSchema:schema285.properties.subtotal,data:data8};
+const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.properties.subtotal.type,parentSchema:schema295.properties.subtotal,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18975,7 +19740,7 @@ errors++;
 if(data.currency !== undefined){
 let data9 = data.currency;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.currency.type,parentSchema:schema285.properties.currency,data:data9};
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.currency.type,parentSchema:schema295.properties.currency,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18988,7 +19753,7 @@ errors++;
 if(data.customerName !== undefined){
 let data10 = data.customerName;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.customerName.type,parentSchema:schema285.properties.customerName,data:data10};
+const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.customerName.type,parentSchema:schema295.properties.customerName,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19001,7 +19766,7 @@ errors++;
 if(data.customerPhoneMasked !== undefined){
 let data11 = data.customerPhoneMasked;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.customerPhoneMasked.type,parentSchema:schema285.properties.customerPhoneMasked,data:data11};
+const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.customerPhoneMasked.type,parentSchema:schema295.properties.customerPhoneMasked,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19014,7 +19779,7 @@ errors++;
 if(data.fulfillmentType !== undefined){
 let data12 = data.fulfillmentType;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.fulfillmentType.type,parentSchema:schema285.properties.fulfillmentType,data:data12};
+const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.fulfillmentType.type,parentSchema:schema295.properties.fulfillmentType,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19034,7 +19799,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.offeringId !== undefined){
 let data15 = data14.offeringId;
 if(typeof data15 !== "string"){
-const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.lines.items.properties.offeringId.type,parentSchema:schema285.properties.lines.items.properties.offeringId,data:data15};
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.lines.items.properties.offeringId.type,parentSchema:schema295.properties.lines.items.properties.offeringId,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19047,7 +19812,7 @@ errors++;
 if(data14.offeringTitle !== undefined){
 let data16 = data14.offeringTitle;
 if(typeof data16 !== "string"){
-const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.lines.items.properties.offeringTitle.type,parentSchema:schema285.properties.lines.items.properties.offeringTitle,data:data16};
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.lines.items.properties.offeringTitle.type,parentSchema:schema295.properties.lines.items.properties.offeringTitle,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19060,7 +19825,7 @@ errors++;
 if(data14.quantity !== undefined){
 let data17 = data14.quantity;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.quantity.type,parentSchema:schema285.properties.lines.items.properties.quantity,data:data17};
+const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.properties.lines.items.properties.quantity.type,parentSchema:schema295.properties.lines.items.properties.quantity,data:data17};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19073,7 +19838,7 @@ errors++;
 if(data14.unitPrice !== undefined){
 let data18 = data14.unitPrice;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.unitPrice.type,parentSchema:schema285.properties.lines.items.properties.unitPrice,data:data18};
+const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.properties.lines.items.properties.unitPrice.type,parentSchema:schema295.properties.lines.items.properties.unitPrice,data:data18};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19086,7 +19851,7 @@ errors++;
 if(data14.optionsTotal !== undefined){
 let data19 = data14.optionsTotal;
 if(!((typeof data19 == "number") && (isFinite(data19)))){
-const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.optionsTotal.type,parentSchema:schema285.properties.lines.items.properties.optionsTotal,data:data19};
+const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.properties.lines.items.properties.optionsTotal.type,parentSchema:schema295.properties.lines.items.properties.optionsTotal,data:data19};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19099,7 +19864,7 @@ errors++;
 if(data14.lineTotal !== undefined){
 let data20 = data14.lineTotal;
 if(!((typeof data20 == "number") && (isFinite(data20)))){
-const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.lineTotal.type,parentSchema:schema285.properties.lines.items.properties.lineTotal,data:data20};
+const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.properties.lines.items.properties.lineTotal.type,parentSchema:schema295.properties.lines.items.properties.lineTotal,data:data20};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19111,7 +19876,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.properties.lines.items.type,parentSchema:schema285.properties.lines.items,data:data14};
+const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema295.properties.lines.items.type,parentSchema:schema295.properties.lines.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19123,7 +19888,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.lines.type,parentSchema:schema285.properties.lines,data:data13};
+const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema295.properties.lines.type,parentSchema:schema295.properties.lines,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19136,7 +19901,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data21 = data.createdAt;
 if(typeof data21 !== "string"){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.createdAt.type,parentSchema:schema285.properties.createdAt,data:data21};
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.createdAt.type,parentSchema:schema295.properties.createdAt,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19152,7 +19917,7 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.reasonCode !== undefined){
 let data23 = data22.reasonCode;
 if(typeof data23 !== "string"){
-const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.explanation.properties.reasonCode.type,parentSchema:schema285.properties.explanation.properties.reasonCode,data:data23};
+const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.explanation.properties.reasonCode.type,parentSchema:schema295.properties.explanation.properties.reasonCode,data:data23};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19165,7 +19930,7 @@ errors++;
 if(data22.reason !== undefined){
 let data24 = data22.reason;
 if(typeof data24 !== "string"){
-const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.explanation.properties.reason.type,parentSchema:schema285.properties.explanation.properties.reason,data:data24};
+const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema295.properties.explanation.properties.reason.type,parentSchema:schema295.properties.explanation.properties.reason,data:data24};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19177,7 +19942,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.properties.explanation.type,parentSchema:schema285.properties.explanation,data:data22};
+const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema295.properties.explanation.type,parentSchema:schema295.properties.explanation,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19195,7 +19960,7 @@ for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.at === undefined){
-const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data:data26};
+const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema293.required,parentSchema:schema293,data:data26};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -19205,7 +19970,7 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 if(data26.source === undefined){
-const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema283.required,parentSchema:schema283,data:data26};
+const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema293.required,parentSchema:schema293,data:data26};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -19217,7 +19982,7 @@ errors++;
 if(data26.at !== undefined){
 let data27 = data26.at;
 if(typeof data27 !== "string"){
-const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data27};
+const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.at.type,parentSchema:schema293.properties.at,data:data27};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19230,7 +19995,7 @@ errors++;
 if(data26.source !== undefined){
 let data28 = data26.source;
 if(typeof data28 !== "string"){
-const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.source.type,parentSchema:schema283.properties.source,data:data28};
+const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.source.type,parentSchema:schema293.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -19240,7 +20005,7 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 if(!((data28 === "PROVIDER_API") || (data28 === "WEBHOOK"))){
-const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema283.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.source.enum,parentSchema:schema283.properties.source,data:data28};
+const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema293.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema293.properties.source.enum,parentSchema:schema293.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19253,7 +20018,7 @@ errors++;
 if(data26.status !== undefined){
 let data29 = data26.status;
 if(typeof data29 !== "string"){
-const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data29};
+const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.status.type,parentSchema:schema293.properties.status,data:data29};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -19266,7 +20031,7 @@ errors++;
 if(data26.eventId !== undefined){
 let data30 = data26.eventId;
 if(typeof data30 !== "string"){
-const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data30};
+const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.eventId.type,parentSchema:schema293.properties.eventId,data:data30};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -19279,7 +20044,7 @@ errors++;
 if(data26.eventType !== undefined){
 let data31 = data26.eventType;
 if(typeof data31 !== "string"){
-const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data31};
+const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.eventType.type,parentSchema:schema293.properties.eventType,data:data31};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -19292,7 +20057,7 @@ errors++;
 if(data26.reasonCode !== undefined){
 let data32 = data26.reasonCode;
 if(typeof data32 !== "string"){
-const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data32};
+const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.reasonCode.type,parentSchema:schema293.properties.reasonCode,data:data32};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -19305,7 +20070,7 @@ errors++;
 if(data26.reason !== undefined){
 let data33 = data26.reason;
 if(typeof data33 !== "string"){
-const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data33};
+const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.reason.type,parentSchema:schema293.properties.reason,data:data33};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -19317,7 +20082,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data:data26};
+const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema293.type,parentSchema:schema293,data:data26};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -19329,7 +20094,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.timeline.type,parentSchema:schema285.properties.timeline,data:data25};
+const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema295.properties.timeline.type,parentSchema:schema295.properties.timeline,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -19341,7 +20106,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema295.type,parentSchema:schema295,data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -19350,38 +20115,38 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate203.errors = vErrors; validate203.errorCount = errors;
+validate212.errors = vErrors; validate212.errorCount = errors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate203.errors.slice(0, 1000); else for (const e of validate203.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate203.errorCount ?? validate203.errors.length;
+if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate212.errors.slice(0, 1000); else for (const e of validate212.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate212.errorCount ?? validate212.errors.length;
 }
-validate202.errors = vErrors; validate202.errorCount = errors;
+validate211.errors = vErrors; validate211.errorCount = errors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEvent = validate205;
-const schema287 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
-const schema288 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
+export const schema_CoreLogEvent = validate214;
+const schema297 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
+const schema298 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19390,7 +20155,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19400,7 +20165,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19410,7 +20175,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.kind === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19420,7 +20185,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.slug === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19430,7 +20195,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.summary === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19442,7 +20207,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.id.type,parentSchema:schema298.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19456,7 +20221,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data1};
+const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19467,7 +20232,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data1};
+const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.at.type,parentSchema:schema298.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19480,7 +20245,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data2};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.kind.type,parentSchema:schema298.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19490,7 +20255,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!(((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "secret-rotation")) || (data2 === "webhook"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data2};
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema298.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema298.properties.kind.enum,parentSchema:schema298.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19503,7 +20268,7 @@ errors++;
 if(data.slug !== undefined){
 let data3 = data.slug;
 if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data3};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.slug.type,parentSchema:schema298.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19516,7 +20281,7 @@ errors++;
 if(data.actor !== undefined){
 let data4 = data.actor;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data4};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.actor.type,parentSchema:schema298.properties.actor,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19529,7 +20294,7 @@ errors++;
 if(data.summary !== undefined){
 let data5 = data.summary;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data5};
+const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.summary.type,parentSchema:schema298.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19542,7 +20307,7 @@ errors++;
 if(data.trigger !== undefined){
 let data6 = data.trigger;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data6};
+const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.trigger.type,parentSchema:schema298.properties.trigger,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19555,7 +20320,7 @@ errors++;
 if(data.from !== undefined){
 let data7 = data.from;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data7};
+const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.from.type,parentSchema:schema298.properties.from,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19568,7 +20333,7 @@ errors++;
 if(data.to !== undefined){
 let data8 = data.to;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data8};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.to.type,parentSchema:schema298.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19581,7 +20346,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data9 = data.reasonCode;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data9};
+const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.reasonCode.type,parentSchema:schema298.properties.reasonCode,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19594,7 +20359,7 @@ errors++;
 if(data.reason !== undefined){
 let data10 = data.reason;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data10};
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.reason.type,parentSchema:schema298.properties.reason,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19607,7 +20372,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data11 = data.certificationId;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data11};
+const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.certificationId.type,parentSchema:schema298.properties.certificationId,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19620,7 +20385,7 @@ errors++;
 if(data.verdict !== undefined){
 let data12 = data.verdict;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data12};
+const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.verdict.type,parentSchema:schema298.properties.verdict,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19633,7 +20398,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data13 = data.configVersion;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data13};
+const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.configVersion.type,parentSchema:schema298.properties.configVersion,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19647,7 +20412,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data14 = data.previousSecretValidUntil;
 if(typeof data14 === "string"){
 if(!(formats14.validate(data14))){
-const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data14};
+const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19658,7 +20423,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data14};
+const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.previousSecretValidUntil.type,parentSchema:schema298.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19671,7 +20436,7 @@ errors++;
 if(data.eventId !== undefined){
 let data15 = data.eventId;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data15};
+const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.eventId.type,parentSchema:schema298.properties.eventId,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19684,7 +20449,7 @@ errors++;
 if(data.eventType !== undefined){
 let data16 = data.eventType;
 if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data16};
+const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.eventType.type,parentSchema:schema298.properties.eventType,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19697,7 +20462,7 @@ errors++;
 if(data.actionId !== undefined){
 let data17 = data.actionId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data17};
+const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.actionId.type,parentSchema:schema298.properties.actionId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19710,7 +20475,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data18 = data.newStatus;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data18};
+const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.newStatus.type,parentSchema:schema298.properties.newStatus,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19723,7 +20488,7 @@ errors++;
 if(data.verified !== undefined){
 let data19 = data.verified;
 if(typeof data19 !== "boolean"){
-const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data19};
+const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema298.properties.verified.type,parentSchema:schema298.properties.verified,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19736,7 +20501,7 @@ errors++;
 if(data.verifiedWith !== undefined){
 let data20 = data.verifiedWith;
 if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data20};
+const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.verifiedWith.type,parentSchema:schema298.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19746,7 +20511,7 @@ if (vErrors.length < 1000) vErrors.push(err28);
 errors++;
 }
 if(!(data20 === "previous")){
-const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data20};
+const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema298.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema298.properties.verifiedWith.enum,parentSchema:schema298.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19759,7 +20524,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data21 = data.answeredStatus;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data21};
+const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.answeredStatus.type,parentSchema:schema298.properties.answeredStatus,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19772,7 +20537,7 @@ errors++;
 if(data.problem !== undefined){
 let data22 = data.problem;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data22};
+const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.problem.type,parentSchema:schema298.properties.problem,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19784,7 +20549,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data};
+const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.type,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19793,19 +20558,19 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-validate205.errors = vErrors; validate205.errorCount = errors;
+validate214.errors = vErrors; validate214.errorCount = errors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEventList = validate206;
-const schema289 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
-const schema290 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreLogEventList = validate215;
+const schema299 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
+const schema300 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19814,7 +20579,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema300.required,parentSchema:schema300,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19824,7 +20589,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema300.required,parentSchema:schema300,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19834,7 +20599,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema300.required,parentSchema:schema300,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19851,7 +20616,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19861,7 +20626,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.at === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19871,7 +20636,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.kind === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19881,7 +20646,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.slug === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19891,7 +20656,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19903,7 +20668,7 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.id.type,parentSchema:schema298.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19917,7 +20682,7 @@ if(data1.at !== undefined){
 let data3 = data1.at;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19928,7 +20693,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.at.type,parentSchema:schema298.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19941,7 +20706,7 @@ errors++;
 if(data1.kind !== undefined){
 let data4 = data1.kind;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.kind.type,parentSchema:schema298.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19951,7 +20716,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data4};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema298.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema298.properties.kind.enum,parentSchema:schema298.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19964,7 +20729,7 @@ errors++;
 if(data1.slug !== undefined){
 let data5 = data1.slug;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data5};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.slug.type,parentSchema:schema298.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19977,7 +20742,7 @@ errors++;
 if(data1.actor !== undefined){
 let data6 = data1.actor;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data6};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.actor.type,parentSchema:schema298.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19990,7 +20755,7 @@ errors++;
 if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data7};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.summary.type,parentSchema:schema298.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20003,7 +20768,7 @@ errors++;
 if(data1.trigger !== undefined){
 let data8 = data1.trigger;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data8};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.trigger.type,parentSchema:schema298.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20016,7 +20781,7 @@ errors++;
 if(data1.from !== undefined){
 let data9 = data1.from;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data9};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.from.type,parentSchema:schema298.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20029,7 +20794,7 @@ errors++;
 if(data1.to !== undefined){
 let data10 = data1.to;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data10};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.to.type,parentSchema:schema298.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20042,7 +20807,7 @@ errors++;
 if(data1.reasonCode !== undefined){
 let data11 = data1.reasonCode;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.reasonCode.type,parentSchema:schema298.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20055,7 +20820,7 @@ errors++;
 if(data1.reason !== undefined){
 let data12 = data1.reason;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.reason.type,parentSchema:schema298.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20068,7 +20833,7 @@ errors++;
 if(data1.certificationId !== undefined){
 let data13 = data1.certificationId;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.certificationId.type,parentSchema:schema298.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20081,7 +20846,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data14 = data1.verdict;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.verdict.type,parentSchema:schema298.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20094,7 +20859,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data15 = data1.configVersion;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.configVersion.type,parentSchema:schema298.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20108,7 +20873,7 @@ if(data1.previousSecretValidUntil !== undefined){
 let data16 = data1.previousSecretValidUntil;
 if(typeof data16 === "string"){
 if(!(formats14.validate(data16))){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20119,7 +20884,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.previousSecretValidUntil.type,parentSchema:schema298.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20132,7 +20897,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data17};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.eventId.type,parentSchema:schema298.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20145,7 +20910,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data18};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.eventType.type,parentSchema:schema298.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -20158,7 +20923,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data19};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.actionId.type,parentSchema:schema298.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20171,7 +20936,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data20 = data1.newStatus;
 if(typeof data20 !== "string"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data20};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.newStatus.type,parentSchema:schema298.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -20184,7 +20949,7 @@ errors++;
 if(data1.verified !== undefined){
 let data21 = data1.verified;
 if(typeof data21 !== "boolean"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data21};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema298.properties.verified.type,parentSchema:schema298.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20197,7 +20962,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data22};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.verifiedWith.type,parentSchema:schema298.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20207,7 +20972,7 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 if(!(data22 === "previous")){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data22};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema298.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema298.properties.verifiedWith.enum,parentSchema:schema298.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20220,7 +20985,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data23 = data1.answeredStatus;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data23};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.answeredStatus.type,parentSchema:schema298.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20233,7 +20998,7 @@ errors++;
 if(data1.problem !== undefined){
 let data24 = data1.problem;
 if(typeof data24 !== "string"){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data24};
+const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.problem.type,parentSchema:schema298.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20245,7 +21010,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data:data1};
+const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.type,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20257,7 +21022,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema290.properties.data.type,parentSchema:schema290.properties.data,data:data0};
+const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema300.properties.data.type,parentSchema:schema300.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20270,7 +21035,7 @@ errors++;
 if(data.total !== undefined){
 let data25 = data.total;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema290.properties.total.type,parentSchema:schema290.properties.total,data:data25};
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema300.properties.total.type,parentSchema:schema300.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20281,7 +21046,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema290.properties.total,data:data25};
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema300.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -20296,7 +21061,7 @@ if(data.pagination !== undefined){
 let data26 = data.pagination;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.total === undefined){
-const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -20306,7 +21071,7 @@ if (vErrors.length < 1000) vErrors.push(err39);
 errors++;
 }
 if(data26.limit === undefined){
-const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -20316,7 +21081,7 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 if(data26.offset === undefined){
-const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -20326,7 +21091,7 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 if(data26.hasMore === undefined){
-const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -20338,7 +21103,7 @@ errors++;
 if(data26.total !== undefined){
 let data27 = data26.total;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data27};
+const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -20349,7 +21114,7 @@ errors++;
 }
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 < 0 || isNaN(data27)){
-const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data27};
+const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -20363,7 +21128,7 @@ errors++;
 if(data26.limit !== undefined){
 let data28 = data26.limit;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data28};
+const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -20374,7 +21139,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data28};
+const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -20388,7 +21153,7 @@ errors++;
 if(data26.offset !== undefined){
 let data29 = data26.offset;
 if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data29};
+const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -20399,7 +21164,7 @@ errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data29};
+const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -20413,7 +21178,7 @@ errors++;
 if(data26.hasMore !== undefined){
 let data30 = data26.hasMore;
 if(typeof data30 !== "boolean"){
-const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data30};
+const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data30};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -20425,7 +21190,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data26};
+const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -20437,7 +21202,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.type,parentSchema:schema290,data};
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema300.type,parentSchema:schema300,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -20446,38 +21211,38 @@ if (vErrors.length < 1000) vErrors.push(err51);
 }
 errors++;
 }
-validate207.errors = vErrors; validate207.errorCount = errors;
+validate216.errors = vErrors; validate216.errorCount = errors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate207.errors.slice(0, 1000); else for (const e of validate207.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate207.errorCount ?? validate207.errors.length;
+if(!(validate216(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate216.errors.slice(0, 1000); else for (const e of validate216.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate216.errorCount ?? validate216.errors.length;
 }
-validate206.errors = vErrors; validate206.errorCount = errors;
+validate215.errors = vErrors; validate215.errorCount = errors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogExport = validate209;
-const schema293 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
-const schema294 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreLogExport = validate218;
+const schema303 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
+const schema304 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20486,7 +21251,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema294.required,parentSchema:schema294,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20496,7 +21261,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema294.required,parentSchema:schema294,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20513,7 +21278,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20523,7 +21288,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.at === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20533,7 +21298,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.kind === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20543,7 +21308,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.slug === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20553,7 +21318,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.summary === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema298.required,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -20565,7 +21330,7 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data2};
+const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.id.type,parentSchema:schema298.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20579,7 +21344,7 @@ if(data1.at !== undefined){
 let data3 = data1.at;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data3};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -20590,7 +21355,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.at.type,parentSchema:schema298.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20603,7 +21368,7 @@ errors++;
 if(data1.kind !== undefined){
 let data4 = data1.kind;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data4};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.kind.type,parentSchema:schema298.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -20613,7 +21378,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema298.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema298.properties.kind.enum,parentSchema:schema298.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -20626,7 +21391,7 @@ errors++;
 if(data1.slug !== undefined){
 let data5 = data1.slug;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.slug.type,parentSchema:schema298.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -20639,7 +21404,7 @@ errors++;
 if(data1.actor !== undefined){
 let data6 = data1.actor;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.actor.type,parentSchema:schema298.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20652,7 +21417,7 @@ errors++;
 if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.summary.type,parentSchema:schema298.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -20665,7 +21430,7 @@ errors++;
 if(data1.trigger !== undefined){
 let data8 = data1.trigger;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.trigger.type,parentSchema:schema298.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20678,7 +21443,7 @@ errors++;
 if(data1.from !== undefined){
 let data9 = data1.from;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.from.type,parentSchema:schema298.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20691,7 +21456,7 @@ errors++;
 if(data1.to !== undefined){
 let data10 = data1.to;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.to.type,parentSchema:schema298.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20704,7 +21469,7 @@ errors++;
 if(data1.reasonCode !== undefined){
 let data11 = data1.reasonCode;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.reasonCode.type,parentSchema:schema298.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20717,7 +21482,7 @@ errors++;
 if(data1.reason !== undefined){
 let data12 = data1.reason;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data12};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.reason.type,parentSchema:schema298.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20730,7 +21495,7 @@ errors++;
 if(data1.certificationId !== undefined){
 let data13 = data1.certificationId;
 if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data13};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.certificationId.type,parentSchema:schema298.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20743,7 +21508,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data14 = data1.verdict;
 if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data14};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.verdict.type,parentSchema:schema298.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20756,7 +21521,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data15 = data1.configVersion;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data15};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.configVersion.type,parentSchema:schema298.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20770,7 +21535,7 @@ if(data1.previousSecretValidUntil !== undefined){
 let data16 = data1.previousSecretValidUntil;
 if(typeof data16 === "string"){
 if(!(formats14.validate(data16))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20781,7 +21546,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.previousSecretValidUntil.type,parentSchema:schema298.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20794,7 +21559,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data17};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.eventId.type,parentSchema:schema298.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20807,7 +21572,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data18};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.eventType.type,parentSchema:schema298.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20820,7 +21585,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data19};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.actionId.type,parentSchema:schema298.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -20833,7 +21598,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data20 = data1.newStatus;
 if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data20};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.newStatus.type,parentSchema:schema298.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20846,7 +21611,7 @@ errors++;
 if(data1.verified !== undefined){
 let data21 = data1.verified;
 if(typeof data21 !== "boolean"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data21};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema298.properties.verified.type,parentSchema:schema298.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -20859,7 +21624,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data22};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.verifiedWith.type,parentSchema:schema298.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20869,7 +21634,7 @@ if (vErrors.length < 1000) vErrors.push(err30);
 errors++;
 }
 if(!(data22 === "previous")){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data22};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema298.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema298.properties.verifiedWith.enum,parentSchema:schema298.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20882,7 +21647,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data23 = data1.answeredStatus;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data23};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.answeredStatus.type,parentSchema:schema298.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20895,7 +21660,7 @@ errors++;
 if(data1.problem !== undefined){
 let data24 = data1.problem;
 if(typeof data24 !== "string"){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data24};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.problem.type,parentSchema:schema298.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20907,7 +21672,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data:data1};
+const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.type,parentSchema:schema298,data:data1};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20919,7 +21684,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema294.properties.data.type,parentSchema:schema294.properties.data,data:data0};
+const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.data.type,parentSchema:schema304.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20932,7 +21697,7 @@ errors++;
 if(data.total !== undefined){
 let data25 = data.total;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.total.type,parentSchema:schema294.properties.total,data:data25};
+const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema304.properties.total.type,parentSchema:schema304.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20943,7 +21708,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema294.properties.total,data:data25};
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema304.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20956,7 +21721,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema294.type,parentSchema:schema294,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.type,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -20965,38 +21730,38 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-validate210.errors = vErrors; validate210.errorCount = errors;
+validate219.errors = vErrors; validate219.errorCount = errors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate210.errors.slice(0, 1000); else for (const e of validate210.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate210.errorCount ?? validate210.errors.length;
+if(!(validate219(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate219.errors.slice(0, 1000); else for (const e of validate219.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate219.errorCount ?? validate219.errors.length;
 }
-validate209.errors = vErrors; validate209.errorCount = errors;
+validate218.errors = vErrors; validate218.errorCount = errors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreError = validate212;
-const schema296 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema297 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+export const schema_CoreError = validate221;
+const schema306 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema307 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate212.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21005,7 +21770,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema297.required,parentSchema:schema297,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21015,7 +21780,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema297.required,parentSchema:schema297,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21027,7 +21792,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema297.properties.code.type,parentSchema:schema297.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.code.type,parentSchema:schema307.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21037,7 +21802,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema297.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema297.properties.code.enum,parentSchema:schema297.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema307.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.code.enum,parentSchema:schema307.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21050,7 +21815,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema297.properties.message.type,parentSchema:schema297.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.message.type,parentSchema:schema307.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21062,7 +21827,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema297.type,parentSchema:schema297,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21071,18 +21836,18 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate212.errors = vErrors; validate212.errorCount = errors;
+validate221.errors = vErrors; validate221.errorCount = errors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate213;
-const schema298 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate222;
+const schema308 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21288,7 +22053,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.type,parentSchema:schema298,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema308.type,parentSchema:schema308,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21297,18 +22062,18 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate213.errors = vErrors; validate213.errorCount = errors;
+validate222.errors = vErrors; validate222.errorCount = errors;
 return errors === 0;
 }
-validate213.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate214;
-const schema300 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate223;
+const schema310 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate224.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21666,16 +22431,16 @@ if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate215.errors = vErrors; validate215.errorCount = errors;
+validate224.errors = vErrors; validate224.errorCount = errors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate224.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21685,13 +22450,13 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate215(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate215.errors.slice(0, 1000); else for (const e of validate215.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate215.errorCount ?? validate215.errors.length;
+if(!(validate224(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate224.errors.slice(0, 1000); else for (const e of validate224.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate224.errorCount ?? validate224.errors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema300.type,parentSchema:schema300,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema310.type,parentSchema:schema310,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21700,18 +22465,18 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate214.errors = vErrors; validate214.errorCount = errors;
+validate223.errors = vErrors; validate223.errorCount = errors;
 return errors === 0;
 }
-validate214.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_2 = validate218;
-const schema303 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+export const inline_2 = validate227;
+const schema313 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21832,7 +22597,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema303.type,parentSchema:schema303,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema313.type,parentSchema:schema313,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21841,19 +22606,19 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate218.errors = vErrors; validate218.errorCount = errors;
+validate227.errors = vErrors; validate227.errorCount = errors;
 return errors === 0;
 }
-validate218.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate219;
-const schema305 = {"description":"Shape not shown by the contract."};
+export const inline_3 = validate228;
+const schema315 = {"description":"Shape not shown by the contract."};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate219.errors = null;
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate228.errors = null;
 return true;
 }
-validate219.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreStoredEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreAllowedTransition, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };

@@ -5,7 +5,7 @@ import { bind, coreContext } from './context.js';
 import { dashboard, myAction } from './dashboard-handlers.js';
 import { reopen, review } from './decision-handlers.js';
 import type { CoreRoutesDeps } from './deps.js';
-import { events } from './event-handlers.js';
+import { events, storedEvent } from './event-handlers.js';
 import { operatorOnly, providerOnly } from './guards.js';
 import { adminProvider, adminProviders, find } from './listing-handlers.js';
 import { exportLogs, logs } from './log-handlers.js';
@@ -36,6 +36,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
     route('GET', '/api/v1/providers/:slug/certifications/:id', bind(ctx, certification), operator),
     route('POST', '/api/v1/providers/:slug/submit-review', bind(ctx, submitReview), operator),
     route('GET', '/api/v1/providers/:slug/events', bind(ctx, events), operator),
+    route('GET', '/api/v1/providers/:slug/events/:eventId', bind(ctx, storedEvent), operator),
     route('GET', '/api/v1/admin/providers', bind(ctx, adminProviders), operator),
     route('GET', '/api/v1/admin/providers/:slug', bind(ctx, adminProvider), operator),
     route('POST', '/api/v1/admin/providers/:slug/review', bind(ctx, review), operator),

@@ -1,6 +1,7 @@
 import type { components } from '../../contract/generated/contract-types.js';
 import type { RunReport } from '../../model/report.js';
 import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
+import { allowedTransitions } from '../review/allowed-transitions.js';
 import type { RegistrationFields } from './registration.js';
 import { type CertificationRecord, certificationInvalidity, type StoredProvider } from './registry.js';
 
@@ -61,6 +62,7 @@ export function providerView(p: StoredProvider, webhookUrl: string, isCertified:
       reviewStatus: p.reviewStatus,
       ...(p.visibleReason ? { reviewReason: p.visibleReason } : {}),
     },
+    allowedTransitions: allowedTransitions(p.reviewStatus, isCertified),
     configVersion: p.configVersion,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
