@@ -14,17 +14,19 @@ const layers = {
   checks: ['http', 'contract', 'util', 'model'],
   doctor: ['http', 'util', 'model'],
   report: ['util', 'model'],
-  server: ['contract', 'http', 'util', 'model'],
+  // Certificates: in-toto statements in DSSE envelopes, Ed25519 keys, verification (serve issues, verify checks).
+  certificates: ['contract', 'util', 'model'],
+  server: ['certificates', 'contract', 'http', 'util', 'model'],
   'reference-provider': ['http', 'util', 'model'],
   config: ['contract', 'util', 'model'],
   runner: ['checks', 'doctor', 'server', 'http', 'contract', 'util', 'model'],
   // Many providers in one process: the batch run, its webhook inbox, shards and merging their reports.
   fleet: ['runner', 'checks', 'server', 'contract', 'util', 'model'],
   // The library entry points (package exports): beside the cli, for providers' own test suites.
-  lib: ['runner', 'checks', 'contract', 'util', 'model'],
+  lib: ['runner', 'checks', 'certificates', 'contract', 'util', 'model'],
   // The operator console (`serve` mounts it under /console): pages of what the core API answers.
   console: ['server', 'report', 'util', 'model'],
-  cli: ['console', 'fleet', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'http', 'contract', 'util', 'model'],
+  cli: ['console', 'fleet', 'runner', 'checks', 'doctor', 'report', 'server', 'reference-provider', 'config', 'certificates', 'http', 'contract', 'util', 'model'],
 };
 
 /**

@@ -268,7 +268,7 @@ export const COMMANDS: readonly CommandSpec[] = [
           .option('--data-dir <dir>', 'where events, registrations and certifications are kept (default ./.provcert)')
           .option(
             '--config <file>',
-            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, maxExpiryWait, webhookSecretOverlap, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
+            'YAML/JSON settings: port, host, dataDir, local, webhookSecretEnv, adminTokenEnv, credentialDir, maxExpiryWait, webhookSecretOverlap, signingKey, the limits below by name (maxBodyBytes, …), providers[{slug, webhookSecretEnv}]',
           )
           .option(
             '--slug <slugs>',
@@ -282,7 +282,11 @@ export const COMMANDS: readonly CommandSpec[] = [
           .option('--max-expiry-wait <s>', 'longest wait in a certification for a quote to expire (default 120)')
           .option(
             '--webhook-secret-overlap <s>',
-            "seconds a provider's previous webhook secret still verifies after a rotation (default 600; 0 = at once invalid)",
+            "seconds a provider's previous webhook secret still verifies after a rotation (default 0: rotating invalidates it at once)",
+          )
+          .option(
+            '--signing-key <file>',
+            "PEM file with the core's Ed25519 signing key for certificates (default: generated once in the data dir)",
           )
           .option(
             '--credential-dir <dir>',

@@ -32,6 +32,7 @@ export interface RawServeOptions {
   credentialDir?: string;
   maxExpiryWait?: string;
   webhookSecretOverlap?: string;
+  signingKey?: string;
   /** Limit flags, by limit name (strings as commander hands them over). */
   limits?: Partial<Record<keyof IngestLimits, string>>;
 }
@@ -113,6 +114,21 @@ function explainServeError(error: ErrorObject | undefined): string {
   return `${where} ${typeof expected === 'string' ? `must be ${expected}` : (error.message ?? 'is invalid')}`;
 }
 
+/** --signing-key (from the working directory) or the config file's signingKey (from the file's folder). */
+function signingKeyFile(
+  raw: RawServeOptions,
+  file: Record<string, unknown>,
+  cwd: string,
+  base: string,
+): { signingKeyFile?: string } {
+  if (raw.signingKey !== undefined) {
+    if (raw.signingKey.trim() === '') throw new UsageError(`${flagNameOf('signingKey')} must name a PEM file`);
+    return { signingKeyFile: resolve(cwd, raw.signingKey) };
+  }
+  const inFile = file['signingKey'];
+  return typeof inFile === 'string' ? { signingKeyFile: resolve(base, inFile) } : {};
+}
+
 /** Flags > config file > defaults. Every problem is a UsageError naming the flag or setting. */
 export async function resolveServeSettings(raw: RawServeOptions, cwd: string): Promise<ServeSettings> {
   const configPath = raw.config === undefined ? undefined : resolve(cwd, raw.config);
@@ -186,5 +202,6 @@ export async function resolveServeSettings(raw: RawServeOptions, cwd: string): P
       { raw, file },
       DEFAULT_WEBHOOK_SECRET_OVERLAP_S,
     ),
+    ...signingKeyFile(raw, file, cwd, base),
   };
 }

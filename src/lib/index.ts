@@ -14,3 +14,9 @@ export type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 export { type CertifyOptions, certify } from './certify.js';
 export { contractMatchers, type MatcherResult } from './matchers.js';
 export { type ContractValidation, type SchemaName, schemaNames, validate } from './validate.js';
+export {
+  type ValidCertificate,
+  type Verification,
+  type VerifyCertificateOptions,
+  verifyCertificate,
+} from './verify-certificate.js';

@@ -13,8 +13,11 @@ export const DEFAULT_ADMIN_TOKEN_ENV = 'PROVCERT_ADMIN_TOKEN';
 export const DEFAULT_CREDENTIAL_SUBDIR = 'credentials';
 /** Longest wait, in seconds, for a quote to expire during a certification (as `run --max-expiry-wait`). */
 export const DEFAULT_MAX_EXPIRY_WAIT_S = 120;
-/** How long a rotated-out webhook secret still verifies, in seconds (0: not at all). */
-export const DEFAULT_WEBHOOK_SECRET_OVERLAP_S = 600;
+/**
+ * How long a rotated-out webhook secret still verifies, in seconds: 0, the contract's "Rotating invalidates the
+ * previous signature"; a window is an explicit setting, stated at start-up and in each certificate.
+ */
+export const DEFAULT_WEBHOOK_SECRET_OVERLAP_S = 0;
 
 /** A provider whose webhooks the server accepts without registration (config file or --slug). */
 export interface ConfiguredProvider {
@@ -41,4 +44,6 @@ export interface ServeSettings {
   maxExpiryWait: number;
   /** After a webhook secret rotation, how long the previous secret still verifies (0 = invalid at once). */
   webhookSecretOverlapS: number;
+  /** A PEM file holding the core's Ed25519 signing key; absent = a key generated and kept in the data dir. */
+  signingKeyFile?: string;
 }

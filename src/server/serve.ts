@@ -5,6 +5,7 @@ import type { Contract } from '../contract/contract.js';
 import { UsageError } from '../model/errors.js';
 import type { ServeSettings } from '../model/serve-settings.js';
 import { Redactor } from '../util/redact.js';
+import { KEYS_FILE, KeyStore } from './certificates/key-store.js';
 import type { Certifier } from './core-routes/deps.js';
 import { ProviderRegistry } from './core-routes/registry.js';
 import { readCredential } from './core-routes/request-input.js';
@@ -102,11 +103,15 @@ async function onDataDir<T>(dir: string, setting: string, work: () => Promise<T>
 /** `provcert serve`: the webhook receiver plus the bearer-protected core routes, on one node:http server. */
 export async function startServe(settings: ServeSettings, deps: ServeDeps): Promise<RunningServe> {
   const named = deps.nameSetting ?? ((setting: string) => setting);
-  const { registry, shared } = await onDataDir(settings.dataDir, named('dataDir'), async () => {
+  const { registry, keys, shared } = await onDataDir(settings.dataDir, named('dataDir'), async () => {
     await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
     await mkdir(settings.credentialDir, { recursive: true, mode: 0o700 });
     const opened = await ProviderRegistry.open(settings.dataDir);
-    return { registry: opened, shared: await serverSecret(settings, deps.env) };
+    const keyStore = await KeyStore.open(settings.dataDir, {
+      ...(settings.signingKeyFile !== undefined ? { keyFile: settings.signingKeyFile } : {}),
+      now: deps.now ?? ((): Date => new Date()),
+    });
+    return { registry: opened, keys: keyStore, shared: await serverSecret(settings, deps.env) };
   });
   const configured = new Map<string, string>();
   for (const p of settings.providers) {
@@ -159,6 +164,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     env: deps.env,
     credentialDir: settings.credentialDir,
     webhookSecretOverlapMs: settings.webhookSecretOverlapS * 1000,
+    keys,
     now: clock,
     issued: (secret) => secrets.add(secret),
     log,
@@ -208,6 +214,10 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     settings.webhookSecretOverlapS > 0
       ? `  secret overlap: a rotated-out webhook secret verifies for ${settings.webhookSecretOverlapS} s more`
       : '  secret overlap: none (a rotated-out webhook secret is refused at once)',
+  );
+  const signing = keys.signingKey();
+  banner.push(
+    `  signing key:    ${signing.kid} (${signing.source === 'file' ? `from ${named('signingKey')}` : `kept in ${join(settings.dataDir, KEYS_FILE)}`}); certificates verify with ${core.url}${API_PREFIX}/.well-known/jwks.json`,
   );
   banner.push(`  credentials:    credentialFile references are read from ${settings.credentialDir} only`);
   if (settings.local)

@@ -206,6 +206,23 @@ const cases: Record<string, RouteCase> = {
     ...operator('POST', () => `/api/v1/admin/providers/${SLUG}/rotate-webhook-secret`),
     wrongMethod: noRoute,
   },
+  'GET /api/v1/.well-known/jwks.json': {
+    path: () => '/api/v1/.well-known/jwks.json',
+    call: () => send(serve.core.url, 'GET', '/api/v1/.well-known/jwks.json'),
+    status: 200,
+    wrongMethod: noRoute,
+    operatorOnly: false,
+  },
+  'GET /api/v1/providers/:slug/certificate': {
+    // Not listed in discovery: the operator's token shows it (to anyone else the slug is unknown, 404).
+    ...operator('GET', () => `/api/v1/providers/${SLUG}/certificate`),
+    operatorOnly: false,
+    wrongMethod: noRoute,
+  },
+  'POST /api/v1/admin/signing-key/rotate': {
+    ...operator('POST', () => '/api/v1/admin/signing-key/rotate'),
+    wrongMethod: noRoute,
+  },
   'GET /api/v1/admin/logs/events': {
     ...operator('GET', () => '/api/v1/admin/logs/events?kind=decision,registration'),
     wrongMethod: noRoute,

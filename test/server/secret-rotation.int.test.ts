@@ -47,13 +47,16 @@ afterEach(async () => {
   for (const s of running.splice(0)) await s.close();
 });
 
-/** A real serve on loopback with a clock the test moves; `overlap` is --webhook-secret-overlap (unset = default). */
-async function startCore(overlap?: string, dataDir?: string): Promise<Core> {
+/**
+ * A real serve on loopback with a clock the test moves; `overlap` is --webhook-secret-overlap, a 600 s window unless
+ * a test names another (the default is 0: tested under "webhookSecretOverlap setting").
+ */
+async function startCore(overlap = '600', dataDir?: string): Promise<Core> {
   const dir = dataDir ?? (await scratchDir('rotation'));
   let now = T0;
   const logLines: string[] = [];
   const settings = await resolveServeSettings(
-    { port: '0', dataDir: dir, local: true, ...(overlap === undefined ? {} : { webhookSecretOverlap: overlap }) },
+    { port: '0', dataDir: dir, local: true, webhookSecretOverlap: overlap },
     dir,
   );
   const serve = await startServe(settings, {
@@ -131,7 +134,7 @@ async function listed(core: Core): Promise<Record<string, unknown>[]> {
 
 describe('webhook secret rotation (WEBHOOK-SECRET-ROTATION)', () => {
   it.each([
-    { by: 'operator' as const, overlap: undefined, windowS: 600 },
+    { by: 'operator' as const, overlap: '600', windowS: 600 },
     { by: 'provider' as const, overlap: '30', windowS: 30 },
   ])(
     'rotated by the $by: the new secret verifies, the old one verifies inside the $windowS s window marked previous, and is refused with 401 after it',
@@ -367,7 +370,7 @@ describe('run reports', () => {
 
 describe('webhookSecretOverlap setting', () => {
   it.each([
-    { given: {}, file: undefined, expected: 600 },
+    { given: {}, file: undefined, expected: 0 },
     { given: { webhookSecretOverlap: '0' }, file: undefined, expected: 0 },
     { given: {}, file: 'webhookSecretOverlap: 45\n', expected: 45 },
     { given: { webhookSecretOverlap: '5' }, file: 'webhookSecretOverlap: 45\n', expected: 5 },

@@ -1,3 +1,4 @@
+import type { Contract } from '../../contract/contract.js';
 import { CHECK_IDS, type CheckId } from '../../model/check-ids.js';
 import { check as actionStatus } from '../action-status.js';
 import { check as actionValidation } from '../action-validation.js';
@@ -84,4 +85,29 @@ export function parseCheckIds(list: string): { ids: CheckId[]; unknown: string[]
     else unknown.push(raw);
   }
   return { ids, unknown };
+}
+
+/**
+ * The checks the shipped catalog requires of a provider by its profile, auth method and declared capabilities (the
+ * static part of the runner's applicability): what a certificate must show passed. A check's own extra rule
+ * (`skipReason`, decided on the provider's answers) is not judged here.
+ */
+export function requiredChecksFor(
+  contract: Pick<Contract, 'operation'>,
+  config: { profile: string; authMethod: string; capabilities: readonly string[] },
+): { id: CheckId; requirements: readonly string[] }[] {
+  const declared = new Set(config.capabilities);
+  return CHECKS.filter(({ appliesTo: { profiles, authMethods, operations } }) => {
+    if (profiles && !(profiles as readonly string[]).includes(config.profile)) return false;
+    if (authMethods && !(authMethods as readonly string[]).includes(config.authMethod)) return false;
+    if (!operations || operations.length === 0) return true;
+    return operations.some((key) => {
+      const op = contract.operation(key);
+      return (
+        op !== undefined &&
+        ((op.capability !== undefined && declared.has(op.capability)) ||
+          (op.requiredIn as readonly string[]).includes(config.profile))
+      );
+    });
+  }).map((c) => ({ id: c.id, requirements: c.requirements }));
 }

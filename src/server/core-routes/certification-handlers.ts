@@ -1,4 +1,6 @@
 import { inboxFor } from '../../model/webhooks.js';
+import { issueCertificate } from '../certificates/issue.js';
+import { API_PREFIX } from '../core-server.js';
 import { sendError, sendJson } from '../http-io.js';
 import { illegalTransitionMessage } from '../review/lifecycle.js';
 import type { RouteRequest } from '../route-table.js';
@@ -33,14 +35,26 @@ export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugR
     const inbox = inboxFor(core, slug);
     const report = await ctx.certify({ registration, credential: credential.credential, webhookSecret, inbox });
     const at = ctx.now();
+    const id = newCertificationId(at);
+    const fingerprint = credentialFingerprint(provider, credential.credential);
     const record: CertificationRecord = {
-      id: newCertificationId(at),
+      id,
       slug,
       createdAt: at.toISOString(),
       verdict: report.verdict,
       configVersion: provider.configVersion,
-      credentialFingerprint: credentialFingerprint(provider, credential.credential),
+      credentialFingerprint: fingerprint,
       report,
+      certificate: issueCertificate({
+        keys: ctx.keys,
+        provider,
+        credentialFingerprint: fingerprint,
+        report,
+        certificationId: id,
+        issuedAt: at,
+        issuer: `${core.url}${API_PREFIX}`,
+        webhookSecretOverlapSeconds: Math.round(ctx.webhookSecretOverlapMs / 1000),
+      }),
     };
     await ctx.registry.addCertification(record, at, 'admin');
     ctx.log?.(`certification ${record.id} of ${slug}: ${record.verdict}`);

@@ -1,6 +1,7 @@
 import type { Contract } from '../../contract/contract.js';
 import type { RunReport } from '../../model/report.js';
 import type { WebhookInbox } from '../../model/webhooks.js';
+import type { KeyStore } from '../certificates/key-store.js';
 import type { CoreServer } from '../core-server.js';
 import type { Registration, RegistrationRules } from './registration.js';
 import type { ProviderRegistry } from './registry.js';
@@ -30,7 +31,7 @@ export interface CoreRoutesDeps {
   adminTokenEnv: string;
   rules: () => RegistrationRules;
   /** The running core's inbox and history (set once it listens). */
-  core: () => Pick<CoreServer, 'urlFor' | 'all' | 'waitFor' | 'subscribe' | 'events'> | undefined;
+  core: () => Pick<CoreServer, 'url' | 'urlFor' | 'all' | 'waitFor' | 'subscribe' | 'events'> | undefined;
   /** Whether a slug is known to the webhook receiver (registered or configured). */
   knownSlug(slug: string): boolean;
   env: NodeJS.ProcessEnv;
@@ -45,6 +46,8 @@ export interface CoreRoutesDeps {
   credentialDir: string;
   /** How long a rotated-out webhook secret still verifies (serve's webhookSecretOverlap); 0 = not at all. */
   webhookSecretOverlapMs: number;
+  /** The core's signing keys: certificates are signed with the current one, the JWKS lists them all. */
+  keys: KeyStore;
   now?: () => Date;
   /**
    * Told each secret the routes hand out or read (a rotation's new secret, a provider's credential), so the server

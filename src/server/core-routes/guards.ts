@@ -15,6 +15,10 @@ function authorized(req: IncomingMessage, token: string | undefined): boolean {
   return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
 }
 
+/** Whether the request carries the operator token (for routes that answer more to the operator). */
+export const holdsOperatorToken = (req: IncomingMessage, deps: Pick<CoreRoutesDeps, 'adminToken'>): boolean =>
+  authorized(req, deps.adminToken);
+
 /** What the operator guard grants: the caller holds the admin token. */
 export interface Operator {
   readonly actor: 'admin';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Certificate } from '../../certificates/certificate.js';
 import type { RunReport } from '../../model/report.js';
 import { hmacHex } from '../../util/hmac.js';
 import { readJson, writeJsonAtomic } from '../json-file.js';
@@ -70,6 +71,8 @@ export interface CertificationRecord {
   /** Keyed hash of the credential used, to notice a changed credential value (never the credential). */
   credentialFingerprint: string;
   report: RunReport;
+  /** The signed in-toto statement of this certification (absent in records written before certificates). */
+  certificate?: Certificate;
 }
 
 export type RegisterOutcome =

@@ -1,5 +1,6 @@
 import type { Route } from '../route-table.js';
 import { route } from '../route-table.js';
+import { certificate } from './certificate-handlers.js';
 import { certification, certifications, certify, submitReview } from './certification-handlers.js';
 import { bind, coreContext } from './context.js';
 import { dashboard, myAction } from './dashboard-handlers.js';
@@ -7,6 +8,7 @@ import { reopen, review } from './decision-handlers.js';
 import type { CoreRoutesDeps } from './deps.js';
 import { events, storedEvent } from './event-handlers.js';
 import { operatorOnly, providerOnly } from './guards.js';
+import { jwks, rotateSigningKey } from './key-handlers.js';
 import { adminProvider, adminProviders, find } from './listing-handlers.js';
 import { exportLogs, logs } from './log-handlers.js';
 import { register } from './registration-handlers.js';
@@ -28,6 +30,8 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
       wrongMethod: (_method, path) => `use POST on ${path}`,
     }),
     route('GET', '/api/v1/providers/find', bind(ctx, find)),
+    route('GET', '/api/v1/.well-known/jwks.json', bind(ctx, jwks)),
+    route('GET', '/api/v1/providers/:slug/certificate', bind(ctx, certificate)),
     route('GET', '/api/v1/providers/me/dashboard', bind(ctx, dashboard), provider),
     route('GET', '/api/v1/providers/me/actions/:actionId', bind(ctx, myAction), provider),
     route('POST', '/api/v1/providers/me/rotate-webhook-secret', bind(ctx, rotateByProvider), provider),
@@ -42,6 +46,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
     route('POST', '/api/v1/admin/providers/:slug/review', bind(ctx, review), operator),
     route('POST', '/api/v1/admin/providers/:slug/reopen', bind(ctx, reopen), operator),
     route('POST', '/api/v1/admin/providers/:slug/rotate-webhook-secret', bind(ctx, rotateByOperator), operator),
+    route('POST', '/api/v1/admin/signing-key/rotate', bind(ctx, rotateSigningKey), operator),
     route('GET', '/api/v1/admin/logs/events', bind(ctx, logs), operator),
     route('GET', '/api/v1/admin/logs/export', bind(ctx, exportLogs), operator),
   ];
