@@ -1,42 +1,30 @@
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { checkIdsIn } from '../../src/checks/framework/registry.js';
 import { loadContract } from '../../src/contract/load.js';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { ALL_CAPABILITIES, startReferenceProvider } from '../../src/reference-provider/index.js';
+import { ALL_CAPABILITIES } from '../../src/reference-provider/index.js';
 import { runCertification } from '../../src/runner/run.js';
-import { certify, TEST_CREDENTIAL, TEST_WEBHOOK_SECRET, testConfig } from '../support/certify.js';
-import { scratchDir } from '../support/scratch.js';
+import { certify, testConfig } from '../support/certify.js';
+import { describe, expect, test as it } from '../support/fixtures.js';
 
 const READ_CHECKS = checkIdsIn('read');
 const READONLY = ['METADATA', 'HEALTH', 'CATALOG', 'LOCATIONS', 'SEARCH'];
 const find = (report: RunReport, id: CheckId): CheckResult | undefined => report.checks.find((c) => c.id === id);
 
 describe('capabilities', () => {
-  it('fails when the portal declaration differs from GET /provider-info, naming both sides', async () => {
-    const provider = await startReferenceProvider({
-      authMethod: 'API_KEY',
-      credential: TEST_CREDENTIAL,
-      webhookSecret: TEST_WEBHOOK_SECRET,
-      dataFile: join(await scratchDir('read-cap'), 'data.json'),
+  it('fails when the portal declaration differs from GET /provider-info, naming both sides', async ({ reference }) => {
+    const portal = [...ALL_CAPABILITIES.filter((c) => c !== 'SEARCH'), 'NOT_A_CAPABILITY'];
+    const config = testConfig(reference.provider.url, { capabilities: portal, only: ['capabilities'] });
+    const report = await runCertification(config, {
+      contract: await loadContract(),
+      credential: reference.credential,
+      webhookSecret: reference.webhookSecret,
     });
-    try {
-      const portal = [...ALL_CAPABILITIES.filter((c) => c !== 'SEARCH'), 'NOT_A_CAPABILITY'];
-      const config = testConfig(provider.url, { capabilities: portal, only: ['capabilities'] });
-      const report = await runCertification(config, {
-        contract: await loadContract(),
-        credential: TEST_CREDENTIAL,
-        webhookSecret: TEST_WEBHOOK_SECRET,
-      });
-      const result = find(report, 'capabilities');
-      expect(result?.status).toBe('fail');
-      expect(result?.message).toMatch(
-        /declared in the portal \(the capabilities setting\) but not by GET \/provider-info: NOT_A_CAPABILITY; declared by GET \/provider-info but not in the portal: SEARCH/,
-      );
-    } finally {
-      await provider.close();
-    }
+    const result = find(report, 'capabilities');
+    expect(result?.status).toBe('fail');
+    expect(result?.message).toMatch(
+      /declared in the portal \(the capabilities setting\) but not by GET \/provider-info: NOT_A_CAPABILITY; declared by GET \/provider-info but not in the portal: SEARCH/,
+    );
   });
 
   it('fails a TRANSACTIONAL provider that does not declare WEBHOOK', async () => {

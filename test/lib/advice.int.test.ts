@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { certify } from '../../src/lib/certify.js';
 import type { RunningProvider } from '../../src/reference-provider/index.js';
+import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET } from '../support/certify.js';
+import { describe, expect, test as it, type ReferenceForRun } from '../support/fixtures.js';
 import { startReferenceForRun } from '../support/reference-run.js';
 
 /**
@@ -8,43 +10,36 @@ import { startReferenceForRun } from '../support/reference-run.js';
  * spec/config.schema.json), never a CLI flag (the cli's spelling: flag-text).
  */
 
-const CREDENTIAL = 'lib-advice-credential-31q';
-const WEBHOOK_SECRET = 'lib-advice-secret-48r';
-
-let provider: RunningProvider;
 /** Declares only the read-only capabilities: a portal that also declares QUOTE differs from it. */
 let readOnly: RunningProvider;
-let port: number;
 
+// The full provider is the integration tier's (test/support/fixtures.ts); this one declares less.
 beforeAll(async () => {
-  ({ provider, webhookPort: port } = await startReferenceForRun({
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
-  }));
   ({ provider: readOnly } = await startReferenceForRun({
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
+    credential: TEST_CREDENTIAL,
+    webhookSecret: TEST_WEBHOOK_SECRET,
     capabilities: ['METADATA', 'HEALTH', 'CATALOG'],
   }));
 });
 
 afterAll(async () => {
-  await Promise.all([provider.close(), readOnly.close()]);
+  await readOnly.close();
 });
 
-const run = (options: Partial<Parameters<typeof certify>[0]>) =>
+/** certify() against the shared reference provider (its credential and secret are the read-only one's too). */
+const run = (reference: ReferenceForRun, options: Partial<Parameters<typeof certify>[0]>) =>
   certify({
-    baseUrl: provider.url,
+    baseUrl: reference.provider.url,
     auth: 'API_KEY',
-    credential: CREDENTIAL,
-    webhookSecret: WEBHOOK_SECRET,
+    credential: reference.credential,
+    webhookSecret: reference.webhookSecret,
     local: true,
-    webhookPort: port,
+    webhookPort: reference.webhookPort,
     ...options,
   });
 
 describe("certify()'s findings name its own options", () => {
-  it.each<[string, 'full' | 'readOnly', Partial<Parameters<typeof certify>[0]>, string, RegExp]>([
+  it.for<[string, 'full' | 'readOnly', Partial<Parameters<typeof certify>[0]>, string, RegExp]>([
     [
       'a quote valid longer than the wait allowed',
       'full',
@@ -66,8 +61,11 @@ describe("certify()'s findings name its own options", () => {
       'base-url',
       /allowed by the local setting, but hosted certification needs a public HTTPS address/,
     ],
-  ])('%s', async (_name, target, options, id, advice) => {
-    const report = await run({ ...options, baseUrl: target === 'readOnly' ? readOnly.url : provider.url });
+  ])('%s', async ([, target, options, id, advice], { reference }) => {
+    const report = await run(reference, {
+      ...options,
+      ...(target === 'readOnly' ? { baseUrl: readOnly.url } : {}),
+    });
     const check = report.checks.find((c) => c.id === id);
     const text = [check?.message, ...(check?.findings ?? []).map((f) => f.message)].join('\n');
     expect(text).toMatch(advice);
@@ -76,7 +74,9 @@ describe("certify()'s findings name its own options", () => {
 });
 
 describe("certify()'s old unit-suffixed option names, deprecated for one release", () => {
-  it('are read as the setting they name, with one DeprecationWarning per name however often they are used', async () => {
+  it('are read as the setting they name, with one DeprecationWarning per name however often they are used', async ({
+    reference,
+  }) => {
     const warnings: Error[] = [];
     const listen = (warning: Error): void => {
       if (warning.name === 'DeprecationWarning') warnings.push(warning);
@@ -84,7 +84,7 @@ describe("certify()'s old unit-suffixed option names, deprecated for one release
     process.on('warning', listen);
     try {
       for (let i = 0; i < 2; i++) {
-        const report = await run({ only: ['quote-expiry'], maxExpiryWaitS: 1 });
+        const report = await run(reference, { only: ['quote-expiry'], maxExpiryWaitS: 1 });
         const check = report.checks.find((c) => c.id === 'quote-expiry');
         expect(check?.message).toMatch(/\(maxExpiryWait: 1\); to test it: rerun with maxExpiryWait: /);
         expect(report.inputs).toMatchObject({ maxExpiryWait: 1 });
