@@ -39,6 +39,9 @@ export const COMMANDS: readonly CommandSpec[] = [
         c.description(
           'certify a live provider end to end (exit 0 passed, 1 failed or incomplete, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)',
         ),
+      ).option(
+        '--last-failed',
+        'rerun only what the last run in this folder left failed, and what that kept from running (.provcert/last-run.json; every check when there is none)',
       ),
     signals: 'stop',
     load: () => import('./commands/run.js'),

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../model/errors.js';
 import { DEFAULT_CONFIG_FILE } from './options.js';
@@ -24,4 +24,27 @@ export async function writeStarterConfig(cwd: string, options: { force: boolean;
     throw new UsageError(`cannot write ${label} (${code ?? 'error'})`);
   }
   return { label, overwritten: options.force };
+}
+
+/** The folder `run` keeps its state in (`--last-failed`), as .gitignore names it. */
+const STATE_ENTRY = '.provcert/';
+
+/**
+ * Adds `.provcert/` (run state, `--last-failed`) to the folder's .gitignore, creating it when there is none; true
+ * when it was added, false when it was already listed.
+ */
+export async function ignoreStateDir(cwd: string): Promise<boolean> {
+  const path = resolve(cwd, '.gitignore');
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return '';
+    throw new UsageError(`cannot read .gitignore (${e.code ?? 'error'})`);
+  });
+  if (text.split(/\r?\n/).some((line) => /^\/?\.provcert\/?(\*\*?)?$/.test(line.trim()))) return false;
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  await appendFile(path, `${separator}# provcert run state (provcert run --last-failed)\n${STATE_ENTRY}\n`).catch(
+    (e: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot write .gitignore (${e.code ?? 'error'})`);
+    },
+  );
+  return true;
 }

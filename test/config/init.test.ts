@@ -32,6 +32,20 @@ function uncomment(text: string, except: readonly string[]): string {
 }
 
 describe('provcert init', () => {
+  it('git-ignores .provcert/ (the state run --last-failed reads), once, beside what .gitignore already lists', async () => {
+    await writeFile(join(tmp.dir, '.gitignore'), 'node_modules');
+    const { io, out } = captureIo(tmp.dir);
+    expect(await runCommand(io, ['init'])).toBe(0);
+    expect(out()).toContain('added .provcert/ to .gitignore');
+    expect(await readFile(join(tmp.dir, '.gitignore'), 'utf8')).toBe(
+      'node_modules\n# provcert run state (provcert run --last-failed)\n.provcert/\n',
+    );
+    const again = captureIo(tmp.dir);
+    expect(await runCommand(again.io, ['init', '--force'])).toBe(0);
+    expect(again.out()).not.toContain('.gitignore');
+    expect((await readFile(join(tmp.dir, '.gitignore'), 'utf8')).match(/\.provcert\//g)).toHaveLength(1);
+  });
+
   it('writes a commented starter that loads as an empty config', async () => {
     const { io, out } = captureIo(tmp.dir);
     expect(await runCommand(io, ['init'])).toBe(0);

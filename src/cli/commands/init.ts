@@ -1,4 +1,4 @@
-import { writeStarterConfig } from '../../config/init.js';
+import { ignoreStateDir, writeStarterConfig } from '../../config/init.js';
 import type { CommandContext } from '../command.js';
 import { EXIT } from '../io.js';
 
@@ -11,5 +11,7 @@ export async function execute({ io }: CommandContext, opts: { force?: boolean; c
   io.stdout.write(
     `wrote ${label}: uncomment and edit the options you need, then run: provcert run${opts.config ? ` --config ${opts.config}` : ''}\n`,
   );
+  if (await ignoreStateDir(io.cwd))
+    io.stdout.write('added .provcert/ to .gitignore (run state that provcert run --last-failed reads)\n');
   return EXIT.ok;
 }

@@ -1,11 +1,15 @@
 import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
-import { mergeRunValues } from '../../model/run-values.js';
+import { UsageError } from '../../model/errors.js';
+import { mergeRunValues, type RunValues } from '../../model/run-values.js';
 import { prepareReportTargets } from '../../report/index.js';
 import { pulledInLines, selectChecks } from '../../runner/run.js';
+import { Redactor, urlSecrets } from '../../util/redact.js';
+import { sanitizeTerminalText } from '../../util/terminal.js';
 import { certifyWithReports } from '../certify.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { type CliIo, EXIT } from '../io.js';
+import { LAST_RUN_FILE, nextLastRun, readLastRun, writeLastRun } from '../last-run.js';
 import { reportTargets } from '../report-flags.js';
 import { type FlagValues, parseRunFlags } from '../run-flags.js';
 import { resolveRunOptions } from '../run-options.js';
@@ -14,7 +18,14 @@ import { resolveRunOptions } from '../run-options.js';
  * The run settings' flags as commander hands them over (by their setting's name, read by parseRunFlags), and the
  * run's own: `color` is false with --no-color (commander's negated option); `events` is --events FILE|-.
  */
-export type RunFlags = FlagValues & { spec?: string; config?: string; color?: boolean; events?: string };
+export type RunFlags = FlagValues & {
+  spec?: string;
+  config?: string;
+  color?: boolean;
+  events?: string;
+  /** --last-failed: rerun what the last run in this folder left failed (.provcert/last-run.json). */
+  lastFailed?: boolean;
+};
 
 /** Stops waiting on a step before the run (a report path on a stuck file system, a FIFO) when a signal comes. */
 async function unlessStopped<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<{ value: T } | undefined> {
@@ -29,11 +40,18 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   if (!sources) return stoppedBeforeRun(io, signal);
   const { env, file, expectedFailures } = sources.value;
   // The one merge of this run's sources: flags > PROVCERT_* environment > config file (the defaults come last).
-  const merged = mergeRunValues({ flags: parseRunFlags(given), env, file });
+  const values = mergeRunValues({ flags: parseRunFlags(given), env, file });
+  const shownUrl = new Redactor(urlSecrets(values.baseUrl)).text(values.baseUrl ?? '');
+  const previous = await readLastRun(io.cwd);
+  const merged = given.lastFailed === true ? lastFailedSelection(values, previous, shownUrl, io) : values;
   const targets = reportTargets(merged);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(merged, io.env, io.cwd);
   // --only pulls in what its checks need: said before the run, so no one wonders why more ran.
-  for (const line of pulledInLines(selectChecks(config).pulledIn, '--only')) io.stderr.write(`${line}\n`);
+  for (const line of pulledInLines(
+    selectChecks(config).pulledIn,
+    given.lastFailed === true ? '--last-failed' : '--only',
+  ))
+    io.stderr.write(`${line}\n`);
   // An unusable report path is exit 2 before any request; a signal while a path is being checked ends the run.
   const ready = await unlessStopped(
     (async () => {
@@ -53,12 +71,19 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   }
   const github = merged.reporter?.includes('github') ?? false;
   const reports = { targets, github, noColor: given.color === false, events: given.events };
-  const { code } = await certifyWithReports(
+  const { code, report } = await certifyWithReports(
     config,
     { contract, credential, webhookSecret, expectedFailures, ...(signal ? { signal } : {}) },
     reports,
     io,
   );
+  const earlier = previous && 'version' in previous ? previous : undefined;
+  // The state is a convenience: a folder that cannot hold it costs --last-failed, never the run's verdict.
+  await writeLastRun(io.cwd, nextLastRun(report, shownUrl, earlier)).catch((error: NodeJS.ErrnoException) => {
+    io.stderr.write(
+      `provcert: could not keep ${LAST_RUN_FILE} (${error.code ?? 'error'}); --last-failed will not know this run\n`,
+    );
+  });
   return code;
 }
 
@@ -67,6 +92,39 @@ function stoppedBeforeRun(io: CliIo, signal: AbortSignal | undefined): number {
   const by = typeof signal?.reason === 'string' ? signal.reason : 'a signal';
   io.stderr.write(`provcert: stopped by ${by} before the run began; no request was sent\n`);
   return EXIT.failed;
+}
+
+/**
+ * `--last-failed`: the failures the last run in this folder left (and what they kept from running) become the
+ * selection; with none, or none known, every check runs, and it says which.
+ */
+function lastFailedSelection(
+  values: RunValues,
+  last: Awaited<ReturnType<typeof readLastRun>>,
+  shownUrl: string,
+  io: CliIo,
+): RunValues {
+  if (values.only) throw new UsageError('--last-failed chooses the checks itself; pass it without --only');
+  const say = (line: string): void => void io.stderr.write(`--last-failed: ${sanitizeTerminalText(line)}\n`);
+  if (last === undefined) {
+    say(`no last run in this folder (${LAST_RUN_FILE} is written by each run): running every check`);
+    return values;
+  }
+  if ('unusable' in last) {
+    say(`${LAST_RUN_FILE} is unusable (${last.unusable}): running every check`);
+    return values;
+  }
+  const when = `${last.verdict}, ${last.finishedAt}`;
+  if (last.failed.length + last.blocked.length === 0) {
+    say(`the last run in this folder (${when}) left nothing failed: running every check`);
+    return values;
+  }
+  const kept = last.blocked.length > 0 ? ` and ${last.blocked.join(', ')} (not run because of them)` : '';
+  say(
+    `rerunning ${last.failed.join(', ') || 'nothing that failed'}${kept}, from the last run in this folder (${when})`,
+  );
+  if (last.baseUrl !== shownUrl) say(`the last run was against ${last.baseUrl}, this one is against ${shownUrl}`);
+  return { ...values, only: [...last.failed, ...last.blocked] };
 }
 
 /** `provcert run`. Ctrl-C or SIGTERM cuts the waits and requests short; the report of what ran is still written. */
