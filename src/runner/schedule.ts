@@ -35,6 +35,8 @@ const INTERRUPTED = 'interrupted before this check finished (the run was stopped
 interface Ran {
   outcome: CheckOutcome;
   cutOff: boolean;
+  /** The check whose unusable resource this one was skipped for (a PrerequisiteError of another check). */
+  cause?: CheckId;
 }
 
 async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<Ran> {
@@ -55,9 +57,8 @@ async function runOne(def: CheckDefinition, ctx: CheckContext): Promise<Ran> {
     if (ctx.signal.aborted) return { outcome: skipped(INTERRUPTED), cutOff: true };
     const done = (outcome: CheckOutcome): Ran => ({ outcome, cutOff: false });
     if (error instanceof PrerequisiteError) {
-      return done(
-        skipped(error.checkId === def.id ? error.message : `skipped: ${error.message} (see ${error.checkId})`),
-      );
+      if (error.checkId === def.id) return done(skipped(error.message));
+      return { ...done(skipped(`skipped: ${error.message} (see ${error.checkId})`)), cause: error.checkId };
     }
     // provcert's own delay expired every quote: nothing was judged, so no provider failure either; not tested.
     if (error instanceof ProvcertTooSlowError) {
@@ -169,10 +170,10 @@ export async function scheduleChecks(
       };
       try {
         options.hooks?.onCheckStart?.(def.id, def.title);
-        const { outcome, cutOff } = await runOne(def, { ...ctx, progress });
+        const { outcome, cutOff, cause } = await runOne(def, { ...ctx, progress });
         running = false;
         if (cutOff) stopped.add(def.id);
-        return finish(def, outcome, started);
+        return finish(def, outcome, started, cause);
       } finally {
         running = false;
         release();

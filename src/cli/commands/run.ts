@@ -2,6 +2,8 @@ import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { mergeRunValues } from '../../model/run-values.js';
 import { prepareReportTargets } from '../../report/index.js';
+import { Redactor, urlSecrets } from '../../util/redact.js';
+import { shellLine } from '../../util/shell-word.js';
 import { certifyWithReports } from '../certify.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { type CliIo, EXIT } from '../io.js';
@@ -23,7 +25,12 @@ async function unlessStopped<T>(step: Promise<T>, signal: AbortSignal | undefine
 }
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
-export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+export async function certifyAndReport(
+  given: RunFlags,
+  io: CliIo,
+  signal?: AbortSignal,
+  argv?: readonly string[],
+): Promise<number> {
   const sources = await unlessStopped(loadRunSources({ env: io.env, cwd: io.cwd, configPath: given.config }), signal);
   if (!sources) return stoppedBeforeRun(io, signal);
   const { env, file, expectedFailures } = sources.value;
@@ -49,7 +56,10 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
     );
   }
   const github = merged.reporter?.includes('github') ?? false;
-  const reports = { targets, github, noColor: given.color === false, events: given.events };
+  // The recap's next step: this very command, its secrets masked (a URL's userinfo; flags take env var names).
+  const masked = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
+  const rerun = argv ? masked.text(shellLine(['provcert', ...argv])) : undefined;
+  const reports = { targets, github, noColor: given.color === false, events: given.events, rerun };
   const { code } = await certifyWithReports(
     config,
     { contract, credential, webhookSecret, expectedFailures, ...(signal ? { signal } : {}) },
@@ -67,6 +77,6 @@ function stoppedBeforeRun(io: CliIo, signal: AbortSignal | undefined): number {
 }
 
 /** `provcert run`. Ctrl-C or SIGTERM cuts the waits and requests short; the report of what ran is still written. */
-export async function execute({ io, signal }: CommandContext, flags: RunFlags): Promise<number> {
-  return certifyAndReport(flags, io, signal);
+export async function execute({ io, signal, argv }: CommandContext, flags: RunFlags): Promise<number> {
+  return certifyAndReport(flags, io, signal, argv);
 }
