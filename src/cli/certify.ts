@@ -23,7 +23,14 @@ export async function certifyWithReports(
   config: RunConfig,
   deps: Omit<RunDeps, 'hooks'>,
   /** `events`: --events FILE|- (opened here, before the first request). */
-  reports: { targets: readonly ReportTarget[]; github: boolean; noColor?: boolean; events?: string | undefined },
+  reports: {
+    targets: readonly ReportTarget[];
+    github: boolean;
+    noColor?: boolean;
+    events?: string | undefined;
+    /** The command that runs this again, for the recap's next step. */
+    rerun?: string | undefined;
+  },
   io: CliIo,
 ): Promise<{ code: number; report: RunReport }> {
   const events = await openEventsFlag(reports.events, reports.targets, io, [
@@ -34,7 +41,12 @@ export async function certifyWithReports(
   // A report or the event stream on stdout keeps stdout machine-readable: the live output moves to stderr.
   const screen = reports.targets.some((t) => t.path === '-') || events?.target === '-' ? io.stderr : io.stdout;
   const mode = terminalMode(screen, io.env, { noColor: reports.noColor === true });
-  const reporter = createConsoleReporter({ stream: screen, color: mode.color, interactive: mode.spinner });
+  const reporter = createConsoleReporter({
+    stream: screen,
+    color: mode.color,
+    interactive: mode.spinner,
+    ...(reports.rerun ? { rerun: reports.rerun } : {}),
+  });
   const hooks = events ? fanOutRunEvents(reporter, events.runHooks()) : reporter;
   const report = await certifyOrEnd(config, { ...deps, hooks }, events);
   const stoppedBy = report.interruptedBy;

@@ -6,6 +6,8 @@ export interface CommandContext {
   io: CliIo;
   /** Aborted (reason: the signal's name) by the first SIGINT or SIGTERM, for commands that handle signals. */
   signal: AbortSignal;
+  /** The words after `provcert` as typed (a run's recap names the command that runs it again). */
+  argv?: readonly string[];
 }
 
 /** A command's module: the handler returns the exit code; a usage problem is thrown as UsageError. */

@@ -31,10 +31,16 @@ const processSignals: SignalSource = {
  * Runs one command with the signals it asks for: the first SIGINT or SIGTERM aborts its signal; a second
  * one ends the process at once (the default action, with our listeners gone). Returns the exit code.
  */
-async function runCommand(spec: CommandSpec, args: unknown[], io: CliIo, signals: SignalSource): Promise<number> {
+async function runCommand(
+  spec: CommandSpec,
+  args: unknown[],
+  io: CliIo,
+  signals: SignalSource,
+  argv: readonly string[],
+): Promise<number> {
   const stop = new AbortController();
   const module = await spec.load();
-  if (!spec.signals) return module.execute({ io, signal: stop.signal }, ...(args as never[]));
+  if (!spec.signals) return module.execute({ io, signal: stop.signal, argv }, ...(args as never[]));
   const listeners = STOP_SIGNALS.map((name) => [name, (): void => onSignal(name)] as const);
   const detach = (): void => {
     for (const [name, listener] of listeners) signals.off(name, listener);
@@ -46,7 +52,7 @@ async function runCommand(spec: CommandSpec, args: unknown[], io: CliIo, signals
   };
   for (const [name, listener] of listeners) signals.on(name, listener);
   try {
-    const code = await module.execute({ io, signal: stop.signal }, ...(args as never[]));
+    const code = await module.execute({ io, signal: stop.signal, argv }, ...(args as never[]));
     const reason: unknown = stop.signal.reason;
     const stoppedBy = stop.signal.aborted && (reason === 'SIGINT' || reason === 'SIGTERM') ? reason : undefined;
     return spec.signals === 'stop' && stoppedBy ? STOPPED_EXIT[stoppedBy] : code;
@@ -67,7 +73,7 @@ export async function main(
 ): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = buildProgram(io, async (spec, args) => {
-    exitCode = await runCommand(spec, args, io, signals);
+    exitCode = await runCommand(spec, args, io, signals, argv.slice(2));
   });
   try {
     await program.parseAsync([...argv]);

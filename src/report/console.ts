@@ -3,9 +3,10 @@ import type { RunReport } from '../model/report.js';
 import type { RunEnding, RunEvents } from '../model/run-events.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { createStatusLine, type StatusLine, type StatusStream } from './console-status.js';
-import { checkResultLines, verdictLines, waiverLines } from './failure-text.js';
+import { checkResultLines, skippedForLines, skippedUnderLines, verdictLines, waiverLines } from './failure-text.js';
 import { formatDuration, summaryText } from './format.js';
 import { notRunChecks } from './not-run.js';
+import { nextStepText, recapEntries, recapLines } from './recap.js';
 import { didNotRunText } from './verdict-text.js';
 import { ignoredText } from './webhook-facts.js';
 
@@ -29,6 +30,8 @@ export interface ConsoleReporterOptions {
   interactive: boolean;
   /** Wall clock for countdowns (injected in tests). */
   now?: () => number;
+  /** The command that runs this run again (as the person typed it, secrets masked): the recap's next step. */
+  rerun?: string;
 }
 
 /** Provider text printed raw could rewrite the screen or hide a failure with escape sequences. */
@@ -92,6 +95,11 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
   let phase: string | undefined;
   let status: StatusLine | undefined = options.interactive ? createStatusLine(stream, options.color) : undefined;
   let ticker: NodeJS.Timeout | undefined;
+  /** Skips owed to a check not printed yet: counted in one line under it once it ends (root cause first). */
+  const held = new Map<string, string[]>();
+  /** Skips owed to a check already printed: one line per cause before the next result. */
+  const late = new Map<string, string[]>();
+  const printed = new Set<string>();
 
   const live = (): StatusLine | undefined => (status?.usable ? status : undefined);
 
@@ -124,6 +132,13 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     const line = live();
     if (line) line.printAbove(write);
     else write();
+  };
+
+  /** The skips owed to checks printed earlier, one line per cause. */
+  const flushLate = (): string[] => {
+    const lines = [...late].flatMap(([cause, ids]) => skippedForLines(cause, ids, c));
+    late.clear();
+    return lines;
   };
 
   const close = (): void => {
@@ -171,7 +186,16 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
     onCheckEnd(result) {
       running.delete(result.id);
       waits.delete(result.id);
-      print(checkResultLines(result, c, cited));
+      const cause = result.status === 'skip' ? result.skippedBecauseOf : undefined;
+      if (cause !== undefined) {
+        const into = printed.has(cause) ? late : held;
+        into.set(cause, [...(into.get(cause) ?? []), result.id]);
+        return;
+      }
+      const under = held.get(result.id) ?? [];
+      held.delete(result.id);
+      printed.add(result.id);
+      print([...flushLate(), ...checkResultLines(result, c, cited), ...skippedUnderLines(under, c)]);
       refresh();
     },
     onRunEnd(report, ending = {}) {
@@ -184,7 +208,20 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
           ? interruptedLines(report, ending.interruptedBy, c)
           : verdictLines(report, c);
       const ignored = ignoredText(report.webhooks.ignored);
-      print([...waiverLines(report, c), ...(ignored ? [c.dim(terminalSafe(ignored))] : []), '', ...closing]);
+      // Skips whose cause never ended (an interrupted run) still get their one line.
+      const orphans = [...held].flatMap(([cause, ids]) => skippedForLines(cause, ids, c));
+      held.clear();
+      const next = ending.interruptedBy === undefined ? nextStepText(recapEntries(report), options.rerun) : undefined;
+      print([
+        ...flushLate(),
+        ...orphans,
+        ...waiverLines(report, c),
+        ...(ignored ? [c.dim(terminalSafe(ignored))] : []),
+        ...recapLines(report, c),
+        '',
+        ...closing,
+        ...(next ? [c.cyan(terminalSafe(next))] : []),
+      ]);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { CheckResult, RunReport } from '../model/report.js';
 import { WAIVER_WARNING } from '../model/waivers.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 import { formatDuration, formatValue, reproducedExchange, requestLine, summaryText } from './format.js';
+import { isCausedSkip, skippedForCauseText, skippedUnderCauseText, skipsByCause } from './recap.js';
 import { citationText, violatedRequirements } from './requirements.js';
 import { verdictWords } from './verdict-text.js';
 import { failingWaivers, isUnwaivedProblem, waivedChecks, waivedText, waiverLabel } from './waivers.js';
@@ -75,6 +76,31 @@ export function checkResultLines(result: CheckResult, c: ChalkInstance, report: 
     .filter((f) => f.severity === 'warn')
     .map((w) => c.yellow(indent(`warning [${w.requirement}]: ${w.message}`, 4)));
   return [...statusLines(result, c, report), ...warnings];
+}
+
+/** "    ↳ 24 checks skipped because of this: …", dim, under the check that caused the skips. */
+export const skippedUnderLines = (ids: readonly string[], c: ChalkInstance): string[] =>
+  ids.length === 0 ? [] : [c.dim(indent(skippedUnderCauseText(ids), 4))];
+
+/** "- 6 checks skipped because of catalog: …", dim, where the cause's own lines are elsewhere (or absent). */
+export const skippedForLines = (cause: string, ids: readonly string[], c: ChalkInstance): string[] =>
+  ids.length === 0 ? [] : [c.dim(`- ${sanitizeTerminalText(skippedForCauseText(cause, ids), { oneLine: true })}`)];
+
+/**
+ * Every check of a finished run, root cause first: a skip owed to another check's failure is not a line of its
+ * own but counted in one line under that check (`provcert report`; the live console does the same as results come).
+ */
+export function reportCheckLines(report: Pick<RunReport, 'checks' | 'requirements'>, c: ChalkInstance): string[] {
+  const byCause = skipsByCause(report.checks);
+  const shown = report.checks.filter((check) => !isCausedSkip(check));
+  const present = new Set(shown.map((check) => check.id));
+  const lines = shown.flatMap((check) => [
+    ...checkResultLines(check, c, report),
+    ...skippedUnderLines(byCause.get(check.id) ?? [], c),
+  ]);
+  // A cause with no result of its own (an older or narrowed report) still gets its one line.
+  for (const [cause, ids] of byCause) if (!present.has(cause)) lines.push(...skippedForLines(cause, ids, c));
+  return lines;
 }
 
 /** The expected failures of a run: each waived check (yellow), then each waiver that fails the gate (red). */

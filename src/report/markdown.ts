@@ -14,6 +14,7 @@ import {
 } from './format.js';
 import { maskReport } from './mask.js';
 import { type StoredOrigin, storedReportNotice } from './origin.js';
+import { isCausedSkip, recapEntries, skippedForCauseText, skipsByCause } from './recap.js';
 import { violatedRequirements } from './requirements.js';
 import { verdictWords } from './verdict-text.js';
 import { failingWaivers, isUnwaivedProblem, isWaived, waivedChecks, waivedText, waiverLabel } from './waivers.js';
@@ -106,11 +107,16 @@ function webhookTable(events: WebhookTimelineEntry[]): string {
   );
 }
 
-function problemSection(check: CheckResult, report: RunReport): string {
+function problemSection(check: CheckResult, report: RunReport, blocked: readonly string[] = []): string {
   const parts = [
     `#### ${statusCell(check)}: \`${check.id}\` ${mdText(check.title)}`,
     ...(check.waiver && isWaived(check) ? [`**${mdText(waivedText(check.waiver))}**`] : []),
     mdParagraph(check.message),
+    ...(blocked.length > 0
+      ? [
+          `**Root cause:** ${mdText(`${blocked.length} ${blocked.length === 1 ? 'check' : 'checks'} skipped because of this: ${blocked.join(', ')}`)}`,
+        ]
+      : []),
   ];
   if (check.details?.length)
     parts.push(
@@ -147,8 +153,28 @@ export function renderMarkdown(input: RunReport, origin?: StoredOrigin): string 
   const report = maskReport(input);
   const words = verdictWords(report);
   const { provider } = report;
-  // One root cause skips many checks with the same reason: the table says it once.
-  const messages = sameAsAbove(report.checks.map((c) => c.message));
+  // Root cause first: the checks a failure kept from running are one row under it, not a row each.
+  const byCause = skipsByCause(report.checks);
+  const shown = report.checks.filter((c) => !isCausedSkip(c));
+  const messages = sameAsAbove(shown.map((c) => c.message));
+  const causedRow = (cause: string, ids: readonly string[]): string[] => [
+    `↳ ${ids.length} ${ids.length === 1 ? 'check' : 'checks'}`,
+    STATUS_CELL.skip,
+    mdText(skippedForCauseText(cause, ids)),
+  ];
+  const present = new Set(shown.map((c) => c.id));
+  const rows = [
+    ...shown.flatMap((c, i) => {
+      const row = [
+        `\`${c.id}\` ${mdText(c.title)}`,
+        statusCell(c),
+        mdText(c.waiver && isWaived(c) ? `${waivedText(c.waiver)} · ${c.message}` : (messages[i] ?? '')),
+      ];
+      const under = byCause.get(c.id);
+      return under ? [row, causedRow(c.id, under)] : [row];
+    }),
+    ...[...byCause].filter(([cause]) => !present.has(cause)).map(([cause, ids]) => causedRow(cause, ids)),
+  ];
   const waived = waivedChecks(report);
   const waivedNote =
     waived.length > 0 ? ` (${waived.length} waived ${waived.length === 1 ? 'failure' : 'failures'})` : '';
@@ -160,14 +186,7 @@ export function renderMarkdown(input: RunReport, origin?: StoredOrigin): string 
     ...(origin ? [`> ⚠️ ${mdText(storedReportNotice(origin))}`] : []),
     `${mdParagraph(providerLabel(provider))} · profile ${provider.profile ?? 'unknown'} · auth ${provider.authMethod} · contract ${mdText(report.contract.version)} · provcert ${mdText(report.tool.version)}`,
     `**${summaryText(report.summary)}${waived.length > 0 && report.summary.waived === undefined ? `; ${waived.length} waived` : ''}** in ${formatDuration(report.durationMs)}`,
-    table(
-      ['Check', 'Status', 'Message'],
-      report.checks.map((c, i) => [
-        `\`${c.id}\` ${mdText(c.title)}`,
-        statusCell(c),
-        mdText(c.waiver && isWaived(c) ? `${waivedText(c.waiver)} · ${c.message}` : (messages[i] ?? '')),
-      ]),
-    ),
+    table(['Check', 'Status', 'Message'], rows),
   ];
   const gate = failingWaivers(report);
   if (gate.length > 0) {
@@ -177,8 +196,14 @@ export function renderMarkdown(input: RunReport, origin?: StoredOrigin): string 
     );
     sections.push('### Expected failures that fail the gate', lines.join('\n'));
   }
-  const problems = problemChecks(report).filter(isUnwaivedProblem);
-  if (problems.length > 0) sections.push('### What to fix', ...problems.map((c) => problemSection(c, report)));
+  // What to fix: the root causes first (recap order), each with the checks it kept from running.
+  const order = recapEntries(report).map((e) => e.check as string);
+  const rank = (c: CheckResult): number => (order.includes(c.id) ? order.indexOf(c.id) : order.length);
+  const problems = problemChecks(report)
+    .filter(isUnwaivedProblem)
+    .sort((a, b) => rank(a) - rank(b));
+  if (problems.length > 0)
+    sections.push('### What to fix', ...problems.map((c) => problemSection(c, report, byCause.get(c.id))));
   if (waived.length > 0)
     sections.push('### Waived failures (expectedFailures)', ...waived.map((c) => problemSection(c, report)));
   const warned = report.checks.filter((c) => c.warnings?.length);

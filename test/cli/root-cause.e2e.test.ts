@@ -184,7 +184,7 @@ describe.concurrent('provcert run: one root cause, one red line', () => {
     expect(code, stderr).toBe(1);
 
     const red = stdout.split('\n').filter((line) => line.startsWith('✗ '));
-    expect(red).toHaveLength(1);
+    expect(red, stdout).toHaveLength(1);
     expect(red[0]).toMatch(new RegExp(`^✗ ${carrier}  `));
 
     const byId = new Map(report.checks.map((c) => [c.id, c] as const));
@@ -203,6 +203,34 @@ describe.concurrent('provcert run: one root cause, one red line', () => {
     expect(stdout).not.toMatch(/DISCOVERY_READONLY|is not declared/);
     expect((await reportValidator())(report)).toBe(true);
     expect(stdout + stderr).not.toContain(key);
+
+    // Root cause first: its skips are one line under the red one, none repeats the cause on a line of its own.
+    const lines = stdout.split('\n');
+    for (const check of others)
+      expect(
+        lines.some((l) => l.startsWith(`- ${check.id} `)),
+        check.id,
+      ).toBe(false);
+    const under = lines.filter((l) => l.includes('skipped because of this'));
+    expect(under).toHaveLength(1);
+    const named = /^ {4}↳ (\d+) checks skipped because of this: (.+)$/.exec(under[0] ?? '');
+    expect(Number(named?.[1])).toBe(others.length);
+    // Named in the order they ended.
+    expect(named?.[2]?.split(', ').sort()).toEqual(others.map((c) => c.id).sort());
+    const cause = lines.findIndex((l) => l.startsWith(`✗ ${carrier}  `));
+    expect(lines.indexOf(under[0] ?? '')).toBeGreaterThan(cause);
+    expect(lines.slice(cause + 1, lines.indexOf(under[0] ?? '')).every((l) => l.startsWith('    '))).toBe(true);
+    // Recap last: the failure in one line with its requirement, then the verdict and the command to run next.
+    const recap = lines.indexOf('Failures (1):');
+    expect(recap).toBeGreaterThan(cause);
+    expect(lines[recap + 1]).toMatch(
+      new RegExp(`^  ✗ ${carrier} \\[[A-Z-]+\\] .+ \\(${others.length} checks skipped because of it\\)$`),
+    );
+    expect(lines.filter(Boolean).at(-1)).toMatch(
+      new RegExp(
+        `^Next: fix ${carrier} first \\(${others.length} checks wait on it\\), then run: provcert run --base-url http`,
+      ),
+    );
   });
 
   it('metadata carries the cause even when --only left it out', async () => {

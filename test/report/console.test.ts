@@ -73,8 +73,11 @@ describe('createConsoleReporter', () => {
     expect(lines).toContain(
       '    warning [METADATA-RULE]: catalog price differs from quote: 900 vs 950 (100%: not a failure)',
     );
-    expect(lines.at(-3)).toBe('FAIL  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
-    expect(lines.at(-2)).toMatch(/^Certification failed/);
+    expect(lines.at(-4)).toBe('FAIL  3 passed, 3 failed, 1 skipped, 1 errors  (6.2 s)');
+    expect(lines.at(-3)).toMatch(/^Certification failed/);
+    expect(lines.at(-2)).toMatch(
+      /^Next: reproduce quote-math with its reproduce command above and fix it, then run provcert again\.$/,
+    );
     expect(out).not.toContain('\u001b');
     expect(out).not.toContain(CANARY);
   });

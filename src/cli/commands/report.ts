@@ -3,13 +3,15 @@ import type { ReportFlags } from '../../config/flags.js';
 import { loadRequirements } from '../../contract/requirements.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../../model/contract-constants.js';
 import type { RunReport } from '../../model/report.js';
-import { checkResultLines, verdictLines, waiverLines } from '../../report/failure-text.js';
+import { reportCheckLines, verdictLines, waiverLines } from '../../report/failure-text.js';
 import { providerLabel } from '../../report/format.js';
 import { renderGithubAnnotations } from '../../report/github.js';
 import { prepareReportTargets, writeReports } from '../../report/index.js';
 import { type StoredOrigin, storedReportNotice } from '../../report/origin.js';
 import { readStoredReport } from '../../report/read-report.js';
+import { nextStepText, recapEntries, recapLines } from '../../report/recap.js';
 import { Redactor } from '../../util/redact.js';
+import { shellWord } from '../../util/shell-word.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { shouldUseColor } from '../../util/terminal-mode.js';
 import type { CommandContext } from '../command.js';
@@ -28,11 +30,19 @@ function consoleLines(report: RunReport, c: ChalkInstance, origin: StoredOrigin)
     c.yellow(sanitizeTerminalText(storedReportNotice(origin), { oneLine: true })),
     `${c.bold('provcert')} report of ${sanitizeTerminalText(about + when)}`,
     '',
-    ...report.checks.flatMap((check) => checkResultLines(check, c, report)),
+    ...reportCheckLines(report, c),
     ...waiverLines(report, c),
+    ...recapLines(report, c),
     '',
     ...verdictLines(report, c),
+    ...nextLines(report, origin, c),
   ];
+}
+
+/** After a stored report: its failures rerun against the same provider with `provcert replay`. */
+function nextLines(report: RunReport, origin: StoredOrigin, c: ChalkInstance): string[] {
+  const next = nextStepText(recapEntries(report), `provcert replay ${shellWord(origin.path)}`);
+  return next ? [c.cyan(next)] : [];
 }
 
 /**

@@ -5,6 +5,7 @@ import { mergeRunValues, type RunValues } from '../../model/run-values.js';
 import { prepareReportTargets } from '../../report/index.js';
 import { pulledInLines, selectChecks } from '../../runner/run.js';
 import { Redactor, urlSecrets } from '../../util/redact.js';
+import { shellLine } from '../../util/shell-word.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { certifyWithReports } from '../certify.js';
 import { type CommandContext, untilAborted } from '../command.js';
@@ -35,7 +36,12 @@ async function unlessStopped<T>(step: Promise<T>, signal: AbortSignal | undefine
 }
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
-export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
+export async function certifyAndReport(
+  given: RunFlags,
+  io: CliIo,
+  signal?: AbortSignal,
+  argv?: readonly string[],
+): Promise<number> {
   const sources = await unlessStopped(loadRunSources({ env: io.env, cwd: io.cwd, configPath: given.config }), signal);
   if (!sources) return stoppedBeforeRun(io, signal);
   const { env, file, expectedFailures } = sources.value;
@@ -70,7 +76,10 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
     );
   }
   const github = merged.reporter?.includes('github') ?? false;
-  const reports = { targets, github, noColor: given.color === false, events: given.events };
+  // The recap's next step: this very command, its secrets masked (a URL's userinfo; flags take env var names).
+  const masked = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
+  const rerun = argv ? masked.text(shellLine(['provcert', ...argv])) : undefined;
+  const reports = { targets, github, noColor: given.color === false, events: given.events, rerun };
   const { code, report } = await certifyWithReports(
     config,
     { contract, credential, webhookSecret, expectedFailures, ...(signal ? { signal } : {}) },
@@ -128,6 +137,6 @@ function lastFailedSelection(
 }
 
 /** `provcert run`. Ctrl-C or SIGTERM cuts the waits and requests short; the report of what ran is still written. */
-export async function execute({ io, signal }: CommandContext, flags: RunFlags): Promise<number> {
-  return certifyAndReport(flags, io, signal);
+export async function execute({ io, signal, argv }: CommandContext, flags: RunFlags): Promise<number> {
+  return certifyAndReport(flags, io, signal, argv);
 }
