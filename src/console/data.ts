@@ -58,6 +58,25 @@ export function providerRow(provider: Record<string, unknown>): ProviderRow {
   };
 }
 
+/** A move the lifecycle allows now (CoreAllowedTransition), as the decision panel offers it. */
+export interface AllowedMove {
+  trigger: string;
+  to: string;
+  needsReason: boolean;
+  /** Why the core would refuse it now, when a condition is unmet. */
+  blockedBy: string | undefined;
+}
+
+/** The provider's `allowedTransitions`: the console offers these and nothing else. */
+export function allowedMoves(provider: Record<string, unknown>): AllowedMove[] {
+  return records(answerAs<ProviderView>(provider).allowedTransitions).flatMap((entry) => {
+    const m = answerAs<ProviderView['allowedTransitions'][number]>(entry);
+    const trigger = str(m.trigger);
+    if (!trigger) return [];
+    return [{ trigger, to: str(m.to) ?? '', needsReason: m.needsReason === true, blockedBy: str(m.blockedBy) }];
+  });
+}
+
 /** The registration as shown: named fields only (never the webhook secret, never a token). */
 export function registrationFields(provider: Record<string, unknown>): [string, string][] {
   const p = answerAs<ProviderView>(provider);
