@@ -29,7 +29,8 @@ export interface ProviderRow {
   reviewStatus: string;
   certified: boolean | undefined;
   lastVerdict: string | undefined;
-  lastCertifiedAt: string | undefined;
+  /** When the newest certification that passed ran (a later FAIL does not move it). */
+  lastPassedAt: string | undefined;
   capabilities: string[];
 }
 
@@ -53,7 +54,7 @@ export function providerRow(provider: Record<string, unknown>): ProviderRow {
     reviewStatus: str(metadata.reviewStatus) ?? str(p.reviewStatus) ?? '',
     certified: bool(metadata.isCertified),
     lastVerdict: undefined,
-    lastCertifiedAt: undefined,
+    lastPassedAt: undefined,
     capabilities: strings(p.capabilities),
   };
 }
