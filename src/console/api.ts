@@ -30,6 +30,7 @@ export const API = {
   rotateOwnWebhookSecret: '/api/v1/providers/me/rotate-webhook-secret',
   me: '/api/v1/providers/me/dashboard',
   certify: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certify`,
+  submitReview: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/submit-review`,
   certifications: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certifications`,
   certification: (slug: string, id: string): string =>
     `/api/v1/providers/${encodeURIComponent(slug)}/certifications/${encodeURIComponent(id)}`,

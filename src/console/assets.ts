@@ -101,6 +101,8 @@ export const CONSOLE_SCRIPT = `'use strict';
     var progress = document.querySelector('#certify-progress');
     if (state.state === 'finished') { source.close(); location.reload(); return; }
     if (progress) progress.textContent = state.text;
+    var bar = document.querySelector('#certify-bar');
+    if (bar && state.checks && state.checks.total > 0) { bar.max = state.checks.total; bar.value = state.checks.done; }
   });
 })();
 `;

@@ -5,7 +5,7 @@ import { formPost, formPostFor, signedInOnly, viewerOf } from './guards.js';
 import { provider, report } from './provider-handlers.js';
 import { providers } from './provider-list-handlers.js';
 import { sendAsset } from './respond.js';
-import { certify, decide, reopen } from './review-action-handlers.js';
+import { certify, decide, reopen, submitReview } from './review-action-handlers.js';
 import { rotateSecret } from './rotation-handler.js';
 import { home, showSignIn, signIn, signOut } from './sign-in-handlers.js';
 import { stream } from './stream-handler.js';
@@ -48,6 +48,11 @@ export function createConsole(options: { now?: () => number } = {}): ProvcertCon
     route('GET', '/console/providers/:slug/certifications/:id/report', viewerOf(ctx, report)),
     route('POST', '/console/providers/:slug/certify', formPostFor(ctx, viewer, certify)),
     route('POST', '/console/providers/:slug/decide', formPostFor(ctx, operatorOnly('decides'), decide)),
+    route(
+      'POST',
+      '/console/providers/:slug/submit-review',
+      formPostFor(ctx, operatorOnly('submits for review'), submitReview),
+    ),
     route('POST', '/console/providers/:slug/reopen', formPostFor(ctx, operatorOnly('reopens'), reopen)),
     route('POST', '/console/providers/:slug/rotate-webhook-secret', formPostFor(ctx, viewer, rotateSecret)),
     route('GET', '/console/static/console.css', ({ res }) => sendAsset(res, 'text/css', CONSOLE_STYLE)),

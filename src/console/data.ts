@@ -29,7 +29,8 @@ export interface ProviderRow {
   reviewStatus: string;
   certified: boolean | undefined;
   lastVerdict: string | undefined;
-  lastCertifiedAt: string | undefined;
+  /** When the newest certification that passed ran (a later FAIL does not move it). */
+  lastPassedAt: string | undefined;
   capabilities: string[];
 }
 
@@ -53,9 +54,28 @@ export function providerRow(provider: Record<string, unknown>): ProviderRow {
     reviewStatus: str(metadata.reviewStatus) ?? str(p.reviewStatus) ?? '',
     certified: bool(metadata.isCertified),
     lastVerdict: undefined,
-    lastCertifiedAt: undefined,
+    lastPassedAt: undefined,
     capabilities: strings(p.capabilities),
   };
+}
+
+/** A move the lifecycle allows now (CoreAllowedTransition), as the decision panel offers it. */
+export interface AllowedMove {
+  trigger: string;
+  to: string;
+  needsReason: boolean;
+  /** Why the core would refuse it now, when a condition is unmet. */
+  blockedBy: string | undefined;
+}
+
+/** The provider's `allowedTransitions`: the console offers these and nothing else. */
+export function allowedMoves(provider: Record<string, unknown>): AllowedMove[] {
+  return records(answerAs<ProviderView>(provider).allowedTransitions).flatMap((entry) => {
+    const m = answerAs<ProviderView['allowedTransitions'][number]>(entry);
+    const trigger = str(m.trigger);
+    if (!trigger) return [];
+    return [{ trigger, to: str(m.to) ?? '', needsReason: m.needsReason === true, blockedBy: str(m.blockedBy) }];
+  });
 }
 
 /** The registration as shown: named fields only (never the webhook secret, never a token). */

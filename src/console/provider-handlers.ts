@@ -8,6 +8,7 @@ import { API, type ApiAnswer, apiError } from './api.js';
 import { cspHash } from './assets.js';
 import { type ConsoleContext, expired, notFound, readToken, takeFlash } from './context.js';
 import {
+  allowedMoves,
   answerAs,
   certificationRows,
   eventRow,
@@ -66,6 +67,7 @@ export async function provider(ctx: ConsoleContext, r: RouteRequest<{ slug: stri
     eventsTotal: events.total,
     streamAfter: newestSeq,
     running: ctx.runner.progress(slug),
+    runningChecks: ctx.runner.checks(slug),
   };
   // Unknown to the registry yet listed by the events route: a slug serve was started with (its settings' providers).
   if (detail.status === 404 && events.answer.status === 200 && admin)
@@ -84,6 +86,7 @@ export async function provider(ctx: ConsoleContext, r: RouteRequest<{ slug: stri
     certified: row.certified,
     registration: registrationFields(p),
     reason: visibleReason(p),
+    moves: allowedMoves(p),
     certifications: certificationRows(detail.body),
     // Internal notes are the operators' only.
     history: history(detail.body, admin),

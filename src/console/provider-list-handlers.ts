@@ -32,8 +32,10 @@ function listQuery(q: URLSearchParams): { filters: Filters; query: URLSearchPara
 /** The list answers no certification: the newest comes from the provider's certifications route. */
 async function withLastCertification(ctx: ConsoleContext, token: string, p: ProviderRow): Promise<ProviderRow> {
   const answer = await ctx.api.call(token, 'GET', API.certifications(p.slug));
-  const [latest] = answer.status === 200 ? certificationRows(answer.body) : [];
-  return latest ? { ...p, lastVerdict: latest.verdict, lastCertifiedAt: latest.createdAt } : p;
+  const rows = answer.status === 200 ? certificationRows(answer.body) : [];
+  const [latest] = rows;
+  const passed = rows.find((c) => c.verdict === 'PASS');
+  return latest ? { ...p, lastVerdict: latest.verdict, lastPassedAt: passed?.createdAt } : p;
 }
 
 /** GET /console/providers: the operator's table of providers (a provider session goes to its own page). */

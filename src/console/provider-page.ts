@@ -1,4 +1,6 @@
-import type { CertificationRow, EventRow, HistoryEntry, VisibleReason } from './data.js';
+import type { ChecksDone } from './certify-runner.js';
+import type { AllowedMove, CertificationRow, EventRow, HistoryEntry, VisibleReason } from './data.js';
+import { decisionForms } from './decision-forms.js';
 import { type Html, html, seg } from './html.js';
 import { CONSOLE_PREFIX, page, table } from './layout.js';
 import type { Flash, Session } from './session.js';
@@ -11,6 +13,8 @@ export interface ProviderPageData {
   certified: boolean | undefined;
   registration: [string, string][];
   reason: VisibleReason | undefined;
+  /** The moves the lifecycle allows now, as the API lists them. */
+  moves: AllowedMove[];
   certifications: CertificationRow[];
   /** Newest first. */
   events: EventRow[];
@@ -18,6 +22,8 @@ export interface ProviderPageData {
   history: HistoryEntry[];
   /** Text of a certification started from the console and still running. */
   running: string | undefined;
+  /** Its checks done out of the total, once the run planned them. */
+  runningChecks?: ChecksDone | undefined;
   /** Sections the API did not answer, with its words. */
   unavailable: string[];
   /** The newest event's seq: the live stream sends the ones after it. */
@@ -28,9 +34,6 @@ export interface ProviderPageData {
 
 /** What the events panel shows. */
 type EventsData = Pick<ProviderPageData, 'slug' | 'events' | 'eventsTotal' | 'streamAfter' | 'running'>;
-
-/** Decisions that need a reason code and a partner-visible reason (contract, Moderation lifecycle). */
-export const REASONED_DECISIONS = ['REQUEST_CHANGES', 'REJECT', 'SUSPEND'] as const;
 
 const base = (slug: string): string => `${CONSOLE_PREFIX}/providers/${seg(slug)}`;
 
@@ -48,34 +51,17 @@ function reasonHtml(reason: VisibleReason | undefined): Html {
   }</div>`;
 }
 
-function decisionForms(session: Session, slug: string): Html {
-  const button = (action: string, label: string, extra: Html = html``): Html =>
-    html`<form method="post" action="${base(slug)}/${action}">${hidden(session)}${extra}<button type="submit">${label}</button></form>`;
-  return html`<section class="panel" id="decision" aria-labelledby="decision-title"><h2 id="decision-title">Decision</h2>
-<div class="actions">
-${button('decide', 'Approve', html`<input type="hidden" name="decision" value="APPROVE">`)}
-${button('decide', 'Activate', html`<input type="hidden" name="decision" value="ACTIVATE">`)}
-${button('reopen', 'Reopen as draft')}
-</div>
-<form class="stack" method="post" action="${base(slug)}/decide" data-reason-check novalidate>
-${hidden(session)}
-<label>Decision <select name="decision">${REASONED_DECISIONS.map((d) => html`<option value="${d}">${d}</option>`)}</select></label>
-<label>Reason code <input name="reasonCode" required placeholder="e.g. WEBHOOK_SIGNATURE"></label>
-<label>Reason (shown to the provider, at least 12 characters) <textarea name="reason" required aria-describedby="reason-error"></textarea></label>
-<p class="field-error" id="reason-error" aria-live="assertive"></p>
-<label>Required changes (one per line) <textarea name="requiredChanges"></textarea></label>
-<label>Internal note (operators only) <textarea name="internalNote"></textarea></label>
-<div class="actions"><button class="primary" type="submit">Send decision</button></div>
-</form></section>`;
-}
-
 function certificationsHtml(session: Session, data: ProviderPageData): Html {
   const rows = data.certifications.map(
     (c) =>
       html`<tr data-id="${c.id}"><td><a href="${base(data.slug)}/certifications/${seg(c.id)}/report">${c.id}</a></td><td>${c.createdAt}</td><td class="status-word">${c.verdict}${c.invalidReason ? ` (does not count: ${c.invalidReason})` : ''}</td><td>${c.summary.pass} passed, ${c.summary.fail} failed, ${c.summary.skip} skipped, ${c.summary.error} errors${c.summary.untested > 0 ? `, ${c.summary.untested} not tested` : ''}</td><td>${c.configVersion ?? ''}</td></tr>`,
   );
   const run = data.running
-    ? html`<p id="certify-progress" role="status">${data.running}</p><progress aria-label="Certification running"></progress>`
+    ? html`<p id="certify-progress" role="status">${data.running}</p>${
+        data.runningChecks
+          ? html`<progress id="certify-bar" aria-label="Checks done" max="${data.runningChecks.total}" value="${data.runningChecks.done}"></progress>`
+          : html`<progress id="certify-bar" aria-label="Checks done"></progress>`
+      }`
     : session.principal.kind !== 'admin'
       ? html`<p class="hint">The operator runs certifications on this core (its certify route takes the operator token).</p>`
       : html`<form method="post" action="${base(data.slug)}/certify">${hidden(session)}<button class="primary" type="submit">Run a certification</button></form>`;
@@ -113,7 +99,7 @@ export function providerPage(session: Session, data: ProviderPageData, flash?: F
   const main = html`<p>Status <span class="status-word" id="provider-status">${data.status}</span> · review <span class="status-word" id="review-status">${data.reviewStatus}</span> · certified <span class="status-word">${certified}</span></p>
 ${data.unavailable.map((u) => html`<p class="flash error" role="alert">${u}</p>`)}
 ${reasonHtml(data.reason)}
-${session.principal.kind === 'admin' ? decisionForms(session, data.slug) : ''}
+${session.principal.kind === 'admin' ? decisionForms(session, data.slug, data.reviewStatus, data.moves) : ''}
 ${certificationsHtml(session, data)}
 ${eventsHtml(data)}
 ${historyHtml(session, data.history)}

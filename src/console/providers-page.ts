@@ -44,7 +44,7 @@ function pager(slice: ProvidersSlice, filters: Filters): Html {
 const certifiedText = (c: boolean | undefined): string => (c === undefined ? 'unknown' : c ? 'yes' : 'no');
 
 function row(p: ProviderRow): Html {
-  return html`<tr data-slug="${p.slug}"><td><a href="${CONSOLE_PREFIX}/providers/${seg(p.slug)}">${p.name || p.slug}</a></td><td><code>${p.slug}</code></td><td class="status-word">${p.status}</td><td class="status-word">${p.reviewStatus}</td><td>${certifiedText(p.certified)}</td><td>${p.lastVerdict ?? 'never certified'}</td><td>${p.lastCertifiedAt ?? ''}</td></tr>`;
+  return html`<tr data-slug="${p.slug}"><td><a href="${CONSOLE_PREFIX}/providers/${seg(p.slug)}">${p.name || p.slug}</a></td><td><code>${p.slug}</code></td><td class="status-word">${p.status}</td><td class="status-word">${p.reviewStatus}</td><td>${certifiedText(p.certified)}</td><td>${p.lastVerdict ?? 'never certified'}</td><td>${p.lastPassedAt ?? (p.lastVerdict ? 'never passed' : '')}</td></tr>`;
 }
 
 /** PENDING_APPROVAL first (the queue), the rest in the API's order. */
@@ -80,8 +80,8 @@ ${select('capability', 'Capability', capabilities, filters.capability)}
     list.length === 0
       ? html`<p id="no-providers">No provider matches.</p>`
       : table(
-          `${total} providers; ${pending} on this page waiting for review (listed first)`,
-          ['Name', 'Slug', 'Status', 'Review status', 'Certified', 'Last verdict', 'Last certified'],
+          `${total} ${total === 1 ? 'provider' : 'providers'}; ${pending} on this page waiting for review (listed first)`,
+          ['Name', 'Slug', 'Status', 'Review status', 'Certified', 'Last verdict', 'Last passed'],
           list.map(row),
           'providers',
         );

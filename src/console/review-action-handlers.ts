@@ -4,6 +4,7 @@ import { str } from '../util/json.js';
 import { API, type ApiAnswer, apiError } from './api.js';
 import { type ConsoleContext, principalHome } from './context.js';
 import { answerAs, providerOf } from './data.js';
+import { CONFIRM_FIELD } from './decision-forms.js';
 import type { PostedFor } from './guards.js';
 import { redirect } from './respond.js';
 import type { Session } from './session.js';
@@ -29,7 +30,8 @@ export function certify(ctx: ConsoleContext, { res, granted: { session, slug } }
     session.flash = { kind: ok ? 'ok' : 'error', text };
   });
   if (!started) session.flash = { kind: 'error', text: `a certification of ${slug} started here is already running` };
-  redirect(res, principalHome({ kind: 'provider', slug }));
+  // Back where the click was: the progress shows in place of the button.
+  redirect(res, `${principalHome({ kind: 'provider', slug })}#certifications`);
 }
 
 /** The API body of a review decision posted from the provider page. */
@@ -50,16 +52,42 @@ function decisionBody(form: URLSearchParams): Record<string, unknown> {
   };
 }
 
+/** Approve, Activate and Reopen change a provider at once: they are sent only with their confirmation box ticked. */
+const NEEDS_CONFIRMATION = ['APPROVE', 'ACTIVATE', 'REOPEN'];
+
+/** The refusal of a confirmed move posted without its box ticked (a script-less client, a crafted post). */
+function unconfirmed(form: URLSearchParams, move: string): Session['flash'] | undefined {
+  if (!NEEDS_CONFIRMATION.includes(move) || form.get(CONFIRM_FIELD) === move) return undefined;
+  return { kind: 'error', text: `${move} was not sent: tick its confirmation box first` };
+}
+
 /** POST …/decide (operator): a review decision. */
 export async function decide(ctx: ConsoleContext, { res, granted: { session, form, slug } }: SlugPost): Promise<void> {
   const decision = form.get('decision') ?? '';
+  const refused = unconfirmed(form, decision);
+  if (refused) {
+    session.flash = refused;
+    return redirect(res, principalHome({ kind: 'provider', slug }));
+  }
   const answer = await ctx.api.call(session.token, 'POST', API.review(slug), decisionBody(form));
   session.flash = outcome(answer, `${decision} recorded`);
   redirect(res, principalHome({ kind: 'provider', slug }));
 }
 
+/** POST …/submit-review (operator): the latest passing certification goes to review. */
+export async function submitReview(ctx: ConsoleContext, { res, granted: { session, slug } }: SlugPost): Promise<void> {
+  const answer = await ctx.api.call(session.token, 'POST', API.submitReview(slug));
+  session.flash = outcome(answer, 'submitted for review');
+  redirect(res, principalHome({ kind: 'provider', slug }));
+}
+
 /** POST …/reopen (operator): back to draft. */
-export async function reopen(ctx: ConsoleContext, { res, granted: { session, slug } }: SlugPost): Promise<void> {
+export async function reopen(ctx: ConsoleContext, { res, granted: { session, form, slug } }: SlugPost): Promise<void> {
+  const refused = unconfirmed(form, 'REOPEN');
+  if (refused) {
+    session.flash = refused;
+    return redirect(res, principalHome({ kind: 'provider', slug }));
+  }
   const answer = await ctx.api.call(session.token, 'POST', API.reopen(slug));
   session.flash = outcome(answer, 'reopened as draft');
   redirect(res, principalHome({ kind: 'provider', slug }));

@@ -33,7 +33,10 @@ async function identify(ctx: ConsoleContext, token: string): Promise<Principal |
   // The API accepted it as a provider token; the registry names whose it is.
   const slug = me.status === 200 ? ctx.serve?.providerSlugOf(token) : undefined;
   if (slug) return { kind: 'provider', slug };
-  return `the API does not accept this token (${apiError(me.status === 401 ? me : admin)})`;
+  // Said to whoever signs in, operator or provider: neither route's own 401 (the provider route's speaks of provider tokens only).
+  if (admin.status === 401 && me.status === 401)
+    return "the API does not accept this token: it is neither the operator token (the value of PROVCERT_ADMIN_TOKEN, or of the variable serve's adminTokenEnv names) nor a provider token issued at registration";
+  return `the API does not accept this token (${apiError(admin.status !== 200 && admin.status !== 401 ? admin : me)})`;
 }
 
 /** POST /console/sign-in: the token the API accepts becomes a session (the cookie holds its id, never the token). */

@@ -204,6 +204,9 @@ describe('the console over HTTP', () => {
       answers.push(answer.text);
     }
     expect(answers.slice(0, 5).every((t) => t.includes('does not accept this token'))).toBe(true);
+    // Said to an operator and a provider alike: both kinds of token, not the provider route's own 401 alone.
+    expect(answers[0]).toContain('neither the operator token');
+    expect(answers[0]).not.toContain('&lt;provider token&gt;');
     expect(answers[5]).toContain('too many failed sign-ins');
   });
 });

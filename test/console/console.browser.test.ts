@@ -36,6 +36,14 @@ async function decide(
   await page.waitForLoadState('load');
 }
 
+/** Approve, Activate or Reopen: its confirmation box ticked, then its button. */
+async function confirmed(trigger: string, button: string): Promise<void> {
+  const form = page.locator(`form[data-move="${trigger}"]`);
+  await form.getByRole('checkbox').check();
+  await form.getByRole('button', { name: button }).click();
+  await page.waitForLoadState('load');
+}
+
 const reviewStatus = (): Promise<string | null> => page.locator('#review-status').textContent();
 const flash = (): Promise<string | null> => page.locator('.flash').first().textContent();
 
@@ -106,6 +114,15 @@ describe('the operator console in Chromium', () => {
     });
     await page.getByRole('button', { name: 'Run a certification' }).click();
     await expect(page.locator('#certify-progress').textContent()).resolves.toContain('Certification running');
+    // The core counts the checks; the page shows them where the button was, out of the total the run planned.
+    const total = passingReport().checks.length;
+    await page.locator('#certify-progress', { hasText: `1 of ${total} checks done` }).waitFor();
+    const bar = page.locator('#certify-bar');
+    await expect(Promise.all([bar.getAttribute('value'), bar.getAttribute('max')])).resolves.toEqual([
+      '1',
+      String(total),
+    ]);
+    expect(page.url()).toMatch(/#certifications$/);
     const reloaded = page.waitForEvent('load');
     release();
     h.hold.until = undefined;
@@ -147,13 +164,16 @@ describe('the operator console in Chromium', () => {
     await shot(page, 'events-live');
   });
 
-  it('checks the reason length before sending, and shows the API error in words', async () => {
+  it('offers a certified draft only submit-for-review, then checks the reason length before sending', async () => {
+    await expect(reviewStatus()).resolves.toBe('DRAFT');
+    // Approving a draft is not a move of the lifecycle: no button for it.
+    await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await expect(reviewStatus()).resolves.toBe('PENDING_APPROVAL');
+    await expect(flash()).resolves.toContain('submitted for review: review status is now PENDING_APPROVAL');
     await decide('REQUEST_CHANGES', 'too short');
     await expect(page.locator('#reason-error').textContent()).resolves.toContain('at least 12 characters');
-    await expect(reviewStatus()).resolves.toBe('DRAFT');
-    // Approving a draft is not a move of the lifecycle: the 409 is shown in words.
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await expect(page.locator('.flash.error').textContent()).resolves.toMatch(/409.*DRAFT/);
+    await expect(reviewStatus()).resolves.toBe('PENDING_APPROVAL');
   });
 
   it('makes each review decision through the lifecycle', async () => {
@@ -163,22 +183,21 @@ describe('the operator console in Chromium', () => {
       await page.reload();
       await expect(reviewStatus()).resolves.toBe('PENDING_APPROVAL');
     };
-    await submit();
     await decide('REJECT', 'The catalog is not a test catalog.');
     await expect(reviewStatus()).resolves.toBe('REJECTED');
     await expect(flash()).resolves.toContain('REJECT recorded: review status is now REJECTED');
-    await page.getByRole('button', { name: 'Reopen as draft' }).click();
+    await confirmed('REOPEN', 'Reopen as draft');
     await expect(reviewStatus()).resolves.toBe('DRAFT');
     // Reopen invalidated the earlier certifications: the table says so.
     await expect(page.locator('#certifications-table').textContent()).resolves.toContain('does not count');
     await submit();
-    await page.getByRole('button', { name: 'Approve' }).click();
+    await confirmed('APPROVE', 'Approve');
     await expect(reviewStatus()).resolves.toBe('APPROVED');
-    await page.getByRole('button', { name: 'Activate' }).click();
+    await confirmed('ACTIVATE', 'Activate');
     await expect(reviewStatus()).resolves.toBe('ACTIVE');
     await decide('SUSPEND', 'Webhooks stopped arriving for two days.');
     await expect(reviewStatus()).resolves.toBe('SUSPENDED');
-    await page.getByRole('button', { name: 'Reopen as draft' }).click();
+    await confirmed('REOPEN', 'Reopen as draft');
     await submit();
     await decide('REQUEST_CHANGES', HOSTILE_REASON, {
       changes: 'Sign the raw body\nSend x-service-signature',

@@ -43,9 +43,15 @@ export async function startHarness(fallback: () => RunReport, options: HarnessOp
   const operatorConsole = createConsole();
   const serve = await startServe(settings, {
     contract,
-    certify: async ({ registration: r }) => {
+    certify: async ({ registration: r, hooks }) => {
+      const report = (reports.get(r.slug) ?? fallback)();
+      // As the engine does: the plan's size first, then each check as it ends (one here, the rest after the hold).
+      hooks?.onRunStart?.({ baseUrl: r.baseUrl, webhookUrl: '', profile: 'test', checks: report.checks.length });
+      const [first, ...rest] = report.checks;
+      if (first) hooks?.onCheckEnd?.(first);
       await hold.until;
-      return (reports.get(r.slug) ?? fallback)();
+      for (const check of rest) hooks?.onCheckEnd?.(check);
+      return report;
     },
     env: { PROVCERT_ADMIN_TOKEN: ADMIN, DEMO_CREDENTIAL: CREDENTIAL },
     cwd: dir,

@@ -21,7 +21,7 @@ const row = (slug: string, reviewStatus: string): ProviderRow => ({
   reviewStatus,
   certified: false,
   lastVerdict: undefined,
-  lastCertifiedAt: undefined,
+  lastPassedAt: undefined,
   capabilities: ['METADATA'],
 });
 
@@ -38,6 +38,30 @@ describe('the providers page', () => {
     expect(page).toContain('href="/console/providers?reviewStatus=DRAFT&#38;offset=200">Next');
     expect(page).toContain('101–200 of 250');
     expect(page).not.toContain('never-rendered-token');
+  });
+
+  it('counts one provider in the singular, many in the plural', () => {
+    const one = providersPage(session, { rows: [row('a', 'DRAFT')], total: 1, offset: 0, limit: 100 }, {});
+    expect(one).toContain('1 provider;');
+    const two = providersPage(
+      session,
+      { rows: [row('a', 'DRAFT'), row('b', 'DRAFT')], total: 2, offset: 0, limit: 100 },
+      {},
+    );
+    expect(two).toContain('2 providers;');
+  });
+
+  it('shows when the provider last passed, not when a later FAIL ran', () => {
+    const failedSincePassing = { ...row('a', 'DRAFT'), lastVerdict: 'FAIL', lastPassedAt: '2026-11-20T10:00:00.000Z' };
+    const neverPassed = { ...row('b', 'DRAFT'), lastVerdict: 'FAIL' };
+    const page = providersPage(
+      session,
+      { rows: [failedSincePassing, neverPassed], total: 2, offset: 0, limit: 100 },
+      {},
+    );
+    expect(page).toContain('<th scope="col">Last passed</th>');
+    expect(page).toContain('<td>FAIL</td><td>2026-11-20T10:00:00.000Z</td>');
+    expect(page).toContain('<td>FAIL</td><td>never passed</td>');
   });
 
   it('shows no pager when everything fits', () => {

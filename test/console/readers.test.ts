@@ -58,7 +58,7 @@ describe('the readers tolerate missing and mistyped fields and show only the nam
       reviewStatus: '',
       certified: undefined,
       lastVerdict: undefined,
-      lastCertifiedAt: undefined,
+      lastPassedAt: undefined,
       capabilities: [],
     });
     expect(providerRow({ name: 42, metadata: 'x', capabilities: ['METADATA', 7] })).toMatchObject({

@@ -24,7 +24,7 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
     settings.expectedFailures,
     'the serve config file',
   );
-  return async ({ registration, credential, webhookSecret, inbox }) => {
+  return async ({ registration, credential, webhookSecret, inbox, hooks }) => {
     const ref = registration.credential;
     // What serve was told (its flags > its config file) and what the provider registered; the rest are defaults.
     const { config } = resolveRunConfig(
@@ -55,6 +55,7 @@ export function engineCertifier(contract: Contract, settings: ServeSettings): Ce
       inbox,
       expectedFailures,
       expectedSlug: registration.slug,
+      ...(hooks ? { hooks } : {}),
     });
   };
 }

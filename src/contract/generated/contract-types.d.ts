@@ -1622,6 +1622,16 @@ export interface components {
             provider: components["schemas"]["CoreProvider"];
             certifications: components["schemas"]["CoreCertificationSummary"][];
             history: components["schemas"]["CoreHistoryEntry"][];
+            certifying?: components["schemas"]["CoreCertificationProgress"];
+        };
+        /** @description provcert's definition. Present while a certification of the provider runs on this core. */
+        CoreCertificationProgress: {
+            /** Format: date-time */
+            startedAt: string;
+            /** @description Checks finished so far. */
+            checksDone: number;
+            /** @description Checks the run planned; 0 until it has planned them. */
+            checksTotal: number;
         };
         /**
          * @description provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and
@@ -2197,6 +2207,7 @@ export type CoreHistoryEntry = components['schemas']['CoreHistoryEntry'];
 export type CoreAllowedTransition = components['schemas']['CoreAllowedTransition'];
 export type CoreTrigger = components['schemas']['CoreTrigger'];
 export type CoreAdminProvider = components['schemas']['CoreAdminProvider'];
+export type CoreCertificationProgress = components['schemas']['CoreCertificationProgress'];
 export type CoreReviewDecisionInput = components['schemas']['CoreReviewDecisionInput'];
 export type CoreReopenInput = components['schemas']['CoreReopenInput'];
 export type CoreTransition = components['schemas']['CoreTransition'];

@@ -2,6 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { FleetReport } from '../../model/fleet-report.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
 import { formatDuration } from '../format.js';
+import { failureReason } from './failure-reason.js';
 import {
   countCells,
   type FleetRow,
@@ -60,6 +61,8 @@ function problemLines(report: FleetReport, c: ChalkInstance): string[] {
       .filter((t) => t !== undefined)
       .join('; ');
     if (text) lines.push(`${c.red('✗')} ${c.bold(safe(provider.slug))}  ${safe(text)}`);
+    // Each failing check with its reason in one line, so the fleet summary says what to fix without opening a report.
+    for (const f of failures) lines.push(`    ${c.red(safe(f.id))}: ${safe(failureReason(f))}`);
   }
   return lines;
 }

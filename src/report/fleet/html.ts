@@ -3,6 +3,7 @@ import type { WaiverOutcome } from '../../model/waivers.js';
 import { formatDuration } from '../format.js';
 import { htmlEscape as e, HTML_CSP } from '../html.js';
 import { HTML_STYLE } from '../html-style.js';
+import { failureReason } from './failure-reason.js';
 import {
   failingWaivers,
   fleetRow,
@@ -41,7 +42,8 @@ function providerRow(p: FleetProviderResult): string {
   const row = fleetRow(p);
   const name = p.report ? `<a href="${e(providerHtmlPath(p.slug))}">${e(p.slug)}</a>` : `${e(p.slug)}`;
   const failing = p.report ? gateFailures(p.report).map((c) => `<code>${e(c.id)}</code>`) : [];
-  const notes = [p.error ? e(p.error) : '', failing.length > 0 ? `failing: ${failing.join(' ')}` : '']
+  const reasons = p.report ? gateFailures(p.report).map((c) => `<code>${e(c.id)}</code>: ${e(failureReason(c))}`) : [];
+  const notes = [p.error ? e(p.error) : '', failing.length > 0 ? `failing: ${failing.join(' ')}` : '', ...reasons]
     .filter((t) => t !== '')
     .join('<br>');
   const cls = VERDICT_CLASS[p.verdict];

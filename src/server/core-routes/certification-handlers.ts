@@ -28,12 +28,13 @@ export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugR
   // From now on every output of serve masks it (an echoing provider repeats it in its events).
   ctx.issued?.(credential.credential);
   ctx.running.add(slug);
+  const hooks = ctx.progress.begin(slug, ctx.now());
   try {
     ctx.log?.(`certifying ${slug} at ${provider.registration.baseUrl}`);
     const { registration, webhookSecret } = provider;
     // Only the events on this provider's own route (verified there with its own secret) count for it.
     const inbox = inboxFor(core, slug);
-    const report = await ctx.certify({ registration, credential: credential.credential, webhookSecret, inbox });
+    const report = await ctx.certify({ registration, credential: credential.credential, webhookSecret, inbox, hooks });
     const at = ctx.now();
     const id = newCertificationId(at);
     const fingerprint = credentialFingerprint(provider, credential.credential);
@@ -61,6 +62,7 @@ export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugR
     sendJson(res, 200, certificationView(record, ctx.registry.get(slug) ?? provider));
   } finally {
     ctx.running.delete(slug);
+    ctx.progress.end(slug);
   }
 }
 

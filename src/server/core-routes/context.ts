@@ -4,6 +4,7 @@ import { Redactor } from '../../util/redact.js';
 import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { sendError } from '../http-io.js';
 import type { RouteRequest } from '../route-table.js';
+import { CertificationProgress } from './certification-progress.js';
 import type { CoreRoutesDeps } from './deps.js';
 import type { StoredProvider } from './registry.js';
 import { type ProviderView, providerView } from './views.js';
@@ -19,10 +20,17 @@ export interface CoreContext extends CoreRoutesDeps {
   now(): Date;
   /** Slugs with a certification running (a second one is refused). */
   readonly running: Set<string>;
+  /** Checks done out of the total of each running certification (the admin provider detail shows it). */
+  readonly progress: CertificationProgress;
 }
 
 export function coreContext(deps: CoreRoutesDeps): CoreContext {
-  return { ...deps, now: deps.now ?? ((): Date => new Date()), running: new Set() };
+  return {
+    ...deps,
+    now: deps.now ?? ((): Date => new Date()),
+    running: new Set(),
+    progress: new CertificationProgress(),
+  };
 }
 
 /** A core route handler: what the route's guard granted arrives as `request.granted`. */

@@ -1,5 +1,6 @@
 import type { Contract } from '../../contract/contract.js';
 import type { RunReport } from '../../model/report.js';
+import type { RunEvents } from '../../model/run-events.js';
 import type { WebhookInbox } from '../../model/webhooks.js';
 import type { KeyStore } from '../certificates/key-store.js';
 import type { CoreServer } from '../core-server.js';
@@ -12,6 +13,8 @@ export interface CertifyInput {
   credential: string;
   webhookSecret: string;
   inbox: WebhookInbox;
+  /** The run's events, for the core's progress of it (checks done out of the total). */
+  hooks?: RunEvents;
 }
 
 /**

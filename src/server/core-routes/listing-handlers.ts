@@ -57,7 +57,17 @@ export async function adminProvider(ctx: CoreContext, { res, params: { slug } }:
   if (!p) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
   const certifications = (await ctx.registry.certifications(slug)).map((r) => certificationSummaryView(r, p));
   const history = ctx.registry.operations.history(slug);
-  sendJson(res, 200, redactor(ctx).deep({ provider: await viewOf(ctx, p), certifications, history }));
+  const certifying = ctx.progress.of(slug);
+  sendJson(
+    res,
+    200,
+    redactor(ctx).deep({
+      provider: await viewOf(ctx, p),
+      certifications,
+      history,
+      ...(certifying ? { certifying } : {}),
+    }),
+  );
 }
 
 /** Public fields only: never review history, notes, addresses or credential references. */

@@ -135,6 +135,7 @@ describe('fleet HTML index', () => {
     expect(html).not.toContain('providers/west-kitchen.html');
     expect(html).toContain('data-verdict="FAIL"');
     expect(html).toContain('failing: <code>quote-math</code>');
+    expect(html).toMatch(/<br><code>quote-math<\/code>: total is \S/);
     expect(html).toContain('<tr class="bad" data-state="stale">');
     expect(html).toContain('Content-Security-Policy" content="default-src \'none\';');
   });
@@ -164,6 +165,8 @@ describe('fleet console table', () => {
     expect(text).toMatch(new RegExp(`^south-kitchen\\s+FAIL\\s+2\\s+1\\s+${LEFT_OUT}\\s+0\\s+0\\s+\\d`, 'm'));
     expect(text).toMatch(/^west-kitchen\s+NOT RUN\s+0\s+0\s+0\s+0\s+0\s+—$/m);
     expect(text).toContain('✗ south-kitchen  failing: quote-math');
+    // Each failing check with its one-line reason (its first failing finding), as fleet.md shows it.
+    expect(text).toMatch(/^ {4}quote-math: total is \S/m);
     expect(text).toContain('✗ west-kitchen  the credential variable WEST_KEY is not set');
     expect(text).toContain('1 expected failure fails the gate:');
     expect(text).toContain(
