@@ -2,6 +2,7 @@ import { loadRunSources } from '../../config/load.js';
 import { loadContract } from '../../contract/load.js';
 import { mergeRunValues } from '../../model/run-values.js';
 import { prepareReportTargets } from '../../report/index.js';
+import { readAttestation, writeAttestation } from '../attest.js';
 import { certifyWithReports } from '../certify.js';
 import type { CommandContext } from '../command.js';
 import type { CliIo } from '../io.js';
@@ -13,7 +14,14 @@ import { resolveRunOptions } from '../run-options.js';
  * The run settings' flags as commander hands them over (by their setting's name, read by parseRunFlags), and the
  * run's own: `color` is false with --no-color (commander's negated option); `events` is --events FILE|-.
  */
-export type RunFlags = FlagValues & { spec?: string; config?: string; color?: boolean; events?: string };
+export type RunFlags = FlagValues & {
+  spec?: string;
+  config?: string;
+  color?: boolean;
+  events?: string;
+  attest?: string;
+  attestKey?: string;
+};
 
 /** Resolve the flags (config file, environment), certify, report; returns the exit code. */
 export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
@@ -24,6 +32,7 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(merged, io.env, io.cwd);
   const contract = await loadContract(given.spec);
   await prepareReportTargets(targets, io.cwd); // an unusable report path is exit 2 before any request
+  const attestation = await readAttestation(given, io.cwd); // so is an unusable signing key
   if (generatedSecret) {
     const name = merged.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
     io.stderr.write(
@@ -32,12 +41,13 @@ export async function certifyAndReport(given: RunFlags, io: CliIo, signal?: Abor
   }
   const github = merged.reporter?.includes('github') ?? false;
   const reports = { targets, github, noColor: given.color === false, events: given.events };
-  const { code } = await certifyWithReports(
+  const { code, report } = await certifyWithReports(
     config,
     { contract, credential, webhookSecret, expectedFailures, ...(signal ? { signal } : {}) },
     reports,
     io,
   );
+  if (attestation) await writeAttestation(report, attestation, new Date());
   return code;
 }
 
