@@ -39,10 +39,16 @@ export const COMMANDS: readonly CommandSpec[] = [
         c.description(
           'certify a live provider end to end (exit 0 passed, 1 failed or incomplete, 2 usage/config/fatal, 130/143 stopped by Ctrl-C/SIGTERM)',
         ),
-      ).option(
-        '--last-failed',
-        'rerun only what the last run in this folder left failed, and what that kept from running (.provcert/last-run.json; every check when there is none)',
-      ),
+      )
+        .option(
+          '--last-failed',
+          'rerun only what the last run in this folder left failed, and what that kept from running (.provcert/last-run.json; every check when there is none)',
+        )
+        .option('--attest <file>', 'also write the run as a signed in-toto certificate (provcert verify checks it)')
+        .option(
+          '--attest-key <pemfile>',
+          'the Ed25519 private key (PKCS #8 PEM) that signs --attest, e.g. a CI secret',
+        ),
     signals: 'stop',
     load: () => import('./commands/run.js'),
   },
@@ -186,6 +192,25 @@ export const COMMANDS: readonly CommandSpec[] = [
           'reporters, comma-separated: console, json, junit, markdown, html, github (default: console when no file is named)',
         ),
     load: () => import('./commands/report.js'),
+  },
+  {
+    name: 'verify',
+    declare: (c) =>
+      c
+        .description(
+          "verify a certificate (serve's GET /providers/{slug}/certificate, or run --attest): its signature against the keys you trust, " +
+            'then what the shipped contract and catalog require of it (exit 0 valid, 1 refused naming why, 2 unusable input)',
+        )
+        .argument('<certificate>', 'the certificate file (a DSSE envelope)')
+        .option('--jwks <url|file>', "the issuer's key set (serve: <core>/api/v1/.well-known/jwks.json)")
+        .option('--key <pemfile>', 'or one Ed25519 public key in PEM (the signer of run --attest)')
+        .option('--max-age <duration>', 'refuse a certificate issued longer ago (30d, 12h, 90m, 3600s)')
+        .option(
+          '--config-digest <sha256>',
+          "refuse a certificate for another configuration than the provider's current one",
+        )
+        .option('--allow-waiver <checks>', 'checks whose waiver your policy accepts (comma-separated; default none)'),
+    load: () => import('./commands/verify.js'),
   },
   {
     name: 'doctor',

@@ -7,6 +7,7 @@ import { pulledInLines, selectChecks } from '../../runner/run.js';
 import { Redactor, urlSecrets } from '../../util/redact.js';
 import { shellLine } from '../../util/shell-word.js';
 import { sanitizeTerminalText } from '../../util/terminal.js';
+import { readAttestation, writeAttestation } from '../attest.js';
 import { certifyWithReports } from '../certify.js';
 import { type CommandContext, untilAborted } from '../command.js';
 import { type CliIo, EXIT } from '../io.js';
@@ -26,6 +27,8 @@ export type RunFlags = FlagValues & {
   events?: string;
   /** --last-failed: rerun what the last run in this folder left failed (.provcert/last-run.json). */
   lastFailed?: boolean;
+  attest?: string;
+  attestKey?: string;
 };
 
 /** Stops waiting on a step before the run (a report path on a stuck file system, a FIFO) when a signal comes. */
@@ -69,6 +72,7 @@ export async function certifyAndReport(
   );
   if (!ready) return stoppedBeforeRun(io, signal);
   const contract = ready.value;
+  const attestation = await readAttestation(given, io.cwd); // an unusable signing key is exit 2 too
   if (generatedSecret) {
     const name = merged.webhookSecretEnv ?? 'SERVICE_WEBHOOK_SECRET';
     io.stderr.write(
@@ -93,6 +97,7 @@ export async function certifyAndReport(
       `provcert: could not keep ${LAST_RUN_FILE} (${error.code ?? 'error'}); --last-failed will not know this run\n`,
     );
   });
+  if (attestation) await writeAttestation(report, attestation, new Date());
   return code;
 }
 

@@ -1,5 +1,7 @@
-import { readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strictBase64 } from '../../../src/certificates/dsse.js';
 import type { Statement } from '../../../src/certificates/statement.js';
@@ -21,6 +23,21 @@ import { scratchDir } from '../../support/scratch.js';
 import { apiClient } from '../support/http-client.js';
 
 const ADMIN = 'admin-token-certificates-31';
+const PYTHON_VERIFIER = join(import.meta.dirname, '..', '..', 'certificates', 'independent_verifier.py');
+
+/** The independent verifier (Python, python3-cryptography) on a certificate and a key set: its exit code and line. */
+async function independentlyVerified(certificate: unknown, jwks: unknown): Promise<{ code: number; line: string }> {
+  const [certFile, jwksFile] = [join(dataDir, 'cert.json'), join(dataDir, 'jwks-given.json')];
+  await writeFile(certFile, JSON.stringify(certificate));
+  await writeFile(jwksFile, JSON.stringify(jwks));
+  try {
+    const { stdout } = await promisify(execFile)('python3', [PYTHON_VERIFIER, certFile, jwksFile]);
+    return { code: 0, line: stdout.trim() };
+  } catch (e) {
+    const failed = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, line: `${failed.stdout ?? ''}${failed.stderr ?? ''}`.trim() };
+  }
+}
 const PROVIDER_KEY = 'provider-key-certificates-58';
 
 let dataDir: string;
@@ -109,6 +126,19 @@ describe('serve signs each certification as an in-toto test-result attestation',
 
     const verified = await verifyCertificate(certificate, { jwks, configDigest });
     expect(verified).toMatchObject({ valid: true, keyid: keys[0]?.kid });
+    // A verifier written from the DSSE and in-toto specifications alone accepts it, and refuses it altered.
+    expect(await independentlyVerified(certificate, jwks)).toEqual({
+      code: 0,
+      line: `VALID ${statement.predicate.result} provider:${REFERENCE_SLUG} ${configDigest}`,
+    });
+    const altered = {
+      ...certificate,
+      payload: Buffer.from(JSON.stringify({ ...statement, subject: [] })).toString('base64'),
+    };
+    expect(await independentlyVerified(altered, jwks)).toEqual({
+      code: 1,
+      line: 'REFUSED no signature verifies with a key of the JWKS',
+    });
 
     // Rotation: a new key signs, the old one stays published (retired) and the old certificate still verifies.
     const rotated = await call('POST', '/admin/signing-key/rotate');
@@ -118,6 +148,7 @@ describe('serve signs each certification as an in-toto test-result attestation',
     expect(afterKeys.map((k) => k.kid)).toEqual([rotated.json['kid'], keys[0]?.kid]);
     expect(afterKeys[1]?.validUntil).toBeDefined();
     expect(await verifyCertificate(certificate, { jwks: after, configDigest })).toMatchObject({ valid: true });
+    expect((await independentlyVerified(certificate, after)).code).toBe(0);
     // The key set without the retired key no longer vouches for it.
     const withoutOld = { keys: afterKeys.slice(0, 1) };
     const refused = await verifyCertificate(certificate, { jwks: withoutOld });
