@@ -19,6 +19,10 @@ export function nearMiss(value: string, change: NearMissChange): string {
       return ` ${value}`;
     case 'upper-case':
       return value.toUpperCase();
+    case 'scheme-replaced':
+      return value.replace(/^\S*/, 'Basic');
+    case 'word-before':
+      return `Token ${value}`;
   }
 }
 

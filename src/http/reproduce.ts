@@ -23,6 +23,8 @@ const NEAR_MISS_FILTERS: Record<string, string> = {
   'nbsp-around': "sed 's/^/\\xa0/; s/$/\\xa0/'",
   'space-before': "sed 's/^/ /'",
   'upper-case': "tr 'a-z' 'A-Z'",
+  'scheme-replaced': "sed 's/^[^ ]*/Basic/'",
+  'word-before': "sed 's/^/Token /'",
 };
 
 /** `expr` (a quoted shell word) with a near-miss change applied, as one quoted shell word. */
@@ -60,6 +62,10 @@ export function curlFor(exchange: Exchange, authMethod: AuthMethod, source: Cred
       const signature = `printf '%s' ${signed} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.* //'`;
       const filter = nearMiss?.target === 'signature' ? ` | ${NEAR_MISS_FILTERS[nearMiss.change] ?? 'cat'}` : '';
       args.push(`-H "${SIGNATURE_HEADER}: $(${signature}${filter})"`);
+    } else if (authMethod === 'BEARER_TOKEN' && nearMiss?.target === 'signature') {
+      // The header value itself changed (its scheme word): the filter runs over "Bearer <token>".
+      const value = `"Bearer ${secret.replace(/^"|"$/g, '').replace(/^'|'$/g, '')}"`;
+      args.push(`-H "authorization: ${changed(value, nearMiss.change).replace(/^"|"$/g, '')}"`);
     } else if (authMethod === 'BEARER_TOKEN') {
       args.push(`-H "authorization: Bearer ${secret.replace(/^"|"$/g, '').replace(/^'|'$/g, '')}"`);
     } else {

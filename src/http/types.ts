@@ -25,7 +25,10 @@ export type AuthOverride =
   /** HMAC only: sign these bytes instead of the body actually sent (tampered-body tests). */
   | { kind: 'sign-other-bytes'; bytes: string }
   | { kind: 'headers'; headers: Record<string, string> }
-  /** The configured credential (or, with `signature`, the HMAC it gives) nearly right: changed by `change`. */
+  /**
+   * The configured credential nearly right: changed by `change`. With `signature`, the whole header value it gives
+   * is changed (the HMAC, or `Bearer <token>` with its scheme word).
+   */
   | { kind: 'near-miss'; change: NearMissChange; target: 'credential' | 'signature' }
   /** The configured credential carried as another auth method would carry it (another header or scheme). */
   | { kind: 'other-scheme' };
@@ -42,6 +45,10 @@ export type NearMissChange =
   | 'nbsp-around'
   /** A leading space: kept only after a scheme word ("Bearer  token"); alone, HTTP strips it. */
   | 'space-before'
+  /** Of a header value: its first word replaced by `Basic` ("Basic <token>": another scheme, the right token). */
+  | 'scheme-replaced'
+  /** Of a header value: a word put before it ("Token Bearer <token>": the scheme not at the start). */
+  | 'word-before'
   | 'upper-case';
 
 export interface ProviderRequest {

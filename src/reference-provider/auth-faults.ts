@@ -34,6 +34,20 @@ export interface Secrets {
   webhookSecret?: string;
 }
 
+/**
+ * bearer-scheme-unchecked: the token is the Authorization value's last word, whatever comes before it ("Basic
+ * <token>" and "Token Bearer <token>" pass). Undefined without the fault.
+ */
+export function bearerSchemeUnchecked(
+  method: AuthMethod,
+  headers: IncomingHttpHeaders,
+  faults: ActiveFaults,
+): string | undefined {
+  if (!faults.has('bearer-scheme-unchecked') || method !== 'BEARER_TOKEN') return undefined;
+  const value = headers.authorization;
+  return typeof value === 'string' ? value.split(' ').pop() : undefined;
+}
+
 /** Whether a fault accepts a presented key or token that the exact comparison refused. */
 export function looselyAccepted(presented: string, secrets: Secrets, faults: ActiveFaults): boolean {
   const { credential } = secrets;

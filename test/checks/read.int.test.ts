@@ -34,6 +34,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
     /GET \/catalog with the webhook secret \(the other direction's credential\) was answered HTTP 200; expected 401/,
   'credential-any-header':
     /GET \/catalog with the right credential in another auth method's header was answered HTTP 200; expected 401/,
+  'bearer-scheme-unchecked':
+    /with (the right token under another scheme word|a word before the scheme) \("(Basic|Token Bearer) <token>"\) was answered HTTP 200; expected 401/,
   'signature-truncated-accepted':
     /GET \/catalog with the right signature missing its last hex digit \(truncated\) was answered HTTP 200; expected 401/,
   'catalog-missing-field': /title/,
@@ -110,6 +112,7 @@ const INPUT_NAMES: Record<InputFaultName, RegExp> = {
 /** Run inputs a fault needs to show: the portal registration the provider disagrees with. */
 const RUN_WITH: Partial<Record<FaultName, CertifyOptions>> = {
   'capability-cancel-undeclared': { portalCapabilities: [...ALL_CAPABILITIES] },
+  'bearer-scheme-unchecked': { authMethod: 'BEARER_TOKEN' },
 };
 
 const byId = (checks: readonly CheckResult[], id: CheckId): CheckResult | undefined => checks.find((c) => c.id === id);

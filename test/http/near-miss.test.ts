@@ -21,6 +21,14 @@ describe('near-miss credentials', () => {
     expect(nearMiss(KEY, change)).not.toBe(KEY);
   });
 
+  it.each<[NearMissChange, string]>([
+    ['scheme-replaced', 'Basic Secret-Key-0123'],
+    ['word-before', 'Token Bearer Secret-Key-0123'],
+  ])('%s changes a bearer header value around the right token', (change, expected) => {
+    const headers = authHeadersFor('BEARER_TOKEN', KEY, '', { kind: 'near-miss', change, target: 'signature' });
+    expect(headers).toEqual({ authorization: expected });
+  });
+
   it('changes the credential, or the signature it gives, in the header the method uses', () => {
     const bearer = authHeadersFor('BEARER_TOKEN', KEY, '', {
       kind: 'near-miss',

@@ -37,6 +37,7 @@ describe('reproduce commands send the failing request again', () => {
     ['credential-trimmed', 'wrong-credential', 'API_KEY'],
     ['credential-any-header', 'wrong-credential', 'API_KEY'],
     ['signature-truncated-accepted', 'signature', 'HMAC_SIGNATURE'],
+    ['bearer-scheme-unchecked', 'wrong-credential', 'BEARER_TOKEN'],
   ] as [FaultName, CheckId, AuthMethod][])(
     '%s (%s, %s): same status and body as the evidence',
     async (fault, checkId, authMethod) => {

@@ -1161,6 +1161,17 @@ const CASES = {
       (await call('GET', '/catalog', { credential: null, headers: { authorization: `Bearer ${CREDENTIAL}` } }))
         .status === 200,
   },
+  'bearer-scheme-unchecked': {
+    auth: 'BEARER_TOKEN',
+    broken: async ({ call }) => {
+      const answers = await Promise.all(
+        [`Basic ${CREDENTIAL}`, `Token Bearer ${CREDENTIAL}`].map((authorization) =>
+          call('GET', '/catalog', { credential: null, headers: { authorization } }),
+        ),
+      );
+      return answers.every((answer) => answer.status === 200);
+    },
+  },
   'signature-truncated-accepted': {
     auth: 'HMAC_SIGNATURE',
     broken: async ({ call }) => {

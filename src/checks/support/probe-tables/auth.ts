@@ -143,9 +143,28 @@ const SECRET_SHAPES: readonly CredentialShape[] = [
   nearCredential('whitespace', 'nbsp-around', 'with the credential between non-breaking spaces'),
 ];
 
-/** Bearer only: a space inside the header value, after the scheme word ("Bearer  token"). */
+/**
+ * Bearer only: a space inside the header value, after the scheme word ("Bearer  token"); the right token under
+ * another scheme word, or after a word before the scheme (a provider reading the token as the value's second or last
+ * word, or finding "Bearer " anywhere in it). The configured method's credential is then missing (§7: "an auth method
+ * ... differing from the portal setting").
+ */
 const BEARER_SHAPES: readonly CredentialShape[] = [
   nearCredential('leading-space', 'space-before', 'with a space before the token ("Bearer  <token>")'),
+  {
+    id: 'scheme-replaced',
+    describe: 'with the right token under another scheme word ("Basic <token>")',
+    credential: { kind: 'near-miss', change: 'scheme-replaced', target: 'signature' },
+    expect: 'refused',
+    requirement: 'AUTH-MISSING-CREDENTIAL-REJECTED',
+  },
+  {
+    id: 'word-before',
+    describe: 'with a word before the scheme ("Token Bearer <token>")',
+    credential: { kind: 'near-miss', change: 'word-before', target: 'signature' },
+    expect: 'refused',
+    requirement: 'AUTH-MISSING-CREDENTIAL-REJECTED',
+  },
 ];
 
 /** HMAC: the signature is compared; the secret never travels, so its near misses are signatures near the right one. */
