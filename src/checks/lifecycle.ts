@@ -1,9 +1,12 @@
 import type * as FastCheck from 'fast-check';
 import type { RequirementId } from '../model/findings.js';
+import { RUN_SETTING_DEFAULTS } from '../model/generated/run-settings.js';
 import type { CheckOutcome } from '../model/report.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import { PrerequisiteError } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
+import { tooLongRemedy } from './support/expiry-margin.js';
 import { numericSeed } from './support/explore/orders.js';
 import {
   ageQuote,
@@ -29,9 +32,14 @@ import {
 } from './support/lifecycle/model.js';
 import { problemAt } from './support/tx.js';
 
-/** Orders the exploration may create; shrinking a failure may create SHRINK_ORDERS more. */
-export const LIFECYCLE_ORDER_BUDGET = 6;
+/**
+ * Orders the exploration may create by default (the run's lifecycleOrders raises it); shrinking a failure may create
+ * SHRINK_ORDERS more.
+ */
+const DEFAULT_ORDERS = RUN_SETTING_DEFAULTS.lifecycleOrders;
 const SHRINK_ORDERS = 12;
+/** The largest budget a remedy suggests (the setting's maximum). */
+const MAX_SUGGESTED_ORDERS = 1000;
 /** Exploration starts no sequence after this long (run's clock); shrinking none after SHRINK_TIME_MS more. */
 const TIME_CAP_MS = 40_000;
 const SHRINK_TIME_MS = 30_000;
@@ -73,6 +81,9 @@ interface Exploration {
   phase: 'explore' | 'directed' | 'shrink';
   blocked?: PrerequisiteError;
   deadline: number;
+  /** The order budget (lifecycleOrders), and the orders and fresh waits each phase may reach within it. */
+  budget: number;
+  limits: ReturnType<typeof limitsFor>;
   /** Sequences that went on waiting for their expiry while the exploration continued: judged when they end. */
   parked: Promise<Settled>[];
 }
@@ -92,17 +103,17 @@ const exploring = (x: Exploration): boolean => x.failure === undefined;
  * Orders and waits for fresh quotes each phase may reach: the exploration leaves one order to the directed fallback,
  * and waits only for aged quotes (free: they end with the run's other waits).
  */
-const LIMITS = {
-  explore: { orders: LIFECYCLE_ORDER_BUDGET - 1, waits: 0 },
-  directed: { orders: LIFECYCLE_ORDER_BUDGET, waits: DIRECTED_WAITS },
-  shrink: { orders: LIFECYCLE_ORDER_BUDGET + SHRINK_ORDERS, waits: DIRECTED_WAITS + SHRINK_WAITS },
-} as const;
+const limitsFor = (budget: number): Record<Exploration['phase'], { orders: number; waits: number }> => ({
+  explore: { orders: budget - 1, waits: 0 },
+  directed: { orders: budget, waits: DIRECTED_WAITS },
+  shrink: { orders: budget + SHRINK_ORDERS, waits: DIRECTED_WAITS + SHRINK_WAITS },
+});
 
 function outOfBudget(x: Exploration): boolean {
   const { ctx, orders } = x.env;
   if (ctx.signal.aborted || x.blocked) return true;
   const deadline = x.phase === 'shrink' ? x.deadline + SHRINK_TIME_MS : x.deadline;
-  return ctx.clock.now() > deadline || orders.created >= LIMITS[x.phase].orders;
+  return ctx.clock.now() > deadline || orders.created >= x.limits[x.phase].orders;
 }
 
 type Cmd = FastCheck.AsyncCommand<LifecycleModel, LifecycleReal>;
@@ -213,6 +224,15 @@ function failed(ctx: CheckContext, f: Findings, x: Exploration, first: number | 
   return out;
 }
 
+/** What would reach the missing states: a larger order budget when it ran out, else a faster provider. */
+export function budgetRemedy(spell: SpellSetting, spent: { created: number; budget: number }): string {
+  const { created, budget } = spent;
+  // The exploration stops one order short of the budget (the directed fallback's).
+  if (created >= budget - 1)
+    return `rerun with ${spell('lifecycleOrders', Math.min(MAX_SUGGESTED_ORDERS, budget * 2))} (the exploration's order budget, ${budget}, ran out first)`;
+  return `rerun where the provider answers faster (the exploration's time cap, ${TIME_CAP_MS / 1000} s, ran out after ${created} of its ${budget} orders)`;
+}
+
 export const check: CheckDefinition = {
   id: 'lifecycle',
   group: 'transactional',
@@ -230,13 +250,14 @@ export const check: CheckDefinition = {
   appliesTo: {
     operations: ['POST /actions'],
     profiles: ['TRANSACTIONAL'],
-    description: `TRANSACTIONAL providers whose test environment is declared safe (at most ${LIFECYCLE_ORDER_BUDGET} explored orders, each cancelled where the provider can)`,
+    description: `TRANSACTIONAL providers whose test environment is declared safe (at most ${DEFAULT_ORDERS} explored orders by default, the lifecycleOrders setting, each cancelled where the provider can)`,
   },
   waitsForQuoteExpiry: true,
   async run(ctx) {
     const f = new Findings();
     const info = await ctx.resources.providerInfo();
     const declared = new Set(info.capabilities);
+    const budget = ctx.config.lifecycleOrders ?? DEFAULT_ORDERS;
     const x: Exploration = {
       env: undefined as unknown as LifecycleEnv,
       sequences: 0,
@@ -244,6 +265,8 @@ export const check: CheckDefinition = {
       shrinkRuns: 0,
       phase: 'explore',
       deadline: ctx.clock.now() + TIME_CAP_MS,
+      budget,
+      limits: limitsFor(budget),
       parked: [],
     };
     const warned = new Set<string>();
@@ -254,8 +277,8 @@ export const check: CheckDefinition = {
       allow: {
         cancel: declared.has('ACTION_CANCEL'),
         paymentOptions: declared.has('PAYMENT_OPTIONS'),
-        ordersLeft: () => LIMITS[x.phase].orders - x.env.orders.created,
-        mayWaitForExpiry: (aged) => canWait && (aged || x.env.waits.fresh < LIMITS[x.phase].waits),
+        ordersLeft: () => x.limits[x.phase].orders - x.env.orders.created,
+        mayWaitForExpiry: (aged) => canWait && (aged || x.env.waits.fresh < x.limits[x.phase].waits),
       },
       orders: { created: 0 },
       waits: { done: 0, fresh: 0 },
@@ -362,8 +385,8 @@ export const check: CheckDefinition = {
     // Not tested is never passed (DECISIONS.md, Verdicts when provcert cannot finish a test): the run is INCOMPLETE.
     const validityS = Math.ceil(validityMs / 1000);
     const remedy = canWait
-      ? `rerun where the provider answers faster (the exploration's order budget, ${LIFECYCLE_ORDER_BUDGET}, and time cap, ${TIME_CAP_MS / 1000} s, ran out first)`
-      : `rerun with ${ctx.spell('maxExpiryWait', validityS + 10)}, or give quotes a shorter validity in the test environment`;
+      ? budgetRemedy(ctx.spell, { created: x.env.orders.created, budget: x.budget })
+      : tooLongRemedy(ctx.spell, validityS);
     for (const [state, requirement] of notReached)
       f.untested({
         requirement,

@@ -1,6 +1,8 @@
 import type { HttpOutcome } from '../http/types.js';
+import { RUN_SETTING_DEFAULTS } from '../model/generated/run-settings.js';
 import type { CheckOutcome } from '../model/report.js';
 import { DEFAULT_EXPLORE_BUDGET } from '../model/run-config.js';
+import type { SpellSetting } from '../model/setting-speller.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, OfferingView, ProviderInfoView } from './framework/views.js';
 import { Findings } from './outcome.js';
@@ -28,8 +30,14 @@ import { formatQuoteMathTable } from './support/quote-math.js';
 import { markReproduce, problemAt, success } from './support/tx.js';
 import { quoteValidOrder, type ValidOrderAnswer } from './support/valid-order.js';
 
-/** Exploration stops starting requests after this long, so a slow provider is neither flooded nor waited on. */
-const TIME_CAP_MS = 20_000;
+/**
+ * Exploration stops starting requests after the run's exploreTimeCap (seconds), so a slow provider is neither flooded
+ * nor waited on; a provider slow to quote is tested with a larger cap.
+ */
+const timeCapMs = (ctx: CheckContext): number =>
+  (ctx.config.exploreTimeCap ?? RUN_SETTING_DEFAULTS.exploreTimeCap) * 1000;
+/** The largest cap a remedy suggests (the setting's maximum). */
+const MAX_SUGGESTED_CAP_S = 3600;
 /**
  * The limit cases stop starting requests after this share of the cap: they go first, and a slow provider used to
  * spend the whole cap on them, leaving no generated order sent ("0 of 100") and the pricing rules untested.
@@ -56,6 +64,8 @@ interface Explorer {
   info: ProviderInfoView;
   catalog: CatalogView;
   model: ExploreModel;
+  /** The time cap (ms) and when it ends. */
+  capMs: number;
   deadline: number;
   /** When the limit cases stop starting requests, so the generated orders keep their share of the cap. */
   limitDeadline: number;
@@ -73,6 +83,21 @@ const bodyOf = (x: Explorer, order: Order): Record<string, unknown> => ({ provid
 const outOfTime = (x: Explorer): boolean => x.ctx.signal.aborted || x.ctx.clock.now() > x.deadline;
 const outOfLimitTime = (x: Explorer): boolean => outOfTime(x) || x.ctx.clock.now() > x.limitDeadline;
 
+/**
+ * The remedy when the time cap left rules untested: the exploreTimeCap that sends the minimum of generated orders and
+ * every limit case at the measured pace (each within its half of the cap), or a faster provider.
+ */
+export function exploreCapRemedy(
+  spell: SpellSetting,
+  measured: { capS: number; perQuoteS: number | undefined; cases: number },
+): string {
+  const { capS, perQuoteS, cases } = measured;
+  const needed = perQuoteS !== undefined ? 2 * perQuoteS * cases : 4 * capS;
+  const cap = Math.min(MAX_SUGGESTED_CAP_S, Math.ceil(Math.max(2 * capS, needed)));
+  const perQuote = perQuoteS !== undefined ? `${perQuoteS.toFixed(1)} s` : 'more than the cap';
+  return `rerun with ${spell('exploreTimeCap', cap)}, or answer POST /quote faster in the test environment (it took about ${perQuote} per quote with up to ${MAX_IN_FLIGHT} in flight; exploration's time cap was ${capS} s)`;
+}
+
 /** What the time cap left untested: the generated orders below their minimum, the limit cases not sent. */
 function noteUntested(
   x: Explorer,
@@ -82,8 +107,12 @@ function noteUntested(
   if (x.ctx.signal.aborted) return;
   const elapsedS = ((x.ctx.clock.now() - startedAt) / 1000).toFixed(1);
   const sent = reached.explored + reached.limitsSent;
-  const perQuote = sent > 0 ? `${((x.ctx.clock.now() - startedAt) / 1000 / sent).toFixed(1)} s` : 'more than the cap';
-  const faster = `answer POST /quote faster in the test environment (it took about ${perQuote} per quote with up to ${MAX_IN_FLIGHT} in flight; exploration's time cap is ${TIME_CAP_MS / 1000} s)`;
+  const perQuoteS = sent > 0 ? (x.ctx.clock.now() - startedAt) / 1000 / sent : undefined;
+  const faster = exploreCapRemedy(x.ctx.spell, {
+    capS: x.capMs / 1000,
+    perQuoteS,
+    cases: reached.minimum + reached.limits,
+  });
   if (reached.explored < reached.minimum)
     x.f.untested({
       requirement: 'QUOTE-TOTAL-FORMULA',
@@ -283,8 +312,9 @@ export const check: CheckDefinition = {
       info,
       catalog: { ...catalog, offerings },
       model,
-      deadline: startedAt + TIME_CAP_MS,
-      limitDeadline: startedAt + TIME_CAP_MS * LIMIT_CASES_SHARE,
+      capMs: timeCapMs(ctx),
+      deadline: startedAt + timeCapMs(ctx),
+      limitDeadline: startedAt + timeCapMs(ctx) * LIMIT_CASES_SHARE,
       caps: NO_CAPS,
       quoted: [],
       refusals: new Set(),
@@ -351,7 +381,7 @@ export const check: CheckDefinition = {
     // Below the minimum it is no warning but a rule not tested (noteUntested below).
     if (explored < orders.length && explored >= minimum)
       f.warn(
-        `exploration stopped after ${explored} of ${orders.length} generated orders (time cap ${TIME_CAP_MS / 1000} s or interrupt)`,
+        `exploration stopped after ${explored} of ${orders.length} generated orders (time cap ${x.capMs / 1000} s, ${ctx.spell('exploreTimeCap')}, or interrupt)`,
       );
     const limitsSent = [...boundarySent, ...refused].filter((s) => s !== undefined).length;
     noteUntested(

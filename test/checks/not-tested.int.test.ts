@@ -73,10 +73,28 @@ describe.concurrent('not tested is never a pass, and never a failure of a confor
     expect(explore.message).toMatch(
       /^QUOTE-TOTAL-FORMULA not tested: exploration reached \d+ of 100 generated orders in [\d.]+ s, fewer than its minimum of 20/,
     );
-    expect(explore.untested?.[0]?.remedy).toMatch(/answer POST \/quote faster in the test environment/);
+    expect(explore.untested?.[0]?.remedy).toMatch(
+      /^rerun with exploreTimeCap: \d+, or answer POST \/quote faster in the test environment/,
+    );
     // The limit cases no longer use up the whole cap: generated orders get their share.
     expect(explore.message).not.toMatch(/reached 0 of 100/);
     expect(report.verdict).toBe('INCOMPLETE');
+  });
+
+  it('slow-quotes with the exploreTimeCap its INCOMPLETE named: the exploration reaches its minimum and passes', async () => {
+    const first = await certify({ variant: 'slow-quotes', only: ['quote-explore'] });
+    const remedy = result(first.report, 'quote-explore').untested?.[0]?.remedy ?? '';
+    const cap = Number(/exploreTimeCap: (\d+)/.exec(remedy)?.[1]);
+    expect(cap, remedy).toBeGreaterThan(20);
+    const { report } = await certify({
+      variant: 'slow-quotes',
+      only: ['quote-explore'],
+      budgets: { exploreTimeCap: cap },
+    });
+    const explore = result(report, 'quote-explore');
+    expect(explore.status, explain(explore)).toBe('pass');
+    expect(explore.message).toMatch(/^explored (\d+) generated order/);
+    expect(Number(/^explored (\d+)/.exec(explore.message)?.[1])).toBeGreaterThanOrEqual(20);
   });
 
   it('slow-quotes with a pricing fault only exploration finds: never PASS', async () => {

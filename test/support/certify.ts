@@ -51,6 +51,8 @@ export interface CertifyOptions {
   fulfillment?: string;
   /** --max-expiry-wait in seconds (default 30). */
   maxExpiryWaitS?: number;
+  /** The budgets a user can raise: --explore-time-cap (seconds) and --lifecycle-orders. */
+  budgets?: Partial<Pick<RunConfig, 'exploreTimeCap' | 'lifecycleOrders'>>;
   /** --spec: this OpenAPI document instead of the bundled contract. */
   specPath?: string;
   /**
@@ -127,6 +129,7 @@ export async function certify(options: CertifyOptions = {}): Promise<{ report: R
       ...(options.explore !== undefined ? { explore: options.explore } : {}),
       ...(options.fulfillment ? { fulfillment: options.fulfillment as RunConfig['fulfillment'] } : {}),
       ...(options.maxExpiryWaitS ? { maxExpiryWait: options.maxExpiryWaitS } : {}),
+      ...options.budgets,
     });
     const report = await runCertification(config, {
       contract,

@@ -39,6 +39,10 @@ export interface RunSettings {
   seed?: string;
   /** Generated orders the quote-explore check sends (POST /quote only, at most 4 in flight); 0 turns exploration off. */
   explore?: number;
+  /** Longest time, in seconds, the quote-explore check starts requests for (its limit cases get half of it); a provider slow to quote needs more to reach its minimum of generated orders. */
+  exploreTimeCap?: number;
+  /** Orders the lifecycle check may create while it explores action lifecycles (each cancelled where the provider can); more orders reach more states. */
+  lifecycleOrders?: number;
   /** Count warnings as failures: a zero-warning gate. By default warnings (ambiguities the contract leaves open) never fail a run. */
   strict?: boolean;
   /** How many checks run at once. */
@@ -75,6 +79,8 @@ export const RUN_SETTING_KEYS = [
   'skip',
   'seed',
   'explore',
+  'exploreTimeCap',
+  'lifecycleOrders',
   'strict',
   'concurrency',
   'json',
@@ -95,6 +101,8 @@ export const RUN_SETTING_DEFAULTS = {
   timeout: 10000,
   maxExpiryWait: 120,
   explore: 100,
+  exploreTimeCap: 20,
+  lifecycleOrders: 6,
   strict: false,
   concurrency: 8,
   reporter: ['console'],
