@@ -96,7 +96,12 @@ export const COMMANDS: readonly CommandSpec[] = [
                 ),
               'auth method of the reference provider',
               'API_KEY',
-            ).option('--quote-ttl <seconds>', 'quote validity of the reference provider (default 5)'),
+            )
+              .option('--quote-ttl <seconds>', 'quote validity of the reference provider (default 5)')
+              .option(
+                '--keep-alive',
+                'keep the reference provider up after the run (until Ctrl-C) and print the export line its reproduce commands need',
+              ),
           ),
         ),
       ),

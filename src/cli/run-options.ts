@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { credentialDiagnosis } from '../doctor/auth.js';
+import { nonPublicHostReason } from '../http/host.js';
 import { DEFAULT_CREDENTIAL_ENV, DEFAULT_WEBHOOK_SECRET_ENV } from '../model/contract-constants.js';
 import { UsageError } from '../model/errors.js';
 import { type ResolvedRun, type RunSecrets, type RunValues, resolveRunConfig } from '../model/run-values.js';
@@ -51,6 +52,23 @@ function readRunSecrets(values: RunValues, env: NodeJS.ProcessEnv, cwd: string):
     webhookSecretSource: fromEnv ? { kind: 'env', name: secretEnv } : { kind: 'generated' },
     generated: !fromEnv,
   };
+}
+
+/**
+ * A loopback or private address can never be certified for hosted use, and a run against it would create test orders
+ * and wait out the webhooks before saying so: `run` and `replay` refuse it before any request, naming --local (a fleet
+ * file says `local: true` per provider and is judged by the run).
+ */
+export function refuseLocalWithoutFlag(values: Pick<RunValues, 'baseUrl' | 'local'>): void {
+  const baseUrl = parseBaseUrlFlag(values.baseUrl, values.local === true);
+  const local = values.local === true;
+  const host = new URL(baseUrl).hostname;
+  const reason = nonPublicHostReason(host);
+  if (local || reason === undefined) return;
+  throw new UsageError(
+    `--base-url ${baseUrl}: the host ${host} ${reason}, which hosted certification cannot reach; pass --local to certify a provider on this machine or network`,
+    'without --local a run needs the public HTTPS address the service will call',
+  );
 }
 
 /**

@@ -22,7 +22,12 @@ interface DemoFlags extends ReportFlags {
   color?: boolean;
   /** --events FILE|-: the NDJSON event stream. */
   events?: string;
+  /** --keep-alive: the provider stays up after the run, so its reproduce lines can be run. */
+  keepAlive?: boolean;
 }
+
+/** The variable the demo's reproduce lines read the credential from. */
+const CREDENTIAL_VARIABLE = 'DEMO_PROVIDER_CREDENTIAL';
 
 /**
  * `provcert demo`: the reference provider and the embedded core on free ports, certified end to end.
@@ -66,14 +71,13 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
       { baseUrl: provider.url, auth: authMethod, local: true, webhookPort: core.port },
       {
         credential,
-        credentialSource: { kind: 'env', name: 'DEMO_PROVIDER_CREDENTIAL' },
+        credentialSource: { kind: 'env', name: CREDENTIAL_VARIABLE },
         webhookSecret,
         webhookSecretSource: { kind: 'generated' },
       },
     );
-    (targets.some((t) => t.path === '-') || flags.events === '-' ? io.stderr : io.stdout).write(
-      `reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`,
-    );
+    const screen = targets.some((t) => t.path === '-') || flags.events === '-' ? io.stderr : io.stdout;
+    screen.write(`reference provider ${provider.url}${faults.length ? ` with fault ${faults.join(', ')}` : ''}\n`);
     const reports = { targets, github: false, noColor: flags.color === false, events: flags.events };
     // Ctrl-C or SIGTERM stops the demo like a run: report of what ran, the servers closed (main says 130 / 143).
     const { code } = await certifyWithReports(
@@ -82,6 +86,19 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
       reports,
       io,
     );
+    if (signal.aborted) return code;
+    if (flags.keepAlive !== true) {
+      screen.write(
+        `the reproduce lines above reach this demo's provider, which stops now; provcert demo --keep-alive keeps it up\n`,
+      );
+      return code;
+    }
+    // The one place the demo's credential is shown: on stderr, as the line that lets the reproduce lines run.
+    io.stderr.write(
+      `the reference provider stays up at ${provider.url} until Ctrl-C; to run the reproduce lines above:\n` +
+        `  export ${CREDENTIAL_VARIABLE}=${credential}\n`,
+    );
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     return code;
   } finally {
     await provider.close();

@@ -14,7 +14,7 @@ import { type CliIo, EXIT } from '../io.js';
 import { LAST_RUN_FILE, nextLastRun, readLastRun, writeLastRun } from '../last-run.js';
 import { reportTargets } from '../report-flags.js';
 import { type FlagValues, parseRunFlags } from '../run-flags.js';
-import { resolveRunOptions } from '../run-options.js';
+import { refuseLocalWithoutFlag, resolveRunOptions } from '../run-options.js';
 
 /**
  * The run settings' flags as commander hands them over (by their setting's name, read by parseRunFlags), and the
@@ -54,6 +54,7 @@ export async function certifyAndReport(
   const previous = await readLastRun(io.cwd);
   const merged = given.lastFailed === true ? lastFailedSelection(values, previous, shownUrl, io) : values;
   const targets = reportTargets(merged);
+  refuseLocalWithoutFlag(merged);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(merged, io.env, io.cwd);
   // --only pulls in what its checks need: said before the run, so no one wonders why more ran.
   for (const line of pulledInLines(
