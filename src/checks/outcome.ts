@@ -1,6 +1,6 @@
 import type { HttpOutcome } from '../http/types.js';
 import type { Exchange } from '../model/exchange.js';
-import type { RecordedFinding, RequirementId } from '../model/findings.js';
+import type { FindingExcerpt, RecordedFinding, RequirementId } from '../model/findings.js';
 import type { CheckOutcome, QuoteMathRow, UntestedRule, WebhookTimelineEntry } from '../model/report.js';
 
 /** "QUOTE-MIN-VALIDITY not tested: <reason>; to test it: <remedy>" (the message of an untested check). */
@@ -28,8 +28,13 @@ export class Findings {
    * Record a problem; returns false so `return f.problem(...)`-style guards read naturally. Without a
    * requirement, the problem stands on the check's primary requirement.
    */
-  problem(text: string, requirement?: RequirementId): false {
-    this.recorded.push({ severity: 'fail', message: text, ...(requirement ? { requirement } : {}) });
+  problem(text: string, requirement?: RequirementId, excerpt?: FindingExcerpt): false {
+    this.recorded.push({
+      severity: 'fail',
+      message: text,
+      ...(requirement ? { requirement } : {}),
+      ...(excerpt ? { excerpt } : {}),
+    });
     return false;
   }
 

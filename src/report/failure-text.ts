@@ -2,7 +2,15 @@ import type { ChalkInstance } from 'chalk';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { WAIVER_WARNING } from '../model/waivers.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
-import { formatDuration, formatValue, reproducedExchange, requestLine, summaryText } from './format.js';
+import {
+  excerptHeading,
+  findingExcerpts,
+  formatDuration,
+  formatValue,
+  reproducedExchange,
+  requestLine,
+  summaryText,
+} from './format.js';
 import { isCausedSkip, skippedForCauseText, skippedUnderCauseText, skipsByCause } from './recap.js';
 import { citationText, violatedRequirements } from './requirements.js';
 import { verdictWords } from './verdict-text.js';
@@ -29,6 +37,7 @@ export function failureDetailLines(result: CheckResult, c: ChalkInstance, report
   const violated = violatedRequirements(report, result);
   if (violated.length > 0) lines.push(c.dim(indent(`violates: ${violated.map(citationText).join('; ')}`, 4)));
   for (const detail of result.details ?? []) lines.push(indent(`- ${detail}`, 4));
+  lines.push(...excerptLines(result, c));
   if (result.expected !== undefined) lines.push(`    ${c.green('expected:')}`, indent(formatValue(result.expected), 6));
   if (result.actual !== undefined) lines.push(`    ${c.red('found:')}`, indent(formatValue(result.actual), 6));
   for (const row of result.quoteMath ?? []) {
@@ -41,6 +50,23 @@ export function failureDetailLines(result: CheckResult, c: ChalkInstance, report
   // The request the reproduce command sends again, so both lines name the same request.
   const sent = reproducedExchange(result);
   if (sent) lines.push(c.dim(indent(`request: ${requestLine(sent)}`, 4)));
+  return lines;
+}
+
+/** How many excerpts the console shows under one check; the JSON, HTML, Markdown and JUnit reports keep every one. */
+const CONSOLE_EXCERPTS = 3;
+
+/** The answer around each failing value, pretty-printed (a schema finding's excerpt). */
+function excerptLines(result: CheckResult, c: ChalkInstance): string[] {
+  const excerpts = findingExcerpts(result);
+  const lines = excerpts
+    .slice(0, CONSOLE_EXCERPTS)
+    .flatMap((x) => [`    ${c.cyan(sanitizeTerminalText(excerptHeading(x), { oneLine: true }))}`, indent(x.text, 6)]);
+  const more = excerpts.length - CONSOLE_EXCERPTS;
+  if (more > 0)
+    lines.push(
+      c.dim(indent(`… ${more} more ${more === 1 ? 'excerpt' : 'excerpts'} in the JSON, HTML and Markdown reports`, 4)),
+    );
   return lines;
 }
 

@@ -1,4 +1,5 @@
 import type { Exchange } from '../model/exchange.js';
+import type { Finding, FindingExcerpt } from '../model/findings.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 
@@ -80,3 +81,23 @@ export function providerLabel(provider: RunReport['provider']): string {
   const who = provider.name && provider.slug ? `${provider.name} (${provider.slug})` : (provider.name ?? provider.slug);
   return who ? `${who} at ${provider.baseUrl}` : provider.baseUrl;
 }
+
+/** The excerpts of a check's findings (the answer around each failing value), each once, in order. */
+export function findingExcerpts(check: Pick<CheckResult, 'findings'>): FindingExcerpt[] {
+  const seen = new Set<string>();
+  return check.findings
+    .filter((f): f is Finding & { excerpt: FindingExcerpt } => f.excerpt !== undefined)
+    .map((f) => f.excerpt)
+    .filter((x) => {
+      const key = `${x.at}\n${x.text}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** "at /offerings/4 (the value at /offerings/4/basePrice):", the heading of one excerpt. */
+export const excerptHeading = (excerpt: FindingExcerpt): string =>
+  excerpt.pointer === excerpt.at || excerpt.pointer === '(root)'
+    ? `at ${excerpt.at}:`
+    : `at ${excerpt.at} (the value at ${excerpt.pointer}):`;

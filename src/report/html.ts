@@ -2,7 +2,16 @@ import type { CheckStatus } from '../model/check-ids.js';
 import type { Exchange } from '../model/exchange.js';
 import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
-import { formatDuration, formatValue, providerLabel, reproducedExchange, requestLine, stripControl } from './format.js';
+import {
+  excerptHeading,
+  findingExcerpts,
+  formatDuration,
+  formatValue,
+  providerLabel,
+  reproducedExchange,
+  requestLine,
+  stripControl,
+} from './format.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-style.js';
 import { maskReport } from './mask.js';
 import { type StoredOrigin, storedReportNotice } from './origin.js';
@@ -124,6 +133,8 @@ function checkHtml(check: CheckResult, report: RunReport): string {
         .map((d) => `<li>${e(d)}</li>`)
         .join('')}</ul>`,
     );
+  for (const x of findingExcerpts(check))
+    parts.push(`<h3 class="excerpt">${e(excerptHeading(x))}</h3>${pre(x.text, 'excerpt')}`);
   const warnings = check.findings.filter((f) => f.severity === 'warn');
   if (warnings.length > 0)
     parts.push(

@@ -1,6 +1,6 @@
 import type { CheckResult, RunReport } from '../model/report.js';
 import type { WaiverOutcome } from '../model/waivers.js';
-import { exchangeText, formatValue } from './format.js';
+import { excerptHeading, exchangeText, findingExcerpts, formatValue } from './format.js';
 import { maskReport } from './mask.js';
 import { type StoredOrigin, storedReportNotice } from './origin.js';
 import { citationText, violatedRequirements } from './requirements.js';
@@ -26,6 +26,7 @@ const junitTimestamp = (iso: string): string => iso.replace(/(\.\d+)?Z$/, '');
 function failureText(check: CheckResult, report: RunReport): string {
   const parts = [check.message];
   if (check.details?.length) parts.push(check.details.map((d) => `- ${d}`).join('\n'));
+  for (const x of findingExcerpts(check)) parts.push(`${excerptHeading(x)}\n${x.text}`);
   const violated = violatedRequirements(report, check);
   if (violated.length > 0) parts.push(`Violates: ${violated.map(citationText).join('; ')}`);
   parts.push(`Rule: ${check.rule}`);

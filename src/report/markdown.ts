@@ -2,7 +2,9 @@ import type { CheckStatus } from '../model/check-ids.js';
 import type { CheckResult, QuoteMathRow, RunReport, WebhookTimelineEntry } from '../model/report.js';
 import { sameAsAbove, uniqueLines } from './dedupe.js';
 import {
+  excerptHeading,
   exchangeText,
+  findingExcerpts,
   formatDuration,
   formatValue,
   problemChecks,
@@ -124,6 +126,7 @@ function problemSection(check: CheckResult, report: RunReport, blocked: readonly
         .map((d) => `- ${mdParagraph(d)}`)
         .join('\n'),
     );
+  for (const x of findingExcerpts(check)) parts.push(`${mdText(excerptHeading(x))}\n\n${mdCodeBlock(x.text)}`);
   const violated = violatedRequirements(report, check);
   if (violated.length > 0)
     parts.push(

@@ -89,7 +89,7 @@ export function nextStepText(entries: readonly RecapEntry[], rerun: string | und
   if (!first) return undefined;
   const root =
     first.blocked > 0
-      ? `fix ${first.check} first (${checksWord(first.blocked)} wait on it)`
+      ? `fix ${first.check} first (${checksWord(first.blocked)} ${first.blocked === 1 ? 'waits' : 'wait'} on it)`
       : first.reproducible
         ? `reproduce ${first.check} with its reproduce command above and fix it`
         : `fix ${first.check}`;

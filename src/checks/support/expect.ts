@@ -1,8 +1,9 @@
 import type { Contract, SchemaProblem } from '../../contract/contract.js';
 import { describeBody } from '../../http/body.js';
 import type { HttpOutcome, HttpResponse } from '../../http/types.js';
-import type { RequirementId } from '../../model/findings.js';
+import type { FindingExcerpt, RequirementId } from '../../model/findings.js';
 import { isRecord } from '../../util/json.js';
+import { jsonExcerpt } from '../../util/json-excerpt.js';
 import type { Findings } from '../outcome.js';
 import { renamedFrom } from './canonical-names.js';
 import { keepEvidence } from './evidence.js';
@@ -154,8 +155,16 @@ export function expectSchema(
     f.problem(
       `${what} does not match the schema: ${schemaProblemText(p, outcome.json)}`,
       ownRequirement?.(p) ?? (payload === undefined ? undefined : schemaRequirement(p, payload, outcome.json)),
+      schemaExcerpt(p, outcome.json),
     );
   return false;
+}
+
+/** The answer around a schema problem's value (none for the "and N more problems" line). */
+export function schemaExcerpt(p: SchemaProblem, json: unknown): FindingExcerpt | undefined {
+  if (p.rule === 'more') return undefined;
+  const found = jsonExcerpt(json, p.pointer);
+  return found ? { pointer: p.pointer || '(root)', ...found } : undefined;
 }
 
 /** A schema problem in words; a missing field present under a merchant-internal name says so. */
