@@ -85,13 +85,20 @@ export function faultsTable(): string {
 
 /** Each command as commander declares it (src/cli/program.ts): the same text as `provcert <command> --help`. */
 function declared(): Command[] {
-  return COMMANDS.map((spec) => spec.declare(new Command(spec.name)));
+  // A subcommand (`events resend`) follows its command, named as it is typed.
+  return COMMANDS.flatMap((spec) => [
+    spec.declare(new Command(spec.name)),
+    ...(spec.subcommands ?? []).map((sub) => sub.declare(new Command(`${spec.name} ${sub.name}`))),
+  ]);
 }
+
+/** The heading anchor of a command's section (GitHub's: spaces become dashes). */
+const anchor = (c: Command): string => `provcert-${c.name().replace(/ /g, '-')}`;
 
 export function commandsSummary(): string {
   return table(
     ['Command', 'What it does'],
-    declared().map((c) => [`[${code(`provcert ${c.name()}`)}](#provcert-${c.name()})`, c.description()]),
+    declared().map((c) => [`[${code(`provcert ${c.name()}`)}](#${anchor(c)})`, c.description()]),
   );
 }
 
