@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "164af82f48fb43931dc259b81710f522dc6bdbc316c6a00ee54c4780f338b4e5";
+export const specSha256 = "c89258f940b5fc40b2738dde81785dc04b6a895033b1ef76cf2b27b787039525";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -59,6 +59,9 @@ export const contractData = {
     "CoreRegistrationInput": "schema_CoreRegistrationInput",
     "CoreProvider": "schema_CoreProvider",
     "CoreWebhookHandoff": "schema_CoreWebhookHandoff",
+    "CoreJwks": "schema_CoreJwks",
+    "CoreSigningKeyRotation": "schema_CoreSigningKeyRotation",
+    "CoreCertificate": "schema_CoreCertificate",
     "CoreWebhookSecretRotation": "schema_CoreWebhookSecretRotation",
     "CoreRegistration": "schema_CoreRegistration",
     "CoreCertificationSummary": "schema_CoreCertificationSummary",
@@ -477,6 +480,39 @@ export const contractData = {
       "pinned": []
     },
     {
+      "key": "GET /api/v1/.well-known/jwks.json",
+      "method": "GET",
+      "path": "/api/v1/.well-known/jwks.json",
+      "operationId": "coreJwks",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
+    },
+    {
+      "key": "GET /api/v1/providers/{slug}/certificate",
+      "method": "GET",
+      "path": "/api/v1/providers/{slug}/certificate",
+      "operationId": "coreGetCertificate",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
+    },
+    {
+      "key": "GET /api/v1/providers/{slug}/badge.svg",
+      "method": "GET",
+      "path": "/api/v1/providers/{slug}/badge.svg",
+      "operationId": "coreGetBadge",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
+    },
+    {
       "key": "GET /api/v1/providers/{slug}/certifications/{id}",
       "method": "GET",
       "path": "/api/v1/providers/{slug}/certifications/{id}",
@@ -598,6 +634,19 @@ export const contractData = {
       "method": "POST",
       "path": "/api/v1/admin/providers/{slug}/rotate-webhook-secret",
       "operationId": "coreAdminRotateWebhookSecret",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
+      "key": "POST /api/v1/admin/signing-key/rotate",
+      "method": "POST",
+      "path": "/api/v1/admin/signing-key/rotate",
+      "operationId": "coreAdminRotateSigningKey",
       "requiredIn": [],
       "profiles": [],
       "requestBody": false,
@@ -862,6 +911,17 @@ export const contractData = {
       "401": "schema_CoreError",
       "404": "schema_CoreError"
     },
+    "GET /api/v1/.well-known/jwks.json": {
+      "200": "schema_CoreJwks"
+    },
+    "GET /api/v1/providers/{slug}/certificate": {
+      "200": "schema_CoreCertificate",
+      "404": "schema_CoreError"
+    },
+    "GET /api/v1/providers/{slug}/badge.svg": {
+      "200": "inline_3",
+      "404": "schema_CoreError"
+    },
     "GET /api/v1/providers/{slug}/certifications/{id}": {
       "200": "schema_CoreCertification",
       "401": "schema_CoreError",
@@ -920,6 +980,11 @@ export const contractData = {
       "401": "schema_CoreError",
       "404": "schema_CoreError"
     },
+    "POST /api/v1/admin/signing-key/rotate": {
+      "200": "schema_CoreSigningKeyRotation",
+      "401": "schema_CoreError",
+      "409": "schema_CoreError"
+    },
     "GET /api/v1/admin/logs/events": {
       "200": "schema_CoreLogEventList",
       "400": "schema_CoreError",
@@ -932,19 +997,19 @@ export const contractData = {
     },
     "POST /api/v1/quotes": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "POST /api/v1/actions": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "GET /api/v1/actions/{id}": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "POST /api/v1/actions/{id}/cancel": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "POST /api/v1/webhooks/{providerSlug}": {
       "200": "schema_WebhookIngestionResponse",
@@ -982,9 +1047,9 @@ export const contractData = {
     "POST /api/v1/providers/register": "schema_CoreRegistrationInput",
     "POST /api/v1/admin/providers/{slug}/review": "schema_CoreReviewDecisionInput",
     "POST /api/v1/admin/providers/{slug}/reopen": "schema_CoreReopenInput",
-    "POST /api/v1/quotes": "inline_3",
+    "POST /api/v1/quotes": "inline_4",
     "POST /api/v1/actions": "schema_CoreCreateActionInput",
-    "POST /api/v1/actions/{id}/cancel": "inline_3",
+    "POST /api/v1/actions/{id}/cancel": "inline_4",
     "POST /api/v1/webhooks/{providerSlug}": "schema_NormalizedWebhookEvent",
     "POST /api/v1/webhooks": "schema_NormalizedWebhookEvent",
     "WEBHOOK action.status_updated": "schema_NormalizedWebhookEvent"
@@ -10624,9 +10689,9 @@ return errors === 0;
 }
 validate139.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreWebhookSecretRotation = validate140;
-const schema197 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
-const schema198 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
+export const schema_CoreJwks = validate140;
+const schema197 = {"$ref":"urn:provcert:contract#/$defs/CoreJwks"};
+const schema198 = {"type":"object","description":"provcert's definition. The core's Ed25519 public keys (RFC 8037), current first.","required":["keys"],"properties":{"keys":{"type":"array","items":{"type":"object","required":["kty","crv","x","kid","alg","use","validFrom"],"properties":{"kty":{"type":"string","const":"OKP"},"crv":{"type":"string","const":"Ed25519"},"x":{"type":"string","description":"The public key, base64url (32 bytes)."},"kid":{"type":"string","description":"The RFC 7638 thumbprint of the key."},"alg":{"type":"string","const":"EdDSA"},"use":{"type":"string","const":"sig"},"validFrom":{"type":"string","format":"date-time","description":"When the key started signing."},"validUntil":{"type":"string","format":"date-time","description":"When it was retired (absent for the current key)."}}}}}};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10639,8 +10704,614 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.keys === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/required",keyword:"required",params:{missingProperty: "keys"},message:"must have required property '"+"keys"+"'",schema:schema198.required,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.keys !== undefined){
+let data0 = data.keys;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.kty === undefined){
+const err1 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "kty"},message:"must have required property '"+"kty"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data1.crv === undefined){
+const err2 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "crv"},message:"must have required property '"+"crv"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.x === undefined){
+const err3 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "x"},message:"must have required property '"+"x"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.kid === undefined){
+const err4 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "kid"},message:"must have required property '"+"kid"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.alg === undefined){
+const err5 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "alg"},message:"must have required property '"+"alg"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.use === undefined){
+const err6 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.validFrom === undefined){
+const err7 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "validFrom"},message:"must have required property '"+"validFrom"+"'",schema:schema198.properties.keys.items.required,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.kty !== undefined){
+let data2 = data1.kty;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/keys/" + i0+"/kty",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/kty/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.kty.type,parentSchema:schema198.properties.keys.items.properties.kty,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if("OKP" !== data2){
+const err9 = {instancePath:instancePath+"/keys/" + i0+"/kty",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/kty/const",keyword:"const",params:{allowedValue: "OKP"},message:"must be equal to constant",schema:"OKP",parentSchema:schema198.properties.keys.items.properties.kty,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.crv !== undefined){
+let data3 = data1.crv;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/keys/" + i0+"/crv",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/crv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.crv.type,parentSchema:schema198.properties.keys.items.properties.crv,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if("Ed25519" !== data3){
+const err11 = {instancePath:instancePath+"/keys/" + i0+"/crv",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/crv/const",keyword:"const",params:{allowedValue: "Ed25519"},message:"must be equal to constant",schema:"Ed25519",parentSchema:schema198.properties.keys.items.properties.crv,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.x !== undefined){
+let data4 = data1.x;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/keys/" + i0+"/x",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/x/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.x.type,parentSchema:schema198.properties.keys.items.properties.x,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.kid !== undefined){
+let data5 = data1.kid;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/keys/" + i0+"/kid",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/kid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.kid.type,parentSchema:schema198.properties.keys.items.properties.kid,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.alg !== undefined){
+let data6 = data1.alg;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/keys/" + i0+"/alg",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/alg/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.alg.type,parentSchema:schema198.properties.keys.items.properties.alg,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+if("EdDSA" !== data6){
+const err15 = {instancePath:instancePath+"/keys/" + i0+"/alg",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/alg/const",keyword:"const",params:{allowedValue: "EdDSA"},message:"must be equal to constant",schema:"EdDSA",parentSchema:schema198.properties.keys.items.properties.alg,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.use !== undefined){
+let data7 = data1.use;
+if(typeof data7 !== "string"){
+const err16 = {instancePath:instancePath+"/keys/" + i0+"/use",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.use.type,parentSchema:schema198.properties.keys.items.properties.use,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+if("sig" !== data7){
+const err17 = {instancePath:instancePath+"/keys/" + i0+"/use",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/use/const",keyword:"const",params:{allowedValue: "sig"},message:"must be equal to constant",schema:"sig",parentSchema:schema198.properties.keys.items.properties.use,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.validFrom !== undefined){
+let data8 = data1.validFrom;
+if(typeof data8 === "string"){
+if(!(formats14.validate(data8))){
+const err18 = {instancePath:instancePath+"/keys/" + i0+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validFrom/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.keys.items.properties.validFrom,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/keys/" + i0+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validFrom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.validFrom.type,parentSchema:schema198.properties.keys.items.properties.validFrom,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.validUntil !== undefined){
+let data9 = data1.validUntil;
+if(typeof data9 === "string"){
+if(!(formats14.validate(data9))){
+const err20 = {instancePath:instancePath+"/keys/" + i0+"/validUntil",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.keys.items.properties.validUntil,data:data9};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/keys/" + i0+"/validUntil",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.keys.items.properties.validUntil.type,parentSchema:schema198.properties.keys.items.properties.validUntil,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.properties.keys.items.type,parentSchema:schema198.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/keys",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema198.properties.keys.type,parentSchema:schema198.properties.keys,data:data0};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+validate140.errors = vErrors; validate140.errorCount = errors;
+return errors === 0;
+}
+validate140.evaluated = {"props":{"keys":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSigningKeyRotation = validate141;
+const schema199 = {"$ref":"urn:provcert:contract#/$defs/CoreSigningKeyRotation"};
+const schema200 = {"type":"object","description":"provcert's definition. The answer of a signing key rotation.","required":["kid","retired","validFrom"],"properties":{"kid":{"type":"string","description":"The key that signs from now on."},"retired":{"type":"string","description":"The key it replaced (kept in the JWKS with validUntil)."},"validFrom":{"type":"string","format":"date-time"}}};
+
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate141.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kid === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/required",keyword:"required",params:{missingProperty: "kid"},message:"must have required property '"+"kid"+"'",schema:schema200.required,parentSchema:schema200,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.retired === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/required",keyword:"required",params:{missingProperty: "retired"},message:"must have required property '"+"retired"+"'",schema:schema200.required,parentSchema:schema200,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.validFrom === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/required",keyword:"required",params:{missingProperty: "validFrom"},message:"must have required property '"+"validFrom"+"'",schema:schema200.required,parentSchema:schema200,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.kid !== undefined){
+let data0 = data.kid;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/kid",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/kid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.kid.type,parentSchema:schema200.properties.kid,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.retired !== undefined){
+let data1 = data.retired;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/retired",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/retired/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.retired.type,parentSchema:schema200.properties.retired,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.validFrom !== undefined){
+let data2 = data.validFrom;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err5 = {instancePath:instancePath+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/validFrom/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema200.properties.validFrom,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/validFrom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.validFrom.type,parentSchema:schema200.properties.validFrom,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+validate141.errors = vErrors; validate141.errorCount = errors;
+return errors === 0;
+}
+validate141.evaluated = {"props":{"kid":true,"retired":true,"validFrom":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertificate = validate142;
+const schema201 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificate"};
+const schema202 = {"type":"object","description":"provcert's definition. A DSSE envelope (github.com/secure-systems-lab/dsse): `payload` is the base64 of an\nin-toto Statement v1 with predicate type `https://in-toto.io/attestation/test-result/v0.1`; each signature is\nEd25519 over the DSSE pre-authentication encoding, `keyid` the signing key's `kid` in the JWKS.\n","required":["payloadType","payload","signatures"],"properties":{"payloadType":{"type":"string","const":"application/vnd.in-toto+json"},"payload":{"type":"string","contentEncoding":"base64"},"signatures":{"type":"array","minItems":1,"items":{"type":"object","required":["keyid","sig"],"properties":{"keyid":{"type":"string"},"sig":{"type":"string","contentEncoding":"base64"}}}}}};
+
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate142.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.payloadType === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/required",keyword:"required",params:{missingProperty: "payloadType"},message:"must have required property '"+"payloadType"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.payload === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.signatures === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/required",keyword:"required",params:{missingProperty: "signatures"},message:"must have required property '"+"signatures"+"'",schema:schema202.required,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.payloadType !== undefined){
+let data0 = data.payloadType;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/payloadType",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/payloadType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.payloadType.type,parentSchema:schema202.properties.payloadType,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if("application/vnd.in-toto+json" !== data0){
+const err4 = {instancePath:instancePath+"/payloadType",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/payloadType/const",keyword:"const",params:{allowedValue: "application/vnd.in-toto+json"},message:"must be equal to constant",schema:"application/vnd.in-toto+json",parentSchema:schema202.properties.payloadType,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.payload !== undefined){
+let data1 = data.payload;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/payload",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.payload.type,parentSchema:schema202.properties.payload,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.signatures !== undefined){
+let data2 = data.signatures;
+if(Array.isArray(data2)){
+if(data2.length < 1){
+const err6 = {instancePath:instancePath+"/signatures",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema202.properties.signatures,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+const len0 = data2.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.keyid === undefined){
+const err7 = {instancePath:instancePath+"/signatures/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/required",keyword:"required",params:{missingProperty: "keyid"},message:"must have required property '"+"keyid"+"'",schema:schema202.properties.signatures.items.required,parentSchema:schema202.properties.signatures.items,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data3.sig === undefined){
+const err8 = {instancePath:instancePath+"/signatures/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/required",keyword:"required",params:{missingProperty: "sig"},message:"must have required property '"+"sig"+"'",schema:schema202.properties.signatures.items.required,parentSchema:schema202.properties.signatures.items,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data3.keyid !== undefined){
+let data4 = data3.keyid;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/signatures/" + i0+"/keyid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/properties/keyid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.signatures.items.properties.keyid.type,parentSchema:schema202.properties.signatures.items.properties.keyid,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.sig !== undefined){
+let data5 = data3.sig;
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/signatures/" + i0+"/sig",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/properties/sig/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema202.properties.signatures.items.properties.sig.type,parentSchema:schema202.properties.signatures.items.properties.sig,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/signatures/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.properties.signatures.items.type,parentSchema:schema202.properties.signatures.items,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/signatures",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema202.properties.signatures.type,parentSchema:schema202.properties.signatures,data:data2};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema202.type,parentSchema:schema202,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+validate142.errors = vErrors; validate142.errorCount = errors;
+return errors === 0;
+}
+validate142.evaluated = {"props":{"payloadType":true,"payload":true,"signatures":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreWebhookSecretRotation = validate143;
+const schema203 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
+const schema204 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate143.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10650,7 +11321,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10660,7 +11331,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.rotatedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10670,7 +11341,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.overlapSeconds === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10680,7 +11351,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.previousSecretValidUntil === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema198.required,parentSchema:schema198,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema204.required,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10692,7 +11363,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.slug.type,parentSchema:schema198.properties.slug,data:data0};
+const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.slug.type,parentSchema:schema204.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10706,7 +11377,7 @@ if(data.webhook !== undefined){
 let data1 = data.webhook;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.url === undefined){
-const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema204.properties.webhook.required,parentSchema:schema204.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10716,7 +11387,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.secret === undefined){
-const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema204.properties.webhook.required,parentSchema:schema204.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10726,7 +11397,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data1.note === undefined){
-const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema198.properties.webhook.required,parentSchema:schema198.properties.webhook,data:data1};
+const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema204.properties.webhook.required,parentSchema:schema204.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10739,7 +11410,7 @@ if(data1.url !== undefined){
 let data2 = data1.url;
 if(typeof data2 === "string"){
 if(!(formats22(data2))){
-const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema198.properties.webhook.properties.url,data:data2};
+const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema204.properties.webhook.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10750,7 +11421,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.url.type,parentSchema:schema198.properties.webhook.properties.url,data:data2};
+const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.webhook.properties.url.type,parentSchema:schema204.properties.webhook.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10764,7 +11435,7 @@ if(data1.secret !== undefined){
 let data3 = data1.secret;
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema198.properties.webhook.properties.secret,data:data3};
+const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema204.properties.webhook.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10775,7 +11446,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.secret.type,parentSchema:schema198.properties.webhook.properties.secret,data:data3};
+const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.webhook.properties.secret.type,parentSchema:schema204.properties.webhook.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10788,7 +11459,7 @@ errors++;
 if(data1.note !== undefined){
 let data4 = data1.note;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.webhook.properties.note.type,parentSchema:schema198.properties.webhook.properties.note,data:data4};
+const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.webhook.properties.note.type,parentSchema:schema204.properties.webhook.properties.note,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10800,7 +11471,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.properties.webhook.type,parentSchema:schema198.properties.webhook,data:data1};
+const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.properties.webhook.type,parentSchema:schema204.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10814,7 +11485,7 @@ if(data.rotatedAt !== undefined){
 let data5 = data.rotatedAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.rotatedAt,data:data5};
+const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema204.properties.rotatedAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10825,7 +11496,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.rotatedAt.type,parentSchema:schema198.properties.rotatedAt,data:data5};
+const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.rotatedAt.type,parentSchema:schema204.properties.rotatedAt,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10838,7 +11509,7 @@ errors++;
 if(data.overlapSeconds !== undefined){
 let data6 = data.overlapSeconds;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema198.properties.overlapSeconds.type,parentSchema:schema198.properties.overlapSeconds,data:data6};
+const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema204.properties.overlapSeconds.type,parentSchema:schema204.properties.overlapSeconds,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10849,7 +11520,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema198.properties.overlapSeconds,data:data6};
+const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema204.properties.overlapSeconds,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10864,7 +11535,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data7 = data.previousSecretValidUntil;
 if(typeof data7 === "string"){
 if(!(formats14.validate(data7))){
-const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema198.properties.previousSecretValidUntil,data:data7};
+const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema204.properties.previousSecretValidUntil,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10875,7 +11546,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema198.properties.previousSecretValidUntil.type,parentSchema:schema198.properties.previousSecretValidUntil,data:data7};
+const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema204.properties.previousSecretValidUntil.type,parentSchema:schema204.properties.previousSecretValidUntil,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10887,7 +11558,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema198.type,parentSchema:schema198,data};
+const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10896,19 +11567,19 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-validate140.errors = vErrors; validate140.errorCount = errors;
+validate143.errors = vErrors; validate143.errorCount = errors;
 return errors === 0;
 }
-validate140.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistration = validate141;
-const schema199 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema200 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
+export const schema_CoreRegistration = validate144;
+const schema205 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
+const schema206 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
+const evaluated0 = validate146.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11458,17 +12129,17 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate143.errors = vErrors; validate143.errorCount = errors;
+validate146.errors = vErrors; validate146.errorCount = errors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate146.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 const pattern13 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
 
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate142.evaluated;
+const evaluated0 = validate145.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11477,7 +12148,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11487,7 +12158,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11497,7 +12168,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationRequired === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema200.required,parentSchema:schema200,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11507,8 +12178,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate143(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
+if(!(validate146(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate146.errors.slice(0, 1000); else for (const e of validate146.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate146.errorCount ?? validate146.errors.length;
 }
 }
 if(data.webhook !== undefined){
@@ -11613,7 +12284,7 @@ if(data.providerToken !== undefined){
 let data5 = data.providerToken;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.token === undefined){
-const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema200.properties.providerToken.required,parentSchema:schema200.properties.providerToken,data:data5};
+const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema206.properties.providerToken.required,parentSchema:schema206.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11623,7 +12294,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data5.note === undefined){
-const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema200.properties.providerToken.required,parentSchema:schema200.properties.providerToken,data:data5};
+const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema206.properties.providerToken.required,parentSchema:schema206.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11636,7 +12307,7 @@ if(data5.token !== undefined){
 let data6 = data5.token;
 if(typeof data6 === "string"){
 if(!pattern13.test(data6)){
-const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema200.properties.providerToken.properties.token,data:data6};
+const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema206.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11647,7 +12318,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.providerToken.properties.token.type,parentSchema:schema200.properties.providerToken.properties.token,data:data6};
+const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.providerToken.properties.token.type,parentSchema:schema206.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11660,7 +12331,7 @@ errors++;
 if(data5.note !== undefined){
 let data7 = data5.note;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema200.properties.providerToken.properties.note.type,parentSchema:schema200.properties.providerToken.properties.note,data:data7};
+const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.providerToken.properties.note.type,parentSchema:schema206.properties.providerToken.properties.note,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11672,7 +12343,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.properties.providerToken.type,parentSchema:schema200.properties.providerToken,data:data5};
+const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.providerToken.type,parentSchema:schema206.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11685,7 +12356,7 @@ errors++;
 if(data.certificationRequired !== undefined){
 let data8 = data.certificationRequired;
 if(typeof data8 !== "boolean"){
-const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema200.properties.certificationRequired.type,parentSchema:schema200.properties.certificationRequired,data:data8};
+const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.certificationRequired.type,parentSchema:schema206.properties.certificationRequired,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11697,7 +12368,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema200.type,parentSchema:schema200,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11706,39 +12377,39 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate142.errors = vErrors; validate142.errorCount = errors;
+validate145.errors = vErrors; validate145.errorCount = errors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
+const evaluated0 = validate144.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate142(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate142.errors.slice(0, 1000); else for (const e of validate142.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate142.errorCount ?? validate142.errors.length;
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
 }
-validate141.errors = vErrors; validate141.errorCount = errors;
+validate144.errors = vErrors; validate144.errorCount = errors;
 return errors === 0;
 }
-validate141.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate147;
-const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+export const schema_CoreCertificationSummary = validate150;
+const schema214 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema215 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
 const pattern14 = new RegExp("^[a-z0-9-]+$", "u");
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11747,7 +12418,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11757,7 +12428,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11767,7 +12438,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11777,7 +12448,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11787,7 +12458,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11797,7 +12468,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11807,7 +12478,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11817,7 +12488,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11830,7 +12501,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema215.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11841,7 +12512,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data0};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.id.type,parentSchema:schema215.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11854,7 +12525,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data1};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.slug.type,parentSchema:schema215.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11868,7 +12539,7 @@ if(data.createdAt !== undefined){
 let data2 = data.createdAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data2};
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema215.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11879,7 +12550,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data2};
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.createdAt.type,parentSchema:schema215.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11892,7 +12563,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data3};
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.verdict.type,parentSchema:schema215.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11902,7 +12573,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema215.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.verdict.enum,parentSchema:schema215.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11915,7 +12586,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data4 = data.configVersion;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data4};
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.configVersion.type,parentSchema:schema215.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11926,7 +12597,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data4};
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema215.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11941,7 +12612,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11951,7 +12622,7 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11961,7 +12632,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11971,7 +12642,7 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11983,7 +12654,7 @@ errors++;
 if(data5.pass !== undefined){
 let data6 = data5.pass;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data6};
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.pass.type,parentSchema:schema215.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11994,7 +12665,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data6};
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12008,7 +12679,7 @@ errors++;
 if(data5.fail !== undefined){
 let data7 = data5.fail;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data7};
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.fail.type,parentSchema:schema215.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12019,7 +12690,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data7};
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12033,7 +12704,7 @@ errors++;
 if(data5.skip !== undefined){
 let data8 = data5.skip;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data8};
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.skip.type,parentSchema:schema215.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12044,7 +12715,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data8};
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12058,7 +12729,7 @@ errors++;
 if(data5.error !== undefined){
 let data9 = data5.error;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data9};
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.error.type,parentSchema:schema215.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12069,7 +12740,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data9};
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12083,7 +12754,7 @@ errors++;
 if(data5.untested !== undefined){
 let data10 = data5.untested;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data10};
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.untested.type,parentSchema:schema215.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12094,7 +12765,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data10};
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12107,7 +12778,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.summary.type,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12121,7 +12792,7 @@ if(data.durationMs !== undefined){
 let data11 = data.durationMs;
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data11};
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12132,7 +12803,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data11};
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema215.properties.durationMs.type,parentSchema:schema215.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12145,7 +12816,7 @@ errors++;
 if(data.valid !== undefined){
 let data12 = data.valid;
 if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data12};
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema215.properties.valid.type,parentSchema:schema215.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12158,7 +12829,7 @@ errors++;
 if(data.invalidReason !== undefined){
 let data13 = data.invalidReason;
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data13};
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.invalidReason.type,parentSchema:schema215.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12170,7 +12841,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12179,602 +12850,14 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-validate147.errors = vErrors; validate147.errorCount = errors;
+validate150.errors = vErrors; validate150.errorCount = errors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertification = validate148;
-const schema210 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema211 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
-
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate149.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data5.untested !== undefined){
-let data10 = data5.untested;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data11 = data.durationMs;
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.valid !== undefined){
-let data12 = data.valid;
-if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data12};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.invalidReason !== undefined){
-let data13 = data.invalidReason;
-if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data13};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.report === undefined){
-const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema211.allOf[1].required,parentSchema:schema211.allOf[1],data};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-if(data.report !== undefined){
-let data14 = data.report;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.reportVersion === undefined){
-const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
-if(data14.verdict === undefined){
-const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-if(data14.checks === undefined){
-const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema211.allOf[1].properties.report.required,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-if(data14.reportVersion !== undefined){
-let data15 = data14.reportVersion;
-if(1 !== data15){
-const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema211.allOf[1].properties.report.properties.reportVersion,data:data15};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data14.verdict !== undefined){
-let data16 = data14.verdict;
-if(typeof data16 !== "string"){
-const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.allOf[1].properties.report.properties.verdict.type,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err42);
-}
-errors++;
-}
-if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
-const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema211.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema211.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema211.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data14.checks !== undefined){
-let data17 = data14.checks;
-if(!(Array.isArray(data17))){
-const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema211.allOf[1].properties.report.properties.checks.type,parentSchema:schema211.allOf[1].properties.report.properties.checks,data:data17};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].properties.report.type,parentSchema:schema211.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema211.allOf[1].type,parentSchema:schema211.allOf[1],data};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err46);
-}
-errors++;
-}
-validate149.errors = vErrors; validate149.errorCount = errors;
-return errors === 0;
-}
-validate149.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate148.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate149.errors.slice(0, 1000); else for (const e of validate149.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate149.errorCount ?? validate149.errors.length;
-}
-validate148.errors = vErrors; validate148.errorCount = errors;
-return errors === 0;
-}
-validate148.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCertificationList = validate151;
-const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema214 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreCertification = validate151;
+const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema217 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
 
 function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12787,8 +12870,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema214.required,parentSchema:schema214,data};
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12797,8 +12880,8 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema214.required,parentSchema:schema214,data};
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12807,15 +12890,8 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12824,8 +12900,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12834,8 +12910,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12844,8 +12920,8 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12854,8 +12930,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12864,8 +12940,8 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12874,8 +12950,11 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern14.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema215.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12884,8 +12963,9 @@ if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-if(data1.valid === undefined){
-const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data:data1};
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.id.type,parentSchema:schema215.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12894,11 +12974,11 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data2};
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.slug.type,parentSchema:schema215.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12908,8 +12988,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data2};
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema215.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12919,10 +13002,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data3 = data1.slug;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data3};
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.createdAt.type,parentSchema:schema215.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12932,11 +13013,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data1.createdAt !== undefined){
-let data4 = data1.createdAt;
-if(typeof data4 === "string"){
-if(!(formats14.validate(data4))){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data4};
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.verdict.type,parentSchema:schema215.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12945,9 +13025,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data4};
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema215.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.verdict.enum,parentSchema:schema215.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12957,10 +13036,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data1.verdict !== undefined){
-let data5 = data1.verdict;
-if(typeof data5 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data5};
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.configVersion.type,parentSchema:schema215.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12969,8 +13048,9 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data5};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema215.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12980,10 +13060,12 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data1.configVersion !== undefined){
-let data6 = data1.configVersion;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data6};
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12992,9 +13074,8 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data6};
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13003,13 +13084,8 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.pass === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13018,8 +13094,8 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-if(data7.fail === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13028,8 +13104,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-if(data7.skip === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.pass.type,parentSchema:schema215.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13038,8 +13116,9 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-if(data7.error === undefined){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data7};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13048,10 +13127,12 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-if(data7.pass !== undefined){
-let data8 = data7.pass;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data8};
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.fail.type,parentSchema:schema215.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13060,9 +13141,9 @@ if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data8};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13073,10 +13154,10 @@ errors++;
 }
 }
 }
-if(data7.fail !== undefined){
-let data9 = data7.fail;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data9};
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.skip.type,parentSchema:schema215.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13085,9 +13166,9 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data9};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13098,10 +13179,10 @@ errors++;
 }
 }
 }
-if(data7.skip !== undefined){
-let data10 = data7.skip;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data10};
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.error.type,parentSchema:schema215.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13110,9 +13191,9 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data10};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13123,10 +13204,10 @@ errors++;
 }
 }
 }
-if(data7.error !== undefined){
-let data11 = data7.error;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data11};
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.untested.type,parentSchema:schema215.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13135,9 +13216,9 @@ if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data11};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13148,10 +13229,9 @@ errors++;
 }
 }
 }
-if(data7.untested !== undefined){
-let data12 = data7.untested;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data12};
+}
+else {
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.summary.type,parentSchema:schema215.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13160,9 +13240,12 @@ if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data12};
+}
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -13172,10 +13255,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-}
-}
 else {
-const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data7};
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema215.properties.durationMs.type,parentSchema:schema215.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13185,11 +13266,10 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
-if(data1.durationMs !== undefined){
-let data13 = data1.durationMs;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data13};
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema215.properties.valid.type,parentSchema:schema215.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13199,8 +13279,10 @@ if (vErrors.length < 1000) vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data13};
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.invalidReason.type,parentSchema:schema215.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13210,10 +13292,9 @@ if (vErrors.length < 1000) vErrors.push(err35);
 errors++;
 }
 }
-if(data1.valid !== undefined){
-let data14 = data1.valid;
-if(typeof data14 !== "boolean"){
-const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data14};
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13222,11 +13303,9 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data1.invalidReason !== undefined){
-let data15 = data1.invalidReason;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data15};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.report === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema217.allOf[1].required,parentSchema:schema217.allOf[1],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13235,10 +13314,11 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data1};
+if(data.report !== undefined){
+let data14 = data.report;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.reportVersion === undefined){
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema217.allOf[1].properties.report.required,parentSchema:schema217.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13247,10 +13327,8 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.data.type,parentSchema:schema214.properties.data,data:data0};
+if(data14.verdict === undefined){
+const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema217.allOf[1].properties.report.required,parentSchema:schema217.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13259,11 +13337,8 @@ if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.total !== undefined){
-let data16 = data.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.total.type,parentSchema:schema214.properties.total,data:data16};
+if(data14.checks === undefined){
+const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema217.allOf[1].properties.report.required,parentSchema:schema217.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13272,9 +13347,10 @@ if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.total,data:data16};
+if(data14.reportVersion !== undefined){
+let data15 = data14.reportVersion;
+if(1 !== data15){
+const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema217.allOf[1].properties.report.properties.reportVersion,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13284,10 +13360,10 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 }
-}
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+if(data14.verdict !== undefined){
+let data16 = data14.verdict;
+if(typeof data16 !== "string"){
+const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.allOf[1].properties.report.properties.verdict.type,parentSchema:schema217.allOf[1].properties.report.properties.verdict,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13296,10 +13372,57 @@ if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
+if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
+const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema217.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema217.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema217.allOf[1].properties.report.properties.verdict,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data14.checks !== undefined){
+let data17 = data14.checks;
+if(!(Array.isArray(data17))){
+const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema217.allOf[1].properties.report.properties.checks.type,parentSchema:schema217.allOf[1].properties.report.properties.checks,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.allOf[1].properties.report.type,parentSchema:schema217.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.allOf[1].type,parentSchema:schema217.allOf[1],data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
 validate152.errors = vErrors; validate152.errorCount = errors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate152.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -13318,11 +13441,537 @@ if (vErrors === null) vErrors = validate152.errors.slice(0, 1000); else for (con
 validate151.errors = vErrors; validate151.errorCount = errors;
 return errors === 0;
 }
-validate151.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreSubmitReviewResult = validate154;
-const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema217 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+export const schema_CoreCertificationList = validate154;
+const schema219 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema220 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate155.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema220.required,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema220.required,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.verdict === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.configVersion === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.durationMs === undefined){
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data1.valid === undefined){
+const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema215.required,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(!pattern14.test(data2)){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema215.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.id.type,parentSchema:schema215.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data3 = data1.slug;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.slug.type,parentSchema:schema215.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.createdAt !== undefined){
+let data4 = data1.createdAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema215.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.createdAt.type,parentSchema:schema215.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data5 = data1.verdict;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.verdict.type,parentSchema:schema215.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema215.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.verdict.enum,parentSchema:schema215.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data6 = data1.configVersion;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.configVersion.type,parentSchema:schema215.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema215.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.pass === undefined){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+if(data7.fail === undefined){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(data7.skip === undefined){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+if(data7.error === undefined){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+if(data7.pass !== undefined){
+let data8 = data7.pass;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.pass.type,parentSchema:schema215.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data7.fail !== undefined){
+let data9 = data7.fail;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.fail.type,parentSchema:schema215.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data7.skip !== undefined){
+let data10 = data7.skip;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.skip.type,parentSchema:schema215.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data7.error !== undefined){
+let data11 = data7.error;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.error.type,parentSchema:schema215.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data7.untested !== undefined){
+let data12 = data7.untested;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.untested.type,parentSchema:schema215.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.summary.type,parentSchema:schema215.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data1.durationMs !== undefined){
+let data13 = data1.durationMs;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema215.properties.durationMs.type,parentSchema:schema215.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data1.valid !== undefined){
+let data14 = data1.valid;
+if(typeof data14 !== "boolean"){
+const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema215.properties.valid.type,parentSchema:schema215.properties.valid,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data1.invalidReason !== undefined){
+let data15 = data1.invalidReason;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.invalidReason.type,parentSchema:schema215.properties.invalidReason,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data:data1};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema220.properties.data.type,parentSchema:schema220.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data16 = data.total;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema220.properties.total.type,parentSchema:schema220.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema220.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
+}
+errors++;
+}
+validate155.errors = vErrors; validate155.errorCount = errors;
+return errors === 0;
+}
+validate155.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13334,9 +13983,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate155.errors.slice(0, 1000); else for (const e of validate155.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate155.errorCount ?? validate155.errors.length;
+}
+validate154.errors = vErrors; validate154.errorCount = errors;
+return errors === 0;
+}
+validate154.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSubmitReviewResult = validate157;
+const schema222 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema223 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate157.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema223.required,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13346,7 +14017,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema223.required,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13356,7 +14027,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema223.required,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13366,7 +14037,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema217.required,parentSchema:schema217,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema223.required,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13378,7 +14049,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.slug.type,parentSchema:schema217.properties.slug,data:data0};
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema223.properties.slug.type,parentSchema:schema223.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13391,7 +14062,7 @@ errors++;
 if(data.reviewStatus !== undefined){
 let data1 = data.reviewStatus;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.reviewStatus.type,parentSchema:schema217.properties.reviewStatus,data:data1};
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema223.properties.reviewStatus.type,parentSchema:schema223.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13401,7 +14072,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema217.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema217.properties.reviewStatus.enum,parentSchema:schema217.properties.reviewStatus,data:data1};
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema223.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema223.properties.reviewStatus.enum,parentSchema:schema223.properties.reviewStatus,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13415,7 +14086,7 @@ if(data.submittedAt !== undefined){
 let data2 = data.submittedAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema217.properties.submittedAt,data:data2};
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema223.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13426,7 +14097,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.submittedAt.type,parentSchema:schema217.properties.submittedAt,data:data2};
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema223.properties.submittedAt.type,parentSchema:schema223.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13439,7 +14110,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.certificationId.type,parentSchema:schema217.properties.certificationId,data:data3};
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema223.properties.certificationId.type,parentSchema:schema223.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13451,7 +14122,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema223.type,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13460,19 +14131,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate154.errors = vErrors; validate154.errorCount = errors;
+validate157.errors = vErrors; validate157.errorCount = errors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+validate157.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEvent = validate155;
-const schema218 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema219 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+export const schema_CoreEvent = validate158;
+const schema224 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema225 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13481,7 +14152,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema225.required,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13491,7 +14162,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema225.required,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13501,7 +14172,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema225.required,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13511,7 +14182,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema225.required,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13521,7 +14192,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema225.required,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13531,7 +14202,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema219.required,parentSchema:schema219,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema225.required,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13543,7 +14214,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.seq.type,parentSchema:schema219.properties.seq,data:data0};
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema225.properties.seq.type,parentSchema:schema225.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13557,7 +14228,7 @@ if(data.receivedAt !== undefined){
 let data1 = data.receivedAt;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema219.properties.receivedAt,data:data1};
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema225.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13568,7 +14239,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.receivedAt.type,parentSchema:schema219.properties.receivedAt,data:data1};
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.receivedAt.type,parentSchema:schema225.properties.receivedAt,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13581,7 +14252,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.slug.type,parentSchema:schema219.properties.slug,data:data2};
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.slug.type,parentSchema:schema225.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13594,7 +14265,7 @@ errors++;
 if(data.legacyRoute !== undefined){
 let data3 = data.legacyRoute;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.legacyRoute.type,parentSchema:schema219.properties.legacyRoute,data:data3};
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.legacyRoute.type,parentSchema:schema225.properties.legacyRoute,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13607,7 +14278,7 @@ errors++;
 if(data.eventId !== undefined){
 let data4 = data.eventId;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventId.type,parentSchema:schema219.properties.eventId,data:data4};
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.eventId.type,parentSchema:schema225.properties.eventId,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13620,7 +14291,7 @@ errors++;
 if(data.eventType !== undefined){
 let data5 = data.eventType;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventType.type,parentSchema:schema219.properties.eventType,data:data5};
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.eventType.type,parentSchema:schema225.properties.eventType,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13633,7 +14304,7 @@ errors++;
 if(data.actionId !== undefined){
 let data6 = data.actionId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.actionId.type,parentSchema:schema219.properties.actionId,data:data6};
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.actionId.type,parentSchema:schema225.properties.actionId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13646,7 +14317,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data7 = data.newStatus;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.newStatus.type,parentSchema:schema219.properties.newStatus,data:data7};
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.newStatus.type,parentSchema:schema225.properties.newStatus,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13659,7 +14330,7 @@ errors++;
 if(data.verified !== undefined){
 let data8 = data.verified;
 if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.verified.type,parentSchema:schema219.properties.verified,data:data8};
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.verified.type,parentSchema:schema225.properties.verified,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13672,7 +14343,7 @@ errors++;
 if(data.verifiedWith !== undefined){
 let data9 = data.verifiedWith;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.verifiedWith.type,parentSchema:schema219.properties.verifiedWith,data:data9};
+const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.verifiedWith.type,parentSchema:schema225.properties.verifiedWith,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13682,7 +14353,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!(data9 === "previous")){
-const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema219.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema219.properties.verifiedWith.enum,parentSchema:schema219.properties.verifiedWith,data:data9};
+const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema225.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema225.properties.verifiedWith.enum,parentSchema:schema225.properties.verifiedWith,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13695,7 +14366,7 @@ errors++;
 if(data.duplicate !== undefined){
 let data10 = data.duplicate;
 if(typeof data10 !== "boolean"){
-const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.duplicate.type,parentSchema:schema219.properties.duplicate,data:data10};
+const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.duplicate.type,parentSchema:schema225.properties.duplicate,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13708,7 +14379,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data11 = data.answeredStatus;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.answeredStatus.type,parentSchema:schema219.properties.answeredStatus,data:data11};
+const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema225.properties.answeredStatus.type,parentSchema:schema225.properties.answeredStatus,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13721,7 +14392,7 @@ errors++;
 if(data.signatureHeader !== undefined){
 let data12 = data.signatureHeader;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.signatureHeader.type,parentSchema:schema219.properties.signatureHeader,data:data12};
+const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.signatureHeader.type,parentSchema:schema225.properties.signatureHeader,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13734,7 +14405,7 @@ errors++;
 if(data.problem !== undefined){
 let data13 = data.problem;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.problem.type,parentSchema:schema219.properties.problem,data:data13};
+const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.problem.type,parentSchema:schema225.properties.problem,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13747,7 +14418,7 @@ errors++;
 if(data.restored !== undefined){
 let data14 = data.restored;
 if(typeof data14 !== "boolean"){
-const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.restored.type,parentSchema:schema219.properties.restored,data:data14};
+const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.restored.type,parentSchema:schema225.properties.restored,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13759,7 +14430,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data};
+const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema225.type,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13768,19 +14439,19 @@ if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-validate155.errors = vErrors; validate155.errorCount = errors;
+validate158.errors = vErrors; validate158.errorCount = errors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEventList = validate156;
-const schema220 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema221 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+export const schema_CoreEventList = validate159;
+const schema226 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema227 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
+const evaluated0 = validate160.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13789,7 +14460,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema221.required,parentSchema:schema221,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema227.required,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13799,7 +14470,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema221.required,parentSchema:schema221,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema227.required,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13816,7 +14487,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema225.required,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13826,7 +14497,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema225.required,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13836,7 +14507,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema225.required,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13846,7 +14517,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema225.required,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13856,7 +14527,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema225.required,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13866,7 +14537,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema219.required,parentSchema:schema219,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema225.required,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13878,7 +14549,7 @@ errors++;
 if(data1.seq !== undefined){
 let data2 = data1.seq;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.seq.type,parentSchema:schema219.properties.seq,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema225.properties.seq.type,parentSchema:schema225.properties.seq,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13892,7 +14563,7 @@ if(data1.receivedAt !== undefined){
 let data3 = data1.receivedAt;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema219.properties.receivedAt,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema225.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13903,7 +14574,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.receivedAt.type,parentSchema:schema219.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.receivedAt.type,parentSchema:schema225.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13916,7 +14587,7 @@ errors++;
 if(data1.slug !== undefined){
 let data4 = data1.slug;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.slug.type,parentSchema:schema219.properties.slug,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.slug.type,parentSchema:schema225.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13929,7 +14600,7 @@ errors++;
 if(data1.legacyRoute !== undefined){
 let data5 = data1.legacyRoute;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.legacyRoute.type,parentSchema:schema219.properties.legacyRoute,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.legacyRoute.type,parentSchema:schema225.properties.legacyRoute,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13942,7 +14613,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data6 = data1.eventId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventId.type,parentSchema:schema219.properties.eventId,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.eventId.type,parentSchema:schema225.properties.eventId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13955,7 +14626,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data7 = data1.eventType;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.eventType.type,parentSchema:schema219.properties.eventType,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.eventType.type,parentSchema:schema225.properties.eventType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13968,7 +14639,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data8 = data1.actionId;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.actionId.type,parentSchema:schema219.properties.actionId,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.actionId.type,parentSchema:schema225.properties.actionId,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13981,7 +14652,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data9 = data1.newStatus;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.newStatus.type,parentSchema:schema219.properties.newStatus,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.newStatus.type,parentSchema:schema225.properties.newStatus,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13994,7 +14665,7 @@ errors++;
 if(data1.verified !== undefined){
 let data10 = data1.verified;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.verified.type,parentSchema:schema219.properties.verified,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.verified.type,parentSchema:schema225.properties.verified,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14007,7 +14678,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data11 = data1.verifiedWith;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.verifiedWith.type,parentSchema:schema219.properties.verifiedWith,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.verifiedWith.type,parentSchema:schema225.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14017,7 +14688,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!(data11 === "previous")){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema219.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema219.properties.verifiedWith.enum,parentSchema:schema219.properties.verifiedWith,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema225.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema225.properties.verifiedWith.enum,parentSchema:schema225.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14030,7 +14701,7 @@ errors++;
 if(data1.duplicate !== undefined){
 let data12 = data1.duplicate;
 if(typeof data12 !== "boolean"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.duplicate.type,parentSchema:schema219.properties.duplicate,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.duplicate.type,parentSchema:schema225.properties.duplicate,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14043,7 +14714,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data13 = data1.answeredStatus;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema219.properties.answeredStatus.type,parentSchema:schema219.properties.answeredStatus,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema225.properties.answeredStatus.type,parentSchema:schema225.properties.answeredStatus,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14056,7 +14727,7 @@ errors++;
 if(data1.signatureHeader !== undefined){
 let data14 = data1.signatureHeader;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.signatureHeader.type,parentSchema:schema219.properties.signatureHeader,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.signatureHeader.type,parentSchema:schema225.properties.signatureHeader,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14069,7 +14740,7 @@ errors++;
 if(data1.problem !== undefined){
 let data15 = data1.problem;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema219.properties.problem.type,parentSchema:schema219.properties.problem,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.problem.type,parentSchema:schema225.properties.problem,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14082,7 +14753,7 @@ errors++;
 if(data1.restored !== undefined){
 let data16 = data1.restored;
 if(typeof data16 !== "boolean"){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema219.properties.restored.type,parentSchema:schema219.properties.restored,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema225.properties.restored.type,parentSchema:schema225.properties.restored,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14094,7 +14765,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema219.type,parentSchema:schema219,data:data1};
+const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema225.type,parentSchema:schema225,data:data1};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14106,7 +14777,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema221.properties.data.type,parentSchema:schema221.properties.data,data:data0};
+const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema227.properties.data.type,parentSchema:schema227.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14119,7 +14790,7 @@ errors++;
 if(data.total !== undefined){
 let data17 = data.total;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema221.properties.total.type,parentSchema:schema221.properties.total,data:data17};
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema227.properties.total.type,parentSchema:schema227.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14130,7 +14801,7 @@ errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema221.properties.total,data:data17};
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema227.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -14144,7 +14815,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data18 = data.nextCursor;
 if(typeof data18 !== "string"){
-const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema221.properties.nextCursor.type,parentSchema:schema221.properties.nextCursor,data:data18};
+const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema227.properties.nextCursor.type,parentSchema:schema227.properties.nextCursor,data:data18};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -14156,7 +14827,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema221.type,parentSchema:schema221,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema227.type,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -14165,37 +14836,37 @@ if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
-validate157.errors = vErrors; validate157.errorCount = errors;
+validate160.errors = vErrors; validate160.errorCount = errors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate156.evaluated;
+const evaluated0 = validate159.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate157.errors.slice(0, 1000); else for (const e of validate157.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate157.errorCount ?? validate157.errors.length;
+if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate160.errors.slice(0, 1000); else for (const e of validate160.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate160.errorCount ?? validate160.errors.length;
 }
-validate156.errors = vErrors; validate156.errorCount = errors;
+validate159.errors = vErrors; validate159.errorCount = errors;
 return errors === 0;
 }
-validate156.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate159.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewStatus = validate159;
-const schema223 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+export const schema_CoreReviewStatus = validate162;
+const schema229 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
+const evaluated0 = validate162.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14222,18 +14893,18 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate159.errors = vErrors; validate159.errorCount = errors;
+validate162.errors = vErrors; validate162.errorCount = errors;
 return errors === 0;
 }
-validate159.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewReason = validate160;
-const schema225 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
+export const schema_CoreReviewReason = validate163;
+const schema231 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate163.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14407,18 +15078,18 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate160.errors = vErrors; validate160.errorCount = errors;
+validate163.errors = vErrors; validate163.errorCount = errors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderMetadata = validate161;
-const schema227 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
+export const schema_CoreProviderMetadata = validate164;
+const schema233 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate165.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14663,39 +15334,39 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate162.errors = vErrors; validate162.errorCount = errors;
+validate165.errors = vErrors; validate165.errorCount = errors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate165.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate162.errors.slice(0, 1000); else for (const e of validate162.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate162.errorCount ?? validate162.errors.length;
+if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate165.errors.slice(0, 1000); else for (const e of validate165.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate165.errorCount ?? validate165.errors.length;
 }
-validate161.errors = vErrors; validate161.errorCount = errors;
+validate164.errors = vErrors; validate164.errorCount = errors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate164.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderList = validate164;
-const schema231 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
-const schema232 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
-const schema234 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
+export const schema_CoreProviderList = validate167;
+const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
+const schema238 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+const schema240 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14755,7 +15426,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14765,7 +15436,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.total === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14775,7 +15446,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.pagination === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema232.required,parentSchema:schema232,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema238.required,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14789,13 +15460,13 @@ let data3 = data.data;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate143(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
+if(!(validate146(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate146.errors.slice(0, 1000); else for (const e of validate146.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate146.errorCount ?? validate146.errors.length;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema232.properties.data.type,parentSchema:schema232.properties.data,data:data3};
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.data.type,parentSchema:schema238.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14808,7 +15479,7 @@ errors++;
 if(data.total !== undefined){
 let data5 = data.total;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.total.type,parentSchema:schema232.properties.total,data:data5};
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.total.type,parentSchema:schema238.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14819,7 +15490,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.total,data:data5};
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema238.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14834,7 +15505,7 @@ if(data.pagination !== undefined){
 let data6 = data.pagination;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.total === undefined){
-const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14844,7 +15515,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(data6.limit === undefined){
-const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14854,7 +15525,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data6.offset === undefined){
-const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14864,7 +15535,7 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 if(data6.hasMore === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data6};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14876,7 +15547,7 @@ errors++;
 if(data6.total !== undefined){
 let data7 = data6.total;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data7};
+const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14887,7 +15558,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14901,7 +15572,7 @@ errors++;
 if(data6.limit !== undefined){
 let data8 = data6.limit;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data8};
+const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14912,7 +15583,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data8};
+const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14926,7 +15597,7 @@ errors++;
 if(data6.offset !== undefined){
 let data9 = data6.offset;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data9};
+const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14937,7 +15608,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data9};
+const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14951,7 +15622,7 @@ errors++;
 if(data6.hasMore !== undefined){
 let data10 = data6.hasMore;
 if(typeof data10 !== "boolean"){
-const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data10};
+const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14963,7 +15634,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data6};
+const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14975,7 +15646,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14984,37 +15655,37 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-validate165.errors = vErrors; validate165.errorCount = errors;
+validate168.errors = vErrors; validate168.errorCount = errors;
 return errors === 0;
 }
-validate165.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
+const evaluated0 = validate167.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate165.errors.slice(0, 1000); else for (const e of validate165.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate165.errorCount ?? validate165.errors.length;
+if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate168.errors.slice(0, 1000); else for (const e of validate168.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate168.errorCount ?? validate168.errors.length;
 }
-validate164.errors = vErrors; validate164.errorCount = errors;
+validate167.errors = vErrors; validate167.errorCount = errors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate167.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CorePagination = validate168;
-const schema235 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
+export const schema_CorePagination = validate171;
+const schema241 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15023,7 +15694,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.total === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15033,7 +15704,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.limit === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15043,7 +15714,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.offset === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15053,7 +15724,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.hasMore === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15065,7 +15736,7 @@ errors++;
 if(data.total !== undefined){
 let data0 = data.total;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data0};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15076,7 +15747,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data0};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15090,7 +15761,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data1};
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15101,7 +15772,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data1};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15115,7 +15786,7 @@ errors++;
 if(data.offset !== undefined){
 let data2 = data.offset;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data2};
+const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15126,7 +15797,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data2};
+const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15140,7 +15811,7 @@ errors++;
 if(data.hasMore !== undefined){
 let data3 = data.hasMore;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data3};
+const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15152,7 +15823,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data};
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15161,20 +15832,20 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-validate168.errors = vErrors; validate168.errorCount = errors;
+validate171.errors = vErrors; validate171.errorCount = errors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreHistoryEntry = validate169;
-const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
-const schema238 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
-const schema239 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
+export const schema_CoreHistoryEntry = validate172;
+const schema243 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
+const schema244 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
+const schema245 = {"type":"string","description":"provcert's names of the triggers of the contract's lifecycle table.","enum":["SUBMIT_REVIEW","APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND","UPDATE_INTEGRATION","REOPEN"]};
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate173.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15183,7 +15854,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15193,7 +15864,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15203,7 +15874,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15213,7 +15884,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15223,7 +15894,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15233,7 +15904,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15243,7 +15914,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15253,7 +15924,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15263,7 +15934,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15273,7 +15944,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15285,7 +15956,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.seq.type,parentSchema:schema238.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.seq.type,parentSchema:schema244.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15296,7 +15967,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema238.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema244.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15311,7 +15982,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema238.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15322,7 +15993,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.at.type,parentSchema:schema238.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.at.type,parentSchema:schema244.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15335,7 +16006,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.slug.type,parentSchema:schema238.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15348,7 +16019,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.actor.type,parentSchema:schema238.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.actor.type,parentSchema:schema244.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15358,7 +16029,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema238.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema238.properties.actor.enum,parentSchema:schema238.properties.actor,data:data3};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema244.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.actor.enum,parentSchema:schema244.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15371,7 +16042,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema238.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema244.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15384,7 +16055,7 @@ errors++;
 if(data.trigger !== undefined){
 let data5 = data.trigger;
 if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data5};
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15394,7 +16065,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
-const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data5};
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15499,7 +16170,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reasonCode.type,parentSchema:schema238.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reasonCode.type,parentSchema:schema244.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15512,7 +16183,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reason.type,parentSchema:schema238.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reason.type,parentSchema:schema244.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15529,7 +16200,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.requiredChanges.items.type,parentSchema:schema238.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.requiredChanges.items.type,parentSchema:schema244.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15541,7 +16212,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.requiredChanges.type,parentSchema:schema238.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.requiredChanges.type,parentSchema:schema244.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -15554,7 +16225,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.internalNote.type,parentSchema:schema238.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.internalNote.type,parentSchema:schema244.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -15566,7 +16237,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -15575,32 +16246,11 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate170.errors = vErrors; validate170.errorCount = errors;
+validate173.errors = vErrors; validate173.errorCount = errors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate173.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate169.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate170.errors.slice(0, 1000); else for (const e of validate170.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate170.errorCount ?? validate170.errors.length;
-}
-validate169.errors = vErrors; validate169.errorCount = errors;
-return errors === 0;
-}
-validate169.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreTrigger = validate172;
-const schema244 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
 
 function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15612,8 +16262,29 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate173.errors.slice(0, 1000); else for (const e of validate173.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate173.errorCount ?? validate173.errors.length;
+}
+validate172.errors = vErrors; validate172.errorCount = errors;
+return errors === 0;
+}
+validate172.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreTrigger = validate175;
+const schema250 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate175.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15623,7 +16294,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "SUBMIT_REVIEW") || (data === "APPROVE")) || (data === "ACTIVATE")) || (data === "REQUEST_CHANGES")) || (data === "REJECT")) || (data === "SUSPEND")) || (data === "UPDATE_INTEGRATION")) || (data === "REOPEN"))){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15632,19 +16303,19 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate172.errors = vErrors; validate172.errorCount = errors;
+validate175.errors = vErrors; validate175.errorCount = errors;
 return errors === 0;
 }
-validate172.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate175.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreAdminProvider = validate173;
-const schema246 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
-const schema247 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
+export const schema_CoreAdminProvider = validate176;
+const schema252 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
+const schema253 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}}}};
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15653,7 +16324,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15663,7 +16334,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15673,7 +16344,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15683,7 +16354,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15693,7 +16364,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15703,7 +16374,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15713,7 +16384,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15723,7 +16394,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15733,7 +16404,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15743,7 +16414,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15755,7 +16426,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.seq.type,parentSchema:schema238.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.seq.type,parentSchema:schema244.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15766,7 +16437,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema238.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema244.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15781,7 +16452,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema238.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15792,7 +16463,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.at.type,parentSchema:schema238.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.at.type,parentSchema:schema244.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15805,7 +16476,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.slug.type,parentSchema:schema238.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15818,7 +16489,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.actor.type,parentSchema:schema238.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.actor.type,parentSchema:schema244.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15828,7 +16499,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema238.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema238.properties.actor.enum,parentSchema:schema238.properties.actor,data:data3};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema244.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.actor.enum,parentSchema:schema244.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15841,7 +16512,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema238.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema244.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15854,7 +16525,7 @@ errors++;
 if(data.trigger !== undefined){
 let data5 = data.trigger;
 if(typeof data5 !== "string"){
-const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data5};
+const err18 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15864,7 +16535,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!((((((((data5 === "SUBMIT_REVIEW") || (data5 === "APPROVE")) || (data5 === "ACTIVATE")) || (data5 === "REQUEST_CHANGES")) || (data5 === "REJECT")) || (data5 === "SUSPEND")) || (data5 === "UPDATE_INTEGRATION")) || (data5 === "REOPEN"))){
-const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data5};
+const err19 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15969,7 +16640,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reasonCode.type,parentSchema:schema238.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reasonCode.type,parentSchema:schema244.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15982,7 +16653,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.reason.type,parentSchema:schema238.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reason.type,parentSchema:schema244.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15999,7 +16670,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.requiredChanges.items.type,parentSchema:schema238.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.requiredChanges.items.type,parentSchema:schema244.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16011,7 +16682,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.requiredChanges.type,parentSchema:schema238.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.requiredChanges.type,parentSchema:schema244.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16024,7 +16695,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.properties.internalNote.type,parentSchema:schema238.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.internalNote.type,parentSchema:schema244.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16036,7 +16707,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16045,16 +16716,16 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate176.errors = vErrors; validate176.errorCount = errors;
+validate179.errors = vErrors; validate179.errorCount = errors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16063,7 +16734,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema247.required,parentSchema:schema247,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema253.required,parentSchema:schema253,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16073,7 +16744,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.certifications === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema247.required,parentSchema:schema247,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema253.required,parentSchema:schema253,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16083,7 +16754,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.history === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema247.required,parentSchema:schema247,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema253.required,parentSchema:schema253,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16093,8 +16764,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate143(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate143.errors.slice(0, 1000); else for (const e of validate143.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate143.errorCount ?? validate143.errors.length;
+if(!(validate146(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate146.errors.slice(0, 1000); else for (const e of validate146.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate146.errorCount ?? validate146.errors.length;
 }
 }
 if(data.certifications !== undefined){
@@ -16105,7 +16776,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id === undefined){
-const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16115,7 +16786,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data2.slug === undefined){
-const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16125,7 +16796,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data2.createdAt === undefined){
-const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16135,7 +16806,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data2.verdict === undefined){
-const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16145,7 +16816,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data2.configVersion === undefined){
-const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16155,7 +16826,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data2.summary === undefined){
-const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16165,7 +16836,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data2.durationMs === undefined){
-const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16175,7 +16846,7 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 if(data2.valid === undefined){
-const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema209.required,parentSchema:schema209,data:data2};
+const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema215.required,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16188,7 +16859,7 @@ if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 === "string"){
 if(!pattern14.test(data3)){
-const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema209.properties.id,data:data3};
+const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema215.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16199,7 +16870,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.id.type,parentSchema:schema209.properties.id,data:data3};
+const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.id.type,parentSchema:schema215.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16212,7 +16883,7 @@ errors++;
 if(data2.slug !== undefined){
 let data4 = data2.slug;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.slug.type,parentSchema:schema209.properties.slug,data:data4};
+const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.slug.type,parentSchema:schema215.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16226,7 +16897,7 @@ if(data2.createdAt !== undefined){
 let data5 = data2.createdAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema209.properties.createdAt,data:data5};
+const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema215.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16237,7 +16908,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.createdAt.type,parentSchema:schema209.properties.createdAt,data:data5};
+const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.createdAt.type,parentSchema:schema215.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16250,7 +16921,7 @@ errors++;
 if(data2.verdict !== undefined){
 let data6 = data2.verdict;
 if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.verdict.type,parentSchema:schema209.properties.verdict,data:data6};
+const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.verdict.type,parentSchema:schema215.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16260,7 +16931,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "INCOMPLETE")) || (data6 === "PARTIAL"))){
-const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema209.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.verdict.enum,parentSchema:schema209.properties.verdict,data:data6};
+const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema215.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.verdict.enum,parentSchema:schema215.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16273,7 +16944,7 @@ errors++;
 if(data2.configVersion !== undefined){
 let data7 = data2.configVersion;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.configVersion.type,parentSchema:schema209.properties.configVersion,data:data7};
+const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.configVersion.type,parentSchema:schema215.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16284,7 +16955,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema209.properties.configVersion,data:data7};
+const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema215.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16299,7 +16970,7 @@ if(data2.summary !== undefined){
 let data8 = data2.summary;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.pass === undefined){
-const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16309,7 +16980,7 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 if(data8.fail === undefined){
-const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16319,7 +16990,7 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 if(data8.skip === undefined){
-const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16329,7 +17000,7 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 if(data8.error === undefined){
-const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema209.properties.summary.required,parentSchema:schema209.properties.summary,data:data8};
+const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema215.properties.summary.required,parentSchema:schema215.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16341,7 +17012,7 @@ errors++;
 if(data8.pass !== undefined){
 let data9 = data8.pass;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.pass.type,parentSchema:schema209.properties.summary.properties.pass,data:data9};
+const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.pass.type,parentSchema:schema215.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16352,7 +17023,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.pass,data:data9};
+const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -16366,7 +17037,7 @@ errors++;
 if(data8.fail !== undefined){
 let data10 = data8.fail;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.fail.type,parentSchema:schema209.properties.summary.properties.fail,data:data10};
+const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.fail.type,parentSchema:schema215.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -16377,7 +17048,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.fail,data:data10};
+const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -16391,7 +17062,7 @@ errors++;
 if(data8.skip !== undefined){
 let data11 = data8.skip;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.skip.type,parentSchema:schema209.properties.summary.properties.skip,data:data11};
+const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.skip.type,parentSchema:schema215.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16402,7 +17073,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.skip,data:data11};
+const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16416,7 +17087,7 @@ errors++;
 if(data8.error !== undefined){
 let data12 = data8.error;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.error.type,parentSchema:schema209.properties.summary.properties.error,data:data12};
+const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.error.type,parentSchema:schema215.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16427,7 +17098,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.error,data:data12};
+const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16441,7 +17112,7 @@ errors++;
 if(data8.untested !== undefined){
 let data13 = data8.untested;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.properties.summary.properties.untested.type,parentSchema:schema209.properties.summary.properties.untested,data:data13};
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.summary.properties.untested.type,parentSchema:schema215.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16452,7 +17123,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.summary.properties.untested,data:data13};
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16465,7 +17136,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.summary.type,parentSchema:schema209.properties.summary,data:data8};
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.summary.type,parentSchema:schema215.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -16479,7 +17150,7 @@ if(data2.durationMs !== undefined){
 let data14 = data2.durationMs;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.properties.durationMs,data:data14};
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -16490,7 +17161,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema209.properties.durationMs.type,parentSchema:schema209.properties.durationMs,data:data14};
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema215.properties.durationMs.type,parentSchema:schema215.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -16503,7 +17174,7 @@ errors++;
 if(data2.valid !== undefined){
 let data15 = data2.valid;
 if(typeof data15 !== "boolean"){
-const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.valid.type,parentSchema:schema209.properties.valid,data:data15};
+const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema215.properties.valid.type,parentSchema:schema215.properties.valid,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -16516,7 +17187,7 @@ errors++;
 if(data2.invalidReason !== undefined){
 let data16 = data2.invalidReason;
 if(typeof data16 !== "string"){
-const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.invalidReason.type,parentSchema:schema209.properties.invalidReason,data:data16};
+const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.invalidReason.type,parentSchema:schema215.properties.invalidReason,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -16528,7 +17199,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data:data2};
+const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data:data2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -16540,7 +17211,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.certifications.type,parentSchema:schema247.properties.certifications,data:data1};
+const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema253.properties.certifications.type,parentSchema:schema253.properties.certifications,data:data1};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -16555,13 +17226,13 @@ let data17 = data.history;
 if(Array.isArray(data17)){
 const len1 = data17.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-if(!(validate176(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
+if(!(validate179(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
 }
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema247.properties.history.type,parentSchema:schema247.properties.history,data:data17};
+const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema253.properties.history.type,parentSchema:schema253.properties.history,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -16573,7 +17244,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema247.type,parentSchema:schema247,data};
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema253.type,parentSchema:schema253,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -16582,39 +17253,39 @@ if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
-validate174.errors = vErrors; validate174.errorCount = errors;
+validate177.errors = vErrors; validate177.errorCount = errors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate176.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate174.errors.slice(0, 1000); else for (const e of validate174.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate174.errorCount ?? validate174.errors.length;
+if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate177.errors.slice(0, 1000); else for (const e of validate177.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate177.errorCount ?? validate177.errors.length;
 }
-validate173.errors = vErrors; validate173.errorCount = errors;
+validate176.errors = vErrors; validate176.errorCount = errors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
+validate176.evaluated = {"props":{"provider":true,"certifications":true,"history":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewDecisionInput = validate179;
-const schema255 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
-const schema256 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
+export const schema_CoreReviewDecisionInput = validate182;
+const schema261 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
+const schema262 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
 const pattern18 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16746,7 +17417,7 @@ props0.decision = true;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema256.if,parentSchema:schema256,data};
+const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema262.if,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16757,7 +17428,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.decision === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema256.required,parentSchema:schema256,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema262.required,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16777,7 +17448,7 @@ props0.internalNote = true;
 if(data.decision !== undefined){
 let data4 = data.decision;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.decision.type,parentSchema:schema256.properties.decision,data:data4};
+const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.decision.type,parentSchema:schema262.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16787,7 +17458,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "APPROVE") || (data4 === "ACTIVATE")) || (data4 === "REQUEST_CHANGES")) || (data4 === "REJECT")) || (data4 === "SUSPEND"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema256.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema256.properties.decision.enum,parentSchema:schema256.properties.decision,data:data4};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema262.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema262.properties.decision.enum,parentSchema:schema262.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16801,7 +17472,7 @@ if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 === "string"){
 if(!pattern18.test(data5)){
-const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema256.properties.reasonCode,data:data5};
+const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema262.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16812,7 +17483,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.reasonCode.type,parentSchema:schema256.properties.reasonCode,data:data5};
+const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.reasonCode.type,parentSchema:schema262.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16826,7 +17497,7 @@ if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 === "string"){
 if(func10(data6) > 2000){
-const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema256.properties.reason,data:data6};
+const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema262.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16836,7 +17507,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(func10(data6) < 12){
-const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema256.properties.reason,data:data6};
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema262.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16847,7 +17518,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.reason.type,parentSchema:schema256.properties.reason,data:data6};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.reason.type,parentSchema:schema262.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16861,7 +17532,7 @@ if(data.requiredChanges !== undefined){
 let data7 = data.requiredChanges;
 if(Array.isArray(data7)){
 if(data7.length > 50){
-const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema256.properties.requiredChanges,data:data7};
+const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema262.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16875,7 +17546,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(func10(data8) > 500){
-const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema256.properties.requiredChanges.items,data:data8};
+const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema262.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16885,7 +17556,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(func10(data8) < 1){
-const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema256.properties.requiredChanges.items,data:data8};
+const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema262.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16896,7 +17567,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.requiredChanges.items.type,parentSchema:schema256.properties.requiredChanges.items,data:data8};
+const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.requiredChanges.items.type,parentSchema:schema262.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16908,7 +17579,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema256.properties.requiredChanges.type,parentSchema:schema256.properties.requiredChanges,data:data7};
+const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema262.properties.requiredChanges.type,parentSchema:schema262.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16922,7 +17593,7 @@ if(data.internalNote !== undefined){
 let data9 = data.internalNote;
 if(typeof data9 === "string"){
 if(func10(data9) > 4000){
-const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema256.properties.internalNote,data:data9};
+const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema262.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16933,7 +17604,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.properties.internalNote.type,parentSchema:schema256.properties.internalNote,data:data9};
+const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.properties.internalNote.type,parentSchema:schema262.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -16945,7 +17616,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema256.type,parentSchema:schema256,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema262.type,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -16954,38 +17625,12 @@ if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-validate180.errors = vErrors; validate180.errorCount = errors;
+validate183.errors = vErrors; validate183.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate180.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate183.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate179.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate180(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate180.errors.slice(0, 1000); else for (const e of validate180.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate180.errorCount ?? validate180.errors.length;
-}
-else {
-var props0 = validate180.evaluated.props;
-}
-validate179.errors = vErrors; validate179.errorCount = errors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate179.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const schema_CoreReopenInput = validate182;
-const schema258 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
-const schema259 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16997,12 +17642,38 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate183.errors.slice(0, 1000); else for (const e of validate183.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate183.errorCount ?? validate183.errors.length;
+}
+else {
+var props0 = validate183.evaluated.props;
+}
+validate182.errors = vErrors; validate182.errorCount = errors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate182.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const schema_CoreReopenInput = validate185;
+const schema264 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
+const schema265 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
+
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate185.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.internalNote !== undefined){
 let data0 = data.internalNote;
 if(typeof data0 === "string"){
 if(func10(data0) > 4000){
-const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema259.properties.internalNote,data:data0};
+const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema265.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17013,7 +17684,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema259.properties.internalNote.type,parentSchema:schema259.properties.internalNote,data:data0};
+const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.internalNote.type,parentSchema:schema265.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17025,7 +17696,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema259.type,parentSchema:schema259,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17034,19 +17705,19 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate182.errors = vErrors; validate182.errorCount = errors;
+validate185.errors = vErrors; validate185.errorCount = errors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTransition = validate183;
-const schema260 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
-const schema261 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
+export const schema_CoreTransition = validate186;
+const schema266 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
+const schema267 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17055,7 +17726,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17065,7 +17736,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.trigger === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17075,7 +17746,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.from === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17085,7 +17756,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.to === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17095,7 +17766,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17105,7 +17776,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17115,7 +17786,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.historySeq === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema261.required,parentSchema:schema261,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema267.required,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17127,7 +17798,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema261.properties.slug.type,parentSchema:schema261.properties.slug,data:data0};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17140,7 +17811,7 @@ errors++;
 if(data.trigger !== undefined){
 let data1 = data.trigger;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema239.type,parentSchema:schema239,data:data1};
+const err8 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema245.type,parentSchema:schema245,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17150,7 +17821,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!((((((((data1 === "SUBMIT_REVIEW") || (data1 === "APPROVE")) || (data1 === "ACTIVATE")) || (data1 === "REQUEST_CHANGES")) || (data1 === "REJECT")) || (data1 === "SUSPEND")) || (data1 === "UPDATE_INTEGRATION")) || (data1 === "REOPEN"))){
-const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema239.enum},message:"must be equal to one of the allowed values",schema:schema239.enum,parentSchema:schema239,data:data1};
+const err9 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreTrigger/enum",keyword:"enum",params:{allowedValues: schema245.enum},message:"must be equal to one of the allowed values",schema:schema245.enum,parentSchema:schema245,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17233,7 +17904,7 @@ if(data.at !== undefined){
 let data5 = data.at;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema261.properties.at,data:data5};
+const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema267.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17244,7 +17915,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema261.properties.at.type,parentSchema:schema261.properties.at,data:data5};
+const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.at.type,parentSchema:schema267.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17257,7 +17928,7 @@ errors++;
 if(data.historySeq !== undefined){
 let data6 = data.historySeq;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema261.properties.historySeq.type,parentSchema:schema261.properties.historySeq,data:data6};
+const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema267.properties.historySeq.type,parentSchema:schema267.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17268,7 +17939,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema261.properties.historySeq,data:data6};
+const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema267.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17281,7 +17952,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema261.type,parentSchema:schema261,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17290,263 +17961,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-validate184.errors = vErrors; validate184.errorCount = errors;
-return errors === 0;
-}
-validate184.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate183.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate184.errors.slice(0, 1000); else for (const e of validate184.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate184.errorCount ?? validate184.errors.length;
-}
-validate183.errors = vErrors; validate183.errorCount = errors;
-return errors === 0;
-}
-validate183.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreDiscoveredProvider = validate186;
-const schema266 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
-const schema267 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
-
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate187.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema267.required,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema267.required,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema267.required,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema267.required,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema267.required,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.name.type,parentSchema:schema267.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.type.type,parentSchema:schema267.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.category.type,parentSchema:schema267.properties.category,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.geography !== undefined){
-let data4 = data.geography;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data5 = data4[i0];
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.geography.items.type,parentSchema:schema267.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.geography.type,parentSchema:schema267.properties.geography,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data6 = data.capabilities;
-if(Array.isArray(data6)){
-const len1 = data6.length;
-for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-let data7 = data6[i1];
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
-const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.capabilities.type,parentSchema:schema267.properties.capabilities,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.fulfillment !== undefined){
-let data8 = data.fulfillment;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
-const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
 validate187.errors = vErrors; validate187.errorCount = errors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -17565,16 +17983,16 @@ if (vErrors === null) vErrors = validate187.errors.slice(0, 1000); else for (con
 validate186.errors = vErrors; validate186.errorCount = errors;
 return errors === 0;
 }
-validate186.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate186.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveryList = validate189;
-const schema270 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
-const schema271 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreDiscoveredProvider = validate189;
+const schema272 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
+const schema273 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17583,7 +18001,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema273.required,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17593,7 +18011,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema273.required,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17603,7 +18021,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema273.required,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17613,7 +18031,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema273.required,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17623,7 +18041,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema273.required,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17633,7 +18051,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema267.required,parentSchema:schema267,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema273.required,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17645,7 +18063,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.name.type,parentSchema:schema267.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.name.type,parentSchema:schema273.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17658,7 +18076,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.slug.type,parentSchema:schema267.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.slug.type,parentSchema:schema273.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17671,7 +18089,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.type.type,parentSchema:schema267.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.type.type,parentSchema:schema273.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17684,7 +18102,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.category.type,parentSchema:schema267.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.category.type,parentSchema:schema273.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17701,7 +18119,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.properties.geography.items.type,parentSchema:schema267.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.geography.items.type,parentSchema:schema273.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17713,7 +18131,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.geography.type,parentSchema:schema267.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema273.properties.geography.type,parentSchema:schema273.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17752,7 +18170,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.properties.capabilities.type,parentSchema:schema267.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema273.properties.capabilities.type,parentSchema:schema273.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17787,266 +18205,19 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema267.type,parentSchema:schema267,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema273.type,parentSchema:schema273,data};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-validate191.errors = vErrors; validate191.errorCount = errors;
-return errors === 0;
-}
-validate191.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate190.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema271.required,parentSchema:schema271,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema271.required,parentSchema:schema271,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema271.required,parentSchema:schema271,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate191(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate191.errors.slice(0, 1000); else for (const e of validate191.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate191.errorCount ?? validate191.errors.length;
-}
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema271.properties.data.type,parentSchema:schema271.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data2 = data.total;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.total.type,parentSchema:schema271.properties.total,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.total,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.pagination !== undefined){
-let data3 = data.pagination;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.total === undefined){
-const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data3.limit === undefined){
-const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data3.offset === undefined){
-const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-if(data3.hasMore === undefined){
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-if(data3.total !== undefined){
-let data4 = data3.total;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data3.limit !== undefined){
-let data5 = data3.limit;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 1 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-if(data3.offset !== undefined){
-let data6 = data3.offset;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data3.hasMore !== undefined){
-let data7 = data3.hasMore;
-if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
 validate190.errors = vErrors; validate190.errorCount = errors;
 return errors === 0;
 }
-validate190.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -18065,16 +18236,516 @@ if (vErrors === null) vErrors = validate190.errors.slice(0, 1000); else for (con
 validate189.errors = vErrors; validate189.errorCount = errors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDashboard = validate194;
-const schema276 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
-const schema277 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+export const schema_CoreDiscoveryList = validate192;
+const schema276 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
+const schema277 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate194.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema273.required,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema273.required,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema273.required,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema273.required,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema273.required,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema273.required,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.name.type,parentSchema:schema273.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.slug.type,parentSchema:schema273.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.type.type,parentSchema:schema273.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.category.type,parentSchema:schema273.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema273.properties.geography.items.type,parentSchema:schema273.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema273.properties.geography.type,parentSchema:schema273.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data6 = data.capabilities;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
+const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema273.properties.capabilities.type,parentSchema:schema273.properties.capabilities,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data8 = data.fulfillment;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
+const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema273.type,parentSchema:schema273,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+validate194.errors = vErrors; validate194.errorCount = errors;
+return errors === 0;
+}
+validate194.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate193.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema277.required,parentSchema:schema277,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema277.required,parentSchema:schema277,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema277.required,parentSchema:schema277,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+if(!(validate194(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate194.errors.slice(0, 1000); else for (const e of validate194.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate194.errorCount ?? validate194.errors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema277.properties.data.type,parentSchema:schema277.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data2 = data.total;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema277.properties.total.type,parentSchema:schema277.properties.total,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema277.properties.total,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.pagination !== undefined){
+let data3 = data.pagination;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.total === undefined){
+const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data3.limit === undefined){
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data3.offset === undefined){
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data3.hasMore === undefined){
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data3.total !== undefined){
+let data4 = data3.total;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data3.limit !== undefined){
+let data5 = data3.limit;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data3.offset !== undefined){
+let data6 = data3.offset;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data3.hasMore !== undefined){
+let data7 = data3.hasMore;
+if(typeof data7 !== "boolean"){
+const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data3};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.type,parentSchema:schema277,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+validate193.errors = vErrors; validate193.errorCount = errors;
+return errors === 0;
+}
+validate193.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate192.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate193.errors.slice(0, 1000); else for (const e of validate193.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate193.errorCount ?? validate193.errors.length;
+}
+validate192.errors = vErrors; validate192.errorCount = errors;
+return errors === 0;
+}
+validate192.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreDashboard = validate197;
+const schema282 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
+const schema283 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate199.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18261,28 +18932,28 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate196.errors = vErrors; validate196.errorCount = errors;
+validate199.errors = vErrors; validate199.errorCount = errors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate196.errors.slice(0, 1000); else for (const e of validate196.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate196.errorCount ?? validate196.errors.length;
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate199.errors.slice(0, 1000); else for (const e of validate199.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate199.errorCount ?? validate199.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema283.allOf[1].required,parentSchema:schema283.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18292,7 +18963,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.metrics === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema283.allOf[1].required,parentSchema:schema283.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18302,7 +18973,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.actions === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema283.allOf[1].required,parentSchema:schema283.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18312,7 +18983,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.pagination === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema277.allOf[1].required,parentSchema:schema277.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema283.allOf[1].required,parentSchema:schema283.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18325,7 +18996,7 @@ if(data.provider !== undefined){
 let data0 = data.provider;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema283.allOf[1].properties.provider.required,parentSchema:schema283.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18335,7 +19006,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data0.name === undefined){
-const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema283.allOf[1].properties.provider.required,parentSchema:schema283.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18345,7 +19016,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data0.status === undefined){
-const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema283.allOf[1].properties.provider.required,parentSchema:schema283.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18355,7 +19026,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data0.metadata === undefined){
-const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema277.allOf[1].properties.provider.required,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema283.allOf[1].properties.provider.required,parentSchema:schema283.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18367,7 +19038,7 @@ errors++;
 if(data0.slug !== undefined){
 let data1 = data0.slug;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.allOf[1].properties.provider.properties.slug.type,parentSchema:schema277.allOf[1].properties.provider.properties.slug,data:data1};
+const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.allOf[1].properties.provider.properties.slug.type,parentSchema:schema283.allOf[1].properties.provider.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18380,7 +19051,7 @@ errors++;
 if(data0.name !== undefined){
 let data2 = data0.name;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema277.allOf[1].properties.provider.properties.name.type,parentSchema:schema277.allOf[1].properties.provider.properties.name,data:data2};
+const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.allOf[1].properties.provider.properties.name.type,parentSchema:schema283.allOf[1].properties.provider.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18420,7 +19091,7 @@ if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (con
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.allOf[1].properties.provider.type,parentSchema:schema277.allOf[1].properties.provider,data:data0};
+const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.allOf[1].properties.provider.type,parentSchema:schema283.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18434,7 +19105,7 @@ if(data.pagination !== undefined){
 let data5 = data.pagination;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.total === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18444,7 +19115,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(data5.limit === undefined){
-const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18454,7 +19125,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(data5.offset === undefined){
-const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18464,7 +19135,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(data5.hasMore === undefined){
-const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data5};
+const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18476,7 +19147,7 @@ errors++;
 if(data5.total !== undefined){
 let data6 = data5.total;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data6};
+const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18487,7 +19158,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data6};
+const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18501,7 +19172,7 @@ errors++;
 if(data5.limit !== undefined){
 let data7 = data5.limit;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data7};
+const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18512,7 +19183,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data7};
+const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18526,7 +19197,7 @@ errors++;
 if(data5.offset !== undefined){
 let data8 = data5.offset;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data8};
+const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18537,7 +19208,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data8};
+const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -18551,7 +19222,7 @@ errors++;
 if(data5.hasMore !== undefined){
 let data9 = data5.hasMore;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data9};
+const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18563,7 +19234,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data5};
+const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18575,7 +19246,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema277.allOf[1].type,parentSchema:schema277.allOf[1],data};
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.allOf[1].type,parentSchema:schema283.allOf[1],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -18584,38 +19255,38 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-validate195.errors = vErrors; validate195.errorCount = errors;
+validate198.errors = vErrors; validate198.errorCount = errors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate198.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate195.errors.slice(0, 1000); else for (const e of validate195.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate195.errorCount ?? validate195.errors.length;
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate198.errors.slice(0, 1000); else for (const e of validate198.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate198.errorCount ?? validate198.errors.length;
 }
-validate194.errors = vErrors; validate194.errorCount = errors;
+validate197.errors = vErrors; validate197.errorCount = errors;
 return errors === 0;
 }
-validate194.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTimelineEntry = validate201;
-const schema282 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
-const schema283 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
+export const schema_CoreTimelineEntry = validate204;
+const schema288 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
+const schema289 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18624,7 +19295,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.at === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema289.required,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18634,7 +19305,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.source === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema283.required,parentSchema:schema283,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema289.required,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18646,7 +19317,7 @@ errors++;
 if(data.at !== undefined){
 let data0 = data.at;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data0};
+const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.at.type,parentSchema:schema289.properties.at,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18659,7 +19330,7 @@ errors++;
 if(data.source !== undefined){
 let data1 = data.source;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.source.type,parentSchema:schema283.properties.source,data:data1};
+const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.source.type,parentSchema:schema289.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18669,7 +19340,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(!((data1 === "PROVIDER_API") || (data1 === "WEBHOOK"))){
-const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema283.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.source.enum,parentSchema:schema283.properties.source,data:data1};
+const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema289.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema289.properties.source.enum,parentSchema:schema289.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18682,7 +19353,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data2};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.status.type,parentSchema:schema289.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18695,7 +19366,7 @@ errors++;
 if(data.eventId !== undefined){
 let data3 = data.eventId;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data3};
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.eventId.type,parentSchema:schema289.properties.eventId,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18708,7 +19379,7 @@ errors++;
 if(data.eventType !== undefined){
 let data4 = data.eventType;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data4};
+const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.eventType.type,parentSchema:schema289.properties.eventType,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18721,7 +19392,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data5};
+const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.reasonCode.type,parentSchema:schema289.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18734,7 +19405,7 @@ errors++;
 if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data6};
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.reason.type,parentSchema:schema289.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18746,7 +19417,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema289.type,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18755,19 +19426,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate201.errors = vErrors; validate201.errorCount = errors;
+validate204.errors = vErrors; validate204.errorCount = errors;
 return errors === 0;
 }
-validate201.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreActionDetail = validate202;
-const schema284 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
-const schema285 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
+export const schema_CoreActionDetail = validate205;
+const schema290 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
+const schema291 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate206.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18776,7 +19447,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18786,7 +19457,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.publicId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18796,7 +19467,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18806,7 +19477,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18816,7 +19487,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.paymentStatusSource === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18826,7 +19497,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.lines === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18836,7 +19507,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.createdAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18846,7 +19517,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.timeline === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema285.required,parentSchema:schema285,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema291.required,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18858,7 +19529,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.id.type,parentSchema:schema285.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.id.type,parentSchema:schema291.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18871,7 +19542,7 @@ errors++;
 if(data.publicId !== undefined){
 let data1 = data.publicId;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.publicId.type,parentSchema:schema285.properties.publicId,data:data1};
+const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.publicId.type,parentSchema:schema291.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18884,7 +19555,7 @@ errors++;
 if(data.externalActionId !== undefined){
 let data2 = data.externalActionId;
 if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.externalActionId.type,parentSchema:schema285.properties.externalActionId,data:data2};
+const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.externalActionId.type,parentSchema:schema291.properties.externalActionId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18897,7 +19568,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.certificationId.type,parentSchema:schema285.properties.certificationId,data:data3};
+const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.certificationId.type,parentSchema:schema291.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18910,7 +19581,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.status.type,parentSchema:schema285.properties.status,data:data4};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.status.type,parentSchema:schema291.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18923,7 +19594,7 @@ errors++;
 if(data.paymentStatus !== undefined){
 let data5 = data.paymentStatus;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.paymentStatus.type,parentSchema:schema285.properties.paymentStatus,data:data5};
+const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.paymentStatus.type,parentSchema:schema291.properties.paymentStatus,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18936,7 +19607,7 @@ errors++;
 if(data.paymentStatusSource !== undefined){
 let data6 = data.paymentStatusSource;
 if("PROVIDER_REPORTED" !== data6){
-const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema285.properties.paymentStatusSource,data:data6};
+const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema291.properties.paymentStatusSource,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18949,7 +19620,7 @@ errors++;
 if(data.total !== undefined){
 let data7 = data.total;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.total.type,parentSchema:schema285.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.properties.total.type,parentSchema:schema291.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18962,7 +19633,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data8 = data.subtotal;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.subtotal.type,parentSchema:schema285.properties.subtotal,data:data8};
+const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.properties.subtotal.type,parentSchema:schema291.properties.subtotal,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18975,7 +19646,7 @@ errors++;
 if(data.currency !== undefined){
 let data9 = data.currency;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.currency.type,parentSchema:schema285.properties.currency,data:data9};
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.currency.type,parentSchema:schema291.properties.currency,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18988,7 +19659,7 @@ errors++;
 if(data.customerName !== undefined){
 let data10 = data.customerName;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.customerName.type,parentSchema:schema285.properties.customerName,data:data10};
+const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.customerName.type,parentSchema:schema291.properties.customerName,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19001,7 +19672,7 @@ errors++;
 if(data.customerPhoneMasked !== undefined){
 let data11 = data.customerPhoneMasked;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.customerPhoneMasked.type,parentSchema:schema285.properties.customerPhoneMasked,data:data11};
+const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.customerPhoneMasked.type,parentSchema:schema291.properties.customerPhoneMasked,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19014,7 +19685,7 @@ errors++;
 if(data.fulfillmentType !== undefined){
 let data12 = data.fulfillmentType;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.fulfillmentType.type,parentSchema:schema285.properties.fulfillmentType,data:data12};
+const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.fulfillmentType.type,parentSchema:schema291.properties.fulfillmentType,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19034,7 +19705,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.offeringId !== undefined){
 let data15 = data14.offeringId;
 if(typeof data15 !== "string"){
-const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.lines.items.properties.offeringId.type,parentSchema:schema285.properties.lines.items.properties.offeringId,data:data15};
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.lines.items.properties.offeringId.type,parentSchema:schema291.properties.lines.items.properties.offeringId,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19047,7 +19718,7 @@ errors++;
 if(data14.offeringTitle !== undefined){
 let data16 = data14.offeringTitle;
 if(typeof data16 !== "string"){
-const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.lines.items.properties.offeringTitle.type,parentSchema:schema285.properties.lines.items.properties.offeringTitle,data:data16};
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.lines.items.properties.offeringTitle.type,parentSchema:schema291.properties.lines.items.properties.offeringTitle,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19060,7 +19731,7 @@ errors++;
 if(data14.quantity !== undefined){
 let data17 = data14.quantity;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.quantity.type,parentSchema:schema285.properties.lines.items.properties.quantity,data:data17};
+const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.properties.lines.items.properties.quantity.type,parentSchema:schema291.properties.lines.items.properties.quantity,data:data17};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19073,7 +19744,7 @@ errors++;
 if(data14.unitPrice !== undefined){
 let data18 = data14.unitPrice;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.unitPrice.type,parentSchema:schema285.properties.lines.items.properties.unitPrice,data:data18};
+const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.properties.lines.items.properties.unitPrice.type,parentSchema:schema291.properties.lines.items.properties.unitPrice,data:data18};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19086,7 +19757,7 @@ errors++;
 if(data14.optionsTotal !== undefined){
 let data19 = data14.optionsTotal;
 if(!((typeof data19 == "number") && (isFinite(data19)))){
-const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.optionsTotal.type,parentSchema:schema285.properties.lines.items.properties.optionsTotal,data:data19};
+const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.properties.lines.items.properties.optionsTotal.type,parentSchema:schema291.properties.lines.items.properties.optionsTotal,data:data19};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19099,7 +19770,7 @@ errors++;
 if(data14.lineTotal !== undefined){
 let data20 = data14.lineTotal;
 if(!((typeof data20 == "number") && (isFinite(data20)))){
-const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema285.properties.lines.items.properties.lineTotal.type,parentSchema:schema285.properties.lines.items.properties.lineTotal,data:data20};
+const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.properties.lines.items.properties.lineTotal.type,parentSchema:schema291.properties.lines.items.properties.lineTotal,data:data20};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19111,7 +19782,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.properties.lines.items.type,parentSchema:schema285.properties.lines.items,data:data14};
+const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema291.properties.lines.items.type,parentSchema:schema291.properties.lines.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19123,7 +19794,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.lines.type,parentSchema:schema285.properties.lines,data:data13};
+const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema291.properties.lines.type,parentSchema:schema291.properties.lines,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19136,7 +19807,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data21 = data.createdAt;
 if(typeof data21 !== "string"){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.createdAt.type,parentSchema:schema285.properties.createdAt,data:data21};
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.createdAt.type,parentSchema:schema291.properties.createdAt,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19152,7 +19823,7 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.reasonCode !== undefined){
 let data23 = data22.reasonCode;
 if(typeof data23 !== "string"){
-const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.explanation.properties.reasonCode.type,parentSchema:schema285.properties.explanation.properties.reasonCode,data:data23};
+const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.explanation.properties.reasonCode.type,parentSchema:schema291.properties.explanation.properties.reasonCode,data:data23};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19165,7 +19836,7 @@ errors++;
 if(data22.reason !== undefined){
 let data24 = data22.reason;
 if(typeof data24 !== "string"){
-const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema285.properties.explanation.properties.reason.type,parentSchema:schema285.properties.explanation.properties.reason,data:data24};
+const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema291.properties.explanation.properties.reason.type,parentSchema:schema291.properties.explanation.properties.reason,data:data24};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19177,7 +19848,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.properties.explanation.type,parentSchema:schema285.properties.explanation,data:data22};
+const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema291.properties.explanation.type,parentSchema:schema291.properties.explanation,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19195,7 +19866,7 @@ for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.at === undefined){
-const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema283.required,parentSchema:schema283,data:data26};
+const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema289.required,parentSchema:schema289,data:data26};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -19205,7 +19876,7 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 if(data26.source === undefined){
-const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema283.required,parentSchema:schema283,data:data26};
+const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema289.required,parentSchema:schema289,data:data26};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -19217,7 +19888,7 @@ errors++;
 if(data26.at !== undefined){
 let data27 = data26.at;
 if(typeof data27 !== "string"){
-const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.at.type,parentSchema:schema283.properties.at,data:data27};
+const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.at.type,parentSchema:schema289.properties.at,data:data27};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -19230,7 +19901,7 @@ errors++;
 if(data26.source !== undefined){
 let data28 = data26.source;
 if(typeof data28 !== "string"){
-const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.source.type,parentSchema:schema283.properties.source,data:data28};
+const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.source.type,parentSchema:schema289.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -19240,7 +19911,7 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 if(!((data28 === "PROVIDER_API") || (data28 === "WEBHOOK"))){
-const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema283.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema283.properties.source.enum,parentSchema:schema283.properties.source,data:data28};
+const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema289.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema289.properties.source.enum,parentSchema:schema289.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -19253,7 +19924,7 @@ errors++;
 if(data26.status !== undefined){
 let data29 = data26.status;
 if(typeof data29 !== "string"){
-const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.status.type,parentSchema:schema283.properties.status,data:data29};
+const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.status.type,parentSchema:schema289.properties.status,data:data29};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -19266,7 +19937,7 @@ errors++;
 if(data26.eventId !== undefined){
 let data30 = data26.eventId;
 if(typeof data30 !== "string"){
-const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventId.type,parentSchema:schema283.properties.eventId,data:data30};
+const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.eventId.type,parentSchema:schema289.properties.eventId,data:data30};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -19279,7 +19950,7 @@ errors++;
 if(data26.eventType !== undefined){
 let data31 = data26.eventType;
 if(typeof data31 !== "string"){
-const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.eventType.type,parentSchema:schema283.properties.eventType,data:data31};
+const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.eventType.type,parentSchema:schema289.properties.eventType,data:data31};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -19292,7 +19963,7 @@ errors++;
 if(data26.reasonCode !== undefined){
 let data32 = data26.reasonCode;
 if(typeof data32 !== "string"){
-const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reasonCode.type,parentSchema:schema283.properties.reasonCode,data:data32};
+const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.reasonCode.type,parentSchema:schema289.properties.reasonCode,data:data32};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -19305,7 +19976,7 @@ errors++;
 if(data26.reason !== undefined){
 let data33 = data26.reason;
 if(typeof data33 !== "string"){
-const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema283.properties.reason.type,parentSchema:schema283.properties.reason,data:data33};
+const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.reason.type,parentSchema:schema289.properties.reason,data:data33};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -19317,7 +19988,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema283.type,parentSchema:schema283,data:data26};
+const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema289.type,parentSchema:schema289,data:data26};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -19329,7 +20000,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.timeline.type,parentSchema:schema285.properties.timeline,data:data25};
+const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema291.properties.timeline.type,parentSchema:schema291.properties.timeline,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -19341,7 +20012,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema291.type,parentSchema:schema291,data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -19350,33 +20021,11 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate203.errors = vErrors; validate203.errorCount = errors;
+validate206.errors = vErrors; validate206.errorCount = errors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate206.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate202.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate203.errors.slice(0, 1000); else for (const e of validate203.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate203.errorCount ?? validate203.errors.length;
-}
-validate202.errors = vErrors; validate202.errorCount = errors;
-return errors === 0;
-}
-validate202.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreLogEvent = validate205;
-const schema287 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
-const schema288 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19388,9 +20037,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate206.errors.slice(0, 1000); else for (const e of validate206.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate206.errorCount ?? validate206.errors.length;
+}
+validate205.errors = vErrors; validate205.errorCount = errors;
+return errors === 0;
+}
+validate205.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreLogEvent = validate208;
+const schema293 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
+const schema294 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
+
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate208.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19400,7 +20071,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19410,7 +20081,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.kind === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19420,7 +20091,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.slug === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19430,7 +20101,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.summary === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema294.required,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19442,7 +20113,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.id.type,parentSchema:schema294.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19456,7 +20127,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data1};
+const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema294.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19467,7 +20138,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data1};
+const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.at.type,parentSchema:schema294.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19480,7 +20151,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data2};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.kind.type,parentSchema:schema294.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19490,7 +20161,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!(((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "secret-rotation")) || (data2 === "webhook"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data2};
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema294.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema294.properties.kind.enum,parentSchema:schema294.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19503,7 +20174,7 @@ errors++;
 if(data.slug !== undefined){
 let data3 = data.slug;
 if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data3};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.slug.type,parentSchema:schema294.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19516,7 +20187,7 @@ errors++;
 if(data.actor !== undefined){
 let data4 = data.actor;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data4};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.actor.type,parentSchema:schema294.properties.actor,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19529,7 +20200,7 @@ errors++;
 if(data.summary !== undefined){
 let data5 = data.summary;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data5};
+const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.summary.type,parentSchema:schema294.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19542,7 +20213,7 @@ errors++;
 if(data.trigger !== undefined){
 let data6 = data.trigger;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data6};
+const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.trigger.type,parentSchema:schema294.properties.trigger,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19555,7 +20226,7 @@ errors++;
 if(data.from !== undefined){
 let data7 = data.from;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data7};
+const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.from.type,parentSchema:schema294.properties.from,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19568,7 +20239,7 @@ errors++;
 if(data.to !== undefined){
 let data8 = data.to;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data8};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.to.type,parentSchema:schema294.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19581,7 +20252,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data9 = data.reasonCode;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data9};
+const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.reasonCode.type,parentSchema:schema294.properties.reasonCode,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19594,7 +20265,7 @@ errors++;
 if(data.reason !== undefined){
 let data10 = data.reason;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data10};
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.reason.type,parentSchema:schema294.properties.reason,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19607,7 +20278,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data11 = data.certificationId;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data11};
+const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.certificationId.type,parentSchema:schema294.properties.certificationId,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19620,7 +20291,7 @@ errors++;
 if(data.verdict !== undefined){
 let data12 = data.verdict;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data12};
+const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.verdict.type,parentSchema:schema294.properties.verdict,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19633,7 +20304,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data13 = data.configVersion;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data13};
+const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.configVersion.type,parentSchema:schema294.properties.configVersion,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19647,7 +20318,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data14 = data.previousSecretValidUntil;
 if(typeof data14 === "string"){
 if(!(formats14.validate(data14))){
-const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data14};
+const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema294.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19658,7 +20329,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data14};
+const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.previousSecretValidUntil.type,parentSchema:schema294.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19671,7 +20342,7 @@ errors++;
 if(data.eventId !== undefined){
 let data15 = data.eventId;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data15};
+const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.eventId.type,parentSchema:schema294.properties.eventId,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19684,7 +20355,7 @@ errors++;
 if(data.eventType !== undefined){
 let data16 = data.eventType;
 if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data16};
+const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.eventType.type,parentSchema:schema294.properties.eventType,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19697,7 +20368,7 @@ errors++;
 if(data.actionId !== undefined){
 let data17 = data.actionId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data17};
+const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.actionId.type,parentSchema:schema294.properties.actionId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19710,7 +20381,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data18 = data.newStatus;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data18};
+const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.newStatus.type,parentSchema:schema294.properties.newStatus,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19723,7 +20394,7 @@ errors++;
 if(data.verified !== undefined){
 let data19 = data.verified;
 if(typeof data19 !== "boolean"){
-const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data19};
+const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema294.properties.verified.type,parentSchema:schema294.properties.verified,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19736,7 +20407,7 @@ errors++;
 if(data.verifiedWith !== undefined){
 let data20 = data.verifiedWith;
 if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data20};
+const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.verifiedWith.type,parentSchema:schema294.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19746,7 +20417,7 @@ if (vErrors.length < 1000) vErrors.push(err28);
 errors++;
 }
 if(!(data20 === "previous")){
-const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data20};
+const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema294.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema294.properties.verifiedWith.enum,parentSchema:schema294.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19759,7 +20430,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data21 = data.answeredStatus;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data21};
+const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.answeredStatus.type,parentSchema:schema294.properties.answeredStatus,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -19772,7 +20443,7 @@ errors++;
 if(data.problem !== undefined){
 let data22 = data.problem;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data22};
+const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.problem.type,parentSchema:schema294.properties.problem,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -19784,7 +20455,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data};
+const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema294.type,parentSchema:schema294,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -19793,19 +20464,19 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-validate205.errors = vErrors; validate205.errorCount = errors;
+validate208.errors = vErrors; validate208.errorCount = errors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEventList = validate206;
-const schema289 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
-const schema290 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreLogEventList = validate209;
+const schema295 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
+const schema296 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19814,7 +20485,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema296.required,parentSchema:schema296,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19824,7 +20495,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema296.required,parentSchema:schema296,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19834,7 +20505,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema296.required,parentSchema:schema296,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19851,7 +20522,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19861,7 +20532,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.at === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19871,7 +20542,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.kind === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19881,7 +20552,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.slug === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19891,7 +20562,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19903,7 +20574,7 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.id.type,parentSchema:schema294.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19917,7 +20588,7 @@ if(data1.at !== undefined){
 let data3 = data1.at;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema294.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19928,7 +20599,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.at.type,parentSchema:schema294.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19941,7 +20612,7 @@ errors++;
 if(data1.kind !== undefined){
 let data4 = data1.kind;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.kind.type,parentSchema:schema294.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19951,7 +20622,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data4};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema294.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema294.properties.kind.enum,parentSchema:schema294.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19964,7 +20635,7 @@ errors++;
 if(data1.slug !== undefined){
 let data5 = data1.slug;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data5};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.slug.type,parentSchema:schema294.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19977,7 +20648,7 @@ errors++;
 if(data1.actor !== undefined){
 let data6 = data1.actor;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data6};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.actor.type,parentSchema:schema294.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19990,7 +20661,7 @@ errors++;
 if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data7};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.summary.type,parentSchema:schema294.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20003,7 +20674,7 @@ errors++;
 if(data1.trigger !== undefined){
 let data8 = data1.trigger;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data8};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.trigger.type,parentSchema:schema294.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20016,7 +20687,7 @@ errors++;
 if(data1.from !== undefined){
 let data9 = data1.from;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data9};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.from.type,parentSchema:schema294.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20029,7 +20700,7 @@ errors++;
 if(data1.to !== undefined){
 let data10 = data1.to;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data10};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.to.type,parentSchema:schema294.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20042,7 +20713,7 @@ errors++;
 if(data1.reasonCode !== undefined){
 let data11 = data1.reasonCode;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.reasonCode.type,parentSchema:schema294.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20055,7 +20726,7 @@ errors++;
 if(data1.reason !== undefined){
 let data12 = data1.reason;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.reason.type,parentSchema:schema294.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20068,7 +20739,7 @@ errors++;
 if(data1.certificationId !== undefined){
 let data13 = data1.certificationId;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.certificationId.type,parentSchema:schema294.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20081,7 +20752,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data14 = data1.verdict;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.verdict.type,parentSchema:schema294.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20094,7 +20765,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data15 = data1.configVersion;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.configVersion.type,parentSchema:schema294.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20108,7 +20779,7 @@ if(data1.previousSecretValidUntil !== undefined){
 let data16 = data1.previousSecretValidUntil;
 if(typeof data16 === "string"){
 if(!(formats14.validate(data16))){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema294.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20119,7 +20790,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.previousSecretValidUntil.type,parentSchema:schema294.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20132,7 +20803,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data17};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.eventId.type,parentSchema:schema294.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20145,7 +20816,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data18};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.eventType.type,parentSchema:schema294.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -20158,7 +20829,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data19};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.actionId.type,parentSchema:schema294.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20171,7 +20842,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data20 = data1.newStatus;
 if(typeof data20 !== "string"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data20};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.newStatus.type,parentSchema:schema294.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -20184,7 +20855,7 @@ errors++;
 if(data1.verified !== undefined){
 let data21 = data1.verified;
 if(typeof data21 !== "boolean"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data21};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema294.properties.verified.type,parentSchema:schema294.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20197,7 +20868,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data22};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.verifiedWith.type,parentSchema:schema294.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20207,7 +20878,7 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 if(!(data22 === "previous")){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data22};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema294.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema294.properties.verifiedWith.enum,parentSchema:schema294.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20220,7 +20891,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data23 = data1.answeredStatus;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data23};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.answeredStatus.type,parentSchema:schema294.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20233,7 +20904,7 @@ errors++;
 if(data1.problem !== undefined){
 let data24 = data1.problem;
 if(typeof data24 !== "string"){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data24};
+const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.problem.type,parentSchema:schema294.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20245,7 +20916,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data:data1};
+const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema294.type,parentSchema:schema294,data:data1};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20257,7 +20928,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema290.properties.data.type,parentSchema:schema290.properties.data,data:data0};
+const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.data.type,parentSchema:schema296.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20270,7 +20941,7 @@ errors++;
 if(data.total !== undefined){
 let data25 = data.total;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema290.properties.total.type,parentSchema:schema290.properties.total,data:data25};
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema296.properties.total.type,parentSchema:schema296.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20281,7 +20952,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema290.properties.total,data:data25};
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema296.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -20296,7 +20967,7 @@ if(data.pagination !== undefined){
 let data26 = data.pagination;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.total === undefined){
-const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -20306,7 +20977,7 @@ if (vErrors.length < 1000) vErrors.push(err39);
 errors++;
 }
 if(data26.limit === undefined){
-const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -20316,7 +20987,7 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 if(data26.offset === undefined){
-const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -20326,7 +20997,7 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 if(data26.hasMore === undefined){
-const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema234.required,parentSchema:schema234,data:data26};
+const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -20338,7 +21009,7 @@ errors++;
 if(data26.total !== undefined){
 let data27 = data26.total;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.total.type,parentSchema:schema234.properties.total,data:data27};
+const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -20349,7 +21020,7 @@ errors++;
 }
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 < 0 || isNaN(data27)){
-const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.total,data:data27};
+const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -20363,7 +21034,7 @@ errors++;
 if(data26.limit !== undefined){
 let data28 = data26.limit;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.limit.type,parentSchema:schema234.properties.limit,data:data28};
+const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -20374,7 +21045,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema234.properties.limit,data:data28};
+const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -20388,7 +21059,7 @@ errors++;
 if(data26.offset !== undefined){
 let data29 = data26.offset;
 if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema234.properties.offset.type,parentSchema:schema234.properties.offset,data:data29};
+const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -20399,7 +21070,7 @@ errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema234.properties.offset,data:data29};
+const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -20413,7 +21084,7 @@ errors++;
 if(data26.hasMore !== undefined){
 let data30 = data26.hasMore;
 if(typeof data30 !== "boolean"){
-const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema234.properties.hasMore.type,parentSchema:schema234.properties.hasMore,data:data30};
+const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data30};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -20425,7 +21096,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema234.type,parentSchema:schema234,data:data26};
+const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -20437,7 +21108,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.type,parentSchema:schema290,data};
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.type,parentSchema:schema296,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -20446,529 +21117,10 @@ if (vErrors.length < 1000) vErrors.push(err51);
 }
 errors++;
 }
-validate207.errors = vErrors; validate207.errorCount = errors;
-return errors === 0;
-}
-validate207.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate206.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate207.errors.slice(0, 1000); else for (const e of validate207.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate207.errorCount ?? validate207.errors.length;
-}
-validate206.errors = vErrors; validate206.errorCount = errors;
-return errors === 0;
-}
-validate206.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreLogExport = validate209;
-const schema293 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
-const schema294 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
-
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate210.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema294.required,parentSchema:schema294,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema294.required,parentSchema:schema294,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data1.at === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data1.kind === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data1.slug === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data1.summary === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema288.required,parentSchema:schema288,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.id.type,parentSchema:schema288.properties.id,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.at !== undefined){
-let data3 = data1.at;
-if(typeof data3 === "string"){
-if(!(formats14.validate(data3))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.at,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.at.type,parentSchema:schema288.properties.at,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data1.kind !== undefined){
-let data4 = data1.kind;
-if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.kind.type,parentSchema:schema288.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema288.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.kind.enum,parentSchema:schema288.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data1.slug !== undefined){
-let data5 = data1.slug;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.slug.type,parentSchema:schema288.properties.slug,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data1.actor !== undefined){
-let data6 = data1.actor;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actor.type,parentSchema:schema288.properties.actor,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.summary.type,parentSchema:schema288.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data1.trigger !== undefined){
-let data8 = data1.trigger;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.trigger.type,parentSchema:schema288.properties.trigger,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data1.from !== undefined){
-let data9 = data1.from;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.from.type,parentSchema:schema288.properties.from,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data1.to !== undefined){
-let data10 = data1.to;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.to.type,parentSchema:schema288.properties.to,data:data10};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data1.reasonCode !== undefined){
-let data11 = data1.reasonCode;
-if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reasonCode.type,parentSchema:schema288.properties.reasonCode,data:data11};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data1.reason !== undefined){
-let data12 = data1.reason;
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.reason.type,parentSchema:schema288.properties.reason,data:data12};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data1.certificationId !== undefined){
-let data13 = data1.certificationId;
-if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.certificationId.type,parentSchema:schema288.properties.certificationId,data:data13};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data1.verdict !== undefined){
-let data14 = data1.verdict;
-if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verdict.type,parentSchema:schema288.properties.verdict,data:data14};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data1.configVersion !== undefined){
-let data15 = data1.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.configVersion.type,parentSchema:schema288.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data1.previousSecretValidUntil !== undefined){
-let data16 = data1.previousSecretValidUntil;
-if(typeof data16 === "string"){
-if(!(formats14.validate(data16))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.previousSecretValidUntil.type,parentSchema:schema288.properties.previousSecretValidUntil,data:data16};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data1.eventId !== undefined){
-let data17 = data1.eventId;
-if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventId.type,parentSchema:schema288.properties.eventId,data:data17};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data1.eventType !== undefined){
-let data18 = data1.eventType;
-if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.eventType.type,parentSchema:schema288.properties.eventType,data:data18};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data1.actionId !== undefined){
-let data19 = data1.actionId;
-if(typeof data19 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.actionId.type,parentSchema:schema288.properties.actionId,data:data19};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data1.newStatus !== undefined){
-let data20 = data1.newStatus;
-if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.newStatus.type,parentSchema:schema288.properties.newStatus,data:data20};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data1.verified !== undefined){
-let data21 = data1.verified;
-if(typeof data21 !== "boolean"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema288.properties.verified.type,parentSchema:schema288.properties.verified,data:data21};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data1.verifiedWith !== undefined){
-let data22 = data1.verifiedWith;
-if(typeof data22 !== "string"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.verifiedWith.type,parentSchema:schema288.properties.verifiedWith,data:data22};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-if(!(data22 === "previous")){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema288.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema288.properties.verifiedWith.enum,parentSchema:schema288.properties.verifiedWith,data:data22};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data1.answeredStatus !== undefined){
-let data23 = data1.answeredStatus;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.properties.answeredStatus.type,parentSchema:schema288.properties.answeredStatus,data:data23};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data1.problem !== undefined){
-let data24 = data1.problem;
-if(typeof data24 !== "string"){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.properties.problem.type,parentSchema:schema288.properties.problem,data:data24};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema288.type,parentSchema:schema288,data:data1};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema294.properties.data.type,parentSchema:schema294.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data25 = data.total;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.total.type,parentSchema:schema294.properties.total,data:data25};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 0 || isNaN(data25)){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema294.properties.total,data:data25};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema294.type,parentSchema:schema294,data};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
 validate210.errors = vErrors; validate210.errorCount = errors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -20987,11 +21139,508 @@ if (vErrors === null) vErrors = validate210.errors.slice(0, 1000); else for (con
 validate209.errors = vErrors; validate209.errorCount = errors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreError = validate212;
-const schema296 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema297 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+export const schema_CoreLogExport = validate212;
+const schema299 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
+const schema300 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
+
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate213.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema300.required,parentSchema:schema300,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema300.required,parentSchema:schema300,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.at === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.kind === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema294.required,parentSchema:schema294,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.id.type,parentSchema:schema294.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.at !== undefined){
+let data3 = data1.at;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema294.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.at.type,parentSchema:schema294.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data4 = data1.kind;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.kind.type,parentSchema:schema294.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema294.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema294.properties.kind.enum,parentSchema:schema294.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data5 = data1.slug;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.slug.type,parentSchema:schema294.properties.slug,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.actor !== undefined){
+let data6 = data1.actor;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.actor.type,parentSchema:schema294.properties.actor,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.summary.type,parentSchema:schema294.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.trigger !== undefined){
+let data8 = data1.trigger;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.trigger.type,parentSchema:schema294.properties.trigger,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.from !== undefined){
+let data9 = data1.from;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.from.type,parentSchema:schema294.properties.from,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.to !== undefined){
+let data10 = data1.to;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.to.type,parentSchema:schema294.properties.to,data:data10};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.reasonCode !== undefined){
+let data11 = data1.reasonCode;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.reasonCode.type,parentSchema:schema294.properties.reasonCode,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.reason !== undefined){
+let data12 = data1.reason;
+if(typeof data12 !== "string"){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.reason.type,parentSchema:schema294.properties.reason,data:data12};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.certificationId !== undefined){
+let data13 = data1.certificationId;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.certificationId.type,parentSchema:schema294.properties.certificationId,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data14 = data1.verdict;
+if(typeof data14 !== "string"){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.verdict.type,parentSchema:schema294.properties.verdict,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data15 = data1.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.configVersion.type,parentSchema:schema294.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.previousSecretValidUntil !== undefined){
+let data16 = data1.previousSecretValidUntil;
+if(typeof data16 === "string"){
+if(!(formats14.validate(data16))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema294.properties.previousSecretValidUntil,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.previousSecretValidUntil.type,parentSchema:schema294.properties.previousSecretValidUntil,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data1.eventId !== undefined){
+let data17 = data1.eventId;
+if(typeof data17 !== "string"){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.eventId.type,parentSchema:schema294.properties.eventId,data:data17};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data1.eventType !== undefined){
+let data18 = data1.eventType;
+if(typeof data18 !== "string"){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.eventType.type,parentSchema:schema294.properties.eventType,data:data18};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data1.actionId !== undefined){
+let data19 = data1.actionId;
+if(typeof data19 !== "string"){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.actionId.type,parentSchema:schema294.properties.actionId,data:data19};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data1.newStatus !== undefined){
+let data20 = data1.newStatus;
+if(typeof data20 !== "string"){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.newStatus.type,parentSchema:schema294.properties.newStatus,data:data20};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data1.verified !== undefined){
+let data21 = data1.verified;
+if(typeof data21 !== "boolean"){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema294.properties.verified.type,parentSchema:schema294.properties.verified,data:data21};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data1.verifiedWith !== undefined){
+let data22 = data1.verifiedWith;
+if(typeof data22 !== "string"){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.verifiedWith.type,parentSchema:schema294.properties.verifiedWith,data:data22};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+if(!(data22 === "previous")){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema294.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema294.properties.verifiedWith.enum,parentSchema:schema294.properties.verifiedWith,data:data22};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data1.answeredStatus !== undefined){
+let data23 = data1.answeredStatus;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema294.properties.answeredStatus.type,parentSchema:schema294.properties.answeredStatus,data:data23};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data1.problem !== undefined){
+let data24 = data1.problem;
+if(typeof data24 !== "string"){
+const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema294.properties.problem.type,parentSchema:schema294.properties.problem,data:data24};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema294.type,parentSchema:schema294,data:data1};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema300.properties.data.type,parentSchema:schema300.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data25 = data.total;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema300.properties.total.type,parentSchema:schema300.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema300.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema300.type,parentSchema:schema300,data};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+validate213.errors = vErrors; validate213.errorCount = errors;
+return errors === 0;
+}
+validate213.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -21003,9 +21652,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate213.errors.slice(0, 1000); else for (const e of validate213.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate213.errorCount ?? validate213.errors.length;
+}
+validate212.errors = vErrors; validate212.errorCount = errors;
+return errors === 0;
+}
+validate212.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreError = validate215;
+const schema302 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema303 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate215.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema297.required,parentSchema:schema297,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema303.required,parentSchema:schema303,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21015,7 +21686,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema297.required,parentSchema:schema297,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema303.required,parentSchema:schema303,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21027,7 +21698,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema297.properties.code.type,parentSchema:schema297.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema303.properties.code.type,parentSchema:schema303.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21037,7 +21708,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema297.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema297.properties.code.enum,parentSchema:schema297.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema303.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema303.properties.code.enum,parentSchema:schema303.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21050,7 +21721,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema297.properties.message.type,parentSchema:schema297.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema303.properties.message.type,parentSchema:schema303.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21062,7 +21733,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema297.type,parentSchema:schema297,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema303.type,parentSchema:schema303,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21071,18 +21742,18 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate212.errors = vErrors; validate212.errorCount = errors;
+validate215.errors = vErrors; validate215.errorCount = errors;
 return errors === 0;
 }
-validate212.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate213;
-const schema298 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate216;
+const schema304 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21288,7 +21959,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.type,parentSchema:schema298,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.type,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21297,18 +21968,18 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate213.errors = vErrors; validate213.errorCount = errors;
+validate216.errors = vErrors; validate216.errorCount = errors;
 return errors === 0;
 }
-validate213.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate214;
-const schema300 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate217;
+const schema306 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21666,16 +22337,16 @@ if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate215.errors = vErrors; validate215.errorCount = errors;
+validate218.errors = vErrors; validate218.errorCount = errors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21685,13 +22356,13 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate215(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate215.errors.slice(0, 1000); else for (const e of validate215.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate215.errorCount ?? validate215.errors.length;
+if(!(validate218(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate218.errors.slice(0, 1000); else for (const e of validate218.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate218.errorCount ?? validate218.errors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema300.type,parentSchema:schema300,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema306.type,parentSchema:schema306,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21700,18 +22371,18 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate214.errors = vErrors; validate214.errorCount = errors;
+validate217.errors = vErrors; validate217.errorCount = errors;
 return errors === 0;
 }
-validate214.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_2 = validate218;
-const schema303 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+export const inline_2 = validate221;
+const schema309 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21832,7 +22503,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema303.type,parentSchema:schema303,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema309.type,parentSchema:schema309,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21841,19 +22512,47 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate218.errors = vErrors; validate218.errorCount = errors;
+validate221.errors = vErrors; validate221.errorCount = errors;
 return errors === 0;
 }
-validate218.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate219;
-const schema305 = {"description":"Shape not shown by the contract."};
+export const inline_3 = validate222;
+const schema311 = {"type":"string"};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate219.errors = null;
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate222.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema311.type,parentSchema:schema311,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+validate222.errors = vErrors; validate222.errorCount = errors;
+return errors === 0;
+}
+validate222.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const inline_4 = validate223;
+const schema312 = {"description":"Shape not shown by the contract."};
+
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate223.errors = null;
 return true;
 }
-validate219.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreJwks, schema_CoreSigningKeyRotation, schema_CoreCertificate, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };
