@@ -219,6 +219,11 @@ const cases: Record<string, RouteCase> = {
     operatorOnly: false,
     wrongMethod: noRoute,
   },
+  'GET /api/v1/providers/:slug/badge.svg': {
+    ...operator('GET', () => `/api/v1/providers/${SLUG}/badge.svg`),
+    operatorOnly: false,
+    wrongMethod: noRoute,
+  },
   'POST /api/v1/admin/signing-key/rotate': {
     ...operator('POST', () => '/api/v1/admin/signing-key/rotate'),
     wrongMethod: noRoute,

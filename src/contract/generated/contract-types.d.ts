@@ -344,6 +344,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The core's public signing keys (JWKS), current first, retired ones with their validity.
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). Public.
+         *     Each key is Ed25519 (RFC 8037), its `kid` the RFC 7638 thumbprint; a retired key keeps `validUntil`, so
+         *     what it signed before stays verifiable (`provcert verify --jwks`).
+         */
+        get: operations["coreJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{slug}/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest certification's signed certificate (a DSSE envelope with an in-toto test-result statement).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). Public for a
+         *     provider discovery lists (ACTIVE); otherwise the operator token or the provider's own token, and 404 to anyone
+         *     else. The payload is an in-toto Statement v1, predicate type
+         *     `https://in-toto.io/attestation/test-result/v0.1`; `provcert verify CERT --jwks <core>/api/v1/.well-known/jwks.json`
+         *     checks it. The header `x-provcert-configuration-digest` carries the sha256 of the provider's current
+         *     registered configuration (compare with `--config-digest`).
+         */
+        get: operations["coreGetCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/providers/{slug}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A flat-style SVG badge (certified or not, the contract version and the date of the certification).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). Public for a
+         *     provider discovery lists (ACTIVE); otherwise the operator token or the provider's own token, and 404 to anyone
+         *     else. It shows nothing beyond what discovery shows.
+         */
+        get: operations["coreGetBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/providers/{slug}/certifications/{id}": {
         parameters: {
             query?: never;
@@ -467,7 +536,7 @@ export interface paths {
          *     contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
          *     so the provider backend value must be updated." provcert's core server takes the provider token
          *     (no body), answers CoreWebhookSecretRotation and keeps the previous secret valid for its overlap
-         *     window (serve's webhookSecretOverlap, default 600 s; 0 = invalid at once).
+         *     window (serve's webhookSecretOverlap, default 0: invalid at once, as the contract reads).
          */
         post: operations["coreRotateOwnWebhookSecret"];
         delete?: never;
@@ -577,9 +646,30 @@ export interface paths {
          *     contract: "a lost secret is replaced by rotating it. Rotating invalidates the previous signature,
          *     so the provider backend value must be updated." provcert's core server takes the operator token
          *     (no body), answers CoreWebhookSecretRotation and keeps the previous secret valid for its overlap
-         *     window (serve's webhookSecretOverlap, default 600 s; 0 = invalid at once).
+         *     window (serve's webhookSecretOverlap, default 0: invalid at once, as the contract reads).
          */
         post: operations["coreAdminRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/signing-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the core's signing key (the old key stays in the JWKS, retired).
+         * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). The operator
+         *     token, no body. A key read from serve's signingKey file is rotated by naming a new file and restarting: 409.
+         */
+        post: operations["coreAdminRotateSigningKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1388,6 +1478,56 @@ export interface components {
             /** @description What to do with the secret, for people. */
             note: string;
         };
+        /** @description provcert's definition. The core's Ed25519 public keys (RFC 8037), current first. */
+        CoreJwks: {
+            keys: {
+                /** @constant */
+                kty: "OKP";
+                /** @constant */
+                crv: "Ed25519";
+                /** @description The public key, base64url (32 bytes). */
+                x: string;
+                /** @description The RFC 7638 thumbprint of the key. */
+                kid: string;
+                /** @constant */
+                alg: "EdDSA";
+                /** @constant */
+                use: "sig";
+                /**
+                 * Format: date-time
+                 * @description When the key started signing.
+                 */
+                validFrom: string;
+                /**
+                 * Format: date-time
+                 * @description When it was retired (absent for the current key).
+                 */
+                validUntil?: string;
+            }[];
+        };
+        /** @description provcert's definition. The answer of a signing key rotation. */
+        CoreSigningKeyRotation: {
+            /** @description The key that signs from now on. */
+            kid: string;
+            /** @description The key it replaced (kept in the JWKS with validUntil). */
+            retired: string;
+            /** Format: date-time */
+            validFrom: string;
+        };
+        /**
+         * @description provcert's definition. A DSSE envelope (github.com/secure-systems-lab/dsse): `payload` is the base64 of an
+         *     in-toto Statement v1 with predicate type `https://in-toto.io/attestation/test-result/v0.1`; each signature is
+         *     Ed25519 over the DSSE pre-authentication encoding, `keyid` the signing key's `kid` in the JWKS.
+         */
+        CoreCertificate: {
+            /** @constant */
+            payloadType: "application/vnd.in-toto+json";
+            payload: string;
+            signatures: {
+                keyid: string;
+                sig: string;
+            }[];
+        };
         /** @description provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown. */
         CoreWebhookSecretRotation: {
             slug: string;
@@ -2189,6 +2329,9 @@ export type AdminProviderList = components['schemas']['AdminProviderList'];
 export type CoreRegistrationInput = components['schemas']['CoreRegistrationInput'];
 export type CoreProvider = components['schemas']['CoreProvider'];
 export type CoreWebhookHandoff = components['schemas']['CoreWebhookHandoff'];
+export type CoreJwks = components['schemas']['CoreJwks'];
+export type CoreSigningKeyRotation = components['schemas']['CoreSigningKeyRotation'];
+export type CoreCertificate = components['schemas']['CoreCertificate'];
 export type CoreWebhookSecretRotation = components['schemas']['CoreWebhookSecretRotation'];
 export type CoreRegistration = components['schemas']['CoreRegistration'];
 export type CoreCertificationSummary = components['schemas']['CoreCertificationSummary'];
@@ -2760,6 +2903,78 @@ export interface operations {
             404: components["responses"]["CoreNotFound"];
         };
     };
+    coreJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreJwks"];
+                };
+            };
+        };
+    };
+    coreGetCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: components["parameters"]["ProviderSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate (provcert's definition). */
+            200: {
+                headers: {
+                    /** @description sha256 of the provider's current registered configuration (absent when its credential cannot be read). */
+                    "x-provcert-configuration-digest"?: string;
+                    /** @description The certification the certificate was issued for. */
+                    "x-provcert-certification-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreCertificate"];
+                };
+            };
+            404: components["responses"]["CoreNotFound"];
+        };
+    };
+    coreGetBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: components["parameters"]["ProviderSlugPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            404: components["responses"]["CoreNotFound"];
+        };
+    };
     coreGetCertification: {
         parameters: {
             query?: never;
@@ -3099,6 +3314,28 @@ export interface operations {
             };
             401: components["responses"]["CoreErrorUnauthorized"];
             404: components["responses"]["CoreNotFound"];
+        };
+    };
+    coreAdminRotateSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rotated (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreSigningKeyRotation"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+            409: components["responses"]["CoreConflict"];
         };
     };
     coreAdminListEvents: {

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "f02aea21bac7ad39e5f8b14e94abb6f72e97b340af0220043569c45b4955fa0f";
+export const specSha256 = "01af25a27a283299b6f32799c51adddd26e50d4ae28b0c9e78a27f6b1d75f1e1";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -59,6 +59,9 @@ export const contractData = {
     "CoreRegistrationInput": "schema_CoreRegistrationInput",
     "CoreProvider": "schema_CoreProvider",
     "CoreWebhookHandoff": "schema_CoreWebhookHandoff",
+    "CoreJwks": "schema_CoreJwks",
+    "CoreSigningKeyRotation": "schema_CoreSigningKeyRotation",
+    "CoreCertificate": "schema_CoreCertificate",
     "CoreWebhookSecretRotation": "schema_CoreWebhookSecretRotation",
     "CoreRegistration": "schema_CoreRegistration",
     "CoreCertificationSummary": "schema_CoreCertificationSummary",
@@ -480,6 +483,39 @@ export const contractData = {
       "pinned": []
     },
     {
+      "key": "GET /api/v1/.well-known/jwks.json",
+      "method": "GET",
+      "path": "/api/v1/.well-known/jwks.json",
+      "operationId": "coreJwks",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
+    },
+    {
+      "key": "GET /api/v1/providers/{slug}/certificate",
+      "method": "GET",
+      "path": "/api/v1/providers/{slug}/certificate",
+      "operationId": "coreGetCertificate",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
+    },
+    {
+      "key": "GET /api/v1/providers/{slug}/badge.svg",
+      "method": "GET",
+      "path": "/api/v1/providers/{slug}/badge.svg",
+      "operationId": "coreGetBadge",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [],
+      "pinned": []
+    },
+    {
       "key": "GET /api/v1/providers/{slug}/certifications/{id}",
       "method": "GET",
       "path": "/api/v1/providers/{slug}/certifications/{id}",
@@ -614,6 +650,19 @@ export const contractData = {
       "method": "POST",
       "path": "/api/v1/admin/providers/{slug}/rotate-webhook-secret",
       "operationId": "coreAdminRotateWebhookSecret",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
+      "key": "POST /api/v1/admin/signing-key/rotate",
+      "method": "POST",
+      "path": "/api/v1/admin/signing-key/rotate",
+      "operationId": "coreAdminRotateSigningKey",
       "requiredIn": [],
       "profiles": [],
       "requestBody": false,
@@ -878,6 +927,17 @@ export const contractData = {
       "401": "schema_CoreError",
       "404": "schema_CoreError"
     },
+    "GET /api/v1/.well-known/jwks.json": {
+      "200": "schema_CoreJwks"
+    },
+    "GET /api/v1/providers/{slug}/certificate": {
+      "200": "schema_CoreCertificate",
+      "404": "schema_CoreError"
+    },
+    "GET /api/v1/providers/{slug}/badge.svg": {
+      "200": "inline_3",
+      "404": "schema_CoreError"
+    },
     "GET /api/v1/providers/{slug}/certifications/{id}": {
       "200": "schema_CoreCertification",
       "401": "schema_CoreError",
@@ -941,6 +1001,11 @@ export const contractData = {
       "401": "schema_CoreError",
       "404": "schema_CoreError"
     },
+    "POST /api/v1/admin/signing-key/rotate": {
+      "200": "schema_CoreSigningKeyRotation",
+      "401": "schema_CoreError",
+      "409": "schema_CoreError"
+    },
     "GET /api/v1/admin/logs/events": {
       "200": "schema_CoreLogEventList",
       "400": "schema_CoreError",
@@ -953,19 +1018,19 @@ export const contractData = {
     },
     "POST /api/v1/quotes": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "POST /api/v1/actions": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "GET /api/v1/actions/{id}": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "POST /api/v1/actions/{id}/cancel": {
       "401": false,
-      "2XX": "inline_3"
+      "2XX": "inline_4"
     },
     "POST /api/v1/webhooks/{providerSlug}": {
       "200": "schema_WebhookIngestionResponse",
@@ -1003,9 +1068,9 @@ export const contractData = {
     "POST /api/v1/providers/register": "schema_CoreRegistrationInput",
     "POST /api/v1/admin/providers/{slug}/review": "schema_CoreReviewDecisionInput",
     "POST /api/v1/admin/providers/{slug}/reopen": "schema_CoreReopenInput",
-    "POST /api/v1/quotes": "inline_3",
+    "POST /api/v1/quotes": "inline_4",
     "POST /api/v1/actions": "schema_CoreCreateActionInput",
-    "POST /api/v1/actions/{id}/cancel": "inline_3",
+    "POST /api/v1/actions/{id}/cancel": "inline_4",
     "POST /api/v1/webhooks/{providerSlug}": "schema_NormalizedWebhookEvent",
     "POST /api/v1/webhooks": "schema_NormalizedWebhookEvent",
     "WEBHOOK action.status_updated": "schema_NormalizedWebhookEvent"
@@ -10821,9 +10886,9 @@ return errors === 0;
 }
 validate141.evaluated = {"props":{"url":true,"secret":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreWebhookSecretRotation = validate142;
-const schema200 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
-const schema201 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
+export const schema_CoreJwks = validate142;
+const schema200 = {"$ref":"urn:provcert:contract#/$defs/CoreJwks"};
+const schema201 = {"type":"object","description":"provcert's definition. The core's Ed25519 public keys (RFC 8037), current first.","required":["keys"],"properties":{"keys":{"type":"array","items":{"type":"object","required":["kty","crv","x","kid","alg","use","validFrom"],"properties":{"kty":{"type":"string","const":"OKP"},"crv":{"type":"string","const":"Ed25519"},"x":{"type":"string","description":"The public key, base64url (32 bytes)."},"kid":{"type":"string","description":"The RFC 7638 thumbprint of the key."},"alg":{"type":"string","const":"EdDSA"},"use":{"type":"string","const":"sig"},"validFrom":{"type":"string","format":"date-time","description":"When the key started signing."},"validUntil":{"type":"string","format":"date-time","description":"When it was retired (absent for the current key)."}}}}}};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10836,8 +10901,614 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.keys === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/required",keyword:"required",params:{missingProperty: "keys"},message:"must have required property '"+"keys"+"'",schema:schema201.required,parentSchema:schema201,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.keys !== undefined){
+let data0 = data.keys;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.kty === undefined){
+const err1 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "kty"},message:"must have required property '"+"kty"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data1.crv === undefined){
+const err2 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "crv"},message:"must have required property '"+"crv"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.x === undefined){
+const err3 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "x"},message:"must have required property '"+"x"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.kid === undefined){
+const err4 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "kid"},message:"must have required property '"+"kid"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.alg === undefined){
+const err5 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "alg"},message:"must have required property '"+"alg"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.use === undefined){
+const err6 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.validFrom === undefined){
+const err7 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/required",keyword:"required",params:{missingProperty: "validFrom"},message:"must have required property '"+"validFrom"+"'",schema:schema201.properties.keys.items.required,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.kty !== undefined){
+let data2 = data1.kty;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/keys/" + i0+"/kty",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/kty/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.kty.type,parentSchema:schema201.properties.keys.items.properties.kty,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if("OKP" !== data2){
+const err9 = {instancePath:instancePath+"/keys/" + i0+"/kty",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/kty/const",keyword:"const",params:{allowedValue: "OKP"},message:"must be equal to constant",schema:"OKP",parentSchema:schema201.properties.keys.items.properties.kty,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.crv !== undefined){
+let data3 = data1.crv;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/keys/" + i0+"/crv",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/crv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.crv.type,parentSchema:schema201.properties.keys.items.properties.crv,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if("Ed25519" !== data3){
+const err11 = {instancePath:instancePath+"/keys/" + i0+"/crv",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/crv/const",keyword:"const",params:{allowedValue: "Ed25519"},message:"must be equal to constant",schema:"Ed25519",parentSchema:schema201.properties.keys.items.properties.crv,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.x !== undefined){
+let data4 = data1.x;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/keys/" + i0+"/x",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/x/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.x.type,parentSchema:schema201.properties.keys.items.properties.x,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.kid !== undefined){
+let data5 = data1.kid;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/keys/" + i0+"/kid",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/kid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.kid.type,parentSchema:schema201.properties.keys.items.properties.kid,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.alg !== undefined){
+let data6 = data1.alg;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/keys/" + i0+"/alg",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/alg/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.alg.type,parentSchema:schema201.properties.keys.items.properties.alg,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+if("EdDSA" !== data6){
+const err15 = {instancePath:instancePath+"/keys/" + i0+"/alg",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/alg/const",keyword:"const",params:{allowedValue: "EdDSA"},message:"must be equal to constant",schema:"EdDSA",parentSchema:schema201.properties.keys.items.properties.alg,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.use !== undefined){
+let data7 = data1.use;
+if(typeof data7 !== "string"){
+const err16 = {instancePath:instancePath+"/keys/" + i0+"/use",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.use.type,parentSchema:schema201.properties.keys.items.properties.use,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+if("sig" !== data7){
+const err17 = {instancePath:instancePath+"/keys/" + i0+"/use",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/use/const",keyword:"const",params:{allowedValue: "sig"},message:"must be equal to constant",schema:"sig",parentSchema:schema201.properties.keys.items.properties.use,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.validFrom !== undefined){
+let data8 = data1.validFrom;
+if(typeof data8 === "string"){
+if(!(formats14.validate(data8))){
+const err18 = {instancePath:instancePath+"/keys/" + i0+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validFrom/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema201.properties.keys.items.properties.validFrom,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/keys/" + i0+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validFrom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.validFrom.type,parentSchema:schema201.properties.keys.items.properties.validFrom,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.validUntil !== undefined){
+let data9 = data1.validUntil;
+if(typeof data9 === "string"){
+if(!(formats14.validate(data9))){
+const err20 = {instancePath:instancePath+"/keys/" + i0+"/validUntil",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema201.properties.keys.items.properties.validUntil,data:data9};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/keys/" + i0+"/validUntil",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/properties/validUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.keys.items.properties.validUntil.type,parentSchema:schema201.properties.keys.items.properties.validUntil,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/keys/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.properties.keys.items.type,parentSchema:schema201.properties.keys.items,data:data1};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/keys",schemaPath:"urn:provcert:contract#/$defs/CoreJwks/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema201.properties.keys.type,parentSchema:schema201.properties.keys,data:data0};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreJwks/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+validate142.errors = vErrors; validate142.errorCount = errors;
+return errors === 0;
+}
+validate142.evaluated = {"props":{"keys":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSigningKeyRotation = validate143;
+const schema202 = {"$ref":"urn:provcert:contract#/$defs/CoreSigningKeyRotation"};
+const schema203 = {"type":"object","description":"provcert's definition. The answer of a signing key rotation.","required":["kid","retired","validFrom"],"properties":{"kid":{"type":"string","description":"The key that signs from now on."},"retired":{"type":"string","description":"The key it replaced (kept in the JWKS with validUntil)."},"validFrom":{"type":"string","format":"date-time"}}};
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate143.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kid === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/required",keyword:"required",params:{missingProperty: "kid"},message:"must have required property '"+"kid"+"'",schema:schema203.required,parentSchema:schema203,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.retired === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/required",keyword:"required",params:{missingProperty: "retired"},message:"must have required property '"+"retired"+"'",schema:schema203.required,parentSchema:schema203,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.validFrom === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/required",keyword:"required",params:{missingProperty: "validFrom"},message:"must have required property '"+"validFrom"+"'",schema:schema203.required,parentSchema:schema203,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.kid !== undefined){
+let data0 = data.kid;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/kid",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/kid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.kid.type,parentSchema:schema203.properties.kid,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.retired !== undefined){
+let data1 = data.retired;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/retired",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/retired/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.retired.type,parentSchema:schema203.properties.retired,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.validFrom !== undefined){
+let data2 = data.validFrom;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err5 = {instancePath:instancePath+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/validFrom/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema203.properties.validFrom,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/validFrom",schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/properties/validFrom/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.validFrom.type,parentSchema:schema203.properties.validFrom,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSigningKeyRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.type,parentSchema:schema203,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+validate143.errors = vErrors; validate143.errorCount = errors;
+return errors === 0;
+}
+validate143.evaluated = {"props":{"kid":true,"retired":true,"validFrom":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertificate = validate144;
+const schema204 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificate"};
+const schema205 = {"type":"object","description":"provcert's definition. A DSSE envelope (github.com/secure-systems-lab/dsse): `payload` is the base64 of an\nin-toto Statement v1 with predicate type `https://in-toto.io/attestation/test-result/v0.1`; each signature is\nEd25519 over the DSSE pre-authentication encoding, `keyid` the signing key's `kid` in the JWKS.\n","required":["payloadType","payload","signatures"],"properties":{"payloadType":{"type":"string","const":"application/vnd.in-toto+json"},"payload":{"type":"string","contentEncoding":"base64"},"signatures":{"type":"array","minItems":1,"items":{"type":"object","required":["keyid","sig"],"properties":{"keyid":{"type":"string"},"sig":{"type":"string","contentEncoding":"base64"}}}}}};
+
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate144.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.payloadType === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/required",keyword:"required",params:{missingProperty: "payloadType"},message:"must have required property '"+"payloadType"+"'",schema:schema205.required,parentSchema:schema205,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.payload === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'",schema:schema205.required,parentSchema:schema205,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.signatures === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/required",keyword:"required",params:{missingProperty: "signatures"},message:"must have required property '"+"signatures"+"'",schema:schema205.required,parentSchema:schema205,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.payloadType !== undefined){
+let data0 = data.payloadType;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/payloadType",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/payloadType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.properties.payloadType.type,parentSchema:schema205.properties.payloadType,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if("application/vnd.in-toto+json" !== data0){
+const err4 = {instancePath:instancePath+"/payloadType",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/payloadType/const",keyword:"const",params:{allowedValue: "application/vnd.in-toto+json"},message:"must be equal to constant",schema:"application/vnd.in-toto+json",parentSchema:schema205.properties.payloadType,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.payload !== undefined){
+let data1 = data.payload;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/payload",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.properties.payload.type,parentSchema:schema205.properties.payload,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.signatures !== undefined){
+let data2 = data.signatures;
+if(Array.isArray(data2)){
+if(data2.length < 1){
+const err6 = {instancePath:instancePath+"/signatures",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema205.properties.signatures,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+const len0 = data2.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.keyid === undefined){
+const err7 = {instancePath:instancePath+"/signatures/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/required",keyword:"required",params:{missingProperty: "keyid"},message:"must have required property '"+"keyid"+"'",schema:schema205.properties.signatures.items.required,parentSchema:schema205.properties.signatures.items,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data3.sig === undefined){
+const err8 = {instancePath:instancePath+"/signatures/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/required",keyword:"required",params:{missingProperty: "sig"},message:"must have required property '"+"sig"+"'",schema:schema205.properties.signatures.items.required,parentSchema:schema205.properties.signatures.items,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data3.keyid !== undefined){
+let data4 = data3.keyid;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/signatures/" + i0+"/keyid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/properties/keyid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.properties.signatures.items.properties.keyid.type,parentSchema:schema205.properties.signatures.items.properties.keyid,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.sig !== undefined){
+let data5 = data3.sig;
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/signatures/" + i0+"/sig",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/properties/sig/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.properties.signatures.items.properties.sig.type,parentSchema:schema205.properties.signatures.items.properties.sig,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/signatures/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.signatures.items.type,parentSchema:schema205.properties.signatures.items,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/signatures",schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/properties/signatures/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.signatures.type,parentSchema:schema205.properties.signatures,data:data2};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.type,parentSchema:schema205,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+validate144.errors = vErrors; validate144.errorCount = errors;
+return errors === 0;
+}
+validate144.evaluated = {"props":{"payloadType":true,"payload":true,"signatures":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreWebhookSecretRotation = validate145;
+const schema206 = {"$ref":"urn:provcert:contract#/$defs/CoreWebhookSecretRotation"};
+const schema207 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of a webhook secret rotation, the one time the new secret is shown.","required":["slug","webhook","rotatedAt","overlapSeconds","previousSecretValidUntil"],"properties":{"slug":{"type":"string"},"webhook":{"type":"object","required":["url","secret","note"],"properties":{"url":{"type":"string","format":"uri"},"secret":{"type":"string","description":"The new webhook secret (64 lowercase hex characters); never shown again.","pattern":"^[0-9a-f]{64}$"},"note":{"type":"string","description":"What to do with the secret, for people."}}},"rotatedAt":{"type":"string","format":"date-time"},"overlapSeconds":{"type":"integer","minimum":0,"description":"The server's overlap window; 0 = the previous secret is refused from now on."},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"Until then events signed with the previous secret are accepted, marked verifiedWith \"previous\"; equal to rotatedAt when the window is 0."}}};
+
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate145.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10847,7 +11518,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10857,7 +11528,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.rotatedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "rotatedAt"},message:"must have required property '"+"rotatedAt"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10867,7 +11538,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.overlapSeconds === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "overlapSeconds"},message:"must have required property '"+"overlapSeconds"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10877,7 +11548,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.previousSecretValidUntil === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema201.required,parentSchema:schema201,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/required",keyword:"required",params:{missingProperty: "previousSecretValidUntil"},message:"must have required property '"+"previousSecretValidUntil"+"'",schema:schema207.required,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10889,7 +11560,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.slug.type,parentSchema:schema201.properties.slug,data:data0};
+const err5 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.slug.type,parentSchema:schema207.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10903,7 +11574,7 @@ if(data.webhook !== undefined){
 let data1 = data.webhook;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.url === undefined){
-const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema201.properties.webhook.required,parentSchema:schema201.properties.webhook,data:data1};
+const err6 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema207.properties.webhook.required,parentSchema:schema207.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10913,7 +11584,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.secret === undefined){
-const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema201.properties.webhook.required,parentSchema:schema201.properties.webhook,data:data1};
+const err7 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema207.properties.webhook.required,parentSchema:schema207.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10923,7 +11594,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data1.note === undefined){
-const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema201.properties.webhook.required,parentSchema:schema201.properties.webhook,data:data1};
+const err8 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema207.properties.webhook.required,parentSchema:schema207.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10936,7 +11607,7 @@ if(data1.url !== undefined){
 let data2 = data1.url;
 if(typeof data2 === "string"){
 if(!(formats22(data2))){
-const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema201.properties.webhook.properties.url,data:data2};
+const err9 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema207.properties.webhook.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10947,7 +11618,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.webhook.properties.url.type,parentSchema:schema201.properties.webhook.properties.url,data:data2};
+const err10 = {instancePath:instancePath+"/webhook/url",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.webhook.properties.url.type,parentSchema:schema207.properties.webhook.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10961,7 +11632,7 @@ if(data1.secret !== undefined){
 let data3 = data1.secret;
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema201.properties.webhook.properties.secret,data:data3};
+const err11 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema207.properties.webhook.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10972,7 +11643,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.webhook.properties.secret.type,parentSchema:schema201.properties.webhook.properties.secret,data:data3};
+const err12 = {instancePath:instancePath+"/webhook/secret",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.webhook.properties.secret.type,parentSchema:schema207.properties.webhook.properties.secret,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10985,7 +11656,7 @@ errors++;
 if(data1.note !== undefined){
 let data4 = data1.note;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.webhook.properties.note.type,parentSchema:schema201.properties.webhook.properties.note,data:data4};
+const err13 = {instancePath:instancePath+"/webhook/note",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.webhook.properties.note.type,parentSchema:schema207.properties.webhook.properties.note,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10997,7 +11668,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.properties.webhook.type,parentSchema:schema201.properties.webhook,data:data1};
+const err14 = {instancePath:instancePath+"/webhook",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/webhook/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.webhook.type,parentSchema:schema207.properties.webhook,data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11011,7 +11682,7 @@ if(data.rotatedAt !== undefined){
 let data5 = data.rotatedAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema201.properties.rotatedAt,data:data5};
+const err15 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.rotatedAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11022,7 +11693,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.rotatedAt.type,parentSchema:schema201.properties.rotatedAt,data:data5};
+const err16 = {instancePath:instancePath+"/rotatedAt",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/rotatedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.rotatedAt.type,parentSchema:schema207.properties.rotatedAt,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11035,7 +11706,7 @@ errors++;
 if(data.overlapSeconds !== undefined){
 let data6 = data.overlapSeconds;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema201.properties.overlapSeconds.type,parentSchema:schema201.properties.overlapSeconds,data:data6};
+const err17 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema207.properties.overlapSeconds.type,parentSchema:schema207.properties.overlapSeconds,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11046,7 +11717,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema201.properties.overlapSeconds,data:data6};
+const err18 = {instancePath:instancePath+"/overlapSeconds",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/overlapSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema207.properties.overlapSeconds,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11061,7 +11732,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data7 = data.previousSecretValidUntil;
 if(typeof data7 === "string"){
 if(!(formats14.validate(data7))){
-const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema201.properties.previousSecretValidUntil,data:data7};
+const err19 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema207.properties.previousSecretValidUntil,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11072,7 +11743,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema201.properties.previousSecretValidUntil.type,parentSchema:schema201.properties.previousSecretValidUntil,data:data7};
+const err20 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.previousSecretValidUntil.type,parentSchema:schema207.properties.previousSecretValidUntil,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11084,7 +11755,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema201.type,parentSchema:schema201,data};
+const err21 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreWebhookSecretRotation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11093,19 +11764,19 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-validate142.errors = vErrors; validate142.errorCount = errors;
+validate145.errors = vErrors; validate145.errorCount = errors;
 return errors === 0;
 }
-validate142.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
+validate145.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"overlapSeconds":true,"previousSecretValidUntil":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreRegistration = validate143;
-const schema202 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema203 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
+export const schema_CoreRegistration = validate146;
+const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
+const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
+const evaluated0 = validate148.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11686,17 +12357,17 @@ if (vErrors.length < 1000) vErrors.push(err47);
 }
 errors++;
 }
-validate145.errors = vErrors; validate145.errorCount = errors;
+validate148.errors = vErrors; validate148.errorCount = errors;
 return errors === 0;
 }
-validate145.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"allowedTransitions":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
+validate148.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"allowedTransitions":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
 const pattern13 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate147.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11705,7 +12376,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema203.required,parentSchema:schema203,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11715,7 +12386,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.webhook === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema203.required,parentSchema:schema203,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhook"},message:"must have required property '"+"webhook"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11725,7 +12396,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationRequired === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema203.required,parentSchema:schema203,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationRequired"},message:"must have required property '"+"certificationRequired"+"'",schema:schema209.required,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11735,8 +12406,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate145(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
+if(!(validate148(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate148.errors.slice(0, 1000); else for (const e of validate148.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate148.errorCount ?? validate148.errors.length;
 }
 }
 if(data.webhook !== undefined){
@@ -11841,7 +12512,7 @@ if(data.providerToken !== undefined){
 let data5 = data.providerToken;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.token === undefined){
-const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema203.properties.providerToken.required,parentSchema:schema203.properties.providerToken,data:data5};
+const err11 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema209.properties.providerToken.required,parentSchema:schema209.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11851,7 +12522,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data5.note === undefined){
-const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema203.properties.providerToken.required,parentSchema:schema203.properties.providerToken,data:data5};
+const err12 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema209.properties.providerToken.required,parentSchema:schema209.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11864,7 +12535,7 @@ if(data5.token !== undefined){
 let data6 = data5.token;
 if(typeof data6 === "string"){
 if(!pattern13.test(data6)){
-const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema203.properties.providerToken.properties.token,data:data6};
+const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema209.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11875,7 +12546,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.providerToken.properties.token.type,parentSchema:schema203.properties.providerToken.properties.token,data:data6};
+const err14 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.providerToken.properties.token.type,parentSchema:schema209.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11888,7 +12559,7 @@ errors++;
 if(data5.note !== undefined){
 let data7 = data5.note;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema203.properties.providerToken.properties.note.type,parentSchema:schema203.properties.providerToken.properties.note,data:data7};
+const err15 = {instancePath:instancePath+"/providerToken/note",schemaPath:"#/properties/providerToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.providerToken.properties.note.type,parentSchema:schema209.properties.providerToken.properties.note,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11900,7 +12571,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.properties.providerToken.type,parentSchema:schema203.properties.providerToken,data:data5};
+const err16 = {instancePath:instancePath+"/providerToken",schemaPath:"#/properties/providerToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.providerToken.type,parentSchema:schema209.properties.providerToken,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11913,7 +12584,7 @@ errors++;
 if(data.certificationRequired !== undefined){
 let data8 = data.certificationRequired;
 if(typeof data8 !== "boolean"){
-const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema203.properties.certificationRequired.type,parentSchema:schema203.properties.certificationRequired,data:data8};
+const err17 = {instancePath:instancePath+"/certificationRequired",schemaPath:"#/properties/certificationRequired/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.certificationRequired.type,parentSchema:schema209.properties.certificationRequired,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11925,7 +12596,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema203.type,parentSchema:schema203,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11934,39 +12605,39 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate144.errors = vErrors; validate144.errorCount = errors;
+validate147.errors = vErrors; validate147.errorCount = errors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate147.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
+const evaluated0 = validate146.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate144.errors.slice(0, 1000); else for (const e of validate144.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate144.errorCount ?? validate144.errors.length;
+if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate147.errors.slice(0, 1000); else for (const e of validate147.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate147.errorCount ?? validate147.errors.length;
 }
-validate143.errors = vErrors; validate143.errorCount = errors;
+validate146.errors = vErrors; validate146.errorCount = errors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
+validate146.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate150;
-const schema211 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema212 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+export const schema_CoreCertificationSummary = validate153;
+const schema217 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema218 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
 const pattern14 = new RegExp("^[a-z0-9-]+$", "u");
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11975,7 +12646,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11985,7 +12656,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11995,7 +12666,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12005,7 +12676,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12015,7 +12686,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12025,7 +12696,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12035,7 +12706,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12045,7 +12716,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data};
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12058,7 +12729,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12069,7 +12740,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data0};
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12082,7 +12753,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data1};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12096,7 +12767,7 @@ if(data.createdAt !== undefined){
 let data2 = data.createdAt;
 if(typeof data2 === "string"){
 if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data2};
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12107,7 +12778,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data2};
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12120,7 +12791,7 @@ errors++;
 if(data.verdict !== undefined){
 let data3 = data.verdict;
 if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data3};
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12130,7 +12801,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data3};
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12143,7 +12814,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data4 = data.configVersion;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data4};
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12154,7 +12825,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data4};
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12169,7 +12840,7 @@ if(data.summary !== undefined){
 let data5 = data.summary;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12179,7 +12850,7 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12189,7 +12860,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12199,7 +12870,7 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12211,7 +12882,7 @@ errors++;
 if(data5.pass !== undefined){
 let data6 = data5.pass;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data6};
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12222,7 +12893,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data6};
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12236,7 +12907,7 @@ errors++;
 if(data5.fail !== undefined){
 let data7 = data5.fail;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data7};
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12247,7 +12918,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data7};
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12261,7 +12932,7 @@ errors++;
 if(data5.skip !== undefined){
 let data8 = data5.skip;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data8};
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12272,7 +12943,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data8};
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12286,7 +12957,7 @@ errors++;
 if(data5.error !== undefined){
 let data9 = data5.error;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data9};
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12297,7 +12968,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data9};
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12311,7 +12982,7 @@ errors++;
 if(data5.untested !== undefined){
 let data10 = data5.untested;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data10};
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12322,7 +12993,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data10};
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12335,7 +13006,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data5};
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12349,7 +13020,7 @@ if(data.durationMs !== undefined){
 let data11 = data.durationMs;
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data11};
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12360,7 +13031,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data11};
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12373,7 +13044,7 @@ errors++;
 if(data.valid !== undefined){
 let data12 = data.valid;
 if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data12};
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12386,7 +13057,7 @@ errors++;
 if(data.invalidReason !== undefined){
 let data13 = data.invalidReason;
 if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data13};
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12398,7 +13069,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12407,602 +13078,14 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-validate150.errors = vErrors; validate150.errorCount = errors;
+validate153.errors = vErrors; validate153.errorCount = errors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertification = validate151;
-const schema213 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema214 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
-
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate152.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data5.untested !== undefined){
-let data10 = data5.untested;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data11 = data.durationMs;
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.valid !== undefined){
-let data12 = data.valid;
-if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data12};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.invalidReason !== undefined){
-let data13 = data.invalidReason;
-if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data13};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.report === undefined){
-const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema214.allOf[1].required,parentSchema:schema214.allOf[1],data};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-if(data.report !== undefined){
-let data14 = data.report;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.reportVersion === undefined){
-const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema214.allOf[1].properties.report.required,parentSchema:schema214.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
-if(data14.verdict === undefined){
-const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema214.allOf[1].properties.report.required,parentSchema:schema214.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-if(data14.checks === undefined){
-const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema214.allOf[1].properties.report.required,parentSchema:schema214.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-if(data14.reportVersion !== undefined){
-let data15 = data14.reportVersion;
-if(1 !== data15){
-const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema214.allOf[1].properties.report.properties.reportVersion,data:data15};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data14.verdict !== undefined){
-let data16 = data14.verdict;
-if(typeof data16 !== "string"){
-const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.allOf[1].properties.report.properties.verdict.type,parentSchema:schema214.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err42);
-}
-errors++;
-}
-if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
-const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema214.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema214.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema214.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data14.checks !== undefined){
-let data17 = data14.checks;
-if(!(Array.isArray(data17))){
-const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.allOf[1].properties.report.properties.checks.type,parentSchema:schema214.allOf[1].properties.report.properties.checks,data:data17};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.allOf[1].properties.report.type,parentSchema:schema214.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.allOf[1].type,parentSchema:schema214.allOf[1],data};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err46);
-}
-errors++;
-}
-validate152.errors = vErrors; validate152.errorCount = errors;
-return errors === 0;
-}
-validate152.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate151.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate152.errors.slice(0, 1000); else for (const e of validate152.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate152.errorCount ?? validate152.errors.length;
-}
-validate151.errors = vErrors; validate151.errorCount = errors;
-return errors === 0;
-}
-validate151.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreCertificationList = validate154;
-const schema216 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema217 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreCertification = validate154;
+const schema219 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema220 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13015,8 +13098,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema217.required,parentSchema:schema217,data};
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13025,8 +13108,8 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema217.required,parentSchema:schema217,data};
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13035,15 +13118,8 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13052,8 +13128,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13062,8 +13138,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13072,8 +13148,8 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13082,8 +13158,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13092,8 +13168,8 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13102,8 +13178,11 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern14.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13112,8 +13191,9 @@ if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-if(data1.valid === undefined){
-const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data:data1};
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13122,11 +13202,11 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data2};
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13136,8 +13216,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data2};
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13147,10 +13230,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data3 = data1.slug;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data3};
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13160,11 +13241,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data1.createdAt !== undefined){
-let data4 = data1.createdAt;
-if(typeof data4 === "string"){
-if(!(formats14.validate(data4))){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data4};
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13173,9 +13253,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data4};
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13185,10 +13264,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data1.verdict !== undefined){
-let data5 = data1.verdict;
-if(typeof data5 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data5};
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13197,8 +13276,9 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data5};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13208,10 +13288,12 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data1.configVersion !== undefined){
-let data6 = data1.configVersion;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data6};
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13220,9 +13302,8 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data6};
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -13231,13 +13312,8 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.pass === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -13246,8 +13322,8 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-if(data7.fail === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -13256,8 +13332,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-if(data7.skip === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -13266,8 +13344,9 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-if(data7.error === undefined){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data7};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -13276,10 +13355,12 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-if(data7.pass !== undefined){
-let data8 = data7.pass;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data8};
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -13288,9 +13369,9 @@ if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data8};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -13301,10 +13382,10 @@ errors++;
 }
 }
 }
-if(data7.fail !== undefined){
-let data9 = data7.fail;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data9};
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -13313,9 +13394,9 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data9};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -13326,10 +13407,10 @@ errors++;
 }
 }
 }
-if(data7.skip !== undefined){
-let data10 = data7.skip;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data10};
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -13338,9 +13419,9 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data10};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -13351,10 +13432,10 @@ errors++;
 }
 }
 }
-if(data7.error !== undefined){
-let data11 = data7.error;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data11};
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -13363,9 +13444,9 @@ if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data11};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -13376,10 +13457,9 @@ errors++;
 }
 }
 }
-if(data7.untested !== undefined){
-let data12 = data7.untested;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data12};
+}
+else {
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -13388,9 +13468,12 @@ if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data12};
+}
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -13400,10 +13483,8 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-}
-}
 else {
-const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data7};
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -13413,11 +13494,10 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 }
-if(data1.durationMs !== undefined){
-let data13 = data1.durationMs;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data13};
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data12};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -13427,8 +13507,10 @@ if (vErrors.length < 1000) vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data13};
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -13438,10 +13520,9 @@ if (vErrors.length < 1000) vErrors.push(err35);
 errors++;
 }
 }
-if(data1.valid !== undefined){
-let data14 = data1.valid;
-if(typeof data14 !== "boolean"){
-const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data14};
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -13450,11 +13531,9 @@ if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data1.invalidReason !== undefined){
-let data15 = data1.invalidReason;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data15};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.report === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema220.allOf[1].required,parentSchema:schema220.allOf[1],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -13463,10 +13542,11 @@ if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data:data1};
+if(data.report !== undefined){
+let data14 = data.report;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.reportVersion === undefined){
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema220.allOf[1].properties.report.required,parentSchema:schema220.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -13475,10 +13555,8 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema217.properties.data.type,parentSchema:schema217.properties.data,data:data0};
+if(data14.verdict === undefined){
+const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema220.allOf[1].properties.report.required,parentSchema:schema220.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13487,11 +13565,8 @@ if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.total !== undefined){
-let data16 = data.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.total.type,parentSchema:schema217.properties.total,data:data16};
+if(data14.checks === undefined){
+const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema220.allOf[1].properties.report.required,parentSchema:schema220.allOf[1].properties.report,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13500,9 +13575,10 @@ if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema217.properties.total,data:data16};
+if(data14.reportVersion !== undefined){
+let data15 = data14.reportVersion;
+if(1 !== data15){
+const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema220.allOf[1].properties.report.properties.reportVersion,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -13512,10 +13588,10 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 }
-}
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data};
+if(data14.verdict !== undefined){
+let data16 = data14.verdict;
+if(typeof data16 !== "string"){
+const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.allOf[1].properties.report.properties.verdict.type,parentSchema:schema220.allOf[1].properties.report.properties.verdict,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -13524,10 +13600,57 @@ if (vErrors.length < 1000) vErrors.push(err42);
 }
 errors++;
 }
+if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
+const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema220.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema220.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema220.allOf[1].properties.report.properties.verdict,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data14.checks !== undefined){
+let data17 = data14.checks;
+if(!(Array.isArray(data17))){
+const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema220.allOf[1].properties.report.properties.checks.type,parentSchema:schema220.allOf[1].properties.report.properties.checks,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.allOf[1].properties.report.type,parentSchema:schema220.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.allOf[1].type,parentSchema:schema220.allOf[1],data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
 validate155.errors = vErrors; validate155.errorCount = errors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate155.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -13546,156 +13669,11 @@ if (vErrors === null) vErrors = validate155.errors.slice(0, 1000); else for (con
 validate154.errors = vErrors; validate154.errorCount = errors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreSubmitReviewResult = validate157;
-const schema219 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema220 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
-
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate157.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema220.required,parentSchema:schema220,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema220.required,parentSchema:schema220,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema220.required,parentSchema:schema220,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema220.required,parentSchema:schema220,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.slug !== undefined){
-let data0 = data.slug;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.slug.type,parentSchema:schema220.properties.slug,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.reviewStatus !== undefined){
-let data1 = data.reviewStatus;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.reviewStatus.type,parentSchema:schema220.properties.reviewStatus,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema220.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema220.properties.reviewStatus.enum,parentSchema:schema220.properties.reviewStatus,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.submittedAt !== undefined){
-let data2 = data.submittedAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema220.properties.submittedAt,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.submittedAt.type,parentSchema:schema220.properties.submittedAt,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.certificationId !== undefined){
-let data3 = data.certificationId;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.certificationId.type,parentSchema:schema220.properties.certificationId,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-validate157.errors = vErrors; validate157.errorCount = errors;
-return errors === 0;
-}
-validate157.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreEvent = validate158;
-const schema221 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema222 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+export const schema_CoreCertificationList = validate157;
+const schema222 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema223 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
 
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13708,691 +13686,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema222.required,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema222.required,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema222.required,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema222.required,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema222.required,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema222.required,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.seq !== undefined){
-let data0 = data.seq;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.seq.type,parentSchema:schema222.properties.seq,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.receivedAt !== undefined){
-let data1 = data.receivedAt;
-if(typeof data1 === "string"){
-if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema222.properties.receivedAt,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.receivedAt.type,parentSchema:schema222.properties.receivedAt,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data2 = data.slug;
-if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.slug.type,parentSchema:schema222.properties.slug,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.legacyRoute !== undefined){
-let data3 = data.legacyRoute;
-if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.legacyRoute.type,parentSchema:schema222.properties.legacyRoute,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.eventId !== undefined){
-let data4 = data.eventId;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventId.type,parentSchema:schema222.properties.eventId,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.eventType !== undefined){
-let data5 = data.eventType;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventType.type,parentSchema:schema222.properties.eventType,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.actionId !== undefined){
-let data6 = data.actionId;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.actionId.type,parentSchema:schema222.properties.actionId,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.newStatus !== undefined){
-let data7 = data.newStatus;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.newStatus.type,parentSchema:schema222.properties.newStatus,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.verified !== undefined){
-let data8 = data.verified;
-if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.verified.type,parentSchema:schema222.properties.verified,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.verifiedWith !== undefined){
-let data9 = data.verifiedWith;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.verifiedWith.type,parentSchema:schema222.properties.verifiedWith,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-if(!(data9 === "previous")){
-const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema222.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema222.properties.verifiedWith.enum,parentSchema:schema222.properties.verifiedWith,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.duplicate !== undefined){
-let data10 = data.duplicate;
-if(typeof data10 !== "boolean"){
-const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.duplicate.type,parentSchema:schema222.properties.duplicate,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.answeredStatus !== undefined){
-let data11 = data.answeredStatus;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.answeredStatus.type,parentSchema:schema222.properties.answeredStatus,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.signatureHeader !== undefined){
-let data12 = data.signatureHeader;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.signatureHeader.type,parentSchema:schema222.properties.signatureHeader,data:data12};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.problem !== undefined){
-let data13 = data.problem;
-if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.problem.type,parentSchema:schema222.properties.problem,data:data13};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.restored !== undefined){
-let data14 = data.restored;
-if(typeof data14 !== "boolean"){
-const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.restored.type,parentSchema:schema222.properties.restored,data:data14};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-validate158.errors = vErrors; validate158.errorCount = errors;
-return errors === 0;
-}
-validate158.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreStoredEvent = validate159;
-const schema223 = {"$ref":"urn:provcert:contract#/$defs/CoreStoredEvent"};
-const schema224 = {"type":"object","description":"provcert's definition. One accepted event as the core stored it, with the bytes it received (masked).","required":["event","rawBody"],"properties":{"event":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"},"rawBody":{"type":"string","description":"The request body as received, with the secrets the server knows masked."}}};
-
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate160.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.event === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema224.required,parentSchema:schema224,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.rawBody === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rawBody"},message:"must have required property '"+"rawBody"+"'",schema:schema224.required,parentSchema:schema224,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.event !== undefined){
-let data0 = data.event;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.seq === undefined){
-const err2 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data0.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data0.verified === undefined){
-const err5 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data0.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data0.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema222.required,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data0.seq !== undefined){
-let data1 = data0.seq;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/event/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.seq.type,parentSchema:schema222.properties.seq,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data0.receivedAt !== undefined){
-let data2 = data0.receivedAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err9 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema222.properties.receivedAt,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.receivedAt.type,parentSchema:schema222.properties.receivedAt,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data0.slug !== undefined){
-let data3 = data0.slug;
-if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/event/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.slug.type,parentSchema:schema222.properties.slug,data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data0.legacyRoute !== undefined){
-let data4 = data0.legacyRoute;
-if(typeof data4 !== "boolean"){
-const err12 = {instancePath:instancePath+"/event/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.legacyRoute.type,parentSchema:schema222.properties.legacyRoute,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data0.eventId !== undefined){
-let data5 = data0.eventId;
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/event/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventId.type,parentSchema:schema222.properties.eventId,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data0.eventType !== undefined){
-let data6 = data0.eventType;
-if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/event/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventType.type,parentSchema:schema222.properties.eventType,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data0.actionId !== undefined){
-let data7 = data0.actionId;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/event/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.actionId.type,parentSchema:schema222.properties.actionId,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data0.newStatus !== undefined){
-let data8 = data0.newStatus;
-if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/event/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.newStatus.type,parentSchema:schema222.properties.newStatus,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data0.verified !== undefined){
-let data9 = data0.verified;
-if(typeof data9 !== "boolean"){
-const err17 = {instancePath:instancePath+"/event/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.verified.type,parentSchema:schema222.properties.verified,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data0.verifiedWith !== undefined){
-let data10 = data0.verifiedWith;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.verifiedWith.type,parentSchema:schema222.properties.verifiedWith,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(!(data10 === "previous")){
-const err19 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema222.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema222.properties.verifiedWith.enum,parentSchema:schema222.properties.verifiedWith,data:data10};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data0.duplicate !== undefined){
-let data11 = data0.duplicate;
-if(typeof data11 !== "boolean"){
-const err20 = {instancePath:instancePath+"/event/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.duplicate.type,parentSchema:schema222.properties.duplicate,data:data11};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data0.answeredStatus !== undefined){
-let data12 = data0.answeredStatus;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err21 = {instancePath:instancePath+"/event/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.answeredStatus.type,parentSchema:schema222.properties.answeredStatus,data:data12};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data0.signatureHeader !== undefined){
-let data13 = data0.signatureHeader;
-if(typeof data13 !== "string"){
-const err22 = {instancePath:instancePath+"/event/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.signatureHeader.type,parentSchema:schema222.properties.signatureHeader,data:data13};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data0.problem !== undefined){
-let data14 = data0.problem;
-if(typeof data14 !== "string"){
-const err23 = {instancePath:instancePath+"/event/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.problem.type,parentSchema:schema222.properties.problem,data:data14};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data0.restored !== undefined){
-let data15 = data0.restored;
-if(typeof data15 !== "boolean"){
-const err24 = {instancePath:instancePath+"/event/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.restored.type,parentSchema:schema222.properties.restored,data:data15};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data:data0};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.rawBody !== undefined){
-let data16 = data.rawBody;
-if(typeof data16 !== "string"){
-const err26 = {instancePath:instancePath+"/rawBody",schemaPath:"#/properties/rawBody/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema224.properties.rawBody.type,parentSchema:schema224.properties.rawBody,data:data16};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema224.type,parentSchema:schema224,data};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-validate160.errors = vErrors; validate160.errorCount = errors;
-return errors === 0;
-}
-validate160.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate159.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate160.errors.slice(0, 1000); else for (const e of validate160.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate160.errorCount ?? validate160.errors.length;
-}
-validate159.errors = vErrors; validate159.errorCount = errors;
-return errors === 0;
-}
-validate159.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreEventList = validate162;
-const schema226 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema227 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
-
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate163.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema227.required,parentSchema:schema227,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema223.required,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14402,7 +13697,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema227.required,parentSchema:schema227,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema223.required,parentSchema:schema223,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14418,8 +13713,8 @@ const len0 = data0.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14428,8 +13723,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
+if(data1.slug === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14438,8 +13733,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
+if(data1.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14448,8 +13743,8 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
+if(data1.verdict === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14458,8 +13753,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
+if(data1.configVersion === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14468,8 +13763,8 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema222.required,parentSchema:schema222,data:data1};
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14478,10 +13773,559 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data1.seq !== undefined){
-let data2 = data1.seq;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.seq.type,parentSchema:schema222.properties.seq,data:data2};
+if(data1.durationMs === undefined){
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data1.valid === undefined){
+const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(!pattern14.test(data2)){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data3 = data1.slug;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.createdAt !== undefined){
+let data4 = data1.createdAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data5 = data1.verdict;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data6 = data1.configVersion;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.pass === undefined){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+if(data7.fail === undefined){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(data7.skip === undefined){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+if(data7.error === undefined){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+if(data7.pass !== undefined){
+let data8 = data7.pass;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data7.fail !== undefined){
+let data9 = data7.fail;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data7.skip !== undefined){
+let data10 = data7.skip;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data7.error !== undefined){
+let data11 = data7.error;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data7.untested !== undefined){
+let data12 = data7.untested;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data1.durationMs !== undefined){
+let data13 = data1.durationMs;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data1.valid !== undefined){
+let data14 = data1.valid;
+if(typeof data14 !== "boolean"){
+const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data1.invalidReason !== undefined){
+let data15 = data1.invalidReason;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data:data1};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema223.properties.data.type,parentSchema:schema223.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data16 = data.total;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema223.properties.total.type,parentSchema:schema223.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema223.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema223.type,parentSchema:schema223,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
+}
+errors++;
+}
+validate158.errors = vErrors; validate158.errorCount = errors;
+return errors === 0;
+}
+validate158.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate157.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate158.errors.slice(0, 1000); else for (const e of validate158.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate158.errorCount ?? validate158.errors.length;
+}
+validate157.errors = vErrors; validate157.errorCount = errors;
+return errors === 0;
+}
+validate157.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSubmitReviewResult = validate160;
+const schema225 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema226 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate160.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.slug === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema226.required,parentSchema:schema226,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.reviewStatus === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema226.required,parentSchema:schema226,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.submittedAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema226.required,parentSchema:schema226,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.certificationId === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema226.required,parentSchema:schema226,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.slug !== undefined){
+let data0 = data.slug;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.slug.type,parentSchema:schema226.properties.slug,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.reviewStatus !== undefined){
+let data1 = data.reviewStatus;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.reviewStatus.type,parentSchema:schema226.properties.reviewStatus,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(!(data1 === "PENDING_APPROVAL")){
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema226.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema226.properties.reviewStatus.enum,parentSchema:schema226.properties.reviewStatus,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.submittedAt !== undefined){
+let data2 = data.submittedAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema226.properties.submittedAt,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.submittedAt.type,parentSchema:schema226.properties.submittedAt,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14491,11 +14335,459 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data1.receivedAt !== undefined){
-let data3 = data1.receivedAt;
-if(typeof data3 === "string"){
-if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema222.properties.receivedAt,data:data3};
+if(data.certificationId !== undefined){
+let data3 = data.certificationId;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.certificationId.type,parentSchema:schema226.properties.certificationId,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema226.type,parentSchema:schema226,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+validate160.errors = vErrors; validate160.errorCount = errors;
+return errors === 0;
+}
+validate160.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreEvent = validate161;
+const schema227 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema228 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate161.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seq === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema228.required,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.receivedAt === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema228.required,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema228.required,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.verified === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema228.required,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.duplicate === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema228.required,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.answeredStatus === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema228.required,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.seq !== undefined){
+let data0 = data.seq;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.seq.type,parentSchema:schema228.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.receivedAt !== undefined){
+let data1 = data.receivedAt;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema228.properties.receivedAt,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.receivedAt.type,parentSchema:schema228.properties.receivedAt,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data2 = data.slug;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.slug.type,parentSchema:schema228.properties.slug,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.legacyRoute !== undefined){
+let data3 = data.legacyRoute;
+if(typeof data3 !== "boolean"){
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.legacyRoute.type,parentSchema:schema228.properties.legacyRoute,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.eventId !== undefined){
+let data4 = data.eventId;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventId.type,parentSchema:schema228.properties.eventId,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.eventType !== undefined){
+let data5 = data.eventType;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventType.type,parentSchema:schema228.properties.eventType,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.actionId !== undefined){
+let data6 = data.actionId;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.actionId.type,parentSchema:schema228.properties.actionId,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.newStatus !== undefined){
+let data7 = data.newStatus;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.newStatus.type,parentSchema:schema228.properties.newStatus,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.verified !== undefined){
+let data8 = data.verified;
+if(typeof data8 !== "boolean"){
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.verified.type,parentSchema:schema228.properties.verified,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.verifiedWith !== undefined){
+let data9 = data.verifiedWith;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.verifiedWith.type,parentSchema:schema228.properties.verifiedWith,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+if(!(data9 === "previous")){
+const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema228.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema228.properties.verifiedWith.enum,parentSchema:schema228.properties.verifiedWith,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.duplicate !== undefined){
+let data10 = data.duplicate;
+if(typeof data10 !== "boolean"){
+const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.duplicate.type,parentSchema:schema228.properties.duplicate,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.answeredStatus !== undefined){
+let data11 = data.answeredStatus;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.answeredStatus.type,parentSchema:schema228.properties.answeredStatus,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.signatureHeader !== undefined){
+let data12 = data.signatureHeader;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.signatureHeader.type,parentSchema:schema228.properties.signatureHeader,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.problem !== undefined){
+let data13 = data.problem;
+if(typeof data13 !== "string"){
+const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.problem.type,parentSchema:schema228.properties.problem,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.restored !== undefined){
+let data14 = data.restored;
+if(typeof data14 !== "boolean"){
+const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.restored.type,parentSchema:schema228.properties.restored,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema228.type,parentSchema:schema228,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+validate161.errors = vErrors; validate161.errorCount = errors;
+return errors === 0;
+}
+validate161.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreStoredEvent = validate162;
+const schema229 = {"$ref":"urn:provcert:contract#/$defs/CoreStoredEvent"};
+const schema230 = {"type":"object","description":"provcert's definition. One accepted event as the core stored it, with the bytes it received (masked).","required":["event","rawBody"],"properties":{"event":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"},"rawBody":{"type":"string","description":"The request body as received, with the secrets the server knows masked."}}};
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate163.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema230.required,parentSchema:schema230,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.rawBody === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rawBody"},message:"must have required property '"+"rawBody"+"'",schema:schema230.required,parentSchema:schema230,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.event !== undefined){
+let data0 = data.event;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.seq === undefined){
+const err2 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data0.receivedAt === undefined){
+const err3 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data0.slug === undefined){
+const err4 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data0.verified === undefined){
+const err5 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data0.duplicate === undefined){
+const err6 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data0.answeredStatus === undefined){
+const err7 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data0.seq !== undefined){
+let data1 = data0.seq;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err8 = {instancePath:instancePath+"/event/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.seq.type,parentSchema:schema228.properties.seq,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.receivedAt !== undefined){
+let data2 = data0.receivedAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err9 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema228.properties.receivedAt,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14506,7 +14798,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.receivedAt.type,parentSchema:schema222.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.receivedAt.type,parentSchema:schema228.properties.receivedAt,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14516,10 +14808,10 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data4 = data1.slug;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.slug.type,parentSchema:schema222.properties.slug,data:data4};
+if(data0.slug !== undefined){
+let data3 = data0.slug;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/event/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.slug.type,parentSchema:schema228.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14529,10 +14821,10 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data1.legacyRoute !== undefined){
-let data5 = data1.legacyRoute;
-if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.legacyRoute.type,parentSchema:schema222.properties.legacyRoute,data:data5};
+if(data0.legacyRoute !== undefined){
+let data4 = data0.legacyRoute;
+if(typeof data4 !== "boolean"){
+const err12 = {instancePath:instancePath+"/event/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.legacyRoute.type,parentSchema:schema228.properties.legacyRoute,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14542,10 +14834,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data1.eventId !== undefined){
-let data6 = data1.eventId;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventId.type,parentSchema:schema222.properties.eventId,data:data6};
+if(data0.eventId !== undefined){
+let data5 = data0.eventId;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/event/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventId.type,parentSchema:schema228.properties.eventId,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14555,10 +14847,10 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data1.eventType !== undefined){
-let data7 = data1.eventType;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.eventType.type,parentSchema:schema222.properties.eventType,data:data7};
+if(data0.eventType !== undefined){
+let data6 = data0.eventType;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/event/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventType.type,parentSchema:schema228.properties.eventType,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14568,10 +14860,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data1.actionId !== undefined){
-let data8 = data1.actionId;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.actionId.type,parentSchema:schema222.properties.actionId,data:data8};
+if(data0.actionId !== undefined){
+let data7 = data0.actionId;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/event/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.actionId.type,parentSchema:schema228.properties.actionId,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14581,10 +14873,10 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 }
-if(data1.newStatus !== undefined){
-let data9 = data1.newStatus;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.newStatus.type,parentSchema:schema222.properties.newStatus,data:data9};
+if(data0.newStatus !== undefined){
+let data8 = data0.newStatus;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/event/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.newStatus.type,parentSchema:schema228.properties.newStatus,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14594,10 +14886,10 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data1.verified !== undefined){
-let data10 = data1.verified;
-if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.verified.type,parentSchema:schema222.properties.verified,data:data10};
+if(data0.verified !== undefined){
+let data9 = data0.verified;
+if(typeof data9 !== "boolean"){
+const err17 = {instancePath:instancePath+"/event/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.verified.type,parentSchema:schema228.properties.verified,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14607,10 +14899,10 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data1.verifiedWith !== undefined){
-let data11 = data1.verifiedWith;
-if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.verifiedWith.type,parentSchema:schema222.properties.verifiedWith,data:data11};
+if(data0.verifiedWith !== undefined){
+let data10 = data0.verifiedWith;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.verifiedWith.type,parentSchema:schema228.properties.verifiedWith,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14619,8 +14911,8 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-if(!(data11 === "previous")){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema222.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema222.properties.verifiedWith.enum,parentSchema:schema222.properties.verifiedWith,data:data11};
+if(!(data10 === "previous")){
+const err19 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema228.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema228.properties.verifiedWith.enum,parentSchema:schema228.properties.verifiedWith,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14630,10 +14922,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-if(data1.duplicate !== undefined){
-let data12 = data1.duplicate;
-if(typeof data12 !== "boolean"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.duplicate.type,parentSchema:schema222.properties.duplicate,data:data12};
+if(data0.duplicate !== undefined){
+let data11 = data0.duplicate;
+if(typeof data11 !== "boolean"){
+const err20 = {instancePath:instancePath+"/event/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.duplicate.type,parentSchema:schema228.properties.duplicate,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14643,10 +14935,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data1.answeredStatus !== undefined){
-let data13 = data1.answeredStatus;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.answeredStatus.type,parentSchema:schema222.properties.answeredStatus,data:data13};
+if(data0.answeredStatus !== undefined){
+let data12 = data0.answeredStatus;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err21 = {instancePath:instancePath+"/event/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.answeredStatus.type,parentSchema:schema228.properties.answeredStatus,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14656,10 +14948,10 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data1.signatureHeader !== undefined){
-let data14 = data1.signatureHeader;
-if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.signatureHeader.type,parentSchema:schema222.properties.signatureHeader,data:data14};
+if(data0.signatureHeader !== undefined){
+let data13 = data0.signatureHeader;
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/event/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.signatureHeader.type,parentSchema:schema228.properties.signatureHeader,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14669,10 +14961,10 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-if(data1.problem !== undefined){
-let data15 = data1.problem;
-if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema222.properties.problem.type,parentSchema:schema222.properties.problem,data:data15};
+if(data0.problem !== undefined){
+let data14 = data0.problem;
+if(typeof data14 !== "string"){
+const err23 = {instancePath:instancePath+"/event/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.problem.type,parentSchema:schema228.properties.problem,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14682,10 +14974,10 @@ if (vErrors.length < 1000) vErrors.push(err23);
 errors++;
 }
 }
-if(data1.restored !== undefined){
-let data16 = data1.restored;
-if(typeof data16 !== "boolean"){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema222.properties.restored.type,parentSchema:schema222.properties.restored,data:data16};
+if(data0.restored !== undefined){
+let data15 = data0.restored;
+if(typeof data15 !== "boolean"){
+const err24 = {instancePath:instancePath+"/event/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.restored.type,parentSchema:schema228.properties.restored,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14697,7 +14989,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data:data1};
+const err25 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema228.type,parentSchema:schema228,data:data0};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -14707,9 +14999,10 @@ if (vErrors.length < 1000) vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema227.properties.data.type,parentSchema:schema227.properties.data,data:data0};
+if(data.rawBody !== undefined){
+let data16 = data.rawBody;
+if(typeof data16 !== "string"){
+const err26 = {instancePath:instancePath+"/rawBody",schemaPath:"#/properties/rawBody/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.properties.rawBody.type,parentSchema:schema230.properties.rawBody,data:data16};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -14719,10 +15012,9 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-if(data.total !== undefined){
-let data17 = data.total;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema227.properties.total.type,parentSchema:schema227.properties.total,data:data17};
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema230.type,parentSchema:schema230,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -14731,47 +15023,10 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema227.properties.total,data:data17};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data.nextCursor !== undefined){
-let data18 = data.nextCursor;
-if(typeof data18 !== "string"){
-const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema227.properties.nextCursor.type,parentSchema:schema227.properties.nextCursor,data:data18};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema227.type,parentSchema:schema227,data};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
 validate163.errors = vErrors; validate163.errorCount = errors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -14790,15 +15045,431 @@ if (vErrors === null) vErrors = validate163.errors.slice(0, 1000); else for (con
 validate162.errors = vErrors; validate162.errorCount = errors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewStatus = validate165;
-const schema229 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+export const schema_CoreEventList = validate165;
+const schema232 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema233 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate166.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema233.required,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.seq === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.receivedAt === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.verified === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.duplicate === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.answeredStatus === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.seq !== undefined){
+let data2 = data1.seq;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.seq.type,parentSchema:schema228.properties.seq,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.receivedAt !== undefined){
+let data3 = data1.receivedAt;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema228.properties.receivedAt,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.receivedAt.type,parentSchema:schema228.properties.receivedAt,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data4 = data1.slug;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.slug.type,parentSchema:schema228.properties.slug,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.legacyRoute !== undefined){
+let data5 = data1.legacyRoute;
+if(typeof data5 !== "boolean"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.legacyRoute.type,parentSchema:schema228.properties.legacyRoute,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.eventId !== undefined){
+let data6 = data1.eventId;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventId.type,parentSchema:schema228.properties.eventId,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.eventType !== undefined){
+let data7 = data1.eventType;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventType.type,parentSchema:schema228.properties.eventType,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.actionId !== undefined){
+let data8 = data1.actionId;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.actionId.type,parentSchema:schema228.properties.actionId,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.newStatus !== undefined){
+let data9 = data1.newStatus;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.newStatus.type,parentSchema:schema228.properties.newStatus,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.verified !== undefined){
+let data10 = data1.verified;
+if(typeof data10 !== "boolean"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.verified.type,parentSchema:schema228.properties.verified,data:data10};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.verifiedWith !== undefined){
+let data11 = data1.verifiedWith;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.verifiedWith.type,parentSchema:schema228.properties.verifiedWith,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(!(data11 === "previous")){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema228.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema228.properties.verifiedWith.enum,parentSchema:schema228.properties.verifiedWith,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.duplicate !== undefined){
+let data12 = data1.duplicate;
+if(typeof data12 !== "boolean"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.duplicate.type,parentSchema:schema228.properties.duplicate,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.answeredStatus !== undefined){
+let data13 = data1.answeredStatus;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.answeredStatus.type,parentSchema:schema228.properties.answeredStatus,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.signatureHeader !== undefined){
+let data14 = data1.signatureHeader;
+if(typeof data14 !== "string"){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.signatureHeader.type,parentSchema:schema228.properties.signatureHeader,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.problem !== undefined){
+let data15 = data1.problem;
+if(typeof data15 !== "string"){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.problem.type,parentSchema:schema228.properties.problem,data:data15};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data1.restored !== undefined){
+let data16 = data1.restored;
+if(typeof data16 !== "boolean"){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.restored.type,parentSchema:schema228.properties.restored,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema228.type,parentSchema:schema228,data:data1};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema233.properties.data.type,parentSchema:schema233.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data17 = data.total;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema233.properties.total.type,parentSchema:schema233.properties.total,data:data17};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.total,data:data17};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data.nextCursor !== undefined){
+let data18 = data.nextCursor;
+if(typeof data18 !== "string"){
+const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.nextCursor.type,parentSchema:schema233.properties.nextCursor,data:data18};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema233.type,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+validate166.errors = vErrors; validate166.errorCount = errors;
+return errors === 0;
+}
+validate166.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate165.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate166.errors.slice(0, 1000); else for (const e of validate166.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate166.errorCount ?? validate166.errors.length;
+}
+validate165.errors = vErrors; validate165.errorCount = errors;
+return errors === 0;
+}
+validate165.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreReviewStatus = validate168;
+const schema235 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate168.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14825,18 +15496,18 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate165.errors = vErrors; validate165.errorCount = errors;
+validate168.errors = vErrors; validate168.errorCount = errors;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate168.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewReason = validate166;
-const schema231 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
+export const schema_CoreReviewReason = validate169;
+const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate169.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15010,18 +15681,18 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate166.errors = vErrors; validate166.errorCount = errors;
+validate169.errors = vErrors; validate169.errorCount = errors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderMetadata = validate167;
-const schema233 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
+export const schema_CoreProviderMetadata = validate170;
+const schema239 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15266,39 +15937,39 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate168.errors = vErrors; validate168.errorCount = errors;
+validate171.errors = vErrors; validate171.errorCount = errors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate168.errors.slice(0, 1000); else for (const e of validate168.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate168.errorCount ?? validate168.errors.length;
+if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate171.errors.slice(0, 1000); else for (const e of validate171.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate171.errorCount ?? validate171.errors.length;
 }
-validate167.errors = vErrors; validate167.errorCount = errors;
+validate170.errors = vErrors; validate170.errorCount = errors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderList = validate170;
-const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
-const schema238 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
-const schema240 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
+export const schema_CoreProviderList = validate173;
+const schema243 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
+const schema244 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+const schema246 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate174.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15358,7 +16029,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15368,7 +16039,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.total === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15378,7 +16049,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.pagination === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema238.required,parentSchema:schema238,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema244.required,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15392,13 +16063,13 @@ let data3 = data.data;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate145(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
+if(!(validate148(data3[i0], {instancePath:instancePath+"/data/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate148.errors.slice(0, 1000); else for (const e of validate148.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate148.errorCount ?? validate148.errors.length;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.properties.data.type,parentSchema:schema238.properties.data,data:data3};
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.data.type,parentSchema:schema244.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15411,7 +16082,7 @@ errors++;
 if(data.total !== undefined){
 let data5 = data.total;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema238.properties.total.type,parentSchema:schema238.properties.total,data:data5};
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.total.type,parentSchema:schema244.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15422,7 +16093,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema238.properties.total,data:data5};
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema244.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15437,7 +16108,7 @@ if(data.pagination !== undefined){
 let data6 = data.pagination;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.total === undefined){
-const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
+const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15447,7 +16118,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(data6.limit === undefined){
-const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15457,7 +16128,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data6.offset === undefined){
-const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
+const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15467,7 +16138,7 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 if(data6.hasMore === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data6};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15479,7 +16150,7 @@ errors++;
 if(data6.total !== undefined){
 let data7 = data6.total;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data7};
+const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15490,7 +16161,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15504,7 +16175,7 @@ errors++;
 if(data6.limit !== undefined){
 let data8 = data6.limit;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data8};
+const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15515,7 +16186,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data8};
+const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15529,7 +16200,7 @@ errors++;
 if(data6.offset !== undefined){
 let data9 = data6.offset;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data9};
+const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15540,7 +16211,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data9};
+const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15554,7 +16225,7 @@ errors++;
 if(data6.hasMore !== undefined){
 let data10 = data6.hasMore;
 if(typeof data10 !== "boolean"){
-const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data10};
+const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15566,7 +16237,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data6};
+const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15578,7 +16249,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.type,parentSchema:schema238,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -15587,37 +16258,37 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-validate171.errors = vErrors; validate171.errorCount = errors;
+validate174.errors = vErrors; validate174.errorCount = errors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate173.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate171.errors.slice(0, 1000); else for (const e of validate171.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate171.errorCount ?? validate171.errors.length;
+if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate174.errors.slice(0, 1000); else for (const e of validate174.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate174.errorCount ?? validate174.errors.length;
 }
-validate170.errors = vErrors; validate170.errorCount = errors;
+validate173.errors = vErrors; validate173.errorCount = errors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate173.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CorePagination = validate174;
-const schema241 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
+export const schema_CorePagination = validate177;
+const schema247 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15626,7 +16297,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.total === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15636,7 +16307,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.limit === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15646,7 +16317,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.offset === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15656,7 +16327,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.hasMore === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15668,7 +16339,7 @@ errors++;
 if(data.total !== undefined){
 let data0 = data.total;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data0};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15679,7 +16350,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data0};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15693,7 +16364,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data1};
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15704,7 +16375,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data1};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15718,7 +16389,7 @@ errors++;
 if(data.offset !== undefined){
 let data2 = data.offset;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data2};
+const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15729,7 +16400,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data2};
+const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15743,7 +16414,7 @@ errors++;
 if(data.hasMore !== undefined){
 let data3 = data.hasMore;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data3};
+const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15755,7 +16426,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data};
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15764,19 +16435,19 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-validate174.errors = vErrors; validate174.errorCount = errors;
+validate177.errors = vErrors; validate177.errorCount = errors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreHistoryEntry = validate175;
-const schema243 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
-const schema244 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
+export const schema_CoreHistoryEntry = validate178;
+const schema249 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
+const schema250 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15785,7 +16456,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15795,7 +16466,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15805,7 +16476,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15815,7 +16486,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15825,7 +16496,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15835,7 +16506,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15845,7 +16516,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15855,7 +16526,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15865,7 +16536,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15875,7 +16546,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15887,7 +16558,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.seq.type,parentSchema:schema244.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema250.properties.seq.type,parentSchema:schema250.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15898,7 +16569,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema244.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema250.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15913,7 +16584,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema250.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15924,7 +16595,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.at.type,parentSchema:schema244.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.at.type,parentSchema:schema250.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15937,7 +16608,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.slug.type,parentSchema:schema250.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15950,7 +16621,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.actor.type,parentSchema:schema244.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.actor.type,parentSchema:schema250.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15960,7 +16631,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema244.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.actor.enum,parentSchema:schema244.properties.actor,data:data3};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema250.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema250.properties.actor.enum,parentSchema:schema250.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15973,7 +16644,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema244.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema250.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16101,7 +16772,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reasonCode.type,parentSchema:schema244.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reasonCode.type,parentSchema:schema250.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16114,7 +16785,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reason.type,parentSchema:schema244.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reason.type,parentSchema:schema250.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16131,7 +16802,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.requiredChanges.items.type,parentSchema:schema244.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.requiredChanges.items.type,parentSchema:schema250.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16143,7 +16814,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.requiredChanges.type,parentSchema:schema244.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.requiredChanges.type,parentSchema:schema250.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16156,7 +16827,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.internalNote.type,parentSchema:schema244.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.internalNote.type,parentSchema:schema250.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16168,7 +16839,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16177,37 +16848,37 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate176.errors = vErrors; validate176.errorCount = errors;
+validate179.errors = vErrors; validate179.errorCount = errors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate178.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate176.errors.slice(0, 1000); else for (const e of validate176.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate176.errorCount ?? validate176.errors.length;
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
 }
-validate175.errors = vErrors; validate175.errorCount = errors;
+validate178.errors = vErrors; validate178.errorCount = errors;
 return errors === 0;
 }
-validate175.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate178.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreAllowedTransition = validate178;
-const schema250 = {"$ref":"urn:provcert:contract#/$defs/CoreAllowedTransition"};
+export const schema_CoreAllowedTransition = validate181;
+const schema256 = {"$ref":"urn:provcert:contract#/$defs/CoreAllowedTransition"};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate182.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16341,37 +17012,37 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate179.errors = vErrors; validate179.errorCount = errors;
+validate182.errors = vErrors; validate182.errorCount = errors;
 return errors === 0;
 }
-validate179.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+validate182.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate181.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
+if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate182.errors.slice(0, 1000); else for (const e of validate182.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate182.errorCount ?? validate182.errors.length;
 }
-validate178.errors = vErrors; validate178.errorCount = errors;
+validate181.errors = vErrors; validate181.errorCount = errors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+validate181.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTrigger = validate181;
-const schema254 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
+export const schema_CoreTrigger = validate184;
+const schema260 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16398,20 +17069,20 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate181.errors = vErrors; validate181.errorCount = errors;
+validate184.errors = vErrors; validate184.errorCount = errors;
 return errors === 0;
 }
-validate181.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreAdminProvider = validate182;
-const schema256 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
-const schema257 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}},"certifying":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"}}};
-const schema265 = {"type":"object","description":"provcert's definition. Present while a certification of the provider runs on this core.","required":["startedAt","checksDone","checksTotal"],"properties":{"startedAt":{"type":"string","format":"date-time"},"checksDone":{"type":"integer","minimum":0,"description":"Checks finished so far."},"checksTotal":{"type":"integer","minimum":0,"description":"Checks the run planned; 0 until it has planned them."}}};
+export const schema_CoreAdminProvider = validate185;
+const schema262 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
+const schema263 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}},"certifying":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"}}};
+const schema271 = {"type":"object","description":"provcert's definition. Present while a certification of the provider runs on this core.","required":["startedAt","checksDone","checksTotal"],"properties":{"startedAt":{"type":"string","format":"date-time"},"checksDone":{"type":"integer","minimum":0,"description":"Checks finished so far."},"checksTotal":{"type":"integer","minimum":0,"description":"Checks the run planned; 0 until it has planned them."}}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate188.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16420,7 +17091,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16430,7 +17101,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16440,7 +17111,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16450,7 +17121,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16460,7 +17131,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16470,7 +17141,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16480,7 +17151,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16490,7 +17161,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16500,7 +17171,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16510,7 +17181,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema250.required,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16522,7 +17193,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.seq.type,parentSchema:schema244.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema250.properties.seq.type,parentSchema:schema250.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16533,7 +17204,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema244.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema250.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16548,7 +17219,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema250.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16559,7 +17230,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.at.type,parentSchema:schema244.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.at.type,parentSchema:schema250.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16572,7 +17243,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.slug.type,parentSchema:schema250.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16585,7 +17256,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.actor.type,parentSchema:schema244.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.actor.type,parentSchema:schema250.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16595,7 +17266,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema244.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.actor.enum,parentSchema:schema244.properties.actor,data:data3};
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema250.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema250.properties.actor.enum,parentSchema:schema250.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16608,7 +17279,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema244.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema250.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16736,7 +17407,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reasonCode.type,parentSchema:schema244.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reasonCode.type,parentSchema:schema250.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16749,7 +17420,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reason.type,parentSchema:schema244.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reason.type,parentSchema:schema250.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16766,7 +17437,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.requiredChanges.items.type,parentSchema:schema244.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.requiredChanges.items.type,parentSchema:schema250.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16778,7 +17449,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.requiredChanges.type,parentSchema:schema244.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.requiredChanges.type,parentSchema:schema250.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16791,7 +17462,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.internalNote.type,parentSchema:schema244.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.internalNote.type,parentSchema:schema250.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16803,7 +17474,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16812,16 +17483,16 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate185.errors = vErrors; validate185.errorCount = errors;
+validate188.errors = vErrors; validate188.errorCount = errors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate188.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
+const evaluated0 = validate186.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16830,7 +17501,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema257.required,parentSchema:schema257,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema263.required,parentSchema:schema263,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16840,7 +17511,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.certifications === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema257.required,parentSchema:schema257,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema263.required,parentSchema:schema263,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16850,7 +17521,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.history === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema257.required,parentSchema:schema257,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema263.required,parentSchema:schema263,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16860,8 +17531,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.provider !== undefined){
-if(!(validate145(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate145.errors.slice(0, 1000); else for (const e of validate145.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate145.errorCount ?? validate145.errors.length;
+if(!(validate148(data.provider, {instancePath:instancePath+"/provider",parentData:data,parentDataProperty:"provider",rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate148.errors.slice(0, 1000); else for (const e of validate148.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate148.errorCount ?? validate148.errors.length;
 }
 }
 if(data.certifications !== undefined){
@@ -16872,7 +17543,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id === undefined){
-const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16882,7 +17553,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data2.slug === undefined){
-const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16892,7 +17563,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data2.createdAt === undefined){
-const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16902,7 +17573,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data2.verdict === undefined){
-const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16912,7 +17583,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data2.configVersion === undefined){
-const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16922,7 +17593,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data2.summary === undefined){
-const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16932,7 +17603,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data2.durationMs === undefined){
-const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16942,7 +17613,7 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 if(data2.valid === undefined){
-const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema212.required,parentSchema:schema212,data:data2};
+const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16955,7 +17626,7 @@ if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 === "string"){
 if(!pattern14.test(data3)){
-const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema212.properties.id,data:data3};
+const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16966,7 +17637,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.id.type,parentSchema:schema212.properties.id,data:data3};
+const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16979,7 +17650,7 @@ errors++;
 if(data2.slug !== undefined){
 let data4 = data2.slug;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.slug.type,parentSchema:schema212.properties.slug,data:data4};
+const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16993,7 +17664,7 @@ if(data2.createdAt !== undefined){
 let data5 = data2.createdAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema212.properties.createdAt,data:data5};
+const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17004,7 +17675,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.createdAt.type,parentSchema:schema212.properties.createdAt,data:data5};
+const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17017,7 +17688,7 @@ errors++;
 if(data2.verdict !== undefined){
 let data6 = data2.verdict;
 if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.verdict.type,parentSchema:schema212.properties.verdict,data:data6};
+const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17027,7 +17698,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "INCOMPLETE")) || (data6 === "PARTIAL"))){
-const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema212.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema212.properties.verdict.enum,parentSchema:schema212.properties.verdict,data:data6};
+const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17040,7 +17711,7 @@ errors++;
 if(data2.configVersion !== undefined){
 let data7 = data2.configVersion;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.configVersion.type,parentSchema:schema212.properties.configVersion,data:data7};
+const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17051,7 +17722,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema212.properties.configVersion,data:data7};
+const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17066,7 +17737,7 @@ if(data2.summary !== undefined){
 let data8 = data2.summary;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.pass === undefined){
-const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
+const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17076,7 +17747,7 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 if(data8.fail === undefined){
-const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
+const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17086,7 +17757,7 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 if(data8.skip === undefined){
-const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
+const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17096,7 +17767,7 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 if(data8.error === undefined){
-const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema212.properties.summary.required,parentSchema:schema212.properties.summary,data:data8};
+const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17108,7 +17779,7 @@ errors++;
 if(data8.pass !== undefined){
 let data9 = data8.pass;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.pass.type,parentSchema:schema212.properties.summary.properties.pass,data:data9};
+const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17119,7 +17790,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.pass,data:data9};
+const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17133,7 +17804,7 @@ errors++;
 if(data8.fail !== undefined){
 let data10 = data8.fail;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.fail.type,parentSchema:schema212.properties.summary.properties.fail,data:data10};
+const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17144,7 +17815,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.fail,data:data10};
+const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -17158,7 +17829,7 @@ errors++;
 if(data8.skip !== undefined){
 let data11 = data8.skip;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.skip.type,parentSchema:schema212.properties.summary.properties.skip,data:data11};
+const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17169,7 +17840,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.skip,data:data11};
+const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -17183,7 +17854,7 @@ errors++;
 if(data8.error !== undefined){
 let data12 = data8.error;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.error.type,parentSchema:schema212.properties.summary.properties.error,data:data12};
+const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -17194,7 +17865,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.error,data:data12};
+const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -17208,7 +17879,7 @@ errors++;
 if(data8.untested !== undefined){
 let data13 = data8.untested;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema212.properties.summary.properties.untested.type,parentSchema:schema212.properties.summary.properties.untested,data:data13};
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -17219,7 +17890,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.summary.properties.untested,data:data13};
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -17232,7 +17903,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.properties.summary.type,parentSchema:schema212.properties.summary,data:data8};
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -17246,7 +17917,7 @@ if(data2.durationMs !== undefined){
 let data14 = data2.durationMs;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema212.properties.durationMs,data:data14};
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -17257,7 +17928,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema212.properties.durationMs.type,parentSchema:schema212.properties.durationMs,data:data14};
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -17270,7 +17941,7 @@ errors++;
 if(data2.valid !== undefined){
 let data15 = data2.valid;
 if(typeof data15 !== "boolean"){
-const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema212.properties.valid.type,parentSchema:schema212.properties.valid,data:data15};
+const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -17283,7 +17954,7 @@ errors++;
 if(data2.invalidReason !== undefined){
 let data16 = data2.invalidReason;
 if(typeof data16 !== "string"){
-const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema212.properties.invalidReason.type,parentSchema:schema212.properties.invalidReason,data:data16};
+const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -17295,7 +17966,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema212.type,parentSchema:schema212,data:data2};
+const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data:data2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -17307,7 +17978,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema257.properties.certifications.type,parentSchema:schema257.properties.certifications,data:data1};
+const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema263.properties.certifications.type,parentSchema:schema263.properties.certifications,data:data1};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -17322,13 +17993,13 @@ let data17 = data.history;
 if(Array.isArray(data17)){
 const len1 = data17.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-if(!(validate185(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate185.errors.slice(0, 1000); else for (const e of validate185.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate185.errorCount ?? validate185.errors.length;
+if(!(validate188(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate188.errors.slice(0, 1000); else for (const e of validate188.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate188.errorCount ?? validate188.errors.length;
 }
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema257.properties.history.type,parentSchema:schema257.properties.history,data:data17};
+const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema263.properties.history.type,parentSchema:schema263.properties.history,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -17342,7 +18013,7 @@ if(data.certifying !== undefined){
 let data19 = data.certifying;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.startedAt === undefined){
-const err42 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema265.required,parentSchema:schema265,data:data19};
+const err42 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema271.required,parentSchema:schema271,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -17352,7 +18023,7 @@ if (vErrors.length < 1000) vErrors.push(err42);
 errors++;
 }
 if(data19.checksDone === undefined){
-const err43 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema265.required,parentSchema:schema265,data:data19};
+const err43 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema271.required,parentSchema:schema271,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -17362,7 +18033,7 @@ if (vErrors.length < 1000) vErrors.push(err43);
 errors++;
 }
 if(data19.checksTotal === undefined){
-const err44 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema265.required,parentSchema:schema265,data:data19};
+const err44 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema271.required,parentSchema:schema271,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -17375,7 +18046,7 @@ if(data19.startedAt !== undefined){
 let data20 = data19.startedAt;
 if(typeof data20 === "string"){
 if(!(formats14.validate(data20))){
-const err45 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema265.properties.startedAt,data:data20};
+const err45 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema271.properties.startedAt,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -17386,7 +18057,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.startedAt.type,parentSchema:schema265.properties.startedAt,data:data20};
+const err46 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema271.properties.startedAt.type,parentSchema:schema271.properties.startedAt,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -17399,7 +18070,7 @@ errors++;
 if(data19.checksDone !== undefined){
 let data21 = data19.checksDone;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err47 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema265.properties.checksDone.type,parentSchema:schema265.properties.checksDone,data:data21};
+const err47 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksDone.type,parentSchema:schema271.properties.checksDone,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -17410,7 +18081,7 @@ errors++;
 }
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 < 0 || isNaN(data21)){
-const err48 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema265.properties.checksDone,data:data21};
+const err48 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksDone,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -17424,7 +18095,7 @@ errors++;
 if(data19.checksTotal !== undefined){
 let data22 = data19.checksTotal;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err49 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema265.properties.checksTotal.type,parentSchema:schema265.properties.checksTotal,data:data22};
+const err49 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksTotal.type,parentSchema:schema271.properties.checksTotal,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -17435,7 +18106,7 @@ errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 < 0 || isNaN(data22)){
-const err50 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema265.properties.checksTotal,data:data22};
+const err50 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksTotal,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -17448,7 +18119,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data:data19};
+const err51 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data:data19};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -17460,7 +18131,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema257.type,parentSchema:schema257,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema263.type,parentSchema:schema263,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -17469,37 +18140,37 @@ if (vErrors.length < 1000) vErrors.push(err52);
 }
 errors++;
 }
-validate183.errors = vErrors; validate183.errorCount = errors;
+validate186.errors = vErrors; validate186.errorCount = errors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
+validate186.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate185.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate183.errors.slice(0, 1000); else for (const e of validate183.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate183.errorCount ?? validate183.errors.length;
+if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate186.errors.slice(0, 1000); else for (const e of validate186.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate186.errorCount ?? validate186.errors.length;
 }
-validate182.errors = vErrors; validate182.errorCount = errors;
+validate185.errors = vErrors; validate185.errorCount = errors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationProgress = validate188;
-const schema266 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"};
+export const schema_CoreCertificationProgress = validate191;
+const schema272 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17508,7 +18179,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.startedAt === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17518,7 +18189,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.checksDone === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17528,7 +18199,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.checksTotal === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema265.required,parentSchema:schema265,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema271.required,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17541,7 +18212,7 @@ if(data.startedAt !== undefined){
 let data0 = data.startedAt;
 if(typeof data0 === "string"){
 if(!(formats14.validate(data0))){
-const err3 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema265.properties.startedAt,data:data0};
+const err3 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema271.properties.startedAt,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17552,7 +18223,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema265.properties.startedAt.type,parentSchema:schema265.properties.startedAt,data:data0};
+const err4 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema271.properties.startedAt.type,parentSchema:schema271.properties.startedAt,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17565,7 +18236,7 @@ errors++;
 if(data.checksDone !== undefined){
 let data1 = data.checksDone;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema265.properties.checksDone.type,parentSchema:schema265.properties.checksDone,data:data1};
+const err5 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksDone.type,parentSchema:schema271.properties.checksDone,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17576,7 +18247,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema265.properties.checksDone,data:data1};
+const err6 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksDone,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17590,7 +18261,7 @@ errors++;
 if(data.checksTotal !== undefined){
 let data2 = data.checksTotal;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema265.properties.checksTotal.type,parentSchema:schema265.properties.checksTotal,data:data2};
+const err7 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksTotal.type,parentSchema:schema271.properties.checksTotal,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17601,7 +18272,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema265.properties.checksTotal,data:data2};
+const err8 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksTotal,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17614,7 +18285,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data};
+const err9 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17623,20 +18294,20 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate188.errors = vErrors; validate188.errorCount = errors;
+validate191.errors = vErrors; validate191.errorCount = errors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"startedAt":true,"checksDone":true,"checksTotal":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"startedAt":true,"checksDone":true,"checksTotal":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewDecisionInput = validate189;
-const schema268 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
-const schema269 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
+export const schema_CoreReviewDecisionInput = validate192;
+const schema274 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
+const schema275 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
 const pattern18 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17768,7 +18439,7 @@ props0.decision = true;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema269.if,parentSchema:schema269,data};
+const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema275.if,parentSchema:schema275,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17779,7 +18450,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.decision === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema269.required,parentSchema:schema269,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema275.required,parentSchema:schema275,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17799,7 +18470,7 @@ props0.internalNote = true;
 if(data.decision !== undefined){
 let data4 = data.decision;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema269.properties.decision.type,parentSchema:schema269.properties.decision,data:data4};
+const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.decision.type,parentSchema:schema275.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17809,7 +18480,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "APPROVE") || (data4 === "ACTIVATE")) || (data4 === "REQUEST_CHANGES")) || (data4 === "REJECT")) || (data4 === "SUSPEND"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema269.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema269.properties.decision.enum,parentSchema:schema269.properties.decision,data:data4};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema275.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema275.properties.decision.enum,parentSchema:schema275.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17823,7 +18494,7 @@ if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 === "string"){
 if(!pattern18.test(data5)){
-const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema269.properties.reasonCode,data:data5};
+const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema275.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17834,7 +18505,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema269.properties.reasonCode.type,parentSchema:schema269.properties.reasonCode,data:data5};
+const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.reasonCode.type,parentSchema:schema275.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17848,7 +18519,7 @@ if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 === "string"){
 if(func10(data6) > 2000){
-const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema269.properties.reason,data:data6};
+const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema275.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17858,7 +18529,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(func10(data6) < 12){
-const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema269.properties.reason,data:data6};
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema275.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17869,7 +18540,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema269.properties.reason.type,parentSchema:schema269.properties.reason,data:data6};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.reason.type,parentSchema:schema275.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17883,7 +18554,7 @@ if(data.requiredChanges !== undefined){
 let data7 = data.requiredChanges;
 if(Array.isArray(data7)){
 if(data7.length > 50){
-const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema269.properties.requiredChanges,data:data7};
+const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema275.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17897,7 +18568,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(func10(data8) > 500){
-const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema269.properties.requiredChanges.items,data:data8};
+const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema275.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17907,7 +18578,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(func10(data8) < 1){
-const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema269.properties.requiredChanges.items,data:data8};
+const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema275.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17918,7 +18589,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema269.properties.requiredChanges.items.type,parentSchema:schema269.properties.requiredChanges.items,data:data8};
+const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.requiredChanges.items.type,parentSchema:schema275.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17930,7 +18601,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema269.properties.requiredChanges.type,parentSchema:schema269.properties.requiredChanges,data:data7};
+const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema275.properties.requiredChanges.type,parentSchema:schema275.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17944,7 +18615,7 @@ if(data.internalNote !== undefined){
 let data9 = data.internalNote;
 if(typeof data9 === "string"){
 if(func10(data9) > 4000){
-const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema269.properties.internalNote,data:data9};
+const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema275.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17955,7 +18626,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema269.properties.internalNote.type,parentSchema:schema269.properties.internalNote,data:data9};
+const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.internalNote.type,parentSchema:schema275.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17967,7 +18638,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema269.type,parentSchema:schema269,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema275.type,parentSchema:schema275,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17976,38 +18647,12 @@ if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-validate190.errors = vErrors; validate190.errorCount = errors;
+validate193.errors = vErrors; validate193.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate190.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate193.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate189.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate190.errors.slice(0, 1000); else for (const e of validate190.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate190.errorCount ?? validate190.errors.length;
-}
-else {
-var props0 = validate190.evaluated.props;
-}
-validate189.errors = vErrors; validate189.errorCount = errors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate189.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const schema_CoreReopenInput = validate192;
-const schema271 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
-const schema272 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
 
 function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -18019,12 +18664,38 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate193.errors.slice(0, 1000); else for (const e of validate193.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate193.errorCount ?? validate193.errors.length;
+}
+else {
+var props0 = validate193.evaluated.props;
+}
+validate192.errors = vErrors; validate192.errorCount = errors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate192.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const schema_CoreReopenInput = validate195;
+const schema277 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
+const schema278 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
+
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate195.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.internalNote !== undefined){
 let data0 = data.internalNote;
 if(typeof data0 === "string"){
 if(func10(data0) > 4000){
-const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema272.properties.internalNote,data:data0};
+const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema278.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18035,7 +18706,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema272.properties.internalNote.type,parentSchema:schema272.properties.internalNote,data:data0};
+const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.internalNote.type,parentSchema:schema278.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18047,7 +18718,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema278.type,parentSchema:schema278,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18056,19 +18727,19 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate192.errors = vErrors; validate192.errorCount = errors;
+validate195.errors = vErrors; validate195.errorCount = errors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTransition = validate193;
-const schema273 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
-const schema274 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
+export const schema_CoreTransition = validate196;
+const schema279 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
+const schema280 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate194.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18077,7 +18748,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18087,7 +18758,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.trigger === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18097,7 +18768,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.from === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18107,7 +18778,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.to === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18117,7 +18788,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18127,7 +18798,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18137,7 +18808,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.historySeq === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema274.required,parentSchema:schema274,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema280.required,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18149,7 +18820,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema274.properties.slug.type,parentSchema:schema274.properties.slug,data:data0};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.slug.type,parentSchema:schema280.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18255,7 +18926,7 @@ if(data.at !== undefined){
 let data5 = data.at;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema274.properties.at,data:data5};
+const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema280.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18266,7 +18937,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema274.properties.at.type,parentSchema:schema274.properties.at,data:data5};
+const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.at.type,parentSchema:schema280.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18279,7 +18950,7 @@ errors++;
 if(data.historySeq !== undefined){
 let data6 = data.historySeq;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema274.properties.historySeq.type,parentSchema:schema274.properties.historySeq,data:data6};
+const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema280.properties.historySeq.type,parentSchema:schema280.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18290,7 +18961,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema274.properties.historySeq,data:data6};
+const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema280.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18303,7 +18974,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema274.type,parentSchema:schema274,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.type,parentSchema:schema280,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18312,263 +18983,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-validate194.errors = vErrors; validate194.errorCount = errors;
-return errors === 0;
-}
-validate194.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate193.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate194.errors.slice(0, 1000); else for (const e of validate194.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate194.errorCount ?? validate194.errors.length;
-}
-validate193.errors = vErrors; validate193.errorCount = errors;
-return errors === 0;
-}
-validate193.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreDiscoveredProvider = validate196;
-const schema279 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
-const schema280 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
-
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate197.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema280.required,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema280.required,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema280.required,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema280.required,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema280.required,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema280.required,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.name.type,parentSchema:schema280.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.slug.type,parentSchema:schema280.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.type.type,parentSchema:schema280.properties.type,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data3 = data.category;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.category.type,parentSchema:schema280.properties.category,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.geography !== undefined){
-let data4 = data.geography;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data5 = data4[i0];
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.geography.items.type,parentSchema:schema280.properties.geography.items,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema280.properties.geography.type,parentSchema:schema280.properties.geography,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data6 = data.capabilities;
-if(Array.isArray(data6)){
-const len1 = data6.length;
-for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-let data7 = data6[i1];
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
-const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema280.properties.capabilities.type,parentSchema:schema280.properties.capabilities,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.fulfillment !== undefined){
-let data8 = data.fulfillment;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
-const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.type,parentSchema:schema280,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
 validate197.errors = vErrors; validate197.errorCount = errors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -18587,16 +19005,16 @@ if (vErrors === null) vErrors = validate197.errors.slice(0, 1000); else for (con
 validate196.errors = vErrors; validate196.errorCount = errors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveryList = validate199;
-const schema283 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
-const schema284 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreDiscoveredProvider = validate199;
+const schema285 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
+const schema286 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18605,7 +19023,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema286.required,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18615,7 +19033,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18625,7 +19043,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema286.required,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18635,7 +19053,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema286.required,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18645,7 +19063,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema286.required,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18655,7 +19073,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema286.required,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18667,7 +19085,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.name.type,parentSchema:schema280.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.name.type,parentSchema:schema286.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18680,7 +19098,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.slug.type,parentSchema:schema280.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18693,7 +19111,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.type.type,parentSchema:schema280.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.type.type,parentSchema:schema286.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18706,7 +19124,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.category.type,parentSchema:schema280.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.category.type,parentSchema:schema286.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18723,7 +19141,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.geography.items.type,parentSchema:schema280.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.geography.items.type,parentSchema:schema286.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18735,7 +19153,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema280.properties.geography.type,parentSchema:schema280.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.geography.type,parentSchema:schema286.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18774,7 +19192,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema280.properties.capabilities.type,parentSchema:schema280.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.capabilities.type,parentSchema:schema286.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18809,266 +19227,19 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.type,parentSchema:schema280,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-validate201.errors = vErrors; validate201.errorCount = errors;
-return errors === 0;
-}
-validate201.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate200.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema284.required,parentSchema:schema284,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema284.required,parentSchema:schema284,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema284.required,parentSchema:schema284,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate201(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate201.errors.slice(0, 1000); else for (const e of validate201.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate201.errorCount ?? validate201.errors.length;
-}
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema284.properties.data.type,parentSchema:schema284.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data2 = data.total;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema284.properties.total.type,parentSchema:schema284.properties.total,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema284.properties.total,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-if(data.pagination !== undefined){
-let data3 = data.pagination;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.total === undefined){
-const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data3.limit === undefined){
-const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data3.offset === undefined){
-const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-if(data3.hasMore === undefined){
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-if(data3.total !== undefined){
-let data4 = data3.total;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-if(data3.limit !== undefined){
-let data5 = data3.limit;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 1 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-if(data3.offset !== undefined){
-let data6 = data3.offset;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-if(data3.hasMore !== undefined){
-let data7 = data3.hasMore;
-if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema284.type,parentSchema:schema284,data};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
 validate200.errors = vErrors; validate200.errorCount = errors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -19087,16 +19258,516 @@ if (vErrors === null) vErrors = validate200.errors.slice(0, 1000); else for (con
 validate199.errors = vErrors; validate199.errorCount = errors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDashboard = validate204;
-const schema289 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
-const schema290 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+export const schema_CoreDiscoveryList = validate202;
+const schema289 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
+const schema290 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate204.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema286.required,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.type === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema286.required,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.category === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema286.required,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.geography === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema286.required,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema286.required,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.name.type,parentSchema:schema286.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.type.type,parentSchema:schema286.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data3 = data.category;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.category.type,parentSchema:schema286.properties.category,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.geography !== undefined){
+let data4 = data.geography;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data5 = data4[i0];
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.geography.items.type,parentSchema:schema286.properties.geography.items,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.geography.type,parentSchema:schema286.properties.geography,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data6 = data.capabilities;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
+let data7 = data6[i1];
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((((((((data7 === "METADATA") || (data7 === "HEALTH")) || (data7 === "CATALOG")) || (data7 === "QUOTE")) || (data7 === "ACTION_CREATE")) || (data7 === "ACTION_STATUS")) || (data7 === "WEBHOOK")) || (data7 === "LOCATIONS")) || (data7 === "SEARCH")) || (data7 === "ACTION_CANCEL")) || (data7 === "PAYMENT_OPTIONS"))){
+const err13 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.capabilities.type,parentSchema:schema286.properties.capabilities,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.fulfillment !== undefined){
+let data8 = data.fulfillment;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data8 === "DELIVERY") || (data8 === "PICKUP")) || (data8 === "ONSITE")) || (data8 === "HYBRID")) || (data8 === "REMOTE"))){
+const err16 = {instancePath:instancePath+"/fulfillment",schemaPath:"urn:provcert:contract#/$defs/FulfillmentMode/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values",schema:schema43.enum,parentSchema:schema43,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+validate204.errors = vErrors; validate204.errorCount = errors;
+return errors === 0;
+}
+validate204.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate203.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema290.required,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema290.required,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.pagination === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema290.required,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+if(!(validate204(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate204.errors.slice(0, 1000); else for (const e of validate204.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate204.errorCount ?? validate204.errors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema290.properties.data.type,parentSchema:schema290.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data2 = data.total;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema290.properties.total.type,parentSchema:schema290.properties.total,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema290.properties.total,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.pagination !== undefined){
+let data3 = data.pagination;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.total === undefined){
+const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data3.limit === undefined){
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data3.offset === undefined){
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data3.hasMore === undefined){
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data3.total !== undefined){
+let data4 = data3.total;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data3.limit !== undefined){
+let data5 = data3.limit;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data3.offset !== undefined){
+let data6 = data3.offset;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data3.hasMore !== undefined){
+let data7 = data3.hasMore;
+if(typeof data7 !== "boolean"){
+const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data3};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.type,parentSchema:schema290,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+validate203.errors = vErrors; validate203.errorCount = errors;
+return errors === 0;
+}
+validate203.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate202.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate203.errors.slice(0, 1000); else for (const e of validate203.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate203.errorCount ?? validate203.errors.length;
+}
+validate202.errors = vErrors; validate202.errorCount = errors;
+return errors === 0;
+}
+validate202.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreDashboard = validate207;
+const schema295 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
+const schema296 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19283,28 +19954,28 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate206.errors = vErrors; validate206.errorCount = errors;
+validate209.errors = vErrors; validate209.errorCount = errors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate208.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate206.errors.slice(0, 1000); else for (const e of validate206.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate206.errorCount ?? validate206.errors.length;
+if(!(validate209(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate209.errors.slice(0, 1000); else for (const e of validate209.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate209.errorCount ?? validate209.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema290.allOf[1].required,parentSchema:schema290.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19314,7 +19985,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.metrics === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema290.allOf[1].required,parentSchema:schema290.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19324,7 +19995,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.actions === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema290.allOf[1].required,parentSchema:schema290.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19334,7 +20005,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.pagination === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema290.allOf[1].required,parentSchema:schema290.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19347,7 +20018,7 @@ if(data.provider !== undefined){
 let data0 = data.provider;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema290.allOf[1].properties.provider.required,parentSchema:schema290.allOf[1].properties.provider,data:data0};
+const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19357,7 +20028,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data0.name === undefined){
-const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema290.allOf[1].properties.provider.required,parentSchema:schema290.allOf[1].properties.provider,data:data0};
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19367,7 +20038,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data0.status === undefined){
-const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema290.allOf[1].properties.provider.required,parentSchema:schema290.allOf[1].properties.provider,data:data0};
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19377,7 +20048,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data0.metadata === undefined){
-const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema290.allOf[1].properties.provider.required,parentSchema:schema290.allOf[1].properties.provider,data:data0};
+const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19389,7 +20060,7 @@ errors++;
 if(data0.slug !== undefined){
 let data1 = data0.slug;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema290.allOf[1].properties.provider.properties.slug.type,parentSchema:schema290.allOf[1].properties.provider.properties.slug,data:data1};
+const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.allOf[1].properties.provider.properties.slug.type,parentSchema:schema296.allOf[1].properties.provider.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19402,7 +20073,7 @@ errors++;
 if(data0.name !== undefined){
 let data2 = data0.name;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema290.allOf[1].properties.provider.properties.name.type,parentSchema:schema290.allOf[1].properties.provider.properties.name,data:data2};
+const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.allOf[1].properties.provider.properties.name.type,parentSchema:schema296.allOf[1].properties.provider.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19442,7 +20113,7 @@ if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (con
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.allOf[1].properties.provider.type,parentSchema:schema290.allOf[1].properties.provider,data:data0};
+const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.allOf[1].properties.provider.type,parentSchema:schema296.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19456,7 +20127,7 @@ if(data.pagination !== undefined){
 let data5 = data.pagination;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.total === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19466,7 +20137,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(data5.limit === undefined){
-const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19476,7 +20147,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(data5.offset === undefined){
-const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
+const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19486,7 +20157,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(data5.hasMore === undefined){
-const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data5};
+const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19498,7 +20169,7 @@ errors++;
 if(data5.total !== undefined){
 let data6 = data5.total;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data6};
+const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19509,7 +20180,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data6};
+const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19523,7 +20194,7 @@ errors++;
 if(data5.limit !== undefined){
 let data7 = data5.limit;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data7};
+const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19534,7 +20205,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data7};
+const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19548,7 +20219,7 @@ errors++;
 if(data5.offset !== undefined){
 let data8 = data5.offset;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data8};
+const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19559,7 +20230,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data8};
+const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19573,7 +20244,7 @@ errors++;
 if(data5.hasMore !== undefined){
 let data9 = data5.hasMore;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data9};
+const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19585,7 +20256,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data5};
+const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19597,7 +20268,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.allOf[1].type,parentSchema:schema290.allOf[1],data};
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.allOf[1].type,parentSchema:schema296.allOf[1],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -19606,38 +20277,38 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-validate205.errors = vErrors; validate205.errorCount = errors;
+validate208.errors = vErrors; validate208.errorCount = errors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate208.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate205.errors.slice(0, 1000); else for (const e of validate205.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate205.errorCount ?? validate205.errors.length;
+if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate208.errors.slice(0, 1000); else for (const e of validate208.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate208.errorCount ?? validate208.errors.length;
 }
-validate204.errors = vErrors; validate204.errorCount = errors;
+validate207.errors = vErrors; validate207.errorCount = errors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTimelineEntry = validate211;
-const schema295 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
-const schema296 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
+export const schema_CoreTimelineEntry = validate214;
+const schema301 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
+const schema302 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19646,7 +20317,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.at === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema296.required,parentSchema:schema296,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema302.required,parentSchema:schema302,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19656,7 +20327,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.source === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema296.required,parentSchema:schema296,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema302.required,parentSchema:schema302,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19668,7 +20339,7 @@ errors++;
 if(data.at !== undefined){
 let data0 = data.at;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.at.type,parentSchema:schema296.properties.at,data:data0};
+const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.at.type,parentSchema:schema302.properties.at,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19681,7 +20352,7 @@ errors++;
 if(data.source !== undefined){
 let data1 = data.source;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.source.type,parentSchema:schema296.properties.source,data:data1};
+const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.source.type,parentSchema:schema302.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19691,7 +20362,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(!((data1 === "PROVIDER_API") || (data1 === "WEBHOOK"))){
-const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema296.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema296.properties.source.enum,parentSchema:schema296.properties.source,data:data1};
+const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema302.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema302.properties.source.enum,parentSchema:schema302.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19704,7 +20375,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.status.type,parentSchema:schema296.properties.status,data:data2};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.status.type,parentSchema:schema302.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19717,7 +20388,7 @@ errors++;
 if(data.eventId !== undefined){
 let data3 = data.eventId;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.eventId.type,parentSchema:schema296.properties.eventId,data:data3};
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventId.type,parentSchema:schema302.properties.eventId,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19730,7 +20401,7 @@ errors++;
 if(data.eventType !== undefined){
 let data4 = data.eventType;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.eventType.type,parentSchema:schema296.properties.eventType,data:data4};
+const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventType.type,parentSchema:schema302.properties.eventType,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19743,7 +20414,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.reasonCode.type,parentSchema:schema296.properties.reasonCode,data:data5};
+const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reasonCode.type,parentSchema:schema302.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19756,7 +20427,7 @@ errors++;
 if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.reason.type,parentSchema:schema296.properties.reason,data:data6};
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reason.type,parentSchema:schema302.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19768,7 +20439,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.type,parentSchema:schema296,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema302.type,parentSchema:schema302,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19777,19 +20448,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate211.errors = vErrors; validate211.errorCount = errors;
+validate214.errors = vErrors; validate214.errorCount = errors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreActionDetail = validate212;
-const schema297 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
-const schema298 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
+export const schema_CoreActionDetail = validate215;
+const schema303 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
+const schema304 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19798,7 +20469,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19808,7 +20479,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.publicId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19818,7 +20489,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19828,7 +20499,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19838,7 +20509,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.paymentStatusSource === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19848,7 +20519,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.lines === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19858,7 +20529,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.createdAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19868,7 +20539,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.timeline === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema298.required,parentSchema:schema298,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19880,7 +20551,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.id.type,parentSchema:schema298.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.id.type,parentSchema:schema304.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19893,7 +20564,7 @@ errors++;
 if(data.publicId !== undefined){
 let data1 = data.publicId;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.publicId.type,parentSchema:schema298.properties.publicId,data:data1};
+const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.publicId.type,parentSchema:schema304.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19906,7 +20577,7 @@ errors++;
 if(data.externalActionId !== undefined){
 let data2 = data.externalActionId;
 if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.externalActionId.type,parentSchema:schema298.properties.externalActionId,data:data2};
+const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.externalActionId.type,parentSchema:schema304.properties.externalActionId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19919,7 +20590,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.certificationId.type,parentSchema:schema298.properties.certificationId,data:data3};
+const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.certificationId.type,parentSchema:schema304.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19932,7 +20603,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.status.type,parentSchema:schema298.properties.status,data:data4};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.status.type,parentSchema:schema304.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19945,7 +20616,7 @@ errors++;
 if(data.paymentStatus !== undefined){
 let data5 = data.paymentStatus;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.paymentStatus.type,parentSchema:schema298.properties.paymentStatus,data:data5};
+const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.paymentStatus.type,parentSchema:schema304.properties.paymentStatus,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19958,7 +20629,7 @@ errors++;
 if(data.paymentStatusSource !== undefined){
 let data6 = data.paymentStatusSource;
 if("PROVIDER_REPORTED" !== data6){
-const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema298.properties.paymentStatusSource,data:data6};
+const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema304.properties.paymentStatusSource,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19971,7 +20642,7 @@ errors++;
 if(data.total !== undefined){
 let data7 = data.total;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema298.properties.total.type,parentSchema:schema298.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.total.type,parentSchema:schema304.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19984,7 +20655,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data8 = data.subtotal;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema298.properties.subtotal.type,parentSchema:schema298.properties.subtotal,data:data8};
+const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.subtotal.type,parentSchema:schema304.properties.subtotal,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19997,7 +20668,7 @@ errors++;
 if(data.currency !== undefined){
 let data9 = data.currency;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.currency.type,parentSchema:schema298.properties.currency,data:data9};
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.currency.type,parentSchema:schema304.properties.currency,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20010,7 +20681,7 @@ errors++;
 if(data.customerName !== undefined){
 let data10 = data.customerName;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.customerName.type,parentSchema:schema298.properties.customerName,data:data10};
+const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.customerName.type,parentSchema:schema304.properties.customerName,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20023,7 +20694,7 @@ errors++;
 if(data.customerPhoneMasked !== undefined){
 let data11 = data.customerPhoneMasked;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.customerPhoneMasked.type,parentSchema:schema298.properties.customerPhoneMasked,data:data11};
+const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.customerPhoneMasked.type,parentSchema:schema304.properties.customerPhoneMasked,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20036,7 +20707,7 @@ errors++;
 if(data.fulfillmentType !== undefined){
 let data12 = data.fulfillmentType;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.fulfillmentType.type,parentSchema:schema298.properties.fulfillmentType,data:data12};
+const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.fulfillmentType.type,parentSchema:schema304.properties.fulfillmentType,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20056,7 +20727,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.offeringId !== undefined){
 let data15 = data14.offeringId;
 if(typeof data15 !== "string"){
-const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.lines.items.properties.offeringId.type,parentSchema:schema298.properties.lines.items.properties.offeringId,data:data15};
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.lines.items.properties.offeringId.type,parentSchema:schema304.properties.lines.items.properties.offeringId,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20069,7 +20740,7 @@ errors++;
 if(data14.offeringTitle !== undefined){
 let data16 = data14.offeringTitle;
 if(typeof data16 !== "string"){
-const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.lines.items.properties.offeringTitle.type,parentSchema:schema298.properties.lines.items.properties.offeringTitle,data:data16};
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.lines.items.properties.offeringTitle.type,parentSchema:schema304.properties.lines.items.properties.offeringTitle,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20082,7 +20753,7 @@ errors++;
 if(data14.quantity !== undefined){
 let data17 = data14.quantity;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema298.properties.lines.items.properties.quantity.type,parentSchema:schema298.properties.lines.items.properties.quantity,data:data17};
+const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.quantity.type,parentSchema:schema304.properties.lines.items.properties.quantity,data:data17};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20095,7 +20766,7 @@ errors++;
 if(data14.unitPrice !== undefined){
 let data18 = data14.unitPrice;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema298.properties.lines.items.properties.unitPrice.type,parentSchema:schema298.properties.lines.items.properties.unitPrice,data:data18};
+const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.unitPrice.type,parentSchema:schema304.properties.lines.items.properties.unitPrice,data:data18};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20108,7 +20779,7 @@ errors++;
 if(data14.optionsTotal !== undefined){
 let data19 = data14.optionsTotal;
 if(!((typeof data19 == "number") && (isFinite(data19)))){
-const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema298.properties.lines.items.properties.optionsTotal.type,parentSchema:schema298.properties.lines.items.properties.optionsTotal,data:data19};
+const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.optionsTotal.type,parentSchema:schema304.properties.lines.items.properties.optionsTotal,data:data19};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20121,7 +20792,7 @@ errors++;
 if(data14.lineTotal !== undefined){
 let data20 = data14.lineTotal;
 if(!((typeof data20 == "number") && (isFinite(data20)))){
-const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema298.properties.lines.items.properties.lineTotal.type,parentSchema:schema298.properties.lines.items.properties.lineTotal,data:data20};
+const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.lineTotal.type,parentSchema:schema304.properties.lines.items.properties.lineTotal,data:data20};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20133,7 +20804,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.properties.lines.items.type,parentSchema:schema298.properties.lines.items,data:data14};
+const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.properties.lines.items.type,parentSchema:schema304.properties.lines.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -20145,7 +20816,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.properties.lines.type,parentSchema:schema298.properties.lines,data:data13};
+const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.lines.type,parentSchema:schema304.properties.lines,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20158,7 +20829,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data21 = data.createdAt;
 if(typeof data21 !== "string"){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.createdAt.type,parentSchema:schema298.properties.createdAt,data:data21};
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.createdAt.type,parentSchema:schema304.properties.createdAt,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -20174,7 +20845,7 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.reasonCode !== undefined){
 let data23 = data22.reasonCode;
 if(typeof data23 !== "string"){
-const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.explanation.properties.reasonCode.type,parentSchema:schema298.properties.explanation.properties.reasonCode,data:data23};
+const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.explanation.properties.reasonCode.type,parentSchema:schema304.properties.explanation.properties.reasonCode,data:data23};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20187,7 +20858,7 @@ errors++;
 if(data22.reason !== undefined){
 let data24 = data22.reason;
 if(typeof data24 !== "string"){
-const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.explanation.properties.reason.type,parentSchema:schema298.properties.explanation.properties.reason,data:data24};
+const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.explanation.properties.reason.type,parentSchema:schema304.properties.explanation.properties.reason,data:data24};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20199,7 +20870,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.properties.explanation.type,parentSchema:schema298.properties.explanation,data:data22};
+const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.properties.explanation.type,parentSchema:schema304.properties.explanation,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20217,7 +20888,7 @@ for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.at === undefined){
-const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema296.required,parentSchema:schema296,data:data26};
+const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema302.required,parentSchema:schema302,data:data26};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20227,7 +20898,7 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 if(data26.source === undefined){
-const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema296.required,parentSchema:schema296,data:data26};
+const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema302.required,parentSchema:schema302,data:data26};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20239,7 +20910,7 @@ errors++;
 if(data26.at !== undefined){
 let data27 = data26.at;
 if(typeof data27 !== "string"){
-const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.at.type,parentSchema:schema296.properties.at,data:data27};
+const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.at.type,parentSchema:schema302.properties.at,data:data27};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20252,7 +20923,7 @@ errors++;
 if(data26.source !== undefined){
 let data28 = data26.source;
 if(typeof data28 !== "string"){
-const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.source.type,parentSchema:schema296.properties.source,data:data28};
+const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.source.type,parentSchema:schema302.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20262,7 +20933,7 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 if(!((data28 === "PROVIDER_API") || (data28 === "WEBHOOK"))){
-const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema296.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema296.properties.source.enum,parentSchema:schema296.properties.source,data:data28};
+const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema302.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema302.properties.source.enum,parentSchema:schema302.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20275,7 +20946,7 @@ errors++;
 if(data26.status !== undefined){
 let data29 = data26.status;
 if(typeof data29 !== "string"){
-const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.status.type,parentSchema:schema296.properties.status,data:data29};
+const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.status.type,parentSchema:schema302.properties.status,data:data29};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -20288,7 +20959,7 @@ errors++;
 if(data26.eventId !== undefined){
 let data30 = data26.eventId;
 if(typeof data30 !== "string"){
-const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.eventId.type,parentSchema:schema296.properties.eventId,data:data30};
+const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventId.type,parentSchema:schema302.properties.eventId,data:data30};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -20301,7 +20972,7 @@ errors++;
 if(data26.eventType !== undefined){
 let data31 = data26.eventType;
 if(typeof data31 !== "string"){
-const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.eventType.type,parentSchema:schema296.properties.eventType,data:data31};
+const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventType.type,parentSchema:schema302.properties.eventType,data:data31};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -20314,7 +20985,7 @@ errors++;
 if(data26.reasonCode !== undefined){
 let data32 = data26.reasonCode;
 if(typeof data32 !== "string"){
-const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.reasonCode.type,parentSchema:schema296.properties.reasonCode,data:data32};
+const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reasonCode.type,parentSchema:schema302.properties.reasonCode,data:data32};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -20327,7 +20998,7 @@ errors++;
 if(data26.reason !== undefined){
 let data33 = data26.reason;
 if(typeof data33 !== "string"){
-const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.reason.type,parentSchema:schema296.properties.reason,data:data33};
+const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reason.type,parentSchema:schema302.properties.reason,data:data33};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -20339,7 +21010,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.type,parentSchema:schema296,data:data26};
+const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema302.type,parentSchema:schema302,data:data26};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -20351,7 +21022,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema298.properties.timeline.type,parentSchema:schema298.properties.timeline,data:data25};
+const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.timeline.type,parentSchema:schema304.properties.timeline,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -20363,7 +21034,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.type,parentSchema:schema298,data};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.type,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -20372,33 +21043,11 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate213.errors = vErrors; validate213.errorCount = errors;
+validate216.errors = vErrors; validate216.errorCount = errors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate212.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate213.errors.slice(0, 1000); else for (const e of validate213.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate213.errorCount ?? validate213.errors.length;
-}
-validate212.errors = vErrors; validate212.errorCount = errors;
-return errors === 0;
-}
-validate212.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreLogEvent = validate215;
-const schema300 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
-const schema301 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
 
 function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20410,9 +21059,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate216(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate216.errors.slice(0, 1000); else for (const e of validate216.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate216.errorCount ?? validate216.errors.length;
+}
+validate215.errors = vErrors; validate215.errorCount = errors;
+return errors === 0;
+}
+validate215.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreLogEvent = validate218;
+const schema306 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
+const schema307 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
+
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate218.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema301.required,parentSchema:schema301,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20422,7 +21093,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema301.required,parentSchema:schema301,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20432,7 +21103,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.kind === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema301.required,parentSchema:schema301,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20442,7 +21113,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.slug === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema301.required,parentSchema:schema301,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20452,7 +21123,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.summary === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema301.required,parentSchema:schema301,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema307.required,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20464,7 +21135,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.id.type,parentSchema:schema301.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.id.type,parentSchema:schema307.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20478,7 +21149,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema301.properties.at,data:data1};
+const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -20489,7 +21160,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.at.type,parentSchema:schema301.properties.at,data:data1};
+const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.at.type,parentSchema:schema307.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20502,7 +21173,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.kind.type,parentSchema:schema301.properties.kind,data:data2};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.kind.type,parentSchema:schema307.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -20512,7 +21183,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!(((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "secret-rotation")) || (data2 === "webhook"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema301.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema301.properties.kind.enum,parentSchema:schema301.properties.kind,data:data2};
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema307.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.kind.enum,parentSchema:schema307.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20525,7 +21196,7 @@ errors++;
 if(data.slug !== undefined){
 let data3 = data.slug;
 if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.slug.type,parentSchema:schema301.properties.slug,data:data3};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.slug.type,parentSchema:schema307.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -20538,7 +21209,7 @@ errors++;
 if(data.actor !== undefined){
 let data4 = data.actor;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.actor.type,parentSchema:schema301.properties.actor,data:data4};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actor.type,parentSchema:schema307.properties.actor,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -20551,7 +21222,7 @@ errors++;
 if(data.summary !== undefined){
 let data5 = data.summary;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.summary.type,parentSchema:schema301.properties.summary,data:data5};
+const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.summary.type,parentSchema:schema307.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -20564,7 +21235,7 @@ errors++;
 if(data.trigger !== undefined){
 let data6 = data.trigger;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.trigger.type,parentSchema:schema301.properties.trigger,data:data6};
+const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.trigger.type,parentSchema:schema307.properties.trigger,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20577,7 +21248,7 @@ errors++;
 if(data.from !== undefined){
 let data7 = data.from;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.from.type,parentSchema:schema301.properties.from,data:data7};
+const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.from.type,parentSchema:schema307.properties.from,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -20590,7 +21261,7 @@ errors++;
 if(data.to !== undefined){
 let data8 = data.to;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.to.type,parentSchema:schema301.properties.to,data:data8};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.to.type,parentSchema:schema307.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20603,7 +21274,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data9 = data.reasonCode;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.reasonCode.type,parentSchema:schema301.properties.reasonCode,data:data9};
+const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reasonCode.type,parentSchema:schema307.properties.reasonCode,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20616,7 +21287,7 @@ errors++;
 if(data.reason !== undefined){
 let data10 = data.reason;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.reason.type,parentSchema:schema301.properties.reason,data:data10};
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reason.type,parentSchema:schema307.properties.reason,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20629,7 +21300,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data11 = data.certificationId;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.certificationId.type,parentSchema:schema301.properties.certificationId,data:data11};
+const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.certificationId.type,parentSchema:schema307.properties.certificationId,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20642,7 +21313,7 @@ errors++;
 if(data.verdict !== undefined){
 let data12 = data.verdict;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.verdict.type,parentSchema:schema301.properties.verdict,data:data12};
+const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verdict.type,parentSchema:schema307.properties.verdict,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20655,7 +21326,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data13 = data.configVersion;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema301.properties.configVersion.type,parentSchema:schema301.properties.configVersion,data:data13};
+const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.configVersion.type,parentSchema:schema307.properties.configVersion,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20669,7 +21340,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data14 = data.previousSecretValidUntil;
 if(typeof data14 === "string"){
 if(!(formats14.validate(data14))){
-const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema301.properties.previousSecretValidUntil,data:data14};
+const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20680,7 +21351,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.previousSecretValidUntil.type,parentSchema:schema301.properties.previousSecretValidUntil,data:data14};
+const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.previousSecretValidUntil.type,parentSchema:schema307.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20693,7 +21364,7 @@ errors++;
 if(data.eventId !== undefined){
 let data15 = data.eventId;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.eventId.type,parentSchema:schema301.properties.eventId,data:data15};
+const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventId.type,parentSchema:schema307.properties.eventId,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20706,7 +21377,7 @@ errors++;
 if(data.eventType !== undefined){
 let data16 = data.eventType;
 if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.eventType.type,parentSchema:schema301.properties.eventType,data:data16};
+const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventType.type,parentSchema:schema307.properties.eventType,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20719,7 +21390,7 @@ errors++;
 if(data.actionId !== undefined){
 let data17 = data.actionId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.actionId.type,parentSchema:schema301.properties.actionId,data:data17};
+const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actionId.type,parentSchema:schema307.properties.actionId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20732,7 +21403,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data18 = data.newStatus;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.newStatus.type,parentSchema:schema301.properties.newStatus,data:data18};
+const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.newStatus.type,parentSchema:schema307.properties.newStatus,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20745,7 +21416,7 @@ errors++;
 if(data.verified !== undefined){
 let data19 = data.verified;
 if(typeof data19 !== "boolean"){
-const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema301.properties.verified.type,parentSchema:schema301.properties.verified,data:data19};
+const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema307.properties.verified.type,parentSchema:schema307.properties.verified,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -20758,7 +21429,7 @@ errors++;
 if(data.verifiedWith !== undefined){
 let data20 = data.verifiedWith;
 if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.verifiedWith.type,parentSchema:schema301.properties.verifiedWith,data:data20};
+const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verifiedWith.type,parentSchema:schema307.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20768,7 +21439,7 @@ if (vErrors.length < 1000) vErrors.push(err28);
 errors++;
 }
 if(!(data20 === "previous")){
-const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema301.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema301.properties.verifiedWith.enum,parentSchema:schema301.properties.verifiedWith,data:data20};
+const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema307.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.verifiedWith.enum,parentSchema:schema307.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -20781,7 +21452,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data21 = data.answeredStatus;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema301.properties.answeredStatus.type,parentSchema:schema301.properties.answeredStatus,data:data21};
+const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.answeredStatus.type,parentSchema:schema307.properties.answeredStatus,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20794,7 +21465,7 @@ errors++;
 if(data.problem !== undefined){
 let data22 = data.problem;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.problem.type,parentSchema:schema301.properties.problem,data:data22};
+const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.problem.type,parentSchema:schema307.properties.problem,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20806,7 +21477,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema301.type,parentSchema:schema301,data};
+const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20815,19 +21486,19 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-validate215.errors = vErrors; validate215.errorCount = errors;
+validate218.errors = vErrors; validate218.errorCount = errors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEventList = validate216;
-const schema302 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
-const schema303 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreLogEventList = validate219;
+const schema308 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
+const schema309 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20836,7 +21507,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema303.required,parentSchema:schema303,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema309.required,parentSchema:schema309,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20846,7 +21517,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema303.required,parentSchema:schema303,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema309.required,parentSchema:schema309,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20856,7 +21527,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema303.required,parentSchema:schema303,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema309.required,parentSchema:schema309,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20873,7 +21544,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20883,7 +21554,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.at === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20893,7 +21564,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.kind === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20903,7 +21574,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.slug === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -20913,7 +21584,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20925,7 +21596,7 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.id.type,parentSchema:schema301.properties.id,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.id.type,parentSchema:schema307.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -20939,7 +21610,7 @@ if(data1.at !== undefined){
 let data3 = data1.at;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema301.properties.at,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20950,7 +21621,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.at.type,parentSchema:schema301.properties.at,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.at.type,parentSchema:schema307.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -20963,7 +21634,7 @@ errors++;
 if(data1.kind !== undefined){
 let data4 = data1.kind;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.kind.type,parentSchema:schema301.properties.kind,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.kind.type,parentSchema:schema307.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -20973,7 +21644,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema301.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema301.properties.kind.enum,parentSchema:schema301.properties.kind,data:data4};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema307.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.kind.enum,parentSchema:schema307.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -20986,7 +21657,7 @@ errors++;
 if(data1.slug !== undefined){
 let data5 = data1.slug;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.slug.type,parentSchema:schema301.properties.slug,data:data5};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.slug.type,parentSchema:schema307.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20999,7 +21670,7 @@ errors++;
 if(data1.actor !== undefined){
 let data6 = data1.actor;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.actor.type,parentSchema:schema301.properties.actor,data:data6};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actor.type,parentSchema:schema307.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21012,7 +21683,7 @@ errors++;
 if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.summary.type,parentSchema:schema301.properties.summary,data:data7};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.summary.type,parentSchema:schema307.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21025,7 +21696,7 @@ errors++;
 if(data1.trigger !== undefined){
 let data8 = data1.trigger;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.trigger.type,parentSchema:schema301.properties.trigger,data:data8};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.trigger.type,parentSchema:schema307.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21038,7 +21709,7 @@ errors++;
 if(data1.from !== undefined){
 let data9 = data1.from;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.from.type,parentSchema:schema301.properties.from,data:data9};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.from.type,parentSchema:schema307.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21051,7 +21722,7 @@ errors++;
 if(data1.to !== undefined){
 let data10 = data1.to;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.to.type,parentSchema:schema301.properties.to,data:data10};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.to.type,parentSchema:schema307.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -21064,7 +21735,7 @@ errors++;
 if(data1.reasonCode !== undefined){
 let data11 = data1.reasonCode;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.reasonCode.type,parentSchema:schema301.properties.reasonCode,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reasonCode.type,parentSchema:schema307.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21077,7 +21748,7 @@ errors++;
 if(data1.reason !== undefined){
 let data12 = data1.reason;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.reason.type,parentSchema:schema301.properties.reason,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reason.type,parentSchema:schema307.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21090,7 +21761,7 @@ errors++;
 if(data1.certificationId !== undefined){
 let data13 = data1.certificationId;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.certificationId.type,parentSchema:schema301.properties.certificationId,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.certificationId.type,parentSchema:schema307.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -21103,7 +21774,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data14 = data1.verdict;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.verdict.type,parentSchema:schema301.properties.verdict,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verdict.type,parentSchema:schema307.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -21116,7 +21787,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data15 = data1.configVersion;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema301.properties.configVersion.type,parentSchema:schema301.properties.configVersion,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.configVersion.type,parentSchema:schema307.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -21130,7 +21801,7 @@ if(data1.previousSecretValidUntil !== undefined){
 let data16 = data1.previousSecretValidUntil;
 if(typeof data16 === "string"){
 if(!(formats14.validate(data16))){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema301.properties.previousSecretValidUntil,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -21141,7 +21812,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.previousSecretValidUntil.type,parentSchema:schema301.properties.previousSecretValidUntil,data:data16};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.previousSecretValidUntil.type,parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -21154,7 +21825,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.eventId.type,parentSchema:schema301.properties.eventId,data:data17};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventId.type,parentSchema:schema307.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -21167,7 +21838,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.eventType.type,parentSchema:schema301.properties.eventType,data:data18};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventType.type,parentSchema:schema307.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -21180,7 +21851,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.actionId.type,parentSchema:schema301.properties.actionId,data:data19};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actionId.type,parentSchema:schema307.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -21193,7 +21864,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data20 = data1.newStatus;
 if(typeof data20 !== "string"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.newStatus.type,parentSchema:schema301.properties.newStatus,data:data20};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.newStatus.type,parentSchema:schema307.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -21206,7 +21877,7 @@ errors++;
 if(data1.verified !== undefined){
 let data21 = data1.verified;
 if(typeof data21 !== "boolean"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema301.properties.verified.type,parentSchema:schema301.properties.verified,data:data21};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema307.properties.verified.type,parentSchema:schema307.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -21219,7 +21890,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.verifiedWith.type,parentSchema:schema301.properties.verifiedWith,data:data22};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verifiedWith.type,parentSchema:schema307.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -21229,7 +21900,7 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 if(!(data22 === "previous")){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema301.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema301.properties.verifiedWith.enum,parentSchema:schema301.properties.verifiedWith,data:data22};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema307.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.verifiedWith.enum,parentSchema:schema307.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -21242,7 +21913,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data23 = data1.answeredStatus;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema301.properties.answeredStatus.type,parentSchema:schema301.properties.answeredStatus,data:data23};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.answeredStatus.type,parentSchema:schema307.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -21255,7 +21926,7 @@ errors++;
 if(data1.problem !== undefined){
 let data24 = data1.problem;
 if(typeof data24 !== "string"){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.problem.type,parentSchema:schema301.properties.problem,data:data24};
+const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.problem.type,parentSchema:schema307.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -21267,7 +21938,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema301.type,parentSchema:schema301,data:data1};
+const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data:data1};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -21279,7 +21950,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema303.properties.data.type,parentSchema:schema303.properties.data,data:data0};
+const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema309.properties.data.type,parentSchema:schema309.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -21292,7 +21963,7 @@ errors++;
 if(data.total !== undefined){
 let data25 = data.total;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema303.properties.total.type,parentSchema:schema303.properties.total,data:data25};
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema309.properties.total.type,parentSchema:schema309.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -21303,7 +21974,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema303.properties.total,data:data25};
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema309.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -21318,7 +21989,7 @@ if(data.pagination !== undefined){
 let data26 = data.pagination;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.total === undefined){
-const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
+const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -21328,7 +21999,7 @@ if (vErrors.length < 1000) vErrors.push(err39);
 errors++;
 }
 if(data26.limit === undefined){
-const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
+const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -21338,7 +22009,7 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 if(data26.offset === undefined){
-const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
+const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -21348,7 +22019,7 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 if(data26.hasMore === undefined){
-const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema240.required,parentSchema:schema240,data:data26};
+const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -21360,7 +22031,7 @@ errors++;
 if(data26.total !== undefined){
 let data27 = data26.total;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.total.type,parentSchema:schema240.properties.total,data:data27};
+const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -21371,7 +22042,7 @@ errors++;
 }
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 < 0 || isNaN(data27)){
-const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.total,data:data27};
+const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -21385,7 +22056,7 @@ errors++;
 if(data26.limit !== undefined){
 let data28 = data26.limit;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.limit.type,parentSchema:schema240.properties.limit,data:data28};
+const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -21396,7 +22067,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema240.properties.limit,data:data28};
+const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -21410,7 +22081,7 @@ errors++;
 if(data26.offset !== undefined){
 let data29 = data26.offset;
 if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema240.properties.offset.type,parentSchema:schema240.properties.offset,data:data29};
+const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -21421,7 +22092,7 @@ errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema240.properties.offset,data:data29};
+const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -21435,7 +22106,7 @@ errors++;
 if(data26.hasMore !== undefined){
 let data30 = data26.hasMore;
 if(typeof data30 !== "boolean"){
-const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema240.properties.hasMore.type,parentSchema:schema240.properties.hasMore,data:data30};
+const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data30};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -21447,7 +22118,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema240.type,parentSchema:schema240,data:data26};
+const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -21459,7 +22130,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema303.type,parentSchema:schema303,data};
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema309.type,parentSchema:schema309,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -21468,529 +22139,10 @@ if (vErrors.length < 1000) vErrors.push(err51);
 }
 errors++;
 }
-validate217.errors = vErrors; validate217.errorCount = errors;
-return errors === 0;
-}
-validate217.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate216.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate217(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate217.errors.slice(0, 1000); else for (const e of validate217.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate217.errorCount ?? validate217.errors.length;
-}
-validate216.errors = vErrors; validate216.errorCount = errors;
-return errors === 0;
-}
-validate216.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreLogExport = validate219;
-const schema306 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
-const schema307 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
-
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate220.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema307.required,parentSchema:schema307,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema307.required,parentSchema:schema307,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.data !== undefined){
-let data0 = data.data;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data1.at === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data1.kind === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data1.slug === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data1.summary === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema301.required,parentSchema:schema301,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.id.type,parentSchema:schema301.properties.id,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.at !== undefined){
-let data3 = data1.at;
-if(typeof data3 === "string"){
-if(!(formats14.validate(data3))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema301.properties.at,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.at.type,parentSchema:schema301.properties.at,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data1.kind !== undefined){
-let data4 = data1.kind;
-if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.kind.type,parentSchema:schema301.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema301.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema301.properties.kind.enum,parentSchema:schema301.properties.kind,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data1.slug !== undefined){
-let data5 = data1.slug;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.slug.type,parentSchema:schema301.properties.slug,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data1.actor !== undefined){
-let data6 = data1.actor;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.actor.type,parentSchema:schema301.properties.actor,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.summary.type,parentSchema:schema301.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data1.trigger !== undefined){
-let data8 = data1.trigger;
-if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.trigger.type,parentSchema:schema301.properties.trigger,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data1.from !== undefined){
-let data9 = data1.from;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.from.type,parentSchema:schema301.properties.from,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data1.to !== undefined){
-let data10 = data1.to;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.to.type,parentSchema:schema301.properties.to,data:data10};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data1.reasonCode !== undefined){
-let data11 = data1.reasonCode;
-if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.reasonCode.type,parentSchema:schema301.properties.reasonCode,data:data11};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data1.reason !== undefined){
-let data12 = data1.reason;
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.reason.type,parentSchema:schema301.properties.reason,data:data12};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data1.certificationId !== undefined){
-let data13 = data1.certificationId;
-if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.certificationId.type,parentSchema:schema301.properties.certificationId,data:data13};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data1.verdict !== undefined){
-let data14 = data1.verdict;
-if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.verdict.type,parentSchema:schema301.properties.verdict,data:data14};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data1.configVersion !== undefined){
-let data15 = data1.configVersion;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema301.properties.configVersion.type,parentSchema:schema301.properties.configVersion,data:data15};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data1.previousSecretValidUntil !== undefined){
-let data16 = data1.previousSecretValidUntil;
-if(typeof data16 === "string"){
-if(!(formats14.validate(data16))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema301.properties.previousSecretValidUntil,data:data16};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.previousSecretValidUntil.type,parentSchema:schema301.properties.previousSecretValidUntil,data:data16};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data1.eventId !== undefined){
-let data17 = data1.eventId;
-if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.eventId.type,parentSchema:schema301.properties.eventId,data:data17};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data1.eventType !== undefined){
-let data18 = data1.eventType;
-if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.eventType.type,parentSchema:schema301.properties.eventType,data:data18};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data1.actionId !== undefined){
-let data19 = data1.actionId;
-if(typeof data19 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.actionId.type,parentSchema:schema301.properties.actionId,data:data19};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data1.newStatus !== undefined){
-let data20 = data1.newStatus;
-if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.newStatus.type,parentSchema:schema301.properties.newStatus,data:data20};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data1.verified !== undefined){
-let data21 = data1.verified;
-if(typeof data21 !== "boolean"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema301.properties.verified.type,parentSchema:schema301.properties.verified,data:data21};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data1.verifiedWith !== undefined){
-let data22 = data1.verifiedWith;
-if(typeof data22 !== "string"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.verifiedWith.type,parentSchema:schema301.properties.verifiedWith,data:data22};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-if(!(data22 === "previous")){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema301.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema301.properties.verifiedWith.enum,parentSchema:schema301.properties.verifiedWith,data:data22};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data1.answeredStatus !== undefined){
-let data23 = data1.answeredStatus;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema301.properties.answeredStatus.type,parentSchema:schema301.properties.answeredStatus,data:data23};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data1.problem !== undefined){
-let data24 = data1.problem;
-if(typeof data24 !== "string"){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema301.properties.problem.type,parentSchema:schema301.properties.problem,data:data24};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema301.type,parentSchema:schema301,data:data1};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema307.properties.data.type,parentSchema:schema307.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data25 = data.total;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.total.type,parentSchema:schema307.properties.total,data:data25};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 0 || isNaN(data25)){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema307.properties.total,data:data25};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
 validate220.errors = vErrors; validate220.errorCount = errors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -22009,11 +22161,508 @@ if (vErrors === null) vErrors = validate220.errors.slice(0, 1000); else for (con
 validate219.errors = vErrors; validate219.errorCount = errors;
 return errors === 0;
 }
-validate219.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreError = validate222;
-const schema309 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema310 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+export const schema_CoreLogExport = validate222;
+const schema312 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
+const schema313 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
+
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate223.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema313.required,parentSchema:schema313,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema313.required,parentSchema:schema313,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.at === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.kind === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.id.type,parentSchema:schema307.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.at !== undefined){
+let data3 = data1.at;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.at.type,parentSchema:schema307.properties.at,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.kind !== undefined){
+let data4 = data1.kind;
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.kind.type,parentSchema:schema307.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema307.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.kind.enum,parentSchema:schema307.properties.kind,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data5 = data1.slug;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.slug.type,parentSchema:schema307.properties.slug,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.actor !== undefined){
+let data6 = data1.actor;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actor.type,parentSchema:schema307.properties.actor,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.summary.type,parentSchema:schema307.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.trigger !== undefined){
+let data8 = data1.trigger;
+if(typeof data8 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.trigger.type,parentSchema:schema307.properties.trigger,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data1.from !== undefined){
+let data9 = data1.from;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.from.type,parentSchema:schema307.properties.from,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.to !== undefined){
+let data10 = data1.to;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.to.type,parentSchema:schema307.properties.to,data:data10};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data1.reasonCode !== undefined){
+let data11 = data1.reasonCode;
+if(typeof data11 !== "string"){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reasonCode.type,parentSchema:schema307.properties.reasonCode,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data1.reason !== undefined){
+let data12 = data1.reason;
+if(typeof data12 !== "string"){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reason.type,parentSchema:schema307.properties.reason,data:data12};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data1.certificationId !== undefined){
+let data13 = data1.certificationId;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.certificationId.type,parentSchema:schema307.properties.certificationId,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data14 = data1.verdict;
+if(typeof data14 !== "string"){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verdict.type,parentSchema:schema307.properties.verdict,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data15 = data1.configVersion;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.configVersion.type,parentSchema:schema307.properties.configVersion,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.previousSecretValidUntil !== undefined){
+let data16 = data1.previousSecretValidUntil;
+if(typeof data16 === "string"){
+if(!(formats14.validate(data16))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.previousSecretValidUntil.type,parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data1.eventId !== undefined){
+let data17 = data1.eventId;
+if(typeof data17 !== "string"){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventId.type,parentSchema:schema307.properties.eventId,data:data17};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data1.eventType !== undefined){
+let data18 = data1.eventType;
+if(typeof data18 !== "string"){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventType.type,parentSchema:schema307.properties.eventType,data:data18};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data1.actionId !== undefined){
+let data19 = data1.actionId;
+if(typeof data19 !== "string"){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actionId.type,parentSchema:schema307.properties.actionId,data:data19};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data1.newStatus !== undefined){
+let data20 = data1.newStatus;
+if(typeof data20 !== "string"){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.newStatus.type,parentSchema:schema307.properties.newStatus,data:data20};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data1.verified !== undefined){
+let data21 = data1.verified;
+if(typeof data21 !== "boolean"){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema307.properties.verified.type,parentSchema:schema307.properties.verified,data:data21};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data1.verifiedWith !== undefined){
+let data22 = data1.verifiedWith;
+if(typeof data22 !== "string"){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verifiedWith.type,parentSchema:schema307.properties.verifiedWith,data:data22};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+if(!(data22 === "previous")){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema307.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.verifiedWith.enum,parentSchema:schema307.properties.verifiedWith,data:data22};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data1.answeredStatus !== undefined){
+let data23 = data1.answeredStatus;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.answeredStatus.type,parentSchema:schema307.properties.answeredStatus,data:data23};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data1.problem !== undefined){
+let data24 = data1.problem;
+if(typeof data24 !== "string"){
+const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.problem.type,parentSchema:schema307.properties.problem,data:data24};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data:data1};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema313.properties.data.type,parentSchema:schema313.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data25 = data.total;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema313.properties.total.type,parentSchema:schema313.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema313.properties.total,data:data25};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema313.type,parentSchema:schema313,data};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+validate223.errors = vErrors; validate223.errorCount = errors;
+return errors === 0;
+}
+validate223.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22025,9 +22674,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate223.errors.slice(0, 1000); else for (const e of validate223.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate223.errorCount ?? validate223.errors.length;
+}
+validate222.errors = vErrors; validate222.errorCount = errors;
+return errors === 0;
+}
+validate222.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreError = validate225;
+const schema315 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema316 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate225.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema310.required,parentSchema:schema310,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema316.required,parentSchema:schema316,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22037,7 +22708,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema310.required,parentSchema:schema310,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema316.required,parentSchema:schema316,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22049,7 +22720,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema310.properties.code.type,parentSchema:schema310.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema316.properties.code.type,parentSchema:schema316.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22059,7 +22730,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema310.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema310.properties.code.enum,parentSchema:schema310.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema316.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema316.properties.code.enum,parentSchema:schema316.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22072,7 +22743,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema310.properties.message.type,parentSchema:schema310.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema316.properties.message.type,parentSchema:schema316.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22084,7 +22755,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema310.type,parentSchema:schema310,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema316.type,parentSchema:schema316,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22093,18 +22764,18 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate222.errors = vErrors; validate222.errorCount = errors;
+validate225.errors = vErrors; validate225.errorCount = errors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate223;
-const schema311 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate226;
+const schema317 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate226.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22310,7 +22981,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema311.type,parentSchema:schema311,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.type,parentSchema:schema317,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22319,18 +22990,18 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate223.errors = vErrors; validate223.errorCount = errors;
+validate226.errors = vErrors; validate226.errorCount = errors;
 return errors === 0;
 }
-validate223.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate226.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate224;
-const schema313 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate227;
+const schema319 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22688,16 +23359,16 @@ if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate225.errors = vErrors; validate225.errorCount = errors;
+validate228.errors = vErrors; validate228.errorCount = errors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22707,13 +23378,13 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate225(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate225.errors.slice(0, 1000); else for (const e of validate225.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate225.errorCount ?? validate225.errors.length;
+if(!(validate228(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate228.errors.slice(0, 1000); else for (const e of validate228.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate228.errorCount ?? validate228.errors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema313.type,parentSchema:schema313,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema319.type,parentSchema:schema319,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22722,18 +23393,18 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate224.errors = vErrors; validate224.errorCount = errors;
+validate227.errors = vErrors; validate227.errorCount = errors;
 return errors === 0;
 }
-validate224.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_2 = validate228;
-const schema316 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+export const inline_2 = validate231;
+const schema322 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate231.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22854,7 +23525,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema316.type,parentSchema:schema316,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema322.type,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22863,19 +23534,47 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate228.errors = vErrors; validate228.errorCount = errors;
+validate231.errors = vErrors; validate231.errorCount = errors;
 return errors === 0;
 }
-validate228.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate231.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate229;
-const schema318 = {"description":"Shape not shown by the contract."};
+export const inline_3 = validate232;
+const schema324 = {"type":"string"};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate229.errors = null;
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate232.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema324.type,parentSchema:schema324,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+validate232.errors = vErrors; validate232.errorCount = errors;
+return errors === 0;
+}
+validate232.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const inline_4 = validate233;
+const schema325 = {"description":"Shape not shown by the contract."};
+
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate233.errors = null;
 return true;
 }
-validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreStoredEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreAllowedTransition, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreCertificationProgress, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreJwks, schema_CoreSigningKeyRotation, schema_CoreCertificate, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreStoredEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreAllowedTransition, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreCertificationProgress, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };

@@ -1,5 +1,6 @@
 import type { Route } from '../route-table.js';
 import { route } from '../route-table.js';
+import { badge } from './badge-handlers.js';
 import { certificate } from './certificate-handlers.js';
 import { certification, certifications, certify, submitReview } from './certification-handlers.js';
 import { bind, coreContext } from './context.js';
@@ -32,6 +33,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
     route('GET', '/api/v1/providers/find', bind(ctx, find)),
     route('GET', '/api/v1/.well-known/jwks.json', bind(ctx, jwks)),
     route('GET', '/api/v1/providers/:slug/certificate', bind(ctx, certificate)),
+    route('GET', '/api/v1/providers/:slug/badge.svg', bind(ctx, badge)),
     route('GET', '/api/v1/providers/me/dashboard', bind(ctx, dashboard), provider),
     route('GET', '/api/v1/providers/me/actions/:actionId', bind(ctx, myAction), provider),
     route('POST', '/api/v1/providers/me/rotate-webhook-secret', bind(ctx, rotateByProvider), provider),
