@@ -50,8 +50,12 @@ const SHRINK_TIME_MS = 30_000;
  */
 const DIRECTED_WAITS = 1;
 const SHRINK_WAITS = 4;
-/** Quotes taken when the check starts: one for the up-front expiry sequence, the others for generated ones that wait. */
-const AGED_QUOTES = 4;
+/**
+ * Quotes taken when the check starts: one for the up-front expiry sequence, two for generated ones that wait. Each
+ * waiting sequence uses at least one, so at most three are parked and, with the one the exploration runs, at most
+ * four requests are in flight.
+ */
+const AGED_QUOTES = 3;
 /** An aged quote is used while this much of its validity is left (at most half of it, for short test validities). */
 const AGED_MIN_LEFT_MS = 1_000;
 const MAX_SEQUENCES = 30;
