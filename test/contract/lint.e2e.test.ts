@@ -208,6 +208,7 @@ describe('core routes', () => {
     'GET /providers/{slug}/certifications',
     'GET /providers/{slug}/certifications/{id}',
     'GET /providers/{slug}/events',
+    'GET /providers/{slug}/events/{eventId}',
     'GET /admin/providers/{slug}',
     'POST /providers/me/rotate-webhook-secret',
     'POST /admin/providers/{slug}/rotate-webhook-secret',

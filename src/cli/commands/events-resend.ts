@@ -43,8 +43,10 @@ export async function execute({ io, signal }: CommandContext, eventId: string, o
   try {
     const url = `${base}/providers/${encodeURIComponent(opts.slug)}/events/${encodeURIComponent(eventId)}`;
     const answer = await coreGet(url, token, signal);
-    if (answer.status === 401) throw new UsageError(`the core refused the operator token: ${coreMessage(answer)}`);
-    if (answer.status === 404) throw new UsageError(`not found on the core: ${coreMessage(answer)}`);
+    const line = (text: string): string => sanitizeTerminalText(redactor.text(text), { oneLine: true });
+    if (answer.status === 401)
+      throw new UsageError(line(`the core refused the operator token: ${coreMessage(answer)}`));
+    if (answer.status === 404) throw new UsageError(line(`not found on the core: ${coreMessage(answer)}`));
     rawBody = answer.status === 200 ? rawBodyOf(answer.body) : undefined;
     if (rawBody === undefined) {
       say(io.stderr, `provcert: the core answered ${coreMessage(answer)}`);

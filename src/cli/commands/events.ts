@@ -56,6 +56,8 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
   const base = apiBase(opts.core);
   // The core masks its answers; this masks once more what the command itself knows (the token it sends).
   const redactor = new Redactor([token]);
+  /** What the core said, as one safe line: a hostile or echoing core's text never carries the token or a control. */
+  const said = (text: string): string => sanitizeTerminalText(redactor.text(text), { oneLine: true });
   const show = (e: CoreEvent): void => {
     if (!matches(e, filter)) return;
     const line = opts.json
@@ -71,9 +73,12 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
   };
   const read = async (p: Position, hold: number, print: boolean): Promise<'more' | 'end'> => {
     const answer: CoreAnswer = await coreGet(listUrl(p, hold), token, signal, hold);
-    if (answer.status === 401) throw new UsageError(`the core refused the operator token: ${coreMessage(answer)}`);
-    if (answer.status === 404) throw new UsageError(`the core knows no provider "${slug}": ${coreMessage(answer)}`);
-    if (answer.status !== 200 || !isList(answer.body)) throw new Error(`the core answered ${coreMessage(answer)}`);
+    if (answer.status === 401)
+      throw new UsageError(said(`the core refused the operator token: ${coreMessage(answer)}`));
+    if (answer.status === 404)
+      throw new UsageError(said(`the core knows no provider "${slug}": ${coreMessage(answer)}`));
+    if (answer.status !== 200 || !isList(answer.body))
+      throw new Error(said(`the core answered ${coreMessage(answer)}`));
     for (const e of answer.body.data) {
       if (print) show(e);
       p.after = Math.max(p.after, e.seq);
@@ -90,7 +95,7 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
     while ((await read(position, 0, !opts.follow)) === 'more');
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    io.stderr.write(`provcert: ${problem(e)}\n`);
+    io.stderr.write(`provcert: ${said(problem(e))}\n`);
     return EXIT.failed;
   }
   if (!opts.follow) return EXIT.ok;
@@ -104,7 +109,7 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
     } catch (e) {
       if (signal.aborted) break;
       if (e instanceof UsageError) throw e;
-      if (!lost) io.stderr.write(`provcert: ${problem(e)}; retrying every second\n`);
+      if (!lost) io.stderr.write(`provcert: ${said(problem(e))}; retrying every second\n`);
       lost = true;
       await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
     }
