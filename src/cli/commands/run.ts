@@ -54,8 +54,8 @@ export async function certifyAndReport(
   const previous = await readLastRun(io.cwd);
   const merged = given.lastFailed === true ? lastFailedSelection(values, previous, shownUrl, io) : values;
   const targets = reportTargets(merged);
-  refuseLocalWithoutFlag(merged);
   const { config, credential, webhookSecret, generatedSecret } = resolveRunOptions(merged, io.env, io.cwd);
+  refuseLocalWithoutFlag(merged); // after what is missing, before any request
   // --only pulls in what its checks need: said before the run, so no one wonders why more ran.
   for (const line of pulledInLines(
     selectChecks(config).pulledIn,
