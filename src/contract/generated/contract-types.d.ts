@@ -2861,6 +2861,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreJwks"];
                 };
             };
+            404: components["responses"]["CoreNotFound"];
         };
     };
     coreGetCertificate: {

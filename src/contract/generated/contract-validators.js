@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "c89258f940b5fc40b2738dde81785dc04b6a895033b1ef76cf2b27b787039525";
+export const specSha256 = "e8c471bed81b3530d8641f9c61f94ca769dae0f4e641d51f93763d88f9b5514b";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -912,7 +912,8 @@ export const contractData = {
       "404": "schema_CoreError"
     },
     "GET /api/v1/.well-known/jwks.json": {
-      "200": "schema_CoreJwks"
+      "200": "schema_CoreJwks",
+      "404": "schema_CoreError"
     },
     "GET /api/v1/providers/{slug}/certificate": {
       "200": "schema_CoreCertificate",
