@@ -212,6 +212,10 @@ describe('core routes', () => {
     'GET /admin/providers/{slug}',
     'POST /providers/me/rotate-webhook-secret',
     'POST /admin/providers/{slug}/rotate-webhook-secret',
+    'GET /.well-known/jwks.json',
+    'GET /providers/{slug}/certificate',
+    'GET /providers/{slug}/badge.svg',
+    'POST /admin/signing-key/rotate',
   ].map((route) => route.replace(' /', ' /api/v1/'));
 
   it.each(PROVCERT_ROUTES)('%s is marked as a provcert route, tagged core', (key) => {

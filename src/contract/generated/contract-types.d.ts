@@ -2921,6 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoreJwks"];
                 };
             };
+            404: components["responses"]["CoreNotFound"];
         };
     };
     coreGetCertificate: {

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "01af25a27a283299b6f32799c51adddd26e50d4ae28b0c9e78a27f6b1d75f1e1";
+export const specSha256 = "d69f25bb51e6a9fc2d8d9a3a4bd27fe7206519e48eacdb5ae1368b72e3014f94";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -928,7 +928,8 @@ export const contractData = {
       "404": "schema_CoreError"
     },
     "GET /api/v1/.well-known/jwks.json": {
-      "200": "schema_CoreJwks"
+      "200": "schema_CoreJwks",
+      "404": "schema_CoreError"
     },
     "GET /api/v1/providers/{slug}/certificate": {
       "200": "schema_CoreCertificate",
