@@ -82,14 +82,46 @@ interface BindingQuote {
 }
 
 const quoteWith =
-  (ctx: CheckContext, body: Record<string, unknown>) => async (): Promise<{ quote: QuoteView; answeredAt: number }> => {
+  (ctx: CheckContext, body: Record<string, unknown>, what = 'the certification selection') =>
+  async (): Promise<{ quote: QuoteView; answeredAt: number }> => {
     const attempt = await ctx.resources.requestQuote(body);
     if (attempt.quote) return { quote: attempt.quote, answeredAt: attempt.answeredAt };
     throw new PrerequisiteError(
       'quote-math',
-      `POST /quote for the certification selection was answered ${describeAnswer(attempt.outcome)}`,
+      `POST /quote for ${what} was answered ${describeAnswer(attempt.outcome)}`,
     );
   };
+
+/**
+ * The quote of a probe that names its own quoted order (the same location and destination as the first quote,
+ * another order), or undefined with a warning when the provider refuses to quote that order: the row is then not
+ * tested, never passed.
+ */
+async function probeQuote(
+  ctx: CheckContext,
+  f: Findings,
+  sel: Selection,
+  withDestination: boolean,
+  probe: BindingProbe & { quoteItems: QuoteItemInput[] },
+): Promise<{ current: CurrentQuote; requote: BindingQuote['requote'] } | undefined> {
+  const info = await ctx.resources.providerInfo();
+  const body = {
+    providerSlug: info.slug,
+    ...(sel.locationId ? { locationId: sel.locationId } : {}),
+    items: probe.quoteItems,
+    ...(withDestination ? { destination: sel.destination } : {}),
+  };
+  const what = `the selection plus ${probe.quoteItems.at(-1)?.offeringId ?? '?'} × 1`;
+  const attempt = await ctx.resources.requestQuote(body);
+  if (attempt.quote)
+    return { current: { quote: attempt.quote, answeredAt: attempt.answeredAt }, requote: quoteWith(ctx, body, what) };
+  keepEvidence(f, attempt.outcome);
+  f.warn(
+    `the changed-${probe.label} probe is skipped: POST /quote for ${what} (the order it leaves an item out of) was answered ${describeAnswer(attempt.outcome)}`,
+    'QUOTE-BINDING',
+  );
+  return undefined;
+}
 
 function actionRequest(
   ctx: CheckContext,
@@ -256,7 +288,17 @@ export const check: CheckDefinition = {
     // One after the other: a provider may lock a quote while an action is being created from it.
     let consumed = false;
     let current: CurrentQuote = { quote: first.quote, answeredAt: first.answeredAt };
+    const refused: string[] = [];
     for (const probe of probes) {
+      if (probe.quoteItems) {
+        // Its own quote: the probes before and after it, and the unchanged order, keep theirs.
+        const own = await probeQuote(ctx, f, sel, withDestination, { ...probe, quoteItems: probe.quoteItems });
+        if (!own) continue;
+        await probeChange(ctx, f, own.current, own.requote, sel, probe);
+        refused.push(probe.label);
+        continue;
+      }
+      refused.push(probe.label);
       const probed = await probeChange(ctx, f, current, requote, sel, probe);
       // A fresh quote has not been used by the earlier probes.
       consumed = probed.consumed || (consumed && probed.current === current);
@@ -304,7 +346,8 @@ export const check: CheckDefinition = {
           ...(identity.publicId !== undefined ? { publicId: identity.publicId } : {}),
         });
     }
-    const refused = probes.map((p) => p.label).join(', ');
-    return f.outcome(`quote ${current.quote.id} refused a changed ${refused} and created the unchanged order`);
+    return f.outcome(
+      `quote ${current.quote.id} refused a changed ${refused.join(', ')} and created the unchanged order`,
+    );
   },
 };

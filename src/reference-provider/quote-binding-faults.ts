@@ -40,3 +40,12 @@ export function linesAsAsked(items: unknown, quote: Quote, resolveId: ResolveId)
   const subtotal = lines.reduce((sum, l) => sum + l.lineTotal, 0);
   return { ...quote, lines, subtotal, total: subtotal + quote.totalFees - quote.totalDiscount };
 }
+
+/**
+ * The fault quote-binding-dropped-item-accepted names only the first item in manifest.certificationInput (a
+ * one-item selection is allowed), so the quoted order a dropped item is probed on is not the selection itself.
+ */
+export const firstItemOnly = <T extends { items: readonly unknown[] }>(input: T): T => ({
+  ...input,
+  items: input.items.slice(0, 1),
+});

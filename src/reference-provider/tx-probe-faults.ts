@@ -61,7 +61,9 @@ export function bindingChangeIgnored(
   }
   if (faults.has('quote-binding-added-item-ignored') && items.length === quote.lines.length + 1)
     if (items.some((_, i) => itemsMatchQuote(items.toSpliced(i, 1), quote, resolveId))) return true;
-  if (faults.has('quote-binding-dropped-item-ignored') && items.length === quote.lines.length - 1)
+  const dropsIgnored =
+    faults.has('quote-binding-dropped-item-ignored') || faults.has('quote-binding-dropped-item-accepted');
+  if (dropsIgnored && items.length === quote.lines.length - 1)
     return quote.lines.some((_, j) =>
       itemsMatchQuote(items, { ...quote, lines: quote.lines.toSpliced(j, 1) }, resolveId),
     );

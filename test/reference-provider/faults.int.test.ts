@@ -1124,6 +1124,15 @@ const CASES = {
       return (await actionWithChangedTerms(call, {}, { items: items.slice(0, -1) })).status === 200;
     },
   },
+  'quote-binding-dropped-item-accepted': {
+    // A one-item certification input, and a quote of it plus one more item that an action may leave out.
+    broken: async ({ call }) => {
+      const items = arr(at(await certificationQuoteBody(call), 'items'));
+      const quoted = [...items, { offeringId: 'off-water', quantity: 1 }];
+      const dropped = await actionWithChangedTerms(call, { items: quoted }, { items });
+      return items.length === 1 && dropped.status === 200;
+    },
+  },
   // ── end of the issue 33 probe-table faults ──
   // ── probe tables, authentication and pinned fields (issue 33) ──
   'auth-skipped-offering': {

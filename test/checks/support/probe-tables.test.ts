@@ -114,9 +114,41 @@ describe('quote binding probe table', () => {
 
   it('leaves out what the selection cannot change, with the reason, and the destination when the quote has none', () => {
     const { probes, skipped } = bindingProbes(selection([{ offeringId: 'off-water', quantity: 1 }]), catalog, false);
-    expect(probes.map((p) => p.label).sort()).toEqual(['added-item', 'offering', 'quantity']);
+    expect(probes.map((p) => p.label).sort()).toEqual(['added-item', 'dropped-item', 'offering', 'quantity']);
     expect(skipped.map((s) => s.dimension).sort()).toEqual(
-      ['destination', 'dropped-item', 'option-quantity', 'options', 'variant'].sort(),
+      ['destination', 'option-quantity', 'options', 'variant'].sort(),
+    );
+  });
+
+  it('drops an item from a one-item selection by quoting it with one more available offering and leaving that out', () => {
+    const water = { offeringId: 'off-water', quantity: 1 };
+    const { probes } = bindingProbes(selection([water]), catalog, true);
+    const dropped = probes.find((p) => p.label === 'dropped-item');
+    expect(dropped?.items).toEqual([water]);
+    expect(dropped?.quoteItems).toHaveLength(2);
+    expect(dropped?.quoteItems?.[0]).toEqual(water);
+    const extra = dropped?.quoteItems?.[1];
+    expect(extra?.offeringId).not.toBe('off-water');
+    expect(extra?.quantity).toBe(1);
+    expect(dropped?.change).toBe(
+      `without the quoted item ${extra?.offeringId} (quoted beside the selection's one item)`,
+    );
+    // A selection of two items drops one of its own and needs no quote of its own.
+    expect(
+      bindingProbes(selection(certificationItems), catalog, true).probes.find((p) => p.label === 'dropped-item')
+        ?.quoteItems,
+    ).toBeUndefined();
+  });
+
+  it('skips the dropped item with the reason when a one-item selection has no other available offering', () => {
+    const only = catalog.offerings.filter((o) => o.id === 'off-water');
+    const { skipped } = bindingProbes(
+      selection([{ offeringId: 'off-water', quantity: 1 }]),
+      { ...catalog, offerings: only },
+      true,
+    );
+    expect(skipped.find((s) => s.dimension === 'dropped-item')?.reason).toBe(
+      'the selection has one item and the catalog no second available offering to quote beside it',
     );
   });
 });

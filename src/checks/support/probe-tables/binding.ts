@@ -48,6 +48,11 @@ export interface BindingProbe {
   change: string;
   items: QuoteItemInput[];
   destination: { raw: string };
+  /**
+   * The order the probe's own quote is for, when it is not the selection (a one-item selection has no item to drop:
+   * the dropped-item row quotes it with one more item and leaves that one out).
+   */
+  quoteItems?: QuoteItemInput[];
   /** A changed option (or its quantity) is named by rule 1 (QUOTE-FRESH-ON-CHANGE); the rest is the quote's binding itself. */
   requirement: RequirementId;
 }
@@ -158,10 +163,24 @@ const addedItemRow: BindingRow['build'] = (sel, catalog) => {
   return { change: `with an added item ${other.id} × 1`, items: [...itemsOf(sel.items), minimalItem(other)] };
 };
 
-const droppedItemRow: BindingRow['build'] = (sel) => {
+/**
+ * The last quoted item left out. A one-item selection has none to leave out (an order of no item says nothing of
+ * binding), so the row quotes the selection plus one unit of another available offering (the explorer's minimal
+ * valid line, two items: within any cart bound a provider that sells a two-line order has) and leaves that out.
+ */
+const droppedItemRow: BindingRow['build'] = (sel, catalog) => {
   const last = sel.items.at(-1);
-  if (!last || sel.items.length < 2) return { skipped: 'the selection has one item (dropping it leaves no order)' };
-  return { change: `without the quoted item ${last.offeringId}`, items: itemsOf(sel.items.slice(0, -1)) };
+  if (last && sel.items.length >= 2)
+    return { change: `without the quoted item ${last.offeringId}`, items: itemsOf(sel.items.slice(0, -1)) };
+  const other = available(catalog.offerings).find((o) => !sel.items.some((i) => i.offeringId === o.id));
+  if (!last || !other)
+    return { skipped: 'the selection has one item and the catalog no second available offering to quote beside it' };
+  const extra = minimalItem(other);
+  return {
+    change: `without the quoted item ${other.id} (quoted beside the selection's one item)`,
+    items: itemsOf(sel.items),
+    quoteItems: [...itemsOf(sel.items), extra],
+  };
 };
 
 const destinationRow: BindingRow['build'] = (sel) => ({
@@ -206,6 +225,7 @@ export function bindingProbes(
         change: built.change,
         items: built.items,
         destination: built.destination ?? sel.destination,
+        ...(built.quoteItems ? { quoteItems: built.quoteItems } : {}),
       });
   }
   return { probes, skipped };

@@ -64,6 +64,8 @@ const itemsChanged =
     };
     const built = row?.build(sel, c.catalog) ?? { skipped: `no ${dimension} row` };
     if ('skipped' in built) return built;
+    // A row that needs a quote of another order (a one-item order's dropped item) changes nothing in this body.
+    if (built.quoteItems) return { skipped: 'the order has one item (dropping it leaves no order)' };
     return { body: { ...body, items: built.items }, change: `${field} changed (${built.change})` };
   };
 
