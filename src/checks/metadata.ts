@@ -74,7 +74,12 @@ function judgeManifest(f: Findings, info: ProviderInfoView): void {
     );
 }
 
-async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: CertificationInputView): Promise<void> {
+/** Whether certificationInput was checked against the catalog (not when the catalog is unusable: a warning says so). */
+async function judgeCertificationInput(
+  ctx: CheckContext,
+  f: Findings,
+  input: CertificationInputView,
+): Promise<'checked' | 'unchecked'> {
   let catalog: CatalogView;
   try {
     catalog = await ctx.resources.catalog();
@@ -85,9 +90,10 @@ async function judgeCertificationInput(ctx: CheckContext, f: Findings, input: Ce
       `manifest.certificationInput was not checked against the catalog, which is unusable (see catalog): ${error.message}`,
       'MANIFEST-CERTIFICATION-INPUT-VALID',
     );
-    return;
+    return 'unchecked';
   }
   for (const p of certificationInputProblems(input, catalog)) f.problem(p, 'MANIFEST-CERTIFICATION-INPUT-VALID');
+  return 'checked';
 }
 
 export const check: CheckDefinition = {
@@ -155,11 +161,15 @@ export const check: CheckDefinition = {
       );
     judgeManifest(f, info);
     const input = info.manifest?.certificationInput;
-    if (input) await judgeCertificationInput(ctx, f, input);
+    const judged = input ? await judgeCertificationInput(ctx, f, input) : undefined;
     if (f.failed) keepEvidence(f, outcome);
-    const inputNote = input
-      ? ', certificationInput refers to catalog ids'
-      : ', no certificationInput (the selection is derived from the catalog)';
+    // The pass message never claims what its own warning says was not checked (issue 34).
+    const inputNote =
+      judged === 'checked'
+        ? ', certificationInput refers to catalog ids'
+        : judged === 'unchecked'
+          ? ', certificationInput not checked (the catalog is unusable: see catalog)'
+          : ', no certificationInput (the selection is derived from the catalog)';
     return f.outcome(
       `provider ${info.slug} (${info.capabilities.length} capabilities); manifest declares a safe test environment${inputNote}`,
     );

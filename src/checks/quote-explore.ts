@@ -104,7 +104,16 @@ function noteUntested(
   reached: { explored: number; minimum: number; generated: number; limitsSent: number; limits: number },
   startedAt: number,
 ): void {
-  if (x.ctx.signal.aborted) return;
+  if (x.ctx.signal.aborted) {
+    // Cut short by a stop: never a pass for orders not explored (the run marks the check interrupted).
+    if (reached.explored < reached.generated || reached.limitsSent < reached.limits)
+      x.f.untested({
+        requirement: 'QUOTE-TOTAL-FORMULA',
+        reason: `the run was stopped after ${reached.explored} of ${reached.generated} generated orders and ${reached.limitsSent} of ${reached.limits} limit cases`,
+        remedy: 'run again to the end',
+      });
+    return;
+  }
   const elapsedS = ((x.ctx.clock.now() - startedAt) / 1000).toFixed(1);
   const sent = reached.explored + reached.limitsSent;
   const perQuoteS = sent > 0 ? (x.ctx.clock.now() - startedAt) / 1000 / sent : undefined;

@@ -41,5 +41,12 @@ export function schemaSuggestion(typed: string, names: readonly string[]): strin
   const typo = didYouMean(typed, names);
   if (typo) return typo;
   const containing = names.filter((n) => n.toLowerCase().includes(typed.toLowerCase()));
-  return containing.length > 0 ? ` (did you mean ${containing.join(', ')}?)` : '';
+  if (containing.length > 0) return ` (did you mean ${containing.join(', ')}?)`;
+  // A misspelt part of a name ("Helth" for HealthResponse): the names with a word within a typo of it.
+  const words = (name: string): string[] => name.split(/(?=[A-Z][a-z])|[^A-Za-z0-9]+/).filter(Boolean);
+  const limit = Math.max(1, Math.floor(typed.length / 4));
+  const near = names.filter((n) =>
+    words(n).some((w) => w.length > 2 && editDistance(typed.toLowerCase(), w.toLowerCase()) <= limit),
+  );
+  return near.length > 0 && near.length <= 8 ? ` (did you mean ${near.join(', ')}?)` : '';
 }

@@ -66,6 +66,12 @@ describe('provcert validate', () => {
 
   it.each([
     [['validate', 'NoSuchSchema', '-'], '{}', /unknown schema "NoSuchSchema"/],
+    // A misspelt word of a name still gets a did-you-mean (issue 34).
+    [
+      ['validate', 'Helth', '-'],
+      '{}',
+      /^provcert: unknown schema "Helth" \(did you mean HealthCheckResult\?\); see provcert validate --list\n$/,
+    ],
     [['validate', 'Offering', '-'], '{"id": "truncated', /not valid JSON/],
     [['validate', 'Offering', join(payloads, 'does-not-exist.json')], '', /cannot read .*no such file/],
   ])('exits 2 with one clear line for %j', async (args, input, message) => {
