@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
 import { createConsoleReporter } from '../../src/report/console.js';
 import { reportCheckLines } from '../../src/report/failure-text.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
 import { recapEntries } from '../../src/report/recap.js';
 import { failingReport } from './sample-reports.js';
 
@@ -133,5 +134,16 @@ describe('root cause first (a stored report, `provcert report`)', () => {
     expect(lines[0]).toMatch(/^✗ metadata/);
     expect(lines).toContain('    ↳ 3 checks skipped because of this: capabilities, health, catalog');
     expect(lines.at(-1)).toBe('- 1 check skipped because of catalog: quote-math');
+  });
+});
+
+describe('root cause first (Markdown)', () => {
+  it('one row for the skips under their cause, and the cause first under What to fix', () => {
+    const md = renderMarkdown(rootCauseReport());
+    expect(md).toContain(
+      '| ↳ 3 checks | ⏭️ skip | 3 checks skipped because of metadata: capabilities, health, catalog |',
+    );
+    expect(md).not.toMatch(/^\| `capabilities`/m);
+    expect(md).toContain('**Root cause:** 3 checks skipped because of this: capabilities, health, catalog');
   });
 });
