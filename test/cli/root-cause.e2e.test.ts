@@ -228,7 +228,7 @@ describe.concurrent('provcert run: one root cause, one red line', () => {
     );
     expect(lines.filter(Boolean).at(-1)).toMatch(
       new RegExp(
-        `^Next: fix ${carrier} first \\(${others.length} checks wait on it\\), then run: provcert run --base-url http`,
+        `^Next: fix ${carrier} first \\(${others.length} checks wait on it\\), then run: provcert run --base-url http.* --last-failed$`,
       ),
     );
   });

@@ -81,9 +81,10 @@ export async function certifyAndReport(
     );
   }
   const github = merged.reporter?.includes('github') ?? false;
-  // The recap's next step: this very command, its secrets masked (a URL's userinfo; flags take env var names).
+  // The recap's next step: this very command with --last-failed (the state file is kept in this folder), its
+  // secrets masked (a URL's userinfo; flags take env var names).
   const masked = new Redactor([credential, webhookSecret, ...urlSecrets(config.baseUrl)]);
-  const rerun = argv ? masked.text(shellLine(['provcert', ...argv])) : undefined;
+  const rerun = argv ? masked.text(shellLine(['provcert', ...lastFailedArgs(argv)])) : undefined;
   const reports = { targets, github, noColor: given.color === false, events: given.events, rerun };
   const { code, report } = await certifyWithReports(
     config,
@@ -107,6 +108,13 @@ function stoppedBeforeRun(io: CliIo, signal: AbortSignal | undefined): number {
   const by = typeof signal?.reason === 'string' ? signal.reason : 'a signal';
   io.stderr.write(`provcert: stopped by ${by} before the run began; no request was sent\n`);
   return EXIT.failed;
+}
+
+/** The same command rerunning what failed: `--last-failed` added, unless it narrows with --only (which it refuses). */
+export function lastFailedArgs(argv: readonly string[]): string[] {
+  const narrowed = argv.some((arg) => arg === '--only' || arg.startsWith('--only='));
+  if (narrowed || argv.includes('--last-failed')) return [...argv];
+  return [...argv, '--last-failed'];
 }
 
 /**
