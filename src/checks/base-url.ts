@@ -65,8 +65,8 @@ function failWith(f: Findings, text: string): string {
 export const check: CheckDefinition = {
   id: 'base-url',
   group: 'read',
-  // What every run checks: a local run (--local) is not judged on public HTTPS, so the title claims reachability only.
-  title: 'Base address reaches the provider API (public HTTPS required unless --local)',
+  // What every run checks: a local run is not judged on public HTTPS, so the title claims reachability only.
+  title: 'Base address reaches the provider API (public HTTPS required unless the run is local)',
   rule: 'Contract, What the service does §6: "The provider base address must not end with /health … a provider base address must be public HTTPS"; the portal and core address must never be entered; Errors: "HTML response means a frontend address … 404 means a wrong base path; timeout means the address is not publicly reachable"; docs/decisions.md, Base address',
   requirements: ['BASE-URL-PUBLIC-HTTPS', 'BASE-URL-NO-HEALTH-SUFFIX', 'BASE-URL-NOT-CORE', 'BASE-URL-REACHABLE'],
   appliesTo: { description: 'every run' },

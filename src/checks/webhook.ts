@@ -1,8 +1,7 @@
 import { parseIsoTimestamp } from '../contract/timestamp.js';
-import type { RunConfig } from '../model/run-config.js';
+import { sendEventCommand } from '../http/provcert-command.js';
 import type { ReceivedWebhook } from '../model/webhooks.js';
 import { belongsTo, isAccepted, timelineEntry } from '../model/webhooks.js';
-import { shellLine } from '../util/shell-word.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
@@ -228,30 +227,6 @@ function eventIdentities(f: Findings, actions: readonly TestAction[], accepted: 
   }
 }
 
-/**
- * A webhook finding is about the event the provider sends, never a request provcert makes (issue 34): its reproduce
- * says so and sends one correctly signed event to the same receiver, to tell the receiver from the provider.
- */
-function eventReproduce(config: RunConfig, url: string, slug: string, actionId: string | undefined): string {
-  const secret = config.webhookSecretSource.kind === 'env' ? ['--secret-env', config.webhookSecretSource.name] : [];
-  const action = actionId ? ['--action-id', actionId] : [];
-  return [
-    '# the provider sends this event (its webhook timeline is above); a correctly signed one for comparison:',
-    shellLine([
-      'provcert',
-      'send-event',
-      '--to',
-      url,
-      '--slug',
-      slug,
-      '--status',
-      'AWAITING_PAYMENT',
-      ...action,
-      ...secret,
-    ]),
-  ].join('\n');
-}
-
 export const check: CheckDefinition = {
   id: 'webhook',
   group: 'transactional',
@@ -301,7 +276,7 @@ export const check: CheckDefinition = {
     const ours = (w: ReceivedWebhook) => isOwnEvent(w, info.slug, actions);
     const missing = await awaitActionEvents(ctx, actions, ours);
 
-    f.reproduce = eventReproduce(ctx.config, url, info.slug, actions[0]?.id);
+    f.reproduce = sendEventCommand(ctx.config, url, info.slug, actions[0]?.id);
     const received = thisRun(ctx.webhooks.all().filter(ours), actions);
     f.webhookTimeline = received.map(timelineEntry);
     if (received.length === 0) {

@@ -129,8 +129,9 @@ describe('planReplay', () => {
     expect(inputs).not.toHaveProperty('timeoutMs');
     const now = planReplay(report(mixed, inputs));
     const before = planReplay(report(mixed));
-    // The new report also records the default budget and strictness; an older one left them to the default.
-    expect(now).toEqual({ ...before, flags: { ...('flags' in before ? before.flags : {}), explore: 100 } });
+    // The new report also records the default budgets and strictness; an older one left them to the default.
+    const budgets = { explore: 100, exploreTimeCap: 20, lifecycleOrders: 6 };
+    expect(now).toEqual({ ...before, flags: { ...('flags' in before ? before.flags : {}), ...budgets } });
   });
 
   it('an older name beside the new one: the new one is read', () => {
