@@ -39,7 +39,7 @@ export interface VerifyPolicy {
   maxAgeMs?: number;
   /** Refuse a certificate for another configuration than this digest (the provider's current one). */
   configDigest?: string;
-  /** Checks whose waiver the policy allows (default: none). */
+  /** Checks (or requirement ids) whose waiver the policy allows (default: none). */
   allowWaivers?: readonly string[];
 }
 
@@ -205,9 +205,9 @@ function checkRequired(statement: Statement, provider: ProviderConfiguration, po
   const allowed = new Set(policy.allowWaivers ?? []);
   for (const name of warnedTests) {
     if (!name.startsWith('waived:')) continue;
-    const id = name.slice('waived:check:'.length);
-    if (!name.startsWith('waived:check:') || !allowed.has(id))
-      refuse(`${name.slice('waived:'.length)} is waived, and the policy allows no waiver for it`);
+    // A check id allows its waived check; a requirement id (a waiver naming a requirement alone) allows that requirement.
+    const id = name.replace(/^waived:(check|requirement):/, '');
+    if (!allowed.has(id)) refuse(`${name.slice('waived:'.length)} is waived, and the policy allows no waiver for it`);
   }
   const required = policy.requiredChecks({
     profile: String(profile),

@@ -214,7 +214,10 @@ export const COMMANDS: readonly CommandSpec[] = [
           '--config-digest <sha256>',
           "refuse a certificate for another configuration than the provider's current one",
         )
-        .option('--allow-waiver <checks>', 'checks whose waiver your policy accepts (comma-separated; default none)'),
+        .option(
+          '--allow-waiver <checks>',
+          'checks (or requirement ids) whose waiver your policy accepts (comma-separated; default none)',
+        ),
     load: () => import('./commands/verify.js'),
   },
   {

@@ -66,6 +66,9 @@ function explainFleetError(e: ErrorObject): FleetProblem {
       return { pointer, reason: `is missing the required key "${String(params['missingProperty'])}"` };
     case 'minItems':
       return { pointer, reason: 'must not be empty' };
+    case 'anyOf':
+      // The one anyOf of a fleet file: a waiver names its check, its requirement, or both.
+      return { pointer, reason: 'names neither check nor requirement; set check (a check id), requirement, or both' };
     case 'format': {
       // e.g. until: 2026-02-30 — read as the pattern it must follow, as the config explainer does.
       const parent = e.parentSchema as Record<string, unknown> | undefined;
@@ -88,7 +91,9 @@ export function validateFleet(value: unknown): FleetProblem[] {
   const validate = validator();
   if (validate(value)) return [];
   const seen = new Set<string>();
-  return (validate.errors ?? []).map(explainFleetError).filter((p) => {
+  // The branches of an anyOf each report what they miss; its own error says it once.
+  const errors = (validate.errors ?? []).filter((e) => !e.schemaPath.includes('/anyOf/'));
+  return errors.map(explainFleetError).filter((p) => {
     const id = `${p.pointer}|${p.key ?? ''}`;
     if (seen.has(id)) return false;
     seen.add(id);

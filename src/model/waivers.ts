@@ -6,7 +6,8 @@ import type { RequirementId } from './findings.js';
  * `until` is a calendar date (YYYY-MM-DD, UTC); the waiver holds through that whole day.
  */
 export interface ExpectedFailure {
-  check: CheckId;
+  /** The check whose failure is expected; absent: every check whose failure cites `requirement` (then set). */
+  check?: CheckId;
   /** Only failures citing this requirement are waived; absent: any failure of the check. */
   requirement?: RequirementId;
   /** Only this provider (fleets); absent: every provider. */
@@ -18,7 +19,7 @@ export interface ExpectedFailure {
 /**
  * What became of a waiver in a run. Only `applied` keeps the gate green; the others fail it and say why:
  * - applied: it waived at least one failure;
- * - stale: its check ran and passed (the failure is fixed; remove the waiver);
+ * - stale: its check ran and passed (requirement alone: every check citing it that ran passed; remove the waiver);
  * - unmatched: no check that ran failed the way it describes (wrong check, requirement or provider);
  * - expired: its date has passed (its failures count again).
  */
@@ -52,3 +53,7 @@ export function distantWaiverWarning(until: string, today: string): string | und
     ? `${until} is more than ${MAX_WAIVER_DAYS} days away; set the date the fix is due and review it then`
     : undefined;
 }
+
+/** What a waiver names in a message: its check, else its requirement (an entry has at least one). */
+export const waiverSubject = (waiver: Pick<ExpectedFailure, 'check' | 'requirement'>): string =>
+  waiver.check ?? waiver.requirement ?? 'a check';

@@ -4,6 +4,7 @@ import { summarizeFleet } from '../model/fleet-verdict.js';
 import type { CheckResult, RunReport } from '../model/report.js';
 import { countChecks, deriveRunVerdict } from '../model/verdict.js';
 import { statusContradiction } from './status-consistency.js';
+import { outcomeNamesCheck } from './waivers.js';
 
 /** The requirements catalog as a stored report is checked against (src/contract/requirements.ts provides it). */
 export interface RequirementTexts {
@@ -40,7 +41,8 @@ function waiverContradiction(report: RunReport): string | undefined {
       return `check ${check.id} carries a waiver, but it did not fail (status ${check.status})`;
     const waiver = check.waiver;
     const applied = outcomes.some(
-      (o) => o.check === check.id && o.state === 'applied' && o.reason === waiver.reason && o.until === waiver.until,
+      (o) =>
+        outcomeNamesCheck(o, check) && o.state === 'applied' && o.reason === waiver.reason && o.until === waiver.until,
     );
     if (!applied) return `check ${check.id} carries a waiver that none of the report's applied expected failures gives`;
   }

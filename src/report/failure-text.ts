@@ -14,7 +14,14 @@ import {
 import { isCausedSkip, skippedForCauseText, skippedUnderCauseText, skipsByCause } from './recap.js';
 import { citationText, violatedRequirements } from './requirements.js';
 import { verdictWords } from './verdict-text.js';
-import { failingWaivers, isUnwaivedProblem, waivedChecks, waivedText, waiverLabel } from './waivers.js';
+import {
+  failingWaivers,
+  isUnwaivedProblem,
+  outcomeNamesCheck,
+  waivedChecks,
+  waivedText,
+  waiverLabel,
+} from './waivers.js';
 
 /**
  * A check result as terminal lines, the way `run` prints it: the status line, then for a failure what it
@@ -133,7 +140,7 @@ export function reportCheckLines(report: Pick<RunReport, 'checks' | 'requirement
 export function waiverLines(report: Pick<RunReport, 'checks' | 'waivers'>, c: ChalkInstance): string[] {
   // An applied waiver dated far out warns here as in the JSON: its judged outcome carries the warning (issue 32).
   const warned = (check: CheckResult): string => {
-    const outcome = (report.waivers ?? []).find((w) => w.state === 'applied' && w.check === check.id);
+    const outcome = (report.waivers ?? []).find((w) => w.state === 'applied' && outcomeNamesCheck(w, check));
     const at = outcome?.message.indexOf(WAIVER_WARNING) ?? -1;
     return outcome && at >= 0 ? outcome.message.slice(at) : '';
   };

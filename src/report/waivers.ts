@@ -5,11 +5,18 @@ import type { ExpectedFailure, WaiverOutcome } from '../model/waivers.js';
 
 /** "quote-math", "quote-math [QUOTE-TOTAL-FORMULA]", "quote-math on north-kitchen": what an entry names. */
 export function waiverLabel(waiver: ExpectedFailure): string {
-  const requirement = waiver.requirement ? ` [${waiver.requirement}]` : '';
-  return `${waiver.check}${requirement}${waiver.provider ? ` on ${waiver.provider}` : ''}`;
+  // A requirement alone (any check citing it) reads as "[WEBHOOK-SIGNATURE]".
+  const requirement = waiver.requirement ? `${waiver.check ? ' ' : ''}[${waiver.requirement}]` : '';
+  return `${waiver.check ?? ''}${requirement}${waiver.provider ? ` on ${waiver.provider}` : ''}`;
 }
 
 const isProblem = (check: CheckResult): boolean => check.status === 'fail' || check.status === 'error';
+
+/** Whether an outcome names this check: its check, or (a requirement alone) a failure of the check citing it. */
+export const outcomeNamesCheck = (outcome: ExpectedFailure, check: CheckResult): boolean =>
+  outcome.check !== undefined
+    ? outcome.check === check.id
+    : check.findings.some((f) => f.severity === 'fail' && f.requirement === outcome.requirement);
 
 /** A failed or errored check a waiver covers: shown as waived, it does not fail the run. */
 export const isWaived = (check: CheckResult): boolean => isProblem(check) && check.waiver !== undefined;

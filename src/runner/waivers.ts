@@ -10,19 +10,22 @@ import {
   WAIVER_WARNING,
   type WaiverOutcome,
   type WaiverState,
+  waiverSubject,
 } from '../model/waivers.js';
 
 /**
  * Expected failures (`expectedFailures` in a config or fleet file) judged against finished runs.
  *
- * A waiver covers a check result when the result is that check, failed or errored, (with `requirement`) some
+ * A waiver covers a check result when the result is that check (any check when it names a requirement alone),
+ * failed or errored, (with `requirement`) some
  * failing finding cites that requirement, and (with `provider`) the run's provider slug is that provider.
  * The result is waived only when the waivers covering it account for every failing finding: a requirement
  * waiver never hides a new failure of another requirement in the same check.
  * `until` is a UTC calendar date valid through that whole day; `today` is the run's start date (UTC).
  * - expired (today > until): waives nothing, its failures count again, and it fails the gate;
  * - applied: it waived at least one failure (the only state that keeps the gate green);
- * - stale: it waived nothing but its check passed on a provider it covers (the failure is fixed);
+ * - stale: it waived nothing but its check passed on a provider it covers (the failure is fixed); a requirement
+ *   alone: every check citing it that ran passed;
  * - unmatched: anything else (check skipped or not run, requirement not cited, provider absent).
  * A waived result keeps its status and gets `waiver` (reason, until). A run passes when every failed or errored
  * check is waived, at least one check passed, and every waiver that concerns it is applied.
@@ -67,7 +70,7 @@ export function refuseDistantWaivers(waivers: readonly ExpectedFailure[], today:
   );
   if (distant)
     throw new UsageError(
-      `expectedFailures: the waiver of ${distant.check}${distant.provider ? ` on ${distant.provider}` : ''} runs until ${distant.until}, more than ${MAX_WAIVER_DAYS} days away; strict mode refuses it: set the date the fix is due`,
+      `expectedFailures: the waiver of ${waiverSubject(distant)}${distant.provider ? ` on ${distant.provider}` : ''} runs until ${distant.until}, more than ${MAX_WAIVER_DAYS} days away; strict mode refuses it: set the date the fix is due`,
     );
 }
 
@@ -92,7 +95,8 @@ export function waiverCovers(
   slug: string | undefined,
   causes: ReadonlySet<string> = new Set(),
 ): boolean {
-  if (result.id !== waiver.check || !isFailure(result) || causes.has(result.id)) return false;
+  if (waiver.check !== undefined && result.id !== waiver.check) return false;
+  if (!isFailure(result) || causes.has(result.id)) return false;
   if (waiver.provider !== undefined && waiver.provider !== slug) return false;
   return waiver.requirement === undefined || citesRequirement(result, waiver.requirement);
 }
@@ -172,21 +176,35 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 interface Sighting {
   /** Run index and check index of each failure the waiver describes. */
   failures: { run: number; check: number }[];
-  /** Runs where its check passed. */
+  /** Runs where its check passed (a requirement alone: a check citing it passed). */
   passed: number[];
+  /** Runs where a check citing its requirement alone ran and neither passed nor was waived by it: never stale. */
+  unresolved: number[];
   /** Runs it covers (by provider). */
   covered: number[];
 }
 
+/** The result is the waiver's check, or (a requirement alone) a check that cites or verifies its requirement. */
+function concernsCheck(waiver: ExpectedFailure, result: CheckResult): boolean {
+  if (waiver.check !== undefined) return result.id === waiver.check;
+  const requirement = waiver.requirement;
+  return (
+    requirement !== undefined &&
+    (result.requirements.includes(requirement) || result.findings.some((f) => f.requirement === requirement))
+  );
+}
+
 function sight(waiver: ExpectedFailure, runs: readonly WaiverRun[]): Sighting {
-  const sighting: Sighting = { failures: [], passed: [], covered: [] };
+  const sighting: Sighting = { failures: [], passed: [], unresolved: [], covered: [] };
   runs.forEach((run, i) => {
     if (waiver.provider !== undefined && waiver.provider !== run.slug) return;
     sighting.covered.push(i);
     const causes = rootCauses(run.report?.checks ?? []);
     run.report?.checks.forEach((result, j) => {
       if (waiverCovers(waiver, result, run.slug, causes)) sighting.failures.push({ run: i, check: j });
-      else if (result.id === waiver.check && result.status === 'pass') sighting.passed.push(i);
+      else if (!concernsCheck(waiver, result)) return;
+      else if (result.status === 'pass') sighting.passed.push(i);
+      else if (waiver.check === undefined && result.status !== 'skip') sighting.unresolved.push(i);
     });
   });
   return sighting;
@@ -204,6 +222,7 @@ function unmatchedReason(waiver: ExpectedFailure, runs: readonly WaiverRun[], co
     const run = runs[i] as WaiverRun;
     const where = runs.length === 1 ? '' : ` on ${run.slug}`;
     if (!run.report) return `${run.slug} was not certified`;
+    if (waiver.check === undefined) return requirementOnlyReason(waiver, run.report, where);
     const result = run.report.checks.find((c) => c.id === waiver.check);
     if (!result) return `${waiver.check} did not run${where}`;
     if (result.status === 'skip') return `${waiver.check} was skipped${where} (${result.message})`;
@@ -216,6 +235,27 @@ function unmatchedReason(waiver: ExpectedFailure, runs: readonly WaiverRun[], co
   });
   const unique = [...new Set(reasons)];
   return `matches no failure: ${unique.slice(0, 3).join('; ')}${unique.length > 3 ? `; and ${unique.length - 3} more` : ''}`;
+}
+
+/** Why a waiver naming a requirement alone matched nothing in one run. */
+function requirementOnlyReason(waiver: ExpectedFailure, report: RunReport, where: string): string {
+  const requirement = waiver.requirement ?? '';
+  const citing = report.checks.filter((c) => concernsCheck(waiver, c));
+  if (citing.length === 0) return `no check citing ${requirement} ran${where}`;
+  const causes = rootCauses(report.checks);
+  const cause = citing.find((c) => causes.has(c.id) && isFailure(c));
+  if (cause)
+    return `${cause.id} failed on ${requirement}${where} but is a root cause (other checks were skipped because of it), and a waiver never covers a root cause (fix it)`;
+  if (citing.every((c) => c.status === 'skip'))
+    return `every check citing ${requirement} was skipped${where} (${listOf(citing.map((c) => c.id))})`;
+  return `no check failed on ${requirement}${where}`;
+}
+
+/** The checks a waiver's failures are in, for a message: its check, else those it waived (a requirement alone). */
+function failedWhat(waiver: ExpectedFailure, runs: readonly WaiverRun[], seen: Sighting): string {
+  if (waiver.check !== undefined) return waiver.check;
+  const ids = [...new Set(seen.failures.map((f) => runs[f.run]?.report?.checks[f.check]?.id ?? ''))].filter(Boolean);
+  return `${listOf(ids)} on ${waiverSubject(waiver)}`;
 }
 
 function judge(
@@ -233,18 +273,19 @@ function judge(
   if (isExpired(waiver, today)) {
     const counts =
       seen.failures.length > 0
-        ? `${waiver.check} failed${on(failed)} and counts again: fix it, or renew the waiver with a new date and reason`
+        ? `${failedWhat(waiver, runs, seen)} failed${on(failed)} and counts again: fix it, or renew the waiver with a new date and reason`
         : `it matches no failure now: remove it`;
     return { state: 'expired', message: `expired on ${waiver.until} (today is ${today}): ${counts}` };
   }
   if (seen.failures.length > 0) {
     return {
       state: 'applied',
-      message: `waived ${plural(seen.failures.length, 'failure')} of ${waiver.check}${on(failed)} until ${waiver.until}${distantNote(waiver, today)}`,
+      message: `waived ${plural(seen.failures.length, 'failure')} of ${failedWhat(waiver, runs, seen)}${on(failed)} until ${waiver.until}${distantNote(waiver, today)}`,
     };
   }
-  if (seen.passed.length > 0) {
-    return { state: 'stale', message: `${waiver.check} passed${on(seen.passed)}: remove this waiver` };
+  if (seen.passed.length > 0 && seen.unresolved.length === 0) {
+    const what = waiver.check ?? `every check citing ${waiverSubject(waiver)}`;
+    return { state: 'stale', message: `${what} passed${on(seen.passed)}: remove this waiver` };
   }
   return { state: 'unmatched', message: unmatchedReason(waiver, runs, seen.covered) };
 }

@@ -37,7 +37,7 @@ const shown = (value: unknown): string =>
 
 function entryProblems(entry: unknown, where: string): string[] {
   if (!isRecord(entry)) {
-    return [`${where}: must be a mapping with check, reason and until (found ${describeValue(entry)})`];
+    return [`${where}: must be a mapping with check or requirement, reason and until (found ${describeValue(entry)})`];
   }
   const problems: string[] = [];
   for (const key of Object.keys(entry)) {
@@ -45,8 +45,11 @@ function entryProblems(entry: unknown, where: string): string[] {
       problems.push(`${where}: ${unknownKeyReason(key, ENTRY_KEYS)}`);
   }
   const { check, requirement, provider, reason, until } = entry;
-  if (check === undefined) problems.push(`${where}.check: missing (the check id whose failure is expected)`);
-  else if (typeof check !== 'string' || !isCheckId(check)) {
+  if (check === undefined && requirement === undefined)
+    problems.push(
+      `${where}: names neither check nor requirement; set check (a check id), requirement (a requirement id), or both`,
+    );
+  else if (check !== undefined && (typeof check !== 'string' || !isCheckId(check))) {
     const hint = typeof check === 'string' ? didYouMean(check, CHECK_IDS) : '';
     problems.push(`${where}.check: ${shown(check)} is not a check id${hint || ' (see provcert list)'}`);
   }
@@ -76,7 +79,7 @@ export function parseExpectedFailures(value: unknown, source: string): ExpectedF
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
     throw new UsageError(
-      `${source}: ${EXPECTED_FAILURES_KEY} must be a list of entries with check, reason and until (found ${describeValue(value)})`,
+      `${source}: ${EXPECTED_FAILURES_KEY} must be a list of entries with check or requirement, reason and until (found ${describeValue(value)})`,
     );
   }
   const problems = value.flatMap((entry, i) => entryProblems(entry, `${EXPECTED_FAILURES_KEY}[${i}]`));
@@ -86,7 +89,7 @@ export function parseExpectedFailures(value: unknown, source: string): ExpectedF
       source,
     );
   return value.map((entry: Record<string, unknown>) => ({
-    check: entry['check'] as CheckId,
+    ...(entry['check'] !== undefined ? { check: entry['check'] as CheckId } : {}),
     ...(entry['requirement'] !== undefined ? { requirement: String(entry['requirement']) } : {}),
     ...(entry['provider'] !== undefined ? { provider: String(entry['provider']) } : {}),
     reason: String(entry['reason']).trim(),

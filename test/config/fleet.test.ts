@@ -76,6 +76,14 @@ expectedFailures:
     expect(c.identity.digest).not.toBe(a.identity.digest);
   });
 
+  it('reads a waiver naming a requirement alone', async () => {
+    const fleet = await load(
+      'r.yaml',
+      'name: x\nproviders:\n  - { slug: a, baseUrl: "http://h" }\nexpectedFailures:\n  - { requirement: QUOTE-TOTAL-FORMULA, reason: r, until: 2099-01-01 }\n',
+    );
+    expect(fleet.expectedFailures).toEqual([{ requirement: 'QUOTE-TOTAL-FORMULA', reason: 'r', until: '2099-01-01' }]);
+  });
+
   it.each([
     ['no providers key', 'name: x\n', /^x\.yaml:1: is missing the required key "providers"$/m],
     [
@@ -122,6 +130,11 @@ expectedFailures:
       'a misspelt waiver key',
       'name: x\nproviders:\n  - { slug: a, baseUrl: "http://h" }\nexpectedFailures:\n  - { check: webhook, reason: r, untill: 2099-01-01 }\n',
       /unknown key "untill" \(did you mean until\?\)/,
+    ],
+    [
+      'a waiver naming neither check nor requirement',
+      'name: x\nproviders:\n  - { slug: a, baseUrl: "http://h" }\nexpectedFailures:\n  - { reason: r, until: 2099-01-01 }\n',
+      /^x\.yaml:5: \/expectedFailures\/0 names neither check nor requirement; set check \(a check id\), requirement, or both$/,
     ],
     ['not a mapping', '- a\n- b\n', /^x\.yaml: must be a mapping with name and providers .*found a list$/],
     ['broken YAML', 'name: [x\n', /^x\.yaml:\d+:\d+: invalid YAML/],

@@ -5,6 +5,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import type { ExpectedFailure } from '../../src/model/waivers.js';
+import { runReportContradiction } from '../../src/report/consistency.js';
 import { checkResultLines, verdictLines, waiverLines } from '../../src/report/failure-text.js';
 import { renderGithubAnnotations } from '../../src/report/github.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -176,5 +177,69 @@ describe('console', () => {
     expect(verdictLines(report, plain)[1]).toBe(
       'Certification failed: 2 expected-failure entries fail the gate (above); update or remove them and run again.',
     );
+  });
+});
+
+describe('a waiver naming a requirement alone (issue 34)', () => {
+  /** The sample with quote-math waived by the requirements it fails on, each alone, the others by check. */
+  function byRequirement(): RunReport {
+    const report = failingReport();
+    const math = report.checks.find((c) => c.id === 'quote-math');
+    const cited = [...new Set(math?.findings.filter((f) => f.severity === 'fail').map((f) => f.requirement))];
+    const waivers: ExpectedFailure[] = [
+      ...FAILING.filter((id) => id !== 'quote-math').map((id) => waiver(id)),
+      ...cited.map((requirement) => ({
+        requirement,
+        reason: `known ${requirement} bug (JIRA-8)`,
+        until: '2026-03-31',
+      })),
+    ];
+    return evaluateWaivers(waivers, [{ slug: report.provider.slug ?? '', report }], TODAY).reports[0] as RunReport;
+  }
+
+  it('waives the check, and its outcome names the requirement in every format, never "undefined"', () => {
+    const report = byRequirement();
+    expect(report.verdict).toBe('PASS');
+    const requirementOnly = (report.waivers ?? []).filter((w) => w.check === undefined);
+    expect(requirementOnly.length).toBeGreaterThan(0);
+    const outputs = [
+      renderJUnit(report),
+      renderMarkdown(report),
+      renderHtml(report),
+      renderGithubAnnotations(report),
+      [...waiverLines(report, plain), ...verdictLines(report, plain)].join('\n'),
+    ];
+    for (const out of outputs) expect(out).not.toContain('undefined');
+    for (const w of requirementOnly) expect(w.message).toContain(`on ${w.requirement}`);
+    expect(waiverLines(report, plain).join('\n')).toMatch(/WAIVED {2}quote-math: waived until 2026-03-31: known/);
+  });
+
+  it('its report validates against spec/report.schema.json and its waivers contradict nothing', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(new URL('../../spec/report.schema.json', import.meta.url), 'utf8')) as object,
+    );
+    const parsed = JSON.parse(renderJson(byRequirement())) as RunReport;
+    expect(validate(parsed), JSON.stringify(validate.errors)).toBe(true);
+    // The sample is no full run (checks are missing); what matters is that its waivers contradict nothing, so it
+    // reads as the same report with every waiver naming its check.
+    const catalog = { requirementById: (id: string) => parsed.requirements[id] };
+    const found = runReportContradiction(parsed, catalog);
+    expect(found).not.toMatch(/waiver/);
+    expect(found).toBe(runReportContradiction(waived(), catalog));
+  });
+
+  it('a stale one names the requirement in the gate-failing lines', () => {
+    const report = failingReport();
+    const stale = { requirement: 'HEALTH-REQUIRED-FIELDS', reason: 'health shape fix (JIRA-9)', until: '2026-03-31' };
+    const judgedReport = evaluateWaivers(
+      [...FAILING.map((id) => waiver(id)), stale],
+      [{ slug: report.provider.slug ?? '', report }],
+      TODAY,
+    ).reports[0] as RunReport;
+    const lines = waiverLines(judgedReport, plain).join('\n');
+    expect(lines).toMatch(/\[HEALTH-REQUIRED-FIELDS\] \(until 2026-03-31\): /);
+    expect(lines).not.toContain('undefined');
   });
 });

@@ -312,8 +312,155 @@ const cases: [string, Case][] = [
   ],
 ];
 
+/** A check that verifies `requirement` (it cites it), failing on `cites`. */
+function verifying(id: CheckId, status: CheckStatus, requirement: string, cites: string[] = []): CheckResult {
+  return { ...result(id, status, cites), requirements: [requirement] };
+}
+/** quote-math and quote-explore both verifying QUOTE-TOTAL, with the given statuses and failing citations. */
+const twoChecks = (
+  math: [CheckStatus, string[]],
+  explore: [CheckStatus, string[]],
+  slug = 'north',
+  extra: CheckResult[] = [],
+): WaiverRun => ({
+  slug,
+  report: report(slug, [
+    result('health', 'pass'),
+    verifying('quote-math', math[0], 'QUOTE-TOTAL', math[1]),
+    verifying('quote-explore', explore[0], 'QUOTE-TOTAL', explore[1]),
+    ...extra,
+  ]),
+});
+const byRequirement = (fields: Partial<ExpectedFailure> = {}): ExpectedFailure => {
+  const { check: _check, ...rest } = waiver({ requirement: 'QUOTE-TOTAL', ...fields });
+  return rest;
+};
+
+const requirementOnlyCases: [string, Case][] = [
+  [
+    'a requirement alone waives every check failing on it',
+    {
+      given: { waivers: [byRequirement()], runs: [twoChecks(['fail', ['QUOTE-TOTAL']], ['fail', ['QUOTE-TOTAL']])] },
+      want: {
+        states: ['applied'],
+        verdicts: ['PASS'],
+        waived: 2,
+        message: /^waived 2 failures of quote-math, quote-explore on QUOTE-TOTAL on north until 2026-03-31$/,
+      },
+    },
+  ],
+  [
+    'a requirement alone never hides another requirement failing in the same check',
+    {
+      given: {
+        waivers: [byRequirement()],
+        runs: [twoChecks(['fail', ['QUOTE-TOTAL', 'QUOTE-FEES']], ['fail', ['QUOTE-TOTAL']])],
+      },
+      want: { states: ['applied'], verdicts: ['FAIL'], waived: 1 },
+    },
+  ],
+  [
+    'a requirement alone never covers a root cause',
+    {
+      given: {
+        waivers: [byRequirement()],
+        runs: [
+          twoChecks(['fail', ['QUOTE-TOTAL']], ['pass', []], 'north', [
+            { ...result('quote-binding', 'skip'), skippedBecauseOf: 'quote-math' },
+          ]),
+        ],
+      },
+      want: {
+        states: ['unmatched'],
+        verdicts: ['FAIL'],
+        waived: 0,
+        message: /quote-math failed on QUOTE-TOTAL but is a root cause/,
+      },
+    },
+  ],
+  [
+    'a requirement alone is stale when every check citing it passed',
+    {
+      given: { waivers: [byRequirement()], runs: [twoChecks(['pass', []], ['pass', []])] },
+      want: {
+        states: ['stale'],
+        verdicts: ['FAIL'],
+        waived: 0,
+        message: /^every check citing QUOTE-TOTAL passed on north: remove this waiver$/,
+      },
+    },
+  ],
+  [
+    'a requirement alone is not stale while a check citing it fails on something else',
+    {
+      given: { waivers: [byRequirement()], runs: [twoChecks(['pass', []], ['fail', ['QUOTE-FEES']])] },
+      want: {
+        states: ['unmatched'],
+        verdicts: ['FAIL'],
+        waived: 0,
+        message: /^matches no failure: no check failed on QUOTE-TOTAL$/,
+      },
+    },
+  ],
+  [
+    'a requirement no check that ran cites is unmatched and says so',
+    {
+      given: { waivers: [byRequirement({ requirement: 'WEBHOOK-SIGNATURE' })], runs: [failingQuote()] },
+      want: {
+        states: ['unmatched'],
+        verdicts: ['FAIL'],
+        waived: 0,
+        message: /^matches no failure: no check citing WEBHOOK-SIGNATURE ran$/,
+      },
+    },
+  ],
+  [
+    'a requirement whose checks were all skipped is unmatched and names them',
+    {
+      given: { waivers: [byRequirement()], runs: [twoChecks(['skip', []], ['skip', []])] },
+      want: {
+        states: ['unmatched'],
+        verdicts: ['FAIL'],
+        waived: 0,
+        message: /every check citing QUOTE-TOTAL was skipped \(quote-math, quote-explore\)/,
+      },
+    },
+  ],
+  [
+    'an expired requirement alone names the checks whose failures count again',
+    {
+      given: {
+        waivers: [byRequirement({ until: '2026-03-01' })],
+        runs: [twoChecks(['fail', ['QUOTE-TOTAL']], ['fail', ['QUOTE-TOTAL']])],
+      },
+      want: {
+        states: ['expired'],
+        verdicts: ['FAIL'],
+        waived: 0,
+        message:
+          /^expired on 2026-03-01 \(today is 2026-03-10\): quote-math, quote-explore on QUOTE-TOTAL failed on north and counts again/,
+      },
+    },
+  ],
+  [
+    'a requirement alone for another provider leaves this one failing',
+    {
+      given: {
+        waivers: [byRequirement({ provider: 'south' })],
+        runs: [twoChecks(['fail', ['QUOTE-TOTAL']], ['fail', ['QUOTE-TOTAL']], 'north'), passingQuote('south')],
+      },
+      want: {
+        states: ['unmatched'],
+        verdicts: ['FAIL', 'FAIL'],
+        waived: 0,
+        message: /no check citing QUOTE-TOTAL ran/,
+      },
+    },
+  ],
+];
+
 describe('evaluateWaivers', () => {
-  it.each(cases)('%s', (_name, { given, want }) => {
+  it.each([...cases, ...requirementOnlyCases])('%s', (_name, { given, want }) => {
     const { reports, outcomes } = evaluateWaivers(given.waivers, given.runs, given.today ?? TODAY, {
       partial: given.partial === true,
     });

@@ -50,12 +50,12 @@ describe('parseExpectedFailures', () => {
     [
       'not a list',
       { check: 'quote-math' },
-      'ci.yaml: expectedFailures must be a list of entries with check, reason and until (found object {…})',
+      'ci.yaml: expectedFailures must be a list of entries with check or requirement, reason and until (found object {…})',
     ],
     [
       'an entry that is not a mapping',
       ['quote-math'],
-      'ci.yaml: expectedFailures[0]: must be a mapping with check, reason and until (found string "quote-math")',
+      'ci.yaml: expectedFailures[0]: must be a mapping with check or requirement, reason and until (found string "quote-math")',
     ],
     [
       'a month that does not exist',
@@ -88,9 +88,14 @@ describe('parseExpectedFailures', () => {
       'ci.yaml: expectedFailures[0].check: zzz is not a check id (see provcert list)',
     ],
     [
-      'a missing check',
+      'neither check nor requirement',
       [{ reason: 'r', until: ok.until }],
-      'ci.yaml: expectedFailures[0].check: missing (the check id whose failure is expected)',
+      'ci.yaml: expectedFailures[0]: names neither check nor requirement; set check (a check id), requirement (a requirement id), or both',
+    ],
+    [
+      'a requirement alone that is not a requirement id',
+      [{ requirement: 'quote total', reason: 'r', until: ok.until }],
+      'ci.yaml: expectedFailures[0].requirement: quote total is not a requirement id such as QUOTE-TOTAL-FORMULA',
     ],
     [
       'an empty reason',
@@ -157,6 +162,8 @@ describe('spec/expected-failures.schema.json', () => {
     ['an empty reason', [{ ...ok, reason: '' }], false],
     ['an unknown key', [{ ...ok, owner: 'me' }], false],
     ['no until', [{ check: ok.check, reason: ok.reason }], false],
+    ['a requirement alone', [{ requirement: 'QUOTE-TOTAL-FORMULA', reason: ok.reason, until: ok.until }], true],
+    ['neither check nor requirement', [{ reason: ok.reason, until: ok.until }], false],
   ])('%s: valid is %s', (_name, value, want) => {
     expect(validate(value)).toBe(want);
   });
@@ -183,6 +190,26 @@ describe('the config file carries expectedFailures', () => {
       options: { timeout: 5000 },
       expectedFailures: [{ check: 'quote-math', reason: 'known', until: '2026-06-30' }],
     });
+  });
+
+  it('an entry naming a requirement alone is read without a check', async () => {
+    await tmp.write(
+      'provcert.config.yaml',
+      'expectedFailures:\n  - requirement: QUOTE-TOTAL-FORMULA\n    reason: known\n    until: 2026-06-30\n',
+    );
+    expect(await settings()).toEqual({
+      options: {},
+      expectedFailures: [{ requirement: 'QUOTE-TOTAL-FORMULA', reason: 'known', until: '2026-06-30' }],
+    });
+  });
+
+  it('an entry naming neither check nor requirement is exit 2 with one line saying what to set', async () => {
+    await tmp.write('provcert.config.yaml', 'expectedFailures:\n  - reason: known\n    until: 2026-06-30\n');
+    await expect(settings()).rejects.toThrow(
+      new UsageError(
+        'provcert.config.yaml: expectedFailures[0]: names neither check nor requirement; set check (a check id), requirement (a requirement id), or both',
+      ),
+    );
   });
 
   it('a bad entry is exit 2 naming the file and the entry', async () => {

@@ -63,7 +63,7 @@ function providerRow(p: FleetProviderResult): string {
 function waiverRow(w: WaiverOutcome): string {
   const cls = w.state === 'applied' ? '' : ' class="bad"';
   return `<tr${cls} data-state="${e(w.state)}">${[
-    td(`<code>${e(w.check)}</code>`),
+    td(w.check ? `<code>${e(w.check)}</code>` : 'any citing the requirement'),
     td(w.requirement ? `<code>${e(w.requirement)}</code>` : 'any'),
     td(w.provider ? e(w.provider) : 'every provider'),
     td(e(w.until)),

@@ -83,7 +83,7 @@ function waiverSection(report: FleetReport): string[] {
       table(
         ['Check', 'Requirement', 'Provider', 'Until', 'State', 'Reason', 'What to do'],
         report.waivers.map((w) => [
-          `\`${w.check}\``,
+          w.check ? `\`${w.check}\`` : 'any citing the requirement',
           w.requirement ? `\`${mdText(w.requirement)}\`` : 'any',
           w.provider ? mdText(w.provider) : 'every provider',
           mdText(w.until),
