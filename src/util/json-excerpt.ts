@@ -46,7 +46,9 @@ function short(value: unknown): string {
     return n === 0 ? '{}' : `{… ${n} ${n === 1 ? 'field' : 'fields'}}`;
   }
   const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > MAX_SCALAR_CHARS ? `${text.slice(0, MAX_SCALAR_CHARS - 2)}…"` : text;
+  // A long sibling shows its length, not its start: a cut string can be most of an echoed secret that no longer
+  // matches the secret whole, and the value the finding is about is shown in full elsewhere.
+  return text.length > MAX_SCALAR_CHARS && typeof value === 'string' ? `"…" /* ${value.length} characters */` : text;
 }
 
 /** The node in full, pretty-printed, at most MAX_NODE_LINES lines (the rest counted). */

@@ -40,7 +40,11 @@ async function rotateForm(cookie: string, slug = 'demo-kitchen'): Promise<{ csrf
 const secretOf = (page: Answer): string => /<code id="new-secret"[^>]*>([^<]*)</.exec(page.text)?.[1] ?? '';
 
 beforeAll(async () => {
-  h = await startHarness(passingReport, { flags: { slug: CONFIGURED }, log: (line) => logLines.push(line) });
+  h = await startHarness(passingReport, {
+    // The overlap is an explicit setting (default 0, the contract's reading); these tests show the window.
+    flags: { slug: CONFIGURED, webhookSecretOverlap: '600' },
+    log: (line) => logLines.push(line),
+  });
   client = formClient(h.url);
   const demo = await h.register({});
   providerToken = demo.token;

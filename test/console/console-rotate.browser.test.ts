@@ -59,7 +59,11 @@ async function rotateFrom(section: Locator, confirmation: RegExp): Promise<strin
 const visible = async (): Promise<string> => `${page.url()}\n${await page.content()}`;
 
 beforeAll(async () => {
-  h = await startHarness(passingReport, { flags: { slug: CONFIGURED }, log: (line) => logLines.push(line) });
+  h = await startHarness(passingReport, {
+    // The overlap is an explicit setting (default 0, the contract's reading); these tests show the window.
+    flags: { slug: CONFIGURED, webhookSecretOverlap: '600' },
+    log: (line) => logLines.push(line),
+  });
   const demo = await h.register({});
   oldSecret = demo.secret;
   providerToken = demo.token;
