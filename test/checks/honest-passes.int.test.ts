@@ -26,7 +26,9 @@ describe('a pass says what was checked', () => {
     expect(baseUrl?.status).toBe('pass');
     expect(report.provider.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
     expect(baseUrl?.title).not.toMatch(/is public HTTPS/);
-    expect(baseUrl?.title).toBe('Base address reaches the provider API (public HTTPS required unless the run is local)');
+    expect(baseUrl?.title).toBe(
+      'Base address reaches the provider API (public HTTPS required unless the run is local)',
+    );
     expect(baseUrl?.message).toMatch(/is allowed for a local run and reaches the provider API/);
   });
 });
