@@ -156,7 +156,12 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     certify: deps.certify,
     adminToken,
     adminTokenEnv: settings.adminTokenEnv,
-    rules: () => ({ local: settings.local, ...(core ? { coreUrl: core.url } : {}) }),
+    rules: () => ({
+      local: settings.local,
+      ...(core ? { coreUrl: core.url } : {}),
+      // A refusal names `local` as this server's users set it (serve's CLI: --local).
+      ...(deps.nameSetting ? { spell: deps.nameSetting } : {}),
+    }),
     core: () => core,
     knownSlug: (slug) => configured.has(slug),
     extraSecrets: () => [...secrets],

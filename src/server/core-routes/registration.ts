@@ -1,5 +1,6 @@
 import type { Contract, SchemaProblem } from '../../contract/contract.js';
 import type { AuthMethod } from '../../model/contract-constants.js';
+import type { SpellSetting } from '../../model/setting-speller.js';
 import { SLUG_RULE } from '../../model/slug.js';
 import { baseAddressProblems } from './base-address.js';
 import { credentialFileProblem } from './credential-file.js';
@@ -31,6 +32,8 @@ export interface Registration extends RegistrationFields {
 export interface RegistrationRules {
   local: boolean;
   coreUrl?: string;
+  /** How a refusal names the `local` setting for this server's users (serve's CLI: `--local`); absent: the key. */
+  spell?: SpellSetting;
 }
 
 /** The body once it matches CoreRegistrationInput of spec/openapi.yaml. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { flagOfSetting } from '../../../src/cli/setting-flags.js';
 import { judgeBaseAddress } from '../../../src/http/base-address.js';
 import { spellAsConfigKey } from '../../../src/model/setting-speller.js';
 import { baseAddressProblems } from '../../../src/server/core-routes/base-address.js';
@@ -30,5 +31,16 @@ describe("serve's registration judges a base address by the base-url check's rul
       spell: spellAsConfigKey,
     });
     expect(problems.length).toBe(check.problems.length);
+  });
+});
+
+describe('a refusal names the local setting as the server’s users set it', () => {
+  it.each<[string, RegExp]>([
+    ['serve on the command line', /use --local only for a local self-test/],
+    ['a config file or the library', /use the local setting only for a local self-test/],
+  ])('%s', (front, named) => {
+    const spell = front.startsWith('serve') ? flagOfSetting : undefined;
+    const problems = baseAddressProblems('http://api.example.com', { local: false, ...(spell ? { spell } : {}) });
+    expect(problems.join('\n')).toMatch(named);
   });
 });
