@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base } from 'vitest';
 import type { RunningProvider } from '../../src/reference-provider/index.js';
 import { TEST_CREDENTIAL, TEST_WEBHOOK_SECRET } from './certify.js';
@@ -19,11 +22,17 @@ export interface ReferenceForRun {
 export const test = base
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads which fixtures a fixture needs from this pattern.
   .extend('referenceWorker', { scope: 'worker' }, async ({}, { onCleanup }): Promise<ReferenceForRun> => {
+    // Its data folder outlives each file's scratch cleanup (the provider outlives the file): removed after it closes.
+    const dir = await mkdtemp(join(tmpdir(), 'provcert-reference-worker-'));
     const { provider, webhookPort } = await startReferenceForRun({
       credential: TEST_CREDENTIAL,
       webhookSecret: TEST_WEBHOOK_SECRET,
+      dataFile: join(dir, 'data.json'),
     });
-    onCleanup(() => provider.close());
+    onCleanup(async () => {
+      await provider.close();
+      await rm(dir, { recursive: true, force: true });
+    });
     return { provider, webhookPort, credential: TEST_CREDENTIAL, webhookSecret: TEST_WEBHOOK_SECRET };
   })
   .extend('reference', async ({ referenceWorker }): Promise<ReferenceForRun> => {
