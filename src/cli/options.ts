@@ -190,15 +190,22 @@ export function runOptions(command: Command, table: OptionTable = runOptionTable
   );
 }
 
-/** The webhook secret from `--secret-env NAME` (default SERVICE_WEBHOOK_SECRET); missing is a usage error. */
-/** The webhook secret from the environment; never from a flag value (it would land in shell history). */
-export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined): string {
-  const envName = name ?? DEFAULT_WEBHOOK_SECRET_ENV;
+/**
+ * A secret from the environment variable `envName`, never from a flag value (it would land in shell history and
+ * `ps`); unset or empty is a usage error naming the variable, `what` it holds and how to fix it.
+ */
+export function secretFromVariable(env: NodeJS.ProcessEnv, envName: string, what: string, remedy: string): string {
   const secret = env[envName];
-  if (!secret)
-    throw new UsageError(
-      `missing webhook secret: the environment variable ${envName} is not set`,
-      'set it, or pass --secret-env NAME',
-    );
+  if (!secret) throw new UsageError(`missing ${what}: the environment variable ${envName} is not set`, remedy);
   return secret;
+}
+
+/** The webhook secret from `--secret-env NAME` (default SERVICE_WEBHOOK_SECRET). */
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: string | undefined): string {
+  return secretFromVariable(
+    env,
+    name ?? DEFAULT_WEBHOOK_SECRET_ENV,
+    'webhook secret',
+    'set it, or pass --secret-env NAME',
+  );
 }

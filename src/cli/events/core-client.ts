@@ -1,21 +1,20 @@
 import { request } from 'undici';
 import { UsageError } from '../../model/errors.js';
 import { DEFAULT_ADMIN_TOKEN_ENV } from '../../model/serve-settings.js';
+import { secretFromVariable } from '../options.js';
 
 /** `provcert serve`'s address unless told otherwise. */
 export const DEFAULT_CORE = 'http://127.0.0.1:8787';
 const TIMEOUT_MS = 10_000;
 
-/** The operator token, read from the environment only (a flag value would show in the shell history and `ps`). */
+/** The operator token, read from the environment only (`--admin-token-env NAME`, default PROVCERT_ADMIN_TOKEN). */
 export function adminToken(env: NodeJS.ProcessEnv, name: string | undefined): string {
-  const envName = name ?? DEFAULT_ADMIN_TOKEN_ENV;
-  const token = env[envName];
-  if (!token)
-    throw new UsageError(
-      `missing operator token: the environment variable ${envName} is not set`,
-      "set it to the core's admin token, or pass --admin-token-env NAME",
-    );
-  return token;
+  return secretFromVariable(
+    env,
+    name ?? DEFAULT_ADMIN_TOKEN_ENV,
+    'operator token',
+    "set it to the core's admin token, or pass --admin-token-env NAME",
+  );
 }
 
 /** The core's API base (…/api/v1) from `--core`: the core address, or its /api/v1. */
