@@ -41,6 +41,9 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
  */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How long an idle connection is kept for the next request: far below the 5 s keep-alive most servers keep. */
+const IDLE_CONNECTION_MS = 1_000;
+
 /** Map a transport error to a kind and a sentence that says what to do. */
 function describeFailure(
   error: unknown,
@@ -166,7 +169,16 @@ export function createProviderClient(
 ): ProviderClient & { close(): Promise<void> } {
   const now = deps.now ?? (() => performance.now());
   const connectMs = Math.min(deps.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, options.timeoutMs);
-  const agent = new Agent({ connections: 32, connect: { timeout: connectMs } });
+  // Idle connections are dropped after IDLE_CONNECTION_MS, well before a server's own keep-alive timeout (Node's is
+  // 5 s): a request sent on a connection the server is closing at that moment fails with a reset nobody caused.
+  const agent = new Agent({
+    connections: 32,
+    connect: { timeout: connectMs },
+    keepAliveTimeout: IDLE_CONNECTION_MS,
+    keepAliveMaxTimeout: IDLE_CONNECTION_MS,
+  });
+  // A new connection for each request (pipelining 0 keeps none open): the retry after a reset uses it.
+  const fresh = new Agent({ connections: 4, connect: { timeout: connectMs }, pipelining: 0 });
   // One listener for the run (not one per request): an interrupt aborts every request in flight.
   const inFlight = new Set<AbortController>();
   const interrupt = (): void => {
@@ -175,7 +187,22 @@ export function createProviderClient(
   deps.signal?.addEventListener('abort', interrupt, { once: true });
   const { credential, ...publicOptions } = options;
 
+  /**
+   * A connection closed before any answer arrived is tried once more on a new connection, as browsers do: a kept-alive
+   * connection the server was closing as the request left is not the provider's fault. Both attempts failing is.
+   * Safe for every route: `POST /actions` carries its idempotency key, and the contract makes a retry harmless.
+   */
   async function send(req: ProviderRequest): Promise<HttpOutcome> {
+    const first = await sendOn(agent, req);
+    if (first.kind !== 'failure' || first.failure !== 'reset' || first.exchange.response || deps.signal?.aborted)
+      return first;
+    const second = await sendOn(fresh, req);
+    if (second.kind !== 'failure' || second.failure !== 'reset') return second;
+    const message = `${second.message} (twice: provcert tried once more on a new connection)`;
+    return { ...second, message, exchange: { ...second.exchange, failure: message } };
+  }
+
+  async function sendOn(dispatcher: Agent, req: ProviderRequest): Promise<HttpOutcome> {
     const link = req.link === undefined ? undefined : linkOnBaseHost(options.baseUrl, req.link);
     const url = link
       ? link.ok
@@ -246,7 +273,7 @@ export function createProviderClient(
         method: req.method,
         headers,
         ...(req.method === 'POST' ? { body } : {}),
-        dispatcher: noticingSent(agent, () => {
+        dispatcher: noticingSent(dispatcher, () => {
           exchange.sentMs = Math.round(now() - started);
         }),
         signal: controller.signal,
@@ -330,7 +357,7 @@ export function createProviderClient(
 
   const close = (): Promise<void> => {
     deps.signal?.removeEventListener('abort', interrupt);
-    return agent.close();
+    return Promise.all([agent.close(), fresh.close()]).then(() => undefined);
   };
   return { options: publicOptions, send, close };
 }

@@ -29,7 +29,18 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
     res.end(`[${'"x",'.repeat(20_000)}"x"]`);
   },
   '/slow': (_q, res) => setTimeout(() => res.writeHead(200).end('{}'), 2_000),
+  // A kept-alive connection the server closes as a request arrives: the first request on each path gets no answer.
+  '/closes-first': (req, res) => {
+    resets.set(req.url ?? '', (resets.get(req.url ?? '') ?? 0) + 1);
+    if (resets.get(req.url ?? '') === 1) res.socket?.destroy();
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  },
+  '/closes-always': (req, res) => {
+    resets.set(req.url ?? '', (resets.get(req.url ?? '') ?? 0) + 1);
+    res.socket?.destroy();
+  },
 };
+const resets = new Map<string, number>();
 
 let server: Server;
 let baseUrl: string;
@@ -111,6 +122,29 @@ describe('provider client: what the provider answered, named', () => {
     const outcome = await c.send({ method: 'GET', path: '/health' });
     await c.close();
     expect(outcome).toMatchObject({ kind: 'failure', failure: 'refused' });
+  });
+
+  it.each(['GET', 'POST'] as const)(
+    '%s: a connection closed before any answer is tried once more on a new one, and the answer counts',
+    async (method) => {
+      const c = client();
+      const outcome = await c.send({ method, path: '/closes-first', query: { m: method }, json: {} });
+      await c.close();
+      expect(outcome).toMatchObject({ kind: 'response', status: 200 });
+      expect(resets.get(`/closes-first?m=${method}`)).toBe(2);
+    },
+  );
+
+  it('a connection closed before any answer twice is the provider\'s failure, and says it was tried twice', async () => {
+    const c = client();
+    const outcome = await c.send({ method: 'POST', path: '/closes-always', json: {} });
+    await c.close();
+    expect(outcome).toMatchObject({ kind: 'failure', failure: 'reset' });
+    if (outcome.kind === 'failure') {
+      expect(outcome.message).toMatch(/closed before a complete answer arrived \(twice: .*new connection\)/);
+      expect(outcome.exchange.failure).toBe(outcome.message);
+    }
+    expect(resets.get('/closes-always')).toBe(2);
   });
 });
 
