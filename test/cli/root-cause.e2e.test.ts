@@ -165,8 +165,6 @@ const certify = async (baseUrl: string, key: string, args: string[] = []) => {
       '--local',
       '--webhook-port',
       '0',
-      '--timeout',
-      '2000',
       '--json',
       file,
       ...args,
