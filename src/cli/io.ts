@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { Clock } from '../model/clock.js';
 import type { Redactor } from '../util/redact.js';
 import { sanitizeTerminalText } from '../util/terminal.js';
 
@@ -12,6 +13,11 @@ export interface CliIo {
   cwd: string;
   /** Write a report file (relative paths are relative to cwd). */
   writeFile(path: string, content: string): Promise<void>;
+  /**
+   * The time of the runs a command starts and of a reference provider it starts (demo). Absent: the system clock.
+   * Tests hand a manual clock shared with their reference provider, so no run waits out a real quote validity.
+   */
+  clock?: Clock;
 }
 
 /**

@@ -4,6 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
+import type { Clock } from '../../src/model/clock.js';
 
 /** A CliIo whose output is captured, and a commander program with one command registered. */
 export function captureIo(
@@ -55,12 +56,13 @@ export interface MainResult {
 
 /**
  * The whole CLI in-process through main (parsing, exit codes, error lines), in `cwd`, with captured streams and
- * a chosen stdin, which may claim to be a terminal.
+ * a chosen stdin, which may claim to be a terminal, and the runs' clock (test/support/cli-clock.ts shares one with
+ * the reference provider).
  */
 export async function runMain(
   cwd: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; stdin?: string; stdinIsTty?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; stdinIsTty?: boolean; clock?: Clock } = {},
 ): Promise<MainResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -72,7 +74,15 @@ export async function runMain(
     Readable.from([Buffer.from(options.stdin ?? '')]),
     options.stdinIsTty ? { isTTY: true } : {},
   );
-  const io: CliIo = { stdout, stderr, stdin, env: options.env ?? {}, cwd, writeFile: async () => undefined };
+  const io: CliIo = {
+    stdout,
+    stderr,
+    stdin,
+    env: options.env ?? {},
+    cwd,
+    writeFile: (path, content) => writeFile(resolve(cwd, path), content),
+    ...(options.clock ? { clock: options.clock } : {}),
+  };
   const code = await main(['node', 'provcert', ...args], io);
   return { code, out, err };
 }

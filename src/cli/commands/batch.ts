@@ -84,6 +84,7 @@ export async function execute({ io, signal }: CommandContext, fleetPath: string,
     expectedFailures: fleet.expectedFailures,
     ...(shard ? { shard } : {}),
     signal,
+    ...(io.clock ? { clock: io.clock } : {}),
     hooks: {
       onReceiverReady: (receiver) => screen.write(`webhook receiver: ${receiver.url}/api/v1/webhooks/{slug}\n`),
       onProviderEnd: (result) => screen.write(renderFleetProgressLine(result, { color })),

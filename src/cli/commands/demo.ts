@@ -64,6 +64,8 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
     faults: faults as FaultName[],
     dataFile: join(scratch, 'provider.json'),
     quoteTtlSeconds: ttl,
+    // The run's clock: with a test's manual clock, the demo's quotes expire when its run's clock says so.
+    ...(io.clock ? { clock: io.clock } : {}),
   });
   try {
     // The demo's secrets are its own, generated above: handed in, as the cli hands in what it reads.
@@ -82,7 +84,7 @@ export async function execute({ io, signal }: CommandContext, flags: DemoFlags):
     // Ctrl-C or SIGTERM stops the demo like a run: report of what ran, the servers closed (main says 130 / 143).
     const { code } = await certifyWithReports(
       config,
-      { contract, credential, webhookSecret, inbox: core, signal },
+      { contract, credential, webhookSecret, inbox: core, signal, ...(io.clock ? { clock: io.clock } : {}) },
       reports,
       io,
     );

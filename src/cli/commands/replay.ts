@@ -224,6 +224,7 @@ export async function execute({ io, signal }: CommandContext, path: string, opts
     signal,
     expectedFailures,
     spell: spellAsFlag,
+    ...(io.clock ? { clock: io.clock } : {}),
     ...(moved ? { hooks: { onRunStart: (info) => say(movedReceiverLine(info.webhookUrl, report.webhooks.url)) } } : {}),
   }).catch((error: unknown) => {
     throw (moved ? undefined : recordedPortBusy(error, config.webhookPort)) ?? error;

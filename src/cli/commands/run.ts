@@ -88,7 +88,14 @@ export async function certifyAndReport(
   const reports = { targets, github, noColor: given.color === false, events: given.events, rerun };
   const { code, report } = await certifyWithReports(
     config,
-    { contract, credential, webhookSecret, expectedFailures, ...(signal ? { signal } : {}) },
+    {
+      contract,
+      credential,
+      webhookSecret,
+      expectedFailures,
+      ...(signal ? { signal } : {}),
+      ...(io.clock ? { clock: io.clock } : {}),
+    },
     reports,
     io,
   );
