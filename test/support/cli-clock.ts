@@ -7,6 +7,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { ManualClock } from '../../src/util/manual-clock.js';
+import { type CliResult, REPO_ROOT } from './cli.js';
 import { type MainResult, runMain } from './cli-io.js';
 import { freePorts } from './ports.js';
 import { scratchDir } from './scratch.js';
@@ -25,16 +26,13 @@ export interface ClockedCliOptions {
  * run's quote validities and webhook waits pass in milliseconds. For tests whose subject is what a command does and
  * prints, not the process it runs in nor a real wait (test/support/cli.ts spawns the built CLI for those).
  */
-export interface ClockedReference {
+export interface ClockedReference extends ClockedCli {
   /** The provider's address: the same port across `restart`. */
   readonly url: string;
   /** Where the provider sends its events: the port a run's own receiver listens on (`--webhook-port`). */
   readonly webhookPort: number;
-  readonly clock: ManualClock;
   /** The provider now answering (undefined after `stop`). */
   provider(): RunningProvider | undefined;
-  /** provcert with these arguments, on this clock. */
-  cli(args: string[], options: ClockedCliOptions): Promise<MainResult>;
   /** Another provider on the same port and clock (other faults, or none: a fix). */
   restart(faults: FaultName[]): Promise<void>;
   /** The provider stops: its address no longer answers. */
@@ -64,6 +62,41 @@ export function runMainOnClock(
   });
 }
 
+/** provcert in-process on a manual clock that moves on by itself whenever the run only waits. */
+export interface ClockedCli {
+  readonly clock: ManualClock;
+  /** provcert with these arguments, on this clock. */
+  cli(args: string[], options: ClockedCliOptions): Promise<MainResult>;
+  /** The same, in the shape of support/cli.ts's runCli (cwd defaults to the repository's; `input` is stdin). */
+  runCli(args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<CliResult>;
+}
+
+function clockedCli(clock: ManualClock): ClockedCli {
+  const cli = (args: string[], options: ClockedCliOptions): Promise<MainResult> =>
+    runMainOnClock(args, { ...options, clock });
+  return {
+    clock,
+    cli,
+    runCli: async (args, options = {}) => {
+      const r = await cli(args, {
+        cwd: options.cwd ?? REPO_ROOT,
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.input !== undefined ? { stdin: options.input } : {}),
+      });
+      return { code: r.code, stdout: r.out, stderr: r.err };
+    },
+  };
+}
+
+/**
+ * provcert on a manual clock with no reference provider of the test's (a hostile server, a capture server, or the
+ * demo's own): the clock moves on whenever nothing read it for a few milliseconds. `stop` ends its advancing.
+ */
+export function startClockedCli(): ClockedCli & { stop(): void } {
+  const clock = new ManualClock();
+  return { ...clockedCli(clock), stop: clock.advanceWhenIdle() };
+}
+
 export async function startClockedReference(options: ClockedReferenceOptions): Promise<ClockedReference> {
   const [port = 0, webhookPort = 0] = await freePorts(2);
   const clock = new ManualClock();
@@ -90,11 +123,10 @@ export async function startClockedReference(options: ClockedReferenceOptions): P
   // The provider answering or sending is work the clock waits for; a run between requests reads the clock itself.
   const stopClock = clock.advanceWhenIdle(() => current?.busy() ?? false);
   return {
+    ...clockedCli(clock),
     url: `http://127.0.0.1:${port}`,
     webhookPort,
-    clock,
     provider: () => current,
-    cli: (args, cliOptions) => runMainOnClock(args, { ...cliOptions, clock }),
     restart: async (faults) => {
       await stop();
       current = await start(faults);

@@ -7,9 +7,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/model/report.js';
 import { failingReport } from '../../report/sample-reports.js';
 import { storedReport } from '../../report/stored-report.js';
-import { runCli } from '../../support/cli.js';
+import { type ClockedCli, startClockedCli } from '../../support/cli-clock.js';
 import { freePort } from '../../support/ports.js';
 
+/*
+ * In-process (test/support/cli-clock.ts): the replays' webhook waits pass on a manual clock. replay.e2e.test.ts
+ * runs replay through the built CLI.
+ */
 // Secrets of the operator replaying: a forged report names them; none may leave this machine on its word.
 const OPERATOR_SECRET = 'operator-secret-5b1d0e';
 const ADMIN_TOKEN = 'admin-token-c93f27';
@@ -42,6 +46,8 @@ describe('provcert replay of a forged report: the report names targets, the pers
   let dir = '';
   let fifo = '';
   let webhookPort = 0;
+  let clocked: ClockedCli & { stop(): void };
+  const runCli: ClockedCli['runCli'] = (args, options) => clocked.runCli(args, options);
 
   /** A report as an attacker would send it: their address, the operator's variables and a file to read. */
   async function forged(source: Record<string, string>): Promise<string> {
@@ -64,6 +70,7 @@ describe('provcert replay of a forged report: the report names targets, the pers
   }
 
   beforeAll(async () => {
+    clocked = startClockedCli();
     capture = await startCapture();
     webhookPort = await freePort();
     dir = await mkdtemp(join(tmpdir(), 'provcert-replay-forged-'));
@@ -72,6 +79,7 @@ describe('provcert replay of a forged report: the report names targets, the pers
     execFileSync('mkfifo', [fifo]);
   });
   afterAll(async () => {
+    clocked.stop();
     await new Promise((resolve) => capture.server.close(resolve));
     await rm(dir, { recursive: true, force: true });
   });
@@ -96,7 +104,7 @@ describe('provcert replay of a forged report: the report names targets, the pers
     async (_named, i) => {
       const [, source] = sources()[i] ?? [];
       const path = await forged(source ?? {});
-      const r = await runCli(['replay', path], { env: operatorEnv, cwd: dir, timeoutMs: 20_000 });
+      const r = await runCli(['replay', path], { env: operatorEnv, cwd: dir });
       expect(r.code).toBe(2);
       const [line, hint, ...rest] = r.stderr.trimEnd().split('\n');
       expect(line).toBe(
@@ -117,7 +125,7 @@ describe('provcert replay of a forged report: the report names targets, the pers
       const path = await forged(source ?? {});
       const mine = ['--base-url', capture.url, '--auth', 'API_KEY', '--local'];
 
-      const unset = await runCli(['replay', path, ...mine], { env: operatorEnv, cwd: dir, timeoutMs: 20_000 });
+      const unset = await runCli(['replay', path, ...mine], { env: operatorEnv, cwd: dir });
       expect(unset.code).toBe(2);
       expect(unset.stderr.split('\n')[0]).toBe(
         'provcert: missing credential: the environment variable PROVIDER_API_KEY is not set',
@@ -127,7 +135,6 @@ describe('provcert replay of a forged report: the report names targets, the pers
       const set = await runCli(['replay', path, ...mine], {
         env: { ...operatorEnv, PROVIDER_API_KEY: MY_KEY },
         cwd: dir,
-        timeoutMs: 30_000,
       });
       expect(set.code).toBe(1);
       expect(capture.seen.length).toBeGreaterThan(0);
@@ -148,7 +155,6 @@ describe('provcert replay of a forged report: the report names targets, the pers
     const r = await runCli(['replay', path, '--trust-report-inputs'], {
       env: operatorEnv,
       cwd: dir,
-      timeoutMs: 30_000,
     });
     expect(r.stderr.split('\n').slice(0, 5)).toEqual([
       'provcert: this replay would take from the report file, not from you:',
@@ -188,7 +194,6 @@ describe('provcert replay of a forged report: the report names targets, the pers
       const r = await runCli(['replay', report], {
         env: { ...operatorEnv, ...place.env },
         cwd: place.cwd,
-        timeoutMs: 30_000,
       });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/^provcert: replay takes the provider's address and auth from you, not from the report/);
@@ -203,7 +208,6 @@ describe('provcert replay of a forged report: the report names targets, the pers
     const r = await runCli(['replay', path, '--config', config], {
       env: { ...operatorEnv, PROVIDER_API_KEY: MY_KEY },
       cwd: dir,
-      timeoutMs: 30_000,
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
