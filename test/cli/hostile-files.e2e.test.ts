@@ -1,143 +1,23 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { expectRefused, HOSTILE_ENV, hostileCases, writeHostileFiles } from './hostile-files.js';
 
-const BIN = fileURLToPath(new URL('../../bin/provcert.js', import.meta.url));
-
-/** Hostile files, each where a user's YAML/JSON file goes. `name` is the file in the temp dir. */
-const FILES: Record<
-  string,
-  { name: string; write?: (path: string) => Promise<void>; says: RegExp; codes?: readonly number[] }
-> = {
-  'an alias bomb': {
-    name: 'bomb.yaml',
-    write: (path) =>
-      writeFile(
-        path,
-        [
-          'a: &a ["x","x","x","x","x","x","x","x","x"]',
-          ...'bcdefghi'.split('').map((k, i) => {
-            const prev = 'abcdefghi'[i];
-            return `${k}: &${k} [${Array(9).fill(`*${prev}`).join(',')}]`;
-          }),
-        ].join('\n'),
-      ),
-    says: /alias bomb|not JSON|not valid JSON/,
-  },
-  // Issue 32, item 7: few nodes, 600 MB once parsed; refused by the bytes its aliases expand to.
-  'a 2 MB string aliased 299 times': {
-    name: 'wide-bomb.yaml',
-    write: (path) =>
-      writeFile(path, `a: &a "${'x'.repeat(2 * 1024 * 1024)}"\nb: [${Array(299).fill('*a').join(',')}]\n`),
-    says: /aliases expand it to more than 64 MB|not JSON|not valid JSON/,
-  },
-  'deep nesting': {
-    name: 'deep.json',
-    write: (path) => writeFile(path, `${'['.repeat(100_000)}${']'.repeat(100_000)}`),
-    says: /nested (too deeply|deeper than)/,
-  },
-  'duplicate keys': {
-    name: 'dup.yaml',
-    write: (path) => writeFile(path, 'name: a\nname: b\n'),
-    says: /unique|duplicate|not JSON|not valid JSON/i,
-  },
-  'a __proto__ key': {
-    name: 'proto.yaml',
-    write: (path) => writeFile(path, '__proto__:\n  polluted: true\n'),
-    says: /__proto__|not JSON|not valid JSON/,
-  },
-  'a constructor key': {
-    name: 'constructor.json',
-    write: (path) => writeFile(path, '{"constructor": {"prototype": {"polluted": true}}}'),
-    says: /constructor|not a|must|missing|invalid|reportVersion/i,
-    // An ordinary key for a payload: validate judges it (exit 1); everywhere else it is refused (exit 2).
-    codes: [1, 2],
-  },
-  'a 100 MB file': {
-    name: 'huge.json',
-    // Sparse: the size is real to stat and to read, the disk holds almost nothing.
-    write: async (path) => {
-      await writeFile(path, '');
-      await truncate(path, 100 * 1024 * 1024);
-    },
-    says: /larger than 64 MB/,
-  },
-  'a binary file': {
-    name: 'binary.yaml',
-    write: (path) => writeFile(path, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0x02, 0xff, 0x00])),
-    says: /binary/,
-  },
-  'an empty file': { name: 'empty.yaml', write: (path) => writeFile(path, ''), says: /empty|must|missing|nothing/i },
-  'a directory': { name: 'folder.yaml', says: /directory/ },
-};
-
-/** Every place that reads a YAML/JSON file written by a user, with the file's path. */
-const READERS: Record<string, (file: string) => string[] | undefined> = {
-  'batch (fleet file)': (file) => ['batch', file],
-  'run --config': (file) => ['run', '--config', file, '--base-url', 'http://127.0.0.1:9'],
-  // An empty serve config means every default: the server starts, as it should; not a refusal to test here.
-  'serve --config': (file) =>
-    file === FILES['an empty file']?.name ? undefined : ['serve', '--config', file, '--port', '0'],
-  validate: (file) => ['validate', 'Offering', file],
-  'merge-reports': (file) => ['merge-reports', file, '--out', 'merged'],
-  replay: (file) => ['replay', file],
-  report: (file) => ['report', file],
-};
-
+/**
+ * Hostile files through the built CLI: the deepest nesting through every reader, in a process of its own (its own
+ * stack). Every file through every reader, in-process: hostile-files.int.test.ts.
+ */
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'provcert-hostile-files-'));
-  for (const { name, write } of Object.values(FILES)) {
-    if (write) await write(join(dir, name));
-    else await mkdir(join(dir, name));
-  }
+  dir = await writeHostileFiles();
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function provcert(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', PROVIDER_API_KEY: 'k', PROVCERT_ADMIN_TOKEN: 't' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    });
-  });
-}
-
-describe.concurrent('hostile files: one line, exit 2, through every reader of user YAML/JSON', () => {
-  const cases = Object.entries(READERS).flatMap(([reader, args]) =>
-    Object.entries(FILES).flatMap(([file, { name, says, codes = [2] }]) => {
-      const argv = args(name);
-      return argv ? [[reader, file, argv, says, codes] as const] : [];
-    }),
-  );
-  it.each(cases)('%s: %s', async (_reader, _file, args, says, codes) => {
-    const { code, stderr, stdout } = await provcert(args);
-    expect(codes, stderr).toContain(code);
-    if (code !== 2) {
-      expect(`${stdout}${stderr}`).not.toMatch(/unexpected error|^\s+at /m);
-      return;
-    }
-    const lines = stderr.trim().split('\n');
-    expect(stderr).not.toMatch(/unexpected error|^\s+at /m);
-    expect(lines[0]).toMatch(/^provcert: /);
-    expect(lines.length, stderr).toBeLessThanOrEqual(2);
-    expect(stderr).toMatch(says);
+describe.concurrent('hostile files through the built CLI: one line, exit 2', () => {
+  it.each(hostileCases(['deep nesting']))('%s: %s', async (_reader, _file, args, says, codes) => {
+    expectRefused(await runCli(args, { cwd: dir, env: HOSTILE_ENV }), says, codes);
   });
 });
