@@ -4,16 +4,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Certificate } from '../../../src/certificates/certificate.js';
 import { parseMaxAge } from '../../../src/cli/commands/verify.js';
-import { REFERENCE_SLUG, type RunningProvider } from '../../../src/reference-provider/index.js';
+import { REFERENCE_SLUG } from '../../../src/reference-provider/index.js';
 import { runCli } from '../../support/cli.js';
-import { startReferenceForRun } from '../../support/reference-run.js';
+import { type ClockedReference, startClockedReference } from '../../support/cli-clock.js';
 import { scratchDir } from '../../support/scratch.js';
 
 const CREDENTIAL = 'attest-credential-4Tq9';
 const SECRET = 'attest-webhook-secret-8Kd2';
 const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: SECRET };
 
-let provider: RunningProvider;
+/*
+ * The attested run in-process on a manual clock (test/support/cli-clock.ts); the certificate checked through the
+ * built CLI, and its refusals in-process.
+ */
+let reference: ClockedReference;
 let dir: string;
 const files = { cert: '', key: '', pub: '', otherPub: '', jwks: '' };
 
@@ -31,18 +35,17 @@ beforeAll(async () => {
   await writeFile(files.key, privateKey.export({ type: 'pkcs8', format: 'pem' }));
   await writeFile(files.pub, publicKey.export({ type: 'spki', format: 'pem' }));
   await writeFile(files.otherPub, other.export({ type: 'spki', format: 'pem' }));
-  const started = await startReferenceForRun({ authMethod: 'API_KEY', credential: CREDENTIAL, webhookSecret: SECRET });
-  provider = started.provider;
-  const run = await runCli(
+  reference = await startClockedReference({ credential: CREDENTIAL, webhookSecret: SECRET });
+  const run = await reference.runCli(
     [
       'run',
       '--base-url',
-      provider.url,
+      reference.url,
       '--auth',
       'api-key',
       '--local',
       '--webhook-port',
-      String(started.webhookPort),
+      String(reference.webhookPort),
       '--webhook-timeout',
       '10000',
       '--attest',
@@ -50,17 +53,17 @@ beforeAll(async () => {
       '--attest-key',
       files.key,
     ],
-    { env, timeoutMs: 120_000 },
+    { env, cwd: dir },
   );
   expect(run.code, run.stdout + run.stderr).toBe(0);
 }, 150_000);
 
 afterAll(async () => {
-  await provider?.close();
+  await reference?.close();
 });
 
-describe('provcert run --attest and provcert verify (real CLI)', () => {
-  it('verifies the certificate of a passing run with the signer’s public key: exit 0, naming the subject', async () => {
+describe('provcert run --attest and provcert verify', () => {
+  it('verifies the certificate of a passing run with the signer’s public key through the built CLI: exit 0, naming the subject', async () => {
     const r = await runCli(['verify', files.cert, '--key', files.pub, '--max-age', '1h']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(
@@ -93,7 +96,7 @@ describe('provcert run --attest and provcert verify (real CLI)', () => {
       ],
     ];
     for (const [args, says] of cases) {
-      const r = await runCli(args);
+      const r = await reference.runCli(args, { cwd: dir });
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: '' });
       expect(r.stdout).toMatch(says);
     }
@@ -113,7 +116,7 @@ describe('provcert run --attest and provcert verify (real CLI)', () => {
       [['verify', files.pub, '--key', files.pub], /the certificate .* is not JSON/],
     ];
     for (const [args, says] of cases) {
-      const r = await runCli(args);
+      const r = await reference.runCli(args, { cwd: dir });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(says);
       expect(r.stderr).not.toMatch(/\n\s+at /);
