@@ -6,15 +6,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
-import { type RunningProvider, startReferenceProvider } from '../../src/reference-provider/index.js';
-import { runCli } from '../support/cli.js';
+import { type ClockedReference, startClockedReference } from '../support/cli-clock.js';
 import { freePort } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
 
 /**
  * One root cause, one red line: when GET /provider-info cannot tell what applies (refused credential,
  * nothing listening, not JSON), `provcert run` fails one check naming the cause and skips every other
- * one naming it, and guesses no profile. Real CLI, real loopback servers.
+ * one naming it, and guesses no profile. The CLI in-process on a manual clock (test/support/cli-clock.ts), real
+ * loopback servers.
  */
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -22,7 +22,7 @@ const KEY = 'root-cause-provider-key-4c1d';
 const OTHER_KEY = 'root-cause-not-the-key-93ab';
 const SECRET = 'root-cause-webhook-secret-7e20';
 
-let reference: RunningProvider;
+let reference: ClockedReference;
 const servers: Server[] = [];
 
 /** A provider stand-in whose every route answers what `answer` says. */
@@ -43,12 +43,7 @@ const healthy = (res: ServerResponse): void =>
 let addresses: Record<'htmlInfo' | 'website' | 'truncatedInfo' | 'noCapabilities', string>;
 
 beforeAll(async () => {
-  reference = await startReferenceProvider({
-    authMethod: 'API_KEY',
-    credential: KEY,
-    webhookSecret: SECRET,
-    dataFile: join(await scratchDir('root-cause'), 'data.json'),
-  });
+  reference = await startClockedReference({ credential: KEY, webhookSecret: SECRET });
   addresses = {
     htmlInfo: await serve((path, res) => (path === '/provider-info' ? html(res) : healthy(res))),
     website: await serve((_path, res) => html(res)),
@@ -155,23 +150,9 @@ async function reportValidator() {
 const certify = async (baseUrl: string, key: string, args: string[] = []) => {
   const dir = await scratchDir('root-cause-report');
   const file = join(dir, 'report.json');
-  const r = await runCli(
-    [
-      'run',
-      '--base-url',
-      baseUrl,
-      '--auth',
-      'API_KEY',
-      '--local',
-      '--webhook-port',
-      '0',
-      '--json',
-      file,
-      ...args,
-    ],
-    {
-      env: { PROVIDER_API_KEY: key, SERVICE_WEBHOOK_SECRET: SECRET },
-    },
+  const r = await reference.runCli(
+    ['run', '--base-url', baseUrl, '--auth', 'API_KEY', '--local', '--webhook-port', '0', '--json', file, ...args],
+    { env: { PROVIDER_API_KEY: key, SERVICE_WEBHOOK_SECRET: SECRET }, cwd: dir },
   );
   return { ...r, report: JSON.parse(await readFile(file, 'utf8')) as RunReport };
 };
