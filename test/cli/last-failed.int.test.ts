@@ -3,18 +3,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { RunReport } from '../../src/model/report.js';
-import {
-  type FaultName,
-  REFERENCE_SLUG,
-  type RunningProvider,
-  startReferenceProvider,
-} from '../../src/reference-provider/index.js';
+import type { FaultName } from '../../src/reference-provider/index.js';
+import { type ClockedReference, startClockedReference } from '../support/cli-clock.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
-import { freePorts } from '../support/ports.js';
 import { scratchDir } from '../support/scratch.js';
 
 const env = { PROVIDER_API_KEY: 'last-failed-key-8c1d2', SERVICE_WEBHOOK_SECRET: 'last-failed-secret-40aa7' };
-/** Checks that wait out quote validities and webhook deliveries on the wall clock: not what these tests are about. */
+/** Checks that wait out quote validities and webhook deliveries: not what these tests are about. */
 const SLOW = 'webhook,lifecycle,quote-expiry';
 /** What a broken catalog keeps from running, in report order. */
 const BLOCKED: CheckId[] = [
@@ -27,30 +22,30 @@ const BLOCKED: CheckId[] = [
   'idempotency',
 ];
 
-let provider: RunningProvider | undefined;
+let reference: ClockedReference | undefined;
 afterEach(async () => {
-  await provider?.close();
-  provider = undefined;
+  await reference?.close();
+  reference = undefined;
 });
 
-/** The reference provider on a fixed port (a fix is a restart without the fault), posting to a fixed receiver. */
-async function providerOn(port: number, webhookPort: number, faults: FaultName[]): Promise<RunningProvider> {
-  await provider?.close();
-  provider = await startReferenceProvider({
-    port,
-    authMethod: 'API_KEY',
-    credential: env.PROVIDER_API_KEY,
-    webhookSecret: env.SERVICE_WEBHOOK_SECRET,
-    webhookUrl: `http://127.0.0.1:${webhookPort}/api/v1/webhooks/${REFERENCE_SLUG}`,
-    faults,
-    dataFile: join(await scratchDir('last-failed-provider'), 'data.json'),
-  });
-  return provider;
+/**
+ * The reference provider on a fixed port (a fix is a restart without the fault), posting to a fixed receiver, on
+ * the manual clock the in-process CLI runs on (test/support/cli-clock.ts).
+ */
+async function providerOn(faults: FaultName[]): Promise<{ url: string; webhookPort: number }> {
+  if (reference) await reference.restart(faults);
+  else
+    reference = await startClockedReference({
+      credential: env.PROVIDER_API_KEY,
+      webhookSecret: env.SERVICE_WEBHOOK_SECRET,
+      faults,
+    });
+  return reference;
 }
 
 async function cli(dir: string, args: string[]): Promise<{ code: number | undefined; out: string; err: string }> {
   const { io, out, err } = captureIo(dir, env);
-  const code = await runCommand(io, args);
+  const code = await runCommand(reference ? { ...io, clock: reference.clock } : io, args);
   return { code, out: out(), err: err() };
 }
 
@@ -59,8 +54,7 @@ const lastRun = async (dir: string): Promise<{ failed: CheckId[]; blocked: Check
 
 describe('run --last-failed (issue 34)', () => {
   it('in a fresh folder: says there is no last run and runs every check; the run leaves its state, git-ignored', async () => {
-    const [port = 0, webhookPort = 0] = await freePorts(2);
-    const { url } = await providerOn(port, webhookPort, []);
+    const { url, webhookPort } = await providerOn([]);
     const dir = await scratchDir('last-failed-fresh');
     const common = ['--base-url', url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort)];
     const run = await cli(dir, ['run', ...common, '--skip', SLOW, '--last-failed']);
@@ -77,9 +71,8 @@ describe('run --last-failed (issue 34)', () => {
   });
 
   it('after a run that --skip could not turn green: reruns the root cause and what it blocked; after the fix, exit 0', async () => {
-    const [port = 0, webhookPort = 0] = await freePorts(2);
     const dir = await scratchDir('last-failed-after');
-    const { url } = await providerOn(port, webhookPort, ['catalog-wrong-type']);
+    const { url, webhookPort } = await providerOn(['catalog-wrong-type']);
     const common = ['--base-url', url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort)];
     // The gate of issue 34: skipping the one failure known does not hide that no quote check ran.
     const gate = await cli(dir, ['run', ...common, '--skip', `catalog,${SLOW}`, '--json', 'report.json']);
@@ -88,7 +81,7 @@ describe('run --last-failed (issue 34)', () => {
     expect(report.verdict).toBe('FAIL');
     expect(await lastRun(dir)).toMatchObject({ verdict: 'FAIL', failed: ['catalog'], blocked: BLOCKED });
 
-    await providerOn(port, webhookPort, []);
+    await providerOn([]);
     const rerun = await cli(dir, ['run', ...common, '--last-failed', '--json', 'rerun.json']);
     expect(rerun.err).toContain(
       `--last-failed: rerunning catalog and ${BLOCKED.join(', ')} (not run because of them), from the last run in this folder (FAIL, `,
@@ -119,9 +112,8 @@ describe('run --last-failed (issue 34)', () => {
 
 describe('replay reruns the closure of a fixed root cause (issue 34)', () => {
   it('catalog fixed: its dependants are rerun in the same replay and say they now pass', async () => {
-    const [port = 0, webhookPort = 0] = await freePorts(2);
     const dir = await scratchDir('replay-closure');
-    const { url } = await providerOn(port, webhookPort, ['catalog-wrong-type']);
+    const { url, webhookPort } = await providerOn(['catalog-wrong-type']);
     const common = ['--base-url', url, '--auth', 'API_KEY', '--local', '--webhook-port', String(webhookPort)];
     expect((await cli(dir, ['run', ...common, '--skip', SLOW, '--json', 'report.json'])).code).toBe(1);
 
@@ -130,7 +122,7 @@ describe('replay reruns the closure of a fixed root cause (issue 34)', () => {
     expect(still.out).toContain(`and what it kept from running: ${BLOCKED.join(', ')}`);
     expect(still.out).toMatch(/^quote-math: still not run — skipped: GET \/catalog does not match the schema/m);
 
-    await providerOn(port, webhookPort, []);
+    await providerOn([]);
     const fixed = await cli(dir, ['replay', 'report.json', '--base-url', url, '--auth', 'API_KEY', '--local']);
     expect(fixed.out).toMatch(/^catalog: fixed — passes now/m);
     for (const id of BLOCKED)
