@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import { type MutationReport, readTriage, score } from './score.js';
 
 /**
- * `npm run mutation [-- FILE… | --minutes N]`: Stryker over the reference provider, one file at a time, each with
- * its own incremental file, so a time box that ends the run keeps every finished file and the next run redoes only
- * what changed. The results of all files gather in one report, scored against the committed triage.
+ * `npm run mutation [-- FILE[:FROM-TO]… | --minutes N]`: Stryker over the reference provider, one file (or a line
+ * range of a large file) at a time, each with its own incremental file, so a time box that ends the run keeps every
+ * finished file and the next run redoes only what changed. The results of all files gather in one report, scored against the committed triage.
  */
 const CONFIG = 'bench/mutation/stryker.config.mjs';
 const OUT = '.provcert/mutation';
@@ -38,6 +38,27 @@ function providerFiles(): string[] {
     .sort((a, b) => statSync(a).size - statSync(b).size);
 }
 
+/** A mutant's place and change: the same key in two runs of an unchanged source is the same mutant. */
+const mutantPlace = (m: MutationReport['files'][string]['mutants'][number]): string =>
+  `${m.mutatorName}@${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column}=${m.replacement ?? ''}`;
+
+/**
+ * Folds one run's files into the gathered report. A run over a line range (`FILE:10-80`) reports only that range's
+ * mutants: while the source is unchanged, the other ranges' results are kept and this run's replace their own.
+ */
+function gather(all: MutationReport, run: MutationReport): void {
+  for (const [file, result] of Object.entries(run.files)) {
+    const before = all.files[file];
+    if (before === undefined || before.source !== result.source) {
+      all.files[file] = result;
+      continue;
+    }
+    const merged = new Map(before.mutants.map((m) => [mutantPlace(m), m]));
+    for (const m of result.mutants) merged.set(mutantPlace(m), m);
+    all.files[file] = { source: result.source, mutants: [...merged.values()] };
+  }
+}
+
 function readReport(path: string): MutationReport {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as MutationReport) : { files: {} };
 }
@@ -55,16 +76,19 @@ function main(): void {
       continue;
     }
     console.log(`mutation: ${file} (${new Date().toISOString()})`);
-    const incremental = join(OUT, 'incremental', `${basename(file, '.ts')}.json`);
+    const incremental = join(OUT, 'incremental', `${basename(file).replace(/\.ts(?=$|:)/, '')}.json`);
     const run = spawnSync('npx', ['stryker', 'run', CONFIG, '--mutate', file, '--incrementalFile', incremental], {
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, PROVCERT_MUTATION_VARIANTS: VARIANT_FILES.has(basename(file)) ? '1' : '0' },
+      env: {
+        ...process.env,
+        PROVCERT_MUTATION_VARIANTS: VARIANT_FILES.has(basename(file).split(':')[0] ?? '') ? '1' : '0',
+      },
     });
     if (run.status !== 0) {
       console.error(`mutation: Stryker failed on ${file} (exit ${run.status}); its earlier result is kept`);
       continue;
     }
-    Object.assign(all.files, readReport(join(OUT, 'mutation.json')).files);
+    gather(all, readReport(join(OUT, 'mutation.json')));
     writeFileSync(ALL, JSON.stringify(all));
   }
   const s = score(all, readTriage('bench/mutation/triage.yaml'));

@@ -63,6 +63,10 @@ export const negativeAccepted = (quantity: unknown, faults: ActiveFaults): boole
   Number.isInteger(quantity) &&
   quantity < 0;
 
+/** The fault option-quantity-unchecked: any integer option quantity is priced, -1 included. */
+export const optionQuantityAccepted = (quantity: unknown, faults: ActiveFaults): quantity is number =>
+  faults.has('option-quantity-unchecked') && typeof quantity === 'number' && Number.isInteger(quantity);
+
 /** The unit price lineTotal is computed with (explore-variant-line-total, explore-large-quantity-capped). */
 export function chargedBase(
   offering: Offering,

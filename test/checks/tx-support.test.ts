@@ -42,6 +42,25 @@ describe('invalidSelections', () => {
     ]);
   });
 
+  it('sets a fractional quantity and a negative option quantity on the valid selection (quantity is an integer >= 1)', () => {
+    expect(byName['quantity-fractional']?.items).toEqual([
+      { offeringId: 'pizza', quantity: 1.5, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: 1 }] },
+    ]);
+    expect(byName['option-quantity-negative']?.items).toEqual([
+      { offeringId: 'pizza', quantity: 2, selectedOptions: [{ groupId: 'crust', optionId: 'classic', quantity: -1 }] },
+    ]);
+    expect(byName['option-quantity-negative']?.describe).toBe('option classic with quantity -1 on offering pizza');
+  });
+
+  it('builds a negative option quantity from the catalog when the valid selection has no option', () => {
+    const [negative] = invalidSelections(catalog, [{ offeringId: 'pizza', quantity: 1 }]).filter(
+      (c) => c.name === 'option-quantity-negative',
+    );
+    expect(negative?.items).toEqual([
+      { offeringId: 'pizza', quantity: 1, selectedOptions: [{ groupId: 'crust', optionId: 'thin', quantity: -1 }] },
+    ]);
+  });
+
   it('asks for the unavailable offering with its required groups satisfied', () => {
     expect(byName['unavailable-offering']).toMatchObject({
       offeringId: 'truffle',
@@ -81,12 +100,19 @@ describe('invalidSelections', () => {
     const cases = invalidSelections(plain, []);
     expect(cases.map((c) => [c.name, c.items === undefined])).toEqual([
       ['quantity-zero', false],
+      ['quantity-fractional', false],
+      ['option-quantity-negative', true],
       ['unavailable-offering', true],
       ['unavailable-variant', true],
       ['missing-required-group', true],
       ['too-many-options', true],
     ]);
-    expect(cases[1]?.notTestable).toBe('the catalog has no offering with isAvailable false');
+    expect(cases.find((c) => c.name === 'unavailable-offering')?.notTestable).toBe(
+      'the catalog has no offering with isAvailable false',
+    );
+    expect(cases.find((c) => c.name === 'option-quantity-negative')?.notTestable).toBe(
+      'no available offering has an available option',
+    );
   });
 });
 

@@ -27,6 +27,10 @@ const NAMES: Record<string, RegExp> = {
   'unavailable-item-substituted': /^silent substitution: POST \/quote with unavailable offering/,
   'option-limits-unchecked': /POST \/quote with \d+ options in group .* \(maxSelections \d+\) was accepted/,
   'quantity-unchecked': /POST \/quote with quantity 0 .* was accepted/,
+  'quantity-fraction-accepted':
+    /POST \/quote with quantity 1\.5 for offering .* was accepted .*; expected a 4xx ErrorResponse/,
+  'option-quantity-unchecked':
+    /POST \/quote with option .* with quantity -1 on offering .* was accepted .*; expected a 4xx ErrorResponse/,
   'required-group-unchecked':
     /POST \/quote with offering .* without a choice in its required option group .* was accepted/,
   'expired-quote-accepted': /expired at .* was answered 20\d and created action/,

@@ -328,6 +328,16 @@ const CASES = {
     broken: async ({ call }) =>
       (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 0, selectedOptions: [crust] }])) === 200,
   },
+  'quantity-fraction-accepted': {
+    broken: async ({ call }) =>
+      (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 1.5, selectedOptions: [crust] }])) === 200,
+  },
+  'option-quantity-unchecked': {
+    broken: async ({ call }) =>
+      (await quoteStatus(call, [
+        { offeringId: 'off-margherita', quantity: 1, selectedOptions: [{ ...crust, quantity: -1 }] },
+      ])) === 200,
+  },
   'required-group-unchecked': {
     broken: async ({ call }) =>
       (await quoteStatus(call, [{ offeringId: 'off-margherita', quantity: 1, selectedOptions: [] }])) === 200,

@@ -10,6 +10,8 @@ import type {
 export interface InvalidSelection {
   name:
     | 'quantity-zero'
+    | 'quantity-fractional'
+    | 'option-quantity-negative'
     | 'unavailable-offering'
     | 'unavailable-variant'
     | 'missing-required-group'
@@ -65,6 +67,56 @@ function quantityZero(catalog: CatalogView, base: readonly QuoteItemInput[]): In
     name: 'quantity-zero',
     describe: `quantity 0 for offering ${item.offeringId}`,
     items: [{ ...item, quantity: 0 }, ...(first ? rest : [])],
+    offeringId: item.offeringId,
+  };
+}
+
+/** A fractional item quantity: the contract types it integer, and a `>= 1` test alone lets 1.5 through. */
+function quantityFractional(catalog: CatalogView, base: readonly QuoteItemInput[]): InvalidSelection {
+  const [first, ...rest] = base;
+  const fallback = available(catalog.offerings)[0];
+  const item = first ?? (fallback ? itemOf(fallback) : undefined);
+  if (!item)
+    return {
+      name: 'quantity-fractional',
+      describe: 'quantity 1.5',
+      notTestable: 'the catalog has no available offering',
+    };
+  return {
+    name: 'quantity-fractional',
+    describe: `quantity 1.5 for offering ${item.offeringId}`,
+    items: [{ ...item, quantity: 1.5 }, ...(first ? rest : [])],
+    offeringId: item.offeringId,
+  };
+}
+
+/**
+ * A selected option with quantity -1: units per base item are never negative (a negative quantity turns an option's
+ * price into a discount the provider never offered).
+ */
+function optionQuantityNegative(catalog: CatalogView, base: readonly QuoteItemInput[]): InvalidSelection {
+  const withOption = base.find((i) => (i.selectedOptions ?? []).length > 0);
+  const offering = available(catalog.offerings).find((o) =>
+    (o.optionGroups ?? []).some((g) => available(g.options).length > 0),
+  );
+  const group = offering?.optionGroups?.find((g) => available(g.options).length > 0);
+  const option = group ? available(group.options)[0] : undefined;
+  const item =
+    withOption ??
+    (offering && group && option
+      ? itemOf(offering, { skipGroup: group.id, extra: [{ groupId: group.id, optionId: option.id, quantity: 1 }] })
+      : undefined);
+  const [firstOption, ...otherOptions] = item?.selectedOptions ?? [];
+  if (!item || !firstOption)
+    return {
+      name: 'option-quantity-negative',
+      describe: 'an option with quantity -1',
+      notTestable: 'no available offering has an available option',
+    };
+  return {
+    name: 'option-quantity-negative',
+    describe: `option ${firstOption.optionId} with quantity -1 on offering ${item.offeringId}`,
+    items: [{ ...item, selectedOptions: [{ ...firstOption, quantity: -1 }, ...otherOptions] }],
     offeringId: item.offeringId,
   };
 }
@@ -150,6 +202,8 @@ function tooManyOptions(catalog: CatalogView): InvalidSelection {
 export function invalidSelections(catalog: CatalogView, base: readonly QuoteItemInput[]): InvalidSelection[] {
   return [
     quantityZero(catalog, base),
+    quantityFractional(catalog, base),
+    optionQuantityNegative(catalog, base),
     unavailableOffering(catalog),
     unavailableVariant(catalog),
     missingRequiredGroup(catalog),
